@@ -1,0 +1,1 @@
+//! ldd-eval (stub)

@@ -1,0 +1,1 @@
+//! ldd-sets library
