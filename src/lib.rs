@@ -1,1 +1,18 @@
-//! ldd-sets library
+//! ldd-sets: long-distance-dependency challenge sets for machine translation.
+//!
+//! Data flows one way: [`corpus`] and [`conllu`] read → [`tree`] holds a parsed
+//! sentence → [`rules`] detects phenomena → [`sets`] buckets and writes them →
+//! [`manifest`] records the run. [`extract`] drives the pipeline; [`output`]
+//! makes it all-or-nothing.
+
+pub mod conllu;
+pub mod corpus;
+pub mod error;
+pub mod extract;
+pub mod manifest;
+pub mod output;
+pub mod rules;
+pub mod sets;
+pub mod tree;
+
+pub use error::{Error, Result};
