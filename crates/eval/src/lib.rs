@@ -1,1 +1,131 @@
-//! ldd-eval (stub)
+//! Evaluation library for ldd-sets (Choshen & Abend, CoNLL 2019).
+//!
+//! * [`bleu`] and [`chrf`]: bit-for-bit reimplementations of sacreBLEU 2.x's default
+//!   `BLEU` (13a tokenizer, exp smoothing, order 4) and `chrF` (char order 6, beta 2).
+//! * [`ribes`]: RIBES (Isozaki et al. 2010) following NTT's `RIBES.py` 1.03.
+//! * [`stats`]: Spearman/Pearson correlation and summaries of control scores.
+//! * [`controls`]: length-matched control corpora with a deterministic in-crate PRNG ([`rng`]).
+//!
+//! Every metric is computed from per-line *sufficient statistics* ([`SufficientStats`]):
+//! compute them once per corpus line, then score any subset of lines by summing its lines'
+//! statistics ([`sum_ids`]) and finalising ([`SufficientStats::score`]).
+
+pub mod bleu;
+pub mod chrf;
+pub mod controls;
+pub mod ribes;
+pub mod rng;
+pub mod stats;
+pub mod tokenize13a;
+mod util;
+
+pub use bleu::{BleuScore, BleuStats};
+pub use chrf::ChrfStats;
+pub use controls::{sample_controls, Control, ControlOptions, Controls, Shortfall};
+pub use ribes::RibesStats;
+
+/// Errors of this crate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// Hypothesis and reference corpora differ in line count.
+    #[error("hypothesis has {hyp} lines but reference has {reference}")]
+    LengthMismatch {
+        /// Hypothesis line count.
+        hyp: usize,
+        /// Reference line count.
+        reference: usize,
+    },
+    /// A 1-based line id is 0 or larger than the corpus.
+    #[error("line id {id} out of range 1..={len}")]
+    IdOutOfRange {
+        /// The offending id.
+        id: u32,
+        /// Corpus size in lines.
+        len: usize,
+    },
+    /// Set ids must be strictly ascending (which also rules out duplicates).
+    #[error("set ids must be strictly ascending: {id} follows {prev}")]
+    IdsNotAscending {
+        /// Previous id.
+        prev: u32,
+        /// Offending id.
+        id: u32,
+    },
+    /// RIBES needs at least one reference word.
+    #[error("RIBES reference has no words")]
+    EmptyReference,
+    /// The eligible control pool (non-empty lines, minus set members unless allowed)
+    /// is smaller than the challenge set.
+    #[error("control pool has {available} eligible lines but the set needs {needed}")]
+    PoolTooSmall {
+        /// Set size.
+        needed: usize,
+        /// Eligible lines.
+        available: usize,
+    },
+}
+
+/// Per-line sufficient statistics of a corpus-level metric: summing the statistics of any
+/// set of lines and calling [`score`](SufficientStats::score) gives the metric on those lines.
+pub trait SufficientStats: Clone + Default {
+    /// Adds another line's (or subset's) statistics into `self`.
+    fn add(&mut self, other: &Self);
+    /// Finalises summed statistics into a score (BLEU/chrF: 0–100, RIBES: 0–1).
+    fn score(&self) -> f64;
+}
+
+/// Sums the statistics of the lines with the given 1-based `ids` (any order, repeats allowed).
+pub fn sum_ids<T: SufficientStats>(per_line: &[T], ids: &[u32]) -> Result<T, EvalError> {
+    let mut acc = T::default();
+    for &id in ids {
+        let line = line_index(id, per_line.len())?;
+        acc.add(&per_line[line]);
+    }
+    Ok(acc)
+}
+
+/// Scores the lines with the given 1-based `ids`: [`sum_ids`] then [`SufficientStats::score`].
+pub fn score_ids<T: SufficientStats>(per_line: &[T], ids: &[u32]) -> Result<f64, EvalError> {
+    Ok(sum_ids(per_line, ids)?.score())
+}
+
+/// Sums all lines' statistics.
+pub fn sum_all<T: SufficientStats>(per_line: &[T]) -> T {
+    let mut acc = T::default();
+    for s in per_line {
+        acc.add(s);
+    }
+    acc
+}
+
+/// Converts a 1-based id to a 0-based index, checking the range.
+pub(crate) fn line_index(id: u32, len: usize) -> Result<usize, EvalError> {
+    let idx = (id as usize).wrapping_sub(1);
+    if id == 0 || idx >= len {
+        return Err(EvalError::IdOutOfRange { id, len });
+    }
+    Ok(idx)
+}
+
+/// Computes per-line statistics for parallel hypothesis/reference corpora with `f`.
+pub(crate) fn per_line<H, R, T>(
+    hyps: &[H],
+    refs: &[R],
+    f: impl Fn(&str, &str) -> T,
+) -> Result<Vec<T>, EvalError>
+where
+    H: AsRef<str>,
+    R: AsRef<str>,
+{
+    if hyps.len() != refs.len() {
+        return Err(EvalError::LengthMismatch {
+            hyp: hyps.len(),
+            reference: refs.len(),
+        });
+    }
+    Ok(hyps
+        .iter()
+        .zip(refs)
+        .map(|(h, r)| f(h.as_ref(), r.as_ref()))
+        .collect())
+}

@@ -1,0 +1,391 @@
+//! Length-matched control corpora (Choshen & Abend 2019, §4: "for each sentence in a given
+//! challenge set, we sample a sentence of no more than a difference of 1 in length").
+//!
+//! Algorithm of [`sample_controls`]:
+//! * eligible lines: source length > 0 and, unless `allow_set_members`, not in the set;
+//!   they are bucketed by length once;
+//! * each control `k` uses its own generator [`rng::stream`]`(seed, k)` and a fresh copy of
+//!   the buckets; set sentences are served longest first (long sentences are the scarce
+//!   ones), ties by set order; a partner is drawn uniformly among all remaining eligible
+//!   lines whose length is within `tolerance` of the set sentence, and removed
+//!   (swap-remove), so a control never repeats a line;
+//! * if that window is empty, it is widened one word at a time on both sides
+//!   (`L−d` and `L+d`, `d = tolerance+1, …`) until non-empty and the partner is drawn
+//!   uniformly from that widened window (equidistant shorter and longer lines are equally
+//!   likely); every such draw is recorded as a [`Shortfall`];
+//! * if the eligible pool is smaller than the set, [`EvalError::PoolTooSmall`] is returned
+//!   up front, so a partner always exists and sampling always terminates.
+//!
+//! `Control::ids[j]` is the partner of `set_ids[j]`.
+
+use std::collections::BTreeMap;
+
+use crate::rng::{self, Xoshiro256StarStar};
+use crate::stats::{summarize, ControlSummary};
+use crate::{line_index, score_ids, EvalError, SufficientStats};
+
+/// Options of [`sample_controls`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ControlOptions {
+    /// Number of control corpora K.
+    pub count: usize,
+    /// PRNG seed.
+    pub seed: u64,
+    /// Maximum length difference (words) between a set sentence and its partner.
+    pub tolerance: u32,
+    /// Whether set members may be drawn as partners.
+    pub allow_set_members: bool,
+}
+
+impl Default for ControlOptions {
+    fn default() -> Self {
+        ControlOptions {
+            count: 10,
+            seed: 0,
+            tolerance: 1,
+            allow_set_members: false,
+        }
+    }
+}
+
+/// Partners drawn outside the tolerance for set sentences of one length.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shortfall {
+    /// Length of the set sentences concerned.
+    pub set_length: u32,
+    /// How many of their partners fell outside the tolerance.
+    pub count: u32,
+    /// `(partner length, number of partners)` actually used, ascending by length.
+    pub lengths_used: Vec<(u32, u32)>,
+}
+
+/// One control corpus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Control {
+    /// 1-based line ids; `ids[j]` is the partner of the set's `j`-th id.
+    pub ids: Vec<u32>,
+    /// Out-of-tolerance draws, ascending by set length (empty if none).
+    pub shortfalls: Vec<Shortfall>,
+    /// `(length, number of lines)` of the control, ascending by length.
+    pub histogram: Vec<(u32, u32)>,
+}
+
+/// The result of [`sample_controls`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Controls {
+    /// The K controls.
+    pub controls: Vec<Control>,
+    /// `(length, number of lines)` of the challenge set itself.
+    pub set_histogram: Vec<(u32, u32)>,
+}
+
+impl Controls {
+    /// Total number of out-of-tolerance draws over all controls.
+    pub fn shortfall_total(&self) -> u64 {
+        self.controls
+            .iter()
+            .flat_map(|c| &c.shortfalls)
+            .map(|s| s.count as u64)
+            .sum()
+    }
+}
+
+/// `(length, count)` histogram of the lines with the given 1-based ids.
+pub fn length_histogram(lengths: &[u32], ids: &[u32]) -> Result<Vec<(u32, u32)>, EvalError> {
+    let mut h = BTreeMap::new();
+    for &id in ids {
+        *h.entry(lengths[line_index(id, lengths.len())?])
+            .or_insert(0u32) += 1;
+    }
+    Ok(h.into_iter().collect())
+}
+
+/// Samples `opts.count` length-matched controls for the set `set_ids` (1-based, strictly
+/// ascending) of a corpus whose line `i+1` has source length `lengths[i]` (0 = empty line,
+/// never eligible). See the module docs for the exact procedure.
+pub fn sample_controls(
+    lengths: &[u32],
+    set_ids: &[u32],
+    opts: &ControlOptions,
+) -> Result<Controls, EvalError> {
+    let mut set_lens = Vec::with_capacity(set_ids.len());
+    let mut in_set = vec![false; lengths.len()];
+    for (j, &id) in set_ids.iter().enumerate() {
+        if j > 0 && set_ids[j - 1] >= id {
+            return Err(EvalError::IdsNotAscending {
+                prev: set_ids[j - 1],
+                id,
+            });
+        }
+        let i = line_index(id, lengths.len())?;
+        in_set[i] = true;
+        set_lens.push(lengths[i]);
+    }
+    let max_len = lengths.iter().copied().max().unwrap_or(0);
+    let mut pools: Vec<Vec<u32>> = vec![Vec::new(); max_len as usize + 1];
+    let mut available = 0usize;
+    for (i, &len) in lengths.iter().enumerate() {
+        if len > 0 && (opts.allow_set_members || !in_set[i]) {
+            pools[len as usize].push(i as u32 + 1);
+            available += 1;
+        }
+    }
+    if available < set_ids.len() {
+        return Err(EvalError::PoolTooSmall {
+            needed: set_ids.len(),
+            available,
+        });
+    }
+    let mut order: Vec<usize> = (0..set_ids.len()).collect();
+    order.sort_by_key(|&j| std::cmp::Reverse(set_lens[j]));
+
+    let mut controls = Vec::with_capacity(opts.count);
+    for k in 0..opts.count {
+        let mut rng = rng::stream(opts.seed, k as u64);
+        let mut pools = pools.clone();
+        let mut ids = vec![0u32; set_ids.len()];
+        let mut short: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
+        for &j in &order {
+            let len = set_lens[j];
+            let lo = len.saturating_sub(opts.tolerance);
+            let hi = len.saturating_add(opts.tolerance).min(max_len);
+            ids[j] = match draw(&mut pools, lo..=hi, &mut rng) {
+                Some((id, _)) => id,
+                None => {
+                    // Unreachable while the pool check above holds (every length
+                    // 1..=max_len is within max_len of `len`); an error, never a loop.
+                    let (id, used) = widen(&mut pools, len, opts.tolerance, max_len, &mut rng)
+                        .ok_or(EvalError::PoolTooSmall {
+                            needed: set_ids.len(),
+                            available,
+                        })?;
+                    *short.entry(len).or_default().entry(used).or_insert(0) += 1;
+                    id
+                }
+            };
+        }
+        let shortfalls = short
+            .into_iter()
+            .map(|(set_length, used)| Shortfall {
+                set_length,
+                count: used.values().sum(),
+                lengths_used: used.into_iter().collect(),
+            })
+            .collect();
+        let histogram = length_histogram(lengths, &ids)?;
+        controls.push(Control {
+            ids,
+            shortfalls,
+            histogram,
+        });
+    }
+    Ok(Controls {
+        controls,
+        set_histogram: length_histogram(lengths, set_ids)?,
+    })
+}
+
+/// Draws uniformly among all lines in the pools of the given lengths (within bounds) and
+/// removes it; returns `(id, length)`, or `None` if those pools are empty.
+fn draw(
+    pools: &mut [Vec<u32>],
+    lens: impl Iterator<Item = u32> + Clone,
+    rng: &mut Xoshiro256StarStar,
+) -> Option<(u32, u32)> {
+    let pool_len = |l: u32| pools.get(l as usize).map_or(0, Vec::len) as u64;
+    let total: u64 = lens.clone().map(pool_len).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut r = rng.below(total);
+    for l in lens {
+        let n = pool_len(l);
+        if r < n {
+            let pool = &mut pools[l as usize];
+            return Some((pool.swap_remove(r as usize), l));
+        }
+        r -= n;
+    }
+    None
+}
+
+/// Widens the window beyond the tolerance one word at a time (`len−d` and `len+d`);
+/// `d ≤ max_len` reaches every length `1..=max_len`, so this is bounded.
+fn widen(
+    pools: &mut [Vec<u32>],
+    len: u32,
+    tolerance: u32,
+    max_len: u32,
+    rng: &mut Xoshiro256StarStar,
+) -> Option<(u32, u32)> {
+    let mut d = tolerance.saturating_add(1);
+    while d <= max_len {
+        let below = len.checked_sub(d).filter(|&l| l > 0);
+        let above = len.checked_add(d).filter(|&l| l <= max_len);
+        if let Some(hit) = draw(pools, below.into_iter().chain(above), rng) {
+            return Some(hit);
+        }
+        d += 1;
+    }
+    None
+}
+
+/// A set score next to its control scores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ControlEvaluation {
+    /// Score of the challenge set.
+    pub set_score: f64,
+    /// Score of each control, in control order.
+    pub control_scores: Vec<f64>,
+    /// Mean, SD and rank of the controls relative to the set.
+    pub summary: ControlSummary,
+}
+
+/// Scores a set and its controls from per-line statistics (summing, no re-tokenization).
+pub fn evaluate<T: SufficientStats>(
+    per_line: &[T],
+    set_ids: &[u32],
+    controls: &Controls,
+) -> Result<ControlEvaluation, EvalError> {
+    let set_score = score_ids(per_line, set_ids)?;
+    let control_scores = controls
+        .controls
+        .iter()
+        .map(|c| score_ids(per_line, &c.ids))
+        .collect::<Result<Vec<_>, _>>()?;
+    let summary = summarize(set_score, &control_scores);
+    Ok(ControlEvaluation {
+        set_score,
+        control_scores,
+        summary,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(count: usize, seed: u64) -> ControlOptions {
+        ControlOptions {
+            count,
+            seed,
+            ..Default::default()
+        }
+    }
+
+    /// lengths 1..=20 repeated 10 times (200 lines), with empty lines sprinkled in.
+    fn corpus() -> Vec<u32> {
+        (0..220u32)
+            .map(|i| if i % 11 == 10 { 0 } else { i % 11 * 2 + 1 })
+            .collect()
+    }
+
+    #[test]
+    fn partners_within_tolerance_distinct_not_in_set() {
+        let lengths = corpus();
+        let set: Vec<u32> = vec![1, 5, 9, 13, 30, 31, 77, 150];
+        let c = sample_controls(&lengths, &set, &opts(25, 9)).unwrap();
+        assert_eq!(c.controls.len(), 25);
+        for ctl in &c.controls {
+            assert_eq!(ctl.ids.len(), set.len());
+            let mut uniq = ctl.ids.clone();
+            uniq.sort_unstable();
+            uniq.dedup();
+            assert_eq!(uniq.len(), set.len(), "no repeats within a control");
+            for (&s, &p) in set.iter().zip(&ctl.ids) {
+                assert!(!set.contains(&p));
+                let (ls, lp) = (lengths[s as usize - 1], lengths[p as usize - 1]);
+                assert!(lp > 0 && ls.abs_diff(lp) <= 1, "{ls} vs {lp}");
+            }
+            assert!(ctl.shortfalls.is_empty());
+            assert_eq!(ctl.histogram, length_histogram(&lengths, &ctl.ids).unwrap());
+        }
+        assert_eq!(c.set_histogram, length_histogram(&lengths, &set).unwrap());
+    }
+
+    #[test]
+    fn deterministic_per_seed_and_prefix_stable() {
+        let lengths = corpus();
+        let set = vec![2, 4, 6, 8, 10, 12];
+        let a = sample_controls(&lengths, &set, &opts(10, 1)).unwrap();
+        let b = sample_controls(&lengths, &set, &opts(10, 1)).unwrap();
+        let c = sample_controls(&lengths, &set, &opts(10, 2)).unwrap();
+        let d = sample_controls(&lengths, &set, &opts(3, 1)).unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a.controls, c.controls);
+        assert_eq!(d.controls[..], a.controls[..3]);
+        // different controls of one run are not all the same
+        assert!(a.controls.iter().any(|x| x.ids != a.controls[0].ids));
+    }
+
+    #[test]
+    fn shortfall_uses_nearest_length_and_is_recorded() {
+        // lengths: line1..4 = 10 (set), 3 lines of length 9/11 window, then 5 and 20.
+        let lengths = vec![10, 10, 10, 10, 9, 11, 11, 5, 20, 0];
+        let set = vec![1, 2, 3, 4];
+        let c = sample_controls(&lengths, &set, &opts(20, 3)).unwrap();
+        for ctl in &c.controls {
+            // 3 partners within ±1 (ids 5,6,7) + one from the widened window: 5 (d=5)
+            // is reached before 20 (d=10).
+            let mut ids = ctl.ids.clone();
+            ids.sort_unstable();
+            assert_eq!(ids, vec![5, 6, 7, 8]);
+            assert_eq!(
+                ctl.shortfalls,
+                vec![Shortfall {
+                    set_length: 10,
+                    count: 1,
+                    lengths_used: vec![(5, 1)]
+                }]
+            );
+        }
+        assert_eq!(c.shortfall_total(), 20);
+    }
+
+    #[test]
+    fn pool_too_small_and_bad_ids_are_errors() {
+        let lengths = vec![3, 3, 0, 3];
+        assert_eq!(
+            sample_controls(&lengths, &[1, 2], &opts(5, 0)),
+            Err(EvalError::PoolTooSmall {
+                needed: 2,
+                available: 1
+            })
+        );
+        // allowing set members enlarges the pool
+        let o = ControlOptions {
+            allow_set_members: true,
+            ..opts(5, 0)
+        };
+        let c = sample_controls(&lengths, &[1, 2], &o).unwrap();
+        assert!(c.controls.iter().all(|x| !x.ids.contains(&3)));
+        assert_eq!(
+            sample_controls(&lengths, &[2, 1], &opts(1, 0)),
+            Err(EvalError::IdsNotAscending { prev: 2, id: 1 })
+        );
+        assert_eq!(
+            sample_controls(&lengths, &[5], &opts(1, 0)),
+            Err(EvalError::IdOutOfRange { id: 5, len: 4 })
+        );
+        assert_eq!(
+            sample_controls(&lengths, &[0], &opts(1, 0)),
+            Err(EvalError::IdOutOfRange { id: 0, len: 4 })
+        );
+        let none = sample_controls(&lengths, &[], &opts(2, 0)).unwrap();
+        assert!(none.controls.iter().all(|x| x.ids.is_empty()));
+    }
+
+    #[test]
+    fn evaluate_sums_stats() {
+        let per_line: Vec<crate::RibesStats> = [0.2, 0.4, 0.6, 0.8]
+            .iter()
+            .map(|&s| crate::RibesStats { sum: s, count: 1 })
+            .collect();
+        let lengths = vec![1, 1, 2, 2];
+        let c = sample_controls(&lengths, &[1], &opts(4, 0)).unwrap();
+        let e = evaluate(&per_line, &[1], &c).unwrap();
+        assert_eq!(e.set_score, 0.2);
+        assert_eq!(e.control_scores.len(), 4);
+        assert_eq!(e.summary.rank, 4);
+    }
+}

@@ -1,0 +1,86 @@
+//! Python-compatible string helpers and sorted-multiset n-gram matching.
+
+/// `true` for exactly the characters for which Python 3's `str.isspace()` is true; these
+/// are the separators of `str.split()` and what `str.rstrip()` removes. (Differs from
+/// [`char::is_whitespace`]: includes U+001C–U+001F, excludes U+200E/U+200F.)
+pub(crate) fn is_py_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t'..='\r'
+            | '\u{1c}'..='\u{20}'
+            | '\u{85}'
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+    )
+}
+
+/// Python's `s.split()` (no argument).
+pub(crate) fn py_split(s: &str) -> impl Iterator<Item = &str> {
+    s.split(is_py_space).filter(|t| !t.is_empty())
+}
+
+/// Python's `s.rstrip()` (no argument).
+pub(crate) fn py_rstrip(s: &str) -> &str {
+    s.trim_end_matches(is_py_space)
+}
+
+/// Sorts both n-gram key lists and returns the clipped match count
+/// `sum over distinct keys k of min(count_hyp(k), count_ref(k))`.
+pub(crate) fn clipped_matches(hyp: &mut [u128], reference: &mut [u128]) -> u64 {
+    hyp.sort_unstable();
+    reference.sort_unstable();
+    let (mut i, mut j, mut matches) = (0usize, 0usize, 0u64);
+    while i < hyp.len() && j < reference.len() {
+        let key = hyp[i];
+        let mut ch = 0u64;
+        while i < hyp.len() && hyp[i] == key {
+            ch += 1;
+            i += 1;
+        }
+        while j < reference.len() && reference[j] < key {
+            j += 1;
+        }
+        let mut cr = 0u64;
+        while j < reference.len() && reference[j] == key {
+            cr += 1;
+            j += 1;
+        }
+        matches += ch.min(cr);
+    }
+    matches
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn py_space_set_matches_python_isspace() {
+        // [c for c in range(0x110000) if chr(c).isspace()] in CPython 3.11
+        let expected: Vec<u32> = vec![
+            0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000,
+            0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028,
+            0x2029, 0x202f, 0x205f, 0x3000,
+        ];
+        let got: Vec<u32> = (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_py_space(c))
+            .map(|c| c as u32)
+            .collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn clipped_matches_counts_min() {
+        let mut h = vec![1, 1, 1, 2, 5];
+        let mut r = vec![1, 1, 2, 2, 3];
+        assert_eq!(clipped_matches(&mut h, &mut r), 3);
+        assert_eq!(clipped_matches(&mut [], &mut [1]), 0);
+    }
+}
