@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::conllu::{parse_block, Block, ConlluReader};
+use crate::controls::{self, ControlOptions};
 use crate::corpus::LineReader;
 use crate::error::{Error, Result};
 use crate::manifest::{self, CorpusStats, Inputs, Languages, Manifest, SetEntry, Tool};
@@ -40,6 +41,8 @@ pub struct ExtractOptions {
     pub rules: RuleSet,
     /// Output directory (replaced as a whole on success).
     pub out: PathBuf,
+    /// Length-matched controls.
+    pub controls: ControlOptions,
 }
 
 /// The result of a run.
@@ -228,6 +231,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
             });
         }
     }
+    let controls = controls::write_controls(&root, &sets, &lengths, opts)?;
     let m = Manifest {
         format_version: manifest::FORMAT_VERSION,
         tool: Tool::default(),
@@ -237,6 +241,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         rules: opts.rules.clone(),
         marker: MARKER,
         sets: sets.clone(),
+        controls,
     };
     manifest::write_summary(&root.join("summary.csv"), &sets)?;
     manifest::write_manifest(&root.join(MANIFEST), &m)?;

@@ -6,12 +6,14 @@
 //! makes it all-or-nothing.
 
 pub mod conllu;
+pub mod controls;
 pub mod corpus;
 pub mod error;
 pub mod extract;
 pub mod manifest;
 pub mod output;
 pub mod rules;
+pub mod score;
 pub mod sets;
 pub mod tree;
 

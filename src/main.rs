@@ -9,7 +9,9 @@ use clap::{Args, Parser, Subcommand};
 use ldd_sets::error::{Error, Result};
 use ldd_sets::extract::{extract, ExtractOptions, ExtractReport};
 use ldd_sets::manifest::Languages;
+use ldd_sets::controls::ControlOptions;
 use ldd_sets::rules::RuleSet;
+use ldd_sets::score;
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -42,6 +44,14 @@ enum Command {
     /// directory is replaced as a whole only when the run succeeds.
     #[command(after_help = EXIT_CODES)]
     Extract(ExtractArgs),
+    /// Cut a system's translation of the whole corpus into per-set (and per-control)
+    /// hypothesis files, by the sets' ids.
+    #[command(after_help = EXIT_CODES)]
+    Slice(score::SliceArgs),
+    /// Score one or more systems on every set, its controls and the whole corpus
+    /// (BLEU, chrF; RIBES for reorder sets), with ranks and distance trends.
+    #[command(after_help = EXIT_CODES)]
+    Score(score::ScoreArgs),
 }
 
 #[derive(Args)]
@@ -77,6 +87,15 @@ struct ExtractArgs {
     /// Worker threads [default: all cores]. Output does not depend on it.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Length-matched control corpora per set (0: none). The paper used 100.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    controls: usize,
+    /// Seed for control sampling; the same seed gives byte-identical outputs.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Let a set's own sentences be drawn as its controls.
+    #[arg(long)]
+    controls_include_set: bool,
     /// Print nothing but errors.
     #[arg(long, short)]
     quiet: bool,
@@ -86,6 +105,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match cli.command {
         Command::Extract(a) => run_extract(a),
+        Command::Slice(a) => score::run_slice(&a),
+        Command::Score(a) => score::run_score(&a),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
@@ -132,6 +153,12 @@ fn run_extract(a: ExtractArgs) -> Result<()> {
         },
         rules,
         out: a.out,
+        controls: ControlOptions {
+            count: a.controls,
+            seed: a.seed,
+            allow_set_members: a.controls_include_set,
+            ..ControlOptions::default()
+        },
     };
     let start = Instant::now();
     let report = extract(&opts)?;

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::controls::SetControls;
 use crate::corpus::FileInfo;
 use crate::error::{Error, Result};
 use crate::rules::RuleSet;
@@ -34,6 +35,8 @@ pub struct Manifest {
     pub marker: &'static str,
     /// Every set written.
     pub sets: Vec<SetEntry>,
+    /// The control samples of every set.
+    pub controls: Vec<SetControls>,
 }
 
 /// Tool name and version.
