@@ -12,6 +12,7 @@ pub mod error;
 pub mod extract;
 pub mod manifest;
 pub mod output;
+pub mod pairs;
 pub mod rules;
 pub mod score;
 pub mod sets;

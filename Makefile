@@ -1,0 +1,65 @@
+# ldd-sets — see README.md. Every target runs from the repository root.
+#
+#   make build                     release binary in target/release/ldd-sets
+#   make test                      the test suite (exactly the README's test command)
+#   make bench                     all benchmarks (figures recorded in README.md)
+#   make extract LANG=de-en        the whole pipeline on corpora/de-en (or CORPORA=DIR)
+#   make corpora LANG=de-en        download the paper's corpora into corpora/de-en
+#   make score LANG=de-en CORPUS=newstest2013 HYP=system.en
+
+LANG ?= de-en
+CORPORA ?= corpora/$(LANG)
+MODELS ?=
+OUT ?= out/$(LANG)
+THREADS ?=
+CONTROLS ?= 10
+SEED ?= 1
+BIN := target/release/ldd-sets
+CORPUS ?=
+HYP ?=
+
+MODELS_ARG := $(if $(MODELS),--models $(MODELS))
+THREADS_ARG := $(if $(THREADS),--threads $(THREADS))
+
+.PHONY: build test bench bench-core bench-parse bench-align bench-eval extract corpora score venv lint
+
+build:
+	cargo build --release
+
+# Python virtualenv with sacrebleu, used only by tests and benchmarks as an oracle.
+venv: .venv/bin/python
+.venv/bin/python:
+	python3 -m venv .venv
+	.venv/bin/pip install --quiet sacrebleu==2.4.3
+
+test:
+	cargo test --workspace --release
+
+lint:
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --release -- -D warnings
+
+bench: bench-core bench-parse bench-align bench-eval
+
+bench-core:
+	cargo bench --bench extract_throughput
+
+bench-parse:
+	cargo bench -p ldd-parse --bench parse_throughput
+
+bench-align:
+	cargo bench -p ldd-align --bench align_reference
+
+bench-eval:
+	cargo bench -p ldd-eval --bench score_controls
+
+extract: build
+	$(BIN) run --pair $(LANG) --corpora $(CORPORA) $(MODELS_ARG) --out $(OUT) \
+		--controls $(CONTROLS) --seed $(SEED) $(THREADS_ARG)
+
+corpora: build
+	$(BIN) corpora --pair $(LANG) --dir corpora/$(LANG)
+
+score: build
+	@test -n "$(HYP)" || { echo "usage: make score LANG=de-en CORPUS=<name> HYP=<system output>"; exit 2; }
+	$(BIN) score --sets $(OUT)/$(CORPUS) --hyp $(HYP)
