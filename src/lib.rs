@@ -10,6 +10,7 @@ pub mod controls;
 pub mod corpus;
 pub mod error;
 pub mod extract;
+pub mod fetch;
 pub mod manifest;
 pub mod output;
 pub mod pairs;

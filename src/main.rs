@@ -8,7 +8,9 @@ use clap::{Args, Parser, Subcommand};
 
 use ldd_sets::error::{Error, Result};
 use ldd_sets::extract::{extract, ExtractOptions, ExtractReport};
+use ldd_sets::fetch::fetch_corpora;
 use ldd_sets::manifest::Languages;
+use ldd_sets::pairs::Pair;
 use ldd_sets::controls::ControlOptions;
 use ldd_sets::rules::RuleSet;
 use ldd_sets::score;
@@ -52,6 +54,26 @@ enum Command {
     /// (BLEU, chrF; RIBES for reorder sets), with ranks and distance trends.
     #[command(after_help = EXIT_CODES)]
     Score(score::ScoreArgs),
+    /// Download a language pair's corpora (config/pairs/<PAIR>.toml) and normalise them
+    /// into DIR/<name>.<pair>.<lang>.gz.
+    #[command(after_help = EXIT_CODES)]
+    Corpora(CorporaArgs),
+}
+
+#[derive(Args)]
+struct CorporaArgs {
+    /// Language pair (config/pairs/<PAIR>.toml), or a path to a pair .toml file.
+    #[arg(long, value_name = "PAIR")]
+    pair: String,
+    /// Directory to write the corpora to.
+    #[arg(long, value_name = "DIR")]
+    dir: PathBuf,
+    /// Directory holding pairs/ and phenomena.toml.
+    #[arg(long, value_name = "DIR", default_value = "config")]
+    config: PathBuf,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Args)]
@@ -107,6 +129,9 @@ fn main() -> ExitCode {
         Command::Extract(a) => run_extract(a),
         Command::Slice(a) => score::run_slice(&a),
         Command::Score(a) => score::run_score(&a),
+        Command::Corpora(a) => Pair::load(&a.config, &a.pair)
+            .and_then(|p| fetch_corpora(&p, &a.dir, a.quiet))
+            .map(|_| ()),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
