@@ -1,0 +1,142 @@
+//! Scoring all sets × 100 controls of the German→English PUD extract, against
+//! re-scoring each subset from scratch (re-tokenizing and re-counting its lines).
+//!
+//! `cargo bench --bench score_sets`. The from-scratch baseline is measured on every
+//! 10th subset (sets and controls) in the same run and extrapolated to all of them.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use ldd_sets::controls::ControlOptions;
+use ldd_sets::corpus::read_lines;
+use ldd_sets::extract::{extract, ExtractOptions};
+use ldd_sets::manifest::Languages;
+use ldd_sets::rules::RuleSet;
+use ldd_sets::score::{score, ScoreArgs};
+
+fn shared(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(rel)
+}
+
+fn ids(p: &Path) -> Vec<usize> {
+    std::fs::read_to_string(p)
+        .expect("ids file")
+        .lines()
+        .map(|l| l.parse::<usize>().expect("id") - 1)
+        .collect()
+}
+
+fn main() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("o");
+    let src = shared("parallel/pud.de-en.de");
+    let tgt = shared("parallel/pud.de-en.en");
+    let rules = RuleSet::builtin()
+        .and_then(|r| r.select(None, "de"))
+        .expect("built-in rules");
+    let opts = ExtractOptions {
+        source: src,
+        target: tgt.clone(),
+        conllu: shared("ud/de_pud-ud-test.conllu"),
+        languages: Languages {
+            source: "de".into(),
+            target: "en".into(),
+        },
+        rules,
+        out: out.clone(),
+        controls: ControlOptions {
+            count: 100,
+            ..ControlOptions::default()
+        },
+    };
+    let t = Instant::now();
+    extract(&opts).expect("extract");
+    let extract_s = t.elapsed().as_secs_f64();
+
+    // A degraded system: every 3rd word dropped.
+    let refs = read_lines(&tgt).expect("reference");
+    let hyps: Vec<String> = refs
+        .iter()
+        .map(|l| {
+            l.split(' ')
+                .enumerate()
+                .filter(|(i, _)| i % 3 != 2)
+                .map(|(_, w)| w)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let hyp = tmp.path().join("sys.en");
+    std::fs::write(&hyp, hyps.join("\n") + "\n").expect("write hyp");
+
+    let args = ScoreArgs {
+        sets: out.clone(),
+        hyp: vec![hyp],
+        reference: Some(tgt),
+        out: None,
+        quiet: true,
+    };
+    let t = Instant::now();
+    let report = score(&args).expect("score");
+    let ours = t.elapsed().as_secs_f64();
+    let subsets: usize = report
+        .rows
+        .iter()
+        .filter(|r| r.scope == "set" && r.metric == ldd_sets::score::Metric::Bleu)
+        .map(|r| usize::from(r.score.is_some()) + r.controls)
+        .sum();
+
+    // Baseline: BLEU + chrF of each subset from its text.
+    let m: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("manifest.json")).expect("manifest"),
+    )
+    .expect("json");
+    let mut files = Vec::new();
+    for c in m["controls"].as_array().expect("controls") {
+        let (p, b) = (
+            c["phenomenon"].as_str().unwrap_or(""),
+            c["bucket"].as_str().unwrap_or(""),
+        );
+        if c["sentences"] == 0 {
+            continue;
+        }
+        files.push(out.join(format!("{p}/{b}.ids")));
+        for k in 1..=c["count"].as_u64().unwrap_or(0) {
+            files.push(out.join(format!("{p}/controls/{b}.{k}.ids")));
+        }
+    }
+    let sample: Vec<&PathBuf> = files.iter().step_by(10).collect();
+    let t = Instant::now();
+    let mut checksum = 0.0;
+    for f in &sample {
+        let ids = ids(f);
+        let h: Vec<&str> = ids.iter().map(|&i| hyps[i].as_str()).collect();
+        let r: Vec<&str> = ids.iter().map(|&i| refs[i].as_str()).collect();
+        checksum += ldd_eval::bleu::corpus_bleu(&h, &r).expect("bleu").score;
+        checksum += ldd_eval::chrf::corpus_chrf(&h, &r).expect("chrf");
+    }
+    let per = t.elapsed().as_secs_f64() / sample.len() as f64;
+    let scratch = per * files.len() as f64;
+    println!(
+        "PUD de→en, {} lines, built-in German phenomena, 100 controls per set",
+        refs.len()
+    );
+    println!("extract incl. sampling + writing controls: {extract_s:.2} s");
+    println!(
+        "score (per-line BLEU+chrF stats once + summing {} subsets = sets + controls): {:.3} s",
+        subsets, ours
+    );
+    println!(
+        "from scratch: {:.2} ms/subset measured on {} of {} subsets → {:.2} s extrapolated (checksum {checksum:.1})",
+        per * 1e3,
+        sample.len(),
+        files.len(),
+        scratch
+    );
+    println!(
+        "speed-up of score over re-scoring from scratch: {:.1}×",
+        scratch / ours
+    );
+}
