@@ -52,7 +52,10 @@ fn build_corpus(dir: &Path, copies: usize) -> (PathBuf, PathBuf, PathBuf, u64, u
                     .filter_map(|l| {
                         let mut cols = l.split('\t');
                         let id = cols.next()?;
-                        id.bytes().all(|b| b.is_ascii_digit()).then(|| cols.next()).flatten()
+                        id.bytes()
+                            .all(|b| b.is_ascii_digit())
+                            .then(|| cols.next())
+                            .flatten()
                     })
                     .collect();
                 words += forms.len() as u64;
@@ -79,15 +82,24 @@ fn main() {
     rules.max_distance = 5;
     let n_jobs = rules.phenomena.len() * 6 * 2;
     for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let opts = ExtractOptions {
             source: src.clone(),
             target: tgt.clone(),
             conllu: conllu.clone(),
-            languages: Languages { source: "en".into(), target: "de".into() },
+            languages: Languages {
+                source: "en".into(),
+                target: "de".into(),
+            },
             rules: rules.clone(),
             out: tmp.path().join(format!("out{threads}")),
-            controls: ldd_sets::controls::ControlOptions { count: 0, ..Default::default() },
+            controls: ldd_sets::controls::ControlOptions {
+                count: 0,
+                ..Default::default()
+            },
         };
         let mut best = (f64::MAX, f64::MAX);
         for _ in 0..3 {
@@ -119,7 +131,9 @@ fn main() {
                 let wall = t0.elapsed().as_secs_f64();
                 let cpu = cpu_seconds(libc::RUSAGE_CHILDREN) - c0;
                 match out {
-                    Ok(o) if o.status.success() => py_best = (py_best.0.min(wall), py_best.1.min(cpu)),
+                    Ok(o) if o.status.success() => {
+                        py_best = (py_best.0.min(wall), py_best.1.min(cpu))
+                    }
                     _ => {
                         println!("baseline: python3 not available, ratio not measured");
                         break;

@@ -88,7 +88,8 @@ impl ConlluReader {
 /// Parses one block into a [`Sentence`]; `path` is used in error messages.
 pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
     let mut s = Sentence::default();
-    let err = |offset: usize, msg: String| Error::input(path, block.first_line + offset as u64, msg);
+    let err =
+        |offset: usize, msg: String| Error::input(path, block.first_line + offset as u64, msg);
     for (k, line) in block.text.lines().enumerate() {
         if line.starts_with('#') {
             s.extras.push((s.words.len() as u32, Extra::Comment(line)));
@@ -104,7 +105,10 @@ pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
             n += 1;
         }
         if n != 10 {
-            return Err(err(k, format!("expected 10 tab-separated columns, found {n}")));
+            return Err(err(
+                k,
+                format!("expected 10 tab-separated columns, found {n}"),
+            ));
         }
         let id = cols[0];
         let pos = s.words.len() as u32;

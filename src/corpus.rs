@@ -50,7 +50,7 @@ type Raw = BufReader<HashingReader<File>>;
 
 enum Source {
     Plain(Raw),
-    Gzip(BufReader<MultiGzDecoder<Raw>>),
+    Gzip(Box<BufReader<MultiGzDecoder<Raw>>>),
 }
 
 /// Raw byte lines of a plain or gzip file, with line numbers and checksum.
@@ -77,7 +77,10 @@ impl ByteLines {
         );
         let head = raw.fill_buf().map_err(|e| Error::io(path, e))?;
         let source = if head.starts_with(&[0x1f, 0x8b]) {
-            Source::Gzip(BufReader::with_capacity(BUF, MultiGzDecoder::new(raw)))
+            Source::Gzip(Box::new(BufReader::with_capacity(
+                BUF,
+                MultiGzDecoder::new(raw),
+            )))
         } else {
             Source::Plain(raw)
         };
@@ -142,10 +145,7 @@ impl ByteLines {
             Error::input(
                 &self.path,
                 self.line_no,
-                format!(
-                    "invalid UTF-8 at byte {} of the line",
-                    e.valid_up_to() + 1
-                ),
+                format!("invalid UTF-8 at byte {} of the line", e.valid_up_to() + 1),
             )
         })
     }
@@ -170,10 +170,12 @@ impl ByteLines {
 /// Lowercase hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }
 
 /// A streaming reader of text lines, one corpus sentence per line.

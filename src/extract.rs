@@ -85,9 +85,7 @@ fn detect(item: &Item, rules: &RuleSet, path: &Path) -> Result<Detected> {
         ..Detected::default()
     };
     if let Some(text) = s.comment("text") {
-        d.text_mismatch = !text
-            .split_whitespace()
-            .eq(item.source.split_whitespace());
+        d.text_mismatch = !text.split_whitespace().eq(item.source.split_whitespace());
     }
     if d.empty {
         return Ok(d);

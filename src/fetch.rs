@@ -77,7 +77,12 @@ pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf
             )));
         }
         if !quiet {
-            eprintln!("ldd-sets: {}: {} line pairs in {}", c.name, counts[0], dir.display());
+            eprintln!(
+                "ldd-sets: {}: {} line pairs in {}",
+                c.name,
+                counts[0],
+                dir.display()
+            );
         }
         written.extend(finals);
     }
@@ -117,16 +122,17 @@ fn from_zip(archive: &Path, member: &str, fin: &Path) -> Result<u64> {
     let f = File::open(archive).map_err(|e| Error::io(archive, e))?;
     let mut z = zip::ZipArchive::new(f)
         .map_err(|e| Error::Data(format!("{}: not a zip archive: {e}", archive.display())))?;
-    let entry = z.by_name(member).map_err(|e| {
-        Error::Data(format!("{}: no member `{member}`: {e}", archive.display()))
-    })?;
+    let entry = z
+        .by_name(member)
+        .map_err(|e| Error::Data(format!("{}: no member `{member}`: {e}", archive.display())))?;
     normalise(entry, member, fin)
 }
 
 fn from_tgz(archive: &Path, member: &str, fin: &Path) -> Result<u64> {
     let f = File::open(archive).map_err(|e| Error::io(archive, e))?;
     let mut tar = tar::Archive::new(MultiGzDecoder::new(BufReader::new(f)));
-    let bad = |e: io::Error| Error::Data(format!("{}: not a tar.gz archive: {e}", archive.display()));
+    let bad =
+        |e: io::Error| Error::Data(format!("{}: not a tar.gz archive: {e}", archive.display()));
     for entry in tar.entries().map_err(bad)? {
         let entry = entry.map_err(bad)?;
         let path = entry.path().map_err(bad)?.to_string_lossy().into_owned();
@@ -143,7 +149,10 @@ fn from_tgz(archive: &Path, member: &str, fin: &Path) -> Result<u64> {
 /// Writes `input` (plain or gzip) to `fin` as gzip, line by line; returns the lines.
 fn normalise(input: impl Read, name: &str, fin: &Path) -> Result<u64> {
     let mut r = BufReader::new(input);
-    let gz = r.fill_buf().map(|b| b.starts_with(&[0x1f, 0x8b])).unwrap_or(false);
+    let gz = r
+        .fill_buf()
+        .map(|b| b.starts_with(&[0x1f, 0x8b]))
+        .unwrap_or(false);
     let mut r: Box<dyn BufRead> = if gz {
         Box::new(BufReader::new(MultiGzDecoder::new(r)))
     } else {
@@ -157,7 +166,10 @@ fn normalise(input: impl Read, name: &str, fin: &Path) -> Result<u64> {
     let src = Path::new(name);
     loop {
         buf.clear();
-        if r.read_until(b'\n', &mut buf).map_err(|e| Error::io(src, e))? == 0 {
+        if r.read_until(b'\n', &mut buf)
+            .map_err(|e| Error::io(src, e))?
+            == 0
+        {
             break;
         }
         n += 1;
@@ -176,7 +188,9 @@ fn normalise(input: impl Read, name: &str, fin: &Path) -> Result<u64> {
                 format!("invalid UTF-8 at byte {} of the line", e.valid_up_to() + 1),
             ));
         }
-        w.write_all(line).and_then(|_| w.write_all(b"\n")).map_err(|e| Error::io(&tmp, e))?;
+        w.write_all(line)
+            .and_then(|_| w.write_all(b"\n"))
+            .map_err(|e| Error::io(&tmp, e))?;
     }
     let out = w.finish().map_err(|e| Error::io(&tmp, e))?;
     out.into_inner()

@@ -6,12 +6,12 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
+use ldd_sets::controls::ControlOptions;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::extract::{extract, ExtractOptions, ExtractReport};
 use ldd_sets::fetch::fetch_corpora;
 use ldd_sets::manifest::Languages;
 use ldd_sets::pairs::Pair;
-use ldd_sets::controls::ControlOptions;
 use ldd_sets::rules::RuleSet;
 use ldd_sets::score;
 
@@ -202,7 +202,10 @@ fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {
         r.corpus.source_words,
         opts.out.display()
     );
-    for (title, prefix) in [("sentences with a pair at distance >= d", "ge"), ("sentences with a pair at distance = d", "eq")] {
+    for (title, prefix) in [
+        ("sentences with a pair at distance >= d", "ge"),
+        ("sentences with a pair at distance = d", "eq"),
+    ] {
         println!("\n{title}:");
         let mut header = format!("{:<24}", "phenomenon");
         for d in 0..=max {

@@ -113,9 +113,16 @@ pub struct SetEntry {
 
 /// Writes `summary.csv`: one row per set.
 pub fn write_summary(path: &Path, sets: &[SetEntry]) -> Result<()> {
-    let mut w = csv::Writer::from_path(path).map_err(|e| Error::Data(format!("{}: {e}", path.display())))?;
+    let mut w = csv::Writer::from_path(path)
+        .map_err(|e| Error::Data(format!("{}: {e}", path.display())))?;
     let res = (|| -> std::result::Result<(), csv::Error> {
-        w.write_record(["phenomenon", "bucket", "sentences", "pairs", "mean_source_words"])?;
+        w.write_record([
+            "phenomenon",
+            "bucket",
+            "sentences",
+            "pairs",
+            "mean_source_words",
+        ])?;
         for s in sets {
             w.write_record([
                 s.phenomenon.as_str(),

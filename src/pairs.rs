@@ -94,7 +94,11 @@ impl Pair {
                 Error::Config(format!(
                     "{}: no such language pair config (known pairs: {})",
                     path.display(),
-                    if known.is_empty() { "none".into() } else { known.join(", ") }
+                    if known.is_empty() {
+                        "none".into()
+                    } else {
+                        known.join(", ")
+                    }
                 ))
             } else {
                 Error::io(&path, e)
@@ -105,7 +109,11 @@ impl Pair {
                 .span()
                 .map(|s| text[..s.start].matches('\n').count() + 1)
                 .unwrap_or(0);
-            Error::Config(format!("{}:{line}: {}", path.display(), e.message().trim_end()))
+            Error::Config(format!(
+                "{}:{line}: {}",
+                path.display(),
+                e.message().trim_end()
+            ))
         })
     }
 
@@ -119,7 +127,9 @@ impl Pair {
             let e = e.map_err(|e| Error::io(dir, e))?;
             let file = e.file_name().to_string_lossy().into_owned();
             let stem = file.strip_suffix(".gz").unwrap_or(&file);
-            let Some(name) = stem.strip_suffix(&suffix) else { continue };
+            let Some(name) = stem.strip_suffix(&suffix) else {
+                continue;
+            };
             let tgt_name = format!("{name}.{}.{}", self.files, self.target);
             let target = [format!("{tgt_name}.gz"), tgt_name.clone()]
                 .into_iter()

@@ -204,20 +204,24 @@ impl Ctx<'_> {
     fn condition(&self, side: &str, c: ConditionToml) -> Result<Condition> {
         let deprel = |s: &str| {
             if !s.is_empty()
-                && s.split(':').all(|p| {
-                    !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c == '_')
-                })
+                && s.split(':')
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
             {
                 Ok(())
             } else {
-                Err(format!("`{s}` is not a UD relation (e.g. `obl`, `compound:prt`)"))
+                Err(format!(
+                    "`{s}` is not a UD relation (e.g. `obl`, `compound:prt`)"
+                ))
             }
         };
         let upos = |s: &str| {
             if UPOS_TAGS.contains(&s) {
                 Ok(())
             } else {
-                Err(format!("`{s}` is not a universal POS tag ({})", UPOS_TAGS.join(" ")))
+                Err(format!(
+                    "`{s}` is not a universal POS tag ({})",
+                    UPOS_TAGS.join(" ")
+                ))
             }
         };
         let feat = |s: &str| match s.split_once('=') {
@@ -287,19 +291,31 @@ impl RuleSet {
                 return Err(ctx.err(span, "name", format!("`{name}` must match [a-z0-9_-]+")));
             }
             if !seen.insert(name.clone()) {
-                return Err(ctx.err(span, "name", format!("phenomenon `{name}` is defined twice")));
+                return Err(ctx.err(
+                    span,
+                    "name",
+                    format!("phenomenon `{name}` is defined twice"),
+                ));
             }
             let languages = match p.languages {
                 None => None,
                 Some(l) => {
                     let l = ctx.list("languages", l, |s| {
-                        if s == "*" || (!s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')) {
+                        if s == "*"
+                            || (!s.is_empty()
+                                && s.chars()
+                                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                        {
                             Ok(())
                         } else {
                             Err(format!("`{s}` is not a language code"))
                         }
                     })?;
-                    if l.iter().any(|s| s == "*") { None } else { Some(l) }
+                    if l.iter().any(|s| s == "*") {
+                        None
+                    } else {
+                        Some(l)
+                    }
                 }
             };
             let order = match p.order {
@@ -355,7 +371,8 @@ impl RuleSet {
             Some(names) => {
                 for n in names {
                     if !self.phenomena.iter().any(|p| &p.name == n) {
-                        let known: Vec<_> = self.phenomena.iter().map(|p| p.name.as_str()).collect();
+                        let known: Vec<_> =
+                            self.phenomena.iter().map(|p| p.name.as_str()).collect();
                         return Err(Error::Config(format!(
                             "unknown phenomenon `{n}` (defined in {}: {})",
                             self.source.display(),

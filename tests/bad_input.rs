@@ -54,10 +54,17 @@ impl Case {
 fn pud_head(n: usize) -> (String, String, String) {
     let take = |p: PathBuf| {
         let t = std::fs::read_to_string(p).unwrap();
-        t.lines().take(n).map(|l| format!("{l}\n")).collect::<String>()
+        t.lines()
+            .take(n)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
     };
     let trees = std::fs::read_to_string(data("ud/de_pud-ud-test.conllu")).unwrap();
-    let trees: String = trees.split("\n\n").take(n).map(|b| format!("{b}\n\n")).collect();
+    let trees: String = trees
+        .split("\n\n")
+        .take(n)
+        .map(|b| format!("{b}\n\n"))
+        .collect();
     (
         take(data("parallel/pud.de-en.de")),
         take(data("parallel/pud.de-en.en")),
@@ -75,9 +82,18 @@ fn mismatched_line_counts_name_all_three_files() {
     let trees = c.file("p.conllu", tr.as_bytes());
     let (code, err) = c.extract(&src, &tgt, &trees, &[]);
     assert_eq!(code, 3, "{err}");
-    assert!(err.contains(&format!("{} has 40 lines", src.display())), "{err}");
-    assert!(err.contains(&format!("{} has 39 lines", tgt.display())), "{err}");
-    assert!(err.contains(&format!("{} has 40 sentences", trees.display())), "{err}");
+    assert!(
+        err.contains(&format!("{} has 40 lines", src.display())),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{} has 39 lines", tgt.display())),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{} has 40 sentences", trees.display())),
+        "{err}"
+    );
     assert!(absent_or_empty(&c.out()));
 }
 
@@ -90,16 +106,26 @@ fn malformed_conllu_is_reported_with_line() {
     let lines: Vec<&str> = blocks[2].lines().collect();
     let target_line = lines.iter().position(|l| l.starts_with("5\t")).unwrap();
     let mut new_lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-    new_lines[target_line] = new_lines[target_line].rsplit_once('\t').unwrap().0.to_string();
+    new_lines[target_line] = new_lines[target_line]
+        .rsplit_once('\t')
+        .unwrap()
+        .0
+        .to_string();
     blocks[2] = new_lines.join("\n");
     let broken = blocks.join("\n\n");
-    let file_line = broken[..broken.find(&new_lines[target_line]).unwrap()].matches('\n').count() + 1;
+    let file_line = broken[..broken.find(&new_lines[target_line]).unwrap()]
+        .matches('\n')
+        .count()
+        + 1;
     let (src, tgt) = (c.file("s.de", s.as_bytes()), c.file("t.en", t.as_bytes()));
     let trees = c.file("p.conllu", broken.as_bytes());
     let (code, err) = c.extract(&src, &tgt, &trees, &[]);
     assert_eq!(code, 3, "{err}");
     assert!(
-        err.contains(&format!("{}:{file_line}: expected 10 tab-separated columns, found 9", trees.display())),
+        err.contains(&format!(
+            "{}:{file_line}: expected 10 tab-separated columns, found 9",
+            trees.display()
+        )),
         "{err}"
     );
     assert!(absent_or_empty(&c.out()));
@@ -110,12 +136,29 @@ fn invalid_utf8_names_file_and_line() {
     let c = Case::new();
     let (s, t, tr) = pud_head(10);
     let mut bad = s.into_bytes();
-    let pos = bad.iter().enumerate().filter(|(_, &b)| b == b'\n').nth(5).unwrap().0 + 3;
+    let pos = bad
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(5)
+        .unwrap()
+        .0
+        + 3;
     bad[pos] = 0xff; // inside line 7
-    let (src, tgt, trees) = (c.file("s.de", &bad), c.file("t.en", t.as_bytes()), c.file("p.conllu", tr.as_bytes()));
+    let (src, tgt, trees) = (
+        c.file("s.de", &bad),
+        c.file("t.en", t.as_bytes()),
+        c.file("p.conllu", tr.as_bytes()),
+    );
     let (code, err) = c.extract(&src, &tgt, &trees, &[]);
     assert_eq!(code, 3, "{err}");
-    assert!(err.contains(&format!("{}:7: invalid UTF-8 at byte 3 of the line", src.display())), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}:7: invalid UTF-8 at byte 3 of the line",
+            src.display()
+        )),
+        "{err}"
+    );
     assert!(absent_or_empty(&c.out()));
 }
 
@@ -143,7 +186,10 @@ fn missing_file_is_an_io_error() {
     let missing = c.dir.path().join("nope.conllu");
     let (code, err) = c.extract(&src, &tgt, &missing, &[]);
     assert_eq!(code, 5, "{err}");
-    assert!(err.contains(&format!("{}: No such file", missing.display())), "{err}");
+    assert!(
+        err.contains(&format!("{}: No such file", missing.display())),
+        "{err}"
+    );
     assert!(absent_or_empty(&c.out()));
 }
 
@@ -177,7 +223,10 @@ fn unusual_but_valid_input() {
     assert!(all.contains(&31));
     let first = *all.iter().next().unwrap();
     let row0 = &lines(&out.join("particle/ge0.de"))[0];
-    assert_eq!(row0, &s.lines().nth(first as usize - 1).unwrap().to_string());
+    assert_eq!(
+        row0,
+        &s.lines().nth(first as usize - 1).unwrap().to_string()
+    );
     assert!(!row0.contains('\r'));
 }
 
@@ -185,7 +234,11 @@ fn unusual_but_valid_input() {
 fn unknown_config_key_names_file_line_and_key() {
     let c = Case::new();
     let (s, t, tr) = pud_head(5);
-    let (src, tgt, trees) = (c.file("s.de", s.as_bytes()), c.file("t.en", t.as_bytes()), c.file("p.conllu", tr.as_bytes()));
+    let (src, tgt, trees) = (
+        c.file("s.de", s.as_bytes()),
+        c.file("t.en", t.as_bytes()),
+        c.file("p.conllu", tr.as_bytes()),
+    );
     let rules = c.file(
         "r.toml",
         b"[[phenomenon]]\nname = \"x\"\n[phenomenon.dependent]\ndeprel = [\"nsubj\"]\nupos_tag = [\"NOUN\"]\n",
@@ -202,7 +255,10 @@ fn unknown_config_key_names_file_line_and_key() {
     let (code, err) = c.extract(&src, &tgt, &trees, &["--rules", rules.to_str().unwrap()]);
     assert_eq!(code, 4, "{err}");
     assert!(
-        err.contains(&format!("{}:5: invalid value for `dependent.upos`: `NOUNS` is not a universal POS tag", rules.display())),
+        err.contains(&format!(
+            "{}:5: invalid value for `dependent.upos`: `NOUNS` is not a universal POS tag",
+            rules.display()
+        )),
         "{err}"
     );
     // unknown phenomenon on the command line
@@ -216,13 +272,20 @@ fn unknown_config_key_names_file_line_and_key() {
 fn refuses_to_overwrite_a_foreign_directory() {
     let c = Case::new();
     let (s, t, tr) = pud_head(5);
-    let (src, tgt, trees) = (c.file("s.de", s.as_bytes()), c.file("t.en", t.as_bytes()), c.file("p.conllu", tr.as_bytes()));
+    let (src, tgt, trees) = (
+        c.file("s.de", s.as_bytes()),
+        c.file("t.en", t.as_bytes()),
+        c.file("p.conllu", tr.as_bytes()),
+    );
     std::fs::create_dir(c.out()).unwrap();
     std::fs::write(c.out().join("thesis.tex"), "precious").unwrap();
     let (code, err) = c.extract(&src, &tgt, &trees, &[]);
     assert_eq!(code, 4, "{err}");
     assert!(err.contains("not an ldd-sets output"), "{err}");
-    assert_eq!(std::fs::read_to_string(c.out().join("thesis.tex")).unwrap(), "precious");
+    assert_eq!(
+        std::fs::read_to_string(c.out().join("thesis.tex")).unwrap(),
+        "precious"
+    );
 }
 
 /// A failed rerun leaves the previous complete output untouched.
@@ -230,10 +293,20 @@ fn refuses_to_overwrite_a_foreign_directory() {
 fn failed_rerun_keeps_previous_output() {
     let c = Case::new();
     let (s, t, tr) = pud_head(50);
-    let (src, tgt, trees) = (c.file("s.de", s.as_bytes()), c.file("t.en", t.as_bytes()), c.file("p.conllu", tr.as_bytes()));
+    let (src, tgt, trees) = (
+        c.file("s.de", s.as_bytes()),
+        c.file("t.en", t.as_bytes()),
+        c.file("p.conllu", tr.as_bytes()),
+    );
     assert_eq!(c.extract(&src, &tgt, &trees, &["-q"]).0, 0);
     let before = std::fs::read(c.out().join("manifest.json")).unwrap();
-    let short = c.file("t2.en", t.lines().take(10).collect::<Vec<_>>().join("\n").as_bytes());
+    let short = c.file(
+        "t2.en",
+        t.lines().take(10).collect::<Vec<_>>().join("\n").as_bytes(),
+    );
     assert_eq!(c.extract(&src, &short, &trees, &["-q"]).0, 3);
-    assert_eq!(std::fs::read(c.out().join("manifest.json")).unwrap(), before);
+    assert_eq!(
+        std::fs::read(c.out().join("manifest.json")).unwrap(),
+        before
+    );
 }

@@ -133,17 +133,35 @@ fn comment_only_block_is_an_empty_sentence() {
 fn malformed_conllu_names_file_and_line() {
     let tmp = tempfile::tempdir().unwrap();
     let cases: [(&str, &str); 5] = [
-        ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\n", ":2: expected 10 tab-separated columns, found 7"),
-        ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n3\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n", ":2: word id 3 out of sequence (expected 2)"),
-        ("# c\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t7\tdep\t_\t_\n", ":3: HEAD 7 is beyond the sentence's 2 words"),
+        (
+            "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\n",
+            ":2: expected 10 tab-separated columns, found 7",
+        ),
+        (
+            "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n3\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n",
+            ":2: word id 3 out of sequence (expected 2)",
+        ),
+        (
+            "# c\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t7\tdep\t_\t_\n",
+            ":3: HEAD 7 is beyond the sentence's 2 words",
+        ),
         ("1\ta\ta\tX\t_\t_\tx\troot\t_\t_\n", ":1: invalid HEAD `x`"),
-        ("1-3\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n", ":1: multiword token ends at word 3 but the sentence has 1 words"),
+        (
+            "1-3\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n",
+            ":1: multiword token ends at word 3 but the sentence has 1 words",
+        ),
     ];
     for (i, (text, want)) in cases.iter().enumerate() {
         // put a valid sentence first so line numbers are file-relative
         let good = "1\tok\tok\tX\t_\t_\t0\troot\t_\t_\n\n";
-        let p = write_tmp(tmp.path(), &format!("m{i}.conllu"), format!("{good}{text}").as_bytes());
-        let err = for_each_sentence(&p, |_, _| Ok(())).unwrap_err().to_string();
+        let p = write_tmp(
+            tmp.path(),
+            &format!("m{i}.conllu"),
+            format!("{good}{text}").as_bytes(),
+        );
+        let err = for_each_sentence(&p, |_, _| Ok(()))
+            .unwrap_err()
+            .to_string();
         let (line, msg) = want[1..].split_once(": ").unwrap();
         let line: u64 = line.parse::<u64>().unwrap() + 2;
         let expect = format!("{}:{line}: {msg}", p.display());

@@ -99,7 +99,11 @@ fn english_pud_hand_checked_sentences() {
         BTreeSet::from([417, 436, 614, 902])
     );
     let marked = lines(&out.join("preposition_stranding/ge0.marked.en"));
-    assert!(marked[1].contains("<h1>thought</h1> <d1>of</d1>"), "{}", marked[1]);
+    assert!(
+        marked[1].contains("<h1>thought</h1> <d1>of</d1>"),
+        "{}",
+        marked[1]
+    );
 }
 
 /// Sentences of a CoNLL-U file as (word lines split into columns); deliberately
@@ -155,10 +159,16 @@ fn sets_equal_an_independent_oracle() {
                 for p in hit {
                     for k in 0..=5u64 {
                         if d >= k {
-                            expected.entry((p, format!("ge{k}"))).or_default().insert(i as u64 + 1);
+                            expected
+                                .entry((p, format!("ge{k}")))
+                                .or_default()
+                                .insert(i as u64 + 1);
                         }
                         if d == k {
-                            expected.entry((p, format!("eq{k}"))).or_default().insert(i as u64 + 1);
+                            expected
+                                .entry((p, format!("eq{k}")))
+                                .or_default()
+                                .insert(i as u64 + 1);
                         }
                     }
                 }
@@ -185,7 +195,10 @@ fn set_invariants_hold() {
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
     let summary = lines(&out.join("summary.csv"));
-    assert_eq!(summary[0], "phenomenon,bucket,sentences,pairs,mean_source_words");
+    assert_eq!(
+        summary[0],
+        "phenomenon,bucket,sentences,pairs,mean_source_words"
+    );
     let msets = manifest["sets"].as_array().unwrap();
     assert_eq!(msets.len(), 2 * 12);
     assert_eq!(summary.len(), 1 + msets.len());
@@ -207,7 +220,10 @@ fn set_invariants_hold() {
             for b in [format!("ge{k}"), format!("eq{k}")] {
                 let id_lines = lines(&dir.join(format!("{b}.ids")));
                 let ids: Vec<usize> = id_lines.iter().map(|l| l.parse().unwrap()).collect();
-                assert!(ids.windows(2).all(|w| w[0] < w[1]), "{p}/{b}: ids ascending, unique");
+                assert!(
+                    ids.windows(2).all(|w| w[0] < w[1]),
+                    "{p}/{b}: ids ascending, unique"
+                );
                 let src = lines(&dir.join(format!("{b}.de")));
                 let tgt = lines(&dir.join(format!("{b}.en")));
                 let marked = lines(&dir.join(format!("{b}.marked.de")));
@@ -233,7 +249,10 @@ fn set_invariants_hold() {
                     .unwrap();
                 let cols: Vec<&str> = row.split(',').collect();
                 assert_eq!(cols[2].parse::<usize>().unwrap(), ids.len());
-                assert_eq!(cols[3].parse::<u64>().unwrap(), m["pairs"].as_u64().unwrap());
+                assert_eq!(
+                    cols[3].parse::<u64>().unwrap(),
+                    m["pairs"].as_u64().unwrap()
+                );
                 assert!(m["pairs"].as_u64().unwrap() >= ids.len() as u64);
             }
         }

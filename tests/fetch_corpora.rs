@@ -37,7 +37,8 @@ fn serve(files: HashMap<String, Vec<u8>>, max: usize) -> String {
                     r.extend_from_slice(body);
                     r
                 }
-                None => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+                None => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .to_vec(),
             };
             let _ = s.write_all(&resp);
         }
@@ -124,19 +125,47 @@ format = "plain"
     )
     .unwrap();
     let dir = tmp.path().join("corpora");
-    run_ok(&["corpora", "--pair", pair.to_str().unwrap(), "--dir", dir.to_str().unwrap(), "-q"]);
+    run_ok(&[
+        "corpora",
+        "--pair",
+        pair.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
     let want_de: Vec<String> = de.lines().map(str::to_string).collect();
     let want_en: Vec<String> = en.lines().map(str::to_string).collect();
     assert_eq!(want_de.len(), 1000);
     for name in ["books", "news", "plain"] {
-        assert_eq!(gunzip_lines(&dir.join(format!("{name}.de-en.de.gz"))), want_de, "{name}");
-        assert_eq!(gunzip_lines(&dir.join(format!("{name}.de-en.en.gz"))), want_en, "{name}");
+        assert_eq!(
+            gunzip_lines(&dir.join(format!("{name}.de-en.de.gz"))),
+            want_de,
+            "{name}"
+        );
+        assert_eq!(
+            gunzip_lines(&dir.join(format!("{name}.de-en.en.gz"))),
+            want_en,
+            "{name}"
+        );
     }
     // A second run finds them present and does not download again (the server would
     // still answer, so check the files are untouched).
-    let before = std::fs::metadata(dir.join("books.de-en.de.gz")).unwrap().modified().unwrap();
-    run_ok(&["corpora", "--pair", pair.to_str().unwrap(), "--dir", dir.to_str().unwrap(), "-q"]);
-    let after = std::fs::metadata(dir.join("books.de-en.de.gz")).unwrap().modified().unwrap();
+    let before = std::fs::metadata(dir.join("books.de-en.de.gz"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    run_ok(&[
+        "corpora",
+        "--pair",
+        pair.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
+    let after = std::fs::metadata(dir.join("books.de-en.de.gz"))
+        .unwrap()
+        .modified()
+        .unwrap();
     assert_eq!(before, after);
 
     // Sides of different length are rejected, and nothing is left behind.
@@ -149,9 +178,20 @@ format = "plain"
         ),
     )
     .unwrap();
-    let o = run(&["corpora", "--pair", bad.to_str().unwrap(), "--dir", dir.to_str().unwrap(), "-q"]);
+    let o = run(&[
+        "corpora",
+        "--pair",
+        bad.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    assert!(stderr(&o).contains("the de side has 1000 lines but the en side has 10"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the de side has 1000 lines but the en side has 10"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!dir.join("bad.de-en.de.gz").exists());
 
     // An unreachable server is a clear "missing resource" error.
@@ -163,18 +203,36 @@ format = "plain"
          members = { de = \"a\", en = \"b\" }\n",
     )
     .unwrap();
-    let o = run(&["corpora", "--pair", gone.to_str().unwrap(), "--dir", dir.to_str().unwrap(), "-q"]);
+    let o = run(&[
+        "corpora",
+        "--pair",
+        gone.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
     assert_eq!(o.status.code(), Some(6), "{}", stderr(&o));
-    assert!(stderr(&o).contains("could not download http://127.0.0.1:9/x.zip"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("could not download http://127.0.0.1:9/x.zip"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn shipped_pair_configs_load() {
     for p in ["de-en", "en-de", "en-ru"] {
-        let pair = ldd_sets::pairs::Pair::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/config")), p)
-            .unwrap_or_else(|e| panic!("{p}: {e}"));
+        let pair = ldd_sets::pairs::Pair::load(
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/config")),
+            p,
+        )
+        .unwrap_or_else(|e| panic!("{p}: {e}"));
         assert!(!pair.corpus.is_empty());
-        assert!(pair.model.url.as_deref().is_some_and(|u| u.ends_with(".udpipe")));
+        assert!(pair
+            .model
+            .url
+            .as_deref()
+            .is_some_and(|u| u.ends_with(".udpipe")));
         for c in &pair.corpus {
             assert!(c.members.contains_key(&pair.source) && c.members.contains_key(&pair.target));
         }
@@ -183,7 +241,10 @@ fn shipped_pair_configs_load() {
         let names: Vec<&str> = found.iter().map(|c| c.name.as_str()).collect();
         match p {
             "en-ru" => assert_eq!(names, ["books-tok"]),
-            _ => assert_eq!(names, ["books-sample", "multi30k-train", "newstest2013", "pud"]),
+            _ => assert_eq!(
+                names,
+                ["books-sample", "multi30k-train", "newstest2013", "pud"]
+            ),
         }
     }
 }

@@ -59,7 +59,10 @@ lemma = ["take", "make", "give", "have"]
     assert_eq!(m["rules"]["phenomena"][0]["name"], "subject_verb");
     assert_eq!(m["rules"]["max_distance"], 3);
     let ge0 = ids(&sv, "ge0").len();
-    assert!(ge0 > 600, "most sentences have a subject before a verb: {ge0}");
+    assert!(
+        ge0 > 600,
+        "most sentences have a subject before a verb: {ge0}"
+    );
     // light verbs: every selected tree has an obj NOUN under one of the lemmas
     let lv = lines(&out.join("light_verb/ge0.marked.en"));
     assert!(!lv.is_empty());

@@ -89,5 +89,8 @@ pub fn extract_pud(src: &str, out: &Path, extra: &[&str]) -> Output {
 
 /// Whether a directory is absent or empty.
 pub fn absent_or_empty(p: &Path) -> bool {
-    !p.exists() || std::fs::read_dir(p).map(|mut d| d.next().is_none()).unwrap_or(false)
+    !p.exists()
+        || std::fs::read_dir(p)
+            .map(|mut d| d.next().is_none())
+            .unwrap_or(false)
 }
