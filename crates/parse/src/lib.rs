@@ -1,1 +1,23 @@
-//! ldd-parse (stub)
+//! The UDPipe parse stage of ldd-sets.
+//!
+//! Parses the source side of a parallel corpus with UDPipe 1 (through `udpipe-rs`) so that
+//! **one corpus line gives exactly one CoNLL-U tree**: block `i` of the output has
+//! `# sent_id = i` and belongs to input line `i`. Parsing is streaming and parallel
+//! ([`Parser::parse_stream`]) and results are cached, resumably, by corpus and model content
+//! ([`ParseCache`]). See README.md for the design decisions.
+
+mod cache;
+mod conllu;
+mod error;
+mod input;
+mod model;
+mod parser;
+mod stream;
+
+pub use cache::{CacheManifest, CacheOutcome, ChunkRecord, ParseCache, CACHE_FORMAT};
+pub use conllu::{merge_sentences, sanitize, write_block, Row, RowId};
+pub use error::{ParseError, Result};
+pub use input::{read_corpus_lines, CorpusLines};
+pub use model::{default_models_dir, resolve_model, DEFAULT_MODEL_BASE_URL, MODELS_ENV};
+pub use parser::{ParsedLine, Parser};
+pub use stream::{progress_bar, ParseOptions, ParseStats};

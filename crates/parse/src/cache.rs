@@ -1,0 +1,513 @@
+//! Content-addressed, resumable cache of parsed corpora (gzip CoNLL-U).
+//!
+//! Layout of a cache directory, for one key `K`:
+//!
+//! - `K.conllu.gz`: the finished parse, a concatenation of gzip members (read it with
+//!   `flate2::read::MultiGzDecoder`).
+//! - `K.json`: the manifest ([`CacheManifest`]); written last, via temp file + rename. A hit
+//!   requires it to parse, to carry `K` and the current format, and the sha256 and size it
+//!   records to match `K.conllu.gz`.
+//! - `K.partial/`: while parsing: `chunk-000000.conllu.gz`, ... (each a complete gzip file of
+//!   `chunk_lines` blocks, written via `*.tmp` + rename) and `chunks.jsonl`, one [`ChunkRecord`]
+//!   per finished chunk (appended after the chunk file is renamed). Removed when finished.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use sha2::{Digest, Sha256};
+
+use crate::error::{ParseError, Result};
+use crate::input::{count_lines, read_corpus_lines};
+use crate::parser::{ParsedLine, Parser};
+use crate::stream::{BlockSink, ParseOptions, ParseStats};
+
+/// Version of the cached output format; part of every key. Bump it whenever the CoNLL-U written
+/// for the same corpus and model can change (merging rules, comments, UDPipe version).
+pub const CACHE_FORMAT: &str = "ldd-parse-conllu-v1/udpipe-rs-0.2.0";
+
+/// What [`ParseCache::get_or_parse`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheOutcome {
+    /// A valid finished parse was found; nothing was parsed.
+    Hit,
+    /// The whole corpus was parsed.
+    Parsed,
+    /// Valid chunks of an interrupted parse were kept; parsing restarted at input line
+    /// `from_line` (1-based).
+    Resumed {
+        /// First line parsed in this run.
+        from_line: u64,
+    },
+}
+
+/// The manifest `K.json` of a finished cached parse.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CacheManifest {
+    /// [`CACHE_FORMAT`] at write time.
+    pub format: String,
+    /// The cache key (file stem).
+    pub key: String,
+    /// Corpus path when parsed (informational only).
+    pub corpus: PathBuf,
+    /// sha256 of the corpus file's raw bytes.
+    pub corpus_sha256: String,
+    /// Model path when parsed (informational only).
+    pub model: PathBuf,
+    /// sha256 of the model file.
+    pub model_sha256: String,
+    /// Counts over the whole corpus (`stats.lines` = number of CoNLL-U blocks).
+    pub stats: ParseStats,
+    /// Size of `K.conllu.gz` in bytes.
+    pub conllu_gz_bytes: u64,
+    /// sha256 of `K.conllu.gz`.
+    pub conllu_gz_sha256: String,
+}
+
+/// One line of `K.partial/chunks.jsonl`: a finished chunk.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ChunkRecord {
+    /// 0-based chunk index (file `chunk-{index:06}.conllu.gz`).
+    pub index: usize,
+    /// First input line (1-based) in the chunk.
+    pub first_line: u64,
+    /// Counts of the chunk (`stats.lines` lines: `first_line..first_line + stats.lines`).
+    pub stats: ParseStats,
+    /// Size of the chunk file.
+    pub bytes: u64,
+    /// sha256 of the chunk file.
+    pub sha256: String,
+}
+
+/// A directory of cached parses keyed by corpus content, model content and [`CACHE_FORMAT`].
+#[derive(Clone, Debug)]
+pub struct ParseCache {
+    dir: PathBuf,
+}
+
+impl ParseCache {
+    /// Uses (and creates if needed) `dir` as cache directory.
+    pub fn new(dir: impl Into<PathBuf>) -> Result<Self> {
+        let dir = dir.into();
+        fs::create_dir_all(&dir).map_err(|e| ParseError::io("creating", &dir, e))?;
+        Ok(Self { dir })
+    }
+
+    /// The cache directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The key of a corpus/model pair:
+    /// `sha256("<CACHE_FORMAT>\n<sha256(corpus bytes)>\n<sha256(model bytes)>\n")` in hex.
+    ///
+    /// The corpus is hashed as stored (raw bytes, gzip or not): recompressing a corpus changes
+    /// its key. Returns `(key, corpus_sha256, model_sha256)`.
+    pub fn key(&self, corpus: &Path, model: &Path) -> Result<(String, String, String)> {
+        let corpus_sha = sha256_file(corpus)?;
+        let model_sha = sha256_file(model)?;
+        let key = hex(&Sha256::digest(format!(
+            "{CACHE_FORMAT}\n{corpus_sha}\n{model_sha}\n"
+        )));
+        Ok((key, corpus_sha, model_sha))
+    }
+
+    /// Path of the finished parse for `key`.
+    pub fn conllu_path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.conllu.gz"))
+    }
+
+    /// Path of the manifest for `key`.
+    pub fn manifest_path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.json"))
+    }
+
+    /// Path of the directory of chunks of an unfinished parse for `key`.
+    pub fn partial_dir(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.partial"))
+    }
+
+    /// Returns the cached gzip CoNLL-U parse of `corpus_path` with `model_path`, parsing (or
+    /// resuming an interrupted parse) if there is no valid cached one.
+    ///
+    /// Invalid caches (manifest missing or unreadable, checksum or size mismatch, chunks whose
+    /// checksum does not match their record) are deleted and rebuilt, never used. If
+    /// `opts.progress` is set and has no length, the corpus lines are counted first for the ETA.
+    pub fn get_or_parse(
+        &self,
+        corpus_path: impl AsRef<Path>,
+        model_path: impl AsRef<Path>,
+        opts: &ParseOptions,
+    ) -> Result<(PathBuf, CacheOutcome)> {
+        let (corpus, model) = (corpus_path.as_ref(), model_path.as_ref());
+        let (key, corpus_sha, model_sha) = self.key(corpus, model)?;
+        let final_path = self.conllu_path(&key);
+        let manifest_path = self.manifest_path(&key);
+        if self.valid_manifest(&key)?.is_some() {
+            return Ok((final_path, CacheOutcome::Hit));
+        }
+        remove_if_exists(&final_path)?;
+        remove_if_exists(&manifest_path)?;
+
+        let partial = self.partial_dir(&key);
+        fs::create_dir_all(&partial).map_err(|e| ParseError::io("creating", &partial, e))?;
+        let records = validate_chunks(&partial)?;
+        let done_lines: u64 = records.iter().map(|r| r.stats.lines).sum();
+
+        if let Some(bar) = &opts.progress {
+            if bar.length().is_none() {
+                bar.set_length(count_lines(corpus)?);
+            }
+            bar.set_position(done_lines);
+        }
+
+        let mut lines = read_corpus_lines(corpus)?;
+        for _ in 0..done_lines {
+            match lines.next() {
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(e),
+                None => {
+                    return Err(ParseError::Cache {
+                        path: partial,
+                        message: format!(
+                            "chunks cover {done_lines} lines but {} is shorter",
+                            corpus.display()
+                        ),
+                    })
+                }
+            }
+        }
+        let mut lines = lines.peekable();
+        let mut all_records = records.clone();
+        if lines.peek().is_some() {
+            let parser = Parser::load(model)?;
+            let mut sink = ChunkSink::new(&partial, &records, opts)?;
+            // A stop requested by `opts.stop_after_chunks` surfaces here as `ParseError::Stopped`.
+            parser
+                .run_pipeline(lines, done_lines + 1, opts, &mut sink)
+                .and_then(|_| sink.finish_chunk())?;
+            all_records = sink.records;
+        }
+        if let Some(bar) = &opts.progress {
+            bar.finish_and_clear();
+        }
+
+        let mut stats = ParseStats::default();
+        for r in &all_records {
+            stats.merge(&r.stats);
+        }
+        let (bytes, sha) = concatenate(&partial, &all_records, &final_path)?;
+        let manifest = CacheManifest {
+            format: CACHE_FORMAT.to_owned(),
+            key: key.clone(),
+            corpus: corpus.to_owned(),
+            corpus_sha256: corpus_sha,
+            model: model.to_owned(),
+            model_sha256: model_sha,
+            stats,
+            conllu_gz_bytes: bytes,
+            conllu_gz_sha256: sha,
+        };
+        let json = serde_json::to_vec_pretty(&manifest).map_err(|e| ParseError::Cache {
+            path: manifest_path.clone(),
+            message: e.to_string(),
+        })?;
+        write_atomic(&manifest_path, &json)?;
+        fs::remove_dir_all(&partial).map_err(|e| ParseError::io("removing", &partial, e))?;
+        let outcome = if done_lines > 0 {
+            CacheOutcome::Resumed {
+                from_line: done_lines + 1,
+            }
+        } else {
+            CacheOutcome::Parsed
+        };
+        Ok((final_path, outcome))
+    }
+
+    /// The manifest of `key` if the finished parse is present and matches it.
+    pub fn valid_manifest(&self, key: &str) -> Result<Option<CacheManifest>> {
+        let manifest_path = self.manifest_path(key);
+        let Ok(text) = fs::read(&manifest_path) else {
+            return Ok(None);
+        };
+        let Ok(m) = serde_json::from_slice::<CacheManifest>(&text) else {
+            return Ok(None);
+        };
+        if m.format != CACHE_FORMAT || m.key != key {
+            return Ok(None);
+        }
+        let path = self.conllu_path(key);
+        match fs::metadata(&path) {
+            Ok(meta) if meta.len() == m.conllu_gz_bytes => {}
+            _ => return Ok(None),
+        }
+        Ok((sha256_file(&path)? == m.conllu_gz_sha256).then_some(m))
+    }
+}
+
+/// Reads `chunks.jsonl` and keeps the longest valid prefix of chunks: consecutive indices and
+/// line ranges from line 1, file present with the recorded size and sha256. Everything else in
+/// the directory (later chunks, temp files) is deleted and the sidecar rewritten.
+fn validate_chunks(partial: &Path) -> Result<Vec<ChunkRecord>> {
+    let sidecar = partial.join("chunks.jsonl");
+    let mut valid = Vec::new();
+    if let Ok(f) = File::open(&sidecar) {
+        let mut next_line = 1u64;
+        for line in BufReader::new(f).lines() {
+            let Ok(line) = line else { break };
+            let Ok(r) = serde_json::from_str::<ChunkRecord>(&line) else {
+                break;
+            };
+            let path = chunk_path(partial, r.index);
+            let ok = r.index == valid.len()
+                && r.first_line == next_line
+                && r.stats.lines > 0
+                && fs::metadata(&path).is_ok_and(|m| m.len() == r.bytes)
+                && sha256_file(&path).is_ok_and(|s| s == r.sha256);
+            if !ok {
+                break;
+            }
+            next_line += r.stats.lines;
+            valid.push(r);
+        }
+    }
+    let keep: Vec<String> = valid
+        .iter()
+        .map(|r| format!("chunk-{:06}.conllu.gz", r.index))
+        .collect();
+    let entries = fs::read_dir(partial).map_err(|e| ParseError::io("listing", partial, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| ParseError::io("listing", partial, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name != "chunks.jsonl" && !keep.contains(&name) {
+            let p = entry.path();
+            fs::remove_file(&p).map_err(|e| ParseError::io("removing", &p, e))?;
+        }
+    }
+    let mut text = String::new();
+    for r in &valid {
+        text.push_str(&serde_json::to_string(r).unwrap_or_default());
+        text.push('\n');
+    }
+    write_atomic(&sidecar, text.as_bytes())?;
+    Ok(valid)
+}
+
+/// File of chunk `index`.
+fn chunk_path(partial: &Path, index: usize) -> PathBuf {
+    partial.join(format!("chunk-{index:06}.conllu.gz"))
+}
+
+/// Writes blocks into rolling chunk files and records each finished chunk in the sidecar.
+struct ChunkSink {
+    partial: PathBuf,
+    chunk_lines: u64,
+    stop_after: Option<usize>,
+    written_this_run: usize,
+    records: Vec<ChunkRecord>,
+    current: Option<OpenChunk>,
+    sidecar: File,
+}
+
+/// The chunk being written.
+struct OpenChunk {
+    index: usize,
+    first_line: u64,
+    stats: ParseStats,
+    tmp: PathBuf,
+    enc: GzEncoder<HashWriter<BufWriter<File>>>,
+}
+
+impl ChunkSink {
+    /// Continues after the valid `records`.
+    fn new(partial: &Path, records: &[ChunkRecord], opts: &ParseOptions) -> Result<Self> {
+        let sidecar_path = partial.join("chunks.jsonl");
+        let sidecar = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&sidecar_path)
+            .map_err(|e| ParseError::io("opening", &sidecar_path, e))?;
+        Ok(Self {
+            partial: partial.to_owned(),
+            chunk_lines: opts.chunk_lines.max(1) as u64,
+            stop_after: opts.stop_after_chunks,
+            written_this_run: 0,
+            records: records.to_vec(),
+            current: None,
+            sidecar,
+        })
+    }
+
+    /// Finishes the open chunk (if any): gzip trailer, fsync, rename, sidecar record.
+    fn finish_chunk(&mut self) -> Result<()> {
+        let Some(c) = self.current.take() else {
+            return Ok(());
+        };
+        let io = |e| ParseError::io("writing", &c.tmp, e);
+        let hw = c.enc.finish().map_err(io)?;
+        let (bytes, sha) = (hw.bytes, hex(&hw.hasher.finalize()));
+        let file = hw.inner.into_inner().map_err(|e| io(e.into_error()))?;
+        file.sync_all().map_err(io)?;
+        let path = chunk_path(&self.partial, c.index);
+        fs::rename(&c.tmp, &path).map_err(|e| ParseError::io("renaming", &c.tmp, e))?;
+        let record = ChunkRecord {
+            index: c.index,
+            first_line: c.first_line,
+            stats: c.stats,
+            bytes,
+            sha256: sha,
+        };
+        let mut line = serde_json::to_string(&record).unwrap_or_default();
+        line.push('\n');
+        let sidecar = self.partial.join("chunks.jsonl");
+        self.sidecar
+            .write_all(line.as_bytes())
+            .and_then(|()| self.sidecar.sync_data())
+            .map_err(|e| ParseError::io("writing", &sidecar, e))?;
+        self.records.push(record);
+        self.written_this_run += 1;
+        if self.stop_after.is_some_and(|k| self.written_this_run >= k) {
+            return Err(ParseError::Stopped {
+                chunks: self.records.len(),
+                lines: self.records.iter().map(|r| r.stats.lines).sum(),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl BlockSink for ChunkSink {
+    fn block(&mut self, line_no: u64, parsed: &ParsedLine) -> Result<()> {
+        if self.current.is_none() {
+            let index = self.records.len();
+            let tmp = self.partial.join(format!("chunk-{index:06}.conllu.gz.tmp"));
+            let file = File::create(&tmp).map_err(|e| ParseError::io("creating", &tmp, e))?;
+            let hw = HashWriter {
+                inner: BufWriter::with_capacity(1 << 16, file),
+                hasher: Sha256::new(),
+                bytes: 0,
+            };
+            self.current = Some(OpenChunk {
+                index,
+                first_line: line_no,
+                stats: ParseStats::default(),
+                tmp,
+                enc: GzEncoder::new(hw, Compression::default()),
+            });
+        }
+        let full = if let Some(c) = self.current.as_mut() {
+            c.enc
+                .write_all(parsed.conllu.as_bytes())
+                .map_err(|e| ParseError::io("writing", &c.tmp, e))?;
+            c.stats.add(parsed);
+            c.stats.lines >= self.chunk_lines
+        } else {
+            false
+        };
+        if full {
+            self.finish_chunk()?;
+        }
+        Ok(())
+    }
+}
+
+/// A writer that hashes and counts what passes through it.
+struct HashWriter<W: Write> {
+    inner: W,
+    hasher: Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> Write for HashWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Concatenates the chunk files into `dest` (temp file + rename); returns its size and sha256.
+/// With no chunks (empty corpus) `dest` is one empty gzip member.
+fn concatenate(partial: &Path, records: &[ChunkRecord], dest: &Path) -> Result<(u64, String)> {
+    let tmp = dest.with_extension("gz.tmp");
+    let file = File::create(&tmp).map_err(|e| ParseError::io("creating", &tmp, e))?;
+    let mut hw = HashWriter {
+        inner: BufWriter::with_capacity(1 << 16, file),
+        hasher: Sha256::new(),
+        bytes: 0,
+    };
+    if records.is_empty() {
+        GzEncoder::new(&mut hw, Compression::default())
+            .finish()
+            .map_err(|e| ParseError::io("writing", &tmp, e))?;
+    }
+    for r in records {
+        let path = chunk_path(partial, r.index);
+        let mut f = File::open(&path).map_err(|e| ParseError::io("opening", &path, e))?;
+        std::io::copy(&mut f, &mut hw).map_err(|e| ParseError::io("copying", &path, e))?;
+    }
+    let (bytes, sha) = (hw.bytes, hex(&hw.hasher.finalize()));
+    let file = hw
+        .inner
+        .into_inner()
+        .map_err(|e| ParseError::io("writing", &tmp, e.into_error()))?;
+    file.sync_all()
+        .map_err(|e| ParseError::io("writing", &tmp, e))?;
+    fs::rename(&tmp, dest).map_err(|e| ParseError::io("renaming", &tmp, e))?;
+    Ok((bytes, sha))
+}
+
+/// Writes `data` to `path` via a temp file in the same directory and a rename.
+fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut f = File::create(&tmp).map_err(|e| ParseError::io("creating", &tmp, e))?;
+    f.write_all(data)
+        .and_then(|()| f.sync_all())
+        .map_err(|e| ParseError::io("writing", &tmp, e))?;
+    fs::rename(&tmp, path).map_err(|e| ParseError::io("renaming", &tmp, e))
+}
+
+/// Removes a file, ignoring "not found".
+fn remove_if_exists(path: &Path) -> Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(ParseError::io("removing", path, e))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// sha256 of a file's bytes, in hex.
+pub(crate) fn sha256_file(path: &Path) -> Result<String> {
+    let mut f = File::open(path).map_err(|e| ParseError::io("opening", path, e))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f
+            .read(&mut buf)
+            .map_err(|e| ParseError::io("reading", path, e))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(hex(&hasher.finalize()))
+}
+
+/// Lower-case hex of bytes.
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}

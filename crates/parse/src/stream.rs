@@ -1,0 +1,243 @@
+//! Streaming, parallel parsing: batches of lines parsed on a rayon pool, written in input order.
+
+use std::io::{BufWriter, IsTerminal, Write};
+use std::sync::mpsc::sync_channel;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::error::{ParseError, Result};
+use crate::parser::{ParsedLine, Parser};
+
+/// Options of [`Parser::parse_stream`] and [`crate::ParseCache::get_or_parse`].
+#[derive(Clone, Debug)]
+pub struct ParseOptions {
+    /// Parser threads; 0 = all available cores.
+    pub threads: usize,
+    /// Lines read, parsed in parallel and written per batch (memory is bounded by ~3 batches).
+    pub batch_lines: usize,
+    /// Progress bar advanced by one per written sentence (see [`progress_bar`]); `None` = silent.
+    pub progress: Option<ProgressBar>,
+    /// Cache only: lines per resumable chunk of a cached parse.
+    pub chunk_lines: usize,
+    /// Cache only: stop with [`ParseError::Stopped`] after writing this many chunks in this run
+    /// (for tests and time-boxed runs; the chunks stay and the next run resumes).
+    pub stop_after_chunks: Option<usize>,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        Self {
+            threads: 0,
+            batch_lines: 512,
+            progress: None,
+            chunk_lines: 2000,
+            stop_after_chunks: None,
+        }
+    }
+}
+
+/// Counts gathered while parsing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ParseStats {
+    /// Input lines = CoNLL-U blocks written.
+    pub lines: u64,
+    /// Empty or whitespace-only lines (written as comment-only blocks).
+    pub empty_lines: u64,
+    /// Syntactic words written.
+    pub words: u64,
+    /// Lines UDPipe's tokenizer split into more than one sentence (merged into one tree).
+    pub multi_sentence_lines: u64,
+}
+
+impl ParseStats {
+    /// Adds the counts of one parsed line.
+    pub(crate) fn add(&mut self, p: &ParsedLine) {
+        self.lines += 1;
+        self.words += p.words as u64;
+        self.empty_lines += u64::from(p.udpipe_sentences == 0);
+        self.multi_sentence_lines += u64::from(p.udpipe_sentences > 1);
+    }
+
+    /// Adds another set of counts.
+    pub(crate) fn merge(&mut self, o: &Self) {
+        self.lines += o.lines;
+        self.empty_lines += o.empty_lines;
+        self.words += o.words;
+        self.multi_sentence_lines += o.multi_sentence_lines;
+    }
+}
+
+/// A progress bar on stderr (sentences, sentences/s, ETA when `total_lines` is known), or `None`
+/// when `quiet` or stderr is not a terminal.
+pub fn progress_bar(total_lines: Option<u64>, quiet: bool) -> Option<ProgressBar> {
+    if quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(total_lines, ProgressDrawTarget::stderr());
+    let template = if total_lines.is_some() {
+        "parsing [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} sentences ({per_sec}, ETA {eta})"
+    } else {
+        "parsing [{elapsed_precise}] {human_pos} sentences ({per_sec})"
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+/// Receives the parsed blocks in input order (runs on the writer thread).
+pub(crate) trait BlockSink: Send {
+    /// Takes the block of input line `line_no` (1-based).
+    fn block(&mut self, line_no: u64, parsed: &ParsedLine) -> Result<()>;
+}
+
+/// Writes blocks to a `Write`.
+struct WriteSink<W: Write + Send>(BufWriter<W>);
+
+impl<W: Write + Send> BlockSink for WriteSink<W> {
+    fn block(&mut self, _line_no: u64, parsed: &ParsedLine) -> Result<()> {
+        self.0
+            .write_all(parsed.conllu.as_bytes())
+            .map_err(ParseError::Output)
+    }
+}
+
+/// Number of threads `threads` stands for (0 = all cores).
+pub(crate) fn effective_threads(threads: usize) -> usize {
+    if threads > 0 {
+        threads
+    } else {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    }
+}
+
+impl Parser {
+    /// Parses a stream of corpus lines, one CoNLL-U tree per line, writing blocks in input order.
+    ///
+    /// Lines are read in batches of `opts.batch_lines`, each batch is parsed on `opts.threads`
+    /// rayon workers while a writer thread writes the previous batch, so memory is bounded by a
+    /// few batches whatever the corpus size. Block `i` has `# sent_id = i` (1-based). The output
+    /// does not depend on the number of threads. Errors of the line iterator are reported with
+    /// the line number (errors of [`crate::read_corpus_lines`] already name file and line).
+    pub fn parse_stream<I, E, W>(&self, lines: I, out: W, opts: &ParseOptions) -> Result<ParseStats>
+    where
+        I: IntoIterator<Item = std::result::Result<String, E>>,
+        E: Into<ParseError>,
+        W: Write + Send,
+    {
+        let mut sink = WriteSink(BufWriter::with_capacity(1 << 18, out));
+        let stats = self.run_pipeline(lines.into_iter(), 1, opts, &mut sink)?;
+        sink.0.flush().map_err(ParseError::Output)?;
+        Ok(stats)
+    }
+
+    /// The pipeline behind [`Parser::parse_stream`]; `first_line` numbers the first line read.
+    pub(crate) fn run_pipeline<I, E>(
+        &self,
+        mut lines: I,
+        first_line: u64,
+        opts: &ParseOptions,
+        sink: &mut dyn BlockSink,
+    ) -> Result<ParseStats>
+    where
+        I: Iterator<Item = std::result::Result<String, E>>,
+        E: Into<ParseError>,
+    {
+        let threads = effective_threads(opts.threads);
+        let batch_lines = opts.batch_lines.max(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("ldd-parse-{i}"))
+            .build()
+            .map_err(|e| ParseError::ThreadPool {
+                threads,
+                message: e.to_string(),
+            })?;
+        let (tx, rx) = sync_channel::<(u64, Vec<ParsedLine>)>(1);
+        let progress = opts.progress.clone();
+
+        std::thread::scope(|scope| {
+            let writer = scope.spawn(move || -> Result<ParseStats> {
+                let mut stats = ParseStats::default();
+                for (first, batch) in rx {
+                    for (i, p) in (first..).zip(&batch) {
+                        sink.block(i, p)?;
+                        stats.add(p);
+                    }
+                    if let Some(bar) = &progress {
+                        bar.inc(batch.len() as u64);
+                    }
+                }
+                Ok(stats)
+            });
+
+            let mut line_no = first_line;
+            let mut failure = None;
+            let mut batch: Vec<String> = Vec::with_capacity(batch_lines);
+            loop {
+                batch.clear();
+                let mut read_error = None;
+                for item in lines.by_ref() {
+                    match item {
+                        Ok(l) => batch.push(l),
+                        Err(e) => {
+                            read_error = Some(with_line(e.into(), line_no + batch.len() as u64));
+                            break;
+                        }
+                    }
+                    if batch.len() == batch_lines {
+                        break;
+                    }
+                }
+                if !batch.is_empty() {
+                    let start = line_no;
+                    let parsed: Result<Vec<ParsedLine>> = pool.install(|| {
+                        batch
+                            .par_iter()
+                            .enumerate()
+                            .map(|(i, l)| self.parse_line(start + i as u64, l))
+                            .collect()
+                    });
+                    match parsed {
+                        Ok(p) => {
+                            line_no += p.len() as u64;
+                            if tx.send((start, p)).is_err() {
+                                break; // the writer failed; its error is reported below
+                            }
+                        }
+                        Err(e) => {
+                            failure = Some(e);
+                            break;
+                        }
+                    }
+                }
+                if read_error.is_some() {
+                    failure = read_error;
+                    break;
+                }
+                if batch.len() < batch_lines {
+                    break;
+                }
+            }
+            drop(tx);
+            let written = writer.join().unwrap_or_else(|_| {
+                Err(ParseError::Output(std::io::Error::other(
+                    "writer thread panicked",
+                )))
+            });
+            match (written, failure) {
+                (Err(e), _) | (Ok(_), Some(e)) => Err(e),
+                (Ok(stats), None) => Ok(stats),
+            }
+        })
+    }
+}
+
+/// Adds the line number to an iterator error that lacks one.
+fn with_line(e: ParseError, line: u64) -> ParseError {
+    match e {
+        ParseError::Input { line: 0, message } => ParseError::Input { line, message },
+        e => e,
+    }
+}
