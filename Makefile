@@ -21,7 +21,7 @@ HYP ?=
 MODELS_ARG := $(if $(MODELS),--models $(MODELS))
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS))
 
-.PHONY: build test bench bench-core bench-parse bench-align bench-eval extract corpora score venv lint
+.PHONY: quality build test bench bench-core bench-parse bench-align bench-eval extract corpora score venv lint
 
 build:
 	cargo build --release
@@ -63,3 +63,19 @@ corpora: build
 score: build
 	@test -n "$(HYP)" || { echo "usage: make score LANG=de-en CORPUS=<name> HYP=<system output>"; exit 2; }
 	$(BIN) score --sets $(OUT)/$(CORPUS) --hyp $(HYP)
+
+# Precision/recall of the lexical sets extracted from the small UDPipe models' parse of
+# PUD against those from PUD's gold trees (README, "Parser quality").
+QUALITY := target/quality
+quality: build
+	@for src in de en; do tgt=$$([ $$src = de ] && echo en || echo de); \
+	  model=$$([ $$src = de ] && echo german || echo english); \
+	  $(BIN) extract -q --src ../shared/data/parallel/pud.de-en.$$src --tgt ../shared/data/parallel/pud.de-en.$$tgt \
+	    --src-lang $$src --tgt-lang $$tgt --conllu ../shared/data/ud/$${src}_pud-ud-test.conllu \
+	    --controls 0 --out $(QUALITY)/gold-$$src && \
+	  $(BIN) extract -q --src ../shared/data/parallel/pud.de-en.$$src --tgt ../shared/data/parallel/pud.de-en.$$tgt \
+	    --src-lang $$src --tgt-lang $$tgt --model ../shared/models/$$model-small.udpipe \
+	    --controls 0 --out $(QUALITY)/udpipe-$$src && \
+	  echo "== $$src source: UDPipe $$model-small vs gold trees (PUD, 1000 sentences)" && \
+	  for b in ge0 ge1 ge2; do $(BIN) compare --gold $(QUALITY)/gold-$$src --pred $(QUALITY)/udpipe-$$src --bucket $$b; done \
+	  || exit 1; done

@@ -5,6 +5,7 @@
 //! [`manifest`] records the run. [`extract`] drives the pipeline; [`output`]
 //! makes it all-or-nothing.
 
+pub mod compare;
 pub mod conllu;
 pub mod controls;
 pub mod corpus;
@@ -14,6 +15,7 @@ pub mod fetch;
 pub mod manifest;
 pub mod output;
 pub mod pairs;
+pub mod parse;
 pub mod rules;
 pub mod score;
 pub mod sets;

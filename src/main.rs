@@ -12,6 +12,7 @@ use ldd_sets::extract::{extract, ExtractOptions, ExtractReport};
 use ldd_sets::fetch::fetch_corpora;
 use ldd_sets::manifest::Languages;
 use ldd_sets::pairs::Pair;
+use ldd_sets::parse::{describe, find_model, parse_cached, ParseSettings};
 use ldd_sets::rules::RuleSet;
 use ldd_sets::score;
 
@@ -46,6 +47,14 @@ enum Command {
     /// directory is replaced as a whole only when the run succeeds.
     #[command(after_help = EXIT_CODES)]
     Extract(ExtractArgs),
+    /// Run the whole pipeline on every corpus of a language pair found in a directory:
+    /// parse (cached), extract, controls. `make extract LANG=de-en` calls this.
+    #[command(after_help = EXIT_CODES)]
+    Run(RunArgs),
+    /// Parse the source side of a corpus with UDPipe into CoNLL-U, one tree per line
+    /// (lines UDPipe splits into several sentences are merged). Uses the parse cache.
+    #[command(after_help = EXIT_CODES)]
+    Parse(ParseCmdArgs),
     /// Cut a system's translation of the whole corpus into per-set (and per-control)
     /// hypothesis files, by the sets' ids.
     #[command(after_help = EXIT_CODES)]
@@ -54,26 +63,58 @@ enum Command {
     /// (BLEU, chrF; RIBES for reorder sets), with ranks and distance trends.
     #[command(after_help = EXIT_CODES)]
     Score(score::ScoreArgs),
+    /// Precision and recall of the sets of one run (e.g. from a UDPipe parse) against
+    /// those of another (e.g. from gold trees) of the same corpus, by line ids.
+    #[command(after_help = EXIT_CODES)]
+    Compare(CompareArgs),
     /// Download a language pair's corpora (config/pairs/<PAIR>.toml) and normalise them
     /// into DIR/<name>.<pair>.<lang>.gz.
     #[command(after_help = EXIT_CODES)]
     Corpora(CorporaArgs),
 }
 
+/// Options shared by `extract` and `run`: which sets to build.
 #[derive(Args)]
-struct CorporaArgs {
-    /// Language pair (config/pairs/<PAIR>.toml), or a path to a pair .toml file.
-    #[arg(long, value_name = "PAIR")]
-    pair: String,
-    /// Directory to write the corpora to.
+struct SetArgs {
+    /// Rules file defining the phenomena [default: the built-in config/phenomena.toml].
+    #[arg(long, value_name = "FILE")]
+    rules: Option<PathBuf>,
+    /// Phenomena to run, comma-separated [default: those whose `languages` include the
+    /// source language]. Naming a phenomenon runs it for any language.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    phenomena: Option<Vec<String>>,
+    /// Largest distance bucket: ge0..geN and eq0..eqN [default: the rules' buckets.max, 5].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
+    max_distance: Option<u32>,
+    /// Length-matched control corpora per set (0: none). The paper used 100.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    controls: usize,
+    /// Seed for control sampling; the same seed gives byte-identical outputs.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Let a set's own sentences be drawn as its controls.
+    #[arg(long)]
+    controls_include_set: bool,
+}
+
+/// Options of the parse stage (used when no --conllu is given).
+#[derive(Args)]
+struct ParseArgs {
+    /// UDPipe model file [default: the language pair's model, see --pair].
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
+    /// Directory of UDPipe models [default: $LDD_SETS_MODELS, else ~/.cache/ldd-sets/models].
     #[arg(long, value_name = "DIR")]
-    dir: PathBuf,
-    /// Directory holding pairs/ and phenomena.toml.
+    models: Option<PathBuf>,
+    /// Parse cache directory [default: $LDD_SETS_CACHE, else ~/.cache/ldd-sets/parses].
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
+    /// Never download a model; fail with advice instead.
+    #[arg(long)]
+    offline: bool,
+    /// Directory holding pairs/*.toml.
     #[arg(long, value_name = "DIR", default_value = "config")]
     config: PathBuf,
-    /// Print nothing but errors.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 #[derive(Args)]
@@ -91,33 +132,99 @@ struct ExtractArgs {
     #[arg(long, value_name = "LANG")]
     tgt_lang: String,
     /// UD parse of the source side, one tree per corpus line, in order (plain or .gz).
+    /// Without it, the source is parsed with UDPipe (cached).
     #[arg(long, value_name = "FILE")]
-    conllu: PathBuf,
+    conllu: Option<PathBuf>,
+    /// Language pair config naming the UDPipe model [default: SRC-TGT if
+    /// config/pairs/SRC-TGT.toml exists].
+    #[arg(long, value_name = "PAIR")]
+    pair: Option<String>,
     /// Output directory (created; a previous ldd-sets output there is replaced).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// Rules file defining the phenomena [default: the built-in config/phenomena.toml].
-    #[arg(long, value_name = "FILE")]
-    rules: Option<PathBuf>,
-    /// Phenomena to run, comma-separated [default: those whose `languages` include
-    /// --src-lang]. Naming a phenomenon runs it for any language.
-    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
-    phenomena: Option<Vec<String>>,
-    /// Largest distance bucket: ge0..geN and eq0..eqN [default: the rules' buckets.max, 5].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
-    max_distance: Option<u32>,
+    #[command(flatten)]
+    sets: SetArgs,
+    #[command(flatten)]
+    parse: ParseArgs,
     /// Worker threads [default: all cores]. Output does not depend on it.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Length-matched control corpora per set (0: none). The paper used 100.
-    #[arg(long, value_name = "K", default_value_t = 10)]
-    controls: usize,
-    /// Seed for control sampling; the same seed gives byte-identical outputs.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    seed: u64,
-    /// Let a set's own sentences be drawn as its controls.
-    #[arg(long)]
-    controls_include_set: bool,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// Language pair: config/pairs/<PAIR>.toml (e.g. de-en), or a path to a .toml.
+    #[arg(long, value_name = "PAIR")]
+    pair: String,
+    /// Directory of corpora named <name>.<files>.<lang>[.gz] (see the pair config).
+    #[arg(long, value_name = "DIR")]
+    corpora: PathBuf,
+    /// Only these corpora (names, comma-separated) [default: all found].
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    only: Option<Vec<String>>,
+    /// Output directory; each corpus gets OUT/<name>/.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    #[command(flatten)]
+    sets: SetArgs,
+    #[command(flatten)]
+    parse: ParseArgs,
+    /// Worker threads [default: all cores]. Output does not depend on it.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct ParseCmdArgs {
+    /// Source side of the corpus, one sentence per line (plain or .gz).
+    #[arg(long, value_name = "FILE")]
+    src: PathBuf,
+    /// Where to write the CoNLL-U (gzip if it ends in .gz), one tree per line.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Language pair config naming the UDPipe model (if no --model).
+    #[arg(long, value_name = "PAIR")]
+    pair: Option<String>,
+    #[command(flatten)]
+    parse: ParseArgs,
+    /// Worker threads [default: all cores]. Output does not depend on it.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// No progress bar or messages.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct CompareArgs {
+    /// Output directory of the reference run (e.g. extracted from gold trees).
+    #[arg(long, value_name = "DIR")]
+    gold: PathBuf,
+    /// Output directory of the run to evaluate.
+    #[arg(long, value_name = "DIR")]
+    pred: PathBuf,
+    /// Set to compare in every phenomenon.
+    #[arg(long, value_name = "BUCKET", default_value = "ge1")]
+    bucket: String,
+}
+
+#[derive(Args)]
+struct CorporaArgs {
+    /// Language pair (config/pairs/<PAIR>.toml), or a path to a pair .toml file.
+    #[arg(long, value_name = "PAIR")]
+    pair: String,
+    /// Directory to write the corpora to.
+    #[arg(long, value_name = "DIR")]
+    dir: PathBuf,
+    /// Directory holding pairs/*.toml.
+    #[arg(long, value_name = "DIR", default_value = "config")]
+    config: PathBuf,
     /// Print nothing but errors.
     #[arg(long, short)]
     quiet: bool,
@@ -127,8 +234,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match cli.command {
         Command::Extract(a) => run_extract(a),
+        Command::Run(a) => run_pipeline(a),
+        Command::Parse(a) => run_parse(a),
         Command::Slice(a) => score::run_slice(&a),
         Command::Score(a) => score::run_score(&a),
+        Command::Compare(a) => run_compare(&a),
         Command::Corpora(a) => Pair::load(&a.config, &a.pair)
             .and_then(|p| fetch_corpora(&p, &a.dir, a.quiet))
             .map(|_| ()),
@@ -155,41 +265,228 @@ fn set_threads(threads: Option<usize>) -> Result<()> {
     Ok(())
 }
 
-fn load_rules(path: Option<&PathBuf>) -> Result<RuleSet> {
-    match path {
-        Some(p) => RuleSet::load(p),
-        None => RuleSet::builtin(),
+fn parse_settings(p: &ParseArgs, threads: Option<usize>, quiet: bool) -> ParseSettings {
+    ParseSettings {
+        model: p.model.clone(),
+        models_dir: p.models.clone(),
+        cache_dir: p.cache.clone(),
+        offline: p.offline,
+        threads: threads.unwrap_or(0),
+        quiet,
+    }
+}
+
+/// The pair config named by `--pair`, else `SRC-TGT` if such a config exists.
+fn optional_pair(
+    config: &std::path::Path,
+    pair: Option<&str>,
+    default: &str,
+) -> Result<Option<Pair>> {
+    match pair {
+        Some(p) => Pair::load(config, p).map(Some),
+        None if config
+            .join("pairs")
+            .join(format!("{default}.toml"))
+            .is_file() =>
+        {
+            Pair::load(config, default).map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
+/// Rules (from --rules, else the pair's rules, else built in), selected and bounded.
+fn build_rules(a: &SetArgs, pair: Option<&Pair>, src_lang: &str) -> Result<RuleSet> {
+    let file = a
+        .rules
+        .clone()
+        .or_else(|| pair.and_then(|p| p.rules.clone()));
+    let rules = match file {
+        Some(p) => RuleSet::load(&p)?,
+        None => RuleSet::builtin()?,
+    };
+    let only = a
+        .phenomena
+        .clone()
+        .or_else(|| pair.and_then(|p| p.phenomena.clone()));
+    let mut rules = rules.select(only.as_deref(), src_lang)?;
+    if let Some(m) = a.max_distance {
+        rules.max_distance = m;
+    }
+    Ok(rules)
+}
+
+fn control_options(a: &SetArgs) -> ControlOptions {
+    ControlOptions {
+        count: a.controls,
+        seed: a.seed,
+        allow_set_members: a.controls_include_set,
+        ..ControlOptions::default()
     }
 }
 
 fn run_extract(a: ExtractArgs) -> Result<()> {
     set_threads(a.threads)?;
-    let mut rules = load_rules(a.rules.as_ref())?.select(a.phenomena.as_deref(), &a.src_lang)?;
-    if let Some(m) = a.max_distance {
-        rules.max_distance = m;
-    }
+    let pair_name = format!("{}-{}", a.src_lang, a.tgt_lang);
+    let pair = optional_pair(&a.parse.config, a.pair.as_deref(), &pair_name)?;
+    let rules = build_rules(&a.sets, pair.as_ref(), &a.src_lang)?;
+    let conllu = match a.conllu {
+        Some(c) => c,
+        None => {
+            let settings = parse_settings(&a.parse, a.threads, a.quiet);
+            let model = find_model(pair.as_ref().map(|p| &p.model), &settings)?;
+            let parsed = parse_cached(&a.src, &model, &settings)?;
+            if !a.quiet {
+                eprintln!("ldd-sets: {}", describe(&parsed, &a.src));
+            }
+            parsed.conllu
+        }
+    };
     let opts = ExtractOptions {
         source: a.src,
         target: a.tgt,
-        conllu: a.conllu,
+        conllu,
         languages: Languages {
             source: a.src_lang,
             target: a.tgt_lang,
         },
         rules,
         out: a.out,
-        controls: ControlOptions {
-            count: a.controls,
-            seed: a.seed,
-            allow_set_members: a.controls_include_set,
-            ..ControlOptions::default()
-        },
+        controls: control_options(&a.sets),
     };
     let start = Instant::now();
     let report = extract(&opts)?;
     if !a.quiet {
         print_summary(&opts, &report, start.elapsed().as_secs_f64());
     }
+    Ok(())
+}
+
+fn run_pipeline(a: RunArgs) -> Result<()> {
+    set_threads(a.threads)?;
+    let pair = Pair::load(&a.parse.config, &a.pair)?;
+    let rules = build_rules(&a.sets, Some(&pair), &pair.source)?;
+    let mut corpora = pair.discover(&a.corpora)?;
+    if let Some(only) = &a.only {
+        for name in only {
+            if !corpora.iter().any(|c| &c.name == name) {
+                return Err(Error::Config(format!(
+                    "--only: no corpus `{name}` in {} (found: {})",
+                    a.corpora.display(),
+                    corpora
+                        .iter()
+                        .map(|c| c.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+        }
+        corpora.retain(|c| only.contains(&c.name));
+    }
+    let settings = parse_settings(&a.parse, a.threads, a.quiet);
+    let model = find_model(Some(&pair.model), &settings)?;
+    let mut timings = Vec::new();
+    for c in &corpora {
+        if !a.quiet {
+            eprintln!(
+                "ldd-sets: corpus {} ({} -> {})",
+                c.name,
+                c.source.display(),
+                c.target.display()
+            );
+        }
+        let parsed = parse_cached(&c.source, &model, &settings)?;
+        if !a.quiet {
+            eprintln!("ldd-sets: {}", describe(&parsed, &c.source));
+        }
+        let opts = ExtractOptions {
+            source: c.source.clone(),
+            target: c.target.clone(),
+            conllu: parsed.conllu.clone(),
+            languages: Languages {
+                source: pair.source.clone(),
+                target: pair.target.clone(),
+            },
+            rules: rules.clone(),
+            out: a.out.join(&c.name),
+            controls: control_options(&a.sets),
+        };
+        let start = Instant::now();
+        let report = extract(&opts)?;
+        let secs = start.elapsed().as_secs_f64();
+        if !a.quiet {
+            println!("\n== {} ==", c.name);
+            print_summary(&opts, &report, secs);
+        }
+        timings.push((c.name.clone(), parsed.seconds, secs));
+    }
+    if !a.quiet {
+        println!(
+            "\ntiming per stage (s):\n{:<24} {:>9} {:>9}",
+            "corpus", "parse", "extract"
+        );
+        for (name, p, e) in timings {
+            println!("{name:<24} {p:>9.2} {e:>9.2}");
+        }
+    }
+    Ok(())
+}
+
+fn run_compare(a: &CompareArgs) -> Result<()> {
+    let rows = ldd_sets::compare::compare(&a.gold, &a.pred, &a.bucket)?;
+    println!(
+        "{:<24} {:<6} {:>6} {:>6} {:>6} {:>9} {:>9} {:>6}",
+        "phenomenon", "set", "gold", "pred", "both", "precision", "recall", "F1"
+    );
+    for r in &rows {
+        println!(
+            "{:<24} {:<6} {:>6} {:>6} {:>6} {:>9.3} {:>9.3} {:>6.3}",
+            r.phenomenon,
+            r.bucket,
+            r.gold,
+            r.predicted,
+            r.both,
+            r.precision,
+            r.recall,
+            r.f1()
+        );
+    }
+    Ok(())
+}
+
+fn run_parse(a: ParseCmdArgs) -> Result<()> {
+    let settings = parse_settings(&a.parse, a.threads, a.quiet);
+    let pair = match &a.pair {
+        Some(p) => Some(Pair::load(&a.parse.config, p)?),
+        None => None,
+    };
+    let model = find_model(pair.as_ref().map(|p| &p.model), &settings)?;
+    let parsed = parse_cached(&a.src, &model, &settings)?;
+    if !a.quiet {
+        eprintln!("ldd-sets: {}", describe(&parsed, &a.src));
+    }
+    copy_conllu(&parsed.conllu, &a.out)
+}
+
+/// Writes the cached gzip CoNLL-U to `out` (decompressed unless `out` ends in .gz),
+/// via a temporary file renamed into place.
+fn copy_conllu(cached: &std::path::Path, out: &std::path::Path) -> Result<()> {
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| Error::io(&dir, e))?;
+    let mut input = std::fs::File::open(cached).map_err(|e| Error::io(cached, e))?;
+    let res = if out.extension().is_some_and(|e| e == "gz") {
+        std::io::copy(&mut input, tmp.as_file_mut())
+    } else {
+        std::io::copy(
+            &mut flate2::read::MultiGzDecoder::new(input),
+            tmp.as_file_mut(),
+        )
+    };
+    res.map_err(|e| Error::io(cached, e))?;
+    tmp.persist(out).map_err(|e| Error::io(out, e.error))?;
     Ok(())
 }
 

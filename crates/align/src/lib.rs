@@ -1,1 +1,44 @@
-//! ldd-align (stub)
+//! Built-in word aligner for ldd-sets: fast_align's model (Dyer, Chahuneau & Smith, 2013,
+//! "A Simple, Fast, and Effective Reparameterization of IBM Model 2") as `fast_align -d -o -v`
+//! runs it — diagonal-favouring alignment prior with optimised tension, variational-Bayes
+//! lexical M-step, null word — plus `atools`-compatible symmetrisation, Pharaoh I/O, alignment
+//! agreement metrics and long-distance reordering detection.
+//!
+//! ```
+//! use ldd_align::{tokenize, Corpus, Model, TrainOptions};
+//! let mut corpus = Corpus::new();
+//! corpus.push_pair(&["das", "Haus"], &tokenize("the house"));
+//! corpus.push_pair(&["das", "Buch"], &tokenize("the book"));
+//! let model = Model::train(&corpus, &TrainOptions::default()).unwrap();
+//! let alignments = model.align(&corpus);
+//! assert_eq!(alignments.len(), 2);
+//! ```
+
+#![warn(missing_docs)]
+
+mod corpus;
+mod diag;
+mod error;
+mod index;
+mod metrics;
+mod model;
+pub mod pharaoh;
+mod punct_table;
+mod reorder;
+mod symmetrize;
+mod tokenize;
+
+pub use corpus::{Corpus, Vocab};
+pub use error::{AlignError, Result};
+pub use metrics::{precision_recall_f1, Prf};
+pub use model::{Model, TrainOptions, UNSEEN_PROB};
+pub use punct_table::UNICODE_VERSION as TOKENIZER_UNICODE_VERSION;
+pub use reorder::{max_reorder, ReorderHit};
+pub use symmetrize::{symmetrize, Method};
+pub use tokenize::{is_punct_or_symbol, tokenize};
+
+/// One alignment link: `(source index, target index)`, 0-based (Pharaoh `i-j`).
+pub type Link = (usize, usize);
+
+/// The links of one sentence pair.
+pub type Alignment = Vec<Link>;

@@ -1,0 +1,846 @@
+//! fast_align's reparameterised IBM Model 2: training (EM), Viterbi alignment, save/load.
+
+use std::collections::BTreeMap;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use crate::corpus::{Corpus, Side, Vocab};
+use crate::diag::{digamma, dlog_z_sum, DiagonalPrior};
+use crate::error::{AlignError, Result};
+use crate::index::{split_by_offsets, with_scratch, CellIndex};
+use crate::Alignment;
+
+/// Translation probability of a word pair never seen in training (fast_align's floor).
+pub const UNSEEN_PROB: f64 = 1e-9;
+
+/// Training options. [`Default`] gives fast_align run as `fast_align -d -o -v` (forward).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainOptions {
+    /// Number of passes over the corpus (fast_align `-I`, default 5): `iterations - 1` EM
+    /// updates followed by the Viterbi pass; the first pass is uniform in the lexical table.
+    pub iterations: u32,
+    /// Favour alignments near the diagonal (fast_align `-d`, default true).
+    pub favor_diagonal: bool,
+    /// Optimise the diagonal tension after each EM pass but the first (`-o`, default true).
+    pub optimize_tension: bool,
+    /// Variational-Bayes M-step with a symmetric Dirichlet prior (`-v`, default true).
+    pub variational_bayes: bool,
+    /// Dirichlet concentration of the VB M-step (`-a`, default 0.01).
+    pub alpha: f64,
+    /// Probability of aligning to the null word (`-p`/`-q`, default 0.08).
+    pub prob_align_null: f64,
+    /// Initial diagonal tension lambda (`-T`, default 4.0).
+    pub initial_tension: f64,
+    /// Reverse direction (`-r`): condition on the target side and align every source word.
+    /// Alignments are reported in source-target order whatever the direction.
+    pub reverse: bool,
+    /// Worker threads; `None` uses the current rayon pool. Results do not depend on it.
+    pub threads: Option<usize>,
+}
+
+impl Default for TrainOptions {
+    fn default() -> Self {
+        TrainOptions {
+            iterations: 5,
+            favor_diagonal: true,
+            optimize_tension: true,
+            variational_bayes: true,
+            alpha: 0.01,
+            prob_align_null: 0.08,
+            initial_tension: 4.0,
+            reverse: false,
+            threads: None,
+        }
+    }
+}
+
+impl TrainOptions {
+    fn validate(&self) -> Result<()> {
+        if self.iterations == 0 {
+            return Err(AlignError::Options("iterations must be >= 1".into()));
+        }
+        if self.variational_bayes && !(self.alpha > 0.0 && self.alpha.is_finite()) {
+            return Err(AlignError::Options("alpha must be > 0".into()));
+        }
+        if !(0.0..1.0).contains(&self.prob_align_null) {
+            return Err(AlignError::Options(
+                "prob_align_null must be in [0, 1)".into(),
+            ));
+        }
+        if !(self.initial_tension > 0.0 && self.initial_tension.is_finite()) {
+            return Err(AlignError::Options("initial_tension must be > 0".into()));
+        }
+        Ok(())
+    }
+}
+
+/// A trained lexical table and diagonal tension.
+///
+/// The table is stored compactly, column by column: for every generated word, the sorted list
+/// of conditioning-word ids (the null word being `conditioning vocabulary size`) it
+/// co-occurred with in training, with `p(generated | conditioning)`. Other pairs get
+/// [`UNSEEN_PROB`].
+#[derive(Debug, Clone)]
+pub struct Model {
+    options: TrainOptions,
+    tension: f64,
+    cond_vocab: Vocab,
+    gen_vocab: Vocab,
+    /// Per generated word id, its range in `conds`/`probs` (`len = gen_vocab.len() + 1`).
+    col_off: Vec<usize>,
+    /// Conditioning word ids (null = `cond_vocab.len()`), ascending within a column.
+    conds: Vec<u32>,
+    probs: Vec<f64>,
+}
+
+/// Training-time parameter of one slot: probability and expected count side by side, so that
+/// the count update hits the cache line the probability was read from.
+#[derive(Clone, Copy)]
+struct Param {
+    t: f64,
+    c: f64,
+}
+
+fn run_in_pool<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> Result<R> {
+    match threads {
+        None | Some(0) => Ok(f()),
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| AlignError::Options(format!("cannot start {n} threads: {e}")))?;
+            Ok(pool.install(f))
+        }
+    }
+}
+
+/// Alignment prior of one sentence pair: diagonal or uniform.
+enum Prior {
+    Diagonal(DiagonalPrior),
+    Uniform(f64),
+}
+
+impl Prior {
+    fn new(opts: &TrainOptions, tension: f64, m: usize, n: usize) -> Self {
+        if opts.favor_diagonal {
+            Prior::Diagonal(DiagonalPrior::new(
+                m as u32,
+                n as u32,
+                tension,
+                opts.prob_align_null,
+            ))
+        } else {
+            Prior::Uniform(1.0 / (n + 1) as f64)
+        }
+    }
+
+    /// Fills `out[0..=n]` with the prior of generated position `j1` (1-based).
+    #[inline]
+    fn fill(&self, j1: usize, out: &mut [f64]) {
+        match self {
+            Prior::Diagonal(d) => d.fill(j1 as u32, out),
+            Prior::Uniform(u) => out.fill(*u),
+        }
+    }
+}
+
+/// Viterbi alignments of a whole corpus given the probability of every slot of its index
+/// (`t(g)` returns the probabilities of the slot group of generated word `g`, indexed by rank). Rows are processed group by
+/// group (the rows of one generated word read one small contiguous block of probabilities);
+/// each generated token's best position goes to its own entry, so the result is independent
+/// of scheduling. Ties go to the earliest position, the null word first, as in fast_align.
+/// Links are `(source, target)`, sorted.
+fn viterbi_corpus<G: std::ops::Index<usize, Output = f64>>(
+    view: &Side<'_>,
+    index: &CellIndex,
+    opts: &TrainOptions,
+    tension: f64,
+    t: &(impl Fn(usize) -> G + Sync),
+) -> Vec<Alignment> {
+    let n_tok = view.gen_ids.len();
+    let best: Vec<AtomicU32> = (0..n_tok).map(|_| AtomicU32::new(0)).collect();
+    (0..index.num_groups())
+        .into_par_iter()
+        .with_min_len(16)
+        .for_each_init(Vec::new, |prior: &mut Vec<f64>, g| {
+            let tg = t(g);
+            let mut cells = &index.cell_slot[index.cell_off[g]..index.cell_off[g + 1]];
+            for &(k, j) in &index.occ[index.occ_off[g]..index.occ_off[g + 1]] {
+                let (k, j) = (k as usize, j as usize);
+                let (n, m) = (view.cond(k).len(), view.gen(k).len());
+                let (row, rest) = cells.split_at(n + 1);
+                cells = rest;
+                prior.resize(n + 1, 0.0);
+                Prior::new(opts, tension, m, n).fill(j + 1, prior);
+                let mut b = 0usize;
+                let mut best_p = tg[row[0] as usize] * prior[0];
+                for i in 1..=n {
+                    let p = tg[row[i] as usize] * prior[i];
+                    if p > best_p {
+                        b = i;
+                        best_p = p;
+                    }
+                }
+                best[view.gen_off[k] + j].store(b as u32, Relaxed);
+            }
+        });
+    (0..view.len())
+        .into_par_iter()
+        .with_min_len(64)
+        .map(|k| {
+            let mut links: Alignment = Vec::new();
+            for (j, b) in best[view.gen_off[k]..view.gen_off[k + 1]]
+                .iter()
+                .enumerate()
+            {
+                let b = b.load(Relaxed) as usize;
+                if b > 0 {
+                    links.push(if opts.reverse { (j, b - 1) } else { (b - 1, j) });
+                }
+            }
+            links.sort_unstable();
+            links
+        })
+        .collect()
+}
+
+/// The probabilities of one slot group of the training parameters, indexed by rank.
+struct GroupProbs<'p>(&'p [Param]);
+
+impl std::ops::Index<usize> for GroupProbs<'_> {
+    type Output = f64;
+    #[inline]
+    fn index(&self, r: usize) -> &f64 {
+        &self.0[r].t
+    }
+}
+
+/// A slice of probabilities, indexed by rank.
+struct SliceProbs<'p>(&'p [f64]);
+
+impl std::ops::Index<usize> for SliceProbs<'_> {
+    type Output = f64;
+    #[inline]
+    fn index(&self, r: usize) -> &f64 {
+        &self.0[r]
+    }
+}
+
+/// Per-worker buffers of the E-step.
+#[derive(Default)]
+struct EScratch {
+    prior: Vec<f64>,
+    probs: Vec<f64>,
+}
+
+/// Statistics of an E-step: sum of alignment features, null posterior mass, log-likelihood.
+#[derive(Clone, Copy, Default)]
+struct EStats {
+    emp_feat: f64,
+    c0: f64,
+    log_likelihood: f64,
+}
+
+struct Trainer<'a> {
+    view: Side<'a>,
+    index: CellIndex,
+    params: Vec<Param>,
+    tension: f64,
+    opts: TrainOptions,
+}
+
+impl<'a> Trainer<'a> {
+    fn run(corpus: &'a Corpus, opts: &TrainOptions) -> Self {
+        let verbose = std::env::var_os("LDD_ALIGN_VERBOSE").is_some();
+        let clock = std::time::Instant::now();
+        let view = corpus.view(opts.reverse);
+        let index = CellIndex::build(&view);
+        if verbose {
+            eprintln!(
+                "[ldd-align] index: {} cells, {} slots, {:.2}s",
+                index.cell_slot.len(),
+                index.num_slots(),
+                clock.elapsed().as_secs_f64()
+            );
+        }
+        let params = vec![
+            Param {
+                t: UNSEEN_PROB,
+                c: 0.0
+            };
+            index.num_slots()
+        ];
+        let mut tr = Trainer {
+            view,
+            index,
+            params,
+            tension: opts.initial_tension,
+            opts: opts.clone(),
+        };
+
+        // Sentence-length statistics for the tension gradient (sorted: fixed summation order).
+        let mut size_map: BTreeMap<(u32, u32), u64> = BTreeMap::new();
+        let mut toks = 0.0f64;
+        for k in 0..view.len() {
+            let (n, m) = (view.cond(k).len(), view.gen(k).len());
+            if n > 0 && m > 0 {
+                *size_map.entry((m as u32, n as u32)).or_insert(0) += 1;
+                toks += m as f64;
+            }
+        }
+        let size_counts: Vec<((u32, u32), u64)> = size_map.into_iter().collect();
+
+        // Nothing to learn from a corpus without a non-empty pair.
+        let em_passes = if toks > 0.0 { opts.iterations - 1 } else { 0 };
+        for iter in 0..em_passes {
+            let st = tr.e_step();
+            let emp_feat = st.emp_feat / toks;
+            let e_time = clock.elapsed().as_secs_f64();
+            if opts.favor_diagonal && opts.optimize_tension && iter > 0 {
+                for _ in 0..8 {
+                    let lambda = tr.tension;
+                    let parts: Vec<f64> = size_counts
+                        .par_iter()
+                        .with_min_len(16)
+                        .map(|&((m, n), cnt)| dlog_z_sum(m, n, lambda, cnt as f64))
+                        .collect();
+                    let mod_feat = parts.iter().sum::<f64>() / toks;
+                    // Gradient step of fast_align, clamped to [0.1, 14].
+                    tr.tension = (tr.tension + (emp_feat - mod_feat) * 20.0).clamp(0.1, 14.0);
+                }
+            }
+            tr.m_step();
+            if verbose {
+                eprintln!(
+                    "[ldd-align] iteration {}: log-likelihood {:.6e}, posterior p0 {:.6}, al-feat {emp_feat:.6}, tension {:.6}, E-step done at {e_time:.2}s, M-step done at {:.2}s",
+                    iter + 1,
+                    st.log_likelihood,
+                    st.c0 / toks,
+                    tr.tension,
+                    clock.elapsed().as_secs_f64()
+                );
+            }
+        }
+        tr
+    }
+
+    /// One E-step: expected counts into `params[..].c`.
+    ///
+    /// Work is split by generated word: every cell of the row of generated token (k, j)
+    /// belongs to the slot group of that token's word, so the task owning a group is the only
+    /// writer of its counts. No atomics are needed, each count is summed in corpus order
+    /// (as a sequential fast_align run does), and the group statistics are summed in group
+    /// order: results are bit-identical whatever the number of threads.
+    fn e_step(&mut self) -> EStats {
+        let (view, index, opts, tension) = (&self.view, &self.index, &self.opts, self.tension);
+        let groups = split_by_offsets(&mut self.params, &index.group_off);
+        let parts: Vec<EStats> = groups
+            .into_par_iter()
+            .enumerate()
+            .with_min_len(16)
+            .map_init(EScratch::default, |scratch, (g, params)| {
+                e_group(view, index, opts, tension, g, params, scratch)
+            })
+            .collect();
+        parts.iter().fold(EStats::default(), |a, p| EStats {
+            emp_feat: a.emp_feat + p.emp_feat,
+            c0: a.c0 + p.c0,
+            log_likelihood: a.log_likelihood + p.log_likelihood,
+        })
+    }
+
+    /// M-step: probabilities from counts (variational Bayes or maximum likelihood), counts reset.
+    fn m_step(&mut self) {
+        let slot_cond = &self.index.slot_cond;
+        let (vb, alpha) = (self.opts.variational_bayes, self.opts.alpha);
+        let prior = if vb { alpha } else { 0.0 };
+        // Per conditioning word (row) totals, summed in slot order: a fixed order.
+        let mut tot = vec![0.0f64; self.view.cond_vocab.len() + 1];
+        for (p, &e) in self.params.iter().zip(slot_cond) {
+            tot[e as usize] += p.c + prior;
+        }
+        for t in &mut tot {
+            if *t == 0.0 {
+                *t = 1.0;
+            }
+        }
+        if vb {
+            let dg: Vec<f64> = tot.iter().map(|&t| digamma(t)).collect();
+            let dg_alpha = digamma(alpha);
+            self.params
+                .par_iter_mut()
+                .zip(slot_cond.par_iter())
+                .with_min_len(4096)
+                .for_each(|(p, &e)| {
+                    // Many pairs have a zero count: reuse digamma(alpha).
+                    let d = if p.c == 0.0 {
+                        dg_alpha
+                    } else {
+                        digamma(p.c + alpha)
+                    };
+                    p.t = (d - dg[e as usize]).exp();
+                    p.c = 0.0;
+                });
+        } else {
+            self.params
+                .par_iter_mut()
+                .zip(slot_cond.par_iter())
+                .with_min_len(4096)
+                .for_each(|(p, &e)| {
+                    p.t = p.c / tot[e as usize];
+                    p.c = 0.0;
+                });
+        }
+    }
+
+    fn viterbi(&self) -> Vec<Alignment> {
+        let off = &self.index.group_off;
+        let lookup = |g: usize| GroupProbs(&self.params[off[g]..off[g + 1]]);
+        viterbi_corpus(&self.view, &self.index, &self.opts, self.tension, &lookup)
+    }
+
+    fn into_model(mut self, corpus: &Corpus) -> Model {
+        // The cells are no longer needed: free them before allocating the model's table.
+        self.index.cell_slot = Vec::new();
+        self.index.occ = Vec::new();
+        let view = corpus.view(self.opts.reverse);
+        let (index, params) = (&self.index, &self.params);
+        let n = index.num_slots();
+        let mut conds = vec![0u32; n];
+        let mut probs = vec![0.0f64; n];
+        let cs = split_by_offsets(&mut conds, &index.group_off);
+        let ps = split_by_offsets(&mut probs, &index.group_off);
+        cs.into_par_iter()
+            .zip(ps)
+            .enumerate()
+            .with_min_len(64)
+            .for_each(|(g, (c, p))| {
+                let range = index.group_off[g]..index.group_off[g + 1];
+                let mut col: Vec<(u32, f64)> = index.slot_cond[range.clone()]
+                    .iter()
+                    .zip(&params[range])
+                    .map(|(&e, q)| (e, q.t))
+                    .collect();
+                col.sort_unstable_by_key(|x| x.0);
+                for ((dc, dp), (e, t)) in c.iter_mut().zip(p.iter_mut()).zip(col) {
+                    *dc = e;
+                    *dp = t;
+                }
+            });
+        Model {
+            options: self.opts,
+            tension: self.tension,
+            cond_vocab: view.cond_vocab.clone(),
+            gen_vocab: view.gen_vocab.clone(),
+            col_off: self.index.group_off,
+            conds,
+            probs,
+        }
+    }
+}
+
+/// E-step of the rows of generated word `g`; `params` is `g`'s slot group.
+fn e_group(
+    view: &Side<'_>,
+    index: &CellIndex,
+    opts: &TrainOptions,
+    tension: f64,
+    g: usize,
+    params: &mut [Param],
+    scratch: &mut EScratch,
+) -> EStats {
+    let mut st = EStats::default();
+    let EScratch { prior, probs } = scratch;
+    let mut cells = &index.cell_slot[index.cell_off[g]..index.cell_off[g + 1]];
+    for &(k, j) in &index.occ[index.occ_off[g]..index.occ_off[g + 1]] {
+        let (k, j) = (k as usize, j as usize);
+        let (n, m) = (view.cond(k).len(), view.gen(k).len());
+        let (row, rest) = cells.split_at(n + 1);
+        cells = rest;
+        prior.resize(n + 1, 0.0);
+        probs.resize(n + 1, 0.0);
+        Prior::new(opts, tension, m, n).fill(j + 1, prior);
+        let mut sum = 0.0;
+        for ((p, &s), &a) in probs.iter_mut().zip(row).zip(prior.iter()) {
+            *p = params[s as usize].t * a;
+            sum += *p;
+        }
+        let inv_sum = 1.0 / sum;
+        let post0 = probs[0] * inv_sum;
+        params[row[0] as usize].c += post0;
+        st.c0 += post0;
+        // fast_align uses the 0-based generated position in this feature.
+        let (inv_n, jf) = (1.0 / n as f64, j as f64 / m as f64);
+        let mut e = 0.0;
+        for (i, (&p, &s)) in probs[1..].iter().zip(&row[1..]).enumerate() {
+            let post = p * inv_sum;
+            params[s as usize].c += post;
+            e += ((i + 1) as f64 * inv_n - jf).abs() * post;
+        }
+        st.emp_feat -= e;
+        st.log_likelihood += sum.ln();
+    }
+    st
+}
+
+impl Model {
+    /// Trains a model on `corpus` with `options`.
+    ///
+    /// Alignment EM holds the whole corpus in memory, plus one `u32` slot id per
+    /// (target word, source word + null) cell of every sentence pair and 16 bytes per distinct
+    /// co-occurring word pair; no `|V_src| x |V_tgt|` table is ever allocated. The E-step runs
+    /// in parallel (rayon); results are bit-identical whatever the number of threads.
+    pub fn train(corpus: &Corpus, options: &TrainOptions) -> Result<Model> {
+        options.validate()?;
+        run_in_pool(options.threads, || {
+            Trainer::run(corpus, options).into_model(corpus)
+        })
+    }
+
+    /// Trains on `corpus` and returns the Viterbi alignments of its final pass, exactly as
+    /// fast_align does; equal to `Model::train` followed by [`Model::align`] on the same
+    /// corpus, but builds the slot index only once.
+    pub fn train_and_align(
+        corpus: &Corpus,
+        options: &TrainOptions,
+    ) -> Result<(Model, Vec<Alignment>)> {
+        options.validate()?;
+        run_in_pool(options.threads, || {
+            let clock = std::time::Instant::now();
+            let tr = Trainer::run(corpus, options);
+            let t_train = clock.elapsed().as_secs_f64();
+            let al = tr.viterbi();
+            let t_vit = clock.elapsed().as_secs_f64();
+            let model = tr.into_model(corpus);
+            if std::env::var_os("LDD_ALIGN_VERBOSE").is_some() {
+                eprintln!(
+                    "[ldd-align] EM {t_train:.2}s, Viterbi done at {t_vit:.2}s, model built at {:.2}s",
+                    clock.elapsed().as_secs_f64()
+                );
+            }
+            (model, al)
+        })
+    }
+
+    /// Viterbi alignments of every pair of `corpus` (which need not be the training corpus),
+    /// as sorted `(source index, target index)` links, 0-based, whatever the direction. Word
+    /// pairs not seen in training get [`UNSEEN_PROB`]. Uses the current rayon pool unless the
+    /// model's options name a thread count.
+    pub fn align(&self, corpus: &Corpus) -> Vec<Alignment> {
+        match run_in_pool(self.options.threads, || self.align_inner(corpus)) {
+            Ok(a) => a,
+            Err(_) => self.align_inner(corpus),
+        }
+    }
+
+    fn align_inner(&self, corpus: &Corpus) -> Vec<Alignment> {
+        let view = corpus.view(self.options.reverse);
+        let index = CellIndex::build(&view);
+        let model_null = self.cond_vocab.len();
+        let mut cond_map: Vec<u32> = view
+            .cond_vocab
+            .words()
+            .map(|w| self.cond_vocab.get(w).unwrap_or(u32::MAX))
+            .collect();
+        cond_map.push(model_null as u32); // the null word
+                                          // Probability of every slot of this corpus, looked up column by column through a
+                                          // scratch map of the model column (no hashing per cell).
+        let mut t = vec![UNSEEN_PROB; index.num_slots()];
+        split_by_offsets(&mut t, &index.group_off)
+            .into_par_iter()
+            .enumerate()
+            .with_min_len(64)
+            .for_each(|(g, out)| {
+                if out.is_empty() {
+                    return;
+                }
+                let Some(mg) = self.gen_vocab.get(view.gen_vocab.word(g as u32)) else {
+                    return;
+                };
+                let (lo, hi) = (self.col_off[mg as usize], self.col_off[mg as usize + 1]);
+                with_scratch(model_null + 1, |pos| {
+                    for p in lo..hi {
+                        pos[self.conds[p] as usize] = p as u32;
+                    }
+                    let conds = &index.slot_cond[index.group_off[g]..index.group_off[g + 1]];
+                    for (o, &e) in out.iter_mut().zip(conds) {
+                        let em = cond_map[e as usize];
+                        if em != u32::MAX && pos[em as usize] != u32::MAX {
+                            *o = self.probs[pos[em as usize] as usize];
+                        }
+                    }
+                    for p in lo..hi {
+                        pos[self.conds[p] as usize] = u32::MAX;
+                    }
+                });
+            });
+        let off = &index.group_off;
+        let lookup = |g: usize| SliceProbs(&t[off[g]..off[g + 1]]);
+        viterbi_corpus(&view, &index, &self.options, self.tension, &lookup)
+    }
+
+    /// Options the model was trained with.
+    pub fn options(&self) -> &TrainOptions {
+        &self.options
+    }
+
+    /// Final diagonal tension.
+    pub fn tension(&self) -> f64 {
+        self.tension
+    }
+
+    /// Number of stored word-pair probabilities (null pairs included).
+    pub fn num_params(&self) -> usize {
+        self.probs.len()
+    }
+
+    /// `p(generated | conditioning)` for two words; `None` as `conditioning` is the null word.
+    /// In the forward direction the conditioning word is a source word and the generated word
+    /// a target word; in reverse the other way round.
+    pub fn prob(&self, conditioning: Option<&str>, generated: &str) -> f64 {
+        let cond = match conditioning {
+            None => Some(self.cond_vocab.len() as u32),
+            Some(w) => self.cond_vocab.get(w),
+        };
+        let (Some(e), Some(g)) = (cond, self.gen_vocab.get(generated)) else {
+            return UNSEEN_PROB;
+        };
+        let (lo, hi) = (self.col_off[g as usize], self.col_off[g as usize + 1]);
+        match self.conds[lo..hi].binary_search(&e) {
+            Ok(p) => self.probs[lo + p],
+            Err(_) => UNSEEN_PROB,
+        }
+    }
+
+    /// Saves the model; see the crate README for the format (version 1):
+    ///
+    /// ```text
+    /// magic "LDDALIGN" | u32 version=1 | u32 flags (1 reverse, 2 favor_diagonal,
+    /// 4 optimize_tension, 8 variational_bayes) | u32 iterations | f64 alpha | f64 p0 |
+    /// f64 initial_tension | f64 final tension |
+    /// conditioning vocab: u64 count, then per word u32 byte length + UTF-8 |
+    /// generated vocab: same | u64 columns (= generated words) |
+    /// per column (generated word): u64 length, then per entry u32 conditioning id (null =
+    /// conditioning vocab size) + f64 probability p(generated | conditioning), ids ascending |
+    /// u32 CRC-32 of all preceding bytes
+    /// ```
+    ///
+    /// All integers and floats little-endian; floats stored bit-exactly.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let io = |e| AlignError::io(path, e);
+        let file = std::fs::File::create(path).map_err(io)?;
+        let mut w = CrcWriter {
+            inner: BufWriter::with_capacity(1 << 20, file),
+            crc: flate2::Crc::new(),
+        };
+        let o = &self.options;
+        let flags = u32::from(o.reverse)
+            | u32::from(o.favor_diagonal) << 1
+            | u32::from(o.optimize_tension) << 2
+            | u32::from(o.variational_bayes) << 3;
+        w.put(MAGIC).map_err(io)?;
+        w.put(&FORMAT_VERSION.to_le_bytes()).map_err(io)?;
+        w.put(&flags.to_le_bytes()).map_err(io)?;
+        w.put(&o.iterations.to_le_bytes()).map_err(io)?;
+        for x in [o.alpha, o.prob_align_null, o.initial_tension, self.tension] {
+            w.put(&x.to_le_bytes()).map_err(io)?;
+        }
+        for v in [&self.cond_vocab, &self.gen_vocab] {
+            w.put(&(v.len() as u64).to_le_bytes()).map_err(io)?;
+            for word in v.words() {
+                w.put(&(word.len() as u32).to_le_bytes()).map_err(io)?;
+                w.put(word.as_bytes()).map_err(io)?;
+            }
+        }
+        let cols = self.col_off.len() - 1;
+        w.put(&(cols as u64).to_le_bytes()).map_err(io)?;
+        let mut buf = Vec::with_capacity(1 << 16);
+        for g in 0..cols {
+            let range = self.col_off[g]..self.col_off[g + 1];
+            buf.clear();
+            buf.extend_from_slice(&(range.len() as u64).to_le_bytes());
+            for (&e, &p) in self.conds[range.clone()].iter().zip(&self.probs[range]) {
+                buf.extend_from_slice(&e.to_le_bytes());
+                buf.extend_from_slice(&p.to_le_bytes());
+            }
+            w.put(&buf).map_err(io)?;
+        }
+        let crc = w.crc.sum();
+        w.inner.write_all(&crc.to_le_bytes()).map_err(io)?;
+        w.inner.flush().map_err(io)?;
+        Ok(())
+    }
+
+    /// Loads a model saved by [`Model::save`]. A missing, truncated, corrupt (CRC mismatch) or
+    /// inconsistent file is an error naming the file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Model> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| AlignError::io(path, e))?;
+        let bad = |reason: String| AlignError::ModelFormat {
+            path: path.to_path_buf(),
+            reason,
+        };
+        if bytes.len() < MAGIC.len() + 8 || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(bad("not an ldd-align model (bad magic header)".into()));
+        }
+        let mut r = Reader {
+            bytes: &bytes[..bytes.len() - 4],
+            pos: MAGIC.len(),
+        };
+        let version = r.u32().map_err(&bad)?;
+        if version != FORMAT_VERSION {
+            return Err(bad(format!(
+                "unsupported format version {version} (expected {FORMAT_VERSION})"
+            )));
+        }
+        let mut crc = flate2::Crc::new();
+        crc.update(r.bytes);
+        let stored = u32::from_le_bytes(
+            bytes[bytes.len() - 4..]
+                .try_into()
+                .map_err(|_| bad("truncated".into()))?,
+        );
+        if crc.sum() != stored {
+            return Err(bad("checksum mismatch (file truncated or corrupt)".into()));
+        }
+        let parse = |r: &mut Reader<'_>| -> std::result::Result<Model, String> {
+            let flags = r.u32()?;
+            let iterations = r.u32()?;
+            let alpha = r.f64()?;
+            let prob_align_null = r.f64()?;
+            let initial_tension = r.f64()?;
+            let tension = r.f64()?;
+            let options = TrainOptions {
+                iterations,
+                favor_diagonal: flags & 2 != 0,
+                optimize_tension: flags & 4 != 0,
+                variational_bayes: flags & 8 != 0,
+                alpha,
+                prob_align_null,
+                initial_tension,
+                reverse: flags & 1 != 0,
+                threads: None,
+            };
+            let mut vocabs = Vec::with_capacity(2);
+            for _ in 0..2 {
+                let n = r.len()?;
+                let mut v = Vocab::new();
+                for _ in 0..n {
+                    let l = r.u32()? as usize;
+                    let w = std::str::from_utf8(r.take(l)?)
+                        .map_err(|_| "vocabulary word is not UTF-8".to_string())?;
+                    let before = v.len();
+                    v.intern(w);
+                    if v.len() == before {
+                        return Err(format!("duplicate vocabulary word {w:?}"));
+                    }
+                }
+                vocabs.push(v);
+            }
+            let gen_vocab = vocabs.pop().unwrap_or_default();
+            let cond_vocab = vocabs.pop().unwrap_or_default();
+            let n_cols = r.len()?;
+            if n_cols != gen_vocab.len() {
+                return Err(format!(
+                    "{n_cols} columns for {} generated words",
+                    gen_vocab.len()
+                ));
+            }
+            let mut col_off = Vec::with_capacity(n_cols + 1);
+            col_off.push(0);
+            let mut conds = Vec::new();
+            let mut probs = Vec::new();
+            for _ in 0..n_cols {
+                let n = r.len()?;
+                let mut last: Option<u32> = None;
+                for _ in 0..n {
+                    let e = r.u32()?;
+                    let p = r.f64()?;
+                    if e as usize > cond_vocab.len() || last.is_some_and(|l| l >= e) {
+                        return Err(format!("bad conditioning-word id {e}"));
+                    }
+                    if !(p.is_finite() && p >= 0.0) {
+                        return Err(format!("bad probability {p}"));
+                    }
+                    last = Some(e);
+                    conds.push(e);
+                    probs.push(p);
+                }
+                col_off.push(conds.len());
+            }
+            if r.pos != r.bytes.len() {
+                return Err("trailing bytes".into());
+            }
+            options.validate().map_err(|e| e.to_string())?;
+            Ok(Model {
+                options,
+                tension,
+                cond_vocab,
+                gen_vocab,
+                col_off,
+                conds,
+                probs,
+            })
+        };
+        parse(&mut r).map_err(bad)
+    }
+}
+
+const MAGIC: &[u8; 8] = b"LDDALIGN";
+const FORMAT_VERSION: u32 = 1;
+
+struct CrcWriter<W: Write> {
+    inner: W,
+    crc: flate2::Crc,
+}
+
+impl<W: Write> CrcWriter<W> {
+    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.crc.update(b);
+        self.inner.write_all(b)
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or_else(|| "unexpected end of file (truncated)".to_string())?;
+        let s = &self.bytes[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+    fn u32(&mut self) -> std::result::Result<u32, String> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn u64(&mut self) -> std::result::Result<u64, String> {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(self.take(8)?);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn f64(&mut self) -> std::result::Result<f64, String> {
+        Ok(f64::from_bits(self.u64()?))
+    }
+    /// A count, checked against the bytes left (each counted item takes at least 4 bytes).
+    fn len(&mut self) -> std::result::Result<usize, String> {
+        let n = self.u64()?;
+        if n > (self.bytes.len() - self.pos) as u64 / 4 {
+            return Err(format!(
+                "count {n} exceeds the file size (truncated or corrupt)"
+            ));
+        }
+        Ok(n as usize)
+    }
+}
