@@ -96,6 +96,7 @@ fn main() {
             },
             rules: rules.clone(),
             out: tmp.path().join(format!("out{threads}")),
+            reorder: None,
             controls: ldd_sets::controls::ControlOptions {
                 count: 0,
                 ..Default::default()

@@ -50,6 +50,7 @@ fn main() {
             count: 100,
             ..ControlOptions::default()
         },
+        reorder: Some(ldd_sets::reorder::ReorderOptions::default()),
     };
     let t = Instant::now();
     extract(&opts).expect("extract");

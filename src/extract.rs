@@ -6,7 +6,7 @@
 //! the chunk size, plus 4 bytes per corpus line for the source lengths (kept for
 //! length-matched controls).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rayon::prelude::*;
 
@@ -16,6 +16,7 @@ use crate::corpus::LineReader;
 use crate::error::{Error, Result};
 use crate::manifest::{self, CorpusStats, Inputs, Languages, Manifest, SetEntry, Tool};
 use crate::output::{Staging, MANIFEST};
+use crate::reorder::{self, ReorderOptions};
 use crate::rules::{Match, RuleSet};
 use crate::sets::{mark, Bucket, Entry, SetFiles, SetWriter};
 
@@ -43,6 +44,8 @@ pub struct ExtractOptions {
     pub out: PathBuf,
     /// Length-matched controls.
     pub controls: ControlOptions,
+    /// Reordering sets (word alignment); `None` skips them.
+    pub reorder: Option<ReorderOptions>,
 }
 
 /// The result of a run.
@@ -75,9 +78,12 @@ struct Detected {
     text_mismatch: bool,
     conllu: String,
     tokens: Vec<(String, u32, u32)>,
+    /// Source words and target tokens, when reorder sets are built.
+    align_pair: Option<(Vec<String>, Vec<String>)>,
 }
 
-fn detect(item: &Item, rules: &RuleSet, path: &Path) -> Result<Detected> {
+fn detect(item: &Item, opts: &ExtractOptions) -> Result<Detected> {
+    let (rules, path) = (&opts.rules, opts.conllu.as_path());
     let s = parse_block(&item.block, path)?;
     let mut d = Detected {
         words: s.len() as u32,
@@ -86,6 +92,19 @@ fn detect(item: &Item, rules: &RuleSet, path: &Path) -> Result<Detected> {
     };
     if let Some(text) = s.comment("text") {
         d.text_mismatch = !text.split_whitespace().eq(item.source.split_whitespace());
+    }
+    if let Some(r) = &opts.reorder {
+        d.align_pair = Some(if d.empty {
+            (Vec::new(), Vec::new())
+        } else {
+            (
+                s.words.iter().map(|w| w.form.to_string()).collect(),
+                reorder::target_tokens(&item.target, r.pretokenized)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+            )
+        });
     }
     if d.empty {
         return Ok(d);
@@ -167,6 +186,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
     let mut corpus = CorpusStats::default();
     let mut lengths = Vec::new();
     let mut text_mismatches = 0;
+    let mut align_pairs = ldd_align::Corpus::new();
     let mut items: Vec<Item> = (0..CHUNK_LINES).map(|_| Item::default()).collect();
     let mut done = false;
     while !done {
@@ -181,12 +201,13 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
                 Fill::Mismatch => return Err(count_mismatch(src, tgt, trees)),
             }
         }
-        let detected: Vec<Result<Detected>> = items[..n]
-            .par_iter()
-            .map(|it| detect(it, &opts.rules, &opts.conllu))
-            .collect();
+        let detected: Vec<Result<Detected>> =
+            items[..n].par_iter().map(|it| detect(it, opts)).collect();
         for (item, d) in items[..n].iter().zip(detected) {
             let d = d?;
+            if let Some((s, t)) = &d.align_pair {
+                align_pairs.push_pair(s, t);
+            }
             corpus.lines += 1;
             let id = corpus.lines;
             corpus.source_words += u64::from(d.words);
@@ -229,6 +250,22 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
             });
         }
     }
+    let reorder_info = match &opts.reorder {
+        Some(r) => {
+            let (rsets, info) = reorder::build(
+                &align_pairs,
+                r,
+                (src_lang, tgt_lang),
+                (&opts.source, &opts.target, &opts.conllu),
+                &lengths,
+                &root,
+            )?;
+            sets.extend(rsets);
+            Some(info)
+        }
+        None => None,
+    };
+    drop(align_pairs);
     let controls = controls::write_controls(&root, &sets, &lengths, opts)?;
     let m = Manifest {
         format_version: manifest::FORMAT_VERSION,
@@ -239,6 +276,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         rules: opts.rules.clone(),
         marker: MARKER,
         sets: sets.clone(),
+        reorder: reorder_info,
         controls,
     };
     manifest::write_summary(&root.join("summary.csv"), &sets)?;
@@ -286,6 +324,7 @@ fn write_matches(
                 target: &item.target,
                 conllu: &d.conllu,
                 marked: &marked,
+                marked_target: None,
                 pairs: q.len() as u64,
                 words: u64::from(d.words),
             })?;

@@ -16,6 +16,7 @@ pub mod manifest;
 pub mod output;
 pub mod pairs;
 pub mod parse;
+pub mod reorder;
 pub mod rules;
 pub mod score;
 pub mod sets;

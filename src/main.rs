@@ -13,6 +13,7 @@ use ldd_sets::fetch::fetch_corpora;
 use ldd_sets::manifest::Languages;
 use ldd_sets::pairs::Pair;
 use ldd_sets::parse::{describe, find_model, parse_cached, ParseSettings};
+use ldd_sets::reorder::{Direction, ReorderOptions};
 use ldd_sets::rules::RuleSet;
 use ldd_sets::score;
 
@@ -95,6 +96,37 @@ struct SetArgs {
     /// Let a set's own sentences be drawn as its controls.
     #[arg(long)]
     controls_include_set: bool,
+    /// Do not build reordering sets (no word alignment).
+    #[arg(long)]
+    no_reorder: bool,
+    /// Minimum alignment distances of the reorder/geK sets.
+    #[arg(
+        long,
+        value_name = "K,..",
+        value_delimiter = ',',
+        default_value = "5,10,15,20"
+    )]
+    reorder_buckets: Vec<u32>,
+    /// Alignment used to detect reordering: intersection (most precise, default),
+    /// reverse (the paper's fast_align -r), forward, union, grow-diag-final-and.
+    #[arg(long, value_name = "HOW", value_enum, default_value_t = Direction::Intersection)]
+    align_direction: Direction,
+    /// EM iterations of the aligner.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    align_iterations: u32,
+    /// Extra parallel data for training the aligner: files PREFIX.SRC[.gz] and
+    /// PREFIX.TGT[.gz] (repeatable). A small test set alone aligns poorly.
+    #[arg(long, value_name = "PREFIX")]
+    align_train: Vec<PathBuf>,
+    /// Load trained aligner models PREFIX.fwd.ldda / PREFIX.rev.ldda instead of training.
+    #[arg(long, value_name = "PREFIX")]
+    align_model: Option<PathBuf>,
+    /// Save the trained aligner models as PREFIX.fwd.ldda / PREFIX.rev.ldda.
+    #[arg(long, value_name = "PREFIX")]
+    save_align_model: Option<PathBuf>,
+    /// The target side is tokenized already: split it on whitespace for alignment.
+    #[arg(long)]
+    pretokenized: bool,
 }
 
 /// Options of the parse stage (used when no --conllu is given).
@@ -135,6 +167,10 @@ struct ExtractArgs {
     /// Without it, the source is parsed with UDPipe (cached).
     #[arg(long, value_name = "FILE")]
     conllu: Option<PathBuf>,
+    /// Use these word alignments (Pharaoh `i-j`, source UD word index - target token
+    /// index, 0-based, one line per corpus line) instead of the built-in aligner.
+    #[arg(long, value_name = "FILE")]
+    alignments: Option<PathBuf>,
     /// Language pair config naming the UDPipe model [default: SRC-TGT if
     /// config/pairs/SRC-TGT.toml exists].
     #[arg(long, value_name = "PAIR")]
@@ -325,6 +361,19 @@ fn control_options(a: &SetArgs) -> ControlOptions {
     }
 }
 
+fn reorder_options(a: &SetArgs, alignments: Option<PathBuf>) -> Option<ReorderOptions> {
+    (!a.no_reorder).then(|| ReorderOptions {
+        buckets: a.reorder_buckets.clone(),
+        direction: a.align_direction,
+        iterations: a.align_iterations,
+        train: a.align_train.clone(),
+        model: a.align_model.clone(),
+        save_model: a.save_align_model.clone(),
+        alignments,
+        pretokenized: a.pretokenized,
+    })
+}
+
 fn run_extract(a: ExtractArgs) -> Result<()> {
     set_threads(a.threads)?;
     let pair_name = format!("{}-{}", a.src_lang, a.tgt_lang);
@@ -353,6 +402,7 @@ fn run_extract(a: ExtractArgs) -> Result<()> {
         rules,
         out: a.out,
         controls: control_options(&a.sets),
+        reorder: reorder_options(&a.sets, a.alignments),
     };
     let start = Instant::now();
     let report = extract(&opts)?;
@@ -410,6 +460,7 @@ fn run_pipeline(a: RunArgs) -> Result<()> {
             rules: rules.clone(),
             out: a.out.join(&c.name),
             controls: control_options(&a.sets),
+            reorder: reorder_options(&a.sets, None),
         };
         let start = Instant::now();
         let report = extract(&opts)?;
@@ -522,6 +573,19 @@ fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {
             }
             println!("{row}");
         }
+    }
+    let reorder: Vec<_> = r.sets.iter().filter(|s| s.kind == "reorder").collect();
+    if !reorder.is_empty() {
+        println!("\nsentence pairs with an aligned word pair at distance >= d:");
+        let head: String = reorder
+            .iter()
+            .map(|s| format!(" {:>7}", s.bucket))
+            .collect();
+        let row: String = reorder
+            .iter()
+            .map(|s| format!(" {:>7}", s.sentences))
+            .collect();
+        println!("{:<24}{head}\n{:<24}{row}", "phenomenon", "reorder");
     }
     if r.text_mismatches > 0 {
         eprintln!(

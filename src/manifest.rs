@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::controls::SetControls;
 use crate::corpus::FileInfo;
 use crate::error::{Error, Result};
+use crate::reorder::ReorderInfo;
 use crate::rules::RuleSet;
 use crate::sets::SetFiles;
 
@@ -35,6 +36,8 @@ pub struct Manifest {
     pub marker: &'static str,
     /// Every set written.
     pub sets: Vec<SetEntry>,
+    /// How reordering sets were built (`None` if they were not).
+    pub reorder: Option<ReorderInfo>,
     /// The control samples of every set.
     pub controls: Vec<SetControls>,
 }

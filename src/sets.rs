@@ -70,6 +70,9 @@ pub struct SetFiles {
     pub conllu: String,
     /// Marked source tokens.
     pub marked: String,
+    /// Marked target tokens (reorder sets only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub marked_target: Option<String>,
 }
 
 impl SetFiles {
@@ -82,6 +85,7 @@ impl SetFiles {
             ids: p("ids"),
             conllu: p("conllu"),
             marked: p(&format!("marked.{src}")),
+            marked_target: None,
         }
     }
 }
@@ -91,6 +95,7 @@ pub struct SetWriter {
     root: PathBuf,
     files: SetFiles,
     out: [BufWriter<File>; 5],
+    marked_target: Option<BufWriter<File>>,
     /// Sentences written.
     pub sentences: u64,
     /// Matched pairs over those sentences.
@@ -111,6 +116,8 @@ pub struct Entry<'a> {
     pub conllu: &'a str,
     /// The marked source line.
     pub marked: &'a str,
+    /// The marked target line (reorder sets only).
+    pub marked_target: Option<&'a str>,
     /// Pairs that qualify the sentence for this set.
     pub pairs: u64,
     /// Source length in words.
@@ -135,7 +142,12 @@ impl SetWriter {
             open(&files.conllu)?,
             open(&files.marked)?,
         ];
+        let marked_target = match &files.marked_target {
+            Some(f) => Some(open(f)?),
+            None => None,
+        };
         Ok(SetWriter {
+            marked_target,
             root: root.to_path_buf(),
             files,
             out,
@@ -157,7 +169,11 @@ impl SetWriter {
             writeln!(self.out[1], "{}", e.target)?;
             writeln!(self.out[2], "{}", e.id)?;
             self.out[3].write_all(e.conllu.as_bytes())?;
-            writeln!(self.out[4], "{}", e.marked)
+            writeln!(self.out[4], "{}", e.marked)?;
+            if let (Some(w), Some(m)) = (&mut self.marked_target, e.marked_target) {
+                writeln!(w, "{m}")?;
+            }
+            Ok(())
         })();
         res.map_err(|err| Error::io(&self.root.join(&self.files.source), err))?;
         self.sentences += 1;
@@ -168,7 +184,7 @@ impl SetWriter {
 
     /// Flushes all files.
     pub fn finish(mut self) -> Result<(SetFiles, u64, u64, u64)> {
-        for w in &mut self.out {
+        for w in self.out.iter_mut().chain(self.marked_target.as_mut()) {
             w.flush()
                 .map_err(|e| Error::io(&self.root.join(&self.files.source), e))?;
         }

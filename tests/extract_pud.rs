@@ -200,7 +200,8 @@ fn set_invariants_hold() {
         "phenomenon,bucket,sentences,pairs,mean_source_words"
     );
     let msets = manifest["sets"].as_array().unwrap();
-    assert_eq!(msets.len(), 2 * 12);
+    // 2 phenomena x 12 buckets, plus reorder ge5, ge10, ge15, ge20
+    assert_eq!(msets.len(), 2 * 12 + 4);
     assert_eq!(summary.len(), 1 + msets.len());
     assert_eq!(manifest["corpus"]["lines"], 1000);
     assert_eq!(manifest["inputs"]["source"]["lines"], 1000);

@@ -14,7 +14,7 @@ fn pud_en() -> PathBuf {
 /// Extracts PUD (de→en, gold trees) with 5 controls into `dir/o`.
 fn sets(dir: &Path) -> PathBuf {
     let out = dir.join("o");
-    extract_pud("de", &out, &["--controls", "5"]);
+    extract_pud("de", &out, &["--controls", "5", "--no-reorder"]);
     out
 }
 
