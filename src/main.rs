@@ -64,6 +64,10 @@ enum Command {
     /// (BLEU, chrF; RIBES for reorder sets), with ranks and distance trends.
     #[command(after_help = EXIT_CODES)]
     Score(score::ScoreArgs),
+    /// Word-align a parallel corpus with the built-in aligner (fast_align's model, -d -o -v)
+    /// and write Pharaoh `i-j` alignments, one line per corpus line.
+    #[command(after_help = EXIT_CODES)]
+    Align(AlignArgs),
     /// Precision and recall of the sets of one run (e.g. from a UDPipe parse) against
     /// those of another (e.g. from gold trees) of the same corpus, by line ids.
     #[command(after_help = EXIT_CODES)]
@@ -238,6 +242,47 @@ struct ParseCmdArgs {
 }
 
 #[derive(Args)]
+struct AlignArgs {
+    /// Source side, one sentence per line (plain or .gz).
+    #[arg(long, value_name = "FILE")]
+    src: PathBuf,
+    /// Target side, line-aligned with --src (plain or .gz).
+    #[arg(long, value_name = "FILE")]
+    tgt: PathBuf,
+    /// Source language code (names the --align-train files).
+    #[arg(long, value_name = "LANG", default_value = "src")]
+    src_lang: String,
+    /// Target language code.
+    #[arg(long, value_name = "LANG", default_value = "tgt")]
+    tgt_lang: String,
+    /// Where to write the alignments (Pharaoh, source index - target index, 0-based).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// forward, reverse (fast_align -r), intersection, union, grow-diag-final-and.
+    #[arg(long, value_name = "HOW", value_enum, default_value_t = Direction::GrowDiagFinalAnd)]
+    direction: Direction,
+    /// EM iterations.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    iterations: u32,
+    /// Extra training data: PREFIX.SRC_LANG[.gz] and PREFIX.TGT_LANG[.gz] (repeatable).
+    #[arg(long, value_name = "PREFIX")]
+    align_train: Vec<PathBuf>,
+    /// Load trained models PREFIX.fwd.ldda / PREFIX.rev.ldda instead of training.
+    #[arg(long, value_name = "PREFIX")]
+    model: Option<PathBuf>,
+    /// Save the trained models as PREFIX.fwd.ldda / PREFIX.rev.ldda.
+    #[arg(long, value_name = "PREFIX")]
+    save_model: Option<PathBuf>,
+    /// Both sides are tokenized already: split on whitespace (else the aligner's
+    /// Unicode-aware tokenizer splits off punctuation).
+    #[arg(long)]
+    pretokenized: bool,
+    /// Worker threads [default: all cores]. Output does not depend on it.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
 struct CompareArgs {
     /// Output directory of the reference run (e.g. extracted from gold trees).
     #[arg(long, value_name = "DIR")]
@@ -275,6 +320,7 @@ fn main() -> ExitCode {
         Command::Slice(a) => score::run_slice(&a),
         Command::Score(a) => score::run_score(&a),
         Command::Compare(a) => run_compare(&a),
+        Command::Align(a) => run_align(&a),
         Command::Corpora(a) => Pair::load(&a.config, &a.pair)
             .and_then(|p| fetch_corpora(&p, &a.dir, a.quiet))
             .map(|_| ()),
@@ -480,6 +526,39 @@ fn run_pipeline(a: RunArgs) -> Result<()> {
             println!("{name:<24} {p:>9.2} {e:>9.2}");
         }
     }
+    Ok(())
+}
+
+fn run_align(a: &AlignArgs) -> Result<()> {
+    set_threads(a.threads)?;
+    let mut corpus = ldd_align::Corpus::new();
+    ldd_sets::reorder::push_files(&mut corpus, &a.src, &a.tgt, a.pretokenized)?;
+    let opts = ReorderOptions {
+        direction: a.direction,
+        iterations: a.iterations,
+        train: a.align_train.clone(),
+        model: a.model.clone(),
+        save_model: a.save_model.clone(),
+        pretokenized: a.pretokenized,
+        ..ReorderOptions::default()
+    };
+    let (alignments, _) = ldd_sets::reorder::align(&corpus, &opts, (&a.src_lang, &a.tgt_lang))?;
+    let dir = match a.out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| Error::io(&dir, e))?;
+    {
+        use std::io::Write;
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        for al in &alignments {
+            writeln!(w, "{}", ldd_align::pharaoh::format_line(al))
+                .map_err(|e| Error::io(&a.out, e))?;
+        }
+        w.flush().map_err(|e| Error::io(&a.out, e))?;
+    }
+    tmp.persist(&a.out)
+        .map_err(|e| Error::io(&a.out, e.error))?;
     Ok(())
 }
 

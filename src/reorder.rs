@@ -127,8 +127,14 @@ fn push_training(
     pretokenized: bool,
 ) -> Result<u64> {
     let (sp, tp) = (side(prefix, langs.0)?, side(prefix, langs.1)?);
-    let mut s = LineReader::open(&sp)?;
-    let mut t = LineReader::open(&tp)?;
+    push_files(c, &sp, &tp, pretokenized)
+}
+
+/// Appends the line pairs of two line-aligned files, both sides tokenized with the
+/// aligner's tokenizer (or whitespace if pretokenized); returns the number of pairs.
+pub fn push_files(c: &mut Corpus, sp: &Path, tp: &Path, pretokenized: bool) -> Result<u64> {
+    let mut s = LineReader::open(sp)?;
+    let mut t = LineReader::open(tp)?;
     let mut n = 0;
     loop {
         let a = s.next_line()?.map(|l| {
@@ -152,7 +158,7 @@ fn push_training(
             _ => {
                 let (si, ti) = (s.finish()?, t.finish()?);
                 return Err(Error::Data(format!(
-                    "--align-train: {} has {} lines but {} has {}",
+                    "inputs are not line-aligned: {} has {} lines but {} has {}",
                     si.path.display(),
                     si.lines,
                     ti.path.display(),
@@ -316,7 +322,7 @@ pub fn build(
 }
 
 /// Alignments of every pair, in source–target orientation, and the number of pairs trained on.
-fn align(
+pub fn align(
     pairs: &Corpus,
     opts: &ReorderOptions,
     langs: (&str, &str),
