@@ -91,7 +91,7 @@ fn detect(item: &Item, opts: &ExtractOptions) -> Result<Detected> {
         ..Detected::default()
     };
     if let Some(text) = s.comment("text") {
-        d.text_mismatch = !text.split_whitespace().eq(item.source.split_whitespace());
+        d.text_mismatch = !words_of(text).eq(words_of(&item.source));
     }
     if let Some(r) = &opts.reorder {
         d.align_pair = Some(if d.empty {
@@ -131,6 +131,15 @@ enum Fill {
     End,
     /// Some input ended before the others.
     Mismatch,
+}
+
+/// Words of a line for comparing it with a tree's `# text`: split at white space and
+/// at the control and line-separator characters that parsers replace by a space.
+fn words_of(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| {
+        c.is_whitespace() || c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+    })
+    .filter(|w| !w.is_empty())
 }
 
 /// Reads one line of each input into `item`.

@@ -46,14 +46,19 @@ impl From<ParseError> for Error {
     fn from(e: ParseError) -> Self {
         match e {
             ParseError::ModelNotFound(m) => Error::Resource(m),
-            ParseError::NoModelsDir => Error::Resource(e.to_string()),
-            ParseError::Io { ref path, .. } if !path.exists() => Error::Resource(e.to_string()),
-            ParseError::Io { .. } | ParseError::Output(_) => Error::Data(e.to_string()),
+            ParseError::NoModelsDir | ParseError::ModelLoad { .. } => {
+                Error::Resource(e.to_string())
+            }
+            ParseError::Io { path, source, .. } => Error::Io { path, source },
+            ParseError::Output(source) => Error::Io {
+                path: PathBuf::from("(parsed CoNLL-U output)"),
+                source,
+            },
             ParseError::ReadLine { .. }
             | ParseError::InvalidUtf8 { .. }
-            | ParseError::Input { .. } => Error::Data(e.to_string()),
-            ParseError::ModelLoad { .. } => Error::Resource(e.to_string()),
-            _ => Error::Data(e.to_string()),
+            | ParseError::Input { .. }
+            | ParseError::Udpipe { .. } => Error::Data(e.to_string()),
+            other => Error::Resource(other.to_string()),
         }
     }
 }
