@@ -407,7 +407,11 @@ fn control_options(a: &SetArgs) -> ControlOptions {
     }
 }
 
-fn reorder_options(a: &SetArgs, alignments: Option<PathBuf>) -> Option<ReorderOptions> {
+fn reorder_options(
+    a: &SetArgs,
+    alignments: Option<PathBuf>,
+    quiet: bool,
+) -> Option<ReorderOptions> {
     (!a.no_reorder).then(|| ReorderOptions {
         buckets: a.reorder_buckets.clone(),
         direction: a.align_direction,
@@ -417,6 +421,7 @@ fn reorder_options(a: &SetArgs, alignments: Option<PathBuf>) -> Option<ReorderOp
         save_model: a.save_align_model.clone(),
         alignments,
         pretokenized: a.pretokenized,
+        progress: !quiet,
     })
 }
 
@@ -448,7 +453,7 @@ fn run_extract(a: ExtractArgs) -> Result<()> {
         rules,
         out: a.out,
         controls: control_options(&a.sets),
-        reorder: reorder_options(&a.sets, a.alignments),
+        reorder: reorder_options(&a.sets, a.alignments, a.quiet),
     };
     let start = Instant::now();
     let report = extract(&opts)?;
@@ -506,7 +511,7 @@ fn run_pipeline(a: RunArgs) -> Result<()> {
             rules: rules.clone(),
             out: a.out.join(&c.name),
             controls: control_options(&a.sets),
-            reorder: reorder_options(&a.sets, None),
+            reorder: reorder_options(&a.sets, None, a.quiet),
         };
         let start = Instant::now();
         let report = extract(&opts)?;

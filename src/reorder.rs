@@ -64,6 +64,9 @@ pub struct ReorderOptions {
     pub alignments: Option<PathBuf>,
     /// Target side is already tokenized: split on whitespace.
     pub pretokenized: bool,
+    /// Report alignment progress on stderr.
+    #[serde(skip)]
+    pub progress: bool,
 }
 
 impl Default for ReorderOptions {
@@ -77,6 +80,7 @@ impl Default for ReorderOptions {
             save_model: None,
             alignments: None,
             pretokenized: false,
+            progress: false,
         }
     }
 }
@@ -364,9 +368,18 @@ pub fn align(
             reverse: *d == "rev",
             ..TrainOptions::default()
         };
+        let clock = std::time::Instant::now();
         let model = match &opts.model {
             Some(prefix) => Model::load(model_path(prefix, d)).map_err(align_err)?,
             None => {
+                if opts.progress {
+                    eprintln!(
+                        "ldd-sets: training the {} aligner on {} sentence pairs ({} EM iterations)...",
+                        if *d == "fwd" { "forward" } else { "reverse" },
+                        train_corpus.len(),
+                        opts.iterations
+                    );
+                }
                 let m = Model::train(train_corpus, &topts).map_err(align_err)?;
                 if let Some(prefix) = &opts.save_model {
                     m.save(model_path(prefix, d)).map_err(align_err)?;
@@ -375,6 +388,14 @@ pub fn align(
             }
         };
         out[i] = Some(model.align(pairs));
+        if opts.progress {
+            eprintln!(
+                "ldd-sets: {} alignment of {} pairs done in {:.1} s",
+                if *d == "fwd" { "forward" } else { "reverse" },
+                pairs.len(),
+                clock.elapsed().as_secs_f64()
+            );
+        }
     }
     if opts.model.is_none() {
         trained_pairs += pairs.len() as u64;
