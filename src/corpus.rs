@@ -105,25 +105,32 @@ impl ByteLines {
     /// Returns `false` at end of file.
     pub(crate) fn next_into(&mut self, buf: &mut Vec<u8>) -> Result<bool> {
         buf.clear();
+        Ok(self.append_line(buf)?.is_some())
+    }
+
+    /// Appends the next line to `buf` without its terminator (and without a BOM on
+    /// line 1); returns the offset in `buf` where it starts, or `None` at end of file.
+    pub(crate) fn append_line(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
+        let start = buf.len();
         let res = match &mut self.source {
             Source::Plain(r) => r.read_until(b'\n', buf),
             Source::Gzip(r) => r.read_until(b'\n', buf),
         };
         let n = res.map_err(|e| self.read_error(e))?;
         if n == 0 {
-            return Ok(false);
+            return Ok(None);
         }
         self.line_no += 1;
         if buf.last() == Some(&b'\n') {
             buf.pop();
-            if buf.last() == Some(&b'\r') {
+            if buf.len() > start && buf.last() == Some(&b'\r') {
                 buf.pop();
             }
         }
-        if self.line_no == 1 && buf.starts_with(b"\xEF\xBB\xBF") {
-            buf.drain(..3);
+        if self.line_no == 1 && buf[start..].starts_with(b"\xEF\xBB\xBF") {
+            buf.drain(start..start + 3);
         }
-        Ok(true)
+        Ok(Some(start))
     }
 
     fn read_error(&self, e: io::Error) -> Error {

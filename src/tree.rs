@@ -33,7 +33,8 @@ pub struct Word<'a> {
 impl Word<'_> {
     /// Whether FEATS contains the exact `Key=Value` item.
     pub fn has_feat(&self, key_value: &str) -> bool {
-        self.feats != "_" && self.feats.split('|').any(|f| f == key_value)
+        // Fast path: a substring search rules out most words before splitting.
+        self.feats.contains(key_value) && self.feats.split('|').any(|f| f == key_value)
     }
 
     /// Whether MISC contains `SpaceAfter=No`.
