@@ -21,7 +21,7 @@ HYP ?=
 MODELS_ARG := $(if $(MODELS),--models $(MODELS))
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS))
 
-.PHONY: quality build test bench bench-core bench-parse bench-align bench-eval extract corpora score venv lint
+.PHONY: quality build test bench bench-core bench-parse bench-align bench-eval bench-score extract corpora score venv lint
 
 build:
 	cargo build --release
@@ -39,7 +39,7 @@ lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --release -- -D warnings
 
-bench: bench-core bench-parse bench-align bench-eval
+bench: bench-core bench-parse bench-align bench-eval bench-score
 
 bench-core:
 	cargo bench --bench extract_throughput
@@ -52,6 +52,9 @@ bench-align:
 
 bench-eval:
 	cargo bench -p ldd-eval --bench score_controls
+
+bench-score:
+	cargo bench --bench score_sets
 
 extract: build
 	$(BIN) run --pair $(LANG) --corpora $(CORPORA) $(MODELS_ARG) --out $(OUT) \
