@@ -57,6 +57,9 @@ bench-score:
 	cargo bench --bench score_sets
 
 extract: build
+	@if [ "$(CORPORA)" = "corpora/$(LANG)" ] && [ ! -d "$(CORPORA)" ]; then \
+	  echo "corpora/$(LANG) is missing: downloading it first (make corpora LANG=$(LANG))"; \
+	  $(BIN) corpora --pair $(LANG) --dir $(CORPORA) || exit $$?; fi
 	$(BIN) run --pair $(LANG) --corpora $(CORPORA) $(MODELS_ARG) --out $(OUT) \
 		--controls $(CONTROLS) --seed $(SEED) $(THREADS_ARG)
 
