@@ -241,22 +241,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
     let mut sets = Vec::new();
     for (p, row) in opts.rules.phenomena.iter().zip(writers) {
         for (b, w) in buckets.iter().zip(row) {
-            let (files, sentences, pairs, words) = w.finish()?;
-            sets.push(SetEntry {
-                kind: "lexical",
-                phenomenon: p.name.clone(),
-                bucket: b.to_string(),
-                min_distance: b.min_distance(),
-                exact: matches!(b, Bucket::Exactly(_)),
-                sentences,
-                pairs,
-                mean_source_words: if sentences == 0 {
-                    0.0
-                } else {
-                    words as f64 / sentences as f64
-                },
-                files,
-            });
+            sets.push(w.finish("lexical", &p.name, *b)?);
         }
     }
     let reorder_info = match &opts.reorder {

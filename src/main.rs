@@ -78,6 +78,17 @@ enum Command {
     Corpora(CorporaArgs),
 }
 
+/// Options every pipeline command takes.
+#[derive(Args)]
+struct Common {
+    /// Worker threads [default: all cores]. Output does not depend on it.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Print nothing but errors (no progress bar, no summary).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
 /// Options shared by `extract` and `run`: which sets to build.
 #[derive(Args)]
 struct SetArgs {
@@ -186,12 +197,8 @@ struct ExtractArgs {
     sets: SetArgs,
     #[command(flatten)]
     parse: ParseArgs,
-    /// Worker threads [default: all cores]. Output does not depend on it.
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
-    /// Print nothing but errors.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    common: Common,
 }
 
 #[derive(Args)]
@@ -212,12 +219,8 @@ struct RunArgs {
     sets: SetArgs,
     #[command(flatten)]
     parse: ParseArgs,
-    /// Worker threads [default: all cores]. Output does not depend on it.
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
-    /// Print nothing but errors.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    common: Common,
 }
 
 #[derive(Args)]
@@ -426,17 +429,17 @@ fn reorder_options(
 }
 
 fn run_extract(a: ExtractArgs) -> Result<()> {
-    set_threads(a.threads)?;
+    set_threads(a.common.threads)?;
     let pair_name = format!("{}-{}", a.src_lang, a.tgt_lang);
     let pair = optional_pair(&a.parse.config, a.pair.as_deref(), &pair_name)?;
     let rules = build_rules(&a.sets, pair.as_ref(), &a.src_lang)?;
     let conllu = match a.conllu {
         Some(c) => c,
         None => {
-            let settings = parse_settings(&a.parse, a.threads, a.quiet);
+            let settings = parse_settings(&a.parse, a.common.threads, a.common.quiet);
             let model = find_model(pair.as_ref().map(|p| &p.model), &settings)?;
             let parsed = parse_cached(&a.src, &model, &settings)?;
-            if !a.quiet {
+            if !a.common.quiet {
                 eprintln!("ldd-sets: {}", describe(&parsed, &a.src));
             }
             parsed.conllu
@@ -453,18 +456,18 @@ fn run_extract(a: ExtractArgs) -> Result<()> {
         rules,
         out: a.out,
         controls: control_options(&a.sets),
-        reorder: reorder_options(&a.sets, a.alignments, a.quiet),
+        reorder: reorder_options(&a.sets, a.alignments, a.common.quiet),
     };
     let start = Instant::now();
     let report = extract(&opts)?;
-    if !a.quiet {
+    if !a.common.quiet {
         print_summary(&opts, &report, start.elapsed().as_secs_f64());
     }
     Ok(())
 }
 
 fn run_pipeline(a: RunArgs) -> Result<()> {
-    set_threads(a.threads)?;
+    set_threads(a.common.threads)?;
     let pair = Pair::load(&a.parse.config, &a.pair)?;
     let rules = build_rules(&a.sets, Some(&pair), &pair.source)?;
     let mut corpora = pair.discover(&a.corpora)?;
@@ -484,11 +487,11 @@ fn run_pipeline(a: RunArgs) -> Result<()> {
         }
         corpora.retain(|c| only.contains(&c.name));
     }
-    let settings = parse_settings(&a.parse, a.threads, a.quiet);
+    let settings = parse_settings(&a.parse, a.common.threads, a.common.quiet);
     let model = find_model(Some(&pair.model), &settings)?;
     let mut timings = Vec::new();
     for c in &corpora {
-        if !a.quiet {
+        if !a.common.quiet {
             eprintln!(
                 "ldd-sets: corpus {} ({} -> {})",
                 c.name,
@@ -497,7 +500,7 @@ fn run_pipeline(a: RunArgs) -> Result<()> {
             );
         }
         let parsed = parse_cached(&c.source, &model, &settings)?;
-        if !a.quiet {
+        if !a.common.quiet {
             eprintln!("ldd-sets: {}", describe(&parsed, &c.source));
         }
         let opts = ExtractOptions {
@@ -511,18 +514,18 @@ fn run_pipeline(a: RunArgs) -> Result<()> {
             rules: rules.clone(),
             out: a.out.join(&c.name),
             controls: control_options(&a.sets),
-            reorder: reorder_options(&a.sets, None, a.quiet),
+            reorder: reorder_options(&a.sets, None, a.common.quiet),
         };
         let start = Instant::now();
         let report = extract(&opts)?;
         let secs = start.elapsed().as_secs_f64();
-        if !a.quiet {
+        if !a.common.quiet {
             println!("\n== {} ==", c.name);
             print_summary(&opts, &report, secs);
         }
         timings.push((c.name.clone(), parsed.seconds, secs));
     }
-    if !a.quiet {
+    if !a.common.quiet {
         println!(
             "\ntiming per stage (s):\n{:<24} {:>9} {:>9}",
             "corpus", "parse", "extract"

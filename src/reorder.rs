@@ -23,7 +23,7 @@ use crate::conllu::{parse_block, Block, ConlluReader};
 use crate::corpus::LineReader;
 use crate::error::{Error, Result};
 use crate::manifest::SetEntry;
-use crate::sets::{mark, Entry, SetFiles, SetWriter};
+use crate::sets::{mark, Bucket, Entry, SetFiles, SetWriter};
 
 /// The phenomenon name (output directory) of reordering sets.
 pub const NAME: &str = "reorder";
@@ -293,22 +293,7 @@ pub fn build(
     }
     let mut sets = Vec::new();
     for (b, w) in buckets.iter().zip(writers) {
-        let (files, sentences, pairs, words) = w.finish()?;
-        sets.push(SetEntry {
-            kind: "reorder",
-            phenomenon: NAME.to_string(),
-            bucket: format!("ge{b}"),
-            min_distance: *b,
-            exact: false,
-            sentences,
-            pairs,
-            mean_source_words: if sentences == 0 {
-                0.0
-            } else {
-                words as f64 / sentences as f64
-            },
-            files,
-        });
+        sets.push(w.finish("reorder", NAME, Bucket::AtLeast(*b))?);
     }
     let info = ReorderInfo {
         options: opts.clone(),

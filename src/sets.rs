@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::manifest::SetEntry;
 
 /// A distance bucket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -182,13 +183,33 @@ impl SetWriter {
         Ok(())
     }
 
-    /// Flushes all files.
-    pub fn finish(mut self) -> Result<(SetFiles, u64, u64, u64)> {
+    /// Flushes all files and describes the set for the manifest.
+    pub fn finish(
+        mut self,
+        kind: &'static str,
+        phenomenon: &str,
+        bucket: Bucket,
+    ) -> Result<SetEntry> {
         for w in self.out.iter_mut().chain(self.marked_target.as_mut()) {
             w.flush()
                 .map_err(|e| Error::io(&self.root.join(&self.files.source), e))?;
         }
-        Ok((self.files, self.sentences, self.pairs, self.source_words))
+        let sentences = self.sentences;
+        Ok(SetEntry {
+            kind,
+            phenomenon: phenomenon.to_string(),
+            bucket: bucket.to_string(),
+            min_distance: bucket.min_distance(),
+            exact: matches!(bucket, Bucket::Exactly(_)),
+            sentences,
+            pairs: self.pairs,
+            mean_source_words: if sentences == 0 {
+                0.0
+            } else {
+                self.source_words as f64 / sentences as f64
+            },
+            files: self.files,
+        })
     }
 }
 
