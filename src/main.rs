@@ -29,9 +29,14 @@ Exit codes:
 
 /// Build long-distance-dependency (LDD) challenge sets for machine translation.
 ///
-/// ldd-sets reads a parallel corpus (one sentence per line) and a UD parse of its
-/// source side, and writes sub-corpora rich in long-distance dependencies, bucketed
-/// by distance, ready for sacreBLEU.
+/// ldd-sets parses the source side of a parallel corpus (one sentence per line) into
+/// Universal Dependencies trees with UDPipe, and writes sub-corpora rich in long-distance
+/// dependencies — lexical (reflexive verbs, particle verbs, preposition stranding, or your
+/// own rules) and reordering (word alignment) — bucketed by distance, with length-matched
+/// controls, ready for sacreBLEU; `score` then scores systems on every set.
+///
+/// Typical use: `ldd-sets run --pair de-en --corpora DIR --out OUT` (what `make extract`
+/// does), or `ldd-sets extract` on one corpus, then `ldd-sets score --sets OUT --hyp FILE`.
 #[derive(Parser)]
 #[command(name = "ldd-sets", version, after_help = EXIT_CODES)]
 struct Cli {
@@ -41,11 +46,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Extract lexical LDD challenge sets from a parsed parallel corpus.
+    /// Extract LDD challenge sets from a parallel corpus: lexical sets from the source
+    /// trees (parsed with UDPipe unless --conllu is given) and reordering sets from word
+    /// alignment, each with length-matched controls.
     ///
     /// Writes OUT/<phenomenon>/{ge0..geN,eq0..eqN}.{SRC,TGT,ids,conllu,marked.SRC},
-    /// OUT/manifest.json and OUT/summary.csv, and prints a summary table. The output
-    /// directory is replaced as a whole only when the run succeeds.
+    /// OUT/reorder/{ge5,ge10,..}.*, OUT/<phenomenon>/controls/, OUT/manifest.json and
+    /// OUT/summary.csv, and prints a summary table. The output directory is replaced as a
+    /// whole only when the run succeeds.
     #[command(after_help = EXIT_CODES)]
     Extract(ExtractArgs),
     /// Run the whole pipeline on every corpus of a language pair found in a directory:
@@ -631,7 +639,7 @@ fn copy_conllu(cached: &std::path::Path, out: &std::path::Path) -> Result<()> {
 fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {
     let max = opts.rules.max_distance;
     println!(
-        "{} lines ({} empty, {} source words) read in {secs:.2} s; sets in {}",
+        "{} lines ({} empty, {} source words) in {secs:.2} s; sets in {}",
         r.corpus.lines,
         r.corpus.empty_lines,
         r.corpus.source_words,
