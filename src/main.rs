@@ -479,6 +479,7 @@ fn run_pipeline(a: RunArgs) -> Result<()> {
     let pair = Pair::load(&a.parse.config, &a.pair)?;
     let rules = build_rules(&a.sets, Some(&pair), &pair.source)?;
     let mut corpora = pair.discover(&a.corpora)?;
+    let all_corpora = corpora.clone();
     if let Some(only) = &a.only {
         for name in only {
             if !corpora.iter().any(|c| &c.name == name) {
@@ -522,7 +523,19 @@ fn run_pipeline(a: RunArgs) -> Result<()> {
             rules: rules.clone(),
             out: a.out.join(&c.name),
             controls: control_options(&a.sets),
-            reorder: reorder_options(&a.sets, None, a.common.quiet),
+            reorder: reorder_options(&a.sets, None, a.common.quiet).map(|mut r| {
+                if r.model.is_none() {
+                    // Train the aligner on the pair's other corpora too: a small test
+                    // set alone aligns poorly (the paper used a large training corpus).
+                    r.train.extend(
+                        all_corpora
+                            .iter()
+                            .filter(|o| o.name != c.name)
+                            .map(|o| a.corpora.join(format!("{}.{}", o.name, pair.files))),
+                    );
+                }
+                r
+            }),
         };
         let start = Instant::now();
         let report = extract(&opts)?;
