@@ -111,14 +111,8 @@ fn detect(item: &Item, opts: &ExtractOptions) -> Result<Detected> {
     }
     rules.detect(&s, &mut d.matches);
     if !d.matches.is_empty() {
-        let mut buf = Vec::with_capacity(item.block.text.len() + 1);
-        s.write(&mut buf).map_err(|e| Error::io(path, e))?;
-        d.conllu = String::from_utf8(buf).map_err(|e| Error::Data(e.to_string()))?;
-        d.tokens = s
-            .tokens()
-            .into_iter()
-            .map(|t| (t.form.to_string(), t.first, t.last))
-            .collect();
+        d.conllu = s.to_conllu();
+        d.tokens = s.owned_tokens();
     }
     Ok(d)
 }

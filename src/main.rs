@@ -11,6 +11,7 @@ use ldd_sets::error::{Error, Result};
 use ldd_sets::extract::{extract, ExtractOptions, ExtractReport};
 use ldd_sets::fetch::fetch_corpora;
 use ldd_sets::manifest::Languages;
+use ldd_sets::output::write_file_atomic;
 use ldd_sets::pairs::Pair;
 use ldd_sets::parse::{describe, find_model, parse_cached, ParseSettings};
 use ldd_sets::reorder::{Direction, ReorderOptions};
@@ -572,23 +573,15 @@ fn run_align(a: &AlignArgs) -> Result<()> {
         ..ReorderOptions::default()
     };
     let (alignments, _) = ldd_sets::reorder::align(&corpus, &opts, (&a.src_lang, &a.tgt_lang))?;
-    let dir = match a.out.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| Error::io(&dir, e))?;
-    {
+    write_file_atomic(&a.out, |f| {
         use std::io::Write;
-        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        let mut w = std::io::BufWriter::new(f);
         for al in &alignments {
             writeln!(w, "{}", ldd_align::pharaoh::format_line(al))
                 .map_err(|e| Error::io(&a.out, e))?;
         }
-        w.flush().map_err(|e| Error::io(&a.out, e))?;
-    }
-    tmp.persist(&a.out)
-        .map_err(|e| Error::io(&a.out, e.error))?;
-    Ok(())
+        w.flush().map_err(|e| Error::io(&a.out, e))
+    })
 }
 
 fn run_compare(a: &CompareArgs) -> Result<()> {
@@ -630,23 +623,15 @@ fn run_parse(a: ParseCmdArgs) -> Result<()> {
 /// Writes the cached gzip CoNLL-U to `out` (decompressed unless `out` ends in .gz),
 /// via a temporary file renamed into place.
 fn copy_conllu(cached: &std::path::Path, out: &std::path::Path) -> Result<()> {
-    let dir = match out.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| Error::io(&dir, e))?;
     let mut input = std::fs::File::open(cached).map_err(|e| Error::io(cached, e))?;
-    let res = if out.extension().is_some_and(|e| e == "gz") {
-        std::io::copy(&mut input, tmp.as_file_mut())
-    } else {
-        std::io::copy(
-            &mut flate2::read::MultiGzDecoder::new(input),
-            tmp.as_file_mut(),
-        )
-    };
-    res.map_err(|e| Error::io(cached, e))?;
-    tmp.persist(out).map_err(|e| Error::io(out, e.error))?;
-    Ok(())
+    write_file_atomic(out, |f| {
+        let res = if out.extension().is_some_and(|e| e == "gz") {
+            std::io::copy(&mut input, f)
+        } else {
+            std::io::copy(&mut flate2::read::MultiGzDecoder::new(input), f)
+        };
+        res.map(|_| ()).map_err(|e| Error::io(cached, e))
+    })
 }
 
 fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {

@@ -26,10 +26,7 @@ impl Staging {
     /// beside it. Fails early, before any work is done.
     pub fn new(target: &Path) -> Result<Staging> {
         check_replaceable(target)?;
-        let parent = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        let parent = parent_dir(target);
         fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
         let name = target
             .file_name()
@@ -78,6 +75,27 @@ impl Staging {
         }
         Ok(())
     }
+}
+
+/// The directory holding `path` (`.` for a bare file name).
+pub fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Writes the file `path` all-or-nothing: `fill` writes into a temporary file in the
+/// same directory, which is renamed to `path` only if `fill` succeeds.
+pub fn write_file_atomic(
+    path: &Path,
+    fill: impl FnOnce(&mut fs::File) -> Result<()>,
+) -> Result<()> {
+    let dir = parent_dir(path);
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| Error::io(&dir, e))?;
+    fill(tmp.as_file_mut())?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
 }
 
 /// `target` may be written if it does not exist, is an empty directory, or holds a

@@ -248,14 +248,8 @@ pub fn build(
         if let Some(h) = hit.filter(|h| lengths.get(k).is_some_and(|&l| l > 0) && h.distance >= min)
         {
             let tree = parse_block(&block, conllu)?;
-            let mut text = Vec::new();
-            tree.write(&mut text).map_err(|e| Error::io(conllu, e))?;
-            let text = String::from_utf8_lossy(&text).into_owned();
-            let tokens: Vec<(String, u32, u32)> = tree
-                .tokens()
-                .into_iter()
-                .map(|t| (t.form.to_string(), t.first, t.last))
-                .collect();
+            let text = tree.to_conllu();
+            let tokens = tree.owned_tokens();
             let mut marks = vec![Vec::new(); tree.len()];
             if let Some(m) = marks.get_mut(h.src_index) {
                 m.push("s1".to_string());

@@ -729,14 +729,7 @@ pub fn run_score(args: &ScoreArgs) -> Result<()> {
 
 /// Writes `path` via a temporary file in the same directory and a rename.
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
+    crate::output::write_file_atomic(path, |f| f.write_all(bytes).map_err(|e| Error::io(path, e)))
 }
 
 fn opt<T: ToString>(v: Option<T>) -> String {

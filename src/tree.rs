@@ -144,6 +144,23 @@ impl<'a> Sentence<'a> {
         out
     }
 
+    /// Surface tokens with owned forms, `(form, first word id, last word id)`, for
+    /// marking after the sentence's text is gone.
+    pub fn owned_tokens(&self) -> Vec<(String, u32, u32)> {
+        self.tokens()
+            .into_iter()
+            .map(|t| (t.form.to_string(), t.first, t.last))
+            .collect()
+    }
+
+    /// The sentence in CoNLL-U, followed by a blank line.
+    pub fn to_conllu(&self) -> String {
+        let mut buf = Vec::new();
+        // Writing to a Vec cannot fail; every field is a &str, so the bytes are UTF-8.
+        let _ = self.write(&mut buf);
+        String::from_utf8_lossy(&buf).into_owned()
+    }
+
     /// Writes the sentence in CoNLL-U, followed by a blank line.
     pub fn write<W: Write>(&self, out: &mut W) -> io::Result<()> {
         let mut extras = self.extras.iter().peekable();
