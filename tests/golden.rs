@@ -1,0 +1,130 @@
+//! Behaviour is preserved: the SHA-256 of every file `extract` writes (except
+//! `manifest.json`, which records machine-specific paths) for three runs on the shared
+//! corpora, compared with the values recorded in `tests/golden/*.sha256` before the
+//! restructuring of issue 8.
+//!
+//! - `pud-de-en`: PUD German → English from the gold trees;
+//! - `pud-en-de`: PUD English → German from the gold trees;
+//! - `newstest2013-de-en`: newstest2013 German → English parsed by `german-small`.
+//!
+//! All with default options (10 controls, seed 1, reordering sets with the built-in
+//! aligner trained on the corpus itself). `LDD_SETS_RECORD_GOLDEN=1` rewrites the
+//! recorded files instead of comparing (only when a deliberate change is made; the commit
+//! must say which values changed and why).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use common::{data, run_ok, shared};
+use sha2::{Digest, Sha256};
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// `relative path -> sha256` of every file below `root` except `manifest.json`.
+fn checksums(root: &Path) -> BTreeMap<String, String> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                if rel != "manifest.json" {
+                    let bytes = std::fs::read(&p).unwrap();
+                    out.insert(rel, format!("{:x}", Sha256::digest(&bytes)));
+                }
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+fn check(case: &str, out: &Path) {
+    let got = checksums(out);
+    let file = golden_dir().join(format!("{case}.sha256"));
+    let text: String = got.iter().map(|(p, h)| format!("{h}  {p}\n")).collect();
+    if std::env::var_os("LDD_SETS_RECORD_GOLDEN").is_some() {
+        std::fs::create_dir_all(golden_dir()).unwrap();
+        std::fs::write(&file, text).unwrap();
+        return;
+    }
+    let want: BTreeMap<String, String> = std::fs::read_to_string(&file)
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+        .lines()
+        .map(|l| {
+            let (h, p) = l.split_once("  ").expect("`sha256  path` lines");
+            (p.to_string(), h.to_string())
+        })
+        .collect();
+    assert!(want.len() > 100, "{case}: {} recorded files", want.len());
+    let missing: Vec<_> = want.keys().filter(|k| !got.contains_key(*k)).collect();
+    let extra: Vec<_> = got.keys().filter(|k| !want.contains_key(*k)).collect();
+    let differ: Vec<_> = want
+        .iter()
+        .filter(|(k, h)| got.get(*k).is_some_and(|g| g != *h))
+        .map(|(k, _)| k)
+        .collect();
+    assert!(
+        missing.is_empty() && extra.is_empty() && differ.is_empty(),
+        "{case}: output differs from {}\nmissing: {missing:?}\nextra: {extra:?}\ndiffer: {differ:?}",
+        file.display()
+    );
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn pud(src: &str, case: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    common::extract_pud(src, &out, &["--threads", "2"]);
+    check(case, &out);
+}
+
+#[test]
+fn pud_de_en_gold_trees() {
+    pud("de", "pud-de-en");
+}
+
+#[test]
+fn pud_en_de_gold_trees() {
+    pud("en", "pud-en-de");
+}
+
+#[test]
+fn newstest2013_de_en_small_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cache = dir.path().join("cache");
+    let model = shared().join("models/german-small.udpipe");
+    run_ok(&[
+        "extract",
+        "--src",
+        s(&data("parallel/newstest2013.de-en.de")),
+        "--tgt",
+        s(&data("parallel/newstest2013.de-en.en")),
+        "--src-lang",
+        "de",
+        "--tgt-lang",
+        "en",
+        "--model",
+        s(&model),
+        "--cache",
+        s(&cache),
+        "--out",
+        s(&out),
+        "--quiet",
+    ]);
+    check("newstest2013-de-en", &out);
+}
