@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use ldd_sets::extract::{extract, ExtractOptions};
-use ldd_sets::manifest::Languages;
-use ldd_sets::rules::RuleSet;
+use ldd_sets::detect::rules::RuleSet;
+use ldd_sets::pipeline::{extract, ExtractOptions};
+use ldd_sets::read::Languages;
+use ldd_sets::sample::ControlOptions;
 
 /// CPU seconds (user + system) of this process, or of its finished children.
 fn cpu_seconds(who: i32) -> f64 {
@@ -97,7 +98,7 @@ fn main() {
             rules: rules.clone(),
             out: tmp.path().join(format!("out{threads}")),
             reorder: None,
-            controls: ldd_sets::controls::ControlOptions {
+            controls: ControlOptions {
                 count: 0,
                 ..Default::default()
             },

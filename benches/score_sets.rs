@@ -7,12 +7,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use ldd_sets::controls::ControlOptions;
-use ldd_sets::corpus::read_lines;
-use ldd_sets::extract::{extract, ExtractOptions};
-use ldd_sets::manifest::Languages;
-use ldd_sets::rules::RuleSet;
-use ldd_sets::score::{score, ScoreArgs};
+use ldd_io::read_lines;
+use ldd_sets::detect::reorder::ReorderOptions;
+use ldd_sets::detect::rules::RuleSet;
+use ldd_sets::pipeline::{extract, ExtractOptions};
+use ldd_sets::read::Languages;
+use ldd_sets::sample::ControlOptions;
+use ldd_sets::score::{score, ScoreOptions};
 
 fn shared(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -50,7 +51,7 @@ fn main() {
             count: 100,
             ..ControlOptions::default()
         },
-        reorder: Some(ldd_sets::reorder::ReorderOptions::default()),
+        reorder: Some(ReorderOptions::default()),
     };
     let t = Instant::now();
     extract(&opts).expect("extract");
@@ -72,12 +73,10 @@ fn main() {
     let hyp = tmp.path().join("sys.en");
     std::fs::write(&hyp, hyps.join("\n") + "\n").expect("write hyp");
 
-    let args = ScoreArgs {
+    let args = ScoreOptions {
         sets: out.clone(),
-        hyp: vec![hyp],
+        hyps: vec![hyp],
         reference: Some(tgt),
-        out: None,
-        quiet: true,
     };
     let t = Instant::now();
     let report = score(&args).expect("score");

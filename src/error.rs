@@ -1,20 +1,28 @@
 //! Errors of ldd-sets and the exit codes they map to.
 //!
-//! Every error that comes from input names the file and, where it applies, the
-//! 1-based line. The binary prints the error and exits with [`Error::exit_code`].
+//! Every error that comes from input names the file and, where it applies, the 1-based
+//! line; paths and quoted input are shown with control characters escaped. The binary
+//! prints the error and exits with [`Error::exit_code`].
 
 use std::path::{Path, PathBuf};
+
+use ldd_align::AlignError;
+use ldd_io::text::shown;
+use ldd_parse::ParseError;
 
 /// Exit code: success.
 pub const EXIT_OK: i32 = 0;
 /// Exit code: bad input data (malformed CoNLL-U, invalid UTF-8, mismatched line counts, ...).
 pub const EXIT_INPUT: i32 = 3;
-/// Exit code: invalid configuration (rules or language-pair TOML, bad option values).
+/// Exit code: invalid configuration (rules or language-pair TOML, bad option values,
+/// an output that may not be written).
 pub const EXIT_CONFIG: i32 = 4;
 /// Exit code: an I/O failure (missing file, permission, disk full, ...).
 pub const EXIT_IO: i32 = 5;
 /// Exit code: a needed resource (e.g. a UDPipe model) is missing.
 pub const EXIT_RESOURCE: i32 = 6;
+/// Exit code: the output is being written by another ldd-sets process.
+pub const EXIT_BUSY: i32 = 7;
 
 /// Result alias used throughout the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -23,7 +31,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// An I/O error on a named file.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}", shown(path))]
     Io {
         /// The file being read or written.
         path: PathBuf,
@@ -31,7 +39,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// Bad input at a known place in a file.
-    #[error("{}:{line}: {msg}", path.display())]
+    #[error("{}:{line}: {msg}", shown(path))]
     Input {
         /// The offending file.
         path: PathBuf,
@@ -49,6 +57,9 @@ pub enum Error {
     /// A missing resource (model, corpus file) with advice on how to get it.
     #[error("{0}")]
     Resource(String),
+    /// Another process holds the output.
+    #[error("{0}")]
+    Busy(String),
 }
 
 impl Error {
@@ -79,6 +90,47 @@ impl Error {
             Error::Input { .. } | Error::Data(_) => EXIT_INPUT,
             Error::Config(_) => EXIT_CONFIG,
             Error::Resource(_) => EXIT_RESOURCE,
+            Error::Busy(_) => EXIT_BUSY,
+        }
+    }
+}
+
+impl From<ldd_io::Error> for Error {
+    fn from(e: ldd_io::Error) -> Self {
+        match e {
+            ldd_io::Error::Io { path, source } => Error::Io { path, source },
+            ldd_io::Error::Input { path, line, msg } => Error::Input { path, line, msg },
+            ldd_io::Error::Refused(m) => Error::Config(m),
+            e @ ldd_io::Error::InUse { .. } => Error::Busy(e.to_string()),
+        }
+    }
+}
+
+impl From<ParseError> for Error {
+    fn from(e: ParseError) -> Self {
+        match e {
+            ParseError::File(e) => e.into(),
+            ParseError::ModelNotFound(m) => Error::Resource(m),
+            ParseError::NoModelsDir | ParseError::ModelLoad { .. } => {
+                Error::Resource(e.to_string())
+            }
+            ParseError::Io { path, source, .. } => Error::Io { path, source },
+            ParseError::Output(source) => Error::Io {
+                path: PathBuf::from("(parsed CoNLL-U output)"),
+                source,
+            },
+            ParseError::Input { .. } | ParseError::Udpipe { .. } => Error::Data(e.to_string()),
+            other => Error::Resource(other.to_string()),
+        }
+    }
+}
+
+impl From<AlignError> for Error {
+    fn from(e: AlignError) -> Self {
+        match e {
+            AlignError::File(e) => e.into(),
+            AlignError::Io { path, source } => Error::io(&path, source),
+            other => Error::Data(other.to_string()),
         }
     }
 }

@@ -1,25 +1,24 @@
 //! ldd-sets: long-distance-dependency challenge sets for machine translation.
 //!
-//! Data flows one way: [`corpus`] and [`conllu`] read → [`tree`] holds a parsed
-//! sentence → [`rules`] detects phenomena → [`sets`] buckets and writes them →
-//! [`manifest`] records the run. [`extract`] drives the pipeline; [`output`]
-//! makes it all-or-nothing.
+//! Data flows one way, and so do imports — a stage uses only the stages before it:
+//!
+//! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`] → [`score`]
+//!
+//! [`config`] (language pairs, built-in rules) and [`error`] sit below every stage;
+//! [`pipeline`] glues the stages together for `extract` and `run`. Files are opened and
+//! written only through the `ldd-io` crate, CoNLL-U is the `ldd-conllu` crate, UDPipe is
+//! `ldd-parse`, the aligner `ldd-align`, the metrics and the control sampler `ldd-eval`.
+//! The command line (clap) lives in the binary, not here.
 
-pub mod compare;
-pub mod conllu;
-pub mod controls;
-pub mod corpus;
+pub mod bucket;
+pub mod config;
+pub mod detect;
 pub mod error;
-pub mod extract;
-pub mod fetch;
-pub mod manifest;
-pub mod output;
-pub mod pairs;
 pub mod parse;
-pub mod reorder;
-pub mod rules;
+pub mod pipeline;
+pub mod read;
+pub mod sample;
 pub mod score;
-pub mod sets;
-pub mod tree;
+pub mod write;
 
 pub use error::{Error, Result};

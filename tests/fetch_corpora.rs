@@ -53,11 +53,7 @@ fn gz(bytes: &[u8]) -> Vec<u8> {
 }
 
 fn gunzip_lines(p: &Path) -> Vec<String> {
-    let mut s = String::new();
-    flate2::read::MultiGzDecoder::new(std::fs::File::open(p).unwrap())
-        .read_to_string(&mut s)
-        .unwrap();
-    s.lines().map(str::to_string).collect()
+    ldd_io::read_lines(p).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -222,7 +218,7 @@ format = "plain"
 #[test]
 fn shipped_pair_configs_load() {
     for p in ["de-en", "en-de", "en-ru"] {
-        let pair = ldd_sets::pairs::Pair::load(
+        let pair = ldd_sets::config::Pair::load(
             Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/config")),
             p,
         )
@@ -237,7 +233,7 @@ fn shipped_pair_configs_load() {
             assert!(c.members.contains_key(&pair.source) && c.members.contains_key(&pair.target));
         }
         // the shared corpora are discovered by the naming convention
-        let found = pair.discover(&data("parallel")).unwrap();
+        let found = ldd_sets::read::discover::discover(&pair, &data("parallel")).unwrap();
         let names: Vec<&str> = found.iter().map(|c| c.name.as_str()).collect();
         match p {
             "en-ru" => assert_eq!(names, ["books-tok"]),

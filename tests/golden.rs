@@ -32,11 +32,7 @@ fn checksums(root: &Path) -> BTreeMap<String, String> {
             if p.is_dir() {
                 walk(root, &p, out);
             } else {
-                let rel = p
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
                 if rel != "manifest.json" {
                     let bytes = std::fs::read(&p).unwrap();
                     out.insert(rel, format!("{:x}", Sha256::digest(&bytes)));

@@ -339,12 +339,7 @@ fn reorder_sets_are_scored_with_ribes() {
 }
 
 fn read_gz_lines(p: &Path) -> Vec<String> {
-    use std::io::Read;
-    let mut s = String::new();
-    flate2::read::MultiGzDecoder::new(std::fs::File::open(p).unwrap())
-        .read_to_string(&mut s)
-        .unwrap();
-    s.lines().map(str::to_string).collect()
+    ldd_io::read_lines(p).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Link-level F1 of two Pharaoh files' lines.
@@ -386,7 +381,7 @@ fn align_subcommand_agrees_with_fast_align() {
             "--tgt",
             tgt.to_str().unwrap(),
             "--pretokenized",
-            "--direction",
+            "--align-direction",
             direction,
             "--out",
             out.to_str().unwrap(),
@@ -397,13 +392,83 @@ fn align_subcommand_agrees_with_fast_align() {
     };
     let gdfa = align(
         "grow-diag-final-and",
-        &["--save-model", model.to_str().unwrap()],
+        &["--save-align-model", model.to_str().unwrap()],
     );
-    let fwd = align("forward", &["--model", model.to_str().unwrap()]);
-    let rev = align("reverse", &["--model", model.to_str().unwrap()]);
+    let fwd = align("forward", &["--align-model", model.to_str().unwrap()]);
+    let rev = align("reverse", &["--align-model", model.to_str().unwrap()]);
     for (name, ours) in [("fwd", &fwd), ("rev", &rev), ("gdfa", &gdfa)] {
         let reference = read_gz_lines(&refdir.join(format!("books-news.de-en.{name}.align.gz")));
         let f = f1(&reference, ours);
         assert!(f >= 0.95, "{name}: F1 {f:.4}");
     }
+}
+
+/// `align --conllu` aligns exactly the source tokens `extract` uses (the UD words of the
+/// parse): its output fed to `extract --alignments` gives byte-identical reordering sets
+/// (and controls) to `extract`'s own alignment with the same (default) settings. Without
+/// --conllu, `align` tokenizes the raw line, and its indices would not match the parse.
+#[test]
+fn align_with_conllu_feeds_extract_the_same_reorder_sets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let own = tmp.path().join("own");
+    extract_pud("de", &own, &[]);
+    let al = tmp.path().join("pud.align");
+    let conllu = data("ud/de_pud-ud-test.conllu");
+    let (src, tgt) = (data("parallel/pud.de-en.de"), data("parallel/pud.de-en.en"));
+    let mut args = vec![
+        "align",
+        "--src",
+        src.to_str().unwrap(),
+        "--tgt",
+        tgt.to_str().unwrap(),
+        "--src-lang",
+        "de",
+        "--tgt-lang",
+        "en",
+        "--out",
+        al.to_str().unwrap(),
+        "--quiet",
+    ];
+    let mut with_parse = args.clone();
+    with_parse.extend(["--conllu", conllu.to_str().unwrap()]);
+    run_ok(&with_parse);
+    assert_eq!(lines(&al), lines(&own.join("reorder/alignments.txt")));
+
+    let fed = tmp.path().join("fed");
+    extract_pud("de", &fed, &["--alignments", al.to_str().unwrap()]);
+    let files = |d: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut v = Vec::new();
+        for dir in [d.join("reorder"), d.join("reorder/controls")] {
+            for e in std::fs::read_dir(&dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_file() {
+                    let rel = p.strip_prefix(d).unwrap().display().to_string();
+                    v.push((rel, std::fs::read(&p).unwrap()));
+                }
+            }
+        }
+        v.sort();
+        v
+    };
+    let (a, b) = (files(&own), files(&fed));
+    assert!(a.len() > 40, "{} reorder files", a.len());
+    assert_eq!(
+        a.iter().map(|x| &x.0).collect::<Vec<_>>(),
+        b.iter().map(|x| &x.0).collect::<Vec<_>>()
+    );
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert!(x == y, "{name} differs");
+    }
+
+    // The raw-text tokenization gives other token indices on many lines (German `am` is
+    // one token but two UD words, `an dem`).
+    let raw = tmp.path().join("raw.align");
+    args[10] = raw.to_str().unwrap();
+    run_ok(&args);
+    let differing = lines(&raw)
+        .iter()
+        .zip(lines(&al))
+        .filter(|(r, p)| *r != p)
+        .count();
+    assert!(differing > 100, "{differing} lines differ");
 }

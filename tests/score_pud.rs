@@ -377,3 +377,44 @@ fn two_systems_two_columns_and_outputs_agree() {
     assert!(t["spearman"].is_number() && t["pearson"].is_number());
     assert!(stdout.contains("spearman") && stdout.contains("pearson"));
 }
+
+/// The manifest is read with one type and its `format_version` checked first: another
+/// version, a file that is not a manifest, and a file name leaving the set directory are
+/// errors naming the manifest (exit 3), and nothing is written.
+#[test]
+fn manifest_version_and_paths_are_checked_on_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = sets(tmp.path());
+    let manifest = out.join("manifest.json");
+    let original = std::fs::read_to_string(&manifest).unwrap();
+    let hyp = degraded(tmp.path(), "sys.en");
+    let try_score = |text: &str| {
+        std::fs::write(&manifest, text).unwrap();
+        let o = run(&score_args(&out, std::slice::from_ref(&hyp)));
+        assert!(!out.join("scores.json").exists());
+        (o.status.code(), stderr(&o))
+    };
+    let (code, e) =
+        try_score(&original.replacen("\"format_version\": 1", "\"format_version\": 999", 1));
+    assert_eq!(code, Some(3), "{e}");
+    assert!(
+        e.contains("manifest.json") && e.contains("format_version 999 is not supported"),
+        "{e}"
+    );
+    let (code, e) = try_score("{\"web\": \"project\"}");
+    assert_eq!(code, Some(3), "{e}");
+    assert!(e.contains("not an ldd-sets manifest"), "{e}");
+    let (code, e) = try_score(&original.replacen(
+        "\"ids\": \"reflexive/ge0.ids\"",
+        "\"ids\": \"../../../../../../etc/passwd\"",
+        1,
+    ));
+    assert_eq!(code, Some(3), "{e}");
+    assert!(
+        e.contains("leaves the set directory") && !e.contains("root:"),
+        "{e}"
+    );
+    std::fs::write(&manifest, &original).unwrap();
+    let o = run(&score_args(&out, &[hyp]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}

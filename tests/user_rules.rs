@@ -83,3 +83,43 @@ lemma = ["take", "make", "give", "have"]
         assert!(ok, "{tree}");
     }
 }
+
+/// A phenomenon may not take a name ldd-sets uses itself (it would overwrite the
+/// reordering sets or the control files): the error names the file, line and key.
+#[test]
+fn names_ldd_sets_uses_itself_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["reorder", "controls"] {
+        let rules = tmp.path().join(format!("{name}.toml"));
+        std::fs::write(
+            &rules,
+            format!(
+                "[[phenomenon]]\nname = \"{name}\"\n[phenomenon.dependent]\ndeprel = [\"obl\"]\n"
+            ),
+        )
+        .unwrap();
+        let out = tmp.path().join(format!("o-{name}"));
+        let o = run(&[
+            "extract",
+            "--src",
+            data("parallel/pud.de-en.en").to_str().unwrap(),
+            "--tgt",
+            data("parallel/pud.de-en.de").to_str().unwrap(),
+            "--src-lang",
+            "en",
+            "--tgt-lang",
+            "de",
+            "--conllu",
+            data("ud/en_pud-ud-test.conllu").to_str().unwrap(),
+            "--rules",
+            rules.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+        let e = stderr(&o);
+        let want = format!("{}:2: invalid value for `name`", rules.display());
+        assert!(e.contains(&want) && e.contains("uses itself"), "{e}");
+        assert!(absent_or_empty(&out));
+    }
+}

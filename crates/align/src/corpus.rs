@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use crate::error::{AlignError, Result};
@@ -161,34 +160,18 @@ impl Corpus {
         true
     }
 
-    /// Reads a fast_align input file (`source ||| target` per line, whitespace-tokenized),
-    /// transparently gunzipping it if its name ends in `.gz`. A line without `|||` is an error
-    /// naming the file and line.
+    /// Reads a fast_align input file (`source ||| target` per line, whitespace-tokenized;
+    /// plain or gzip, recognised by content). A line without `|||` is an error naming the
+    /// file and line.
     pub fn read_fast_align(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
-        let file = std::fs::File::open(path).map_err(|e| AlignError::io(path, e))?;
-        let reader: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
-            Box::new(flate2::read::MultiGzDecoder::new(file))
-        } else {
-            Box::new(file)
-        };
+        let mut input = ldd_io::Input::open(path)?;
         let mut c = Corpus::new();
-        let mut reader = BufReader::with_capacity(1 << 16, reader);
-        let mut line = String::new();
-        let mut lineno = 0usize;
-        loop {
-            line.clear();
-            let n = reader
-                .read_line(&mut line)
-                .map_err(|e| AlignError::io(path, e))?;
-            if n == 0 {
-                break;
-            }
-            lineno += 1;
-            if !c.push_fast_align_line(&line) {
+        while let Some(line) = input.next_line()? {
+            if !c.push_fast_align_line(line) {
                 return Err(AlignError::CorpusLine {
                     path: path.to_path_buf(),
-                    line: lineno,
+                    line: input.line_no() as usize,
                     reason: "no ||| separator".into(),
                 });
             }

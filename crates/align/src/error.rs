@@ -15,6 +15,9 @@ pub enum AlignError {
         #[source]
         source: std::io::Error,
     },
+    /// Reading a file failed, or its content is unusable (names the file and line).
+    #[error(transparent)]
+    File(#[from] ldd_io::Error),
     /// A saved model file is corrupt, truncated or of an unknown version.
     #[error("{path}: invalid model file: {reason}")]
     ModelFormat {

@@ -1,7 +1,7 @@
 //! fast_align's reparameterised IBM Model 2: training (EM), Viterbi alignment, save/load.
 
 use std::collections::BTreeMap;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -632,9 +632,8 @@ impl Model {
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
         let io = |e| AlignError::io(path, e);
-        let file = std::fs::File::create(path).map_err(io)?;
         let mut w = CrcWriter {
-            inner: BufWriter::with_capacity(1 << 20, file),
+            inner: ldd_io::AtomicFile::create(path)?,
             crc: flate2::Crc::new(),
         };
         let o = &self.options;
@@ -671,7 +670,7 @@ impl Model {
         }
         let crc = w.crc.sum();
         w.inner.write_all(&crc.to_le_bytes()).map_err(io)?;
-        w.inner.flush().map_err(io)?;
+        w.inner.commit()?;
         Ok(())
     }
 

@@ -1,8 +1,7 @@
 //! Pharaoh alignment format: one line per sentence pair, links `i-j` separated by spaces.
 
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::{AlignError, Result};
 use crate::{Alignment, Link};
@@ -62,7 +61,7 @@ pub fn parse_line(line: &str) -> Result<Alignment> {
     parse_line_at(line, Path::new("<string>"), 1, None)
 }
 
-/// Reads a Pharaoh file (gunzipped if the name ends in `.gz`).
+/// Reads a Pharaoh file (plain or gzip, recognised by content, through `ldd_io::Input`).
 ///
 /// With `lengths = Some(l)` (one `(source length, target length)` per sentence pair) the file
 /// must have exactly `l.len()` lines and every link must lie inside its sentence pair; errors
@@ -72,38 +71,31 @@ pub fn read_file(
     lengths: Option<&[(usize, usize)]>,
 ) -> Result<Vec<Alignment>> {
     let path = path.as_ref();
-    let file = std::fs::File::open(path).map_err(|e| AlignError::io(path, e))?;
-    let reader: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
-        Box::new(flate2::read::MultiGzDecoder::new(file))
-    } else {
-        Box::new(file)
-    };
-    read_from(BufReader::new(reader), path, lengths)
-}
-
-/// Like [`read_file`] but from any reader; `path` is only used in error messages.
-pub fn read_from(
-    reader: impl BufRead,
-    path: impl Into<PathBuf>,
-    lengths: Option<&[(usize, usize)]>,
-) -> Result<Vec<Alignment>> {
-    let path = path.into();
-    let lines = reader
-        .lines()
-        .collect::<std::io::Result<Vec<String>>>()
-        .map_err(|e| AlignError::io(&path, e))?;
+    let mut input = ldd_io::Input::open(path)?;
+    let mut out = Vec::new();
+    while let Some(line) = input.next_line()? {
+        let k = out.len();
+        let lens = match lengths {
+            Some(l) if k >= l.len() => {
+                return Err(AlignError::LineCount {
+                    path: path.to_path_buf(),
+                    expected: l.len(),
+                    found: input.finish()?.lines as usize,
+                });
+            }
+            Some(l) => Some(l[k]),
+            None => None,
+        };
+        out.push(parse_line_at(line, path, k + 1, lens)?);
+    }
     if let Some(l) = lengths {
-        if lines.len() != l.len() {
+        if out.len() != l.len() {
             return Err(AlignError::LineCount {
-                path,
+                path: path.to_path_buf(),
                 expected: l.len(),
-                found: lines.len(),
+                found: out.len(),
             });
         }
     }
-    lines
-        .iter()
-        .enumerate()
-        .map(|(k, line)| parse_line_at(line, &path, k + 1, lengths.map(|l| l[k])))
-        .collect()
+    Ok(out)
 }

@@ -37,6 +37,11 @@ fn reads_plain_and_gzip() {
     enc.write_all(text.as_bytes()).unwrap();
     enc.finish().unwrap();
     assert_eq!(pharaoh::read_file(&gz, None).unwrap(), expected);
+    // Gzip is recognised by content, not by name (regression: a gzipped file without
+    // `.gz` used to fail).
+    let unnamed = dir.path().join("gzipped.align");
+    std::fs::copy(&gz, &unnamed).unwrap();
+    assert_eq!(pharaoh::read_file(&unnamed, Some(&lens)).unwrap(), expected);
 }
 
 /// Too few or too many lines: the error names the file and both counts.

@@ -5,7 +5,6 @@
 //! dropped on even lines and adjacent words swapped on odd lines; source lengths (German
 //! words) drive control sampling. 30 pseudo-random sets of ~500 lines × 100 controls.
 
-use std::io::Read;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -16,12 +15,7 @@ fn read_gz(rel: &str) -> Vec<String> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared")
         .join(rel);
-    let f = std::fs::File::open(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    let mut s = String::new();
-    flate2::read::GzDecoder::new(f)
-        .read_to_string(&mut s)
-        .expect("gunzip");
-    s.lines().map(str::to_owned).collect()
+    ldd_io::read_lines(&p).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn hypothesis(i: usize, line: &str) -> String {

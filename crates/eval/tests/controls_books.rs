@@ -1,6 +1,5 @@
 //! Control sampling and RIBES on the shared Books sample (source lengths from the German side).
 
-use std::io::Read;
 use std::path::PathBuf;
 
 use ldd_eval::{ribes, sample_controls, ControlOptions, EvalError};
@@ -9,12 +8,7 @@ fn read_gz(rel: &str) -> Vec<String> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared")
         .join(rel);
-    let f = std::fs::File::open(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    let mut s = String::new();
-    flate2::read::GzDecoder::new(f)
-        .read_to_string(&mut s)
-        .expect("gunzip");
-    s.lines().map(str::to_owned).collect()
+    ldd_io::read_lines(&p).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn lengths() -> Vec<u32> {

@@ -3,7 +3,6 @@
 //! Needs the venv: `python3 -m venv .venv && .venv/bin/pip install sacrebleu==2.4.3`
 //! (workspace root). `LDD_PYTHON` overrides the interpreter; `LDD_SKIP_PYTHON=1` skips.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -19,16 +18,7 @@ fn shared(rel: &str) -> PathBuf {
 
 fn read_lines(rel: &str) -> Vec<String> {
     let path = shared(rel);
-    let mut text = String::new();
-    if rel.ends_with(".gz") {
-        let f = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        flate2::read::GzDecoder::new(f)
-            .read_to_string(&mut text)
-            .expect("gunzip");
-    } else {
-        text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    }
-    text.lines().map(str::to_owned).collect()
+    ldd_io::read_lines(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The venv interpreter, or `None` when skipping is explicitly requested.

@@ -3,20 +3,21 @@
 //! Layout of a cache directory, for one key `K`:
 //!
 //! - `K.conllu.gz`: the finished parse, a concatenation of gzip members (read it with
-//!   `flate2::read::MultiGzDecoder`).
+//!   `ldd_io::Input`, like every other file).
 //! - `K.json`: the manifest ([`CacheManifest`]); written last, via temp file + rename. A hit
 //!   requires it to parse, to carry `K` and the current format, and the sha256 and size it
 //!   records to match `K.conllu.gz`.
 //! - `K.partial/`: while parsing: `chunk-000000.conllu.gz`, ... (each a complete gzip file of
-//!   `chunk_lines` blocks, written via `*.tmp` + rename) and `chunks.jsonl`, one [`ChunkRecord`]
+//!   `chunk_lines` blocks, written all-or-nothing by `ldd_io::AtomicFile`) and `chunks.jsonl`, one [`ChunkRecord`]
 //!   per finished chunk (appended after the chunk file is renamed). Removed when finished.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
+use ldd_io::AtomicFile;
 use sha2::{Digest, Sha256};
 
 use crate::error::{ParseError, Result};
@@ -108,7 +109,7 @@ impl ParseCache {
     pub fn key(&self, corpus: &Path, model: &Path) -> Result<(String, String, String)> {
         let corpus_sha = sha256_file(corpus)?;
         let model_sha = sha256_file(model)?;
-        let key = hex(&Sha256::digest(format!(
+        let key = ldd_io::input::hex(&Sha256::digest(format!(
             "{CACHE_FORMAT}\n{corpus_sha}\n{model_sha}\n"
         )));
         Ok((key, corpus_sha, model_sha))
@@ -214,7 +215,7 @@ impl ParseCache {
             path: manifest_path.clone(),
             message: e.to_string(),
         })?;
-        write_atomic(&manifest_path, &json)?;
+        ldd_io::write_bytes_atomic(&manifest_path, &json)?;
         fs::remove_dir_all(&partial).map_err(|e| ParseError::io("removing", &partial, e))?;
         let outcome = if done_lines > 0 {
             CacheOutcome::Resumed {
@@ -291,7 +292,7 @@ fn validate_chunks(partial: &Path) -> Result<Vec<ChunkRecord>> {
         text.push_str(&serde_json::to_string(r).unwrap_or_default());
         text.push('\n');
     }
-    write_atomic(&sidecar, text.as_bytes())?;
+    ldd_io::write_bytes_atomic(&sidecar, text.as_bytes())?;
     Ok(valid)
 }
 
@@ -316,8 +317,7 @@ struct OpenChunk {
     index: usize,
     first_line: u64,
     stats: ParseStats,
-    tmp: PathBuf,
-    enc: GzEncoder<HashWriter<BufWriter<File>>>,
+    enc: GzEncoder<HashWriter<AtomicFile>>,
 }
 
 impl ChunkSink {
@@ -345,13 +345,13 @@ impl ChunkSink {
         let Some(c) = self.current.take() else {
             return Ok(());
         };
-        let io = |e| ParseError::io("writing", &c.tmp, e);
-        let hw = c.enc.finish().map_err(io)?;
-        let (bytes, sha) = (hw.bytes, hex(&hw.hasher.finalize()));
-        let file = hw.inner.into_inner().map_err(|e| io(e.into_error()))?;
-        file.sync_all().map_err(io)?;
         let path = chunk_path(&self.partial, c.index);
-        fs::rename(&c.tmp, &path).map_err(|e| ParseError::io("renaming", &c.tmp, e))?;
+        let hw = c
+            .enc
+            .finish()
+            .map_err(|e| ParseError::io("writing", &path, e))?;
+        let (bytes, sha) = (hw.bytes, ldd_io::input::hex(&hw.hasher.finalize()));
+        hw.inner.commit()?;
         let record = ChunkRecord {
             index: c.index,
             first_line: c.first_line,
@@ -382,10 +382,8 @@ impl BlockSink for ChunkSink {
     fn block(&mut self, line_no: u64, parsed: &ParsedLine) -> Result<()> {
         if self.current.is_none() {
             let index = self.records.len();
-            let tmp = self.partial.join(format!("chunk-{index:06}.conllu.gz.tmp"));
-            let file = File::create(&tmp).map_err(|e| ParseError::io("creating", &tmp, e))?;
             let hw = HashWriter {
-                inner: BufWriter::with_capacity(1 << 16, file),
+                inner: AtomicFile::create(&chunk_path(&self.partial, index))?,
                 hasher: Sha256::new(),
                 bytes: 0,
             };
@@ -393,14 +391,13 @@ impl BlockSink for ChunkSink {
                 index,
                 first_line: line_no,
                 stats: ParseStats::default(),
-                tmp,
                 enc: GzEncoder::new(hw, Compression::default()),
             });
         }
         let full = if let Some(c) = self.current.as_mut() {
             c.enc
                 .write_all(parsed.conllu.as_bytes())
-                .map_err(|e| ParseError::io("writing", &c.tmp, e))?;
+                .map_err(|e| ParseError::io("writing", chunk_path(&self.partial, c.index), e))?;
             c.stats.add(parsed);
             c.stats.lines >= self.chunk_lines
         } else {
@@ -436,44 +433,24 @@ impl<W: Write> Write for HashWriter<W> {
 /// Concatenates the chunk files into `dest` (temp file + rename); returns its size and sha256.
 /// With no chunks (empty corpus) `dest` is one empty gzip member.
 fn concatenate(partial: &Path, records: &[ChunkRecord], dest: &Path) -> Result<(u64, String)> {
-    let tmp = dest.with_extension("gz.tmp");
-    let file = File::create(&tmp).map_err(|e| ParseError::io("creating", &tmp, e))?;
     let mut hw = HashWriter {
-        inner: BufWriter::with_capacity(1 << 16, file),
+        inner: AtomicFile::create(dest)?,
         hasher: Sha256::new(),
         bytes: 0,
     };
     if records.is_empty() {
         GzEncoder::new(&mut hw, Compression::default())
             .finish()
-            .map_err(|e| ParseError::io("writing", &tmp, e))?;
+            .map_err(|e| ParseError::io("writing", dest, e))?;
     }
     for r in records {
         let path = chunk_path(partial, r.index);
         let mut f = File::open(&path).map_err(|e| ParseError::io("opening", &path, e))?;
         std::io::copy(&mut f, &mut hw).map_err(|e| ParseError::io("copying", &path, e))?;
     }
-    let (bytes, sha) = (hw.bytes, hex(&hw.hasher.finalize()));
-    let file = hw
-        .inner
-        .into_inner()
-        .map_err(|e| ParseError::io("writing", &tmp, e.into_error()))?;
-    file.sync_all()
-        .map_err(|e| ParseError::io("writing", &tmp, e))?;
-    fs::rename(&tmp, dest).map_err(|e| ParseError::io("renaming", &tmp, e))?;
+    let (bytes, sha) = (hw.bytes, ldd_io::input::hex(&hw.hasher.finalize()));
+    hw.inner.commit()?;
     Ok((bytes, sha))
-}
-
-/// Writes `data` to `path` via a temp file in the same directory and a rename.
-fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let mut f = File::create(&tmp).map_err(|e| ParseError::io("creating", &tmp, e))?;
-    f.write_all(data)
-        .and_then(|()| f.sync_all())
-        .map_err(|e| ParseError::io("writing", &tmp, e))?;
-    fs::rename(&tmp, path).map_err(|e| ParseError::io("renaming", &tmp, e))
 }
 
 /// Removes a file, ignoring "not found".
@@ -488,26 +465,5 @@ fn remove_if_exists(path: &Path) -> Result<()> {
 
 /// sha256 of a file's bytes, in hex.
 pub(crate) fn sha256_file(path: &Path) -> Result<String> {
-    let mut f = File::open(path).map_err(|e| ParseError::io("opening", path, e))?;
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = f
-            .read(&mut buf)
-            .map_err(|e| ParseError::io("reading", path, e))?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    Ok(hex(&hasher.finalize()))
-}
-
-/// Lower-case hex of bytes.
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    Ok(ldd_io::sha256_file(path)?.0)
 }

@@ -21,27 +21,9 @@ pub enum ParseError {
         #[source]
         source: std::io::Error,
     },
-    /// Reading a corpus line failed (e.g. corrupt gzip data).
-    #[error("{}:{line}: read error: {source}", path.display())]
-    ReadLine {
-        /// The corpus file.
-        path: PathBuf,
-        /// 1-based line number that could not be read.
-        line: u64,
-        /// The underlying error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// A corpus line is not valid UTF-8.
-    #[error("{}:{line}: invalid UTF-8 (byte offset {offset} in the line)", path.display())]
-    InvalidUtf8 {
-        /// The corpus file.
-        path: PathBuf,
-        /// 1-based line number.
-        line: u64,
-        /// Byte offset of the first invalid byte within the line.
-        offset: usize,
-    },
+    /// Reading a file failed, or its content is unusable (names the file and line).
+    #[error(transparent)]
+    File(#[from] ldd_io::Error),
     /// The caller's line iterator yielded an error.
     #[error("input line {line}: {message}")]
     Input {

@@ -7,7 +7,6 @@
 //! ([`ParseCache`]). See README.md for the design decisions.
 
 mod cache;
-mod conllu;
 mod error;
 mod input;
 mod model;
@@ -15,7 +14,6 @@ mod parser;
 mod stream;
 
 pub use cache::{CacheManifest, CacheOutcome, ChunkRecord, ParseCache, CACHE_FORMAT};
-pub use conllu::{merge_sentences, sanitize, write_block, Row, RowId};
 pub use error::{ParseError, Result};
 pub use input::{read_corpus_lines, CorpusLines};
 pub use model::{default_models_dir, resolve_model, DEFAULT_MODEL_BASE_URL, MODELS_ENV};

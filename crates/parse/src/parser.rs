@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::conllu::{self, Row, RowId};
 use crate::error::{ParseError, Result};
+use ldd_conllu::{field, sanitize, write_merged, Sentence, Word};
 
 /// A `udpipe_rs::Model` that may be shared between threads.
 ///
@@ -79,7 +79,7 @@ impl Parser {
     /// Control characters are replaced by spaces first. Returns UDPipe's words; `sentence_id`
     /// tells which tokenizer sentence each word belongs to.
     pub fn udpipe(&self, text: &str) -> Result<Vec<udpipe_rs::Word>, String> {
-        let clean = conllu::sanitize(text);
+        let clean = sanitize(text);
         self.model.0.parse(&clean).map_err(|e| e.message)
     }
 
@@ -90,50 +90,71 @@ impl Parser {
     /// comment lines only. A trailing `\r` must already be stripped (the corpus reader does).
     pub fn parse_line(&self, sent_id: u64, line: &str) -> Result<ParsedLine> {
         let mut out = ParsedLine::default();
-        let text = conllu::sanitize(line);
+        let text = sanitize(line);
         if text.trim().is_empty() {
-            conllu::write_block(&mut out.conllu, sent_id, "", &[]);
+            write_merged(&mut out.conllu, sent_id, "", &[]);
             return Ok(out);
         }
         let words = self.model.0.parse(&text).map_err(|e| ParseError::Udpipe {
             line: sent_id,
             message: e.message,
         })?;
-        let mut sentences: Vec<Vec<Row>> = Vec::new();
-        let mut current_id = None;
-        for w in words {
-            if current_id != Some(w.sentence_id) {
-                current_id = Some(w.sentence_id);
-                sentences.push(Vec::new());
-            }
+        // Field values as they will be written (sanitized, `_` when empty), then one
+        // borrowed sentence per tokenizer sentence.
+        let mut rows = Vec::with_capacity(words.len());
+        for w in &words {
             let (Ok(id), Ok(head)) = (u32::try_from(w.id), u32::try_from(w.head)) else {
                 return Err(ParseError::Udpipe {
                     line: sent_id,
                     message: format!("word {:?} has id {} / head {}", w.form, w.id, w.head),
                 });
             };
+            let f = |v: &str| field(v).into_owned();
+            rows.push((
+                w.sentence_id,
+                id,
+                head,
+                [
+                    f(&w.form),
+                    f(&w.lemma),
+                    f(&w.upostag),
+                    f(&w.xpostag),
+                    f(&w.feats),
+                    f(&w.deprel),
+                    f(&w.misc),
+                ],
+            ));
+        }
+        let mut sentences: Vec<Sentence<'_>> = Vec::new();
+        let mut current = None;
+        for (sid, id, head, v) in &rows {
+            if current != Some(*sid) {
+                current = Some(*sid);
+                sentences.push(Sentence::default());
+            }
             if let Some(s) = sentences.last_mut() {
-                s.push(Row {
-                    id: RowId::Word(id),
-                    form: w.form,
-                    lemma: w.lemma,
-                    upos: w.upostag,
-                    xpos: w.xpostag,
-                    feats: w.feats,
-                    head: Some(head),
-                    deprel: w.deprel,
-                    deps: String::new(),
-                    misc: w.misc,
+                if *id as usize != s.words.len() + 1 {
+                    return Err(ParseError::Udpipe {
+                        line: sent_id,
+                        message: format!("word {:?} has id {id} out of sequence", v[0]),
+                    });
+                }
+                s.words.push(Word {
+                    form: &v[0],
+                    lemma: &v[1],
+                    upos: &v[2],
+                    xpos: &v[3],
+                    feats: &v[4],
+                    head: Some(*head),
+                    deprel: &v[5],
+                    deps: "_",
+                    misc: &v[6],
                 });
             }
         }
         out.udpipe_sentences = sentences.len();
-        let rows = conllu::merge_sentences(sentences);
-        out.words = rows
-            .iter()
-            .filter(|r| matches!(r.id, RowId::Word(_)))
-            .count();
-        conllu::write_block(&mut out.conllu, sent_id, &text, &rows);
+        out.words = sentences.iter().map(Sentence::len).sum();
+        write_merged(&mut out.conllu, sent_id, &text, &sentences);
         Ok(out)
     }
 }

@@ -33,11 +33,11 @@ pub fn first_lines(path: &Path, n: usize) -> Vec<String> {
         .expect("read corpus")
 }
 
-/// Reads a whole gzip file (all members).
+/// Reads a whole gzip file (all members), decompressed.
 pub fn gunzip(path: &Path) -> String {
-    let f = std::fs::File::open(path).expect("open gz");
     let mut s = String::new();
-    flate2::read::MultiGzDecoder::new(f)
+    ldd_io::Input::open(path)
+        .expect("open gz")
         .read_to_string(&mut s)
         .expect("gunzip");
     s

@@ -1,0 +1,422 @@
+//! The one way ldd-sets reads a file: [`Input`].
+//!
+//! Whatever the file holds (a corpus side, CoNLL-U, alignments, aligner training data, a
+//! downloaded corpus, a system output, a configuration), it is opened by [`Input::open`]
+//! (or, for an archive member, [`Input::from_reader`]) and read line by line:
+//!
+//! - gzip is recognised by its magic bytes, not by the file name, and concatenated gzip
+//!   members are read as one stream; corrupt or truncated gzip data is reported as such,
+//!   with the line where it was found;
+//! - a line ends at `\n`; the terminator is removed, with a `\r` before it, and a final
+//!   `\r` at the end of the file (a CRLF file whose last line lost its `\n`); a UTF-8
+//!   byte-order mark at the start of line 1 is removed;
+//! - text is checked to be UTF-8, and an invalid byte is reported with file, line and byte;
+//! - no line may exceed [`MAX_LINE_BYTES`], so memory stays bounded whatever the input;
+//! - the SHA-256 and size of the file's bytes as stored (compressed, for gzip) are computed
+//!   on the fly, so [`Input::finish`] describes the file without a second read.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use flate2::read::MultiGzDecoder;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+
+/// The longest line accepted, in bytes (after decompression, without its terminator):
+/// 1 MiB. A longer line is an error naming file and line.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Size of the read buffers.
+const BUF: usize = 1 << 16;
+
+/// Size and checksum of a file that has been read to its end.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FileInfo {
+    /// The path as given.
+    pub path: PathBuf,
+    /// Size of the file as stored, in bytes (the compressed size for gzip).
+    pub bytes: u64,
+    /// Lowercase hex SHA-256 of the file's bytes as stored.
+    pub sha256: String,
+    /// Number of lines (for CoNLL-U: number of sentences, set by the reader).
+    pub lines: u64,
+}
+
+/// Passes bytes on while hashing and counting them; remembers whether the underlying
+/// read failed (to tell a disk error from corrupt gzip data).
+struct Hashing<R> {
+    inner: R,
+    hasher: Sha256,
+    bytes: u64,
+    failed: bool,
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.inner.read(buf) {
+            Ok(n) => {
+                self.hasher.update(&buf[..n]);
+                self.bytes += n as u64;
+                Ok(n)
+            }
+            Err(e) => {
+                self.failed = e.kind() != io::ErrorKind::Interrupted;
+                Err(e)
+            }
+        }
+    }
+}
+
+type Raw<R> = BufReader<Hashing<R>>;
+
+enum Decoded<R: Read> {
+    Plain(Raw<R>),
+    Gzip(Box<BufReader<MultiGzDecoder<Raw<R>>>>),
+}
+
+/// A file read line by line; see the module docs.
+pub struct Input<R: Read = File> {
+    path: PathBuf,
+    reader: Decoded<R>,
+    line_no: u64,
+    max_line: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: Read> std::fmt::Debug for Input<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Input")
+            .field("path", &self.path)
+            .field("line_no", &self.line_no)
+            .finish()
+    }
+}
+
+impl Input<File> {
+    /// Opens a plain or gzip file.
+    pub fn open(path: &Path) -> Result<Input<File>> {
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(Error::io(
+                path,
+                io::Error::new(io::ErrorKind::IsADirectory, "is a directory, not a file"),
+            ));
+        }
+        Input::from_reader(path, file)
+    }
+}
+
+impl<R: Read> Input<R> {
+    /// Reads `reader` (plain or gzip, detected by content); `name` is used in messages
+    /// and in [`FileInfo::path`].
+    pub fn from_reader(name: &Path, reader: R) -> Result<Input<R>> {
+        let mut raw = BufReader::with_capacity(
+            BUF,
+            Hashing {
+                inner: reader,
+                hasher: Sha256::new(),
+                bytes: 0,
+                failed: false,
+            },
+        );
+        let head = raw.fill_buf().map_err(|e| Error::io(name, e))?;
+        let reader = if head.starts_with(&[0x1f, 0x8b]) {
+            Decoded::Gzip(Box::new(BufReader::with_capacity(
+                BUF,
+                MultiGzDecoder::new(raw),
+            )))
+        } else {
+            Decoded::Plain(raw)
+        };
+        Ok(Input {
+            path: name.to_path_buf(),
+            reader,
+            line_no: 0,
+            max_line: MAX_LINE_BYTES,
+            buf: Vec::new(),
+        })
+    }
+
+    /// Sets a different line-length limit (bytes).
+    pub fn with_max_line(mut self, max: usize) -> Self {
+        self.max_line = max;
+        self
+    }
+
+    /// The path (or name) of the input.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Number of lines returned so far (the number of the last line).
+    pub fn line_no(&self) -> u64 {
+        self.line_no
+    }
+
+    /// Whether the file is gzip-compressed.
+    pub fn is_gzip(&self) -> bool {
+        matches!(self.reader, Decoded::Gzip(_))
+    }
+
+    fn buffered(&mut self) -> &mut dyn BufRead {
+        match &mut self.reader {
+            Decoded::Plain(r) => r,
+            Decoded::Gzip(r) => r.as_mut(),
+        }
+    }
+
+    /// The error for a failed read at line `line`.
+    fn read_error(&self, e: io::Error, line: u64) -> Error {
+        match &self.reader {
+            Decoded::Gzip(r) if !r.get_ref().get_ref().get_ref().failed => Error::input(
+                &self.path,
+                line,
+                format!("truncated or corrupt gzip data ({e})"),
+            ),
+            _ => Error::io(&self.path, e),
+        }
+    }
+
+    /// Appends the next line to `out` without its terminator (and without a BOM on line
+    /// 1), unchecked for UTF-8; returns the offset in `out` where it starts, or `None` at
+    /// the end of the file.
+    pub fn append_line(&mut self, out: &mut Vec<u8>) -> Result<Option<usize>> {
+        let start = out.len();
+        let line = self.line_no + 1;
+        let max = self.max_line;
+        let got = match take_line(self.buffered(), out, max) {
+            Ok(got) => got,
+            Err(e) => return Err(self.read_error(e, line)),
+        };
+        match got {
+            Taken::Nothing => return Ok(None),
+            Taken::TooLong(len) => {
+                return Err(Error::input(
+                    &self.path,
+                    line,
+                    format!("line is longer than the limit of {max} bytes (at least {len})"),
+                ))
+            }
+            Taken::Line => {}
+        }
+        self.line_no = line;
+        if out.last() == Some(&b'\n') {
+            out.pop();
+        }
+        if out.len() > start && out.last() == Some(&b'\r') {
+            out.pop();
+        }
+        if out.len() - start > max {
+            let len = out.len() - start;
+            return Err(Error::input(
+                &self.path,
+                line,
+                format!("line is longer than the limit of {max} bytes ({len})"),
+            ));
+        }
+        if line == 1 && out[start..].starts_with(b"\xEF\xBB\xBF") {
+            out.drain(start..start + 3);
+        }
+        Ok(Some(start))
+    }
+
+    /// The next line without its terminator, checked to be UTF-8, or `None` at the end.
+    pub fn next_line(&mut self) -> Result<Option<&str>> {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        let got = self.append_line(&mut buf);
+        self.buf = buf;
+        if got?.is_none() {
+            return Ok(None);
+        }
+        match std::str::from_utf8(&self.buf) {
+            Ok(s) => Ok(Some(s)),
+            Err(e) => Err(self.utf8_error(self.line_no, e.valid_up_to())),
+        }
+    }
+
+    /// The error for invalid UTF-8 at byte `offset` (0-based) of line `line`.
+    pub fn utf8_error(&self, line: u64, offset: usize) -> Error {
+        Error::input(
+            &self.path,
+            line,
+            format!("invalid UTF-8 at byte {} of the line", offset + 1),
+        )
+    }
+
+    /// Reads the rest of the file without holding it and returns the total number of
+    /// lines (those returned so far plus those left).
+    pub fn count_rest(&mut self) -> Result<u64> {
+        let mut lines = self.line_no;
+        // Bytes after the last `\n` seen form a final line without terminator.
+        let mut partial = false;
+        loop {
+            let res = self.buffered().fill_buf().map(|avail| {
+                let newlines = memchr::memchr_iter(b'\n', avail).count() as u64;
+                (avail.len(), newlines, avail.last() != Some(&b'\n'))
+            });
+            let (n, newlines, open) = match res {
+                Ok(x) => x,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(self.read_error(e, lines + 1)),
+            };
+            if n == 0 {
+                break;
+            }
+            lines += newlines;
+            partial = open;
+            self.buffered().consume(n);
+        }
+        self.line_no = lines + u64::from(partial);
+        Ok(self.line_no)
+    }
+
+    /// Reads the rest of the file (counting its lines without holding them) and returns
+    /// its size, checksum and number of lines.
+    pub fn finish(mut self) -> Result<FileInfo> {
+        let lines = self.count_rest()?;
+        let raw = match self.reader {
+            Decoded::Plain(r) => r.into_inner(),
+            Decoded::Gzip(r) => r.into_inner().into_inner().into_inner(),
+        };
+        Ok(FileInfo {
+            path: self.path,
+            bytes: raw.bytes,
+            sha256: hex(&raw.hasher.finalize()),
+            lines,
+        })
+    }
+}
+
+/// The decoded bytes (after decompression), bypassing line handling; for archives and copies.
+impl<R: Read> Read for Input<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let avail = self.buffered().fill_buf()?;
+            let n = avail.len().min(buf.len());
+            buf[..n].copy_from_slice(&avail[..n]);
+            n
+        };
+        self.buffered().consume(n);
+        Ok(n)
+    }
+}
+
+/// What [`take_line`] found.
+enum Taken {
+    /// End of file before any byte.
+    Nothing,
+    /// A line (with its `\n`, unless it is the last line of the file).
+    Line,
+    /// The line exceeds the limit; this many bytes were seen.
+    TooLong(usize),
+}
+
+/// Moves the next line (with its `\n`) from `r` to the end of `out`, refusing to hold
+/// more than `max` + 2 bytes of it (`\r\n`).
+fn take_line(r: &mut dyn BufRead, out: &mut Vec<u8>, max: usize) -> io::Result<Taken> {
+    let start = out.len();
+    let mut got_any = false;
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(if got_any { Taken::Line } else { Taken::Nothing });
+        }
+        got_any = true;
+        let (n, newline) = match memchr::memchr(b'\n', avail) {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        let len = out.len() - start + n;
+        if len > max.saturating_add(2) {
+            return Ok(Taken::TooLong(len));
+        }
+        out.extend_from_slice(&avail[..n]);
+        r.consume(n);
+        if newline {
+            return Ok(Taken::Line);
+        }
+    }
+}
+
+/// Lowercase hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
+/// Reads all lines of a (plain or gzip) file into memory; for small files.
+pub fn read_lines(path: &Path) -> Result<Vec<String>> {
+    let mut r = Input::open(path)?;
+    let mut out = Vec::new();
+    while let Some(l) = r.next_line()? {
+        out.push(l.to_string());
+    }
+    Ok(out)
+}
+
+/// Reads a whole (plain or gzip) text file of at most `max_bytes` decoded bytes, for
+/// configuration files: checked to be UTF-8 (an error names the line), BOM removed, line
+/// ends kept.
+pub fn read_text(path: &Path, max_bytes: u64) -> Result<String> {
+    let input = Input::open(path)?;
+    let mut bytes = Vec::new();
+    let mut limited = input.take(max_bytes + 1);
+    limited
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(Error::input(
+            path,
+            1,
+            format!("file is larger than the limit of {max_bytes} bytes"),
+        ));
+    }
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let bad = e.utf8_error().valid_up_to();
+        let line = 1 + memchr::memchr_iter(b'\n', &bytes[..bad]).count() as u64;
+        let line_start = memchr::memrchr(b'\n', &bytes[..bad]).map_or(0, |p| p + 1);
+        Error::input(
+            path,
+            line,
+            format!("invalid UTF-8 at byte {} of the line", bad - line_start + 1),
+        )
+    })
+}
+
+/// SHA-256 (lowercase hex) and size of a file's bytes as stored, read in one pass.
+pub fn sha256_file(path: &Path) -> Result<(String, u64)> {
+    let mut f = File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; BUF];
+    let mut total = 0u64;
+    loop {
+        let n = match f.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+        total += n as u64;
+    }
+    Ok((hex(&hasher.finalize()), total))
+}

@@ -1,0 +1,216 @@
+//! Option groups, each defined once and flattened into every subcommand that takes it, so
+//! every concept has one flag name, one default and one help text.
+
+use std::path::PathBuf;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::Args;
+
+use ldd_sets::detect::align::{AlignOptions, Direction};
+use ldd_sets::detect::reorder::ReorderOptions;
+use ldd_sets::error::{Error, Result};
+use ldd_sets::parse::ParseSettings;
+use ldd_sets::sample::ControlOptions;
+
+/// The most worker threads accepted.
+pub const MAX_THREADS: usize = 256;
+
+/// `--threads`.
+#[derive(Args, Debug, Clone)]
+pub struct ThreadArgs {
+    /// Worker threads [default: all cores; at most 256]. Output does not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+impl ThreadArgs {
+    /// Sizes the global thread pool.
+    pub fn apply(&self) -> Result<()> {
+        if let Some(n) = self.threads {
+            if n == 0 || n > MAX_THREADS {
+                return Err(Error::Config(format!(
+                    "--threads {n}: must be between 1 and {MAX_THREADS}"
+                )));
+            }
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build_global()
+                .map_err(|e| Error::Config(format!("--threads: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// The number for components that take 0 as "all cores".
+    pub fn count(&self) -> usize {
+        self.threads.unwrap_or(0)
+    }
+}
+
+/// `--quiet`.
+#[derive(Args, Debug, Clone)]
+pub struct QuietArgs {
+    /// Print nothing but errors (no progress bar, no summary).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+fn direction_parser() -> impl TypedValueParser<Value = Direction> {
+    PossibleValuesParser::new(Direction::ALL.map(Direction::name))
+        .try_map(|s| s.parse::<Direction>())
+}
+
+/// The aligner: `extract`, `run` and `align` take the same options.
+#[derive(Args, Debug, Clone)]
+pub struct AlignArgs {
+    /// Alignment used: intersection of the two directional models (most precise),
+    /// reverse (the paper's fast_align -r), forward, union, grow-diag-final-and.
+    #[arg(long, value_name = "HOW", default_value = "intersection", value_parser = direction_parser())]
+    pub align_direction: Direction,
+    /// EM iterations of the aligner (fast_align -I).
+    #[arg(long, value_name = "N", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub align_iterations: u32,
+    /// Extra parallel data for training the aligner: files PREFIX.SRC[.gz] and
+    /// PREFIX.TGT[.gz] (repeatable). A small test set alone aligns poorly.
+    #[arg(long, value_name = "PREFIX")]
+    pub align_train: Vec<PathBuf>,
+    /// Load trained aligner models PREFIX.fwd.ldda / PREFIX.rev.ldda instead of training.
+    #[arg(long, value_name = "PREFIX", conflicts_with = "align_train")]
+    pub align_model: Option<PathBuf>,
+    /// Save the trained aligner models as PREFIX.fwd.ldda / PREFIX.rev.ldda.
+    #[arg(
+        long,
+        value_name = "PREFIX",
+        alias = "save-model",
+        conflicts_with = "align_model"
+    )]
+    pub save_align_model: Option<PathBuf>,
+    /// Text is tokenized already: split on whitespace for alignment (the target side, and
+    /// the source side when there is no parse) instead of the aligner's tokenizer.
+    #[arg(long)]
+    pub pretokenized: bool,
+}
+
+impl AlignArgs {
+    /// The library options.
+    pub fn options(&self, progress: bool) -> AlignOptions {
+        AlignOptions {
+            direction: self.align_direction,
+            iterations: self.align_iterations,
+            train: self.align_train.clone(),
+            model: self.align_model.clone(),
+            save_model: self.save_align_model.clone(),
+            pretokenized: self.pretokenized,
+            progress,
+        }
+    }
+}
+
+/// Length-matched controls.
+#[derive(Args, Debug, Clone)]
+pub struct ControlArgs {
+    /// Length-matched control corpora per set (0: none; at most 1000). The paper used 100.
+    #[arg(long, value_name = "K", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub controls: u32,
+    /// Seed for control sampling; the same seed gives byte-identical outputs.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Let a set's own sentences be drawn as its controls.
+    #[arg(long)]
+    pub controls_include_set: bool,
+}
+
+impl ControlArgs {
+    /// The library options.
+    pub fn options(&self) -> ControlOptions {
+        ControlOptions {
+            count: self.controls as usize,
+            seed: self.seed,
+            allow_set_members: self.controls_include_set,
+            ..ControlOptions::default()
+        }
+    }
+}
+
+/// Which sets to build.
+#[derive(Args, Debug, Clone)]
+pub struct SetArgs {
+    /// Rules file defining the phenomena [default: the built-in config/phenomena.toml].
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// Phenomena to run, comma-separated [default: those whose `languages` include the
+    /// source language]. Naming a phenomenon runs it for any language.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub phenomena: Option<Vec<String>>,
+    /// Largest distance bucket: ge0..geN and eq0..eqN [default: the rules' buckets.max, 5].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub max_distance: Option<u32>,
+    /// Do not build reordering sets (no word alignment).
+    #[arg(long)]
+    pub no_reorder: bool,
+    /// Minimum alignment distances of the reorder/geK sets.
+    #[arg(
+        long,
+        value_name = "K,..",
+        value_delimiter = ',',
+        default_value = "5,10,15,20",
+        value_parser = clap::value_parser!(u32).range(0..=1000)
+    )]
+    pub reorder_buckets: Vec<u32>,
+}
+
+impl SetArgs {
+    /// The reordering options (`None` with `--no-reorder`).
+    pub fn reorder(
+        &self,
+        align: &AlignArgs,
+        alignments: Option<PathBuf>,
+        progress: bool,
+    ) -> Option<ReorderOptions> {
+        (!self.no_reorder).then(|| ReorderOptions {
+            buckets: self.reorder_buckets.clone(),
+            align: align.options(progress),
+            alignments,
+        })
+    }
+}
+
+/// The UDPipe model and the parse cache (used when no --conllu is given).
+#[derive(Args, Debug, Clone)]
+pub struct ModelArgs {
+    /// UDPipe model file [default: the language pair's model, see --pair].
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+    /// Directory of UDPipe models [default: $LDD_SETS_MODELS, else ~/.cache/ldd-sets/models].
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
+    /// Parse cache directory [default: $LDD_SETS_CACHE, else ~/.cache/ldd-sets/parses].
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Never download a model; fail with advice instead.
+    #[arg(long)]
+    pub offline: bool,
+}
+
+impl ModelArgs {
+    /// The parse stage's settings.
+    pub fn settings(&self, threads: &ThreadArgs, quiet: bool) -> ParseSettings {
+        ParseSettings {
+            model: self.model.clone(),
+            models_dir: self.models.clone(),
+            cache_dir: self.cache.clone(),
+            offline: self.offline,
+            threads: threads.count(),
+            quiet,
+        }
+    }
+}
+
+/// Where language-pair configs are.
+#[derive(Args, Debug, Clone)]
+pub struct ConfigArgs {
+    /// Directory holding pairs/*.toml.
+    #[arg(long, value_name = "DIR", default_value = "config")]
+    pub config: PathBuf,
+}

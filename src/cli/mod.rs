@@ -1,0 +1,114 @@
+//! The `ldd-sets` command line: subcommands, their option groups ([`args`]), and the glue
+//! that turns them into library calls and prints results. Flags are parsed in two stages,
+//! as in ripgrep: clap parses into the argument structs here, which are then converted
+//! into the library's option types (no clap type reaches the library).
+
+mod align;
+mod args;
+mod extract;
+mod parse;
+mod score;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use ldd_sets::error::Result;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  internal error
+  2  invalid command line (unknown option, missing argument)
+  3  bad input data (line counts differ, malformed CoNLL-U, invalid UTF-8, truncated gzip)
+  4  invalid configuration (rules or language-pair TOML, option values, output dir not ours)
+  5  I/O error (missing file, permission denied, disk full)
+  6  missing resource (e.g. a UDPipe model that is not available offline)
+  7  output in use by another ldd-sets process";
+
+/// Build long-distance-dependency (LDD) challenge sets for machine translation.
+///
+/// ldd-sets parses the source side of a parallel corpus (one sentence per line) into
+/// Universal Dependencies trees with UDPipe, and writes sub-corpora rich in long-distance
+/// dependencies — lexical (reflexive verbs, particle verbs, preposition stranding, or your
+/// own rules) and reordering (word alignment) — bucketed by distance, with length-matched
+/// controls, ready for sacreBLEU; `score` then scores systems on every set.
+///
+/// Typical use: `ldd-sets run --pair de-en --corpora DIR --out OUT` (what `make extract`
+/// does), or `ldd-sets extract` on one corpus, then `ldd-sets score --sets OUT --hyp FILE`.
+#[derive(Parser)]
+#[command(name = "ldd-sets", version, after_help = EXIT_CODES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Extract LDD challenge sets from a parallel corpus: lexical sets from the source
+    /// trees (parsed with UDPipe unless --conllu is given) and reordering sets from word
+    /// alignment, each with length-matched controls.
+    ///
+    /// Writes OUT/<phenomenon>/{ge0..geN,eq0..eqN}.{SRC,TGT,ids,conllu,marked.SRC},
+    /// OUT/reorder/{ge5,ge10,..}.*, OUT/<phenomenon>/controls/, OUT/manifest.json and
+    /// OUT/summary.csv, and prints a summary table. The output directory is replaced as a
+    /// whole only when the run succeeds.
+    #[command(after_help = EXIT_CODES)]
+    Extract(extract::ExtractArgs),
+    /// Run the whole pipeline on every corpus of a language pair found in a directory:
+    /// parse (cached), extract, controls. `make extract LANG=de-en` calls this.
+    #[command(after_help = EXIT_CODES)]
+    Run(extract::RunArgs),
+    /// Parse the source side of a corpus with UDPipe into CoNLL-U, one tree per line
+    /// (lines UDPipe splits into several sentences are merged). Uses the parse cache.
+    #[command(after_help = EXIT_CODES)]
+    Parse(parse::ParseArgs),
+    /// Cut a system's translation of the whole corpus into per-set (and per-control)
+    /// hypothesis files, by the sets' ids.
+    #[command(after_help = EXIT_CODES)]
+    Slice(score::SliceArgs),
+    /// Score one or more systems on every set, its controls and the whole corpus
+    /// (BLEU, chrF; RIBES for reorder sets), with ranks and distance trends.
+    #[command(after_help = EXIT_CODES)]
+    Score(score::ScoreArgs),
+    /// Word-align a parallel corpus with the built-in aligner (fast_align's model, -d -o -v)
+    /// and write Pharaoh `i-j` alignments, one line per corpus line. With --conllu, the
+    /// source tokens are the UD words of the parse — exactly what `extract --alignments`
+    /// expects.
+    #[command(after_help = EXIT_CODES)]
+    Align(align::AlignCmdArgs),
+    /// Precision and recall of the sets of one run (e.g. from a UDPipe parse) against
+    /// those of another (e.g. from gold trees) of the same corpus, by line ids.
+    #[command(after_help = EXIT_CODES)]
+    Compare(score::CompareArgs),
+    /// Download a language pair's corpora (config/pairs/<PAIR>.toml) and normalise them
+    /// into DIR/<name>.<pair>.<lang>.gz.
+    #[command(after_help = EXIT_CODES)]
+    Corpora(parse::CorporaArgs),
+}
+
+/// Parses the command line, runs the command and turns its error into an exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let res: Result<()> = match cli.command {
+        Command::Extract(a) => extract::extract(a),
+        Command::Run(a) => extract::run(a),
+        Command::Parse(a) => parse::parse(a),
+        Command::Slice(a) => score::slice(a),
+        Command::Score(a) => score::score(a),
+        Command::Compare(a) => score::compare(a),
+        Command::Align(a) => align::align(a),
+        Command::Corpora(a) => parse::corpora(a),
+    };
+    match res {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let msg = e.to_string();
+            eprintln!(
+                "ldd-sets: error: {}",
+                ldd_io::text::escape_except(&msg, Some('\n'))
+            );
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}

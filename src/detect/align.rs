@@ -1,0 +1,305 @@
+//! Word alignment of a corpus with the built-in aligner (`crates/align`), or read from a
+//! Pharaoh file: the evidence reordering detection runs on.
+//!
+//! Tokens: the source side is the UD words of the tree when a parse is given (so indices
+//! match the parse and the marked files), else the aligner's tokenizer; the target side is
+//! the aligner's Unicode-aware tokenizer, or whitespace with `pretokenized`. Extra training
+//! data (`train`) is tokenized with the aligner's tokenizer on both sides.
+//!
+//! Memory: alignment EM needs the whole corpus (and any training data) in memory, as
+//! interned token ids; it is the one stage that does.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use ldd_align::{symmetrize, Alignment, Corpus, Method, Model, TrainOptions};
+use ldd_conllu::Sentence;
+use ldd_io::Input;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Which alignment the detection uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    /// Source→target model only (fast_align's default direction).
+    Forward,
+    /// Target→source model only (fast_align `-r`; the paper's choice).
+    Reverse,
+    /// Links both directional models agree on: the most precise sets (default).
+    Intersection,
+    /// Links of either model.
+    Union,
+    /// grow-diag-final-and symmetrisation (atools).
+    GrowDiagFinalAnd,
+}
+
+impl Direction {
+    /// Every direction, in the order `--help` lists them.
+    pub const ALL: [Direction; 5] = [
+        Direction::Intersection,
+        Direction::Reverse,
+        Direction::Forward,
+        Direction::Union,
+        Direction::GrowDiagFinalAnd,
+    ];
+
+    /// The name used on the command line and in the manifest.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Forward => "forward",
+            Direction::Reverse => "reverse",
+            Direction::Intersection => "intersection",
+            Direction::Union => "union",
+            Direction::GrowDiagFinalAnd => "grow-diag-final-and",
+        }
+    }
+
+    /// Whether the direction needs the model `reverse` (`false`: forward).
+    fn needs(self, reverse: bool) -> bool {
+        match self {
+            Direction::Forward => !reverse,
+            Direction::Reverse => reverse,
+            _ => true,
+        }
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Direction {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Direction::ALL
+            .into_iter()
+            .find(|d| d.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Direction::ALL.iter().map(|d| d.name()).collect();
+                format!("`{s}`: expected one of {}", names.join(", "))
+            })
+    }
+}
+
+/// How to align (the same options for `extract`, `run` and `align`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AlignOptions {
+    /// Which alignment is used.
+    pub direction: Direction,
+    /// EM iterations (fast_align `-I`).
+    pub iterations: u32,
+    /// Extra training data: prefixes `P` of files `P.<src>[.gz]` and `P.<tgt>[.gz]`.
+    pub train: Vec<PathBuf>,
+    /// Load trained models from `PREFIX.fwd.ldda` / `PREFIX.rev.ldda` instead of training.
+    pub model: Option<PathBuf>,
+    /// Save the trained models under this prefix.
+    pub save_model: Option<PathBuf>,
+    /// Target side (and, without a parse, the source side) is already tokenized: split on
+    /// whitespace.
+    pub pretokenized: bool,
+    /// Report alignment progress on stderr.
+    #[serde(skip)]
+    pub progress: bool,
+}
+
+impl Default for AlignOptions {
+    fn default() -> Self {
+        AlignOptions {
+            direction: Direction::Intersection,
+            iterations: 5,
+            train: Vec::new(),
+            model: None,
+            save_model: None,
+            pretokenized: false,
+            progress: false,
+        }
+    }
+}
+
+/// Tokens of a line for alignment: whitespace-split if `pretokenized`, else the aligner's
+/// tokenizer.
+pub fn tokens(line: &str, pretokenized: bool) -> Vec<&str> {
+    if pretokenized {
+        line.split_whitespace().collect()
+    } else {
+        ldd_align::tokenize(line)
+    }
+}
+
+/// The tokens a corpus line contributes to alignment: the UD words of its tree and the
+/// target's [`tokens`]; none when either side is empty (such a line is never selected).
+pub fn pair_tokens(
+    tree: &Sentence<'_>,
+    source: &str,
+    target: &str,
+    pretokenized: bool,
+) -> (Vec<String>, Vec<String>) {
+    if source.trim().is_empty() || target.trim().is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    (
+        tree.words.iter().map(|w| w.form.to_string()).collect(),
+        tokens(target, pretokenized)
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+/// Path of a saved model: `PREFIX.fwd.ldda` or `PREFIX.rev.ldda`.
+pub fn model_path(prefix: &Path, reverse: bool) -> PathBuf {
+    let mut s = prefix.as_os_str().to_owned();
+    s.push(if reverse { ".rev.ldda" } else { ".fwd.ldda" });
+    PathBuf::from(s)
+}
+
+/// Finds `P.<lang>` or `P.<lang>.gz`.
+fn side(prefix: &Path, lang: &str) -> Result<PathBuf> {
+    let base = format!("{}.{lang}", prefix.display());
+    [format!("{base}.gz"), base.clone()]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            Error::Resource(format!(
+                "--align-train {}: no file {}[.gz]",
+                ldd_io::text::shown(prefix),
+                ldd_io::text::escape(&base)
+            ))
+        })
+}
+
+/// Appends the line pairs of two line-aligned files, both sides tokenized with
+/// [`tokens`]; returns the number of pairs.
+pub fn push_files(c: &mut Corpus, sp: &Path, tp: &Path, pretokenized: bool) -> Result<u64> {
+    let mut s = Input::open(sp)?;
+    let mut t = Input::open(tp)?;
+    let mut n = 0;
+    loop {
+        let a: Option<Vec<String>> = s.next_line()?.map(|l| {
+            tokens(l, pretokenized)
+                .into_iter()
+                .map(str::to_string)
+                .collect()
+        });
+        let b: Option<Vec<String>> = t.next_line()?.map(|l| {
+            tokens(l, pretokenized)
+                .into_iter()
+                .map(str::to_string)
+                .collect()
+        });
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                c.push_pair(&a, &b);
+                n += 1;
+            }
+            (None, None) => return Ok(n),
+            _ => {
+                let (si, ti) = (s.finish()?, t.finish()?);
+                return Err(Error::Data(format!(
+                    "inputs are not line-aligned: {} has {} lines but {} has {}",
+                    ldd_io::text::shown(&si.path),
+                    si.lines,
+                    ldd_io::text::shown(&ti.path),
+                    ti.lines
+                )));
+            }
+        }
+    }
+}
+
+/// Reads external alignments (Pharaoh, one line per pair of `pairs`), checking every link
+/// against its sentence pair.
+pub fn read_alignments(path: &Path, pairs: &Corpus) -> Result<Vec<Alignment>> {
+    let lengths: Vec<(usize, usize)> = (0..pairs.len()).map(|k| pairs.lengths(k)).collect();
+    Ok(ldd_align::pharaoh::read_file(path, Some(&lengths))?)
+}
+
+/// Aligns every pair of `pairs` (source–target orientation) with the options; returns the
+/// alignments and the number of pairs the aligner was trained on (0 with a loaded model).
+/// `langs` names the `--align-train` files.
+pub fn align(
+    pairs: &Corpus,
+    opts: &AlignOptions,
+    langs: (&str, &str),
+) -> Result<(Vec<Alignment>, u64)> {
+    let mut trained_pairs = 0u64;
+    let training;
+    let train_corpus = if opts.train.is_empty() || opts.model.is_some() {
+        pairs
+    } else {
+        let mut c = Corpus::new();
+        for p in &opts.train {
+            let (sp, tp) = (side(p, langs.0)?, side(p, langs.1)?);
+            trained_pairs += push_files(&mut c, &sp, &tp, opts.pretokenized)?;
+        }
+        for k in 0..pairs.len() {
+            c.push_pair(&pairs.src_tokens(k), &pairs.tgt_tokens(k));
+        }
+        training = c;
+        &training
+    };
+    let mut out: [Option<Vec<Alignment>>; 2] = [None, None];
+    for (i, reverse) in [false, true].into_iter().enumerate() {
+        if !opts.direction.needs(reverse) {
+            continue;
+        }
+        let name = if reverse { "reverse" } else { "forward" };
+        let clock = std::time::Instant::now();
+        let model = match &opts.model {
+            Some(prefix) => Model::load(model_path(prefix, reverse))?,
+            None => {
+                if opts.progress {
+                    eprintln!(
+                        "ldd-sets: training the {name} aligner on {} sentence pairs ({} EM iterations)...",
+                        train_corpus.len(),
+                        opts.iterations
+                    );
+                }
+                let topts = TrainOptions {
+                    iterations: opts.iterations,
+                    reverse,
+                    ..TrainOptions::default()
+                };
+                let m = Model::train(train_corpus, &topts)?;
+                if let Some(prefix) = &opts.save_model {
+                    m.save(model_path(prefix, reverse))?;
+                }
+                m
+            }
+        };
+        out[i] = Some(model.align(pairs));
+        if opts.progress {
+            eprintln!(
+                "ldd-sets: {name} alignment of {} pairs done in {:.1} s",
+                pairs.len(),
+                clock.elapsed().as_secs_f64()
+            );
+        }
+    }
+    if opts.model.is_none() {
+        trained_pairs += pairs.len() as u64;
+    }
+    let [fwd, rev] = out;
+    let method = match opts.direction {
+        Direction::Forward => return Ok((fwd.unwrap_or_default(), trained_pairs)),
+        Direction::Reverse => return Ok((rev.unwrap_or_default(), trained_pairs)),
+        Direction::Intersection => Method::Intersection,
+        Direction::Union => Method::Union,
+        Direction::GrowDiagFinalAnd => Method::GrowDiagFinalAnd,
+    };
+    let (fwd, rev) = (fwd.unwrap_or_default(), rev.unwrap_or_default());
+    let sym = (0..pairs.len())
+        .map(|k| {
+            let (sl, tl) = pairs.lengths(k);
+            symmetrize(&fwd[k], &rev[k], sl, tl, method)
+        })
+        .collect();
+    Ok((sym, trained_pairs))
+}

@@ -1,0 +1,178 @@
+//! Stage 2, **parse**: the source side of a corpus to UD trees with UDPipe
+//! (`crates/parse`): model lookup, the content-addressed parse cache, errors mapped to
+//! ldd-sets' exit codes.
+//!
+//! What enters: a corpus side (one sentence per line) and a model (a file, or a pair
+//! config's model name looked up in the models directory). What leaves: a gzip CoNLL-U
+//! file in the parse cache, one tree per corpus line ([`Parsed`]).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use ldd_parse::{CacheOutcome, ParseCache, ParseOptions};
+
+use crate::config::ModelSpec;
+use crate::error::{Error, Result};
+
+/// Environment variable naming the parse cache directory.
+pub const CACHE_ENV: &str = "LDD_SETS_CACHE";
+
+/// Where to find the model and how to parse.
+#[derive(Debug, Clone, Default)]
+pub struct ParseSettings {
+    /// `--model`: an explicit model file (wins over the pair's model).
+    pub model: Option<PathBuf>,
+    /// `--models`: the models directory (default `$LDD_SETS_MODELS`, else the user cache).
+    pub models_dir: Option<PathBuf>,
+    /// `--cache`: the parse cache directory.
+    pub cache_dir: Option<PathBuf>,
+    /// Never download a model.
+    pub offline: bool,
+    /// Parser threads (0: all cores).
+    pub threads: usize,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// What the parse stage did.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    /// The cached CoNLL-U (gzip), one tree per corpus line.
+    pub conllu: PathBuf,
+    /// The model used.
+    pub model: PathBuf,
+    /// Cache hit, full parse or resumed parse.
+    pub outcome: CacheOutcome,
+    /// Wall time of the stage in seconds.
+    pub seconds: f64,
+}
+
+/// The parse cache directory: `--cache`, else `$LDD_SETS_CACHE`, else
+/// `$XDG_CACHE_HOME/ldd-sets/parses`, else `~/.cache/ldd-sets/parses`.
+pub fn cache_dir(explicit: Option<&Path>) -> Result<PathBuf> {
+    if let Some(p) = explicit {
+        return Ok(p.to_path_buf());
+    }
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(d) = var(CACHE_ENV) {
+        return Ok(PathBuf::from(d));
+    }
+    if let Some(d) = var("XDG_CACHE_HOME") {
+        return Ok(Path::new(&d).join("ldd-sets/parses"));
+    }
+    if let Some(h) = var("HOME") {
+        return Ok(Path::new(&h).join(".cache/ldd-sets/parses"));
+    }
+    Err(Error::Resource(format!(
+        "cannot determine the parse cache directory: pass --cache DIR or set {CACHE_ENV}"
+    )))
+}
+
+/// Finds the model: `--model`, else the pair's model (or one of its alternatives) in
+/// the models directory, else a download of the pair's model (unless offline).
+pub fn find_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> {
+    if let Some(m) = &s.model {
+        if m.is_file() {
+            return Ok(m.clone());
+        }
+        return Err(Error::Resource(format!(
+            "UDPipe model {} does not exist (--model)",
+            m.display()
+        )));
+    }
+    let Some(spec) = spec else {
+        return Err(Error::Resource(
+            "no UDPipe model: pass --model FILE, or --pair PAIR whose config names one, or --conllu \
+             with a parse of the source side"
+                .into(),
+        ));
+    };
+    let dir = match &s.models_dir {
+        Some(d) => d.clone(),
+        None => ldd_parse::default_models_dir()?,
+    };
+    let official = dir.join(&spec.name);
+    if official.is_file() {
+        return Ok(official);
+    }
+    for alt in &spec.alternatives {
+        let p = dir.join(alt);
+        if p.is_file() {
+            if !s.quiet {
+                eprintln!(
+                    "ldd-sets: note: using {} ({} not found there); it is weaker than the official model",
+                    p.display(),
+                    spec.name
+                );
+            }
+            return Ok(p);
+        }
+    }
+    ldd_parse::resolve_model(None, &spec.name, &dir, spec.url.as_deref(), !s.offline).map_err(|e| {
+        let mut msg = e.to_string();
+        if !spec.alternatives.is_empty() {
+            msg.push_str(&format!(
+                "\nalso looked for: {}",
+                spec.alternatives
+                    .iter()
+                    .map(|a| dir.join(a).display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        Error::Resource(msg)
+    })
+}
+
+/// Parses `source` with `model`, or reuses the cached parse of the same corpus bytes
+/// and model bytes.
+pub fn parse_cached(source: &Path, model: &Path, s: &ParseSettings) -> Result<Parsed> {
+    let start = Instant::now();
+    let dir = cache_dir(s.cache_dir.as_deref())?;
+    let cache = ParseCache::new(&dir)?;
+    let opts = ParseOptions {
+        threads: s.threads,
+        progress: ldd_parse::progress_bar(None, s.quiet),
+        ..ParseOptions::default()
+    };
+    let (conllu, outcome) = cache.get_or_parse(source, model, &opts)?;
+    if let Some(bar) = &opts.progress {
+        bar.finish_and_clear();
+    }
+    Ok(Parsed {
+        conllu,
+        model: model.to_path_buf(),
+        outcome,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// A one-line description of what the parse stage did.
+pub fn describe(p: &Parsed, source: &Path) -> String {
+    let what = match p.outcome {
+        CacheOutcome::Hit => "cache hit, not parsed again".to_string(),
+        CacheOutcome::Parsed => "parsed".to_string(),
+        CacheOutcome::Resumed { from_line } => {
+            format!("resumed an interrupted parse at line {from_line}")
+        }
+    };
+    format!(
+        "parse: {} with {}: {what} ({:.2} s; {})",
+        source.display(),
+        p.model.display(),
+        p.seconds,
+        p.conllu.display()
+    )
+}
+
+/// Writes a cached parse to `out`: decompressed, or gzip as cached if `out` ends in
+/// `.gz` (all-or-nothing).
+pub fn write_parse(cached: &Path, out: &Path) -> Result<()> {
+    if out.extension().is_some_and(|e| e == "gz") {
+        let mut input = std::fs::File::open(cached).map_err(|e| Error::io(cached, e))?;
+        ldd_io::write_file_atomic(out, |w| std::io::copy(&mut input, w).map(|_| ()))
+    } else {
+        let mut input = ldd_io::Input::open(cached)?;
+        ldd_io::write_file_atomic(out, |w| std::io::copy(&mut input, w).map(|_| ()))
+    }
+}

@@ -1,0 +1,400 @@
+//! `extract`: one corpus through read → detect → bucket → sample → write.
+//!
+//! Source, target and CoNLL-U are read in lockstep, in chunks of lines; each chunk's
+//! trees are parsed and matched in parallel (rayon) and then written in corpus order, so
+//! the output does not depend on the thread count. Memory is bounded by the chunk size,
+//! plus 4 bytes per corpus line for the source lengths (kept for length-matched controls)
+//! and, for reordering sets, the token ids of the whole corpus (alignment EM needs them).
+
+use std::path::{Path, PathBuf};
+
+use ldd_align::{Corpus, ReorderHit};
+use ldd_conllu::parse_block;
+use ldd_io::Staging;
+use rayon::prelude::*;
+
+use crate::bucket::Bucket;
+use crate::detect::align::{self, pair_tokens};
+use crate::detect::reorder::{self, ReorderFiles, ReorderInfo, ReorderOptions};
+use crate::detect::rules::{Match, Matcher, RuleSet};
+use crate::error::{Error, Result};
+use crate::read::lockstep::{text_matches, Line, Lockstep};
+use crate::read::select::{read_ids, read_needed};
+use crate::read::Languages;
+use crate::sample::{self, ControlOptions, SetControls};
+use crate::write::controls::{write_control, LineMap};
+use crate::write::manifest::{
+    is_output, write_summary, CorpusStats, Inputs, Manifest, Tool, FORMAT_VERSION, MANIFEST,
+};
+use crate::write::marked::{mark, mark_one, MARKER};
+use crate::write::reorder::write_corpus_files;
+use crate::write::set::{Entry, SetEntry, SetFiles, SetKind, SetWriter};
+
+/// Lines per parallel chunk.
+pub const CHUNK_LINES: usize = 2048;
+
+/// What to extract and where.
+#[derive(Debug, Clone)]
+pub struct ExtractOptions {
+    /// Source side of the corpus (plain or gzip).
+    pub source: PathBuf,
+    /// Target side.
+    pub target: PathBuf,
+    /// CoNLL-U parse of the source side, one tree per corpus line.
+    pub conllu: PathBuf,
+    /// Languages.
+    pub languages: Languages,
+    /// The phenomena to run (already selected).
+    pub rules: RuleSet,
+    /// Output directory (replaced as a whole on success).
+    pub out: PathBuf,
+    /// Length-matched controls.
+    pub controls: ControlOptions,
+    /// Reordering sets (word alignment); `None` skips them.
+    pub reorder: Option<ReorderOptions>,
+}
+
+/// The result of a run.
+#[derive(Debug)]
+pub struct ExtractReport {
+    /// Corpus statistics.
+    pub corpus: CorpusStats,
+    /// Every set written.
+    pub sets: Vec<SetEntry>,
+    /// Source length in words of every corpus line (0 for empty lines).
+    pub lengths: Vec<u32>,
+    /// Trees whose `# text` comment differs from the source line (a sign of misaligned
+    /// inputs; whitespace is ignored in the comparison).
+    pub text_mismatches: u64,
+}
+
+/// What the parallel stage found in one line.
+#[derive(Default)]
+struct Detected {
+    matches: Vec<Match>,
+    words: u32,
+    empty: bool,
+    text_mismatch: bool,
+    conllu: String,
+    tokens: Vec<(String, u32, u32)>,
+    /// Source words and target tokens, when reorder sets are built.
+    align_pair: Option<(Vec<String>, Vec<String>)>,
+}
+
+fn detect(
+    line: &Line,
+    matcher: &Matcher,
+    conllu: &Path,
+    reorder: Option<&ReorderOptions>,
+) -> Result<Detected> {
+    let s = parse_block(&line.block, conllu)?;
+    let mut d = Detected {
+        words: s.len() as u32,
+        empty: line.source.trim().is_empty() || line.target.trim().is_empty(),
+        text_mismatch: text_matches(&s, &line.source) == Some(false),
+        ..Detected::default()
+    };
+    if let Some(r) = reorder {
+        d.align_pair = Some(pair_tokens(
+            &s,
+            &line.source,
+            &line.target,
+            r.align.pretokenized,
+        ));
+    }
+    if d.empty {
+        return Ok(d);
+    }
+    matcher.detect(&s, &mut d.matches);
+    if !d.matches.is_empty() {
+        d.conllu = s.to_conllu();
+        d.tokens = s.owned_tokens();
+    }
+    Ok(d)
+}
+
+/// Runs the extraction and moves the finished output into `opts.out`.
+pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
+    let src_lang = &opts.languages.source;
+    let tgt_lang = &opts.languages.target;
+    if src_lang == tgt_lang {
+        return Err(Error::Config(format!(
+            "source and target language are both `{src_lang}`: set file names would collide"
+        )));
+    }
+    let staging = Staging::new(&opts.out, &is_output)?;
+    let root = staging.path().to_path_buf();
+    let matcher = opts.rules.compile();
+    let mut input = Lockstep::open(&opts.source, &opts.target, &opts.conllu)?;
+
+    let buckets = Bucket::all(opts.rules.max_distance);
+    let mut writers: Vec<Vec<SetWriter>> = Vec::new();
+    for p in &opts.rules.phenomena {
+        let mut row = Vec::new();
+        for b in &buckets {
+            let files = SetFiles::new(&p.name, &b.to_string(), src_lang, tgt_lang);
+            row.push(SetWriter::create(&root, files)?);
+        }
+        writers.push(row);
+    }
+
+    let mut corpus = CorpusStats::default();
+    let mut lengths = Vec::new();
+    let mut text_mismatches = 0;
+    let mut align_pairs = Corpus::new();
+    let mut lines: Vec<Line> = (0..CHUNK_LINES).map(|_| Line::default()).collect();
+    let mut done = false;
+    while !done {
+        let mut n = 0;
+        while n < CHUNK_LINES {
+            if !input.next(&mut lines[n])? {
+                done = true;
+                break;
+            }
+            n += 1;
+        }
+        let conllu = input.conllu_path();
+        let reorder = opts.reorder.as_ref();
+        let detected: Vec<Result<Detected>> = lines[..n]
+            .par_iter()
+            .map(|l| detect(l, &matcher, conllu, reorder))
+            .collect();
+        for (line, d) in lines[..n].iter().zip(detected) {
+            let d = d?;
+            if let Some((s, t)) = &d.align_pair {
+                align_pairs.push_pair(s, t);
+            }
+            corpus.lines += 1;
+            let id = corpus.lines;
+            corpus.source_words += u64::from(d.words);
+            lengths.push(if d.empty { 0 } else { d.words });
+            text_mismatches += u64::from(d.text_mismatch);
+            if d.empty {
+                corpus.empty_lines += 1;
+                continue;
+            }
+            if !d.matches.is_empty() {
+                write_matches(line, id, &d, &buckets, &mut writers)?;
+            }
+        }
+    }
+    let [source, target, conllu] = input.finish()?;
+    let inputs = Inputs {
+        source,
+        target,
+        conllu,
+    };
+
+    let mut sets = Vec::new();
+    for (p, row) in opts.rules.phenomena.iter().zip(writers) {
+        for (b, w) in buckets.iter().zip(row) {
+            sets.push(w.finish(SetKind::Lexical, &p.name, *b)?);
+        }
+    }
+    let reorder_info = match &opts.reorder {
+        Some(r) => {
+            let (rsets, info) = reorder_sets(&align_pairs, r, opts, &lengths, &root)?;
+            sets.extend(rsets);
+            Some(info)
+        }
+        None => None,
+    };
+    drop(align_pairs);
+    let controls = controls(&root, &sets, &lengths, opts)?;
+    let m = Manifest {
+        format_version: FORMAT_VERSION,
+        tool: Tool::default(),
+        languages: opts.languages.clone(),
+        inputs,
+        corpus: corpus.clone(),
+        rules: opts.rules.clone(),
+        marker: MARKER.to_string(),
+        sets: sets.clone(),
+        reorder: reorder_info,
+        controls,
+    };
+    write_summary(&root.join("summary.csv"), &sets)?;
+    m.write(&root.join(MANIFEST))?;
+    staging.commit(&is_output)?;
+    Ok(ExtractReport {
+        corpus,
+        sets,
+        lengths,
+        text_mismatches,
+    })
+}
+
+/// Writes one line to every set of every phenomenon it qualifies for.
+fn write_matches(
+    line: &Line,
+    id: u64,
+    d: &Detected,
+    buckets: &[Bucket],
+    writers: &mut [Vec<SetWriter>],
+) -> Result<()> {
+    for (pi, row) in writers.iter_mut().enumerate() {
+        for (b, w) in buckets.iter().zip(row.iter_mut()) {
+            let q = b.qualifying(&d.matches, pi);
+            if q.is_empty() {
+                continue;
+            }
+            let mut marks = vec![Vec::new(); d.words as usize];
+            for (k, m) in q.iter().enumerate() {
+                marks[m.dependent as usize - 1].push(format!("d{}", k + 1));
+                marks[m.head as usize - 1].push(format!("h{}", k + 1));
+            }
+            let marked = mark(&d.tokens, &marks);
+            w.write(&Entry {
+                id,
+                source: &line.source,
+                target: &line.target,
+                conllu: &d.conllu,
+                marked: &marked,
+                marked_target: None,
+                pairs: q.len() as u64,
+                words: u64::from(d.words),
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Aligns the corpus (`pairs[k]` = tokens of line k+1), finds the largest reordering of
+/// every line, writes the corpus-wide files and then the reorder sets by a second pass
+/// over the inputs.
+fn reorder_sets(
+    pairs: &Corpus,
+    r: &ReorderOptions,
+    opts: &ExtractOptions,
+    lengths: &[u32],
+    root: &Path,
+) -> Result<(Vec<SetEntry>, ReorderInfo)> {
+    let langs = (
+        opts.languages.source.as_str(),
+        opts.languages.target.as_str(),
+    );
+    let (alignments, trained_pairs) = match &r.alignments {
+        Some(path) => (align::read_alignments(path, pairs)?, 0),
+        None => align::align(pairs, &r.align, langs)?,
+    };
+    let hits: Vec<Option<ReorderHit>> = reorder::measure(pairs, &alignments);
+    let files = ReorderFiles::standard();
+    write_corpus_files(root, &files, pairs, &alignments, &hits)?;
+
+    let thresholds = r.thresholds();
+    let mut writers = Vec::new();
+    for b in &thresholds {
+        let mut f = SetFiles::new(reorder::NAME, &format!("ge{b}"), langs.0, langs.1);
+        f.marked_target = Some(format!("{}/ge{b}.marked.{}", reorder::NAME, langs.1));
+        writers.push(SetWriter::create(root, f)?);
+    }
+    let min = thresholds.first().map_or(usize::MAX, |b| *b as usize);
+    let mut input = Lockstep::open(&opts.source, &opts.target, &opts.conllu)?;
+    let mut line = Line::default();
+    let mut k = 0usize;
+    while input.next(&mut line)? {
+        let hit = hits.get(k).copied().flatten();
+        if let Some(h) = hit.filter(|h| lengths.get(k).is_some_and(|&l| l > 0) && h.distance >= min)
+        {
+            let tree = parse_block(&line.block, &opts.conllu)?;
+            let text = tree.to_conllu();
+            let mut marks = vec![Vec::new(); tree.len()];
+            if let Some(m) = marks.get_mut(h.src_index) {
+                m.push("s1".to_string());
+            }
+            let marked = mark(&tree.owned_tokens(), &marks);
+            let marked_t = mark_one(&pairs.tgt_tokens(k), h.tgt_index, "t1");
+            for (b, w) in thresholds.iter().zip(writers.iter_mut()) {
+                if h.distance >= *b as usize {
+                    w.write(&Entry {
+                        id: k as u64 + 1,
+                        source: &line.source,
+                        target: &line.target,
+                        conllu: &text,
+                        marked: &marked,
+                        marked_target: Some(&marked_t),
+                        pairs: 1,
+                        words: u64::from(lengths[k]),
+                    })?;
+                }
+            }
+        }
+        k += 1;
+    }
+    let mut sets = Vec::new();
+    for (b, w) in thresholds.iter().zip(writers) {
+        sets.push(w.finish(SetKind::Reorder, reorder::NAME, Bucket::AtLeast(*b))?);
+    }
+    let info = ReorderInfo {
+        options: r.clone(),
+        source_tokens: "UD words of the source tree".into(),
+        target_tokens: if r.align.pretokenized {
+            "whitespace".into()
+        } else {
+            "ldd-align tokenizer".into()
+        },
+        trained_pairs,
+        lines_with_links: hits.iter().filter(|h| h.is_some()).count() as u64,
+        files,
+    };
+    Ok((sets, info))
+}
+
+/// Draws and writes the controls of every set under `root` (see [`crate::sample`]).
+fn controls(
+    root: &Path,
+    sets: &[SetEntry],
+    lengths: &[u32],
+    opts: &ExtractOptions,
+) -> Result<Vec<SetControls>> {
+    let copts = &opts.controls;
+    if copts.count == 0 {
+        return Ok(Vec::new());
+    }
+    if u32::try_from(lengths.len()).is_err() {
+        return Err(Error::Data(format!(
+            "{}: {} lines; controls support at most {} lines",
+            ldd_io::text::shown(&opts.source),
+            lengths.len(),
+            u32::MAX
+        )));
+    }
+    let sizes: Vec<u64> = sets.iter().map(|s| s.sentences).collect();
+    let exts = (
+        opts.languages.source.as_str(),
+        opts.languages.target.as_str(),
+    );
+    let mut entries = Vec::with_capacity(sets.len());
+    for g in sample::groups(&sizes, copts.count) {
+        let sampled: Vec<sample::Sampled> = sets[g]
+            .par_iter()
+            .map(|s| {
+                let ids = read_ids(&root.join(&s.files.ids))?;
+                sample::sample_set(&s.phenomenon, &s.bucket, &ids, lengths, copts)
+            })
+            .collect::<Result<_>>()?;
+        let mut union: Vec<u32> = sampled
+            .iter()
+            .flat_map(|s| s.controls.iter().flatten().copied())
+            .collect();
+        union.sort_unstable();
+        union.dedup();
+        if !union.is_empty() {
+            let source = read_needed(&opts.source, &union)?;
+            let target = read_needed(&opts.target, &union)?;
+            let map = LineMap {
+                ids: &union,
+                source: &source,
+                target: &target,
+            };
+            for s in &sampled {
+                for (k, ids) in s.controls.iter().enumerate() {
+                    let base = format!("{}.{}", s.entry.prefix, k + 1);
+                    write_control(root, &base, exts, ids, &map)?;
+                }
+            }
+        }
+        entries.extend(sampled.into_iter().map(|s| s.entry));
+    }
+    Ok(entries)
+}

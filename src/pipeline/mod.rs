@@ -1,0 +1,164 @@
+//! The pipeline: the stages glued together for one corpus ([`extract`]) and for every
+//! corpus of a language pair ([`run`]).
+//!
+//! This is the only module that imports every stage; no stage imports it.
+
+pub mod align;
+pub mod extract;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::config::Pair;
+use crate::detect::reorder::ReorderOptions;
+use crate::detect::rules::RuleSet;
+use crate::error::{Error, Result};
+use crate::parse::{describe, find_model, parse_cached, ParseSettings};
+use crate::read::discover::{discover, LocalCorpus};
+use crate::read::Languages;
+use crate::sample::ControlOptions;
+
+pub use extract::{extract, ExtractOptions, ExtractReport};
+
+/// Which rules run: `rules` (a file) or the pair's rules file or the built-in rules; then
+/// `phenomena` (or the pair's list) if given, else those whose languages include
+/// `src_lang`; `max_distance` overrides the rules' `buckets.max`.
+pub fn select_rules(
+    rules: Option<&Path>,
+    phenomena: Option<&[String]>,
+    max_distance: Option<u32>,
+    pair: Option<&Pair>,
+    src_lang: &str,
+) -> Result<RuleSet> {
+    let file = rules
+        .map(Path::to_path_buf)
+        .or_else(|| pair.and_then(|p| p.rules.clone()));
+    let set = match file {
+        Some(p) => RuleSet::load(&p)?,
+        None => RuleSet::builtin()?,
+    };
+    let only = phenomena
+        .map(<[String]>::to_vec)
+        .or_else(|| pair.and_then(|p| p.phenomena.clone()));
+    let mut set = set.select(only.as_deref(), src_lang)?;
+    if let Some(m) = max_distance {
+        set.max_distance = m;
+    }
+    Ok(set)
+}
+
+/// What `run` does for a language pair.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// The pair.
+    pub pair: Pair,
+    /// Directory of corpora named `<name>.<files>.<lang>[.gz]`.
+    pub corpora: PathBuf,
+    /// Only these corpora (all found if `None`).
+    pub only: Option<Vec<String>>,
+    /// Output directory; each corpus gets `OUT/<name>/`.
+    pub out: PathBuf,
+    /// The rules that run.
+    pub rules: RuleSet,
+    /// Controls.
+    pub controls: ControlOptions,
+    /// Reordering sets (`None`: skipped).
+    pub reorder: Option<ReorderOptions>,
+    /// Where the model is and how to parse.
+    pub parse: ParseSettings,
+    /// No messages on stderr.
+    pub quiet: bool,
+}
+
+/// What `run` did for one corpus.
+#[derive(Debug)]
+pub struct CorpusRun {
+    /// The corpus.
+    pub corpus: LocalCorpus,
+    /// The options extract ran with.
+    pub options: ExtractOptions,
+    /// Its report.
+    pub report: ExtractReport,
+    /// Seconds of the parse stage.
+    pub parse_seconds: f64,
+    /// Seconds of extraction.
+    pub extract_seconds: f64,
+}
+
+/// Runs parse and extract on every corpus of the pair found in `opts.corpora`, calling
+/// `done` after each.
+pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<CorpusRun>> {
+    let pair = &opts.pair;
+    let all = discover(pair, &opts.corpora)?;
+    let mut corpora = all.clone();
+    if let Some(only) = &opts.only {
+        for name in only {
+            if !corpora.iter().any(|c| &c.name == name) {
+                return Err(Error::Config(format!(
+                    "--only: no corpus `{}` in {} (found: {})",
+                    ldd_io::text::escape(name),
+                    ldd_io::text::shown(&opts.corpora),
+                    corpora
+                        .iter()
+                        .map(|c| c.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+        }
+        corpora.retain(|c| only.contains(&c.name));
+    }
+    let model = find_model(Some(&pair.model), &opts.parse)?;
+    let mut runs = Vec::new();
+    for c in corpora {
+        if !opts.quiet {
+            eprintln!(
+                "ldd-sets: corpus {} ({} -> {})",
+                c.name,
+                ldd_io::text::shown(&c.source),
+                ldd_io::text::shown(&c.target)
+            );
+        }
+        let parsed = parse_cached(&c.source, &model, &opts.parse)?;
+        if !opts.quiet {
+            eprintln!("ldd-sets: {}", describe(&parsed, &c.source));
+        }
+        let reorder = opts.reorder.clone().map(|mut r| {
+            if r.align.model.is_none() {
+                // Train the aligner on the pair's other corpora too: a small test set
+                // alone aligns poorly (the paper used a large training corpus).
+                r.align.train.extend(
+                    all.iter()
+                        .filter(|o| o.name != c.name)
+                        .map(|o| opts.corpora.join(format!("{}.{}", o.name, pair.files))),
+                );
+            }
+            r
+        });
+        let options = ExtractOptions {
+            source: c.source.clone(),
+            target: c.target.clone(),
+            conllu: parsed.conllu.clone(),
+            languages: Languages {
+                source: pair.source.clone(),
+                target: pair.target.clone(),
+            },
+            rules: opts.rules.clone(),
+            out: opts.out.join(&c.name),
+            controls: opts.controls,
+            reorder,
+        };
+        let start = Instant::now();
+        let report = extract(&options)?;
+        let run = CorpusRun {
+            corpus: c,
+            options,
+            report,
+            parse_seconds: parsed.seconds,
+            extract_seconds: start.elapsed().as_secs_f64(),
+        };
+        done(&run);
+        runs.push(run);
+    }
+    Ok(runs)
+}

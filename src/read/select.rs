@@ -1,0 +1,64 @@
+//! Lines chosen by id: a set's `.ids` file, and the corpus lines of a list of ids.
+
+use std::path::Path;
+
+use ldd_io::Input;
+
+use crate::error::{Error, Result};
+
+/// Reads an ids file (1-based corpus line numbers, strictly ascending).
+pub fn read_ids(path: &Path) -> Result<Vec<u32>> {
+    let mut r = Input::open(path)?;
+    let mut ids: Vec<u32> = Vec::new();
+    let mut line = 0;
+    while let Some(l) = r.next_line()? {
+        line += 1;
+        let id: u32 = l.trim().parse().map_err(|_| {
+            Error::input(
+                path,
+                line,
+                format!("not a line id: `{}`", ldd_io::text::quote(l, 40)),
+            )
+        })?;
+        if id == 0 || ids.last().is_some_and(|&p| p >= id) {
+            return Err(Error::input(
+                path,
+                line,
+                format!("ids must be positive and strictly ascending: `{id}`"),
+            ));
+        }
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+/// Reads `path` to its end and returns the lines with the given 1-based `ids` (strictly
+/// ascending), in that order, and the file's line count. If the file is shorter than the
+/// largest id, fewer lines than ids are returned: check the count.
+pub fn read_selected(path: &Path, ids: &[u32]) -> Result<(Vec<String>, u64)> {
+    let mut r = Input::open(path)?;
+    let mut out = Vec::with_capacity(ids.len());
+    let mut next = ids.iter().peekable();
+    let mut no = 0u64;
+    while let Some(line) = r.next_line()? {
+        no += 1;
+        if next.peek().is_some_and(|&&id| u64::from(id) == no) {
+            out.push(line.to_string());
+            next.next();
+        }
+    }
+    Ok((out, no))
+}
+
+/// [`read_selected`], failing if the file lacks some id.
+pub fn read_needed(path: &Path, ids: &[u32]) -> Result<Vec<String>> {
+    let (lines, n) = read_selected(path, ids)?;
+    if lines.len() < ids.len() {
+        return Err(Error::Data(format!(
+            "{}: has {n} lines but line {} is needed (did the file change during the run?)",
+            ldd_io::text::shown(path),
+            ids[lines.len()]
+        )));
+    }
+    Ok(lines)
+}

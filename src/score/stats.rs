@@ -1,0 +1,83 @@
+//! Per-line sufficient statistics of a system's output, computed once and summed for any
+//! set of lines (sacreBLEU's approach: statistics per segment, then aggregation).
+
+use std::path::Path;
+
+use ldd_eval::{BleuStats, ChrfStats, RibesStats};
+use ldd_io::Input;
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+
+/// Per-line statistics of one system.
+#[derive(Debug, Default)]
+pub struct LineStats {
+    /// BLEU statistics per corpus line.
+    pub bleu: Vec<BleuStats>,
+    /// chrF statistics per corpus line.
+    pub chrf: Vec<ChrfStats>,
+    /// RIBES statistics per corpus line (empty unless requested).
+    pub ribes: Vec<RibesStats>,
+}
+
+/// Lines per parallel chunk when computing statistics.
+const STAT_CHUNK: usize = 4096;
+
+/// Computes per-line statistics of `hyp` against `reference`, streaming both in lockstep.
+/// Returns the statistics and the number of lines of each file (equal unless they differ
+/// in length, in which case statistics are partial).
+pub fn line_stats(hyp: &Path, reference: &Path, ribes: bool) -> Result<(LineStats, u64, u64)> {
+    let mut h = Input::open(hyp)?;
+    let mut r = Input::open(reference)?;
+    let mut out = LineStats::default();
+    let mut pairs: Vec<(String, String)> = Vec::with_capacity(STAT_CHUNK);
+    loop {
+        pairs.clear();
+        let mut ended = false;
+        while pairs.len() < STAT_CHUNK {
+            let hl = h.next_line()?.map(str::to_string);
+            let rl = r.next_line()?.map(str::to_string);
+            match (hl, rl) {
+                (Some(a), Some(b)) => pairs.push((a, b)),
+                (None, None) => {
+                    ended = true;
+                    break;
+                }
+                _ => {
+                    // One file ended first: count both to the end for the error.
+                    let hi = h.finish()?.lines;
+                    let ri = r.finish()?.lines;
+                    return Ok((out, hi, ri));
+                }
+            }
+        }
+        let first = out.bleu.len() as u64 + 1;
+        let chunk: Vec<Result<(BleuStats, ChrfStats, Option<RibesStats>)>> = pairs
+            .par_iter()
+            .enumerate()
+            .map(|(i, (a, b))| {
+                let rs = if ribes {
+                    let s = RibesStats::from_pair(a, b).map_err(|e| {
+                        Error::input(reference, first + i as u64, format!("RIBES: {e}"))
+                    })?;
+                    Some(s)
+                } else {
+                    None
+                };
+                Ok((BleuStats::from_pair(a, b), ChrfStats::from_pair(a, b), rs))
+            })
+            .collect();
+        for c in chunk {
+            let (b, c, rs) = c?;
+            out.bleu.push(b);
+            out.chrf.push(c);
+            if let Some(rs) = rs {
+                out.ribes.push(rs);
+            }
+        }
+        if ended {
+            let n = out.bleu.len() as u64;
+            return Ok((out, n, n));
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! `manifest.json` and `summary.csv`: what a run read, how, and what it wrote.
+//!
+//! [`Manifest`] is the one type of the manifest: `extract` serialises it, `score`,
+//! `slice` and `compare` deserialise it with [`Manifest::read`], which checks
+//! `format_version` first. The manifest holds no timestamps or timings, so the same inputs
+//! and options give a byte-identical manifest.
+
+use std::path::{Path, PathBuf};
+
+use ldd_io::FileInfo;
+use serde::{Deserialize, Serialize};
+
+use super::set::SetEntry;
+use crate::detect::reorder::ReorderInfo;
+use crate::detect::rules::RuleSet;
+use crate::error::{Error, Result};
+use crate::read::Languages;
+use crate::sample::SetControls;
+
+/// Manifest format version written (and the only one read).
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The file whose presence marks a directory as an ldd-sets output.
+pub const MANIFEST: &str = "manifest.json";
+
+/// Largest manifest read: 256 MiB.
+const MAX_MANIFEST_BYTES: u64 = 256 << 20;
+
+/// The whole manifest.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Manifest format version.
+    pub format_version: u32,
+    /// `ldd-sets` and its version.
+    pub tool: Tool,
+    /// Source and target language codes.
+    pub languages: Languages,
+    /// Input files with sizes and checksums.
+    pub inputs: Inputs,
+    /// Corpus statistics.
+    pub corpus: CorpusStats,
+    /// The rules that ran, as resolved.
+    pub rules: RuleSet,
+    /// How `.marked` files mark words.
+    pub marker: String,
+    /// Every set written.
+    pub sets: Vec<SetEntry>,
+    /// How reordering sets were built (`None` if they were not).
+    pub reorder: Option<ReorderInfo>,
+    /// The control samples of every set.
+    #[serde(default)]
+    pub controls: Vec<SetControls>,
+}
+
+/// Tool name and version.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Tool {
+    /// Always `ldd-sets`.
+    pub name: String,
+    /// Crate version.
+    pub version: String,
+}
+
+impl Default for Tool {
+    fn default() -> Self {
+        Tool {
+            name: "ldd-sets".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+}
+
+/// The input files.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Inputs {
+    /// Source side.
+    pub source: FileInfo,
+    /// Target side.
+    pub target: FileInfo,
+    /// Parse of the source side (`lines` = sentences).
+    pub conllu: FileInfo,
+}
+
+/// Corpus statistics.
+#[derive(Debug, Serialize, Deserialize, Default, Clone, PartialEq, Eq)]
+pub struct CorpusStats {
+    /// Corpus lines (= pairs = trees).
+    pub lines: u64,
+    /// Lines whose source or target is empty (never selected).
+    pub empty_lines: u64,
+    /// Source words (UD words) over all lines.
+    pub source_words: u64,
+}
+
+#[derive(Deserialize)]
+struct VersionOnly {
+    format_version: Option<serde_json::Value>,
+}
+
+impl Manifest {
+    /// Reads `dir/manifest.json`: a file that is not JSON, not an ldd-sets manifest, or of
+    /// another `format_version` is an error naming the file.
+    pub fn read(dir: &Path) -> Result<Manifest> {
+        let path = dir.join(MANIFEST);
+        let text = ldd_io::read_text(&path, MAX_MANIFEST_BYTES)?;
+        let bad = |e: serde_json::Error| {
+            Error::input(
+                &path,
+                e.line() as u64,
+                format!("not an ldd-sets manifest: {e}"),
+            )
+        };
+        let v: VersionOnly = serde_json::from_str(&text).map_err(bad)?;
+        match v.format_version {
+            Some(serde_json::Value::Number(n)) if n.as_u64() == Some(u64::from(FORMAT_VERSION)) => {
+            }
+            Some(other) => {
+                return Err(Error::input(
+                    &path,
+                    1,
+                    format!(
+                        "manifest format_version {} is not supported (this ldd-sets {} reads \
+                         version {FORMAT_VERSION}); re-run `ldd-sets extract` to rebuild the sets",
+                        ldd_io::text::quote(&other.to_string(), 20),
+                        env!("CARGO_PKG_VERSION")
+                    ),
+                ))
+            }
+            None => {
+                return Err(Error::input(
+                    &path,
+                    1,
+                    "not an ldd-sets manifest: no `format_version`",
+                ))
+            }
+        }
+        serde_json::from_str(&text).map_err(bad)
+    }
+
+    /// Writes the manifest as pretty JSON.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let mut text = serde_json::to_string_pretty(self)
+            .map_err(|e| Error::Data(format!("{}: {e}", ldd_io::text::shown(path))))?;
+        text.push('\n');
+        std::fs::write(path, text).map_err(|e| Error::io(path, e))
+    }
+
+    /// The set with this phenomenon and bucket.
+    pub fn set(&self, phenomenon: &str, bucket: &str) -> Option<&SetEntry> {
+        self.sets
+            .iter()
+            .find(|s| s.phenomenon == phenomenon && s.bucket == bucket)
+    }
+}
+
+/// Whether `dir` holds an ldd-sets output: its manifest reads as one.
+pub fn is_output(dir: &Path) -> bool {
+    Manifest::read(dir).is_ok()
+}
+
+/// The path of `rel` (a file name read from the manifest in `dir`) below `dir`. A name
+/// that is absolute, empty, or has a `..` or `.` component is an error naming the manifest:
+/// a manifest never makes ldd-sets read or write outside its directory.
+pub fn resolve(dir: &Path, rel: &str) -> Result<PathBuf> {
+    use std::path::Component;
+    let p = Path::new(rel);
+    let confined = !rel.is_empty()
+        && !rel.contains('\0')
+        && p.components().all(|c| matches!(c, Component::Normal(_)));
+    if !confined {
+        return Err(Error::Data(format!(
+            "{}: file name `{}` leaves the set directory; the manifest was edited or is corrupt",
+            ldd_io::text::shown(&dir.join(MANIFEST)),
+            ldd_io::text::quote(rel, 80)
+        )));
+    }
+    Ok(dir.join(p))
+}
+
+/// Writes `summary.csv`: one row per set.
+pub fn write_summary(path: &Path, sets: &[SetEntry]) -> Result<()> {
+    let mut w = csv::Writer::from_path(path)
+        .map_err(|e| Error::Data(format!("{}: {e}", ldd_io::text::shown(path))))?;
+    let res = (|| -> std::result::Result<(), csv::Error> {
+        w.write_record([
+            "phenomenon",
+            "bucket",
+            "sentences",
+            "pairs",
+            "mean_source_words",
+        ])?;
+        for s in sets {
+            w.write_record([
+                s.phenomenon.as_str(),
+                s.bucket.as_str(),
+                &s.sentences.to_string(),
+                &s.pairs.to_string(),
+                &format!("{:.2}", s.mean_source_words),
+            ])?;
+        }
+        w.flush()?;
+        Ok(())
+    })();
+    res.map_err(|e| Error::Data(format!("{}: {e}", ldd_io::text::shown(path))))
+}

@@ -1,0 +1,14 @@
+//! Stage 6, **write**: everything a run leaves on disk.
+//!
+//! What enters: the selected lines with their marks ([`set::Entry`]), the controls' ids
+//! with their lines, the alignments, and the run's description. What leaves: the set
+//! files ([`set`]), the marked format ([`marked`]), control files ([`controls`]), the
+//! corpus-wide reordering files ([`reorder`]), and `manifest.json` / `summary.csv`
+//! ([`manifest`]), all inside a staging directory that becomes OUT only when the run
+//! succeeds (`ldd_io::Staging`).
+
+pub mod controls;
+pub mod manifest;
+pub mod marked;
+pub mod reorder;
+pub mod set;

@@ -1,0 +1,281 @@
+//! Challenge-set files: the per-set writer and what the manifest says of each set.
+//!
+//! A set `OUT/<phenomenon>/<bucket>` is five line-aligned files: `.<src>` and `.<tgt>`
+//! (the corpus lines as read, minus line terminator and BOM), `.ids` (1-based corpus line
+//! numbers, ascending), `.conllu` (the source trees) and `.marked.<src>` (the source
+//! tokens with the matched words marked, see [`super::marked`]); reorder sets also have
+//! `.marked.<tgt>`.
+//!
+//! A [`SetWriter`] holds no open file: it buffers each file's text and appends it to the
+//! file when the buffer is full (and at the end), so any number of sets can be written
+//! under the common limit of 1,024 open files.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::bucket::Bucket;
+use crate::error::{Error, Result};
+
+/// Bytes buffered per file before they are appended to it.
+const FLUSH_BYTES: usize = 1 << 16;
+
+/// What a set is built from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SetKind {
+    /// A phenomenon of the rules, found in the source tree.
+    Lexical,
+    /// Reordering found by word alignment.
+    Reorder,
+}
+
+impl SetKind {
+    /// The name used in the manifest and in score outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            SetKind::Lexical => "lexical",
+            SetKind::Reorder => "reorder",
+        }
+    }
+}
+
+/// Paths of a set's files, relative to the output directory.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SetFiles {
+    /// Source sentences.
+    pub source: String,
+    /// Target sentences.
+    pub target: String,
+    /// 1-based corpus line ids.
+    pub ids: String,
+    /// Source trees.
+    pub conllu: String,
+    /// Marked source tokens.
+    pub marked: String,
+    /// Marked target tokens (reorder sets only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marked_target: Option<String>,
+}
+
+impl SetFiles {
+    /// File names of set `dir/name` for the two languages.
+    pub fn new(dir: &str, name: &str, src: &str, tgt: &str) -> SetFiles {
+        let p = |ext: &str| format!("{dir}/{name}.{ext}");
+        SetFiles {
+            source: p(src),
+            target: p(tgt),
+            ids: p("ids"),
+            conllu: p("conllu"),
+            marked: p(&format!("marked.{src}")),
+            marked_target: None,
+        }
+    }
+
+    /// Every file name, in the order [`SetWriter`] writes them.
+    pub fn all(&self) -> Vec<&str> {
+        let mut v = vec![
+            self.source.as_str(),
+            self.target.as_str(),
+            self.ids.as_str(),
+            self.conllu.as_str(),
+            self.marked.as_str(),
+        ];
+        v.extend(self.marked_target.as_deref());
+        v
+    }
+}
+
+/// One written set (manifest entry).
+#[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
+pub struct SetEntry {
+    /// `lexical` or `reorder`.
+    pub kind: SetKind,
+    /// Phenomenon name (the output directory).
+    pub phenomenon: String,
+    /// Bucket name, e.g. `ge1`.
+    pub bucket: String,
+    /// Minimum distance of the bucket.
+    pub min_distance: u32,
+    /// Whether the bucket is `exactly` (eq) rather than `at least` (ge).
+    pub exact: bool,
+    /// Sentences in the set.
+    pub sentences: u64,
+    /// Matched pairs that qualify those sentences.
+    pub pairs: u64,
+    /// Mean source length in words (0 for an empty set).
+    pub mean_source_words: f64,
+    /// File names relative to the output directory.
+    pub files: SetFiles,
+}
+
+/// One selected sentence, ready to be written to a set.
+pub struct Entry<'a> {
+    /// 1-based corpus line number.
+    pub id: u64,
+    /// Source line.
+    pub source: &'a str,
+    /// Target line.
+    pub target: &'a str,
+    /// CoNLL-U text of the tree (ends with a blank line).
+    pub conllu: &'a str,
+    /// The marked source line.
+    pub marked: &'a str,
+    /// The marked target line (reorder sets only).
+    pub marked_target: Option<&'a str>,
+    /// Pairs that qualify the sentence for this set.
+    pub pairs: u64,
+    /// Source length in words.
+    pub words: u64,
+}
+
+/// Writes one set's files and counts what it wrote.
+pub struct SetWriter {
+    root: PathBuf,
+    files: SetFiles,
+    /// Text not yet appended, one buffer per file of [`SetFiles::all`].
+    pending: Vec<Vec<u8>>,
+    sentences: u64,
+    pairs: u64,
+    source_words: u64,
+}
+
+impl SetWriter {
+    /// Creates the (empty) files of a set under `root`.
+    pub fn create(root: &Path, files: SetFiles) -> Result<SetWriter> {
+        for rel in files.all() {
+            let path = root.join(rel);
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            }
+            OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+                .map_err(|e| Error::io(&path, e))?;
+        }
+        Ok(SetWriter {
+            pending: vec![Vec::new(); files.all().len()],
+            root: root.to_path_buf(),
+            files,
+            sentences: 0,
+            pairs: 0,
+            source_words: 0,
+        })
+    }
+
+    /// The set's file names.
+    pub fn files(&self) -> &SetFiles {
+        &self.files
+    }
+
+    /// Appends one sentence to every file of the set.
+    pub fn write(&mut self, e: &Entry<'_>) -> Result<()> {
+        let mut itoa = itoa::Buffer::new();
+        let fields: [&[u8]; 5] = [
+            e.source.as_bytes(),
+            e.target.as_bytes(),
+            itoa.format(e.id).as_bytes(),
+            e.conllu.as_bytes(),
+            e.marked.as_bytes(),
+        ];
+        for (k, f) in fields.iter().enumerate() {
+            self.pending[k].extend_from_slice(f);
+            if k != 3 {
+                self.pending[k].push(b'\n');
+            }
+        }
+        if let (Some(buf), Some(m)) = (self.pending.get_mut(5), e.marked_target) {
+            buf.extend_from_slice(m.as_bytes());
+            buf.push(b'\n');
+        }
+        self.sentences += 1;
+        self.pairs += e.pairs;
+        self.source_words += e.words;
+        if self.pending.iter().any(|b| b.len() >= FLUSH_BYTES) {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Appends the buffered text to the files.
+    fn flush(&mut self) -> Result<()> {
+        let names: Vec<String> = self.files.all().into_iter().map(String::from).collect();
+        for (rel, buf) in names.iter().zip(self.pending.iter_mut()) {
+            if buf.is_empty() {
+                continue;
+            }
+            let path = self.root.join(rel);
+            OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .and_then(|mut f| f.write_all(buf))
+                .map_err(|e| Error::io(&path, e))?;
+            buf.clear();
+        }
+        Ok(())
+    }
+
+    /// Writes what is buffered and describes the set for the manifest.
+    pub fn finish(mut self, kind: SetKind, phenomenon: &str, bucket: Bucket) -> Result<SetEntry> {
+        self.flush()?;
+        let sentences = self.sentences;
+        Ok(SetEntry {
+            kind,
+            phenomenon: phenomenon.to_string(),
+            bucket: bucket.to_string(),
+            min_distance: bucket.min_distance(),
+            exact: bucket.is_exact(),
+            sentences,
+            pairs: self.pairs,
+            mean_source_words: if sentences == 0 {
+                0.0
+            } else {
+                self.source_words as f64 / sentences as f64
+            },
+            files: self.files,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A write error names the file that failed, not the set's first file.
+    #[test]
+    fn errors_name_the_file_that_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = SetFiles::new("p", "ge1", "de", "en");
+        let mut w = SetWriter::create(dir.path(), files).unwrap();
+        // Make the ids file impossible to append to.
+        let ids = dir.path().join("p/ge1.ids");
+        std::fs::remove_file(&ids).unwrap();
+        std::fs::create_dir(&ids).unwrap();
+        w.write(&Entry {
+            id: 1,
+            source: "a",
+            target: "b",
+            conllu: "1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n\n",
+            marked: "a",
+            marked_target: None,
+            pairs: 1,
+            words: 1,
+        })
+        .unwrap();
+        let e = w
+            .finish(SetKind::Lexical, "p", Bucket::AtLeast(1))
+            .unwrap_err();
+        assert!(e.to_string().contains("p/ge1.ids"), "{e}");
+        assert!(std::fs::read_to_string(dir.path().join("p/ge1.de")).unwrap() == "a\n");
+    }
+
+    #[test]
+    fn kind_names_are_the_serialized_names() {
+        for k in [SetKind::Lexical, SetKind::Reorder] {
+            assert_eq!(serde_json::to_value(k).unwrap(), k.name());
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! The shape of the code, checked: stages import only earlier stages, no module cycle in
+//! any crate of the workspace, one file constructs a gzip decoder, the library does not
+//! depend on clap, and every stage folder says what enters and what leaves it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` file below `dir`.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(rust_files(&p));
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Code of a file without comments (line comments and doc comments).
+fn code(p: &Path) -> String {
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .map(|l| match l.find("//") {
+            Some(i) => &l[..i],
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The top-level modules of the crate in `src` that a file refers to as `crate::m` or
+/// `super::m` (from a top-level file) — its imports within the crate.
+fn crate_refs(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (i, _) in text.match_indices("crate::") {
+        let before = text[..i].chars().last();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue; // e.g. `ldd_crate::`
+        }
+        let rest = &text[i + "crate::".len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            out.insert(name);
+        }
+        // `use crate::{a, b}`
+        if rest.starts_with('{') {
+            let inner = &rest[1..rest.find('}').unwrap_or(rest.len())];
+            for part in inner.split(',') {
+                let n: String = part
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !n.is_empty() {
+                    out.insert(n);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The top-level module a source file of `src` belongs to (`src/read/x.rs` → `read`).
+fn module_of(src: &Path, file: &Path) -> Option<String> {
+    let rel = file.strip_prefix(src).ok()?;
+    let first = rel.components().next()?.as_os_str().to_string_lossy();
+    let m = first.trim_end_matches(".rs").to_string();
+    (m != "lib" && m != "main").then_some(m)
+}
+
+/// Module graph of a crate: module → modules it refers to.
+fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in rust_files(src) {
+        let Some(m) = module_of(src, &f) else {
+            continue;
+        };
+        if m == "cli" {
+            continue; // the binary's command line, not the library
+        }
+        let refs = crate_refs(&code(&f));
+        let e = g.entry(m.clone()).or_default();
+        e.extend(refs.into_iter().filter(|r| *r != m));
+    }
+    g
+}
+
+fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        n: &str,
+        g: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match state.get(n) {
+            Some(2) => return None,
+            Some(1) => {
+                let start = path.iter().position(|p| p == n).unwrap_or(0);
+                let mut c = path[start..].to_vec();
+                c.push(n.to_string());
+                return Some(c);
+            }
+            _ => {}
+        }
+        state.insert(n.to_string(), 1);
+        path.push(n.to_string());
+        for m in g.get(n).into_iter().flatten() {
+            if let Some(c) = visit(m, g, state, path) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        state.insert(n.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for n in g.keys() {
+        if let Some(c) = visit(n, g, &mut state, &mut Vec::new()) {
+            return Some(c);
+        }
+    }
+    None
+}
+
+/// The pipeline order of `src/`: a module may import only modules of lower rank.
+const ORDER: [&str; 11] = [
+    "error", "config", "read", "parse", "detect", "bucket", "sample", "write", "score", "report",
+    "pipeline",
+];
+
+#[test]
+fn stages_import_only_earlier_stages() {
+    let g = graph(&root().join("src"));
+    let rank = |m: &str| ORDER.iter().position(|o| *o == m);
+    let mut back = Vec::new();
+    for (m, refs) in &g {
+        let r = rank(m).unwrap_or_else(|| panic!("src/{m}: not a stage of {ORDER:?}"));
+        for x in refs {
+            let Some(rx) = rank(x) else {
+                panic!("src/{m} refers to crate::{x}, which is not a module of src/")
+            };
+            if rx >= r {
+                back.push(format!("{m} -> {x}"));
+            }
+        }
+    }
+    assert!(back.is_empty(), "imports against the flow: {back:?}");
+    assert!(g.contains_key("read") && g["pipeline"].contains("write"));
+}
+
+#[test]
+fn no_module_cycle_in_any_crate() {
+    let mut crates = vec![root().join("src")];
+    for e in std::fs::read_dir(root().join("crates")).unwrap() {
+        crates.push(e.unwrap().path().join("src"));
+    }
+    assert!(crates.len() >= 6, "{crates:?}");
+    for src in crates {
+        let g = graph(&src);
+        assert!(
+            find_cycle(&g).is_none(),
+            "{}: import cycle {:?}",
+            src.display(),
+            find_cycle(&g)
+        );
+    }
+}
+
+#[test]
+fn exactly_one_source_file_constructs_a_gzip_decoder() {
+    let mut files = Vec::new();
+    for dir in ["src", "benches"] {
+        files.extend(rust_files(&root().join(dir)));
+    }
+    for e in std::fs::read_dir(root().join("crates")).unwrap() {
+        let c = e.unwrap().path();
+        files.extend(rust_files(&c.join("src")));
+        files.extend(rust_files(&c.join("benches")));
+    }
+    let decoders: Vec<String> = files
+        .iter()
+        .filter(|f| code(f).contains("GzDecoder"))
+        .map(|f| f.strip_prefix(root()).unwrap().display().to_string())
+        .collect();
+    assert_eq!(decoders, vec!["crates/io/src/input.rs".to_string()]);
+}
+
+#[test]
+fn the_library_does_not_depend_on_clap() {
+    let src = root().join("src");
+    let users: Vec<String> = rust_files(&src)
+        .into_iter()
+        .filter(|f| !f.starts_with(src.join("cli")) && !f.ends_with("main.rs"))
+        .filter(|f| code(f).contains("clap"))
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(users.is_empty(), "{users:?}");
+}
+
+#[test]
+fn every_stage_folder_says_what_enters_and_leaves() {
+    for stage in [
+        "read", "parse", "detect", "bucket", "sample", "write", "score",
+    ] {
+        let p = root().join("src").join(stage).join("mod.rs");
+        let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let doc: String = text
+            .lines()
+            .take_while(|l| l.starts_with("//!"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            doc.contains("What enters") && doc.contains("What leaves"),
+            "src/{stage}/mod.rs: its module doc must say what enters and what leaves"
+        );
+    }
+}
