@@ -67,12 +67,15 @@ pub fn slice(a: SliceArgs) -> Result<()> {
 }
 
 pub fn score(a: ScoreArgs) -> Result<()> {
-    let report = score_sets(&ScoreOptions {
+    let opts = ScoreOptions {
         sets: a.sets.clone(),
         hyps: a.hyp,
         reference: a.reference,
-    })?;
-    write_outputs(&report, a.out.as_ref().unwrap_or(&a.sets))?;
+    };
+    let report = score_sets(&opts)?;
+    let mut inputs: Vec<&std::path::Path> = opts.hyps.iter().map(PathBuf::as_path).collect();
+    inputs.push(&report.reference);
+    write_outputs(&report, a.out.as_ref().unwrap_or(&a.sets), &inputs)?;
     if !a.quiet.quiet {
         print!("{}", render_table(&report));
     }
