@@ -6,9 +6,12 @@
 //! - [`output`]: every output is written all-or-nothing, a directory through [`Staging`],
 //!   a file through [`write_file_atomic`].
 //! - [`text`]: input shown in messages has its control characters escaped.
+//! - [`download`]: downloads streamed to a temporary file, verified (HTML pages, size,
+//!   SHA-256) before the caller keeps them.
 
 #![warn(missing_docs)]
 
+pub mod download;
 mod error;
 pub mod input;
 pub mod output;
