@@ -116,6 +116,21 @@ fn registry_has_every_udpipe_2_5_model() {
         .collect();
     assert_eq!(known.len(), 11);
     assert!(known.iter().all(|m| m.size.is_some()));
+    // A pair without a config: files SRC-TGT, the default model, OPUS Books (OPUS names
+    // its pairs in alphabetical order).
+    let (fr, origin) = ldd_sets::config::Pair::resolve("fr-en", None).unwrap();
+    assert_eq!(origin, ldd_sets::config::PairOrigin::Registry);
+    assert_eq!(
+        (fr.source.as_str(), fr.target.as_str(), fr.files.as_str()),
+        ("fr", "en", "fr-en")
+    );
+    assert_eq!(fr.model.unwrap().name, "french-gsd-ud-2.5-191206.udpipe");
+    assert_eq!(
+        fr.corpus[0].url,
+        "https://object.pouta.csc.fi/OPUS-Books/v1/moses/en-fr.txt.zip"
+    );
+    assert_eq!(fr.corpus[0].members["fr"], "Books.en-fr.fr");
+    assert_eq!(fr.corpus[0].members["en"], "Books.en-fr.en");
     // The shipped pair configs name the registry's default models.
     for (pair, src) in [("de-en", "de"), ("en-de", "en"), ("en-ru", "en")] {
         let (p, _) = ldd_sets::config::Pair::resolve(pair, None).unwrap();
@@ -614,7 +629,9 @@ fn model_downloads_are_verified() {
 
     // Rejected downloads: the reason is named, nothing is left.
     let truncated = model[..model.len() / 2].to_vec();
-    let cases: Vec<(&str, &str, Option<&'static str>, Vec<u8>, &str)> = vec![
+    /// name, pair, Content-Type, body, the reason the error must give
+    type Case<'a> = (&'a str, &'a str, Option<&'static str>, Vec<u8>, &'a str);
+    let cases: Vec<Case> = vec![
         ("html", "de-fr", None, page.clone(), "HTML page"),
         (
             "typed",
