@@ -140,8 +140,9 @@ pub struct SetArgs {
     /// Rules file defining the phenomena [default: the built-in config/phenomena.toml].
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
-    /// Phenomena to run, comma-separated [default: those whose `languages` include the
-    /// source language]. Naming a phenomenon runs it for any language.
+    /// Phenomena to run, comma-separated [default: the source language's defaults in the
+    /// model registry (`ldd-sets languages`); for other languages, those whose `languages`
+    /// include it]. Naming a phenomenon runs it for any language.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub phenomena: Option<Vec<String>>,
     /// Largest distance bucket: ge0..geN and eq0..eqN [default: the rules' buckets.max, 5].
