@@ -3,8 +3,10 @@
 #   make build                     release binary in target/release/ldd-sets
 #   make test                      the test suite (exactly the README's test command)
 #   make bench                     all benchmarks (figures recorded in README.md)
-#   make extract LANG=de-en        the whole pipeline on corpora/de-en (or CORPORA=DIR)
-#   make corpora LANG=de-en        download the paper's corpora into corpora/de-en
+#   make extract LANG=de-en        the whole pipeline on corpora/de-en (or CORPORA=DIR); any
+#                                  pair SRC-TGT works without a config (`ldd-sets languages`)
+#   make corpora LANG=de-en        download the paper's corpora into corpora/de-en (pairs
+#                                  without a config: OPUS Books, where OPUS has the pair)
 #   make score LANG=de-en CORPUS=newstest2013 HYP=system.en
 
 LANG ?= de-en

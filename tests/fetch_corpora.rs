@@ -4,47 +4,10 @@
 mod common;
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
-use std::net::TcpListener;
+use std::io::Write;
 use std::path::Path;
 
 use common::*;
-
-/// Serves `files` on 127.0.0.1 for at most `max` requests; returns the base URL.
-fn serve(files: HashMap<String, Vec<u8>>, max: usize) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(max) {
-            let Ok(mut s) = stream else { continue };
-            let mut req = Vec::new();
-            let mut buf = [0u8; 1024];
-            while !req.windows(4).any(|w| w == b"\r\n\r\n") {
-                match s.read(&mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => req.extend_from_slice(&buf[..n]),
-                }
-            }
-            let req = String::from_utf8_lossy(&req);
-            let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-            let resp = match files.get(&path) {
-                Some(body) => {
-                    let mut r = format!(
-                        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                        body.len()
-                    )
-                    .into_bytes();
-                    r.extend_from_slice(body);
-                    r
-                }
-                None => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                    .to_vec(),
-            };
-            let _ = s.write_all(&resp);
-        }
-    });
-    format!("http://{addr}")
-}
 
 fn gz(bytes: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -218,17 +181,30 @@ format = "plain"
 #[test]
 fn shipped_pair_configs_load() {
     for p in ["de-en", "en-de", "en-ru"] {
-        let pair = ldd_sets::config::Pair::load(
-            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/config")),
-            p,
-        )
-        .unwrap_or_else(|e| panic!("{p}: {e}"));
+        // Built into the binary: no config directory needed.
+        let (pair, origin) =
+            ldd_sets::config::Pair::resolve(p, None).unwrap_or_else(|e| panic!("{p}: {e}"));
+        assert!(
+            matches!(
+                origin,
+                ldd_sets::config::PairOrigin::Shipped | ldd_sets::config::PairOrigin::File(_)
+            ),
+            "{p}: {origin:?}"
+        );
         assert!(!pair.corpus.is_empty());
-        assert!(pair
-            .model
-            .url
-            .as_deref()
-            .is_some_and(|u| u.ends_with(".udpipe")));
+        let model = pair.model.as_ref().expect("a model");
+        // The URL comes from the registry: LINDAT's handle 11234/1-3131 and the file name.
+        let source = ldd_sets::config::Pair::model_source(model, None).unwrap();
+        assert_eq!(
+            source.url.as_deref(),
+            Some(
+                format!(
+                    "https://lindat.mff.cuni.cz/repository/xmlui/bitstream/handle/11234/1-3131/{}",
+                    model.name
+                )
+                .as_str()
+            )
+        );
         for c in &pair.corpus {
             assert!(c.members.contains_key(&pair.source) && c.members.contains_key(&pair.target));
         }
@@ -243,4 +219,99 @@ fn shipped_pair_configs_load() {
             ),
         }
     }
+}
+
+/// Corpus downloads are verified before use: an HTML page (with or without a
+/// `Content-Type` saying so) and a file whose SHA-256 differs from the config's are
+/// rejected, and no file of the corpus is left behind; the right SHA-256 is accepted.
+#[test]
+fn corpus_downloads_are_verified() {
+    use sha2::{Digest, Sha256};
+    let de = std::fs::read(data("parallel/pud.de-en.de")).unwrap();
+    let en = std::fs::read(data("parallel/pud.de-en.en")).unwrap();
+    let page =
+        b"<!DOCTYPE html>\n<html><head><title>Service unavailable</title></head></html>\n".to_vec();
+    let mut zipped = std::io::Cursor::new(Vec::new());
+    {
+        let mut z = zip::ZipWriter::new(&mut zipped);
+        let o = zip::write::SimpleFileOptions::default();
+        z.start_file("a.de", o).unwrap();
+        z.write_all(&de).unwrap();
+        z.start_file("a.en", o).unwrap();
+        z.write_all(&en).unwrap();
+        z.finish().unwrap();
+    }
+    let zipped = zipped.into_inner();
+    let zip_sha: String = Sha256::digest(&zipped)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let files = std::collections::HashMap::from([
+        ("/html.de".to_string(), (None, page.clone())),
+        ("/html.en".to_string(), (None, en.clone())),
+        (
+            "/typed.de".to_string(),
+            (Some("text/html; charset=utf-8"), de.clone()),
+        ),
+        ("/typed.en".to_string(), (None, en.clone())),
+        ("/c.zip".to_string(), (None, zipped)),
+    ]);
+    let base = serve_typed(files, 16);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("corpora");
+    let corpora = |name: &str, corpus: &str| {
+        let p = tmp.path().join(format!("{name}.toml"));
+        std::fs::write(
+            &p,
+            format!("source = \"de\"\ntarget = \"en\"\nfiles = \"de-en\"\n[[corpus]]\n{corpus}"),
+        )
+        .unwrap();
+        run(&[
+            "corpora",
+            "--pair",
+            p.to_str().unwrap(),
+            "--dir",
+            dir.to_str().unwrap(),
+            "-q",
+        ])
+    };
+    for (name, why) in [("html", "HTML page"), ("typed", "Content-Type text/html")] {
+        let o = corpora(
+            name,
+            &format!("name = \"{name}\"\nurl = \"{base}/{name}.{{lang}}\"\nformat = \"plain\"\n"),
+        );
+        assert_eq!(o.status.code(), Some(6), "{}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{name}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("{base}/{name}.")),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(listing(&dir), Vec::<String>::new(), "{name}: nothing left");
+    }
+    let wrong = "0".repeat(64);
+    let zip_corpus = |sha: &str| {
+        format!(
+            "name = \"z\"\nurl = \"{base}/c.zip\"\nformat = \"zip\"\nsha256 = \"{sha}\"\n\
+             members = {{ de = \"a.de\", en = \"a.en\" }}\n"
+        )
+    };
+    let o = corpora("wrong", &zip_corpus(&wrong));
+    assert_eq!(o.status.code(), Some(6), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "SHA-256 mismatch: expected {wrong}, got {zip_sha}"
+        )),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(listing(&dir), Vec::<String>::new());
+    // The published hash (upper case accepted): the corpus is written.
+    let o = corpora("right", &zip_corpus(&zip_sha.to_uppercase()));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(listing(&dir), ["z.de-en.de.gz", "z.de-en.en.gz"]);
+    assert_eq!(
+        gunzip_lines(&dir.join("z.de-en.en.gz")),
+        String::from_utf8(en).unwrap().lines().collect::<Vec<_>>()
+    );
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
+use ldd_sets::config::{Pair, PairOrigin};
 use ldd_sets::detect::align::{AlignOptions, Direction, DEFAULT_MAX_TOKENS};
 use ldd_sets::detect::reorder::ReorderOptions;
 use ldd_sets::error::{Error, Result};
@@ -145,8 +146,9 @@ pub struct SetArgs {
     /// Rules file defining the phenomena [default: the built-in config/phenomena.toml].
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
-    /// Phenomena to run, comma-separated [default: those whose `languages` include the
-    /// source language]. Naming a phenomenon runs it for any language.
+    /// Phenomena to run, comma-separated [default: the source language's defaults in the
+    /// model registry (`ldd-sets languages`); for other languages, those whose `languages`
+    /// include it]. Naming a phenomenon runs it for any language.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub phenomena: Option<Vec<String>>,
     /// Largest distance bucket: ge0..geN and eq0..eqN [default: the rules' buckets.max, 5].
@@ -191,10 +193,14 @@ pub struct ModelArgs {
     /// Directory of UDPipe models [default: $LDD_SETS_MODELS, else ~/.cache/ldd-sets/models].
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
+    /// Base URL of the registry's model downloads, e.g. a mirror [default:
+    /// $LDD_SETS_MODELS_URL, else LINDAT, handle 11234/1-3131]. Downloads are verified either way.
+    #[arg(long, value_name = "URL")]
+    pub models_url: Option<String>,
     /// Parse cache directory [default: $LDD_SETS_CACHE, else ~/.cache/ldd-sets/parses].
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
-    /// Never download a model; fail with advice instead.
+    /// Never download a model; fail with advice (the model file and its URL) instead.
     #[arg(long)]
     pub offline: bool,
 }
@@ -205,6 +211,7 @@ impl ModelArgs {
         ParseSettings {
             model: self.model.clone(),
             models_dir: self.models.clone(),
+            models_url: self.models_url.clone(),
             cache_dir: self.cache.clone(),
             offline: self.offline,
             threads: threads.count(),
@@ -216,7 +223,28 @@ impl ModelArgs {
 /// Where language-pair configs are.
 #[derive(Args, Debug, Clone)]
 pub struct ConfigArgs {
-    /// Directory holding pairs/*.toml.
-    #[arg(long, value_name = "DIR", default_value = "config")]
-    pub config: PathBuf,
+    /// Directory holding pairs/<PAIR>.toml, which override the shipped configs and the
+    /// registry defaults [default: ./config if it has the pair's file].
+    #[arg(long, value_name = "DIR")]
+    pub config: Option<PathBuf>,
+}
+
+impl ConfigArgs {
+    /// The configuration of `pair` (see `Pair::resolve`), with a note on stderr when it
+    /// comes from the registry defaults.
+    pub fn pair(&self, pair: &str, quiet: bool) -> Result<Pair> {
+        let (p, origin) = Pair::resolve(pair, self.config.as_deref())?;
+        if !quiet && origin == PairOrigin::Registry {
+            let model = p.model.as_ref().map_or_else(
+                || "no registry model for the source language".to_string(),
+                |m| format!("model {}", m.name),
+            );
+            eprintln!(
+                "ldd-sets: pair {pair}: no config, using the defaults ({model}; corpus files \
+                 <name>.{}.<lang>[.gz])",
+                p.files
+            );
+        }
+        Ok(p)
+    }
 }

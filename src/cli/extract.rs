@@ -1,12 +1,13 @@
 //! `extract` and `run`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
 
 use ldd_sets::config::Pair;
-use ldd_sets::error::Result;
+use ldd_sets::detect::rules::RuleSet;
+use ldd_sets::error::{Error, Result};
 use ldd_sets::parse::{describe, find_model, parse_cached};
 use ldd_sets::pipeline::{self, extract as run_extract, ExtractOptions, ExtractReport, RunOptions};
 use ldd_sets::read::Languages;
@@ -37,8 +38,8 @@ pub struct ExtractArgs {
     /// instead of the built-in aligner.
     #[arg(long, value_name = "FILE")]
     alignments: Option<PathBuf>,
-    /// Language pair config naming the UDPipe model [default: SRC-TGT if
-    /// config/pairs/SRC-TGT.toml exists].
+    /// Language pair naming the UDPipe model and phenomena [default: SRC-TGT: its config
+    /// if one exists, else the registry's defaults for the source language].
     #[arg(long, value_name = "PAIR")]
     pair: Option<String>,
     /// Output directory (created; a previous ldd-sets output there is replaced).
@@ -62,10 +63,13 @@ pub struct ExtractArgs {
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// Language pair: config/pairs/<PAIR>.toml (e.g. de-en), or a path to a .toml.
+    /// Language pair SRC-TGT (e.g. fr-en): its config (config/pairs/<PAIR>.toml, a shipped
+    /// one, or a path to a .toml), else defaults from the UDPipe 2.5 registry (the source
+    /// language's default model, its default phenomena, files <name>.SRC-TGT.<lang>).
     #[arg(long, value_name = "PAIR")]
     pair: String,
-    /// Directory of corpora named <name>.<files>.<lang>[.gz] (see the pair config).
+    /// Directory of corpora named <name>.<files>.<lang>[.gz] (<files> is SRC-TGT unless the
+    /// pair config says otherwise).
     #[arg(long, value_name = "DIR")]
     corpora: PathBuf,
     /// Only these corpora (names, comma-separated) [default: all found].
@@ -90,26 +94,47 @@ pub struct RunArgs {
     quiet: QuietArgs,
 }
 
-/// The pair config named by `--pair`, else `SRC-TGT` if such a config exists.
-pub fn optional_pair(config: &Path, pair: Option<&str>, default: &str) -> Result<Option<Pair>> {
-    match pair {
-        Some(p) => Pair::load(config, p).map(Some),
-        None if config
-            .join("pairs")
-            .join(format!("{default}.toml"))
-            .is_file() =>
-        {
-            Pair::load(config, default).map(Some)
-        }
-        None => Ok(None),
+/// Says on stderr when no lexical phenomenon runs for the source language, and refuses to
+/// run when there is nothing to extract at all.
+fn check_phenomena(rules: &RuleSet, src_lang: &str, reorder: bool, quiet: bool) -> Result<()> {
+    if !rules.phenomena.is_empty() {
+        return Ok(());
     }
+    let why = pipeline::no_phenomena_reason(src_lang).unwrap_or_else(|| {
+        format!("no phenomenon of the rules applies to source language `{src_lang}`")
+    });
+    if !reorder {
+        return Err(Error::Config(format!(
+            "{why}; with --no-reorder there is nothing to extract (name phenomena with \
+             --phenomena to run them anyway)"
+        )));
+    }
+    if !quiet {
+        eprintln!(
+            "ldd-sets: note: {why}. Only reordering sets are built; name phenomena with \
+             --phenomena to run them anyway"
+        );
+    }
+    Ok(())
 }
 
 pub fn extract(a: ExtractArgs) -> Result<()> {
     a.threads.apply()?;
     let quiet = a.quiet.quiet;
-    let pair_name = format!("{}-{}", a.src_lang, a.tgt_lang);
-    let pair = optional_pair(&a.config.config, a.pair.as_deref(), &pair_name)?;
+    let languages = Languages::new(&a.src_lang, &a.tgt_lang)?;
+    let pair = match &a.pair {
+        Some(p) => Some(a.config.pair(p, quiet)?),
+        // Without --pair, the pair's config only matters for the model and the rules; its
+        // absence is not worth a note.
+        None => {
+            let name = format!("{}-{}", a.src_lang, a.tgt_lang);
+            Some(if ldd_io::name::is_valid(ldd_io::NameKind::Pair, &name) {
+                a.config.pair(&name, true)?
+            } else {
+                Pair::from_registry(&a.src_lang, &a.tgt_lang)? // codes with hyphens
+            })
+        }
+    };
     let rules = pipeline::select_rules(
         a.sets.rules.as_deref(),
         a.sets.phenomena.as_deref(),
@@ -117,12 +142,13 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         pair.as_ref(),
         &a.src_lang,
     )?;
+    check_phenomena(&rules, &a.src_lang, !a.sets.no_reorder, quiet)?;
     let mut protect = Vec::new();
     let conllu = match a.conllu {
         Some(c) => c,
         None => {
             let settings = a.model.settings(&a.threads, quiet);
-            let model = find_model(pair.as_ref().map(|p| &p.model), &settings)?;
+            let model = find_model(pair.as_ref().and_then(|p| p.model.as_ref()), &settings)?;
             let parsed = parse_cached(&a.src, &model, &settings)?;
             if !quiet {
                 eprintln!("ldd-sets: {}", describe(&parsed, &a.src));
@@ -135,7 +161,7 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         source: a.src,
         target: a.tgt,
         conllu,
-        languages: Languages::new(&a.src_lang, &a.tgt_lang)?,
+        languages,
         rules,
         out: a.out,
         controls: a.controls.options(),
@@ -153,7 +179,7 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
 pub fn run(a: RunArgs) -> Result<()> {
     a.threads.apply()?;
     let quiet = a.quiet.quiet;
-    let pair = Pair::load(&a.config.config, &a.pair)?;
+    let pair = a.config.pair(&a.pair, quiet)?;
     let rules = pipeline::select_rules(
         a.sets.rules.as_deref(),
         a.sets.phenomena.as_deref(),
@@ -161,6 +187,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         Some(&pair),
         &pair.source,
     )?;
+    check_phenomena(&rules, &pair.source, !a.sets.no_reorder, quiet)?;
     let opts = RunOptions {
         rules,
         corpora: a.corpora,

@@ -6,6 +6,7 @@
 mod align;
 mod args;
 mod extract;
+mod languages;
 mod parse;
 mod score;
 
@@ -23,7 +24,8 @@ Exit codes:
   3  bad input data (line counts differ, malformed CoNLL-U, invalid UTF-8, truncated gzip)
   4  invalid configuration (rules or language-pair TOML, option values, output dir not ours)
   5  I/O error (missing file, permission denied, disk full)
-  6  missing resource (e.g. a UDPipe model that is not available offline)
+  6  missing resource (e.g. a UDPipe model that is not available offline, or a download
+     that fails verification: an HTML page, a wrong SHA-256, a file UDPipe cannot load)
   7  output in use by another ldd-sets process";
 
 /// Build long-distance-dependency (LDD) challenge sets for machine translation.
@@ -35,7 +37,9 @@ Exit codes:
 /// controls, ready for sacreBLEU; `score` then scores systems on every set.
 ///
 /// Typical use: `ldd-sets run --pair de-en --corpora DIR --out OUT` (what `make extract`
-/// does), or `ldd-sets extract` on one corpus, then `ldd-sets score --sets OUT --hyp FILE`.
+/// does; any pair whose source language has a UDPipe 2.5 model works without a config, see
+/// `ldd-sets languages`), or `ldd-sets extract` on one corpus, then
+/// `ldd-sets score --sets OUT --hyp FILE`.
 #[derive(Parser)]
 #[command(name = "ldd-sets", version, after_help = EXIT_CODES)]
 struct Cli {
@@ -81,10 +85,14 @@ enum Command {
     /// those of another (e.g. from gold trees) of the same corpus, by line ids.
     #[command(after_help = EXIT_CODES)]
     Compare(score::CompareArgs),
-    /// Download a language pair's corpora (config/pairs/<PAIR>.toml) and normalise them
-    /// into DIR/<name>.<pair>.<lang>.gz.
+    /// Download a language pair's corpora (config/pairs/<PAIR>.toml, or for a pair without
+    /// a config OPUS Books) and normalise them into DIR/<name>.<pair>.<lang>.gz.
     #[command(after_help = EXIT_CODES)]
     Corpora(parse::CorporaArgs),
+    /// List the built-in registry of UDPipe 2.5 models: languages, ISO codes, models, and
+    /// the phenomena that run by default for each source language.
+    #[command(after_help = EXIT_CODES)]
+    Languages(languages::LanguagesArgs),
 }
 
 /// Parses the command line, runs the command and turns its error into an exit code.
@@ -102,6 +110,7 @@ pub fn main() -> ExitCode {
         Command::Compare(a) => score::compare(a),
         Command::Align(a) => align::align(a),
         Command::Corpora(a) => parse::corpora(a),
+        Command::Languages(a) => languages::languages(a),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

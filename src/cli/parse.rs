@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use ldd_sets::config::Pair;
 use ldd_sets::error::Result;
 use ldd_sets::parse::{describe, find_model, parse_cached, write_parse};
 use ldd_sets::read::fetch::fetch_corpora;
@@ -19,7 +18,8 @@ pub struct ParseArgs {
     /// Where to write the CoNLL-U (gzip if it ends in .gz), one tree per line.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// Language pair config naming the UDPipe model (if no --model).
+    /// Language pair naming the UDPipe model (if no --model): a config, or the registry's
+    /// default model of the source language (e.g. fr-en).
     #[arg(long, value_name = "PAIR")]
     pair: Option<String>,
     #[command(flatten)]
@@ -34,7 +34,8 @@ pub struct ParseArgs {
 
 #[derive(Args)]
 pub struct CorporaArgs {
-    /// Language pair (config/pairs/<PAIR>.toml), or a path to a pair .toml file.
+    /// Language pair: its config (config/pairs/<PAIR>.toml, shipped, or a path to a .toml),
+    /// else the registry's default corpus for the pair (OPUS Books, if OPUS has the pair).
     #[arg(long, value_name = "PAIR")]
     pair: String,
     /// Directory to write the corpora to.
@@ -55,10 +56,10 @@ pub fn parse(a: ParseArgs) -> Result<()> {
     ldd_io::output::refuse_same_file(&a.out, &inputs)?;
     let settings = a.model.settings(&a.threads, quiet);
     let pair = match &a.pair {
-        Some(p) => Some(Pair::load(&a.config.config, p)?),
+        Some(p) => Some(a.config.pair(p, quiet)?),
         None => None,
     };
-    let model = find_model(pair.as_ref().map(|p| &p.model), &settings)?;
+    let model = find_model(pair.as_ref().and_then(|p| p.model.as_ref()), &settings)?;
     let parsed = parse_cached(&a.src, &model, &settings)?;
     if !quiet {
         eprintln!("ldd-sets: {}", describe(&parsed, &a.src));
@@ -67,6 +68,6 @@ pub fn parse(a: ParseArgs) -> Result<()> {
 }
 
 pub fn corpora(a: CorporaArgs) -> Result<()> {
-    let pair = Pair::load(&a.config.config, &a.pair)?;
+    let pair = a.config.pair(&a.pair, a.quiet.quiet)?;
     fetch_corpora(&pair, &a.dir, a.quiet.quiet).map(|_| ())
 }

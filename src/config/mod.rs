@@ -1,13 +1,19 @@
-//! Configuration is data: language-pair configs (`config/pairs/<src>-<tgt>.toml`) and the
-//! built-in default rules (`config/phenomena.toml`).
+//! Configuration is data: language-pair configs (`config/pairs/<src>-<tgt>.toml`), the
+//! built-in default rules (`config/phenomena.toml`) and the built-in registry of UDPipe
+//! models ([`registry`], `config/udpipe-2.5.toml`).
 //!
 //! A pair names its languages, the UDPipe model for the source side (with download
 //! URL and offline alternatives), the phenomena and the corpora of the paper with
 //! their download URLs. Local corpora follow one naming convention,
 //! `<name>.<files>.<lang>[.gz]` (e.g. `newstest2013.de-en.de`), so a directory of
-//! such files is all `ldd-sets run` needs (see `read::discover`).
+//! such files is all `ldd-sets run` needs (see `read::discover`). A pair without a
+//! config gets defaults from the registry ([`Pair::resolve`]); the shipped pair configs
+//! and the registry are built into the binary, so every command works from any directory.
 //!
-//! What enters: TOML files. What leaves: [`Pair`] and the text of the built-in rules.
+//! What enters: TOML files. What leaves: [`Pair`], the [`registry::Registry`] and the text
+//! of the built-in rules. Names that become paths are checked by `ldd_io::name`.
+
+pub mod registry;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,8 +40,10 @@ pub struct Pair {
     /// Phenomena to run; default: those whose languages include the source.
     #[serde(default)]
     pub phenomena: Option<Vec<String>>,
-    /// The source-side UDPipe model.
-    pub model: ModelSpec,
+    /// The source-side UDPipe model (`None`: the source language has no registry model;
+    /// `--model FILE` or `--conllu` is needed to parse it).
+    #[serde(default)]
+    pub model: Option<ModelSpec>,
     /// Downloadable corpora.
     #[serde(default)]
     pub corpus: Vec<CorpusSpec>,
@@ -47,12 +55,18 @@ pub struct Pair {
 pub struct ModelSpec {
     /// File name of the official model.
     pub name: String,
-    /// Download URL of the official model.
+    /// Download URL of the official model [default: the registry's base URL + `name`].
     #[serde(default)]
     pub url: Option<String>,
     /// Other file names accepted in the models directory (weaker models).
     #[serde(default)]
     pub alternatives: Vec<String>,
+    /// SHA-256 of the model file [default: the registry's, where known].
+    #[serde(default)]
+    pub sha256: Option<String>,
+    /// Size in bytes of the model file [default: the registry's, where known].
+    #[serde(default)]
+    pub size: Option<u64>,
 }
 
 /// A corpus to download.
@@ -71,65 +85,189 @@ pub struct CorpusSpec {
     /// Archive member holding each language's side.
     #[serde(default)]
     pub members: BTreeMap<String, String>,
+    /// SHA-256 of the downloaded file: one hash for `zip`/`tgz`, one per language
+    /// (`{ de = "…", en = "…" }`) for `plain`. Checked before the download is used.
+    #[serde(default)]
+    pub sha256: Option<Sha256Spec>,
+}
+
+/// The SHA-256 of a corpus download: one file, or one per language.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Sha256Spec {
+    /// The archive's hash.
+    One(String),
+    /// Each language's file's hash (`plain` format).
+    PerLanguage(BTreeMap<String, String>),
+}
+
+impl CorpusSpec {
+    /// The expected SHA-256 of the download of `lang`'s side (`None`: the archive).
+    pub fn sha256_for(&self, lang: Option<&str>) -> Option<&str> {
+        match (&self.sha256, lang) {
+            (Some(Sha256Spec::One(h)), _) => Some(h),
+            (Some(Sha256Spec::PerLanguage(m)), Some(l)) => m.get(l).map(String::as_str),
+            _ => None,
+        }
+    }
+}
+
+/// The pair configs shipped with ldd-sets, built into the binary.
+pub const SHIPPED_PAIRS: [(&str, &str); 3] = [
+    ("de-en", include_str!("../../config/pairs/de-en.toml")),
+    ("en-de", include_str!("../../config/pairs/en-de.toml")),
+    ("en-ru", include_str!("../../config/pairs/en-ru.toml")),
+];
+
+/// Where a pair's configuration came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PairOrigin {
+    /// A TOML file (in a config directory, or given as a path).
+    File(PathBuf),
+    /// A config shipped with ldd-sets.
+    Shipped,
+    /// Built from the model registry: no config exists for the pair.
+    Registry,
+}
+
+impl std::fmt::Display for PairOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PairOrigin::File(p) => write!(f, "{}", ldd_io::text::shown(p)),
+            PairOrigin::Shipped => f.write_str("the config shipped with ldd-sets"),
+            PairOrigin::Registry => f.write_str("defaults from the UDPipe 2.5 model registry"),
+        }
+    }
 }
 
 impl Pair {
-    /// Loads `config/pairs/<name>.toml` below `config_dir`, or the file `name` if it
-    /// is a path to a `.toml` file.
-    pub fn load(config_dir: &Path, name: &str) -> Result<Pair> {
-        let path = if name.ends_with(".toml") {
-            PathBuf::from(name)
-        } else {
-            config_dir.join("pairs").join(format!("{name}.toml"))
-        };
-        let text = ldd_io::read_text(&path, MAX_CONFIG_BYTES).map_err(|e| match e {
-            ldd_io::Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-                let known = known_pairs(config_dir);
-                Error::Config(format!(
-                    "{}: no such language pair config (known pairs: {})",
-                    path.display(),
-                    if known.is_empty() {
-                        "none".into()
-                    } else {
-                        known.join(", ")
-                    }
-                ))
+    /// The configuration of pair `name`, from the first of:
+    /// 1. the file `name` itself if it ends in `.toml`;
+    /// 2. `<config_dir>/pairs/<name>.toml` (`--config DIR`; the directory must exist);
+    /// 3. `config/pairs/<name>.toml` in the current directory (when no `--config`);
+    /// 4. the configs shipped with ldd-sets (built in);
+    /// 5. defaults built from the model registry ([`Pair::from_registry`]).
+    pub fn resolve(name: &str, config_dir: Option<&Path>) -> Result<(Pair, PairOrigin)> {
+        if name.ends_with(".toml") {
+            let path = PathBuf::from(name);
+            return Ok((Pair::load_file(&path)?, PairOrigin::File(path)));
+        }
+        check(NameKind::Pair, name, "language pair")?;
+        let dir = match config_dir {
+            Some(d) if !d.is_dir() => {
+                return Err(Error::Config(format!(
+                    "--config {}: no such directory",
+                    ldd_io::text::shown(d)
+                )))
             }
-            e => e.into(),
-        })?;
-        let pair: Pair = toml::from_str(&text).map_err(|e| {
+            Some(d) => d.to_path_buf(),
+            None => PathBuf::from("config"),
+        };
+        let path = dir.join("pairs").join(format!("{name}.toml"));
+        if path.is_file() {
+            return Ok((Pair::load_file(&path)?, PairOrigin::File(path)));
+        }
+        if let Some((_, text)) = SHIPPED_PAIRS.iter().find(|(n, _)| *n == name) {
+            let origin = format!("config/pairs/{name}.toml (built in)");
+            return Ok((Pair::parse(text, &origin)?, PairOrigin::Shipped));
+        }
+        let (src, tgt) = name.split_once('-').unwrap_or((name, ""));
+        Ok((Pair::from_registry(src, tgt)?, PairOrigin::Registry))
+    }
+
+    /// The default pair `src`-`tgt`: corpus files `<name>.<src>-<tgt>.<lang>`, the source
+    /// language's default model from the registry (none if the registry does not know the
+    /// language), the registry's default corpus, and the default phenomena (chosen by
+    /// `pipeline::select_rules` from the registry).
+    pub fn from_registry(src: &str, tgt: &str) -> Result<Pair> {
+        check(NameKind::Language, src, "source language")?;
+        check(NameKind::Language, tgt, "target language")?;
+        let reg = registry::Registry::builtin()?;
+        let model = reg.language(src).map(|l| reg.model_spec(l.default_model()));
+        Ok(Pair {
+            source: src.to_string(),
+            target: tgt.to_string(),
+            files: format!("{src}-{tgt}"),
+            rules: None,
+            phenomena: None,
+            model,
+            corpus: vec![reg.default_corpus(src, tgt)],
+        })
+    }
+
+    /// Loads a pair config file.
+    pub fn load_file(path: &Path) -> Result<Pair> {
+        let text = ldd_io::read_text(path, MAX_CONFIG_BYTES)?;
+        Pair::parse(&text, &ldd_io::text::shown(path))
+    }
+
+    /// Parses and checks a pair config (`origin` names it in errors).
+    pub fn parse(text: &str, origin: &str) -> Result<Pair> {
+        let pair: Pair = toml::from_str(text).map_err(|e| {
             let line = e
                 .span()
                 .map(|s| text[..s.start].matches('\n').count() + 1)
                 .unwrap_or(0);
-            Error::Config(format!(
-                "{}:{line}: {}",
-                ldd_io::text::shown(&path),
-                e.message().trim_end()
-            ))
+            Error::Config(format!("{origin}:{line}: {}", e.message().trim_end()))
         })?;
-        pair.check(&path)?;
+        pair.check(origin)?;
         Ok(pair)
     }
 
-    /// Checks every name that becomes part of a path: the language codes, the corpus file
-    /// part, corpus names and model file names.
-    pub fn check(&self, path: &Path) -> Result<()> {
-        let at = |key: &str| format!("{}: `{key}`", ldd_io::text::shown(path));
-        check(NameKind::Language, &self.source, &at("source"))?;
-        check(NameKind::Language, &self.target, &at("target"))?;
-        check(NameKind::File, &self.files, &at("files"))?;
-        check(NameKind::File, &self.model.name, &at("model.name"))?;
-        for a in &self.model.alternatives {
-            check(NameKind::File, a, &at("model.alternatives"))?;
+    /// Checks every name that becomes a path component.
+    fn check(&self, origin: &str) -> Result<()> {
+        check(
+            NameKind::Language,
+            &self.source,
+            &format!("{origin}: source"),
+        )?;
+        check(
+            NameKind::Language,
+            &self.target,
+            &format!("{origin}: target"),
+        )?;
+        check(NameKind::File, &self.files, &format!("{origin}: files"))?;
+        if self.source == self.target {
+            return Err(Error::Config(format!(
+                "{origin}: source and target are both `{}`",
+                self.source
+            )));
         }
-        for c in &self.corpus {
-            check(NameKind::File, &c.name, &at("corpus.name"))?;
-            for lang in c.members.keys() {
-                check(NameKind::Language, lang, &at("corpus.members"))?;
+        if let Some(m) = &self.model {
+            check(NameKind::File, &m.name, &format!("{origin}: [model] name"))?;
+            for a in &m.alternatives {
+                check(
+                    NameKind::File,
+                    a,
+                    &format!("{origin}: [model] alternatives"),
+                )?;
             }
         }
+        for c in &self.corpus {
+            check(
+                NameKind::File,
+                &c.name,
+                &format!("{origin}: [[corpus]] name"),
+            )?;
+        }
         Ok(())
+    }
+
+    /// The model spec with the registry's checksum filled in where the config has none,
+    /// and its download URL (`base`: `--models-url`, replacing the registry's base URL).
+    pub fn model_source(spec: &ModelSpec, base: Option<&str>) -> Result<ModelSpec> {
+        let reg = registry::Registry::builtin()?;
+        let mut s = spec.clone();
+        if let Some((_, m)) = reg.model(&spec.name) {
+            if s.sha256.is_none() {
+                s.sha256 = m.sha256.clone();
+                s.size = s.size.or(m.size);
+            }
+        }
+        if s.url.is_none() {
+            s.url = Some(reg.url(&spec.name, base));
+        }
+        Ok(s)
     }
 }
 
@@ -140,7 +278,7 @@ pub const MAX_CONFIG_BYTES: u64 = 64 << 20;
 /// works from any directory. `--rules FILE` replaces them.
 pub const BUILTIN_RULES: &str = include_str!("../../config/phenomena.toml");
 
-/// Names of the pair configs in `config_dir/pairs`.
+/// Names of the pair configs in `config_dir/pairs` and of the shipped ones.
 pub fn known_pairs(config_dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(config_dir.join("pairs"))
         .map(|d| {
@@ -154,6 +292,8 @@ pub fn known_pairs(config_dir: &Path) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default();
+    v.extend(SHIPPED_PAIRS.iter().map(|(n, _)| n.to_string()));
     v.sort();
+    v.dedup();
     v
 }

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use ldd_parse::{CacheOutcome, ParseCache, ParseOptions};
 
-use crate::config::ModelSpec;
+use crate::config::{ModelSpec, Pair};
 use crate::error::{Error, Result};
 
 /// Environment variable naming the parse cache directory.
@@ -24,6 +24,8 @@ pub struct ParseSettings {
     pub model: Option<PathBuf>,
     /// `--models`: the models directory (default `$LDD_SETS_MODELS`, else the user cache).
     pub models_dir: Option<PathBuf>,
+    /// `--models-url`: replaces the registry's base URL of model downloads (a mirror).
+    pub models_url: Option<String>,
     /// `--cache`: the parse cache directory.
     pub cache_dir: Option<PathBuf>,
     /// Never download a model.
@@ -68,8 +70,13 @@ pub fn cache_dir(explicit: Option<&Path>) -> Result<PathBuf> {
     )))
 }
 
+/// Environment variable replacing the registry's base URL of model downloads.
+pub const MODELS_URL_ENV: &str = "LDD_SETS_MODELS_URL";
+
 /// Finds the model: `--model`, else the pair's model (or one of its alternatives) in
-/// the models directory, else a download of the pair's model (unless offline).
+/// the models directory, else a download of the pair's model (unless offline), verified
+/// before it is kept (SHA-256 where the config or the registry knows it; it must load as
+/// a UDPipe model).
 pub fn find_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> {
     if let Some(m) = &s.model {
         if m.is_file() {
@@ -82,33 +89,39 @@ pub fn find_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf
     }
     let Some(spec) = spec else {
         return Err(Error::Resource(
-            "no UDPipe model: pass --model FILE, or --pair PAIR whose config names one, or --conllu \
-             with a parse of the source side"
+            "no UDPipe model: the source language has no model in the UDPipe 2.5 registry \
+             (`ldd-sets languages` lists them); pass --model FILE, or --pair PAIR whose config \
+             names one, or --conllu with a parse of the source side"
                 .into(),
         ));
     };
+    let env_url = std::env::var(MODELS_URL_ENV).ok().filter(|u| !u.is_empty());
+    let spec = &Pair::model_source(spec, s.models_url.as_deref().or(env_url.as_deref()))?;
     let dir = match &s.models_dir {
         Some(d) => d.clone(),
         None => ldd_parse::default_models_dir()?,
     };
-    let official = dir.join(&spec.name);
-    if official.is_file() {
-        return Ok(official);
-    }
-    for alt in &spec.alternatives {
-        let p = dir.join(alt);
-        if p.is_file() {
-            if !s.quiet {
-                eprintln!(
-                    "ldd-sets: note: using {} ({} not found there); it is weaker than the official model",
-                    p.display(),
-                    spec.name
-                );
+    if !dir.join(&spec.name).is_file() {
+        for alt in &spec.alternatives {
+            let p = dir.join(alt);
+            if p.is_file() {
+                if !s.quiet {
+                    eprintln!(
+                        "ldd-sets: note: using {} ({} not found there); it is weaker than the official model",
+                        p.display(),
+                        spec.name
+                    );
+                }
+                return Ok(p);
             }
-            return Ok(p);
         }
     }
-    ldd_parse::resolve_model(None, &spec.name, &dir, spec.url.as_deref(), !s.offline).map_err(|e| {
+    let source = ldd_parse::ModelSource {
+        url: spec.url.as_deref(),
+        sha256: spec.sha256.as_deref(),
+        size: spec.size,
+    };
+    ldd_parse::resolve_model(None, &spec.name, &dir, &source, !s.offline).map_err(|e| {
         let mut msg = e.to_string();
         if !spec.alternatives.is_empty() {
             msg.push_str(&format!(

@@ -4,8 +4,11 @@
 //! or gzip file per language with `{lang}` in the URL), its two sides are taken from
 //! the archive members named in the config, and written as
 //! `DIR/<name>.<files>.<lang>.gz`: UTF-8 checked, BOM and `\r` removed, one sentence
-//! per line, both sides with the same number of lines. Files are written under a
-//! temporary name and renamed when complete; corpora already present are skipped.
+//! per line, both sides with the same number of lines. Downloads are verified before use
+//! (`ldd_io::download`): an HTML page (an error or login page) is rejected, and so is a
+//! file whose SHA-256 differs from the config's `sha256`. Files are written under a
+//! temporary name and renamed when complete; a corpus that fails leaves none of its files
+//! behind; corpora already present are skipped.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -34,47 +37,16 @@ pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf
             written.extend(finals);
             continue;
         }
-        let mut counts = Vec::new();
-        match c.format.as_str() {
-            "zip" | "tgz" => {
-                let archive = dir.join(format!(".{}.download", c.name));
-                download(&c.url, &archive, quiet)?;
-                for (lang, fin) in langs.iter().zip(&finals) {
-                    let member = member(c, lang)?;
-                    let n = if c.format == "zip" {
-                        from_zip(&archive, member, fin)?
-                    } else {
-                        from_tgz(&archive, member, fin)?
-                    };
-                    counts.push(n);
+        let counts = match fetch_one(c, dir, &langs, &finals, quiet) {
+            Ok(counts) => counts,
+            Err(e) => {
+                // Nothing partial: no side of a corpus that failed is kept.
+                for f in &finals {
+                    let _ = std::fs::remove_file(f);
                 }
-                let _ = std::fs::remove_file(&archive);
+                return Err(e);
             }
-            "plain" => {
-                for (lang, fin) in langs.iter().zip(&finals) {
-                    let url = c.url.replace("{lang}", lang);
-                    let tmp = dir.join(format!(".{}.{lang}.download", c.name));
-                    download(&url, &tmp, quiet)?;
-                    counts.push(normalise(Input::open(&tmp)?, fin)?);
-                    let _ = std::fs::remove_file(&tmp);
-                }
-            }
-            other => {
-                return Err(Error::Config(format!(
-                    "corpus `{}`: unknown format `{other}` (zip, tgz or plain)",
-                    c.name
-                )))
-            }
-        }
-        if counts[0] != counts[1] {
-            for f in &finals {
-                let _ = std::fs::remove_file(f);
-            }
-            return Err(Error::Data(format!(
-                "corpus `{}` from {}: the {} side has {} lines but the {} side has {}",
-                c.name, c.url, langs[0], counts[0], langs[1], counts[1]
-            )));
-        }
+        };
         if !quiet {
             eprintln!(
                 "ldd-sets: {}: {} line pairs in {}",
@@ -88,6 +60,52 @@ pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf
     Ok(written)
 }
 
+/// Downloads one corpus and writes its two sides; returns their line counts (equal).
+fn fetch_one(
+    c: &CorpusSpec,
+    dir: &Path,
+    langs: &[&str; 2],
+    finals: &[PathBuf],
+    quiet: bool,
+) -> Result<[u64; 2]> {
+    let mut counts = [0u64; 2];
+    match c.format.as_str() {
+        "zip" | "tgz" => {
+            let temp = dir.join(format!("{}.download", c.name));
+            let archive = download(&c.url, &temp, c.sha256_for(None), quiet)?;
+            for (k, (lang, fin)) in langs.iter().zip(finals).enumerate() {
+                let member = member(c, lang)?;
+                counts[k] = if c.format == "zip" {
+                    from_zip(archive.path(), member, fin)?
+                } else {
+                    from_tgz(archive.path(), member, fin)?
+                };
+            }
+        }
+        "plain" => {
+            for (k, (lang, fin)) in langs.iter().zip(finals).enumerate() {
+                let url = c.url.replace("{lang}", lang);
+                let temp = dir.join(format!("{}.{lang}.download", c.name));
+                let file = download(&url, &temp, c.sha256_for(Some(lang)), quiet)?;
+                counts[k] = normalise(Input::open(file.path())?, fin)?;
+            }
+        }
+        other => {
+            return Err(Error::Config(format!(
+                "corpus `{}`: unknown format `{other}` (zip, tgz or plain)",
+                c.name
+            )))
+        }
+    }
+    if counts[0] != counts[1] {
+        return Err(Error::Data(format!(
+            "corpus `{}` from {}: the {} side has {} lines but the {} side has {}",
+            c.name, c.url, langs[0], counts[0], langs[1], counts[1]
+        )));
+    }
+    Ok(counts)
+}
+
 fn member<'a>(c: &'a CorpusSpec, lang: &str) -> Result<&'a str> {
     c.members.get(lang).map(String::as_str).ok_or_else(|| {
         Error::Config(format!(
@@ -97,23 +115,32 @@ fn member<'a>(c: &'a CorpusSpec, lang: &str) -> Result<&'a str> {
     })
 }
 
-/// Downloads `url` to `dest` (all-or-nothing).
-fn download(url: &str, dest: &Path, quiet: bool) -> Result<()> {
+/// The most bytes a corpus download may have.
+pub const MAX_CORPUS_BYTES: u64 = 16 << 30;
+
+/// Downloads `url` into a hidden temporary file beside `temp` (never persisted), verified
+/// (not an HTML page; `sha256` when given); the file is removed when the returned value is
+/// dropped.
+fn download(
+    url: &str,
+    temp: &Path,
+    sha256: Option<&str>,
+    quiet: bool,
+) -> Result<ldd_io::download::Download> {
     if !quiet {
         eprintln!("ldd-sets: downloading {url}");
     }
-    let fail = |e: String| {
+    let expect = ldd_io::download::Expect {
+        sha256,
+        size: None,
+        max_bytes: MAX_CORPUS_BYTES,
+    };
+    ldd_io::download::download(url, temp, &expect).map_err(|e| {
         Error::Resource(format!(
             "could not download {url}: {e}\n(offline? put the corpus files, named \
              <name>.<pair>.<lang>[.gz], in a directory and pass CORPORA=DIR / --corpora DIR)"
         ))
-    };
-    let resp = ureq::get(url).call().map_err(|e| fail(e.to_string()))?;
-    let mut body = resp.into_body().into_reader();
-    let mut f = AtomicFile::create(dest)?;
-    io::copy(&mut body, &mut f).map_err(|e| fail(e.to_string()))?;
-    f.commit()?;
-    Ok(())
+    })
 }
 
 fn from_zip(archive: &Path, member: &str, fin: &Path) -> Result<u64> {

@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests: paths to ../shared and running the binary.
 #![allow(dead_code)]
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::io::{Read, Write};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -93,4 +95,64 @@ pub fn absent_or_empty(p: &Path) -> bool {
         || std::fs::read_dir(p)
             .map(|mut d| d.next().is_none())
             .unwrap_or(false)
+}
+
+/// Serves `files` (path -> body) on 127.0.0.1 for at most `max` requests; returns the base
+/// URL. Unknown paths get a 404.
+pub fn serve(files: HashMap<String, Vec<u8>>, max: usize) -> String {
+    serve_typed(
+        files.into_iter().map(|(k, v)| (k, (None, v))).collect(),
+        max,
+    )
+}
+
+/// Like [`serve`], with an optional `Content-Type` per path.
+pub fn serve_typed(files: HashMap<String, (Option<&'static str>, Vec<u8>)>, max: usize) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(max) {
+            let Ok(mut s) = stream else { continue };
+            let mut req = Vec::new();
+            let mut buf = [0u8; 1024];
+            while !req.windows(4).any(|w| w == b"\r\n\r\n") {
+                match s.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => req.extend_from_slice(&buf[..n]),
+                }
+            }
+            let req = String::from_utf8_lossy(&req);
+            let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
+            let resp = match files.get(&path) {
+                Some((ctype, body)) => {
+                    let ctype = ctype
+                        .map(|c| format!("Content-Type: {c}\r\n"))
+                        .unwrap_or_default();
+                    let mut r = format!(
+                        "HTTP/1.1 200 OK\r\n{ctype}Content-Length: {}\r\nConnection: close\r\n\r\n",
+                        body.len()
+                    )
+                    .into_bytes();
+                    r.extend_from_slice(body);
+                    r
+                }
+                None => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .to_vec(),
+            };
+            let _ = s.write_all(&resp);
+        }
+    });
+    format!("http://{addr}")
+}
+
+/// The files in a directory (names), sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
 }

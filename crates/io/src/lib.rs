@@ -10,10 +10,13 @@
 //!   at the next run.
 //! - [`name`]: the one validated type for names that become parts of paths.
 //! - [`text`]: input shown in messages has its control characters escaped.
+//! - [`download`]: downloads streamed to a temporary file, verified (HTML pages, size,
+//!   SHA-256) before the caller keeps them.
 
 #![warn(missing_docs)]
 
 pub mod cleanup;
+pub mod download;
 mod error;
 pub mod input;
 pub mod lock;

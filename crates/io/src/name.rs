@@ -23,8 +23,10 @@ pub enum NameKind {
     /// digit; at most 64 characters; the directory names ldd-sets uses itself are reserved.
     Phenomenon,
     /// A corpus, model or system name: letters, digits, `.`, `_` and `-`, starting with a
-    /// letter or digit; at most 200 characters.
+    /// letter or digit, no `..`; at most 200 characters.
     File,
+    /// A language pair `SRC-TGT`: two language codes without hyphens.
+    Pair,
 }
 
 /// Extensions of the files in a set directory: a language code equal to one of them would
@@ -44,6 +46,7 @@ impl NameKind {
             NameKind::Language => 35,
             NameKind::Phenomenon => 64,
             NameKind::File => 200,
+            NameKind::Pair => 71,
         }
     }
 
@@ -52,6 +55,7 @@ impl NameKind {
             NameKind::Language => "language code",
             NameKind::Phenomenon => "phenomenon name",
             NameKind::File => "name",
+            NameKind::Pair => "language pair",
         }
     }
 
@@ -97,11 +101,24 @@ impl NameKind {
                     || !s
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+                    || s.contains("..")
                 {
                     return Some(
-                        "use letters, digits, `.`, `_` and `-`, starting with a letter or digit"
+                        "use letters, digits, `.`, `_` and `-`, starting with a letter or digit, \
+                         no `..`"
                             .into(),
                     );
+                }
+            }
+            NameKind::Pair => {
+                let ok = s.split_once('-').is_some_and(|(a, b)| {
+                    !a.contains('-')
+                        && !b.contains('-')
+                        && NameKind::Language.problem(a).is_none()
+                        && NameKind::Language.problem(b).is_none()
+                });
+                if !ok {
+                    return Some("use SRC-TGT, two language codes (e.g. de-en)".into());
                 }
             }
         }
@@ -190,6 +207,14 @@ mod tests {
         assert!(!is_valid(NameKind::Phenomenon, "Reflexive"));
         assert!(!is_valid(NameKind::Phenomenon, "_x"));
         assert!(is_valid(NameKind::File, "german-gsd-ud-2.5-191206.udpipe"));
+        for ok in ["de-en", "grc-en", "fra-eng"] {
+            assert!(is_valid(NameKind::Pair, ok), "{ok}");
+        }
+        for bad in [
+            "de", "de-", "-en", "de-en-fr", "../de-en", "de_en", "ids-en",
+        ] {
+            assert!(!is_valid(NameKind::Pair, bad), "{bad:?}");
+        }
         for bad in [
             "/../../escape",
             "..",
@@ -198,6 +223,7 @@ mod tests {
             "a\\b",
             "a b",
             "x\0",
+            "a..b",
         ] {
             assert!(!is_valid(NameKind::File, bad), "{bad:?}");
         }

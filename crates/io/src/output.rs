@@ -276,6 +276,11 @@ impl AtomicFile {
         &self.target
     }
 
+    /// The hidden temporary file being written (its content is complete once flushed).
+    pub fn tmp_path(&self) -> &Path {
+        &self.tmp
+    }
+
     /// Flushes and syncs the data and renames the file into place.
     pub fn commit(mut self) -> Result<()> {
         let Some(w) = self.writer.take() else {

@@ -16,6 +16,9 @@ mod stream;
 pub use cache::{CacheManifest, CacheOutcome, ChunkRecord, ParseCache, CACHE_FORMAT};
 pub use error::{ParseError, Result};
 pub use input::{read_corpus_lines, CorpusLines};
-pub use model::{default_models_dir, resolve_model, DEFAULT_MODEL_BASE_URL, MODELS_ENV};
+pub use model::{
+    default_models_dir, resolve_model, ModelSource, DEFAULT_MODEL_BASE_URL, MAX_MODEL_BYTES,
+    MODELS_ENV,
+};
 pub use parser::{ParsedLine, Parser};
 pub use stream::{progress_bar, ParseOptions, ParseStats};

@@ -27,13 +27,29 @@ pub fn default_models_dir() -> Result<PathBuf> {
     Err(ParseError::NoModelsDir)
 }
 
+/// The most bytes a downloaded model may have (the largest UDPipe 2.5 model is far smaller).
+pub const MAX_MODEL_BYTES: u64 = 2 << 30;
+
+/// Where a model can be downloaded from, and what the download must be.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ModelSource<'a> {
+    /// Download URL (default: [`DEFAULT_MODEL_BASE_URL`]`/<name>`).
+    pub url: Option<&'a str>,
+    /// SHA-256 of the published file, where known: checked on download and on every use.
+    pub sha256: Option<&'a str>,
+    /// Size in bytes of the published file, where known.
+    pub size: Option<u64>,
+}
+
 /// Finds the model file to use.
 ///
 /// 1. `explicit` (e.g. `--model`) wins and must exist.
-/// 2. Else `<models_dir>/<name>` if it exists.
-/// 3. Else, if `allow_download`, downloads `url` (default: [`DEFAULT_MODEL_BASE_URL`]`/<name>`)
-///    to a temp file in `models_dir` that is renamed to `<models_dir>/<name>` when complete,
-///    with a message on stderr.
+/// 2. Else `<models_dir>/<name>` if it exists (and has `source.sha256`, when known).
+/// 3. Else, if `allow_download`, downloads `source.url` (default:
+///    [`DEFAULT_MODEL_BASE_URL`]`/<name>`) to a temporary file in `models_dir`, checks it
+///    (not an HTML page, the size and SHA-256 when known, and it must load as a UDPipe
+///    model) and only then renames it to `<models_dir>/<name>`, with messages on stderr.
+///    A download that fails any check leaves nothing behind.
 ///
 /// Otherwise fails with [`ParseError::ModelNotFound`], naming every path looked at and how to
 /// get the model.
@@ -41,7 +57,7 @@ pub fn resolve_model(
     explicit: Option<&Path>,
     name: &str,
     models_dir: &Path,
-    url: Option<&str>,
+    source: &ModelSource,
     allow_download: bool,
 ) -> Result<PathBuf> {
     if let Some(p) = explicit {
@@ -53,13 +69,32 @@ pub fn resolve_model(
             p.display()
         )));
     }
+    if Path::new(name).file_name().and_then(|n| n.to_str()) != Some(name) || name.starts_with('.') {
+        return Err(ParseError::ModelNotFound(format!(
+            "UDPipe model name `{}` is not a plain file name",
+            name.escape_debug()
+        )));
+    }
     let target = models_dir.join(name);
     if target.is_file() {
+        if let Some(want) = source.sha256 {
+            let (got, _) = ldd_io::sha256_file(&target)?;
+            if !got.eq_ignore_ascii_case(want) {
+                return Err(ParseError::ModelNotFound(format!(
+                    "UDPipe model {} has SHA-256 {got}, but the published {name} has {}: the file \
+                     is corrupt or another model; delete it to download it again, or pass --model PATH",
+                    target.display(),
+                    want.to_ascii_lowercase()
+                )));
+            }
+        }
         return Ok(target);
     }
-    let url = url.map_or_else(|| format!("{DEFAULT_MODEL_BASE_URL}/{name}"), str::to_owned);
+    let url = source
+        .url
+        .map_or_else(|| format!("{DEFAULT_MODEL_BASE_URL}/{name}"), str::to_owned);
     let why = if allow_download {
-        match download(&url, models_dir, &target) {
+        match download(&url, &target, source) {
             Ok(()) => return Ok(target),
             Err(e) => format!("downloading it failed: {e}"),
         }
@@ -75,22 +110,38 @@ pub fn resolve_model(
     )))
 }
 
-/// Downloads `url` into `models_dir` (temp file, then rename to `target`).
-fn download(url: &str, models_dir: &Path, target: &Path) -> std::result::Result<(), String> {
-    std::fs::create_dir_all(models_dir)
-        .map_err(|e| format!("cannot create {}: {e}", models_dir.display()))?;
-    let tmp = tempfile::Builder::new()
-        .prefix(".download-")
-        .suffix(".udpipe.tmp")
-        .tempfile_in(models_dir)
-        .map_err(|e| format!("cannot create a temp file in {}: {e}", models_dir.display()))?;
+/// Downloads `url` beside `target`, checks it and renames it to `target`.
+fn download(url: &str, target: &Path, source: &ModelSource) -> std::result::Result<(), String> {
     eprintln!(
         "ldd-sets: downloading UDPipe model {url} -> {} ...",
         target.display()
     );
-    udpipe_rs::download_model_from_url(url, tmp.path()).map_err(|e| e.message)?;
-    tmp.persist(target)
-        .map_err(|e| format!("cannot rename to {}: {}", target.display(), e.error))?;
-    eprintln!("ldd-sets: model saved to {}", target.display());
+    let expect = ldd_io::download::Expect {
+        sha256: source.sha256,
+        size: source.size,
+        max_bytes: MAX_MODEL_BYTES,
+    };
+    let d = ldd_io::download::download(url, target, &expect).map_err(|e| e.to_string())?;
+    check_loads(d.path())?;
+    let verified = if source.sha256.is_some() {
+        "SHA-256 verified, "
+    } else {
+        ""
+    };
+    d.persist().map_err(|e| e.to_string())?;
+    eprintln!(
+        "ldd-sets: model saved to {} ({verified}loads as a UDPipe model)",
+        target.display()
+    );
     Ok(())
+}
+
+/// Fails unless `path` loads as a UDPipe model.
+fn check_loads(path: &Path) -> std::result::Result<(), String> {
+    udpipe_rs::Model::load(path).map(drop).map_err(|e| {
+        format!(
+            "the file is not a UDPipe model (UDPipe cannot load it: {}); nothing was kept",
+            e.message
+        )
+    })
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use ldd_parse::{default_models_dir, resolve_model, Parser};
+use ldd_parse::{default_models_dir, resolve_model, ModelSource, Parser};
 
 const NAME: &str = "german-gsd-ud-2.5-191206.udpipe";
 
@@ -11,11 +11,19 @@ const NAME: &str = "german-gsd-ud-2.5-191206.udpipe";
 fn explicit_path_wins_and_must_exist() {
     let empty = tempfile::tempdir().expect("tempdir");
     let m = german_model();
-    let got = resolve_model(Some(&m), NAME, empty.path(), None, false).expect("explicit");
+    let got = resolve_model(Some(&m), NAME, empty.path(), &ModelSource::default(), false)
+        .expect("explicit");
     assert_eq!(got, m);
     Parser::load(&got).expect("loads");
     let missing = empty.path().join("nope.udpipe");
-    let err = resolve_model(Some(&missing), NAME, empty.path(), None, true).expect_err("missing");
+    let err = resolve_model(
+        Some(&missing),
+        NAME,
+        empty.path(),
+        &ModelSource::default(),
+        true,
+    )
+    .expect_err("missing");
     assert!(
         err.to_string().contains(&missing.display().to_string()),
         "{err}"
@@ -25,14 +33,22 @@ fn explicit_path_wins_and_must_exist() {
 #[test]
 fn models_dir_is_searched_by_name() {
     let dir = shared().join("models");
-    let got = resolve_model(None, "german-small.udpipe", &dir, None, false).expect("found");
+    let got = resolve_model(
+        None,
+        "german-small.udpipe",
+        &dir,
+        &ModelSource::default(),
+        false,
+    )
+    .expect("found");
     assert_eq!(got, dir.join("german-small.udpipe"));
 }
 
 #[test]
 fn missing_model_offline_names_paths_and_remedies() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let err = resolve_model(None, NAME, dir.path(), None, false).expect_err("offline");
+    let err =
+        resolve_model(None, NAME, dir.path(), &ModelSource::default(), false).expect_err("offline");
     let msg = err.to_string();
     let looked = dir.path().join(NAME);
     assert!(msg.contains(&looked.display().to_string()), "{msg}");
@@ -50,7 +66,17 @@ fn failed_download_leaves_nothing_behind() {
     let dir = tempfile::tempdir().expect("tempdir");
     // Port 9 on loopback: connection refused, no traffic leaves the machine.
     let url = "http://127.0.0.1:9/german.udpipe";
-    let err = resolve_model(None, NAME, dir.path(), Some(url), true).expect_err("refused");
+    let err = resolve_model(
+        None,
+        NAME,
+        dir.path(),
+        &ModelSource {
+            url: Some(url),
+            ..ModelSource::default()
+        },
+        true,
+    )
+    .expect_err("refused");
     let msg = err.to_string();
     assert!(msg.contains("downloading it failed"), "{msg}");
     assert!(msg.contains(url), "{msg}");

@@ -1,0 +1,190 @@
+//! Downloads, verified before anything is kept.
+//!
+//! [`download`] streams a URL into a hidden temporary file beside its target (an
+//! [`AtomicFile`], so an interrupt removes it too), computing its SHA-256 and size on the
+//! way, and rejects the response when it is an HTML page (by `Content-Type` or by its first
+//! bytes — what a server sends for an error or a login page), empty, larger than allowed,
+//! or not of the expected size or SHA-256. The caller may check the content further (e.g.
+//! load a model) through [`Download::path`] and then [`Download::persist`] it under the
+//! target name; a [`Download`] dropped without being persisted removes its temporary file,
+//! so a failed or interrupted download leaves nothing behind.
+
+use std::fmt;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::output::AtomicFile;
+
+/// What a download must be.
+#[derive(Debug, Clone, Copy)]
+pub struct Expect<'a> {
+    /// SHA-256 (hex, any case) of the content, where known.
+    pub sha256: Option<&'a str>,
+    /// Size in bytes, where known.
+    pub size: Option<u64>,
+    /// The most bytes accepted.
+    pub max_bytes: u64,
+}
+
+/// A verified download in a temporary file beside its final place.
+#[derive(Debug)]
+pub struct Download {
+    file: AtomicFile,
+    /// SHA-256 of the content (lowercase hex).
+    pub sha256: String,
+    /// Size in bytes.
+    pub bytes: u64,
+}
+
+/// Why a download failed (the URL is named by the caller).
+#[derive(Debug)]
+pub struct DownloadError(String);
+
+impl fmt::Display for DownloadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DownloadError {}
+
+fn fail<T>(msg: impl Into<String>) -> Result<T, DownloadError> {
+    Err(DownloadError(msg.into()))
+}
+
+impl Download {
+    /// The temporary file holding the content (complete: written and flushed).
+    pub fn path(&self) -> &Path {
+        self.file.tmp_path()
+    }
+
+    /// Syncs the file and renames it to its target.
+    pub fn persist(self) -> Result<PathBuf, DownloadError> {
+        let target = self.file.target().to_path_buf();
+        self.file.commit().or_else(|e| fail(e.to_string()))?;
+        Ok(target)
+    }
+}
+
+/// Whether `head` (the first bytes of a response) is an HTML document.
+pub fn looks_like_html(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    let text: Vec<u8> = head[start..]
+        .iter()
+        .take(1024)
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    let has = |needle: &[u8]| text.windows(needle.len()).any(|w| w == needle);
+    text.starts_with(b"<!doctype html")
+        || text.starts_with(b"<html")
+        || text.starts_with(b"<head")
+        || (text.starts_with(b"<?xml") && has(b"<html"))
+}
+
+/// Downloads `url` into a temporary file beside `target` (its directory is created if
+/// needed) and checks it against `expect` (see the module documentation).
+pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, DownloadError> {
+    let dir = crate::paths::parent_dir(target);
+    std::fs::create_dir_all(&dir)
+        .or_else(|e| fail(format!("cannot create {}: {e}", crate::text::shown(&dir))))?;
+    let mut file = AtomicFile::create(target).or_else(|e| fail(e.to_string()))?;
+    let resp = ureq::get(url).call().or_else(|e| fail(e.to_string()))?;
+    let html_type = resp.body().mime_type().is_some_and(|m| {
+        let m = m.to_ascii_lowercase();
+        m == "text/html" || m == "application/xhtml+xml"
+    });
+    if html_type {
+        return fail(
+            "the server sent an HTML page (Content-Type text/html), not the file — an error or \
+             login page; nothing was kept",
+        );
+    }
+    let mut body = resp.into_body().into_reader();
+    let mut hasher = Sha256::new();
+    let mut bytes = 0u64;
+    let mut head = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = match body.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return fail(format!("the transfer broke after {bytes} bytes: {e}")),
+        };
+        bytes += n as u64;
+        if bytes > expect.max_bytes {
+            return fail(format!(
+                "more than {} bytes: larger than any file expected here; nothing was kept",
+                expect.max_bytes
+            ));
+        }
+        if head.len() < 1024 {
+            head.extend_from_slice(&buf[..n.min(1024 - head.len())]);
+        }
+        hasher.update(&buf[..n]);
+        file.write_all(&buf[..n])
+            .or_else(|e| fail(format!("cannot write {}: {e}", crate::text::shown(target))))?;
+    }
+    file.flush()
+        .or_else(|e| fail(format!("cannot write {}: {e}", crate::text::shown(target))))?;
+    if bytes == 0 {
+        return fail("the server sent an empty file; nothing was kept");
+    }
+    if looks_like_html(&head) {
+        return fail(
+            "the server sent an HTML page, not the file — an error or login page; nothing was kept",
+        );
+    }
+    if let Some(size) = expect.size.filter(|s| *s != bytes) {
+        return fail(format!(
+            "{bytes} bytes received, but the file has {size} bytes: the download is incomplete \
+             or not the published file; nothing was kept"
+        ));
+    }
+    let sha256 = crate::input::hex(&hasher.finalize());
+    if let Some(want) = expect.sha256.filter(|w| !w.eq_ignore_ascii_case(&sha256)) {
+        return fail(format!(
+            "SHA-256 mismatch: expected {}, got {sha256}: the download is corrupt or not the \
+             published file; nothing was kept",
+            want.to_ascii_lowercase()
+        ));
+    }
+    Ok(Download {
+        file,
+        sha256,
+        bytes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_html;
+
+    #[test]
+    fn html_is_recognised_by_its_first_bytes() {
+        for page in [
+            &b"<!DOCTYPE html><html><body>404</body></html>"[..],
+            b"\n  <HTML><head><title>Error</title>",
+            b"\xEF\xBB\xBF<!doctype HTML>",
+            b"<?xml version=\"1.0\"?>\n<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\">\n<html>",
+            b"<head><meta http-equiv=\"refresh\"></head>",
+        ] {
+            assert!(looks_like_html(page), "{}", String::from_utf8_lossy(page));
+        }
+        for data in [
+            &b"PK\x03\x04"[..],
+            b"\x1f\x8b\x08",
+            b"Das ist ein Satz.\nThis is <html> in a sentence.",
+            b"<?xml version=\"1.0\"?><tmx>",
+            b"",
+        ] {
+            assert!(!looks_like_html(data), "{}", String::from_utf8_lossy(data));
+        }
+    }
+}
