@@ -13,6 +13,7 @@
 pub mod bleu;
 pub mod chrf;
 pub mod controls;
+pub mod matching;
 pub mod ribes;
 pub mod rng;
 pub mod stats;
