@@ -213,7 +213,11 @@ mod tests {
         for case in 0..400 {
             let set: Vec<u32> = (0..1 + g.below(6)).map(|_| 1 + g.below(6) as u32).collect();
             let pool: Vec<u32> = (0..g.below(8)).map(|_| 1 + g.below(6) as u32).collect();
-            let want = best(&set, &mut pool.iter().map(|&l| Some(l)).collect::<Vec<_>>(), 0);
+            let want = best(
+                &set,
+                &mut pool.iter().map(|&l| Some(l)).collect::<Vec<_>>(),
+                0,
+            );
             let p = plan(&hist(&set), &hist(&pool), 1, &mut stream(case, 1));
             assert_eq!(matched(&p), want, "set {set:?} pool {pool:?}: {p:?}");
             for &(l, c) in &hist(&set) {
@@ -233,7 +237,12 @@ mod tests {
     fn ties_are_broken_randomly() {
         let mut sides = std::collections::BTreeSet::new();
         for k in 0..40 {
-            let p = plan(&[(10, 2)], &[(9, 1), (10, 1), (11, 1)], 1, &mut stream(7, k));
+            let p = plan(
+                &[(10, 2)],
+                &[(9, 1), (10, 1), (11, 1)],
+                1,
+                &mut stream(7, k),
+            );
             assert_eq!(matched(&p), (2, 1));
             sides.extend(p.iter().filter(|x| x.1 != 10).map(|x| x.1));
         }

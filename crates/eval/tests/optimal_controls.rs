@@ -121,7 +121,10 @@ fn books_shortfalls_equal_the_unavoidable_minimum() {
             .collect();
         let best = max_matching(&set_lens, &pool);
         let c = sample_controls(&lengths, &set, &opts(5, 11)).unwrap();
-        assert!(best < set.len(), "the case must have unavoidable shortfalls");
+        assert!(
+            best < set.len(),
+            "the case must have unavoidable shortfalls"
+        );
         for ctl in &c.controls {
             let within = set
                 .iter()
