@@ -44,6 +44,27 @@ pub const DEFAULT_BOOTSTRAP: usize = 1000;
 /// sacreBLEU's default number of approximate-randomization trials (`--paired-ar-n`).
 pub const DEFAULT_TRIALS: usize = 10_000;
 
+/// A paired test between two systems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Method {
+    /// Paired bootstrap resampling (`--paired-bs`).
+    #[serde(rename = "bs")]
+    Bootstrap,
+    /// Approximate randomization (`--paired-ar`).
+    #[serde(rename = "ar")]
+    Randomization,
+}
+
+impl Method {
+    /// sacreBLEU's short name: `bs` or `ar`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Bootstrap => "bs",
+            Method::Randomization => "ar",
+        }
+    }
+}
+
 /// Resamples (or trials) run per parallel task.
 const CHUNK: usize = 8;
 

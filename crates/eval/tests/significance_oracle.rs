@@ -42,24 +42,12 @@ fn python() -> Option<PathBuf> {
     Some(py)
 }
 
-/// The CLI's paired test through sacreBLEU's own classes: systems' files → per metric and
-/// system: score, p-value, bootstrap mean and CI half-width.
-const ORACLE: &str = r#"
-import json, sys
-from sacrebleu.metrics import BLEU, CHRF
-from sacrebleu.significance import PairedTest
-ref, test, n, *systems = sys.argv[1:]
-read = lambda p: [l.rstrip() for l in open(p, encoding='utf-8')]
-refs = [read(ref)]
-named = [(p, read(p)) for p in systems]
-metrics = {'BLEU': BLEU(references=refs), 'CHRF': CHRF(references=refs)}
-sigs, scores = PairedTest(named, metrics, references=None, test_type=test, n_samples=int(n))()
-f = lambda x: None if x is None else float(x)
-out = {m: [dict(score=f(r.score), p=f(r.p_value), mean=f(r.mean), ci=f(r.ci)) for r in rs]
-       for m, rs in scores.items() if m != 'System'}
-out['signatures'] = {m: str(s) for m, s in sigs.items()}
-print(json.dumps(out))
-"#;
+/// sacreBLEU's own paired tests (`tests/oracle/sacrebleu_paired.py`, shared with the
+/// CLI-level test): per metric and system the score, p-value, bootstrap mean and CI
+/// half-width.
+fn oracle_script() -> PathBuf {
+    manifest().join("../../tests/oracle/sacrebleu_paired.py")
+}
 
 fn write(dir: &Path, name: &str, lines: &[String]) -> PathBuf {
     let p = dir.join(name);
@@ -91,8 +79,7 @@ struct Oracle {
 
 fn oracle(py: &Path, refp: &Path, test: &str, n: usize, systems: &[PathBuf]) -> serde_json::Value {
     let mut args = vec![
-        "-c".to_string(),
-        ORACLE.to_string(),
+        oracle_script().display().to_string(),
         refp.display().to_string(),
         test.to_string(),
         n.to_string(),
