@@ -145,7 +145,7 @@ fn p_close(a: f64, b: f64, n: usize) -> bool {
 /// The corpus rows and the particle/ge1 rows (sliced files) agree with sacreBLEU's
 /// `--paired-bs` and `--paired-ar` on the same files: scores exactly, p-values and the
 /// interval's width within Monte-Carlo error. Systems: a baseline, a clearly better one,
-/// and one that differs only by noise.
+/// a clearly worse one and one that differs only by noise.
 #[test]
 fn paired_tests_agree_with_sacrebleu_on_corpus_and_set() {
     let Some(py) = python() else { return };
@@ -153,11 +153,23 @@ fn paired_tests_agree_with_sacrebleu_on_corpus_and_set() {
     let out = sets(tmp.path());
     let base = system(tmp.path(), "base.en", 1, 50);
     let better = system(tmp.path(), "better.en", 1, 10);
+    let worse = system(tmp.path(), "worse.en", 1, 95);
     let noise = system(tmp.path(), "noise.en", 2, 50);
-    let hyps = [base.as_path(), better.as_path(), noise.as_path()];
-    for (flag, test, n) in [("--paired-bs", "bs", 1000), ("--paired-ar", "ar", 10_000)] {
+    let hyps = [
+        base.as_path(),
+        better.as_path(),
+        worse.as_path(),
+        noise.as_path(),
+    ];
+    // 4,000 AR trials instead of sacreBLEU's 10,000 keep the test short.
+    for (flag, test, n) in [("--paired-bs", "bs", 1000), ("--paired-ar", "ar", 4000)] {
         let rep = tmp.path().join(test);
-        let o = score(&out, &hyps, &[flag, "--out", s(&rep), "-q"]);
+        let n_arg = n.to_string();
+        let o = score(
+            &out,
+            &hyps,
+            &[flag, "--paired-ar-n", &n_arg, "--out", s(&rep), "-q"],
+        );
         assert!(o.status.success(), "{}", stderr(&o));
         let j = json(&rep.join("scores.json"));
         assert_eq!(j["significance"]["method"], test);
@@ -168,13 +180,18 @@ fn paired_tests_agree_with_sacrebleu_on_corpus_and_set() {
             pud_en(),
             hyps.iter().map(|p| p.to_path_buf()).collect::<Vec<_>>(),
         )];
-        for (name, h) in [("base", &base), ("better", &better), ("noise", &noise)] {
+        for (name, h) in [
+            ("base", &base),
+            ("better", &better),
+            ("worse", &worse),
+            ("noise", &noise),
+        ] {
             run_ok(&["slice", "--sets", s(&out), "--hyp", s(h), "--name", name]);
         }
         cases.push((
             "particle/ge1".to_string(),
             out.join("particle/ge1.en"),
-            ["base", "better", "noise"]
+            ["base", "better", "worse", "noise"]
                 .iter()
                 .map(|n| out.join(format!("particle/ge1.hyp.{n}")))
                 .collect(),
@@ -182,7 +199,7 @@ fn paired_tests_agree_with_sacrebleu_on_corpus_and_set() {
         for (bucket, reference, files) in cases {
             let sb = sacrebleu(&py, &reference, test, n, &files);
             for (metric, key) in [("bleu", "BLEU"), ("chrf", "chrF2")] {
-                for (k, sys) in ["base", "better", "noise"].iter().enumerate() {
+                for (k, sys) in ["base", "better", "worse", "noise"].iter().enumerate() {
                     let ours = row(&j, sys, metric, &bucket);
                     let theirs = &sb[key][k];
                     let score = ours["score"].as_f64().unwrap();
@@ -216,6 +233,7 @@ fn paired_tests_agree_with_sacrebleu_on_corpus_and_set() {
         // The better system is significantly different on the corpus; noise is not.
         let p = |sys: &str| row(&j, sys, "bleu", "corpus")["p_value"].as_f64().unwrap();
         assert_eq!(p("better"), 1.0 / (n as f64 + 1.0));
+        assert_eq!(p("worse"), 1.0 / (n as f64 + 1.0));
         assert!(p("noise") > 0.05);
     }
 }
