@@ -378,6 +378,7 @@ fn signatures_in_table_csv_and_json() {
     let head: Vec<&str> = csv[0].split(',').collect();
     assert_eq!(head.last(), Some(&"signature"));
     for l in &csv[1..] {
+        assert_eq!(l.split(',').count(), head.len(), "{l}");
         let want = if l.split(',').nth(1) == Some("bleu") {
             &bleu
         } else {

@@ -501,20 +501,18 @@ pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
         sig,
         method,
     };
-    // per_metric[m] = ([system][rows], trends)
-    let mut per_metric = Vec::new();
-    for (mi, m) in metrics.iter().enumerate() {
-        let out = match (mi, m.key.as_str()) {
-            (_, "bleu") => ev.metric(m, &views(&stats, |s| &s.bleu), 1.0)?,
-            (_, "chrf") => ev.metric(m, &views(&stats, |s| &s.chrf), 1.0)?,
-            (_, "ribes") if ribes => ev.metric(m, &views(&stats, |s| &s.ribes), 100.0)?,
-            _ => {
-                let k = mi - if ribes { 3 } else { 2 };
-                let v: Vec<&[MeanStats]> = seg[k].iter().map(Vec::as_slice).collect();
-                ev.metric(m, &v, 1.0)?
-            }
-        };
-        per_metric.push(out);
+    // per_metric[m] = ([system][rows], trends), in `metrics` order.
+    let mut per_metric = vec![
+        ev.metric(&metrics[0], &views(&stats, |s| &s.bleu), 1.0)?,
+        ev.metric(&metrics[1], &views(&stats, |s| &s.chrf), 1.0)?,
+    ];
+    if ribes {
+        per_metric.push(ev.metric(&metrics[2], &views(&stats, |s| &s.ribes), 100.0)?);
+    }
+    let first_seg = per_metric.len();
+    for (m, values) in metrics[first_seg..].iter().zip(&seg) {
+        let v: Vec<&[MeanStats]> = values.iter().map(Vec::as_slice).collect();
+        per_metric.push(ev.metric(m, &v, 1.0)?);
     }
     let mut rows = Vec::new();
     let mut trends = Vec::new();
