@@ -96,7 +96,10 @@ fn main() {
         reorder: Some(ReorderOptions::default()),
     })
     .expect("extract");
-    println!("extract (10 controls per set): {:.1} s", t.elapsed().as_secs_f64());
+    println!(
+        "extract (10 controls per set): {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
 
     // Two systems: every 3rd word dropped on the even / the odd lines.
     let refs = read_lines(&tgt).expect("reference");
@@ -149,7 +152,10 @@ fn main() {
         .iter()
         .map(|r| usize::from(r.sentences > 0) + r.controls)
         .sum();
-    let lines: u64 = sets.iter().map(|r| r.sentences * (1 + r.controls as u64)).sum();
+    let lines: u64 = sets
+        .iter()
+        .map(|r| r.sentences * (1 + r.controls as u64))
+        .sum();
     println!(
         "Books sample: {} lines, {} sets ({} non-empty), {corpora} set + control corpora, {lines} lines in them",
         refs.len(),
@@ -187,7 +193,10 @@ fn main() {
         let mut paths = Vec::new();
         for (name, lines) in [("ref", &refs), ("sys0", &systems[0]), ("sys1", &systems[1])] {
             let p = files_dir.join(format!("{n}.{name}"));
-            write_lines(&p, &ids.iter().map(|&i| lines[i].as_str()).collect::<Vec<_>>());
+            write_lines(
+                &p,
+                &ids.iter().map(|&i| lines[i].as_str()).collect::<Vec<_>>(),
+            );
             paths.push(p.display().to_string());
         }
         listing.push_str(&paths.join("\t"));

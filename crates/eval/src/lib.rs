@@ -76,6 +76,12 @@ pub enum EvalError {
 pub trait SufficientStats: Clone + Default {
     /// Adds another line's (or subset's) statistics into `self`.
     fn add(&mut self, other: &Self);
+    /// Adds `other` `times` times (a line drawn several times by a bootstrap resample).
+    fn add_times(&mut self, other: &Self, times: u64) {
+        for _ in 0..times {
+            self.add(other);
+        }
+    }
     /// Finalises summed statistics into a score (BLEU/chrF: 0–100, RIBES: 0–1).
     fn score(&self) -> f64;
 }
@@ -103,6 +109,11 @@ impl SufficientStats for MeanStats {
     fn add(&mut self, o: &Self) {
         self.sum += o.sum;
         self.count += o.count;
+    }
+
+    fn add_times(&mut self, o: &Self, times: u64) {
+        self.sum += o.sum * times as f64;
+        self.count += o.count * times;
     }
 
     /// The mean (0 for no lines).

@@ -6,7 +6,10 @@
 //!
 //! * **Bootstrap** ([`bootstrap`]): resample `b` draws `m` of the sample's `m` lines with
 //!   replacement; every system is scored on the *same* draws (paired), as sacreBLEU's
-//!   `_paired_bs_test` scores baseline and system on one index matrix.
+//!   `_paired_bs_test` scores baseline and system on one index matrix. The draws are
+//!   kept as counts per line, and each drawn line's statistics are added `count` times
+//!   ([`SufficientStats::add_times`]) in line order: integer statistics give exactly the
+//!   sums of the drawn lines, read sequentially.
 //! * **Interval** ([`interval`]): sacreBLEU's `estimate_ci` — the resample scores sorted,
 //!   `low = s[⌊n·(1−c)/2⌋]`, `high = s[n − 1 − ⌊n·(1−c)/2⌋]` (for c = 0.95: `n // 40`),
 //!   `mean` = their mean. sacreBLEU prints `mean ± (high − low)/2`; ldd-sets reports
@@ -73,6 +76,17 @@ pub fn draws(seed: u64, stream: u64, b: usize) -> Xoshiro256StarStar {
     rng::stream(rng::mix64(seed ^ rng::mix64(stream)), b as u64)
 }
 
+/// Draws `m` positions of `0..m` with replacement: `counts[k]` = how often `k` was drawn.
+/// (Summing each drawn line's statistics `counts[k]` times, in position order, reads the
+/// statistics sequentially.)
+fn draw_counts(counts: &mut Vec<u32>, m: usize, g: &mut Xoshiro256StarStar) {
+    counts.clear();
+    counts.resize(m, 0);
+    for _ in 0..m {
+        counts[g.below(m as u64) as usize] += 1;
+    }
+}
+
 /// 0-based line indices of 1-based `ids`, checked against `len`.
 fn indices(ids: &[u32], len: usize) -> Result<Vec<usize>, EvalError> {
     ids.iter().map(|&id| line_index(id, len)).collect()
@@ -109,17 +123,16 @@ pub fn bootstrap<T: SufficientStats + Sync>(
     let per_b: Vec<Vec<f64>> = (0..n)
         .into_par_iter()
         .with_min_len(CHUNK)
-        .map_init(Vec::new, |drawn: &mut Vec<usize>, b| {
-            let mut g = draws(seed, stream, b);
-            let m = idx.len() as u64;
-            drawn.clear();
-            drawn.extend((0..idx.len()).map(|_| idx[g.below(m) as usize]));
+        .map_init(Vec::new, |counts: &mut Vec<u32>, b| {
+            draw_counts(counts, idx.len(), &mut draws(seed, stream, b));
             systems
                 .iter()
                 .map(|s| {
                     let mut acc = T::default();
-                    for &i in drawn.iter() {
-                        acc.add(&s[i]);
+                    for (&c, &i) in counts.iter().zip(&idx) {
+                        if c > 0 {
+                            acc.add_times(&s[i], u64::from(c));
+                        }
                     }
                     acc.score()
                 })
@@ -165,18 +178,19 @@ pub fn bootstrap_groups<T: SufficientStats + Sync>(
     let per_b: Vec<Vec<Vec<Option<f64>>>> = (0..n)
         .into_par_iter()
         .with_min_len(CHUNK)
-        .map(|b| {
-            let mut g = draws(seed, stream, b);
-            let m = idx.len() as u64;
-            let drawn: Vec<usize> = (0..idx.len()).map(|_| g.below(m) as usize).collect();
+        .map_init(Vec::new, |counts: &mut Vec<u32>, b| {
+            draw_counts(counts, idx.len(), &mut draws(seed, stream, b));
             systems
                 .iter()
                 .map(|s| {
-                    let mut acc = vec![(T::default(), 0usize); groups.len()];
-                    for &k in &drawn {
+                    let mut acc = vec![(T::default(), 0u64); groups.len()];
+                    for (k, &c) in counts.iter().enumerate() {
+                        if c == 0 {
+                            continue;
+                        }
                         for &grp in &member[k] {
-                            acc[grp].0.add(&s[idx[k]]);
-                            acc[grp].1 += 1;
+                            acc[grp].0.add_times(&s[idx[k]], u64::from(c));
+                            acc[grp].1 += u64::from(c);
                         }
                     }
                     acc.iter()
