@@ -54,11 +54,12 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "NAME")]
     lower_is_better: Vec<String>,
     #[command(flatten)]
-    significance: SignificanceArgs,
-    #[command(flatten)]
     threads: ThreadArgs,
     #[command(flatten)]
     quiet: QuietArgs,
+    // Last: its help heading applies to the options after it.
+    #[command(flatten)]
+    significance: SignificanceArgs,
 }
 
 /// Intervals and paired tests, with sacreBLEU's flag names and defaults.

@@ -1,17 +1,21 @@
 //! Stage 7, **score**: systems' translations of the whole corpus scored on every set,
 //! its controls and the corpus.
 //!
-//! What enters: a sets directory (its manifest, set and control ids) and hypothesis files.
-//! What leaves: a [`ScoreReport`] — per system, metric and set: the score, the controls'
-//! mean, sd and the set's rank among them, and per phenomenon the trend over distance —
+//! What enters: a sets directory (its manifest, set and control ids), hypothesis files
+//! and optional segment-level score files. What leaves: a [`ScoreReport`] — per system,
+//! metric and set: the score with its bootstrap interval, a paired p-value against the
+//! first system, the controls' mean, sd, the set's rank among them and the set-minus-
+//! controls difference with its interval and one-sided p-value, a small-set flag and the
+//! metric's [`signature`]; per phenomenon the trend over distance with intervals —
 //! rendered as `scores.json`, `scores.csv` and a table ([`render`]); per-set hypothesis
 //! files ([`slice`]); set agreement between two runs ([`compare`]).
 //!
 //! Per-line sufficient statistics (BLEU and chrF with sacreBLEU defaults; RIBES only when
-//! the manifest has a set of kind `reorder`) are computed once per corpus line
-//! ([`stats`]), streaming the hypothesis and the reference (the corpus target side) in
-//! lockstep, then the whole corpus, every set and every control is scored by summing its
-//! lines' statistics. See `docs/evaluation.md`.
+//! the manifest has a set of kind `reorder`; segment-level values) are computed once per
+//! corpus line ([`stats`]), streaming the hypothesis and the reference (the corpus target
+//! side) in lockstep; then the corpus, every set, every control and every bootstrap
+//! resample is scored by summing its lines' statistics (`evaluate`, with
+//! [`ldd_eval::significance`]). See `docs/evaluation.md`.
 
 pub mod compare;
 mod evaluate;
