@@ -581,6 +581,12 @@ fn check_options(args: &ScoreOptions) -> Result<()> {
             "--confidence {c}: must be between 0 and 1 (e.g. 0.95)"
         )));
     }
+    if let (Some(m), 1) = (args.significance.method, args.hyps.len()) {
+        return Err(Error::Config(format!(
+            "--paired-{}: a paired test needs two or more --hyp files (the first is the baseline)",
+            m.name()
+        )));
+    }
     let mut seen: Vec<&str> = Vec::new();
     for s in &args.seg_scores {
         check_metric_name(&s.name)?;
