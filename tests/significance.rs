@@ -595,6 +595,11 @@ fn bad_seg_scores_are_rejected() {
             "--confidence 1.5".into(),
         ),
         (
+            vec!["--paired-ar".into()],
+            4,
+            "a paired test needs two or more --hyp files".into(),
+        ),
+        (
             vec!["--seg-scores".into(), "comet".into()],
             2,
             "NAME=FILE1".into(),
