@@ -478,15 +478,15 @@ pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
     let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
     let ctx = signature::Context::new(&l, &manifest_sha, sig, method);
     let mut metrics = vec![
-        MetricInfo::builtin("bleu", "BLEU", false, ctx.sacrebleu(signature::BLEU)),
-        MetricInfo::builtin("chrf", "chrF", false, ctx.sacrebleu(signature::CHRF)),
+        MetricInfo::builtin("bleu", "BLEU", false, ctx.metric(signature::BLEU)),
+        MetricInfo::builtin("chrf", "chrF", false, ctx.metric(signature::CHRF)),
     ];
     if ribes {
         metrics.push(MetricInfo::builtin(
             "ribes",
             "RIBES",
             true,
-            ctx.sacrebleu(signature::RIBES),
+            ctx.metric(signature::RIBES),
         ));
     }
     for s in &args.seg_scores {

@@ -52,26 +52,22 @@ impl Context {
         Context { test, ldd }
     }
 
-    fn join(&self, metric: &str) -> String {
+    /// The signature of a metric with these settings: [`BLEU`], [`CHRF`], [`RIBES`].
+    pub fn metric(&self, settings: &str) -> String {
         let mut s = String::from("nrefs:1|");
         if !self.test.is_empty() {
             s.push_str(&self.test);
             s.push('|');
         }
-        s.push_str(metric);
+        s.push_str(settings);
         s.push('|');
         s.push_str(&self.ldd);
         s
     }
 
-    /// The signature of BLEU ([`BLEU`]), chrF ([`CHRF`]) or RIBES ([`RIBES`]).
-    pub fn sacrebleu(&self, settings: &str) -> String {
-        self.join(settings)
-    }
-
     /// The signature of a segment-level metric.
     pub fn segment(&self, name: &str, higher_is_better: bool) -> String {
         let better = if higher_is_better { "higher" } else { "lower" };
-        self.join(&format!("seg:{name}|agg:mean|better:{better}"))
+        self.metric(&format!("seg:{name}|agg:mean|better:{better}"))
     }
 }
