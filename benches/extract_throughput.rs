@@ -98,6 +98,7 @@ fn main() {
             rules: rules.clone(),
             out: tmp.path().join(format!("out{threads}")),
             reorder: None,
+            protect: Vec::new(),
             controls: ControlOptions {
                 count: 0,
                 ..Default::default()

@@ -52,6 +52,7 @@ fn main() {
             ..ControlOptions::default()
         },
         reorder: Some(ReorderOptions::default()),
+        protect: Vec::new(),
     };
     let t = Instant::now();
     extract(&opts).expect("extract");

@@ -83,7 +83,12 @@ impl Error {
     /// The process exit code for this error (documented in `ldd-sets --help`).
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Io { source, .. } if source.kind() == std::io::ErrorKind::InvalidData => {
+            Error::Io { source, .. }
+                if matches!(
+                    source.kind(),
+                    std::io::ErrorKind::InvalidData | std::io::ErrorKind::InvalidInput
+                ) =>
+            {
                 EXIT_INPUT
             }
             Error::Io { .. } => EXIT_IO,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
-use ldd_sets::detect::align::{AlignOptions, Direction};
+use ldd_sets::detect::align::{AlignOptions, Direction, DEFAULT_MAX_TOKENS};
 use ldd_sets::detect::reorder::ReorderOptions;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::parse::ParseSettings;
@@ -89,6 +89,11 @@ pub struct AlignArgs {
     /// the source side when there is no parse) instead of the aligner's tokenizer.
     #[arg(long)]
     pub pretokenized: bool,
+    /// Sentence pairs with more tokens than this on either side are not aligned (counted
+    /// and reported); the aligner's memory grows with the product of the two lengths.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TOKENS,
+          value_parser = clap::value_parser!(u64).range(1..=100_000).map(|n| n as usize))]
+    pub align_max_tokens: usize,
 }
 
 impl AlignArgs {
@@ -101,6 +106,7 @@ impl AlignArgs {
             model: self.align_model.clone(),
             save_model: self.save_align_model.clone(),
             pretokenized: self.pretokenized,
+            max_tokens: self.align_max_tokens,
             progress,
         }
     }

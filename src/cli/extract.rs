@@ -117,6 +117,7 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         pair.as_ref(),
         &a.src_lang,
     )?;
+    let mut protect = Vec::new();
     let conllu = match a.conllu {
         Some(c) => c,
         None => {
@@ -126,6 +127,7 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
             if !quiet {
                 eprintln!("ldd-sets: {}", describe(&parsed, &a.src));
             }
+            protect.push(model);
             parsed.conllu
         }
     };
@@ -133,14 +135,12 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         source: a.src,
         target: a.tgt,
         conllu,
-        languages: Languages {
-            source: a.src_lang,
-            target: a.tgt_lang,
-        },
+        languages: Languages::new(&a.src_lang, &a.tgt_lang)?,
         rules,
         out: a.out,
         controls: a.controls.options(),
         reorder: a.sets.reorder(&a.align, a.alignments, !quiet),
+        protect,
     };
     let start = Instant::now();
     let report = run_extract(&opts)?;
@@ -243,12 +243,5 @@ fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {
             .map(|s| format!(" {:>7}", s.sentences))
             .collect();
         println!("{:<24}{head}\n{:<24}{row}", "phenomenon", "reorder");
-    }
-    if r.text_mismatches > 0 {
-        eprintln!(
-            "ldd-sets: warning: {} trees have a `# text` comment that differs from their source line; \
-             check that --conllu parses --src line by line",
-            r.text_mismatches
-        );
     }
 }

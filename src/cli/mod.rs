@@ -92,6 +92,9 @@ enum Command {
 /// Parses the command line, runs the command and turns its error into an exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = ldd_io::cleanup::install_signal_handlers() {
+        eprintln!("ldd-sets: warning: cannot handle interrupts ({e}); an interrupted run may leave temporary files");
+    }
     let res: Result<()> = match cli.command {
         Command::Extract(a) => extract::extract(a),
         Command::Run(a) => extract::run(a),

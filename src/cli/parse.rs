@@ -48,6 +48,11 @@ pub struct CorporaArgs {
 
 pub fn parse(a: ParseArgs) -> Result<()> {
     let quiet = a.quiet.quiet;
+    a.threads.apply()?;
+    // Refuse an output that is the input before spending time parsing.
+    let mut inputs = vec![a.src.as_path()];
+    inputs.extend(a.model.model.as_deref());
+    ldd_io::output::refuse_same_file(&a.out, &inputs)?;
     let settings = a.model.settings(&a.threads, quiet);
     let pair = match &a.pair {
         Some(p) => Some(Pair::load(&a.config.config, p)?),
@@ -58,7 +63,7 @@ pub fn parse(a: ParseArgs) -> Result<()> {
     if !quiet {
         eprintln!("ldd-sets: {}", describe(&parsed, &a.src));
     }
-    write_parse(&parsed.conllu, &a.out)
+    write_parse(&parsed.conllu, &a.out, &[&a.src, &model])
 }
 
 pub fn corpora(a: CorporaArgs) -> Result<()> {

@@ -167,14 +167,23 @@ pub fn score(a: ScoreArgs) -> Result<()> {
             higher_is_better: !a.lower_is_better.contains(name),
         })
         .collect();
-    let report = score_sets(&ScoreOptions {
+    let opts = ScoreOptions {
         sets: a.sets.clone(),
         hyps: a.hyp,
         reference: a.reference,
         seg_scores,
         significance: a.significance.options(),
-    })?;
-    write_outputs(&report, a.out.as_ref().unwrap_or(&a.sets))?;
+    };
+    let report = score_sets(&opts)?;
+    // Inputs are never replaced by the outputs.
+    let mut inputs: Vec<&std::path::Path> = opts.hyps.iter().map(PathBuf::as_path).collect();
+    inputs.extend(
+        opts.seg_scores
+            .iter()
+            .flat_map(|s| s.files.iter().map(PathBuf::as_path)),
+    );
+    inputs.push(&report.reference);
+    write_outputs(&report, a.out.as_ref().unwrap_or(&a.sets), &inputs)?;
     if !a.quiet.quiet {
         print!("{}", render_table(&report));
         let small = small_sets(&report);

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use ldd_io::name::{check, NameKind};
+
 use crate::error::{Error, Result};
 
 /// A language pair.
@@ -95,22 +97,44 @@ impl Pair {
             }
             e => e.into(),
         })?;
-        toml::from_str(&text).map_err(|e| {
+        let pair: Pair = toml::from_str(&text).map_err(|e| {
             let line = e
                 .span()
                 .map(|s| text[..s.start].matches('\n').count() + 1)
                 .unwrap_or(0);
             Error::Config(format!(
                 "{}:{line}: {}",
-                path.display(),
+                ldd_io::text::shown(&path),
                 e.message().trim_end()
             ))
-        })
+        })?;
+        pair.check(&path)?;
+        Ok(pair)
+    }
+
+    /// Checks every name that becomes part of a path: the language codes, the corpus file
+    /// part, corpus names and model file names.
+    pub fn check(&self, path: &Path) -> Result<()> {
+        let at = |key: &str| format!("{}: `{key}`", ldd_io::text::shown(path));
+        check(NameKind::Language, &self.source, &at("source"))?;
+        check(NameKind::Language, &self.target, &at("target"))?;
+        check(NameKind::File, &self.files, &at("files"))?;
+        check(NameKind::File, &self.model.name, &at("model.name"))?;
+        for a in &self.model.alternatives {
+            check(NameKind::File, a, &at("model.alternatives"))?;
+        }
+        for c in &self.corpus {
+            check(NameKind::File, &c.name, &at("corpus.name"))?;
+            for lang in c.members.keys() {
+                check(NameKind::Language, lang, &at("corpus.members"))?;
+            }
+        }
+        Ok(())
     }
 }
 
-/// Largest configuration file read (rules, pairs): 4 MiB.
-pub const MAX_CONFIG_BYTES: u64 = 4 << 20;
+/// Largest configuration file read (rules, pairs): 64 MiB.
+pub const MAX_CONFIG_BYTES: u64 = 64 << 20;
 
 /// The default rules: `config/phenomena.toml`, built into the binary so that `ldd-sets`
 /// works from any directory. `--rules FILE` replaces them.

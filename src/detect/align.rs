@@ -103,9 +103,21 @@ pub struct AlignOptions {
     /// Target side (and, without a parse, the source side) is already tokenized: split on
     /// whitespace.
     pub pretokenized: bool,
+    /// Pairs with more tokens than this on either side are not aligned (counted and
+    /// reported); bounds the aligner's memory per pair.
+    #[serde(default = "default_max_tokens")]
+    pub max_tokens: usize,
     /// Report alignment progress on stderr.
     #[serde(skip)]
     pub progress: bool,
+}
+
+/// Default of [`AlignOptions::max_tokens`]: long enough for every sentence of the shared
+/// literary corpora (at most about 450 tokens), far below what exhausts memory.
+pub const DEFAULT_MAX_TOKENS: usize = 1000;
+
+fn default_max_tokens() -> usize {
+    DEFAULT_MAX_TOKENS
 }
 
 impl Default for AlignOptions {
@@ -117,9 +129,21 @@ impl Default for AlignOptions {
             model: None,
             save_model: None,
             pretokenized: false,
+            max_tokens: DEFAULT_MAX_TOKENS,
             progress: false,
         }
     }
+}
+
+/// What [`align`] produced.
+#[derive(Debug)]
+pub struct Aligned {
+    /// One alignment per pair, in source–target orientation.
+    pub alignments: Vec<Alignment>,
+    /// Sentence pairs the aligner was trained on (0 with a loaded model).
+    pub trained_pairs: u64,
+    /// Pairs of the corpus left unaligned because a side has more than `max_tokens` tokens.
+    pub too_long: u64,
 }
 
 /// Tokens of a line for alignment: whitespace-split if `pretokenized`, else the aligner's
@@ -221,14 +245,10 @@ pub fn read_alignments(path: &Path, pairs: &Corpus) -> Result<Vec<Alignment>> {
     Ok(ldd_align::pharaoh::read_file(path, Some(&lengths))?)
 }
 
-/// Aligns every pair of `pairs` (source–target orientation) with the options; returns the
-/// alignments and the number of pairs the aligner was trained on (0 with a loaded model).
-/// `langs` names the `--align-train` files.
-pub fn align(
-    pairs: &Corpus,
-    opts: &AlignOptions,
-    langs: (&str, &str),
-) -> Result<(Vec<Alignment>, u64)> {
+/// Aligns every pair of `pairs` (source–target orientation) with the options. `langs` name
+/// the `--align-train` files and label saved models; a loaded model must carry the same
+/// labels and direction.
+pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result<Aligned> {
     let mut trained_pairs = 0u64;
     let training;
     let train_corpus = if opts.train.is_empty() || opts.model.is_some() {
@@ -245,6 +265,12 @@ pub fn align(
         training = c;
         &training
     };
+    let too_long = (0..pairs.len())
+        .filter(|&k| {
+            let (s, t) = pairs.lengths(k);
+            s > opts.max_tokens || t > opts.max_tokens
+        })
+        .count() as u64;
     let mut out: [Option<Vec<Alignment>>; 2] = [None, None];
     for (i, reverse) in [false, true].into_iter().enumerate() {
         if !opts.direction.needs(reverse) {
@@ -253,7 +279,13 @@ pub fn align(
         let name = if reverse { "reverse" } else { "forward" };
         let clock = std::time::Instant::now();
         let model = match &opts.model {
-            Some(prefix) => Model::load(model_path(prefix, reverse))?,
+            Some(prefix) => {
+                let path = model_path(prefix, reverse);
+                let mut m = Model::load(&path)?;
+                check_model(&m, &path, reverse, langs)?;
+                m.set_max_len(opts.max_tokens);
+                m
+            }
             None => {
                 if opts.progress {
                     eprintln!(
@@ -265,9 +297,11 @@ pub fn align(
                 let topts = TrainOptions {
                     iterations: opts.iterations,
                     reverse,
+                    max_len: opts.max_tokens,
                     ..TrainOptions::default()
                 };
-                let m = Model::train(train_corpus, &topts)?;
+                let mut m = Model::train(train_corpus, &topts)?;
+                m.set_labels(langs.0, langs.1);
                 if let Some(prefix) = &opts.save_model {
                     m.save(model_path(prefix, reverse))?;
                 }
@@ -286,20 +320,70 @@ pub fn align(
     if opts.model.is_none() {
         trained_pairs += pairs.len() as u64;
     }
+    if too_long > 0 && opts.progress {
+        eprintln!(
+            "ldd-sets: note: {too_long} sentence pairs with more than {} tokens on a side were \
+             not aligned (--align-max-tokens)",
+            opts.max_tokens
+        );
+    }
     let [fwd, rev] = out;
     let method = match opts.direction {
-        Direction::Forward => return Ok((fwd.unwrap_or_default(), trained_pairs)),
-        Direction::Reverse => return Ok((rev.unwrap_or_default(), trained_pairs)),
+        Direction::Forward | Direction::Reverse => {
+            let alignments = fwd.or(rev).unwrap_or_default();
+            return Ok(Aligned {
+                alignments,
+                trained_pairs,
+                too_long,
+            });
+        }
         Direction::Intersection => Method::Intersection,
         Direction::Union => Method::Union,
         Direction::GrowDiagFinalAnd => Method::GrowDiagFinalAnd,
     };
     let (fwd, rev) = (fwd.unwrap_or_default(), rev.unwrap_or_default());
-    let sym = (0..pairs.len())
+    let alignments = (0..pairs.len())
         .map(|k| {
             let (sl, tl) = pairs.lengths(k);
             symmetrize(&fwd[k], &rev[k], sl, tl, method)
         })
         .collect();
-    Ok((sym, trained_pairs))
+    Ok(Aligned {
+        alignments,
+        trained_pairs,
+        too_long,
+    })
+}
+
+/// A loaded model must be for this direction and these languages.
+fn check_model(m: &Model, path: &Path, reverse: bool, langs: (&str, &str)) -> Result<()> {
+    let shown = ldd_io::text::shown(path);
+    if m.options().reverse != reverse {
+        return Err(Error::Data(format!(
+            "{shown}: a {} model, but the {} model is needed here (the files were renamed?)",
+            if m.options().reverse {
+                "reverse"
+            } else {
+                "forward"
+            },
+            if reverse { "reverse" } else { "forward" }
+        )));
+    }
+    match m.labels() {
+        Some((s, t)) if (s, t) != langs => Err(Error::Data(format!(
+            "{shown}: an aligner model for {}-{}, but this corpus is {}-{}",
+            ldd_io::text::escape(s),
+            ldd_io::text::escape(t),
+            langs.0,
+            langs.1
+        ))),
+        Some(_) => Ok(()),
+        None => {
+            eprintln!(
+                "ldd-sets: note: {shown} was saved by an older ldd-sets and does not record its \
+                 languages; they cannot be checked"
+            );
+            Ok(())
+        }
+    }
 }

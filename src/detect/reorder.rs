@@ -60,6 +60,9 @@ pub struct ReorderInfo {
     /// Sentence pairs the aligner was trained on (0 with external alignments or a loaded
     /// model).
     pub trained_pairs: u64,
+    /// Pairs left unaligned because a side has more than `max_tokens` tokens.
+    #[serde(default)]
+    pub too_long: u64,
     /// Lines with at least one qualifying link.
     pub lines_with_links: u64,
     /// Corpus-wide alignment file (Pharaoh) and per-line maximum distances.

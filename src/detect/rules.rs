@@ -16,15 +16,18 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use ldd_conllu::{Sentence, Word};
+use ldd_io::name::NameKind;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::config::{BUILTIN_RULES, MAX_CONFIG_BYTES};
 use crate::error::{Error, Result};
 
-/// Phenomenon names ldd-sets uses itself (directories and files of its output); a rule
-/// may not take them.
-pub const RESERVED_NAMES: [&str; 4] = ["reorder", "controls", "manifest", "summary"];
+/// Most phenomena one rules file may define (each writes 2 × (max + 1) sets).
+pub const MAX_PHENOMENA: usize = 100;
+
+/// Most values in one condition list (lemmas, forms, ...).
+pub const MAX_LIST: usize = 1_000_000;
 
 /// The 17 universal POS tags; `upos` values are checked against this list.
 pub const UPOS_TAGS: [&str; 17] = [
@@ -200,6 +203,10 @@ impl Ctx<'_> {
         values: Vec<Spanned<String>>,
         check: impl Fn(&str) -> std::result::Result<(), String>,
     ) -> Result<Vec<String>> {
+        if values.len() > MAX_LIST {
+            let span = values[MAX_LIST].span();
+            return Err(self.err(span, key, format!("more than {MAX_LIST} values (limit)")));
+        }
         values
             .into_iter()
             .map(|v| {
@@ -293,19 +300,10 @@ impl RuleSet {
         for p in raw.phenomenon {
             let span = p.name.span();
             let name = p.name.into_inner();
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
-            {
-                return Err(ctx.err(span, "name", format!("`{name}` must match [a-z0-9_-]+")));
-            }
-            if RESERVED_NAMES.contains(&name.as_str()) {
-                return Err(ctx.err(
-                    span,
-                    "name",
-                    format!("`{name}` is a name ldd-sets uses itself; choose another"),
-                ));
+            if let Err(e) = ldd_io::name::check(NameKind::Phenomenon, &name, "name") {
+                let why = e.to_string();
+                let why = why.strip_prefix("name: ").unwrap_or(&why).to_string();
+                return Err(ctx.err(span, "name", why));
             }
             if !seen.insert(name.clone()) {
                 return Err(ctx.err(
@@ -357,6 +355,13 @@ impl RuleSet {
                     span,
                     "dependent",
                     format!("phenomenon `{name}` needs at least one condition on the dependent"),
+                ));
+            }
+            if phenomena.len() == MAX_PHENOMENA {
+                return Err(ctx.err(
+                    span,
+                    "name",
+                    format!("more than {MAX_PHENOMENA} phenomena (limit)"),
                 ));
             }
             phenomena.push(Phenomenon {

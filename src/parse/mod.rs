@@ -166,8 +166,11 @@ pub fn describe(p: &Parsed, source: &Path) -> String {
 }
 
 /// Writes a cached parse to `out`: decompressed, or gzip as cached if `out` ends in
-/// `.gz` (all-or-nothing).
-pub fn write_parse(cached: &Path, out: &Path) -> Result<()> {
+/// `.gz` (all-or-nothing). `inputs` (the corpus, the model) may not be `out`.
+pub fn write_parse(cached: &Path, out: &Path, inputs: &[&Path]) -> Result<()> {
+    let mut all = inputs.to_vec();
+    all.push(cached);
+    ldd_io::output::refuse_same_file(out, &all)?;
     if out.extension().is_some_and(|e| e == "gz") {
         let mut input = std::fs::File::open(cached).map_err(|e| Error::io(cached, e))?;
         ldd_io::write_file_atomic(out, |w| std::io::copy(&mut input, w).map(|_| ()))

@@ -34,6 +34,11 @@ pub struct AlignRun {
 
 /// Aligns the corpus and writes the alignments (all-or-nothing).
 pub fn align_corpus(run: &AlignRun) -> Result<()> {
+    run.languages.check()?;
+    let mut inputs = vec![run.source.as_path(), run.target.as_path()];
+    inputs.extend(run.conllu.as_deref());
+    inputs.extend(run.align.train.iter().map(PathBuf::as_path));
+    ldd_io::output::refuse_same_file(&run.out, &inputs)?;
     let mut pairs = Corpus::new();
     match &run.conllu {
         Some(conllu) => {
@@ -51,9 +56,9 @@ pub fn align_corpus(run: &AlignRun) -> Result<()> {
         }
     }
     let langs = (run.languages.source.as_str(), run.languages.target.as_str());
-    let (alignments, _) = align(&pairs, &run.align, langs)?;
+    let aligned = align(&pairs, &run.align, langs)?;
     ldd_io::write_file_atomic(&run.out, |w| {
-        for a in &alignments {
+        for a in &aligned.alignments {
             writeln!(w, "{}", ldd_align::pharaoh::format_line(a))?;
         }
         Ok(())

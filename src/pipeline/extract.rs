@@ -18,7 +18,7 @@ use crate::detect::align::{self, pair_tokens};
 use crate::detect::reorder::{self, ReorderFiles, ReorderInfo, ReorderOptions};
 use crate::detect::rules::{Match, Matcher, RuleSet};
 use crate::error::{Error, Result};
-use crate::read::lockstep::{text_matches, Line, Lockstep};
+use crate::read::lockstep::{check_belongs, Line, Lockstep};
 use crate::read::select::{read_ids, read_needed};
 use crate::read::Languages;
 use crate::sample::{self, ControlOptions, SetControls};
@@ -52,6 +52,31 @@ pub struct ExtractOptions {
     pub controls: ControlOptions,
     /// Reordering sets (word alignment); `None` skips them.
     pub reorder: Option<ReorderOptions>,
+    /// Other files the run depends on (the UDPipe model, the parse cache): like the
+    /// inputs, never inside the output directory.
+    pub protect: Vec<PathBuf>,
+}
+
+impl ExtractOptions {
+    /// Every file the run reads or depends on.
+    fn inputs(&self) -> Vec<PathBuf> {
+        let mut v = vec![
+            self.source.clone(),
+            self.target.clone(),
+            self.conllu.clone(),
+            self.rules.source.clone(),
+        ];
+        v.extend(self.protect.iter().cloned());
+        if let Some(r) = &self.reorder {
+            v.extend(r.alignments.iter().cloned());
+            v.extend(r.align.train.iter().cloned());
+            for prefix in r.align.model.iter().chain(&r.align.save_model) {
+                v.push(align::model_path(prefix, false));
+                v.push(align::model_path(prefix, true));
+            }
+        }
+        v
+    }
 }
 
 /// The result of a run.
@@ -63,9 +88,6 @@ pub struct ExtractReport {
     pub sets: Vec<SetEntry>,
     /// Source length in words of every corpus line (0 for empty lines).
     pub lengths: Vec<u32>,
-    /// Trees whose `# text` comment differs from the source line (a sign of misaligned
-    /// inputs; whitespace is ignored in the comparison).
-    pub text_mismatches: u64,
 }
 
 /// What the parallel stage found in one line.
@@ -74,7 +96,6 @@ struct Detected {
     matches: Vec<Match>,
     words: u32,
     empty: bool,
-    text_mismatch: bool,
     conllu: String,
     tokens: Vec<(String, u32, u32)>,
     /// Source words and target tokens, when reorder sets are built.
@@ -88,10 +109,22 @@ fn detect(
     reorder: Option<&ReorderOptions>,
 ) -> Result<Detected> {
     let s = parse_block(&line.block, conllu)?;
+    if let Err(text) = check_belongs(&s, &line.source) {
+        return Err(Error::input(
+            conllu,
+            line.block.first_line,
+            format!(
+                "this tree does not belong to its corpus line: its text `{}` differs from \
+                 the source line `{}` (white space ignored); the CoNLL-U must have one tree \
+                 per corpus line, in corpus order",
+                ldd_io::text::quote(&text, 80),
+                ldd_io::text::quote(&line.source, 80)
+            ),
+        ));
+    }
     let mut d = Detected {
         words: s.len() as u32,
         empty: line.source.trim().is_empty() || line.target.trim().is_empty(),
-        text_mismatch: text_matches(&s, &line.source) == Some(false),
         ..Detected::default()
     };
     if let Some(r) = reorder {
@@ -115,14 +148,12 @@ fn detect(
 
 /// Runs the extraction and moves the finished output into `opts.out`.
 pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
+    opts.languages.check()?;
     let src_lang = &opts.languages.source;
     let tgt_lang = &opts.languages.target;
-    if src_lang == tgt_lang {
-        return Err(Error::Config(format!(
-            "source and target language are both `{src_lang}`: set file names would collide"
-        )));
-    }
-    let staging = Staging::new(&opts.out, &is_output)?;
+    let inputs = opts.inputs();
+    let input_refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    let staging = Staging::new(&opts.out, &is_output, &input_refs)?;
     let root = staging.path().to_path_buf();
     let matcher = opts.rules.compile();
     let mut input = Lockstep::open(&opts.source, &opts.target, &opts.conllu)?;
@@ -140,7 +171,6 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
 
     let mut corpus = CorpusStats::default();
     let mut lengths = Vec::new();
-    let mut text_mismatches = 0;
     let mut align_pairs = Corpus::new();
     let mut lines: Vec<Line> = (0..CHUNK_LINES).map(|_| Line::default()).collect();
     let mut done = false;
@@ -168,7 +198,6 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
             let id = corpus.lines;
             corpus.source_words += u64::from(d.words);
             lengths.push(if d.empty { 0 } else { d.words });
-            text_mismatches += u64::from(d.text_mismatch);
             if d.empty {
                 corpus.empty_lines += 1;
                 continue;
@@ -220,7 +249,6 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         corpus,
         sets,
         lengths,
-        text_mismatches,
     })
 }
 
@@ -273,9 +301,12 @@ fn reorder_sets(
         opts.languages.source.as_str(),
         opts.languages.target.as_str(),
     );
-    let (alignments, trained_pairs) = match &r.alignments {
-        Some(path) => (align::read_alignments(path, pairs)?, 0),
-        None => align::align(pairs, &r.align, langs)?,
+    let (alignments, trained_pairs, too_long) = match &r.alignments {
+        Some(path) => (align::read_alignments(path, pairs)?, 0, 0),
+        None => {
+            let a = align::align(pairs, &r.align, langs)?;
+            (a.alignments, a.trained_pairs, a.too_long)
+        }
     };
     let hits: Vec<Option<ReorderHit>> = reorder::measure(pairs, &alignments);
     let files = ReorderFiles::standard();
@@ -334,6 +365,7 @@ fn reorder_sets(
             "ldd-align tokenizer".into()
         },
         trained_pairs,
+        too_long,
         lines_with_links: hits.iter().filter(|h| h.is_some()).count() as u64,
         files,
     };

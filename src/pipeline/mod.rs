@@ -139,14 +139,12 @@ pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<Co
             source: c.source.clone(),
             target: c.target.clone(),
             conllu: parsed.conllu.clone(),
-            languages: Languages {
-                source: pair.source.clone(),
-                target: pair.target.clone(),
-            },
+            languages: Languages::new(&pair.source, &pair.target)?,
             rules: opts.rules.clone(),
             out: opts.out.join(&c.name),
             controls: opts.controls,
             reorder,
+            protect: vec![model.clone(), opts.corpora.clone()],
         };
         let start = Instant::now();
         let report = extract(&options)?;

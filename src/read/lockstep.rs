@@ -79,18 +79,30 @@ impl Lockstep {
     }
 }
 
-/// Words of a line for comparing it with a tree's `# text`: split at white space and at
-/// the control and line-separator characters that parsers replace by a space.
-fn words_of(line: &str) -> impl Iterator<Item = &str> {
-    line.split(|c: char| {
-        c.is_whitespace() || c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
-    })
-    .filter(|w| !w.is_empty())
+/// Text without the characters a tokenizer or parser may add, drop or replace: white
+/// space, control characters, line and paragraph separators.
+fn squeezed(text: &str) -> String {
+    text.chars()
+        .filter(|&c| !(c.is_whitespace() || c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')))
+        .collect()
 }
 
-/// Whether a tree's `# text` comment (if any) has the words of `source`, whitespace
-/// ignored; `None` when the tree has no `# text`.
-pub fn text_matches(tree: &Sentence<'_>, source: &str) -> Option<bool> {
-    tree.comment("text")
-        .map(|text| words_of(text).eq(words_of(source)))
+/// Checks that a tree belongs to its corpus line: its `# text` comment, or else its surface
+/// tokens, equal the source line up to white space (a tokenizer's spacing). On a mismatch,
+/// returns the tree's text as compared.
+pub fn check_belongs(tree: &Sentence<'_>, source: &str) -> std::result::Result<(), String> {
+    let text = match tree.comment("text") {
+        Some(t) => t.to_string(),
+        None => tree
+            .tokens()
+            .iter()
+            .map(|t| t.form)
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    if squeezed(&text) == squeezed(source) {
+        Ok(())
+    } else {
+        Err(text)
+    }
 }

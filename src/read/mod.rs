@@ -11,7 +11,10 @@ pub mod fetch;
 pub mod lockstep;
 pub mod select;
 
+use ldd_io::name::{check, NameKind};
 use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
 
 /// Language codes of a corpus.
 #[derive(Debug, Serialize, Deserialize, Clone, PartialEq, Eq)]
@@ -20,4 +23,30 @@ pub struct Languages {
     pub source: String,
     /// Target language.
     pub target: String,
+}
+
+impl Languages {
+    /// Checks both codes (they name set files: letters, digits and hyphens, not a file
+    /// extension ldd-sets uses) and that they differ.
+    pub fn new(source: &str, target: &str) -> Result<Languages> {
+        let l = Languages {
+            source: source.to_string(),
+            target: target.to_string(),
+        };
+        l.check()?;
+        Ok(l)
+    }
+
+    /// See [`Languages::new`].
+    pub fn check(&self) -> Result<()> {
+        check(NameKind::Language, &self.source, "source language")?;
+        check(NameKind::Language, &self.target, "target language")?;
+        if self.source.eq_ignore_ascii_case(&self.target) {
+            return Err(Error::Config(format!(
+                "source and target language are both `{}`: set file names would collide",
+                self.source
+            )));
+        }
+        Ok(())
+    }
 }

@@ -213,22 +213,14 @@ pub fn system_name(hyp: &Path) -> String {
     }
 }
 
-/// Checks a system name for use in file names.
+/// Checks a system name for use in file names (`--name`, or derived from the file name).
 pub fn check_name(name: &str) -> Result<()> {
-    let ok = !name.is_empty()
-        && name.len() <= 100
-        && !name.starts_with('.')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::Config(format!(
-            "system name `{}`: use at most 100 letters, digits, `_`, `-`, `.` (not first); set it with --name",
-            ldd_io::text::quote(name, 100)
-        )))
-    }
+    ldd_io::name::check(
+        ldd_io::NameKind::File,
+        name,
+        "system name (set it with --name)",
+    )?;
+    Ok(())
 }
 
 /// The error for a hypothesis whose line count is not the corpus's.

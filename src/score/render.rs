@@ -6,16 +6,50 @@ use std::path::Path;
 use super::{Method, ScoreReport, SMALL_SET};
 use crate::error::{Error, Result};
 
+/// The first columns of `scores.csv`, common to every version (how an existing file is
+/// recognised as ours).
+const CSV_HEADER: &str =
+    "system,metric,scope,kind,phenomenon,bucket,min_distance,exact,sentences,score,\
+controls,control_status,control_mean,control_sd,rank,ties,points,spearman,pearson";
+
 /// Writes `scores.json` and `scores.csv` into `dir` (created if needed), each
-/// all-or-nothing.
-pub fn write_outputs(report: &ScoreReport, dir: &Path) -> Result<()> {
+/// all-or-nothing. Existing files of those names are replaced only if ldd-sets wrote them
+/// (a JSON score report; a CSV with ldd-sets' header), and never if they are inputs.
+pub fn write_outputs(report: &ScoreReport, dir: &Path, inputs: &[&Path]) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let (json_path, csv_path) = (dir.join("scores.json"), dir.join("scores.csv"));
+    for p in [&json_path, &csv_path] {
+        ldd_io::output::refuse_same_file(p, inputs)?;
+        if p.exists() && !written_by_us(p) {
+            return Err(Error::Config(format!(
+                "{}: exists and was not written by `ldd-sets score`; refusing to replace it — \
+                 choose another --out",
+                ldd_io::text::shown(p)
+            )));
+        }
+    }
     let mut json = serde_json::to_string_pretty(report)
         .map_err(|e| Error::Data(format!("scores.json: {e}")))?;
     json.push('\n');
-    ldd_io::write_bytes_atomic(&dir.join("scores.json"), json.as_bytes())?;
-    ldd_io::write_bytes_atomic(&dir.join("scores.csv"), render_csv(report).as_bytes())?;
+    ldd_io::write_bytes_atomic(&json_path, json.as_bytes())?;
+    ldd_io::write_bytes_atomic(&csv_path, render_csv(report).as_bytes())?;
     Ok(())
+}
+
+/// Whether an existing `scores.json` / `scores.csv` is a previous output of `score`.
+fn written_by_us(p: &Path) -> bool {
+    let Ok(text) = ldd_io::read_text(p, 1 << 30) else {
+        return false;
+    };
+    if p.extension().is_some_and(|e| e == "csv") {
+        return text
+            .lines()
+            .next()
+            .is_some_and(|h| h.starts_with(CSV_HEADER));
+    }
+    serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| {
+        v.get("rows").is_some_and(|r| r.is_array()) && v.get("corpus_lines").is_some()
+    })
 }
 
 fn opt<T: ToString>(v: Option<T>) -> String {
@@ -295,6 +329,12 @@ pub fn small_sets(r: &ScoreReport) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A scores.csv of any version starts with the columns that mark it as ours.
+    #[test]
+    fn csv_columns_extend_the_recognised_header() {
+        assert!(CSV_COLUMNS.starts_with(CSV_HEADER));
+    }
 
     /// A report without systems renders (it used to panic).
     #[test]

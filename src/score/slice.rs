@@ -36,6 +36,8 @@ pub fn slice(args: &SliceOptions) -> Result<()> {
         None => system_name(&args.hyp),
     };
     check_name(&name)?;
+    // Keep an `extract` from replacing the sets while they are sliced.
+    let _lock = ldd_io::lock::Lock::acquire(&args.sets)?;
     let l = load(&args.sets)?;
     let mut union: Vec<u32> = l
         .units
@@ -58,7 +60,7 @@ pub fn slice(args: &SliceOptions) -> Result<()> {
     };
     // All files are staged in a hidden directory inside SETS and moved into place only
     // when every one is complete.
-    let staging = ldd_io::Staging::new(&l.dir.join(".slice"), &|_| false)?;
+    let staging = ldd_io::Staging::new(&l.dir.join(".slice"), &|_| false, &[])?;
     let mut written: Vec<String> = Vec::new();
     let mut write = |rel: String, ids: &[u32]| -> Result<()> {
         resolve(&l.dir, &rel)?;

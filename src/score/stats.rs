@@ -27,7 +27,7 @@ const STAT_CHUNK: usize = 4096;
 /// Returns the statistics and the number of lines of each file (equal unless they differ
 /// in length, in which case statistics are partial).
 pub fn line_stats(hyp: &Path, reference: &Path, ribes: bool) -> Result<(LineStats, u64, u64)> {
-    let mut h = Input::open(hyp)?;
+    let mut h = Input::open_once(hyp)?;
     let mut r = Input::open(reference)?;
     let mut out = LineStats::default();
     let mut pairs: Vec<(String, String)> = Vec::with_capacity(STAT_CHUNK);

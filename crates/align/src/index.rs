@@ -75,8 +75,12 @@ impl CellIndex {
         self.occ_off.len() - 1
     }
 
-    /// Builds the index of `view`.
-    pub fn build(view: &Side<'_>) -> Self {
+    /// Builds the index of `view`, leaving out pairs with an empty side or more than
+    /// `max_len` tokens on a side.
+    pub fn build(view: &Side<'_>, max_len: usize) -> Self {
+        let skip = |cond: &[u32], gen: &[u32]| {
+            cond.is_empty() || cond.len() > max_len || gen.len() > max_len
+        };
         let pairs = view.len();
         let n_cond = view.cond_vocab.len();
         let null_id = n_cond as u32;
@@ -87,7 +91,7 @@ impl CellIndex {
         let mut cell_off = vec![0usize; n_gen + 1];
         for k in 0..pairs {
             let (cond, gen) = (view.cond(k), view.gen(k));
-            if cond.is_empty() {
+            if skip(cond, gen) {
                 continue;
             }
             for &f in gen {
@@ -103,7 +107,7 @@ impl CellIndex {
         let mut cursor = occ_off.clone();
         for k in 0..pairs {
             let (cond, gen) = (view.cond(k), view.gen(k));
-            if cond.is_empty() {
+            if skip(cond, gen) {
                 continue;
             }
             for (j, &f) in gen.iter().enumerate() {

@@ -39,6 +39,11 @@ pub struct TrainOptions {
     pub reverse: bool,
     /// Worker threads; `None` uses the current rayon pool. Results do not depend on it.
     pub threads: Option<usize>,
+    /// Pairs with more tokens than this on either side are left out of training and get an
+    /// empty alignment (fast_align users cap lengths before training the same way). Memory
+    /// grows with the product of the two lengths of every pair, so this bounds what one
+    /// pair can take. Not stored in saved models: set it again with [`Model::set_max_len`].
+    pub max_len: usize,
 }
 
 impl Default for TrainOptions {
@@ -53,6 +58,7 @@ impl Default for TrainOptions {
             initial_tension: 4.0,
             reverse: false,
             threads: None,
+            max_len: usize::MAX,
         }
     }
 }
@@ -87,6 +93,9 @@ impl TrainOptions {
 pub struct Model {
     options: TrainOptions,
     tension: f64,
+    /// What the two sides are (e.g. language codes), recorded in the saved file; empty
+    /// when unknown.
+    labels: (String, String),
     cond_vocab: Vocab,
     gen_vocab: Vocab,
     /// Per generated word id, its range in `conds`/`probs` (`len = gen_vocab.len() + 1`).
@@ -257,7 +266,7 @@ impl<'a> Trainer<'a> {
         let verbose = std::env::var_os("LDD_ALIGN_VERBOSE").is_some();
         let clock = std::time::Instant::now();
         let view = corpus.view(opts.reverse);
-        let index = CellIndex::build(&view);
+        let index = CellIndex::build(&view, opts.max_len);
         if verbose {
             eprintln!(
                 "[ldd-align] index: {} cells, {} slots, {:.2}s",
@@ -286,7 +295,7 @@ impl<'a> Trainer<'a> {
         let mut toks = 0.0f64;
         for k in 0..view.len() {
             let (n, m) = (view.cond(k).len(), view.gen(k).len());
-            if n > 0 && m > 0 {
+            if n > 0 && m > 0 && n <= opts.max_len && m <= opts.max_len {
                 *size_map.entry((m as u32, n as u32)).or_insert(0) += 1;
                 toks += m as f64;
             }
@@ -431,6 +440,7 @@ impl<'a> Trainer<'a> {
                 }
             });
         Model {
+            labels: (String::new(), String::new()),
             options: self.opts,
             tension: self.tension,
             cond_vocab: view.cond_vocab.clone(),
@@ -538,7 +548,7 @@ impl Model {
 
     fn align_inner(&self, corpus: &Corpus) -> Vec<Alignment> {
         let view = corpus.view(self.options.reverse);
-        let index = CellIndex::build(&view);
+        let index = CellIndex::build(&view, self.options.max_len);
         let model_null = self.cond_vocab.len();
         let mut cond_map: Vec<u32> = view
             .cond_vocab
@@ -587,6 +597,25 @@ impl Model {
         &self.options
     }
 
+    /// Leaves pairs with more than `n` tokens on a side unaligned (see
+    /// [`TrainOptions::max_len`]).
+    pub fn set_max_len(&mut self, n: usize) {
+        self.options.max_len = n;
+    }
+
+    /// Records what the source and target sides are (e.g. their language codes); saved
+    /// with the model and checked by whoever loads it.
+    pub fn set_labels(&mut self, source: &str, target: &str) {
+        self.labels = (source.to_string(), target.to_string());
+    }
+
+    /// The labels of the source and target sides; `None` when the file did not record them
+    /// (a version 1 file).
+    pub fn labels(&self) -> Option<(&str, &str)> {
+        let (s, t) = &self.labels;
+        (!s.is_empty() || !t.is_empty()).then_some((s.as_str(), t.as_str()))
+    }
+
     /// Final diagonal tension.
     pub fn tension(&self) -> f64 {
         self.tension
@@ -615,12 +644,13 @@ impl Model {
         }
     }
 
-    /// Saves the model; see the crate README for the format (version 1):
+    /// Saves the model; see the crate README for the format (version 2):
     ///
     /// ```text
-    /// magic "LDDALIGN" | u32 version=1 | u32 flags (1 reverse, 2 favor_diagonal,
+    /// magic "LDDALIGN" | u32 version=2 | u32 flags (1 reverse, 2 favor_diagonal,
     /// 4 optimize_tension, 8 variational_bayes) | u32 iterations | f64 alpha | f64 p0 |
     /// f64 initial_tension | f64 final tension |
+    /// source label, target label: each u32 byte length + UTF-8 (version 2 only) |
     /// conditioning vocab: u64 count, then per word u32 byte length + UTF-8 |
     /// generated vocab: same | u64 columns (= generated words) |
     /// per column (generated word): u64 length, then per entry u32 conditioning id (null =
@@ -647,6 +677,10 @@ impl Model {
         w.put(&o.iterations.to_le_bytes()).map_err(io)?;
         for x in [o.alpha, o.prob_align_null, o.initial_tension, self.tension] {
             w.put(&x.to_le_bytes()).map_err(io)?;
+        }
+        for label in [&self.labels.0, &self.labels.1] {
+            w.put(&(label.len() as u32).to_le_bytes()).map_err(io)?;
+            w.put(label.as_bytes()).map_err(io)?;
         }
         for v in [&self.cond_vocab, &self.gen_vocab] {
             w.put(&(v.len() as u64).to_le_bytes()).map_err(io)?;
@@ -691,9 +725,9 @@ impl Model {
             pos: MAGIC.len(),
         };
         let version = r.u32().map_err(&bad)?;
-        if version != FORMAT_VERSION {
+        if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(bad(format!(
-                "unsupported format version {version} (expected {FORMAT_VERSION})"
+                "unsupported format version {version} (expected 1 to {FORMAT_VERSION})"
             )));
         }
         let mut crc = flate2::Crc::new();
@@ -713,6 +747,18 @@ impl Model {
             let prob_align_null = r.f64()?;
             let initial_tension = r.f64()?;
             let tension = r.f64()?;
+            if !(tension.is_finite() && tension > 0.0) {
+                return Err(format!("bad diagonal tension {tension}"));
+            }
+            let mut labels = (String::new(), String::new());
+            if version >= 2 {
+                for l in [&mut labels.0, &mut labels.1] {
+                    let n = r.u32()? as usize;
+                    *l = std::str::from_utf8(r.take(n)?)
+                        .map_err(|_| "label is not UTF-8".to_string())?
+                        .to_string();
+                }
+            }
             let options = TrainOptions {
                 iterations,
                 favor_diagonal: flags & 2 != 0,
@@ -723,6 +769,7 @@ impl Model {
                 initial_tension,
                 reverse: flags & 1 != 0,
                 threads: None,
+                max_len: usize::MAX,
             };
             let mut vocabs = Vec::with_capacity(2);
             for _ in 0..2 {
@@ -776,6 +823,7 @@ impl Model {
             }
             options.validate().map_err(|e| e.to_string())?;
             Ok(Model {
+                labels,
                 options,
                 tension,
                 cond_vocab,
@@ -790,7 +838,7 @@ impl Model {
 }
 
 const MAGIC: &[u8; 8] = b"LDDALIGN";
-const FORMAT_VERSION: u32 = 1;
+const FORMAT_VERSION: u32 = 2;
 
 struct CrcWriter<W: Write> {
     inner: W,

@@ -20,7 +20,7 @@ fn read_gz(rel: &str) -> Vec<String> {
 
 fn hypothesis(i: usize, line: &str) -> String {
     let mut w: Vec<&str> = line.split_whitespace().collect();
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         w = w
             .into_iter()
             .enumerate()

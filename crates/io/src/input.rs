@@ -96,15 +96,44 @@ impl<R: Read> std::fmt::Debug for Input<R> {
 }
 
 impl Input<File> {
-    /// Opens a plain or gzip file.
+    /// Opens a plain or gzip regular file. A directory, a pipe (FIFO) or a device is
+    /// refused before it is opened (ldd-sets reads most inputs more than once, and a pipe
+    /// can be read only once; opening one would wait for a writer).
     pub fn open(path: &Path) -> Result<Input<File>> {
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
+        Self::open_checked(path, false)
+    }
+
+    /// Opens a file that is read once, from start to end: a pipe is accepted too (e.g.
+    /// a system output given as `<(command)`).
+    pub fn open_once(path: &Path) -> Result<Input<File>> {
+        Self::open_checked(path, true)
+    }
+
+    fn open_checked(path: &Path, pipe_ok: bool) -> Result<Input<File>> {
+        use std::os::unix::fs::FileTypeExt;
+        let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+        let t = meta.file_type();
+        let what = if t.is_dir() {
+            Some("a directory")
+        } else if t.is_fifo() && !pipe_ok {
+            Some("a pipe (FIFO)")
+        } else if t.is_char_device() || t.is_block_device() {
+            Some("a device")
+        } else if t.is_socket() {
+            Some("a socket")
+        } else {
+            None
+        };
+        if let Some(what) = what {
             return Err(Error::io(
                 path,
-                io::Error::new(io::ErrorKind::IsADirectory, "is a directory, not a file"),
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("is {what}, not a regular file; write it to a file first"),
+                ),
             ));
         }
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
         Input::from_reader(path, file)
     }
 }

@@ -3,17 +3,26 @@
 //! - [`input`]: every file ldd-sets reads is opened by [`Input`] — plain or gzip by content,
 //!   BOM and CRLF removed, UTF-8 checked with file and line, a line-length limit, SHA-256
 //!   on the fly. This is the only place that constructs a gzip decoder.
-//! - [`output`]: every output is written all-or-nothing, a directory through [`Staging`],
-//!   a file through [`write_file_atomic`].
+//! - [`output`]: every output is written all-or-nothing, a directory through [`Staging`]
+//!   (locked with [`lock::Lock`], swapped into place in one step, never replacing what is
+//!   not ours or what holds an input), a file through [`AtomicFile`].
+//! - [`cleanup`]: temporary paths removed on SIGINT/SIGTERM, and those of dead processes
+//!   at the next run.
+//! - [`name`]: the one validated type for names that become parts of paths.
 //! - [`text`]: input shown in messages has its control characters escaped.
 
 #![warn(missing_docs)]
 
+pub mod cleanup;
 mod error;
 pub mod input;
+pub mod lock;
+pub mod name;
 pub mod output;
+mod paths;
 pub mod text;
 
 pub use error::{Error, Result};
 pub use input::{read_lines, read_text, sha256_file, FileInfo, Input, MAX_LINE_BYTES};
+pub use name::{Name, NameKind};
 pub use output::{parent_dir, write_bytes_atomic, write_file_atomic, AtomicFile, Staging};

@@ -1,77 +1,121 @@
-//! The one way ldd-sets writes: outputs appear whole or not at all.
+//! The one way ldd-sets writes: outputs appear whole or not at all, and only what
+//! ldd-sets wrote itself is ever replaced.
 //!
 //! - A directory output (the sets of a run) is written into a hidden staging directory
 //!   beside it, [`Staging`], and swapped into place by [`Staging::commit`] only when
-//!   complete. An existing directory is replaced only if the caller recognises it as its
-//!   own output.
-//! - A file output (alignments, a parse, scores) is written by [`write_file_atomic`] to a
-//!   hidden temporary file in the same directory and renamed over the target when complete.
+//!   complete. The swap exchanges the two directories in one step (`renameat2` with
+//!   `RENAME_EXCHANGE` on Linux), so the output always exists, old or new, even if the
+//!   process is killed during it. An existing directory is replaced only if the caller
+//!   recognises it as its own output, and never if it holds one of the run's inputs. A
+//!   [`Lock`] beside the output keeps a second process out while the first writes.
+//! - A file output (alignments, a parse, scores) is written by [`AtomicFile`] to a hidden
+//!   temporary file in the same directory and renamed over the target when complete; an
+//!   output that is one of the inputs is refused.
 //!
-//! Temporary names are `.<name>.ldd-tmp-<pid>-<n>`, created with the process umask (so
-//! finished outputs have the same permissions as any file the user creates).
+//! Temporary names are `.<name>.ldd-tmp-<pid>-<n>`; they are registered for removal on
+//! SIGINT/SIGTERM ([`crate::cleanup`]) and reaped by the next run if their process died.
+//! Files and directories are created with the process umask, so finished outputs have the
+//! permissions of any file the user creates.
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Component, Path, PathBuf};
 
+use crate::cleanup::{reap_stale, register, Registration};
 use crate::error::{Error, Result};
+use crate::lock::Lock;
+use crate::paths::tmp_sibling;
+pub use crate::paths::{parent_dir, resolved};
 use crate::text::shown;
 
-/// Marker in the names of temporary files and directories.
-pub const TMP_MARK: &str = ".ldd-tmp-";
+/// Refuses an output directory `target` that is or contains one of `inputs`: replacing it
+/// would delete the input.
+pub fn refuse_containing(target: &Path, inputs: &[&Path]) -> Result<()> {
+    let t = resolved(target);
+    for input in inputs {
+        let i = resolved(input);
+        if i.starts_with(&t) {
+            return Err(Error::Refused(format!(
+                "{}: the output directory contains the input {}; it would be deleted when the \
+                 output is replaced — choose another --out",
+                shown(target),
+                shown(input)
+            )));
+        }
+    }
+    Ok(())
+}
 
-static COUNTER: AtomicU64 = AtomicU64::new(0);
+/// Refuses an output file `target` that is one of `inputs` (same path or same file).
+pub fn refuse_same_file(target: &Path, inputs: &[&Path]) -> Result<()> {
+    let t = resolved(target);
+    let tm = fs::metadata(target).ok();
+    for input in inputs {
+        let same_inode = match (&tm, fs::metadata(input)) {
+            (Some(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        };
+        if same_inode || resolved(input) == t {
+            return Err(Error::Refused(format!(
+                "{}: the output is the input {}; writing it would destroy the input — choose \
+                 another output file",
+                shown(target),
+                shown(input)
+            )));
+        }
+    }
+    Ok(())
+}
 
-/// The directory holding `path` (`.` for a bare file name).
-pub fn parent_dir(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
+/// Whether a path names something to write into: not empty, not `.` or `..` as its
+/// last part (those cannot be swapped into place).
+fn check_target(target: &Path) -> Result<()> {
+    match target.components().next_back() {
+        Some(Component::Normal(_)) => Ok(()),
+        _ => Err(Error::Refused(format!(
+            "{}: not a usable output path (name a directory to create or replace)",
+            shown(target)
+        ))),
     }
 }
 
-/// The file name of `path` as text (for building sibling names).
-fn base_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into())
-}
-
-/// A fresh hidden sibling name of `target` for temporary use: `.<name>.ldd-tmp-<pid>-<n>`.
-fn tmp_sibling(target: &Path) -> PathBuf {
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    parent_dir(target).join(format!(
-        ".{}{TMP_MARK}{}-{n}",
-        base_name(target),
-        std::process::id()
-    ))
-}
-
 /// A hidden directory that becomes the output directory on [`Staging::commit`]; removed
-/// if dropped uncommitted.
+/// if dropped uncommitted. Holds the output's [`Lock`] while it lives.
 #[derive(Debug)]
 pub struct Staging {
     dir: PathBuf,
     target: PathBuf,
-    done: bool,
+    reg: Option<Registration>,
+    _lock: Lock,
 }
 
 impl Staging {
-    /// Checks that `target` may be (re)written — it does not exist, is an empty
-    /// directory, or `is_ours` accepts it — and creates the staging directory beside it.
-    pub fn new(target: &Path, is_ours: &dyn Fn(&Path) -> bool) -> Result<Staging> {
-        check_replaceable(target, is_ours)?;
+    /// Locks `target`, checks that it may be (re)written — it does not exist, is an empty
+    /// directory, or `is_ours` accepts it — and does not contain any of `inputs`, removes
+    /// stale temporary siblings of dead processes, and creates the staging directory.
+    pub fn new(
+        target: &Path,
+        is_ours: &dyn Fn(&Path) -> bool,
+        inputs: &[&Path],
+    ) -> Result<Staging> {
+        check_target(target)?;
         let parent = parent_dir(target);
         fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
+        let lock = Lock::acquire(target)?;
+        check_replaceable(target, is_ours)?;
+        refuse_containing(target, inputs)?;
+        reap_stale(target);
         loop {
             let dir = tmp_sibling(target);
+            let reg = register(&dir, true);
             match fs::create_dir(&dir) {
                 Ok(()) => {
                     return Ok(Staging {
                         dir,
                         target: target.to_path_buf(),
-                        done: false,
+                        reg: Some(reg),
+                        _lock: lock,
                     })
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -94,30 +138,63 @@ impl Staging {
     pub fn commit(mut self, is_ours: &dyn Fn(&Path) -> bool) -> Result<()> {
         let target = self.target.clone();
         check_replaceable(&target, is_ours)?;
-        if target.exists() {
-            // Move the old output aside first, so the target never holds a mix.
-            let old = tmp_sibling(&target);
-            fs::rename(&target, &old).map_err(|e| Error::io(&target, e))?;
-            if let Err(e) = fs::rename(&self.dir, &target) {
-                let _ = fs::rename(&old, &target);
-                return Err(Error::io(&target, e));
-            }
-            self.done = true;
+        // A signal during these steps removes whatever is at the staging path: the new
+        // output before the swap, the old one after it; the target is never missing.
+        if fs::symlink_metadata(&target).is_ok() {
+            exchange(&self.dir, &target).map_err(|e| Error::io(&target, e))?;
+            let old = self.dir.clone();
             fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
         } else {
             fs::rename(&self.dir, &target).map_err(|e| Error::io(&target, e))?;
-            self.done = true;
         }
+        self.reg = None;
         Ok(())
     }
 }
 
 impl Drop for Staging {
     fn drop(&mut self) {
-        if !self.done {
+        if self.reg.is_some() {
             let _ = fs::remove_dir_all(&self.dir);
         }
     }
+}
+
+/// Exchanges two directories in one step where the system can (Linux `renameat2`), else in
+/// two renames.
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        let ca = CString::new(a.as_os_str().as_bytes())?;
+        let cb = CString::new(b.as_os_str().as_bytes())?;
+        // SAFETY: both are valid NUL-terminated paths; AT_FDCWD resolves them like rename.
+        let r = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                ca.as_ptr(),
+                libc::AT_FDCWD,
+                cb.as_ptr(),
+                libc::RENAME_EXCHANGE,
+            )
+        };
+        if r == 0 {
+            return Ok(());
+        }
+        let e = std::io::Error::last_os_error();
+        if !matches!(e.raw_os_error(), Some(libc::EINVAL) | Some(libc::ENOSYS)) {
+            return Err(e);
+        }
+    }
+    // No atomic exchange: move the old one aside, then the new one in.
+    let aside = tmp_sibling(b);
+    fs::rename(b, &aside)?;
+    if let Err(e) = fs::rename(a, b) {
+        let _ = fs::rename(&aside, b);
+        return Err(e);
+    }
+    fs::rename(&aside, a)
 }
 
 /// `target` may be written if it does not exist, is an empty directory, or `is_ours`
@@ -153,13 +230,28 @@ pub struct AtomicFile {
     tmp: PathBuf,
     target: PathBuf,
     writer: Option<BufWriter<File>>,
+    reg: Option<Registration>,
 }
 
 impl AtomicFile {
     /// Starts writing `target`.
     pub fn create(target: &Path) -> Result<AtomicFile> {
+        Self::create_checked(target, &[])
+    }
+
+    /// Starts writing `target`, refusing it if it is one of `inputs`.
+    pub fn create_checked(target: &Path, inputs: &[&Path]) -> Result<AtomicFile> {
+        refuse_same_file(target, inputs)?;
+        if fs::symlink_metadata(target).is_ok_and(|m| m.is_dir()) {
+            return Err(Error::Refused(format!(
+                "{}: is a directory, not a file",
+                shown(target)
+            )));
+        }
+        reap_stale(target);
         loop {
             let tmp = tmp_sibling(target);
+            let reg = register(&tmp, false);
             match fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
@@ -170,6 +262,7 @@ impl AtomicFile {
                         tmp,
                         target: target.to_path_buf(),
                         writer: Some(BufWriter::with_capacity(1 << 16, f)),
+                        reg: Some(reg),
                     })
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -194,7 +287,7 @@ impl AtomicFile {
         file.sync_all().map_err(|e| Error::io(&self.target, e))?;
         drop(file);
         fs::rename(&self.tmp, &self.target).map_err(|e| Error::io(&self.target, e))?;
-        self.tmp = PathBuf::new();
+        self.reg = None;
         Ok(())
     }
 }
@@ -224,7 +317,7 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if !self.tmp.as_os_str().is_empty() {
+        if self.reg.is_some() {
             self.writer = None;
             let _ = fs::remove_file(&self.tmp);
         }
@@ -246,4 +339,50 @@ pub fn write_file_atomic<E: From<Error>>(
 /// Writes `bytes` to `path` all-or-nothing (see [`AtomicFile`]).
 pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     write_file_atomic(path, |w| w.write_all(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outputs_containing_inputs_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("out/corpus.de");
+        fs::create_dir_all(input.parent().unwrap()).unwrap();
+        fs::write(&input, "x\n").unwrap();
+        let out = dir.path().join("out");
+        let e = Staging::new(&out, &|_| true, &[&input]).unwrap_err();
+        assert!(e.to_string().contains("contains the input"), "{e}");
+        // Through a `..` detour too.
+        let detour = dir.path().join("out/../out");
+        assert!(Staging::new(&detour, &|_| true, &[&input]).is_err());
+        assert!(input.exists());
+        let e =
+            AtomicFile::create_checked(&dir.path().join("out/./corpus.de"), &[&input]).unwrap_err();
+        assert!(e.to_string().contains("is the input"), "{e}");
+        assert!(Staging::new(&dir.path().join(".."), &|_| true, &[]).is_err());
+    }
+
+    #[test]
+    fn commit_swaps_and_nothing_is_left_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        for round in 0..3 {
+            let s = Staging::new(&out, &|d| d.join("mark").exists(), &[]).unwrap();
+            fs::write(s.path().join("mark"), format!("{round}")).unwrap();
+            s.commit(&|d| d.join("mark").exists()).unwrap();
+            assert_eq!(
+                fs::read_to_string(out.join("mark")).unwrap(),
+                round.to_string()
+            );
+        }
+        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(left.len(), 1, "{left:?}");
+        // Dropped uncommitted: nothing left either.
+        let s = Staging::new(&out, &|_| true, &[]).unwrap();
+        let p = s.path().to_path_buf();
+        drop(s);
+        assert!(!p.exists());
+    }
 }

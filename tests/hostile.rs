@@ -1,0 +1,739 @@
+//! Hostile input, black box: each class of issue 9 tried against the binary. Nothing is
+//! written outside OUT, nothing of the user's is deleted, interrupts and concurrent runs
+//! leave nothing behind, resources stay bounded, invalid input is refused with file and
+//! line, and messages never carry raw control characters.
+
+mod common;
+
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ldd-sets"))
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+/// `extract` on PUD de→en from gold trees with `out` and extra arguments.
+fn pud_args(out: &Path, extra: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "extract",
+        "--src",
+        s(&data("parallel/pud.de-en.de")),
+        "--tgt",
+        s(&data("parallel/pud.de-en.en")),
+        "--src-lang",
+        "de",
+        "--tgt-lang",
+        "en",
+        "--conllu",
+        s(&data("ud/de_pud-ud-test.conllu")),
+        "--out",
+        s(out),
+    ]
+    .iter()
+    .map(|x| x.to_string())
+    .collect();
+    a.extend(extra.iter().map(|x| x.to_string()));
+    a
+}
+
+fn run_args(args: &[String]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+/// Every entry of `dir` (names).
+fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+// ---------------------------------------------------------------------------------------
+// 1. Writes outside the output directory
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn language_codes_cannot_name_paths_or_collide_with_set_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let victim = tmp.path().join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let out = tmp.path().join("a/b/out");
+    for (flag, bad) in [
+        ("--tgt-lang", "../../../victim.txt"),
+        ("--tgt-lang", "/tmp/x"),
+        ("--src-lang", "conllu"),
+        ("--tgt-lang", "ids"),
+        ("--tgt-lang", "DE"),
+    ] {
+        let mut args = pud_args(&out, &[]);
+        let i = args.iter().position(|a| a == flag).unwrap();
+        args[i + 1] = bad.to_string();
+        let o = run_args(&args);
+        assert_eq!(code(&o), 4, "{flag} {bad}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("not a valid language code") || e.contains("would collide"),
+            "{e}"
+        );
+        assert!(!tmp.path().join("a").exists());
+    }
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+}
+
+#[test]
+fn pair_configs_cannot_name_paths_outside_their_directories() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (field, model_name, corpus_name, files) in [
+        ("corpus", "m.udpipe", "/../../escape", "de-en"),
+        ("model", "../../../etc/passwd", "books", "de-en"),
+        ("files", "m.udpipe", "books", "../de-en"),
+    ] {
+        let pair = tmp.path().join(format!("{field}.toml"));
+        std::fs::write(
+            &pair,
+            format!(
+                "source = \"de\"\ntarget = \"en\"\nfiles = \"{files}\"\n[model]\nname = \"{model_name}\"\n\
+                 [[corpus]]\nname = \"{corpus_name}\"\nurl = \"http://127.0.0.1:9/x\"\nformat = \"plain\"\n"
+            ),
+        )
+        .unwrap();
+        let dir = tmp.path().join(format!("c-{field}"));
+        let o = bin()
+            .args(["corpora", "--pair", s(&pair), "--dir", s(&dir), "--quiet"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 4, "{field}: {}", stderr(&o));
+        assert!(stderr(&o).contains("is not a valid"), "{}", stderr(&o));
+        assert!(!dir.exists());
+    }
+    assert!(!Path::new("/escape").exists());
+}
+
+// ---------------------------------------------------------------------------------------
+// 2. Deletion of what ldd-sets did not write
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn outputs_that_are_not_ours_or_hold_inputs_are_never_replaced() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A web project with a file named manifest.json.
+    let web = tmp.path().join("web");
+    std::fs::create_dir(&web).unwrap();
+    std::fs::write(web.join("manifest.json"), "{\"name\": \"my app\"}").unwrap();
+    std::fs::write(web.join("index.html"), "<html>").unwrap();
+    let o = run_args(&pud_args(&web, &[]));
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not an ldd-sets output"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(entries(&web), vec!["index.html", "manifest.json"]);
+
+    // A previous output that now also holds the inputs.
+    let out = tmp.path().join("out");
+    assert!(
+        run_args(&pud_args(&out, &["--controls", "0", "--no-reorder"]))
+            .status
+            .success()
+    );
+    let (src, tgt, tree) = (out.join("c.de"), out.join("c.en"), out.join("c.conllu"));
+    std::fs::copy(data("parallel/pud.de-en.de"), &src).unwrap();
+    std::fs::copy(data("parallel/pud.de-en.en"), &tgt).unwrap();
+    std::fs::copy(data("ud/de_pud-ud-test.conllu"), &tree).unwrap();
+    let mut args = pud_args(&out, &["--controls", "0", "--no-reorder"]);
+    for (flag, p) in [("--src", &src), ("--tgt", &tgt), ("--conllu", &tree)] {
+        let i = args.iter().position(|a| a == flag).unwrap();
+        args[i + 1] = s(p).to_string();
+    }
+    let o = run_args(&args);
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert!(stderr(&o).contains("contains the input"), "{}", stderr(&o));
+    assert!(src.exists() && tgt.exists() && tree.exists());
+
+    // File outputs equal to an input.
+    let corpus = tmp.path().join("corpus.de");
+    std::fs::copy(data("parallel/pud.de-en.de"), &corpus).unwrap();
+    let before = std::fs::read(&corpus).unwrap();
+    let o = bin()
+        .args([
+            "align",
+            "--src",
+            s(&corpus),
+            "--tgt",
+            s(&data("parallel/pud.de-en.en")),
+        ])
+        .args(["--out", s(&corpus), "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    let o = bin()
+        .args([
+            "parse",
+            "--src",
+            s(&corpus),
+            "--out",
+            s(&tmp.path().join("./corpus.de")),
+        ])
+        .args(["--model", s(&shared().join("models/german-small.udpipe"))])
+        .args(["--cache", s(&tmp.path().join("cache")), "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert!(stderr(&o).contains("is the input"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&corpus).unwrap(), before);
+}
+
+// ---------------------------------------------------------------------------------------
+// 3. Interrupts and concurrency
+// ---------------------------------------------------------------------------------------
+
+/// A run that takes seconds: PUD with the aligner trained on the books sample too.
+fn slow_args(out: &Path) -> Vec<String> {
+    let books = data("parallel/books-sample.de-en");
+    pud_args(out, &["--align-train", s(&books), "--quiet"])
+}
+
+/// Waits until `p` exists (or the time is up).
+fn wait_for(p: &Path, secs: u64) -> bool {
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(secs) {
+        if p.exists() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn a_signal_removes_staging_and_lock_and_leaves_no_output() {
+    for sig in [libc::SIGTERM, libc::SIGINT] {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        let child = bin()
+            .args(slow_args(&out))
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        assert!(wait_for(&tmp.path().join(".out.ldd-lock"), 30));
+        std::thread::sleep(Duration::from_millis(800));
+        // SAFETY: sending a signal to our own child.
+        unsafe { libc::kill(child.id() as i32, sig) };
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(128 + sig), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("temporary files removed"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(entries(tmp.path()).is_empty(), "{:?}", entries(tmp.path()));
+    }
+}
+
+#[test]
+fn a_second_run_on_the_same_output_fails_at_once_and_the_first_completes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let first = bin().args(slow_args(&out)).spawn().unwrap();
+    assert!(wait_for(&tmp.path().join(".out.ldd-lock"), 30));
+    let t = Instant::now();
+    let o = run_args(&pud_args(&out, &["--controls", "0"]));
+    assert!(t.elapsed() < Duration::from_secs(10));
+    assert_eq!(code(&o), 7, "{}", stderr(&o));
+    let want = format!("in use by process {}", first.id());
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    let o = first.wait_with_output().unwrap();
+    assert!(o.status.success());
+    assert!(out.join("manifest.json").exists());
+    assert_eq!(entries(tmp.path()), vec!["out"]);
+}
+
+#[test]
+fn stale_staging_of_a_dead_process_is_removed_with_a_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    // What a `kill -9` leaves: a staging directory of a process that no longer runs.
+    let stale = tmp.path().join(".out.ldd-tmp-99999999-0");
+    std::fs::create_dir_all(stale.join("reflexive")).unwrap();
+    std::fs::write(stale.join("reflexive/ge0.de"), "x\n").unwrap();
+    let o = run_args(&pud_args(&out, &["--controls", "0", "--no-reorder"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("left by process 99999999"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(entries(tmp.path()), vec!["out"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// 4. Unbounded resources
+// ---------------------------------------------------------------------------------------
+
+/// Runs `cmd` and returns its output and its own peak resident memory in bytes (the child
+/// is reaped with `wait4`, which reports its resource use).
+#[allow(clippy::zombie_processes)]
+fn run_measured(cmd: &mut Command) -> (Output, u64) {
+    let child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as i32;
+    let mut stderr_pipe = child.stderr;
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        if let Some(p) = stderr_pipe.as_mut() {
+            use std::io::Read;
+            let _ = p.read_to_end(&mut s);
+        }
+        s
+    });
+    let mut status = 0;
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waiting for our own child; `ru` is ours to write.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
+    assert_eq!(r, pid);
+    let stderr = reader.join().unwrap();
+    let out = Output {
+        status: std::os::unix::process::ExitStatusExt::from_raw(status),
+        stdout: Vec::new(),
+        stderr,
+    };
+    (out, ru.ru_maxrss as u64 * 1024)
+}
+
+#[test]
+fn a_20000_word_pair_is_not_aligned_and_memory_stays_bounded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut src = std::fs::read_to_string(data("parallel/pud.de-en.de")).unwrap();
+    let mut tgt = std::fs::read_to_string(data("parallel/pud.de-en.en")).unwrap();
+    let long: Vec<String> = (0..20_000).map(|i| format!("w{}", i % 977)).collect();
+    src.push_str(&long.join(" "));
+    src.push('\n');
+    tgt.push_str(&long.join(" "));
+    tgt.push('\n');
+    let (sp, tp) = (tmp.path().join("c.de"), tmp.path().join("c.en"));
+    std::fs::write(&sp, &src).unwrap();
+    std::fs::write(&tp, &tgt).unwrap();
+    let al = tmp.path().join("c.align");
+    let (o, peak) =
+        run_measured(bin().args(["align", "--src", s(&sp), "--tgt", s(&tp), "--out", s(&al)]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(peak < 2 << 30, "peak memory {} MB", peak >> 20);
+    let lines = lines(&al);
+    assert_eq!(lines.len(), 1001);
+    assert_eq!(lines[1000], "", "the long pair is left unaligned");
+    assert!(lines[..1000].iter().filter(|l| !l.is_empty()).count() > 950);
+    assert!(
+        stderr(&o).contains("1 sentence pairs with more than 1000 tokens"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn option_limits_are_errors_not_resource_exhaustion() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let o = run_args(&pud_args(&out, &["--controls", "1000000"]));
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let o = run_args(&pud_args(&out, &["--threads", "100000"]));
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert!(stderr(&o).contains("between 1 and 256"), "{}", stderr(&o));
+    assert!(!out.exists());
+}
+
+#[test]
+fn many_sets_are_written_under_a_low_open_file_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let mut cmd = bin();
+    cmd.args(pud_args(
+        &out,
+        &["--max-distance", "100", "--controls", "0", "--quiet"],
+    ));
+    // SAFETY: setrlimit in the child before exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: 64,
+                rlim_max: 64,
+            };
+            libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
+            Ok(())
+        });
+    }
+    let o = cmd.output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.join("particle/ge100.ids").exists());
+    assert!(out.join("reflexive/eq100.marked.de").exists());
+}
+
+#[test]
+fn a_fifo_is_refused_at_once_instead_of_hanging() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("pipe.de");
+    let c = std::ffi::CString::new(s(&fifo)).unwrap();
+    // SAFETY: creating a FIFO at a path we own.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let mut args = pud_args(&tmp.path().join("out"), &[]);
+    let i = args.iter().position(|a| a == "--src").unwrap();
+    args[i + 1] = s(&fifo).to_string();
+    let t = Instant::now();
+    let o = run_args(&args);
+    assert!(t.elapsed() < Duration::from_secs(20));
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is a pipe (FIFO), not a regular file"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// 5. Invalid input accepted silently
+// ---------------------------------------------------------------------------------------
+
+/// The PUD German trees as blocks.
+fn pud_blocks() -> Vec<String> {
+    std::fs::read_to_string(data("ud/de_pud-ud-test.conllu"))
+        .unwrap()
+        .split("\n\n")
+        .filter(|b| !b.trim().is_empty())
+        .map(|b| format!("{b}\n\n"))
+        .collect()
+}
+
+fn with_conllu(tmp: &Path, name: &str, text: &str) -> Output {
+    let p = tmp.join(name);
+    std::fs::write(&p, text).unwrap();
+    let mut args = pud_args(&tmp.join("out"), &["--controls", "0", "--no-reorder"]);
+    let i = args.iter().position(|a| a == "--conllu").unwrap();
+    args[i + 1] = s(&p).to_string();
+    run_args(&args)
+}
+
+#[test]
+fn trees_must_be_trees_and_belong_to_the_corpus() {
+    let tmp = tempfile::tempdir().unwrap();
+    let blocks = pud_blocks();
+    assert_eq!(blocks.len(), 1000);
+    // Line numbers of block 3 in the file.
+    let first_line_of = |k: usize| -> usize {
+        blocks[..k]
+            .iter()
+            .map(|b| b.matches('\n').count())
+            .sum::<usize>()
+            + 1
+    };
+    // A cycle in tree 3: its root points at one of its words.
+    let mut bad = blocks.clone();
+    let root_line = bad[2]
+        .lines()
+        .position(|l| l.split('\t').nth(6) == Some("0"))
+        .unwrap();
+    let mut lines: Vec<String> = bad[2].lines().map(str::to_string).collect();
+    let mut cols: Vec<String> = lines[root_line].split('\t').map(str::to_string).collect();
+    cols[6] = "1".into();
+    lines[root_line] = cols.join("\t");
+    bad[2] = lines.join("\n") + "\n\n";
+    let o = with_conllu(tmp.path(), "cycle.conllu", &bad.concat());
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("cycle.conllu:") && (e.contains("cycle") || e.contains("no root")),
+        "{e}"
+    );
+    assert!(!tmp.path().join("out").exists());
+
+    // The first tree moved to the end: the first line no longer matches.
+    let mut moved = blocks.clone();
+    let first = moved.remove(0);
+    moved.push(first);
+    let o = with_conllu(tmp.path(), "moved.conllu", &moved.concat());
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let want = format!("moved.conllu:{}:", first_line_of(0));
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("does not belong to its corpus line"),
+        "{}",
+        stderr(&o)
+    );
+
+    // The other language's parse (same number of trees).
+    let en = std::fs::read_to_string(data("ud/en_pud-ud-test.conllu")).unwrap();
+    let o = with_conllu(tmp.path(), "en.conllu", &en);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(stderr(&o).contains("en.conllu:"), "{}", stderr(&o));
+
+    // A tree that was edited after parsing, at tree 500 only.
+    let mut edited = blocks.clone();
+    edited[499] = edited[499].replacen("# text = ", "# text = Nicht ", 1);
+    let o = with_conllu(tmp.path(), "edited.conllu", &edited.concat());
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let want = format!("edited.conllu:{}:", first_line_of(499));
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+}
+
+#[test]
+fn aligner_models_must_fit_the_languages_direction_and_be_sound() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prefix = tmp.path().join("m");
+    let out = tmp.path().join("o1");
+    let o = run_args(&pud_args(
+        &out,
+        &[
+            "--controls",
+            "0",
+            "--save-align-model",
+            s(&prefix),
+            "--quiet",
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Another language pair: PUD en→de with the de-en model.
+    let en_args = |out: &Path| -> Vec<String> {
+        vec![
+            "extract".into(),
+            "--src".into(),
+            s(&data("parallel/pud.de-en.en")).into(),
+            "--tgt".into(),
+            s(&data("parallel/pud.de-en.de")).into(),
+            "--src-lang".into(),
+            "en".into(),
+            "--tgt-lang".into(),
+            "de".into(),
+            "--conllu".into(),
+            s(&data("ud/en_pud-ud-test.conllu")).into(),
+            "--controls".into(),
+            "0".into(),
+            "--align-model".into(),
+            s(&prefix).into(),
+            "--out".into(),
+            s(out).into(),
+        ]
+    };
+    let o = run_args(&en_args(&tmp.path().join("o2")));
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("an aligner model for de-en, but this corpus is en-de"),
+        "{}",
+        stderr(&o)
+    );
+    // The two directions swapped.
+    let (fwd, rev) = (tmp.path().join("m.fwd.ldda"), tmp.path().join("m.rev.ldda"));
+    let swap = tmp.path().join("swap");
+    std::fs::rename(&fwd, &swap).unwrap();
+    std::fs::rename(&rev, &fwd).unwrap();
+    std::fs::rename(&swap, &rev).unwrap();
+    let o = run_args(&pud_args(
+        &tmp.path().join("o3"),
+        &["--controls", "0", "--align-model", s(&prefix)],
+    ));
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("model is needed here"),
+        "{}",
+        stderr(&o)
+    );
+    // A NaN tension with a valid checksum.
+    let mut bytes = std::fs::read(&fwd).unwrap();
+    bytes[44..52].copy_from_slice(&f64::NAN.to_le_bytes());
+    let n = bytes.len();
+    let mut crc = flate2::Crc::new();
+    crc.update(&bytes[..n - 4]);
+    bytes[n - 4..].copy_from_slice(&crc.sum().to_le_bytes());
+    std::fs::write(&fwd, &bytes).unwrap();
+    std::fs::copy(&fwd, &rev).unwrap();
+    let o = run_args(&pud_args(
+        &tmp.path().join("o4"),
+        &[
+            "--controls",
+            "0",
+            "--align-model",
+            s(&prefix),
+            "--align-direction",
+            "reverse",
+        ],
+    ));
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad diagonal tension NaN"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// 6. Messages and permissions
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn messages_escape_control_characters() {
+    let tmp = tempfile::tempdir().unwrap();
+    let evil = tmp.path().join("x\u{1b}[2J\u{7}.de");
+    let mut args = pud_args(&tmp.path().join("out"), &[]);
+    let i = args.iter().position(|a| a == "--src").unwrap();
+    args[i + 1] = s(&evil).to_string();
+    let o = run_args(&args);
+    assert_eq!(code(&o), 5, "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(!e.contains('\u{1b}') && !e.contains('\u{7}'), "{e:?}");
+    assert!(e.contains("x\\u{1b}[2J\\u{7}.de"), "{e}");
+    // A CoNLL-U line carrying escape sequences in a bad HEAD.
+    let mut blocks = pud_blocks();
+    blocks[0] = blocks[0].replacen("\t0\troot\t", "\t\u{1b}]0;pwned\u{7}\troot\t", 1);
+    let o = with_conllu(tmp.path(), "esc.conllu", &blocks.concat());
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        !e.contains('\u{1b}') && e.contains("invalid HEAD `\\u{1b}]0;pwned\\u{7}`"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn outputs_follow_the_umask() {
+    for (umask, file_mode, dir_mode) in [(0o022, 0o644, 0o755), (0o077, 0o600, 0o700)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        let mut cmd = bin();
+        cmd.args(pud_args(&out, &["--controls", "2", "--quiet"]));
+        // SAFETY: umask in the child before exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::umask(umask);
+                Ok(())
+            });
+        }
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&out), dir_mode);
+        assert_eq!(mode(&out.join("reflexive")), dir_mode);
+        for f in [
+            out.join("manifest.json"),
+            out.join("summary.csv"),
+            out.join("reflexive/ge1.de"),
+            out.join("reflexive/controls/ge1.1.ids"),
+            out.join("reorder/alignments.txt"),
+        ] {
+            assert_eq!(mode(&f), file_mode, "{}", f.display());
+        }
+    }
+}
+
+#[test]
+fn non_utf8_rules_and_alignments_name_their_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rules = tmp.path().join("r.toml");
+    let mut f = std::fs::File::create(&rules).unwrap();
+    f.write_all(b"[[phenomenon]]\nname = \"x\"\n[phenomenon.dependent]\nlemma = [\"\xff\"]\n")
+        .unwrap();
+    let o = run_args(&pud_args(&tmp.path().join("o"), &["--rules", s(&rules)]));
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("r.toml:4: invalid UTF-8"),
+        "{}",
+        stderr(&o)
+    );
+    let al = tmp.path().join("a.align");
+    let mut text = "0-0\n".repeat(5).into_bytes();
+    text.extend_from_slice(b"0-\xff\n");
+    std::fs::write(&al, &text).unwrap();
+    let o = run_args(&pud_args(&tmp.path().join("o"), &["--alignments", s(&al)]));
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a.align:6: invalid UTF-8"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn long_lines_foreign_runs_and_edited_manifests_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A 2 MiB line (the limit is 1 MiB) on line 3 of the target side.
+    let tgt = tmp.path().join("long.en");
+    let mut text = std::fs::read_to_string(data("parallel/pud.de-en.en")).unwrap();
+    let at = text.match_indices('\n').nth(1).unwrap().0 + 1;
+    text.insert_str(at, &"a".repeat(2 << 20));
+    std::fs::write(&tgt, text).unwrap();
+    let mut args = pud_args(&tmp.path().join("o"), &[]);
+    let i = args.iter().position(|a| a == "--tgt").unwrap();
+    args[i + 1] = s(&tgt).to_string();
+    let o = run_args(&args);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("long.en:3: line is longer than the limit of 1048576 bytes"),
+        "{}",
+        stderr(&o)
+    );
+
+    // compare: runs of two different corpora.
+    let de = tmp.path().join("de");
+    let en = tmp.path().join("en");
+    extract_pud("de", &de, &["--controls", "0", "--no-reorder", "--quiet"]);
+    extract_pud("en", &en, &["--controls", "0", "--no-reorder", "--quiet"]);
+    let o = bin()
+        .args(["compare", "--gold", s(&de), "--pred", s(&en)])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(stderr(&o).contains("different corpora"), "{}", stderr(&o));
+
+    // slice: a manifest edited to write outside the sets directory.
+    let m = de.join("manifest.json");
+    let text = std::fs::read_to_string(&m).unwrap();
+    std::fs::write(
+        &m,
+        text.replacen("\"reflexive/ge0.ids\"", "\"../../../escape/ge0.ids\"", 1),
+    )
+    .unwrap();
+    let o = bin()
+        .args([
+            "slice",
+            "--sets",
+            s(&de),
+            "--hyp",
+            s(&data("parallel/pud.de-en.en")),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("leaves the set directory"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!tmp.path().join("escape").exists() && !Path::new("/escape").exists());
+}
+
+#[test]
+fn a_lock_name_planted_as_a_symlink_is_not_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let victim = tmp.path().join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    std::os::unix::fs::symlink(&victim, tmp.path().join(".out.ldd-lock")).unwrap();
+    let o = run_args(&pud_args(&tmp.path().join("out"), &["--controls", "0"]));
+    assert_ne!(code(&o), 0);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+}
