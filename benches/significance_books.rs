@@ -94,6 +94,7 @@ fn main() {
         out: out.clone(),
         controls: ControlOptions::default(),
         reorder: Some(ReorderOptions::default()),
+        protect: Vec::new(),
     })
     .expect("extract");
     println!(
