@@ -3,6 +3,7 @@
 #   make build                     release binary in target/release/ldd-sets
 #   make test                      the test suite (exactly the README's test command)
 #   make bench                     all benchmarks (figures recorded in README.md)
+#   make bench-significance        bootstrap on the Books sets vs sacreBLEU --paired-bs
 #   make extract LANG=de-en        the whole pipeline on corpora/de-en (or CORPORA=DIR); any
 #                                  pair SRC-TGT works without a config (`ldd-sets languages`)
 #   make corpora LANG=de-en        download the paper's corpora into corpora/de-en (pairs
@@ -23,7 +24,7 @@ HYP ?=
 MODELS_ARG := $(if $(MODELS),--models $(MODELS))
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS))
 
-.PHONY: quality build test bench bench-core bench-parse bench-align bench-eval bench-score extract corpora score venv lint
+.PHONY: quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance extract corpora score venv lint
 
 build:
 	cargo build --release
@@ -41,7 +42,7 @@ lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --release -- -D warnings
 
-bench: bench-core bench-parse bench-align bench-eval bench-score
+bench: bench-core bench-parse bench-align bench-eval bench-score bench-significance
 
 bench-core:
 	cargo bench --bench extract_throughput
@@ -57,6 +58,10 @@ bench-eval:
 
 bench-score:
 	cargo bench --bench score_sets
+
+# Needs the venv (sacreBLEU is the baseline); the first run parses the Books sample (~7 min).
+bench-significance: venv
+	cargo bench --bench significance_books
 
 extract: build
 	@if [ "$(CORPORA)" = "corpora/$(LANG)" ] && [ ! -d "$(CORPORA)" ]; then \

@@ -13,7 +13,7 @@ use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::pipeline::{extract, ExtractOptions};
 use ldd_sets::read::Languages;
 use ldd_sets::sample::ControlOptions;
-use ldd_sets::score::{score, ScoreOptions};
+use ldd_sets::score::{score, ScoreOptions, SignificanceOptions};
 
 fn shared(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -78,6 +78,12 @@ fn main() {
         sets: out.clone(),
         hyps: vec![hyp],
         reference: Some(tgt),
+        seg_scores: Vec::new(),
+        // Scores only (no resampling): `make bench-significance` times the intervals.
+        significance: SignificanceOptions {
+            bootstrap: 0,
+            ..SignificanceOptions::default()
+        },
     };
     let t = Instant::now();
     let report = score(&args).expect("score");
@@ -85,7 +91,7 @@ fn main() {
     let subsets: usize = report
         .rows
         .iter()
-        .filter(|r| r.scope == "set" && r.metric == ldd_sets::score::Metric::Bleu)
+        .filter(|r| r.scope == "set" && r.metric == "bleu")
         .map(|r| usize::from(r.score.is_some()) + r.controls)
         .sum();
 

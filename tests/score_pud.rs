@@ -347,14 +347,29 @@ fn two_systems_two_columns_and_outputs_agree() {
                         && r["bucket"] == bk
                 })
                 .unwrap();
+            // score[*] [lo, hi] mean±sd rank Δctl[!]
             let toks: Vec<&str> = cell.split_whitespace().collect();
+            let star = if r["p_value"].as_f64().is_some_and(|p| p < 0.05) {
+                "*"
+            } else {
+                ""
+            };
             match r["score"].as_f64() {
-                Some(x) => assert_eq!(toks[0], format!("{x:.2}"), "{line}"),
+                Some(x) => assert_eq!(toks[0], format!("{x:.2}{star}"), "{line}"),
                 None => assert_eq!(toks[0], "-"),
             }
+            if let (Some(lo), Some(hi)) = (r["ci_low"].as_f64(), r["ci_high"].as_f64()) {
+                assert_eq!(
+                    toks[1..3].join(" "),
+                    format!("[{lo:.2}, {hi:.2}]"),
+                    "{line}"
+                );
+            }
             if let (Some(m), Some(sd)) = (r["control_mean"].as_f64(), r["control_sd"].as_f64()) {
-                assert_eq!(toks[1], format!("{m:.2}±{sd:.2}"), "{line}");
-                assert_eq!(toks[2], format!("{}/5", r["rank"]), "{line}");
+                assert_eq!(toks[3], format!("{m:.2}±{sd:.2}"), "{line}");
+                assert_eq!(toks[4], format!("{}/5", r["rank"]), "{line}");
+                let d = r["control_diff"].as_f64().unwrap();
+                assert_eq!(toks[5].trim_end_matches('!'), format!("{d:+.2}"), "{line}");
             }
             matched += 1;
         }

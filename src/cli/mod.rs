@@ -72,7 +72,9 @@ enum Command {
     #[command(after_help = EXIT_CODES)]
     Slice(score::SliceArgs),
     /// Score one or more systems on every set, its controls and the whole corpus
-    /// (BLEU, chrF; RIBES for reorder sets), with ranks and distance trends.
+    /// (BLEU, chrF; RIBES for reorder sets; any segment-level metric with --seg-scores),
+    /// with bootstrap confidence intervals, paired tests against the first system, the
+    /// set-vs-controls difference and its test, ranks, distance trends and signatures.
     #[command(after_help = EXIT_CODES)]
     Score(score::ScoreArgs),
     /// Word-align a parallel corpus with the built-in aligner (fast_align's model, -d -o -v)

@@ -4,13 +4,15 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use ldd_sets::error::Result;
+use ldd_sets::error::{Error, Result};
 use ldd_sets::score::compare::compare as compare_sets;
-use ldd_sets::score::render::{render_table, write_outputs};
+use ldd_sets::score::render::{render_table, small_sets, write_outputs};
 use ldd_sets::score::slice::{slice as slice_sets, SliceOptions};
-use ldd_sets::score::{score as score_sets, ScoreOptions};
+use ldd_sets::score::{
+    score as score_sets, Method, ScoreOptions, SegScores, SignificanceOptions, SMALL_SET,
+};
 
-use super::args::QuietArgs;
+use super::args::{QuietArgs, ThreadArgs};
 
 #[derive(Args)]
 pub struct SliceArgs {
@@ -41,8 +43,88 @@ pub struct ScoreArgs {
     /// Directory for scores.csv and scores.json [default: the --sets directory].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Segment-level scores of another metric (COMET, MetricX, BLEURT, ...): one number per
+    /// corpus line, one file per --hyp in the same order (file names without commas).
+    /// Aggregated as the mean per set, control and corpus, and tested like BLEU. NAME
+    /// (lowercase letters, digits, `_ - .`) is the metric's key in the outputs. Repeatable.
+    #[arg(long, value_name = "NAME=FILE1,FILE2,..", value_parser = parse_seg_scores)]
+    seg_scores: Vec<(String, Vec<PathBuf>)>,
+    /// A --seg-scores metric for which lower is better (e.g. MetricX): ranks and the
+    /// set-vs-controls test are turned around. Repeatable.
+    #[arg(long, value_name = "NAME")]
+    lower_is_better: Vec<String>,
+    #[command(flatten)]
+    threads: ThreadArgs,
     #[command(flatten)]
     quiet: QuietArgs,
+    // Last: its help heading applies to the options after it.
+    #[command(flatten)]
+    significance: SignificanceArgs,
+}
+
+/// Intervals and paired tests, with sacreBLEU's flag names and defaults.
+#[derive(Args)]
+#[command(next_help_heading = "Significance (sacreBLEU's flags and defaults)")]
+pub struct SignificanceArgs {
+    /// Test each system against the first --hyp (the baseline) by paired bootstrap
+    /// resampling. The default with two or more systems.
+    #[arg(long, conflicts_with = "paired_ar")]
+    paired_bs: bool,
+    /// Test each system against the first --hyp by paired approximate randomization.
+    #[arg(long)]
+    paired_ar: bool,
+    /// Bootstrap resamples: for every confidence interval, every set-vs-controls test and
+    /// --paired-bs.
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    paired_bs_n: u32,
+    /// Trials of --paired-ar.
+    #[arg(long, value_name = "N", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    paired_ar_n: u32,
+    /// Seed of all resampling (sacreBLEU's SACREBLEU_SEED default); the same seed gives
+    /// byte-identical outputs at any --threads.
+    #[arg(long, value_name = "N", default_value_t = 12345)]
+    seed: u64,
+    /// Level of every interval; `--confidence` alone (as in sacreBLEU) keeps 0.95.
+    /// p-values below 1 − LEVEL are marked significant.
+    #[arg(long, value_name = "LEVEL", num_args = 0..=1, default_value_t = 0.95,
+          default_missing_value = "0.95")]
+    confidence: f64,
+}
+
+impl SignificanceArgs {
+    fn options(&self) -> SignificanceOptions {
+        SignificanceOptions {
+            method: if self.paired_ar {
+                Some(Method::Randomization)
+            } else if self.paired_bs {
+                Some(Method::Bootstrap)
+            } else {
+                None
+            },
+            bootstrap: self.paired_bs_n as usize,
+            trials: self.paired_ar_n as usize,
+            seed: self.seed,
+            confidence: self.confidence,
+        }
+    }
+}
+
+/// `NAME=FILE1,FILE2,..`.
+fn parse_seg_scores(s: &str) -> std::result::Result<(String, Vec<PathBuf>), String> {
+    let (name, files) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=FILE1,FILE2,.. (got `{s}`)"))?;
+    let files: Vec<PathBuf> = files
+        .split(',')
+        .filter(|f| !f.is_empty())
+        .map(PathBuf::from)
+        .collect();
+    if name.is_empty() || files.is_empty() {
+        return Err(format!("expected NAME=FILE1,FILE2,.. (got `{s}`)"));
+    }
+    Ok((name.to_string(), files))
 }
 
 #[derive(Args)]
@@ -67,17 +149,58 @@ pub fn slice(a: SliceArgs) -> Result<()> {
 }
 
 pub fn score(a: ScoreArgs) -> Result<()> {
+    a.threads.apply()?;
+    for name in &a.lower_is_better {
+        if !a.seg_scores.iter().any(|(n, _)| n == name) {
+            return Err(Error::Config(format!(
+                "--lower-is-better {}: no --seg-scores metric of that name",
+                ldd_io::text::quote(name, 40)
+            )));
+        }
+    }
+    let seg_scores = a
+        .seg_scores
+        .iter()
+        .map(|(name, files)| SegScores {
+            name: name.clone(),
+            files: files.clone(),
+            higher_is_better: !a.lower_is_better.contains(name),
+        })
+        .collect();
     let opts = ScoreOptions {
         sets: a.sets.clone(),
         hyps: a.hyp,
         reference: a.reference,
+        seg_scores,
+        significance: a.significance.options(),
     };
     let report = score_sets(&opts)?;
+    // Inputs are never replaced by the outputs.
     let mut inputs: Vec<&std::path::Path> = opts.hyps.iter().map(PathBuf::as_path).collect();
+    inputs.extend(
+        opts.seg_scores
+            .iter()
+            .flat_map(|s| s.files.iter().map(PathBuf::as_path)),
+    );
     inputs.push(&report.reference);
     write_outputs(&report, a.out.as_ref().unwrap_or(&a.sets), &inputs)?;
     if !a.quiet.quiet {
         print!("{}", render_table(&report));
+        let small = small_sets(&report);
+        if !small.is_empty() {
+            let shown: Vec<&str> = small.iter().take(12).map(String::as_str).collect();
+            eprintln!(
+                "ldd-sets: warning: {} sets have fewer than {SMALL_SET} sentences, too few for a \
+                 reliable BLEU (marked ~ in the table, small_set in scores.csv/json): {}{}",
+                small.len(),
+                shown.join(", "),
+                if small.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            );
+        }
     }
     Ok(())
 }

@@ -1,36 +1,44 @@
 //! Stage 7, **score**: systems' translations of the whole corpus scored on every set,
 //! its controls and the corpus.
 //!
-//! What enters: a sets directory (its manifest, set and control ids) and hypothesis files.
-//! What leaves: a [`ScoreReport`] — per system, metric and set: the score, the controls'
-//! mean, sd and the set's rank among them, and per phenomenon the trend over distance —
+//! What enters: a sets directory (its manifest, set and control ids), hypothesis files
+//! and optional segment-level score files. What leaves: a [`ScoreReport`] — per system,
+//! metric and set: the score with its bootstrap interval, a paired p-value against the
+//! first system, the controls' mean, sd, the set's rank among them and the set-minus-
+//! controls difference with its interval and one-sided p-value, a small-set flag and the
+//! metric's [`signature`]; per phenomenon the trend over distance with intervals —
 //! rendered as `scores.json`, `scores.csv` and a table ([`render`]); per-set hypothesis
 //! files ([`slice`]); set agreement between two runs ([`compare`]).
 //!
 //! Per-line sufficient statistics (BLEU and chrF with sacreBLEU defaults; RIBES only when
-//! the manifest has a set of kind `reorder`) are computed once per corpus line
-//! ([`stats`]), streaming the hypothesis and the reference (the corpus target side) in
-//! lockstep, then the whole corpus, every set and every control is scored by summing its
-//! lines' statistics. See `docs/evaluation.md`.
+//! the manifest has a set of kind `reorder`; segment-level values) are computed once per
+//! corpus line ([`stats`]), streaming the hypothesis and the reference (the corpus target
+//! side) in lockstep; then the corpus, every set, every control and every bootstrap
+//! resample is scored by summing its lines' statistics (`evaluate`, with
+//! [`ldd_eval::significance`]). See `docs/evaluation.md`.
 
 pub mod compare;
+mod evaluate;
 pub mod render;
+pub mod signature;
 pub mod slice;
 pub mod stats;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use ldd_eval::SufficientStats;
+use ldd_eval::MeanStats;
 use ldd_io::Input;
 use serde::Serialize;
+
+pub use ldd_eval::significance::Method;
 
 use crate::error::{Error, Result};
 use crate::read::select::read_ids;
 use crate::sample::{ControlStatus, SetControls};
 use crate::write::manifest::{resolve, Manifest, MANIFEST};
 use crate::write::set::{SetEntry, SetKind};
-use stats::{line_stats, LineStats};
+use stats::{line_stats, read_seg_scores, LineStats};
 
 /// What `score` scores.
 #[derive(Debug, Clone)]
@@ -42,6 +50,50 @@ pub struct ScoreOptions {
     /// Reference [default: the target file recorded in the manifest]; must be the file
     /// extract read (same SHA-256).
     pub reference: Option<PathBuf>,
+    /// Segment-level metrics computed elsewhere (COMET, MetricX, ...).
+    pub seg_scores: Vec<SegScores>,
+    /// Intervals and paired tests.
+    pub significance: SignificanceOptions,
+}
+
+/// A segment-level metric: one value per corpus line and system (`--seg-scores`).
+#[derive(Debug, Clone)]
+pub struct SegScores {
+    /// Metric key (lowercase; see [`check_metric_name`]).
+    pub name: String,
+    /// One file per system, in `hyps` order: one number per corpus line.
+    pub files: Vec<PathBuf>,
+    /// Whether higher values are better (`false` for error metrics such as MetricX).
+    pub higher_is_better: bool,
+}
+
+/// How intervals and paired tests are computed (sacreBLEU's flags and defaults).
+#[derive(Debug, Clone)]
+pub struct SignificanceOptions {
+    /// Paired test between each system and the first (`--paired-bs`, `--paired-ar`);
+    /// `None`: bootstrap.
+    pub method: Option<Method>,
+    /// Bootstrap resamples for every interval, set-vs-control test and `bs` test
+    /// (`--paired-bs-n`); 0 computes no interval and no test.
+    pub bootstrap: usize,
+    /// Approximate-randomization trials (`--paired-ar-n`).
+    pub trials: usize,
+    /// Seed of all resampling (`--seed`).
+    pub seed: u64,
+    /// Level of the intervals (`--confidence`), e.g. 0.95.
+    pub confidence: f64,
+}
+
+impl Default for SignificanceOptions {
+    fn default() -> Self {
+        SignificanceOptions {
+            method: None,
+            bootstrap: ldd_eval::significance::DEFAULT_BOOTSTRAP,
+            trials: ldd_eval::significance::DEFAULT_TRIALS,
+            seed: ldd_eval::significance::DEFAULT_SEED,
+            confidence: 0.95,
+        }
+    }
 }
 
 /// A set with its ids and its controls' ids.
@@ -70,12 +122,18 @@ pub struct Loaded {
     pub m: Manifest,
     /// Every set, in manifest order.
     pub units: Vec<Unit>,
+    /// Controls per set requested at extraction (the largest `count` in the manifest).
+    pub control_count: usize,
+    /// The controls' `--seed` (`None` without controls in the manifest).
+    pub control_seed: Option<u64>,
 }
 
 /// Loads a sets directory; every file name in the manifest must stay inside it.
 pub fn load(dir: &Path) -> Result<Loaded> {
     let manifest_path = dir.join(MANIFEST);
     let mut m = Manifest::read(dir)?;
+    let control_count = m.controls.iter().map(|c| c.count).max().unwrap_or(0);
+    let control_seed = m.controls.first().map(|c| c.seed);
     let mut controls: HashMap<(String, String), SetControls> = m
         .controls
         .drain(..)
@@ -124,6 +182,8 @@ pub fn load(dir: &Path) -> Result<Loaded> {
         manifest_path,
         m,
         units,
+        control_count,
+        control_seed,
     })
 }
 
@@ -174,35 +234,19 @@ pub fn count_error(hyp: &Path, hyp_lines: u64, l: &Loaded) -> Error {
     ))
 }
 
-/// A metric.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Metric {
-    /// sacreBLEU BLEU.
-    Bleu,
-    /// sacreBLEU chrF.
-    Chrf,
-    /// RIBES (reorder sets only), reported ×100.
-    Ribes,
-}
-
-impl Metric {
-    /// Name in tables.
-    pub fn label(self) -> &'static str {
-        match self {
-            Metric::Bleu => "BLEU",
-            Metric::Chrf => "chrF",
-            Metric::Ribes => "RIBES",
-        }
-    }
-    /// Name in CSV and JSON.
-    pub fn key(self) -> &'static str {
-        match self {
-            Metric::Bleu => "bleu",
-            Metric::Chrf => "chrf",
-            Metric::Ribes => "ribes",
-        }
-    }
+/// A metric scored: what it is, how it is named and how it was computed.
+#[derive(Debug, Clone, Serialize)]
+pub struct MetricInfo {
+    /// Key in CSV and JSON: `bleu`, `chrf`, `ribes`, or a `--seg-scores` NAME.
+    pub key: String,
+    /// Name in tables (`BLEU`, `chrF`, `RIBES`, NAME).
+    pub label: String,
+    /// Whether a higher score is better (direction of ranks and set-vs-control tests).
+    pub higher_is_better: bool,
+    /// Whether only sets of kind `reorder` (and the corpus) are scored.
+    pub reorder_only: bool,
+    /// How the number was computed ([`signature`]).
+    pub signature: String,
 }
 
 /// One score row: a system × metric × (corpus or set).
@@ -210,8 +254,8 @@ impl Metric {
 pub struct Row {
     /// System name.
     pub system: String,
-    /// Metric.
-    pub metric: Metric,
+    /// Metric key (`bleu`, `chrf`, `ribes` or a `--seg-scores` NAME).
+    pub metric: String,
     /// `corpus` (the whole corpus, baseline) or `set`.
     pub scope: &'static str,
     /// Set kind (`lexical`, `reorder`); empty for the corpus.
@@ -237,12 +281,32 @@ pub struct Row {
     pub control_mean: Option<f64>,
     /// Sample SD of control scores.
     pub control_sd: Option<f64>,
-    /// Number of controls scoring strictly higher than the set.
+    /// Number of controls scoring strictly better than the set (higher, or lower for a
+    /// lower-is-better metric).
     pub rank: Option<usize>,
     /// Number of controls scoring exactly the set's score.
     pub ties: Option<usize>,
     /// Every control's score, in control order (JSON only).
     pub control_scores: Vec<f64>,
+    /// Lower bound of the bootstrap interval of the score.
+    pub ci_low: Option<f64>,
+    /// Upper bound of the bootstrap interval of the score.
+    pub ci_high: Option<f64>,
+    /// Paired test against the baseline (the first system); `None` for the baseline.
+    pub p_value: Option<f64>,
+    /// Set score minus the controls' mean.
+    pub control_diff: Option<f64>,
+    /// Lower bound of the bootstrap interval of `control_diff`.
+    pub control_diff_ci_low: Option<f64>,
+    /// Upper bound of the bootstrap interval of `control_diff`.
+    pub control_diff_ci_high: Option<f64>,
+    /// One-sided bootstrap p-value that the system is worse on the set than on its
+    /// length-matched controls.
+    pub control_p_value: Option<f64>,
+    /// Fewer than [`SMALL_SET`] sentences: the score is unreliable.
+    pub small_set: bool,
+    /// The metric's signature.
+    pub signature: String,
 }
 
 /// Distance trend of one phenomenon: correlation between minimum distance and score
@@ -251,8 +315,8 @@ pub struct Row {
 pub struct Trend {
     /// System name.
     pub system: String,
-    /// Metric.
-    pub metric: Metric,
+    /// Metric key.
+    pub metric: String,
     /// Phenomenon.
     pub phenomenon: String,
     /// `(min distance, score)` points used.
@@ -261,6 +325,17 @@ pub struct Trend {
     pub spearman: Option<f64>,
     /// Pearson's r (what the paper's Table 5 actually reports).
     pub pearson: Option<f64>,
+    /// Bootstrap interval of Spearman's rho (lines of the phenomenon's `ge` sets resampled
+    /// together).
+    pub spearman_ci_low: Option<f64>,
+    /// Upper bound.
+    pub spearman_ci_high: Option<f64>,
+    /// Bootstrap interval of Pearson's r.
+    pub pearson_ci_low: Option<f64>,
+    /// Upper bound.
+    pub pearson_ci_high: Option<f64>,
+    /// The metric's signature.
+    pub signature: String,
 }
 
 /// A system scored.
@@ -272,6 +347,22 @@ pub struct SystemInfo {
     pub path: PathBuf,
 }
 
+/// How significance was computed (`scores.json`'s `significance`).
+#[derive(Debug, Clone, Serialize)]
+pub struct SignificanceInfo {
+    /// The paired test between systems (`bs`, `ar`), `None` with a single system.
+    pub method: Option<Method>,
+    /// Resamples (`bs`) or trials (`ar`) of the paired test; bootstrap resamples
+    /// without one.
+    pub n: usize,
+    /// Seed of all resampling.
+    pub seed: u64,
+    /// Level of every interval.
+    pub confidence: f64,
+    /// Bootstrap resamples behind every interval and set-vs-control test.
+    pub bootstrap: usize,
+}
+
 /// The whole result of `score` (also `scores.json`).
 #[derive(Debug, Clone, Serialize)]
 pub struct ScoreReport {
@@ -281,136 +372,30 @@ pub struct ScoreReport {
     pub reference: PathBuf,
     /// Corpus lines.
     pub corpus_lines: u64,
-    /// Systems, in column order.
+    /// Systems, in column order; the first is the baseline of paired tests.
     pub systems: Vec<SystemInfo>,
     /// Metric settings.
     pub settings: &'static str,
+    /// The metrics, in table order.
+    pub metrics: Vec<MetricInfo>,
+    /// Signature of every metric, by key.
+    pub signatures: BTreeMap<String, String>,
+    /// How intervals and p-values were computed.
+    pub significance: SignificanceInfo,
     /// Score rows: per system, metric, the corpus then every set in manifest order.
     pub rows: Vec<Row>,
     /// Distance trends per system, metric and phenomenon.
     pub trends: Vec<Trend>,
 }
 
+/// Sets with fewer sentences than this are marked `small_set` (BLEU on fewer than about
+/// 100 sentences is unreliable; sacreBLEU issue #278).
+pub const SMALL_SET: u64 = 100;
+
 const SETTINGS: &str = "BLEU: sacreBLEU 2.x defaults (13a, exp smoothing, order 4, mixed case); \
 chrF: sacreBLEU defaults (char order 6, beta 2, no word n-grams); RIBES: RIBES.py 1.03 \
-(alpha 0.25, beta 0.10, lowercased), reported x100, reorder sets only; one reference: the \
-corpus target side";
-
-fn ids_score<T: SufficientStats>(per_line: &[T], ids: &[u32], path: &Path) -> Result<f64> {
-    ldd_eval::score_ids(per_line, ids)
-        .map_err(|e| Error::Data(format!("{}: {e}", ldd_io::text::shown(path))))
-}
-
-/// Scores the loaded sets for one system.
-fn score_system(l: &Loaded, system: &str, st: &LineStats, ribes: bool) -> Result<Vec<Row>> {
-    let mut rows = Vec::new();
-    let mut metrics = vec![Metric::Bleu, Metric::Chrf];
-    if ribes {
-        metrics.push(Metric::Ribes);
-    }
-    for &metric in &metrics {
-        let score = |ids: &[u32]| -> Result<f64> {
-            match metric {
-                Metric::Bleu => ids_score(&st.bleu, ids, &l.dir),
-                Metric::Chrf => ids_score(&st.chrf, ids, &l.dir),
-                Metric::Ribes => Ok(ids_score(&st.ribes, ids, &l.dir)? * 100.0),
-            }
-        };
-        let all = match metric {
-            Metric::Bleu => ldd_eval::sum_all(&st.bleu).score(),
-            Metric::Chrf => ldd_eval::sum_all(&st.chrf).score(),
-            Metric::Ribes => ldd_eval::sum_all(&st.ribes).score() * 100.0,
-        };
-        rows.push(Row {
-            system: system.to_string(),
-            metric,
-            scope: "corpus",
-            kind: String::new(),
-            phenomenon: String::new(),
-            bucket: "corpus".into(),
-            min_distance: None,
-            exact: None,
-            sentences: l.m.corpus.lines,
-            score: Some(all),
-            controls: 0,
-            control_status: "none".into(),
-            control_mean: None,
-            control_sd: None,
-            rank: None,
-            ties: None,
-            control_scores: Vec::new(),
-        });
-        for u in &l.units {
-            if metric == Metric::Ribes && u.set.kind != SetKind::Reorder {
-                continue;
-            }
-            let set_score = if u.ids.is_empty() {
-                None
-            } else {
-                Some(score(&u.ids)?)
-            };
-            let control_scores: Vec<f64> =
-                u.controls.iter().map(|c| score(c)).collect::<Result<_>>()?;
-            let summary = set_score.map(|s| ldd_eval::stats::summarize(s, &control_scores));
-            let has = !control_scores.is_empty();
-            rows.push(Row {
-                system: system.to_string(),
-                metric,
-                scope: "set",
-                kind: u.set.kind.name().into(),
-                phenomenon: u.set.phenomenon.clone(),
-                bucket: u.set.bucket.clone(),
-                min_distance: Some(u.set.min_distance),
-                exact: Some(u.set.exact),
-                sentences: u.ids.len() as u64,
-                score: set_score,
-                controls: control_scores.len(),
-                control_status: u.status.map_or("none", ControlStatus::name).into(),
-                control_mean: summary.and_then(|s| s.mean),
-                control_sd: summary.and_then(|s| s.sd),
-                rank: summary.filter(|_| has).map(|s| s.rank),
-                ties: summary.filter(|_| has).map(|s| s.ties),
-                control_scores,
-            });
-        }
-    }
-    Ok(rows)
-}
-
-/// Trends over the `ge` sets of each phenomenon.
-fn trends(rows: &[Row]) -> Vec<Trend> {
-    let mut groups: BTreeMap<(String, Metric, String), Vec<(u32, f64)>> = BTreeMap::new();
-    let mut order: Vec<(String, Metric, String)> = Vec::new();
-    for r in rows {
-        if r.scope != "set" || r.exact != Some(false) {
-            continue;
-        }
-        let key = (r.system.clone(), r.metric, r.phenomenon.clone());
-        if !groups.contains_key(&key) {
-            order.push(key.clone());
-        }
-        let pts = groups.entry(key).or_default();
-        if let (Some(d), Some(s)) = (r.min_distance, r.score) {
-            pts.push((d, s));
-        }
-    }
-    order
-        .into_iter()
-        .map(|key| {
-            let points = groups.remove(&key).unwrap_or_default();
-            let x: Vec<f64> = points.iter().map(|p| f64::from(p.0)).collect();
-            let y: Vec<f64> = points.iter().map(|p| p.1).collect();
-            Trend {
-                system: key.0,
-                metric: key.1,
-                phenomenon: key.2,
-                spearman: ldd_eval::stats::spearman(&x, &y),
-                pearson: ldd_eval::stats::pearson(&x, &y),
-                points,
-            }
-        })
-        .collect()
-}
+(alpha 0.25, beta 0.10, lowercased), reported x100, reorder sets only; segment-level \
+metrics (--seg-scores): the mean of the lines' values; one reference: the corpus target side";
 
 /// Scores every set, its controls and the corpus for each system (no output files).
 pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
@@ -448,9 +433,10 @@ pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
             l.m.inputs.target.sha256
         )));
     }
+    check_options(args)?;
     let ribes = l.units.iter().any(|u| u.set.kind == SetKind::Reorder);
     let mut systems: Vec<SystemInfo> = Vec::new();
-    let mut rows = Vec::new();
+    let mut stats: Vec<LineStats> = Vec::new();
     for hyp in &args.hyps {
         let name = system_name(hyp);
         if systems.iter().any(|s| s.name == name) {
@@ -464,20 +450,179 @@ pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
         if hn != l.m.corpus.lines {
             return Err(count_error(hyp, hn, &l));
         }
-        rows.extend(score_system(&l, &name, &st, ribes)?);
+        stats.push(st);
         systems.push(SystemInfo {
             name,
             path: hyp.clone(),
         });
     }
-    let trends = trends(&rows);
+    // Segment-level metrics: seg[m][system] = the lines' values.
+    let mut seg: Vec<Vec<Vec<MeanStats>>> = Vec::new();
+    for s in &args.seg_scores {
+        let mut per_system = Vec::new();
+        for f in &s.files {
+            per_system.push(read_seg_scores(f, l.m.corpus.lines, &l.manifest_path)?);
+        }
+        seg.push(per_system);
+    }
+    let manifest_sha = ldd_io::sha256_file(&l.manifest_path)?.0;
+    let sig = &args.significance;
+    let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
+    let ctx = signature::Context::new(&l, &manifest_sha, sig, method);
+    let mut metrics = vec![
+        MetricInfo::builtin("bleu", "BLEU", false, ctx.metric(signature::BLEU)),
+        MetricInfo::builtin("chrf", "chrF", false, ctx.metric(signature::CHRF)),
+    ];
+    if ribes {
+        metrics.push(MetricInfo::builtin(
+            "ribes",
+            "RIBES",
+            true,
+            ctx.metric(signature::RIBES),
+        ));
+    }
+    for s in &args.seg_scores {
+        metrics.push(MetricInfo {
+            key: s.name.clone(),
+            label: s.name.clone(),
+            higher_is_better: s.higher_is_better,
+            reorder_only: false,
+            signature: ctx.segment(&s.name, s.higher_is_better),
+        });
+    }
+    let names: Vec<String> = systems.iter().map(|s| s.name.clone()).collect();
+    let ev = evaluate::Evaluator {
+        l: &l,
+        systems: &names,
+        sig,
+        method,
+    };
+    // per_metric[m] = ([system][rows], trends), in `metrics` order.
+    let mut per_metric = vec![
+        ev.metric(&metrics[0], &views(&stats, |s| &s.bleu), 1.0)?,
+        ev.metric(&metrics[1], &views(&stats, |s| &s.chrf), 1.0)?,
+    ];
+    if ribes {
+        per_metric.push(ev.metric(&metrics[2], &views(&stats, |s| &s.ribes), 100.0)?);
+    }
+    let first_seg = per_metric.len();
+    for (m, values) in metrics[first_seg..].iter().zip(&seg) {
+        let v: Vec<&[MeanStats]> = values.iter().map(Vec::as_slice).collect();
+        per_metric.push(ev.metric(m, &v, 1.0)?);
+    }
+    let mut rows = Vec::new();
+    let mut trends = Vec::new();
+    for s in 0..systems.len() {
+        for (sys_rows, _) in per_metric.iter_mut() {
+            rows.append(&mut sys_rows[s]);
+        }
+    }
+    for s in &names {
+        for (_, t) in &per_metric {
+            trends.extend(t.iter().filter(|t| &t.system == s).cloned());
+        }
+    }
+    let signatures = metrics
+        .iter()
+        .map(|m| (m.key.clone(), m.signature.clone()))
+        .collect();
     Ok(ScoreReport {
         sets: l.dir.clone(),
         reference,
         corpus_lines: l.m.corpus.lines,
         systems,
         settings: SETTINGS,
+        metrics,
+        signatures,
+        significance: SignificanceInfo {
+            method,
+            n: match method {
+                Some(Method::Randomization) => sig.trials,
+                _ => sig.bootstrap,
+            },
+            seed: sig.seed,
+            confidence: sig.confidence,
+            bootstrap: sig.bootstrap,
+        },
         rows,
         trends,
     })
+}
+
+fn views<'a, T>(stats: &'a [LineStats], f: impl Fn(&'a LineStats) -> &'a Vec<T>) -> Vec<&'a [T]> {
+    stats.iter().map(|s| f(s).as_slice()).collect()
+}
+
+impl MetricInfo {
+    fn builtin(key: &str, label: &str, reorder_only: bool, signature: String) -> Self {
+        MetricInfo {
+            key: key.into(),
+            label: label.into(),
+            higher_is_better: true,
+            reorder_only,
+            signature,
+        }
+    }
+}
+
+/// Checks what the library cannot take from the command line's types alone.
+fn check_options(args: &ScoreOptions) -> Result<()> {
+    let c = args.significance.confidence;
+    if !(c > 0.0 && c < 1.0) {
+        return Err(Error::Config(format!(
+            "--confidence {c}: must be between 0 and 1 (e.g. 0.95)"
+        )));
+    }
+    if let (Some(m), 1) = (args.significance.method, args.hyps.len()) {
+        return Err(Error::Config(format!(
+            "--paired-{}: a paired test needs two or more --hyp files (the first is the baseline)",
+            m.name()
+        )));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for s in &args.seg_scores {
+        check_metric_name(&s.name)?;
+        if seen.contains(&s.name.as_str()) {
+            return Err(Error::Config(format!(
+                "--seg-scores: the name `{}` is given twice",
+                s.name
+            )));
+        }
+        seen.push(&s.name);
+        if s.files.len() != args.hyps.len() {
+            return Err(Error::Config(format!(
+                "--seg-scores {}: {} files for {} --hyp files; give one per system, in --hyp order",
+                s.name,
+                s.files.len(),
+                args.hyps.len()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A `--seg-scores` NAME: 1–40 lowercase letters, digits, `_ - .`, starting with a letter
+/// or digit, and not a built-in metric.
+pub fn check_metric_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 40
+        && name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-' | '.'));
+    if !ok {
+        return Err(Error::Config(format!(
+            "--seg-scores name `{}`: use 1-40 lowercase letters, digits, `_`, `-`, `.` (e.g. comet)",
+            ldd_io::text::quote(name, 40)
+        )));
+    }
+    if ["bleu", "chrf", "ribes"].contains(&name) {
+        return Err(Error::Config(format!(
+            "--seg-scores name `{name}` is a built-in metric; choose another name"
+        )));
+    }
+    Ok(())
 }

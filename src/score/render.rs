@@ -3,10 +3,11 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::{Metric, ScoreReport};
+use super::{Method, ScoreReport, SMALL_SET};
 use crate::error::{Error, Result};
 
-/// The first line of `scores.csv`.
+/// The first columns of `scores.csv`, common to every version (how an existing file is
+/// recognised as ours).
 const CSV_HEADER: &str =
     "system,metric,scope,kind,phenomenon,bucket,min_distance,exact,sentences,score,\
 controls,control_status,control_mean,control_sd,rank,ties,points,spearman,pearson";
@@ -55,15 +56,23 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
+/// The columns of `scores.csv`, in order.
+pub const CSV_COLUMNS: &str = "system,metric,scope,kind,phenomenon,bucket,min_distance,exact,\
+sentences,score,controls,control_status,control_mean,control_sd,rank,ties,points,spearman,\
+pearson,ci_low,ci_high,p_value,control_diff,control_diff_ci_low,control_diff_ci_high,\
+control_p_value,small_set,spearman_ci_low,spearman_ci_high,pearson_ci_low,pearson_ci_high,\
+signature";
+
 /// `scores.csv`: one row per system × metric × (corpus, set), then one per trend.
 pub fn render_csv(r: &ScoreReport) -> String {
-    let mut s = format!("{CSV_HEADER}\n");
+    let mut s = String::from(CSV_COLUMNS);
+    s.push('\n');
     for row in &r.rows {
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,,{},{},{},{},{},{},{},{},,,,,{}",
             csv_field(&row.system),
-            row.metric.key(),
+            csv_field(&row.metric),
             row.scope,
             row.kind,
             csv_field(&row.phenomenon),
@@ -78,18 +87,32 @@ pub fn render_csv(r: &ScoreReport) -> String {
             opt(row.control_sd),
             opt(row.rank),
             opt(row.ties),
+            opt(row.ci_low),
+            opt(row.ci_high),
+            opt(row.p_value),
+            opt(row.control_diff),
+            opt(row.control_diff_ci_low),
+            opt(row.control_diff_ci_high),
+            opt(row.control_p_value),
+            row.small_set,
+            csv_field(&row.signature),
         );
     }
     for t in &r.trends {
         let _ = writeln!(
             s,
-            "{},{},trend,,{},ge*,,,,,,,,,,,{},{},{}",
+            "{},{},trend,,{},ge*,,,,,,,,,,,{},{},{},,,,,,,,,{},{},{},{},{}",
             csv_field(&t.system),
-            t.metric.key(),
+            csv_field(&t.metric),
             csv_field(&t.phenomenon),
             t.points.len(),
             opt(t.spearman),
             opt(t.pearson),
+            opt(t.spearman_ci_low),
+            opt(t.spearman_ci_high),
+            opt(t.pearson_ci_low),
+            opt(t.pearson_ci_high),
+            csv_field(&t.signature),
         );
     }
     s
@@ -107,22 +130,60 @@ fn f2(v: Option<f64>) -> String {
     v.map_or_else(|| "-".into(), |x| format!("{x:.2}"))
 }
 
-/// The stdout table: per metric, one row per corpus/set, three cells per system
-/// (`score`, `mean±sd` of the controls, `rank/K`); then the distance trends.
+/// `[low, high]` with two decimals, `-` when undefined.
+fn range(lo: Option<f64>, hi: Option<f64>) -> String {
+    match (lo, hi) {
+        (Some(a), Some(b)) => format!("[{a:.2}, {b:.2}]"),
+        _ => "-".into(),
+    }
+}
+
+/// Whether a p-value is below the significance level `1 − confidence`.
+fn significant(p: Option<f64>, confidence: f64) -> bool {
+    p.is_some_and(|p| p < 1.0 - confidence)
+}
+
+/// The stdout table: per metric, one row per corpus/set, per system the score (`*`:
+/// differs from the baseline), its interval, the controls' `mean±sd`, the rank and the
+/// set-minus-controls difference (`!`: worse than the controls); `~` marks small sets.
+/// Then the distance trends and the signatures.
 pub fn render_table(r: &ScoreReport) -> String {
     let mut s = String::new();
+    let conf = r.significance.confidence;
+    let level = format!("{}%", conf * 100.0);
+    let alpha = format!("{}", ((1.0 - conf) * 1e6).round() / 1e6);
     let _ = writeln!(
         s,
-        "{} corpus lines; reference {}; rank = controls scoring higher than the set, of K",
+        "{} corpus lines; reference {}",
         r.corpus_lines,
         ldd_io::text::shown(&r.reference)
     );
-    let metrics: Vec<Metric> = {
-        let mut m: Vec<Metric> = r.rows.iter().map(|x| x.metric).collect();
-        m.sort();
-        m.dedup();
-        m
-    };
+    if r.significance.bootstrap > 0 {
+        let _ = writeln!(
+            s,
+            "[{level} CI]: bootstrap interval ({} resamples, seed {})",
+            r.significance.bootstrap, r.significance.seed
+        );
+    }
+    if let (Some(m), Some(base)) = (r.significance.method, r.systems.first()) {
+        let _ = writeln!(
+            s,
+            "*: differs from the baseline {} (paired {}, {} {}, p < {alpha})",
+            base.name,
+            m.name(),
+            r.significance.n,
+            if m == Method::Bootstrap {
+                "resamples"
+            } else {
+                "trials"
+            },
+        );
+    }
+    let _ = writeln!(
+        s,
+        "rank: controls scoring better than the set, of K; Δctl: set minus controls' mean, \
+         !: worse than its controls (one-sided p < {alpha}); ~: fewer than {SMALL_SET} sentences"
+    );
     let label_w = r
         .rows
         .iter()
@@ -130,13 +191,17 @@ pub fn render_table(r: &ScoreReport) -> String {
         .max()
         .unwrap_or(6)
         .max(6);
-    for &metric in &metrics {
-        let _ = writeln!(s, "\n{}", metric.label());
-        let mut head = format!("{:<label_w$} {:>6}", "set", "n");
+    for metric in &r.metrics {
+        let _ = writeln!(s, "\n{}", metric.label);
+        let mut head = format!("{:<label_w$} {:>7}", "set", "n");
         for sys in &r.systems {
             head.push_str(&format!(
-                " | {:>7} {:>13} {:>7}",
-                sys.name, "ctl mean±sd", "rank"
+                " | {:>8} {:>16} {:>13} {:>7} {:>9}",
+                sys.name,
+                format!("{level} CI"),
+                "ctl mean±sd",
+                "rank",
+                "Δctl"
             ));
         }
         let _ = writeln!(s, "{head}");
@@ -146,25 +211,35 @@ pub fn render_table(r: &ScoreReport) -> String {
         for row in r
             .rows
             .iter()
-            .filter(|x| x.metric == metric && &x.system == first)
+            .filter(|x| x.metric == metric.key && &x.system == first)
         {
             let label = if row.scope == "corpus" {
                 "corpus".to_string()
             } else {
                 format!("{}/{}", row.phenomenon, row.bucket)
             };
-            let mut line = format!("{label:<label_w$} {:>6}", row.sentences);
+            let small = if row.small_set { "~" } else { " " };
+            let mut line = format!("{label:<label_w$} {:>6}{small}", row.sentences);
             for sys in &r.systems {
                 let x = r.rows.iter().find(|x| {
                     x.system == sys.name
-                        && x.metric == metric
+                        && x.metric == row.metric
                         && x.scope == row.scope
                         && x.phenomenon == row.phenomenon
                         && x.bucket == row.bucket
                 });
-                let (sc, ctl, rank) = match x {
-                    Some(x) => (
-                        f2(x.score),
+                let cells = match x {
+                    Some(x) => [
+                        format!(
+                            "{}{}",
+                            f2(x.score),
+                            if significant(x.p_value, conf) {
+                                "*"
+                            } else {
+                                " "
+                            }
+                        ),
+                        range(x.ci_low, x.ci_high),
                         match (x.control_mean, x.control_sd) {
                             (Some(m), Some(sd)) => format!("{m:.2}±{sd:.2}"),
                             (Some(m), None) => format!("{m:.2}"),
@@ -172,10 +247,24 @@ pub fn render_table(r: &ScoreReport) -> String {
                         },
                         x.rank
                             .map_or_else(|| "-".into(), |k| format!("{k}/{}", x.controls)),
-                    ),
-                    None => ("-".into(), "-".into(), "-".into()),
+                        match x.control_diff {
+                            Some(d) => format!(
+                                "{d:+.2}{}",
+                                if significant(x.control_p_value, conf) {
+                                    "!"
+                                } else {
+                                    " "
+                                }
+                            ),
+                            None => "- ".into(),
+                        },
+                    ],
+                    None => ["- ".into(), "-".into(), "-".into(), "-".into(), "- ".into()],
                 };
-                line.push_str(&format!(" | {sc:>7} {ctl:>13} {rank:>7}"));
+                line.push_str(&format!(
+                    " | {:>8} {:>16} {:>13} {:>7} {:>9}",
+                    cells[0], cells[1], cells[2], cells[3], cells[4]
+                ));
             }
             let _ = writeln!(s, "{line}");
         }
@@ -183,32 +272,69 @@ pub fn render_table(r: &ScoreReport) -> String {
     if !r.trends.is_empty() {
         let _ = writeln!(
             s,
-            "\nDistance trend over ge sets (correlation of min distance and score)"
+            "\nDistance trend over ge sets (correlation of min distance and score, {level} CI)"
         );
         let _ = writeln!(
             s,
-            "{:<6} {:<24} {:<16} {:>6} {:>9} {:>9}",
-            "metric", "phenomenon", "system", "points", "spearman", "pearson"
+            "{:<8} {:<24} {:<16} {:>6} {:>8} {:>16} {:>8} {:>16}",
+            "metric", "phenomenon", "system", "points", "spearman", "CI", "pearson", "CI"
         );
         for t in &r.trends {
+            let label = r
+                .metrics
+                .iter()
+                .find(|m| m.key == t.metric)
+                .map_or(t.metric.as_str(), |m| m.label.as_str());
             let _ = writeln!(
                 s,
-                "{:<6} {:<24} {:<16} {:>6} {:>9} {:>9}",
-                t.metric.label(),
+                "{:<8} {:<24} {:<16} {:>6} {:>8} {:>16} {:>8} {:>16}",
+                label,
                 t.phenomenon,
                 t.system,
                 t.points.len(),
                 f2(t.spearman),
-                f2(t.pearson)
+                range(t.spearman_ci_low, t.spearman_ci_high),
+                f2(t.pearson),
+                range(t.pearson_ci_low, t.pearson_ci_high)
             );
+        }
+    }
+    if !r.metrics.is_empty() {
+        let _ = writeln!(s, "\nSignatures");
+        for m in &r.metrics {
+            let _ = writeln!(s, "  {:<8} {}", m.label, m.signature);
         }
     }
     s
 }
 
+/// Sets with fewer than [`SMALL_SET`] sentences (non-empty), as `phenomenon/bucket (n)`,
+/// once per set.
+pub fn small_sets(r: &ScoreReport) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let Some(first) = r.systems.first() else {
+        return out;
+    };
+    for row in &r.rows {
+        if row.system == first.name && row.scope == "set" && row.small_set && row.sentences > 0 {
+            let name = format!("{}/{} ({})", row.phenomenon, row.bucket, row.sentences);
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A scores.csv of any version starts with the columns that mark it as ours.
+    #[test]
+    fn csv_columns_extend_the_recognised_header() {
+        assert!(CSV_COLUMNS.starts_with(CSV_HEADER));
+    }
 
     /// A report without systems renders (it used to panic).
     #[test]
@@ -219,6 +345,15 @@ mod tests {
             corpus_lines: 0,
             systems: Vec::new(),
             settings: "",
+            metrics: Vec::new(),
+            signatures: Default::default(),
+            significance: super::super::SignificanceInfo {
+                method: None,
+                n: 0,
+                seed: 0,
+                confidence: 0.95,
+                bootstrap: 0,
+            },
             rows: Vec::new(),
             trends: Vec::new(),
         };

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use ldd_eval::{BleuStats, ChrfStats, RibesStats};
+use ldd_eval::{BleuStats, ChrfStats, MeanStats, RibesStats};
 use ldd_io::Input;
 use rayon::prelude::*;
 
@@ -80,4 +80,54 @@ pub fn line_stats(hyp: &Path, reference: &Path, ribes: bool) -> Result<(LineStat
             return Ok((out, n, n));
         }
     }
+}
+
+/// Reads a segment-level score file (`--seg-scores`): one finite number per corpus line
+/// (surrounding whitespace ignored). Anything else is an error naming the file and line;
+/// a file with another line count than the corpus's (`lines`, recorded in `manifest`) is
+/// rejected with both counts.
+pub fn read_seg_scores(path: &Path, lines: u64, manifest: &Path) -> Result<Vec<MeanStats>> {
+    let mut input = Input::open(path)?;
+    let mut out = Vec::new();
+    let mut longer = false;
+    while let Some(line) = input.next_line()? {
+        let n = out.len() as u64 + 1;
+        if n > lines {
+            longer = true;
+            break;
+        }
+        let text = line.trim();
+        let v: f64 = text.parse().map_err(|_| {
+            Error::input(
+                path,
+                n,
+                format!(
+                    "not a number: `{}` (one score per corpus line)",
+                    ldd_io::text::quote(text, 40)
+                ),
+            )
+        })?;
+        if !v.is_finite() {
+            return Err(Error::input(
+                path,
+                n,
+                format!("not a finite number: `{}`", ldd_io::text::quote(text, 40)),
+            ));
+        }
+        out.push(MeanStats::one(v));
+    }
+    let got = if longer {
+        input.count_rest()?
+    } else {
+        out.len() as u64
+    };
+    if got != lines {
+        return Err(Error::Data(format!(
+            "{}: has {got} lines but the corpus has {lines} lines ({}); a --seg-scores file \
+             has one score per corpus line",
+            ldd_io::text::shown(path),
+            ldd_io::text::shown(manifest)
+        )));
+    }
+    Ok(out)
 }

@@ -134,6 +134,15 @@ impl SufficientStats for BleuStats {
         }
     }
 
+    fn add_times(&mut self, o: &Self, times: u64) {
+        self.hyp_len += o.hyp_len * times;
+        self.ref_len += o.ref_len * times;
+        for n in 0..MAX_ORDER {
+            self.matches[n] += o.matches[n] * times;
+            self.totals[n] += o.totals[n] * times;
+        }
+    }
+
     fn score(&self) -> f64 {
         self.finalize().score
     }

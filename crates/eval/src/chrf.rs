@@ -70,6 +70,14 @@ impl SufficientStats for ChrfStats {
         }
     }
 
+    fn add_times(&mut self, o: &Self, times: u64) {
+        for n in 0..CHAR_ORDER {
+            self.hyp[n] += o.hyp[n] * times;
+            self.reference[n] += o.reference[n] * times;
+            self.hits[n] += o.hits[n] * times;
+        }
+    }
+
     /// Replicates sacreBLEU's `CHRF._compute_f_score` (eps_smoothing off) operation by
     /// operation, so results are bit-identical.
     fn score(&self) -> f64 {

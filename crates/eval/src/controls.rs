@@ -5,14 +5,19 @@
 //! * eligible lines: source length > 0 and, unless `allow_set_members`, not in the set;
 //!   they are bucketed by length once;
 //! * each control `k` uses its own generator [`rng::stream`]`(seed, k)` and a fresh copy of
-//!   the buckets; set sentences are served longest first (long sentences are the scarce
-//!   ones), ties by set order; a partner is drawn uniformly among all remaining eligible
-//!   lines whose length is within `tolerance` of the set sentence, and removed
-//!   (swap-remove), so a control never repeats a line;
-//! * if that window is empty, it is widened one word at a time on both sides
-//!   (`L−d` and `L+d`, `d = tolerance+1, …`) until non-empty and the partner is drawn
-//!   uniformly from that widened window (equidistant shorter and longer lines are equally
-//!   likely); every such draw is recorded as a [`Shortfall`];
+//!   the buckets. It first plans how many set sentences of each length get a partner of
+//!   each length ([`matching::plan`]): a **maximum** matching within `tolerance`, then the
+//!   fewest words of length difference (the exact length is preferred), ties broken at
+//!   random. So a set sentence goes without a partner within the tolerance only when *no*
+//!   matching gives every sentence one;
+//! * the set sentences of each length are shuffled and take the planned partner lengths
+//!   in that order; each partner is drawn uniformly among the remaining lines of its
+//!   length and removed (swap-remove), so a control never repeats a line;
+//! * a set sentence the plan leaves unmatched (no line within the tolerance is left for
+//!   it) gets a partner from a window widened one word at a time on both sides
+//!   (`L−d` and `L+d`, `d = tolerance+1, …`), drawn uniformly from the first non-empty
+//!   widened window (equidistant shorter and longer lines are equally likely); every such
+//!   draw is recorded as a [`Shortfall`];
 //! * if the eligible pool is smaller than the set, [`EvalError::PoolTooSmall`] is returned
 //!   up front, so a partner always exists and sampling always terminates.
 //!
@@ -20,6 +25,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::matching;
 use crate::rng::{self, Xoshiro256StarStar};
 use crate::{line_index, EvalError};
 
@@ -135,33 +141,58 @@ pub fn sample_controls(
             available,
         });
     }
-    let mut order: Vec<usize> = (0..set_ids.len()).collect();
-    order.sort_by_key(|&j| std::cmp::Reverse(set_lens[j]));
+    let set_histogram = length_histogram(lengths, set_ids)?;
+    let pool_histogram: Vec<(u32, u32)> = pools
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.is_empty())
+        .map(|(l, p)| (l as u32, p.len() as u32))
+        .collect();
+    // Set positions by length, ascending, each group in set order.
+    let mut by_length: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for (j, &len) in set_lens.iter().enumerate() {
+        by_length.entry(len).or_default().push(j);
+    }
 
     let mut controls = Vec::with_capacity(opts.count);
     for k in 0..opts.count {
         let mut rng = rng::stream(opts.seed, k as u64);
+        let plan = matching::plan(&set_histogram, &pool_histogram, opts.tolerance, &mut rng);
         let mut pools = pools.clone();
         let mut ids = vec![0u32; set_ids.len()];
-        let mut short: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
-        for &j in &order {
-            let len = set_lens[j];
-            let lo = len.saturating_sub(opts.tolerance);
-            let hi = len.saturating_add(opts.tolerance).min(max_len);
-            ids[j] = match draw(&mut pools, lo..=hi, &mut rng) {
-                Some((id, _)) => id,
-                None => {
-                    // Unreachable while the pool check above holds (every length
-                    // 1..=max_len is within max_len of `len`); an error, never a loop.
-                    let (id, used) = widen(&mut pools, len, opts.tolerance, max_len, &mut rng)
+        let mut unmatched = Vec::new();
+        let mut planned = plan.iter().peekable();
+        for (&len, positions) in &by_length {
+            let mut positions = positions.clone();
+            shuffle(&mut positions, &mut rng);
+            let mut positions = positions.into_iter();
+            while let Some(&(_, partner_len, count)) = planned.next_if(|p| p.0 == len) {
+                for j in positions.by_ref().take(count as usize) {
+                    // The plan never uses more lines of a length than the pool holds.
+                    ids[j] = draw(&mut pools, std::iter::once(partner_len), &mut rng)
+                        .map(|(id, _)| id)
                         .ok_or(EvalError::PoolTooSmall {
                             needed: set_ids.len(),
                             available,
                         })?;
-                    *short.entry(len).or_default().entry(used).or_insert(0) += 1;
-                    id
                 }
-            };
+            }
+            unmatched.extend(positions);
+        }
+        // No line within the tolerance is left for these (the matching is maximum).
+        let mut short: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
+        for j in unmatched {
+            let len = set_lens[j];
+            // Unreachable while the pool check above holds (every length 1..=max_len is
+            // within max_len of `len`); an error, never a loop.
+            let (id, used) = widen(&mut pools, len, opts.tolerance, max_len, &mut rng).ok_or(
+                EvalError::PoolTooSmall {
+                    needed: set_ids.len(),
+                    available,
+                },
+            )?;
+            *short.entry(len).or_default().entry(used).or_insert(0) += 1;
+            ids[j] = id;
         }
         let shortfalls = short
             .into_iter()
@@ -180,8 +211,16 @@ pub fn sample_controls(
     }
     Ok(Controls {
         controls,
-        set_histogram: length_histogram(lengths, set_ids)?,
+        set_histogram,
     })
+}
+
+/// Fisher–Yates shuffle.
+fn shuffle(v: &mut [usize], rng: &mut Xoshiro256StarStar) {
+    for i in (1..v.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        v.swap(i, j);
+    }
 }
 
 /// Draws uniformly among all lines in the pools of the given lengths (within bounds) and

@@ -4,7 +4,11 @@
 //!   `BLEU` (13a tokenizer, exp smoothing, order 4) and `chrF` (char order 6, beta 2).
 //! * [`ribes`]: RIBES (Isozaki et al. 2010) following NTT's `RIBES.py` 1.03.
 //! * [`stats`]: Spearman/Pearson correlation and summaries of control scores.
-//! * [`controls`]: length-matched control corpora with a deterministic in-crate PRNG ([`rng`]).
+//! * [`controls`]: length-matched control corpora (an optimal ±1 matching, [`matching`])
+//!   with a deterministic in-crate PRNG ([`rng`]).
+//! * [`significance`]: bootstrap intervals, paired bootstrap and approximate randomization
+//!   (sacreBLEU 2.x semantics) on per-line statistics; [`MeanStats`] makes any
+//!   segment-level metric (COMET, MetricX, …) a corpus metric: the mean.
 //!
 //! Every metric is computed from per-line *sufficient statistics* ([`SufficientStats`]):
 //! compute them once per corpus line, then score any subset of lines by summing its lines'
@@ -13,8 +17,10 @@
 pub mod bleu;
 pub mod chrf;
 pub mod controls;
+pub mod matching;
 pub mod ribes;
 pub mod rng;
+pub mod significance;
 pub mod stats;
 pub mod tokenize13a;
 mod util;
@@ -70,8 +76,54 @@ pub enum EvalError {
 pub trait SufficientStats: Clone + Default {
     /// Adds another line's (or subset's) statistics into `self`.
     fn add(&mut self, other: &Self);
+    /// Adds `other` `times` times (a line drawn several times by a bootstrap resample).
+    fn add_times(&mut self, other: &Self, times: u64) {
+        for _ in 0..times {
+            self.add(other);
+        }
+    }
     /// Finalises summed statistics into a score (BLEU/chrF: 0–100, RIBES: 0–1).
     fn score(&self) -> f64;
+}
+
+/// A segment-level metric aggregated as the mean of its per-line values.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MeanStats {
+    /// Sum of the values.
+    pub sum: f64,
+    /// Number of values.
+    pub count: u64,
+}
+
+impl MeanStats {
+    /// One line's value.
+    pub fn one(value: f64) -> Self {
+        MeanStats {
+            sum: value,
+            count: 1,
+        }
+    }
+}
+
+impl SufficientStats for MeanStats {
+    fn add(&mut self, o: &Self) {
+        self.sum += o.sum;
+        self.count += o.count;
+    }
+
+    fn add_times(&mut self, o: &Self, times: u64) {
+        self.sum += o.sum * times as f64;
+        self.count += o.count * times;
+    }
+
+    /// The mean (0 for no lines).
+    fn score(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            self.sum / self.count as f64
+        }
+    }
 }
 
 /// Sums the statistics of the lines with the given 1-based `ids` (any order, repeats allowed).

@@ -190,6 +190,11 @@ impl SufficientStats for RibesStats {
         self.count += o.count;
     }
 
+    fn add_times(&mut self, o: &Self, times: u64) {
+        self.sum += o.sum * times as f64;
+        self.count += o.count * times;
+    }
+
     fn score(&self) -> f64 {
         if self.count == 0 {
             0.0

@@ -1,0 +1,73 @@
+//! Signatures: what a score was computed with, as one string per metric.
+//!
+//! The first part is sacreBLEU 2.4.3's own signature for the equivalent command (BLEU and
+//! chrF are bit-identical to it): `nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:13a|
+//! smooth:exp|version:2.4.3` — `bs:N` as printed with `--paired-bs` or `--confidence`,
+//! `ar:N` with `--paired-ar`. RIBES and segment-level metrics get a part of the same shape
+//! (`…|ribes:1.03`, `…|seg:NAME|agg:mean|better:higher`). The second part says what ldd-sets
+//! adds: `ldd-sets:VERSION|manifest:SHA256|controls:K|control-seed:S|ci-bs:N|confidence:C`
+//! — the sets (their manifest's SHA-256 pins corpus, rules, sets and controls), the
+//! controls, and the bootstrap behind every interval.
+
+use ldd_eval::significance::Method;
+
+use super::{Loaded, SignificanceOptions};
+
+/// sacreBLEU 2.4.3's BLEU signature after `nrefs` and the test part.
+pub const BLEU: &str = "case:mixed|eff:no|tok:13a|smooth:exp|version:2.4.3";
+/// sacreBLEU 2.4.3's chrF signature after `nrefs` and the test part.
+pub const CHRF: &str = "case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.4.3";
+/// RIBES.py 1.03 settings, in the same shape.
+pub const RIBES: &str = "case:lc|tok:space|alpha:0.25|beta:0.1|ribes:1.03";
+
+/// What every signature of one `score` run shares.
+pub struct Context {
+    test: String,
+    ldd: String,
+}
+
+impl Context {
+    /// From the loaded sets, their manifest's SHA-256, the resampling options and the paired test.
+    pub fn new(
+        l: &Loaded,
+        manifest_sha256: &str,
+        sig: &SignificanceOptions,
+        method: Option<Method>,
+    ) -> Self {
+        let test = match method {
+            Some(Method::Randomization) => format!("ar:{}|seed:{}", sig.trials, sig.seed),
+            _ if sig.bootstrap == 0 => String::new(),
+            _ => format!("bs:{}|seed:{}", sig.bootstrap, sig.seed),
+        };
+        let count = l.control_count;
+        let control_seed = l
+            .control_seed
+            .map_or_else(|| "none".to_string(), |s| s.to_string());
+        let ldd = format!(
+            "ldd-sets:{}|manifest:{manifest_sha256}|controls:{count}|control-seed:{control_seed}|ci-bs:{}|confidence:{}",
+            env!("CARGO_PKG_VERSION"),
+            sig.bootstrap,
+            sig.confidence
+        );
+        Context { test, ldd }
+    }
+
+    /// The signature of a metric with these settings: [`BLEU`], [`CHRF`], [`RIBES`].
+    pub fn metric(&self, settings: &str) -> String {
+        let mut s = String::from("nrefs:1|");
+        if !self.test.is_empty() {
+            s.push_str(&self.test);
+            s.push('|');
+        }
+        s.push_str(settings);
+        s.push('|');
+        s.push_str(&self.ldd);
+        s
+    }
+
+    /// The signature of a segment-level metric.
+    pub fn segment(&self, name: &str, higher_is_better: bool) -> String {
+        let better = if higher_is_better { "higher" } else { "lower" };
+        self.metric(&format!("seg:{name}|agg:mean|better:{better}"))
+    }
+}
