@@ -7,6 +7,7 @@ mod align;
 mod args;
 mod extract;
 mod parse;
+mod report;
 mod score;
 
 use std::process::ExitCode;
@@ -35,7 +36,8 @@ Exit codes:
 /// controls, ready for sacreBLEU; `score` then scores systems on every set.
 ///
 /// Typical use: `ldd-sets run --pair de-en --corpora DIR --out OUT` (what `make extract`
-/// does), or `ldd-sets extract` on one corpus, then `ldd-sets score --sets OUT --hyp FILE`.
+/// does), or `ldd-sets extract` on one corpus, then `ldd-sets score --sets OUT --hyp FILE`
+/// and `ldd-sets report --sets OUT`. `make demo` runs it all on a bundled sample.
 #[derive(Parser)]
 #[command(name = "ldd-sets", version, after_help = EXIT_CODES)]
 struct Cli {
@@ -71,6 +73,13 @@ enum Command {
     /// (BLEU, chrF; RIBES for reorder sets), with ranks and distance trends.
     #[command(after_help = EXIT_CODES)]
     Score(score::ScoreArgs),
+    /// Write one self-contained HTML report of a sets directory (and its scores.json when
+    /// scored): inputs and settings, set sizes, distance distributions, scores against
+    /// distance with the controls' band and significance marks, and an examples browser
+    /// with the marked words. Charts are inline SVG; the page loads nothing from anywhere.
+    /// --format latex writes the main tables as LaTeX tabulars instead.
+    #[command(after_help = EXIT_CODES)]
+    Report(report::ReportArgs),
     /// Word-align a parallel corpus with the built-in aligner (fast_align's model, -d -o -v)
     /// and write Pharaoh `i-j` alignments, one line per corpus line. With --conllu, the
     /// source tokens are the UD words of the parse — exactly what `extract --alignments`
@@ -96,6 +105,7 @@ pub fn main() -> ExitCode {
         Command::Parse(a) => parse::parse(a),
         Command::Slice(a) => score::slice(a),
         Command::Score(a) => score::score(a),
+        Command::Report(a) => report::report(a),
         Command::Compare(a) => score::compare(a),
         Command::Align(a) => align::align(a),
         Command::Corpora(a) => parse::corpora(a),
