@@ -50,37 +50,38 @@ pub fn tables(r: &Report) -> String {
             phen.push(&x.phenomenon);
         }
     }
-    for (exact, name) in [(false, "at least"), (true, "exactly")] {
-        let rows: Vec<(&str, Vec<&SetEntry>)> = phen
-            .iter()
-            .map(|p| {
-                (
-                    *p,
-                    r.m.sets
-                        .iter()
-                        .filter(|x| x.phenomenon == *p && x.exact == exact)
-                        .collect::<Vec<_>>(),
-                )
-            })
-            .filter(|(_, v)| !v.is_empty())
-            .collect();
-        if rows.is_empty() {
-            continue;
+    // One table per list of buckets (lexical ge, lexical eq, reorder), a row per phenomenon.
+    let mut groups: Vec<(Vec<&str>, Vec<(&str, Vec<&SetEntry>)>)> = Vec::new();
+    for exact in [false, true] {
+        for p in &phen {
+            let v: Vec<&SetEntry> =
+                r.m.sets
+                    .iter()
+                    .filter(|x| x.phenomenon == *p && x.exact == exact)
+                    .collect();
+            if v.is_empty() {
+                continue;
+            }
+            let buckets: Vec<&str> = v.iter().map(|x| x.bucket.as_str()).collect();
+            match groups.iter_mut().find(|g| g.0 == buckets) {
+                Some(g) => g.1.push((p, v)),
+                None => groups.push((buckets, vec![(p, v)])),
+            }
         }
-        let cols = rows.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
+    }
+    for (buckets, rows) in &groups {
         let _ = writeln!(
             s,
-            "\n% Set sizes: sentences with a pair at distance {name} d\n\\begin{{tabular}}{{l{}}}\n\\toprule",
-            "r".repeat(cols)
+            "\n% Set sizes: sentences per set\n\\begin{{tabular}}{{l{}}}\n\\toprule",
+            "r".repeat(buckets.len())
         );
-        for (p, v) in &rows {
-            let _ = write!(s, "{}", tex(p));
-            for x in v {
-                let _ = write!(s, " & {}", tex(&x.bucket));
-            }
-            s.push_str(&" &".repeat(cols - v.len()));
-            s.push_str(" \\\\\n");
-            let _ = write!(s, "sentences");
+        s.push_str("phenomenon");
+        for b in buckets {
+            let _ = write!(s, " & {}", tex(b));
+        }
+        s.push_str(" \\\\\n\\midrule\n");
+        for (p, v) in rows {
+            s.push_str(&tex(p));
             for x in v {
                 let _ = write!(
                     s,
@@ -93,11 +94,7 @@ pub fn tables(r: &Report) -> String {
                     }
                 );
             }
-            s.push_str(&" &".repeat(cols - v.len()));
-            s.push_str(" \\\\\n\\midrule\n");
-        }
-        if s.ends_with("\\midrule\n") {
-            s.truncate(s.len() - "\\midrule\n".len());
+            s.push_str(" \\\\\n");
         }
         s.push_str("\\bottomrule\n\\end{tabular}\n");
     }
