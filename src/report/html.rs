@@ -158,9 +158,9 @@ fn anchor(s: &str) -> String {
 }
 
 fn figure(out: &mut String, c: &Chart, caption: &str) {
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<figure>{}<figcaption>{}</figcaption></figure>\n",
+        "<figure>{}<figcaption>{}</figcaption></figure>",
         c.svg, caption
     );
 }
@@ -170,22 +170,22 @@ pub fn page(r: &Report) -> Result<String> {
     let mut s = String::with_capacity(1 << 20);
     let corpus = file_name(&r.m.inputs.source.path);
     let lang = format!("{} → {}", r.m.languages.source, r.m.languages.target);
-    let _ = write!(
-        s,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+    let _ = writeln!(
+            s,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"generator\" content=\"ldd-sets {}\">\n<title>LDD challenge sets: {} ({})</title>\n<style>{}</style>\n</head>\n<body>\n",
+         <meta name=\"generator\" content=\"ldd-sets {}\">\n<title>LDD challenge sets: {} ({})</title>\n<style>{}</style>\n</head>\n<body>",
         esc(&r.m.tool.version),
         esc(&corpus),
         esc(&lang),
         STYLE
     );
-    let _ = write!(
-        s,
-        "<header><h1>LDD challenge sets: {} ({})</h1>\n<p>Long-distance-dependency challenge sets \
+    let _ = writeln!(
+            s,
+            "<header><h1>LDD challenge sets: {} ({})</h1>\n<p>Long-distance-dependency challenge sets \
          (Choshen &amp; Abend, CoNLL 2019) built by ldd-sets {} from <code>{}</code>: {} corpus lines, \
-         {} sets{}.</p></header>\n",
+         {} sets{}.</p></header>",
         esc(&corpus),
         esc(&lang),
         esc(&r.m.tool.version),
@@ -225,9 +225,9 @@ pub fn page(r: &Report) -> Result<String> {
 }
 
 fn file_row(s: &mut String, label: &str, f: &ldd_io::FileInfo) {
-    let _ = write!(
-        s,
-        "<tr><th scope=\"row\">{}</th><td><code>{}</code><br>{} lines, {} bytes, SHA-256 <code title=\"{}\">{}…</code></td></tr>\n",
+    let _ = writeln!(
+            s,
+            "<tr><th scope=\"row\">{}</th><td><code>{}</code><br>{} lines, {} bytes, SHA-256 <code title=\"{}\">{}…</code></td></tr>",
         label,
         esc(&f.path.display().to_string()),
         f.lines,
@@ -351,9 +351,9 @@ fn settings(s: &mut String, r: &Report) {
         "Source trees (CoNLL-U: gold, or UDPipe's parse)",
         &m.inputs.conllu,
     );
-    let _ = write!(
-        s,
-        "<tr><th scope=\"row\">Corpus</th><td>{} lines ({} with an empty side, never selected), {} source words; {}</td></tr>\n",
+    let _ = writeln!(
+            s,
+            "<tr><th scope=\"row\">Corpus</th><td>{} lines ({} with an empty side, never selected), {} source words; {}</td></tr>",
         m.corpus.lines,
         m.corpus.empty_lines,
         m.corpus.source_words,
@@ -402,10 +402,10 @@ fn settings(s: &mut String, r: &Report) {
                     }
                 ),
             };
-            let _ = write!(
-                s,
-                "<tr><th scope=\"row\">Reordering</th><td>{how}; direction <code>{}</code>, {} EM iterations; \
-                 buckets {}; source tokens: {}; target tokens: {}; {} lines with a link between words</td></tr>\n",
+            let _ = writeln!(
+            s,
+            "<tr><th scope=\"row\">Reordering</th><td>{how}; direction <code>{}</code>, {} EM iterations; \
+                 buckets {}; source tokens: {}; target tokens: {}; {} lines with a link between words</td></tr>",
                 o.align.direction.name(),
                 o.align.iterations,
                 esc(&o.buckets.iter().map(|b| format!("ge{b}")).collect::<Vec<_>>().join(", ")),
@@ -421,9 +421,9 @@ fn settings(s: &mut String, r: &Report) {
             .iter()
             .filter(|c| c.status == ControlStatus::PoolTooSmall)
             .count();
-        let _ = write!(
+        let _ = writeln!(
             s,
-            "<tr><th scope=\"row\">Controls</th><td>{} length-matched control corpora per set (seed {}, length within {} word{}{}){}</td></tr>\n",
+            "<tr><th scope=\"row\">Controls</th><td>{} length-matched control corpora per set (seed {}, length within {} word{}{}){}</td></tr>",
             c.count,
             c.seed,
             c.tolerance,
@@ -439,9 +439,9 @@ fn settings(s: &mut String, r: &Report) {
         s.push_str("<tr><th scope=\"row\">Controls</th><td>none</td></tr>\n");
     }
     if let Some(sc) = &r.scores {
-        let _ = write!(
+        let _ = writeln!(
             s,
-            "<tr><th scope=\"row\">Scores</th><td><code>{}</code>; reference <code>{}</code>; systems: {}</td></tr>\n",
+            "<tr><th scope=\"row\">Scores</th><td><code>{}</code>; reference <code>{}</code>; systems: {}</td></tr>",
             esc(&r.scores_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default()),
             esc(&sc.reference.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "–".into())),
             sc.systems
@@ -470,9 +470,9 @@ fn settings(s: &mut String, r: &Report) {
         }
         s.push_str("</td></tr>\n");
         let sig = sc.significance.clone().unwrap_or_default();
-        let _ = write!(
+        let _ = writeln!(
             s,
-            "<tr><th scope=\"row\">Significance</th><td>{}</td></tr>\n",
+            "<tr><th scope=\"row\">Significance</th><td>{}</td></tr>",
             match sig.method.as_deref() {
                 Some(meth) => format!(
                     "{} ({}), {} resamples, seed {}, confidence {}",
@@ -496,9 +496,9 @@ fn settings(s: &mut String, r: &Report) {
     if let Some(sc) = &r.scores {
         let _ = write!(s, "\n{}", esc(&score_command(r, sc)));
     }
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "\nldd-sets report --sets {}</pre>\n</section>\n",
+        "\nldd-sets report --sets {}</pre>\n</section>",
         esc(&sh(&r.dir.display().to_string()))
     );
 }
@@ -750,11 +750,11 @@ fn distances(s: &mut String, r: &Report) -> Result<()> {
 fn scores(s: &mut String, r: &Report) -> Result<()> {
     s.push_str("<section id=\"scores\"><h2>Scores</h2>\n");
     let Some(sc) = &r.scores else {
-        let _ = write!(
+        let _ = writeln!(
             s,
             "<p class=\"note\">These sets are not scored yet. Translate the whole corpus (<code>{}</code>) \
              with each system, then run <code>ldd-sets score --sets {} --hyp SYSTEM.{}</code> and this report \
-             again.</p>\n</section>\n",
+             again.</p>\n</section>",
             esc(&r.m.inputs.source.path.display().to_string()),
             esc(&sh(&r.dir.display().to_string())),
             esc(&r.m.languages.target)
@@ -772,7 +772,7 @@ fn scores(s: &mut String, r: &Report) -> Result<()> {
         );
     }
     s.push_str("</tr></thead><tbody>");
-    for sys in &sc.systems {
+    for (i, sys) in sc.systems.iter().enumerate() {
         let _ = write!(s, "<tr><th scope=\"row\">{}</th>", esc(&sys.name));
         for m in &metrics {
             let row = sc.corpus(&sys.name, m);
@@ -781,7 +781,11 @@ fn scores(s: &mut String, r: &Report) -> Result<()> {
                 "<td class=\"n\">{}{}</td><td class=\"n\">{}</td>",
                 f2(row.and_then(|x| x.score)),
                 row.map_or_else(String::new, |x| ci(x.ci_low, x.ci_high)),
-                p3(row.and_then(|x| x.p_value))
+                if i == 0 && sc.systems.len() > 1 {
+                    "baseline".to_string()
+                } else {
+                    p3(row.and_then(|x| x.p_value))
+                }
             );
         }
         s.push_str("</tr>");
@@ -794,10 +798,10 @@ fn scores(s: &mut String, r: &Report) -> Result<()> {
             .map(|x| format!("{}/{} ({})", x.phenomenon, x.bucket, x.sentences))
             .collect();
     if !small.is_empty() {
-        let _ = write!(
+        let _ = writeln!(
             s,
             "<p class=\"note\" role=\"note\">⚠ Small sets: {} of {} sets have fewer than {SMALL_SET} sentences, so \
-             their scores vary a lot with the sample: {}.</p>\n",
+             their scores vary a lot with the sample: {}.</p>",
             small.len(),
             r.m.sets.len(),
             esc(&small.join(", "))
@@ -809,9 +813,9 @@ fn scores(s: &mut String, r: &Report) -> Result<()> {
         dashed line: their mean.</p>\n");
     for (mi, m) in metrics.iter().enumerate() {
         let label = metric_label(m);
-        let _ = write!(s, "<h3 id=\"metric-{}\">{}</h3>\n", anchor(m), esc(label));
+        let _ = writeln!(s, "<h3 id=\"metric-{}\">{}</h3>", anchor(m), esc(label));
         if let Some(sig) = sc.signature(m) {
-            let _ = write!(s, "<p>Signature: <code>{}</code></p>\n", esc(sig));
+            let _ = writeln!(s, "<p>Signature: <code>{}</code></p>", esc(sig));
         }
         s.push_str("<div class=\"grid\">");
         for (p, kind) in phenomena(r) {
@@ -1078,7 +1082,7 @@ fn examples(s: &mut String, r: &Report) {
         s.push_str("<p>All sets are empty.</p>\n");
     }
     for (_, sets) in by_phen {
-        let _ = write!(s, "<h3>{}</h3>\n", esc(&sets[0].phenomenon));
+        let _ = writeln!(s, "<h3>{}</h3>", esc(&sets[0].phenomenon));
         for ex in sets {
             let n = ex.examples.len();
             let _ = write!(

@@ -31,6 +31,9 @@ fn num(x: Option<f64>) -> String {
     x.map_or_else(|| "--".into(), |v| format!("{v:.2}"))
 }
 
+/// A phenomenon's row of a size table: its name and its sets.
+type Row<'a> = (&'a str, Vec<&'a SetEntry>);
+
 /// The LaTeX file.
 pub fn tables(r: &Report) -> String {
     let mut s = String::new();
@@ -51,7 +54,7 @@ pub fn tables(r: &Report) -> String {
         }
     }
     // One table per list of buckets (lexical ge, lexical eq, reorder), a row per phenomenon.
-    let mut groups: Vec<(Vec<&str>, Vec<(&str, Vec<&SetEntry>)>)> = Vec::new();
+    let mut groups: Vec<(Vec<&str>, Vec<Row>)> = Vec::new();
     for exact in [false, true] {
         for p in &phen {
             let v: Vec<&SetEntry> =
