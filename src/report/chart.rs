@@ -573,6 +573,9 @@ mod tests {
         ];
         let c = histogram("h", "T", "distance", "pairs", &bars, &[(1, "ge1".into())]).unwrap();
         assert_eq!(c.desc, "T. pairs by distance: 0 3, >0 1.");
-        assert!(c.svg.contains(">ge1<"));
+        assert!(
+            c.svg.contains(">\nge1\n</text>"),
+            "the threshold label is drawn"
+        );
     }
 }

@@ -31,47 +31,57 @@ impl Distances {
 }
 
 /// The distance of every pair of every lexical phenomenon, found again by running the
-/// manifest's rules over each phenomenon's `ge0` trees (which hold every instance).
+/// manifest's rules over each phenomenon's `ge0` trees (which hold every instance). The
+/// phenomena are read in parallel; the result is in rule order.
 pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
+    use rayon::prelude::*;
     let matcher = m.rules.compile();
-    let mut out = Vec::new();
-    let mut found: Vec<Match> = Vec::new();
-    for (pi, p) in m.rules.phenomena.iter().enumerate() {
-        let Some(set) = m.sets.iter().find(|s| {
-            s.kind == SetKind::Lexical && s.phenomenon == p.name && !s.exact && s.min_distance == 0
-        }) else {
-            continue;
-        };
-        let path = resolve(dir, &set.files.conllu)?;
-        let mut counts: Vec<u64> = Vec::new();
-        ldd_conllu::for_each_sentence(&path, |_, s| -> Result<()> {
-            matcher.detect(s, &mut found);
-            for f in found.iter().filter(|f| usize::from(f.phenomenon) == pi) {
-                let d = f.distance as usize;
-                if counts.len() <= d {
-                    counts.resize(d + 1, 0);
+    let found: Vec<Option<Distances>> = m
+        .rules
+        .phenomena
+        .par_iter()
+        .enumerate()
+        .map(|(pi, p)| -> Result<Option<Distances>> {
+            let Some(set) = m.sets.iter().find(|s| {
+                s.kind == SetKind::Lexical
+                    && s.phenomenon == p.name
+                    && !s.exact
+                    && s.min_distance == 0
+            }) else {
+                return Ok(None);
+            };
+            let path = resolve(dir, &set.files.conllu)?;
+            let mut counts: Vec<u64> = Vec::new();
+            let mut matches: Vec<Match> = Vec::new();
+            ldd_conllu::for_each_sentence(&path, |_, s| -> Result<()> {
+                matcher.detect(s, &mut matches);
+                for f in matches.iter().filter(|f| usize::from(f.phenomenon) == pi) {
+                    let d = f.distance as usize;
+                    if counts.len() <= d {
+                        counts.resize(d + 1, 0);
+                    }
+                    counts[d] += 1;
                 }
-                counts[d] += 1;
+                Ok(())
+            })?;
+            let dist = Distances {
+                phenomenon: p.name.clone(),
+                counts,
+            };
+            if dist.total() != set.pairs {
+                return Err(Error::Data(format!(
+                    "{}: has {} {} pairs under the manifest's rules but the manifest records {}; \
+                     the set files were changed",
+                    ldd_io::text::shown(&path),
+                    dist.total(),
+                    p.name,
+                    set.pairs
+                )));
             }
-            Ok(())
-        })?;
-        let dist = Distances {
-            phenomenon: p.name.clone(),
-            counts,
-        };
-        if dist.total() != set.pairs {
-            return Err(Error::Data(format!(
-                "{}: has {} {} pairs under the manifest's rules but the manifest records {}; \
-                 the set files were changed",
-                ldd_io::text::shown(&path),
-                dist.total(),
-                p.name,
-                set.pairs
-            )));
-        }
-        out.push(dist);
-    }
-    Ok(out)
+            Ok(Some(dist))
+        })
+        .collect::<Result<_>>()?;
+    Ok(found.into_iter().flatten().collect())
 }
 
 /// A per-line reordering measure, counted by value.

@@ -1079,7 +1079,11 @@ fn examples(s: &mut String, r: &Report) {
     }
     s.push_str("</p></nav>\n");
     if r.examples.is_empty() {
-        s.push_str("<p>All sets are empty.</p>\n");
+        s.push_str(if r.m.sets.iter().any(|x| x.sentences > 0) {
+            "<p>No examples (<code>--examples 0</code>).</p>\n"
+        } else {
+            "<p>All sets are empty.</p>\n"
+        });
     }
     for (_, sets) in by_phen {
         let _ = writeln!(s, "<h3>{}</h3>", esc(&sets[0].phenomenon));

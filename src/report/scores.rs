@@ -320,3 +320,31 @@ pub fn metric_label(key: &str) -> &str {
         other => other,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scores.json with only the required fields reads, and what it lacks is `None`.
+    #[test]
+    fn minimal_scores_read_leniently() {
+        let s: Scores = serde_json::from_str(
+            r#"{"corpus_lines": 3, "systems": [{"name": "a"}],
+                "rows": [{"system": "a", "metric": "comet", "scope": "set",
+                          "phenomenon": "p", "bucket": "ge1", "sentences": 2, "score": 0.5,
+                          "future_field": [1, 2]}]}"#,
+        )
+        .unwrap();
+        let r = &s.rows[0];
+        assert_eq!(
+            (r.ci_low, r.p_value, r.control_p_value, r.small_set),
+            (None, None, None, None)
+        );
+        assert!(r.is_small(), "2 sentences < 100");
+        assert_eq!(r.diff(), None);
+        assert_eq!(s.metrics(), vec!["comet".to_string()]);
+        assert_eq!(metric_label("comet"), "comet");
+        assert_eq!(s.signature("comet"), None);
+        assert!(s.significance.is_none() && s.trends.is_empty());
+    }
+}
