@@ -701,3 +701,66 @@ fn books_sized_report_is_fast_and_small() {
     assert!(best < Duration::from_secs(1), "{best:?}");
     assert!(size < 5_000_000, "{size} bytes");
 }
+
+/// Sets from ldd-sets' own parse: the report names the UDPipe model (from the parse
+/// cache's record, checked against the manifest's checksums) and its command uses --model.
+#[test]
+fn parsed_sets_name_their_model() {
+    use sha2::{Digest, Sha256};
+    let tmp = tempfile::tempdir().unwrap();
+    let (src, tgt) = (tmp.path().join("p.de"), tmp.path().join("p.en"));
+    std::fs::write(
+        &src,
+        lines(&data("parallel/pud.de-en.de"))[..40].join("\n") + "\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &tgt,
+        lines(&data("parallel/pud.de-en.en"))[..40].join("\n") + "\n",
+    )
+    .unwrap();
+    let model = shared().join("models/german-small.udpipe");
+    let sets = tmp.path().join("sets");
+    let cache = tmp.path().join("cache");
+    run_ok(&[
+        "extract",
+        "-q",
+        "--offline",
+        "--src",
+        s(&src),
+        "--tgt",
+        s(&tgt),
+        "--src-lang",
+        "de",
+        "--tgt-lang",
+        "en",
+        "--model",
+        s(&model),
+        "--cache",
+        s(&cache),
+        "--no-reorder",
+        "--controls",
+        "0",
+        "--out",
+        s(&sets),
+    ]);
+    run_ok(&["report", "-q", "--sets", s(&sets)]);
+    let html = read(&sets.join("report.html"));
+    let sha = format!("{:x}", Sha256::digest(std::fs::read(&model).unwrap()));
+    assert!(
+        html.contains(&format!(
+            "UDPipe model <code>{}</code> (SHA-256 <code title=\"{sha}\">{}…</code>)",
+            model.display(),
+            &sha[..12]
+        )),
+        "{}",
+        &html[html.find("Parser").unwrap()..][..400]
+    );
+    assert!(html.contains(&format!("--model {} --phenomena", model.display())));
+    // Gold trees: no parser.
+    let (_t, gold) = scored(0);
+    run_ok(&["report", "-q", "--sets", s(&gold)]);
+    let html = read(&gold.join("report.html"));
+    assert!(html.contains("none: the trees were given with <code>--conllu</code>"));
+    assert!(html.contains(" --conllu "));
+}

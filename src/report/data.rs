@@ -84,6 +84,19 @@ pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
     Ok(found.into_iter().flatten().collect())
 }
 
+/// The parse cache's record `K.json` beside the trees `K.conllu.gz` that `extract` read,
+/// when the source was parsed by ldd-sets: it names the UDPipe model. `None` for trees given
+/// with `--conllu`, or a record that does not match the manifest's checksums.
+pub fn parse_record(m: &Manifest) -> Option<ldd_parse::CacheManifest> {
+    let trees = &m.inputs.conllu.path;
+    let name = trees.file_name()?.to_str()?;
+    let key = name.strip_suffix(".conllu.gz")?;
+    let text = ldd_io::read_text(&trees.with_file_name(format!("{key}.json")), 1 << 20).ok()?;
+    let rec: ldd_parse::CacheManifest = serde_json::from_str(&text).ok()?;
+    (rec.conllu_gz_sha256 == m.inputs.conllu.sha256 && rec.corpus_sha256 == m.inputs.source.sha256)
+        .then_some(rec)
+}
+
 /// A per-line reordering measure, counted by value.
 #[derive(Debug, Clone)]
 pub struct Measure {

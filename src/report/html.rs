@@ -273,7 +273,10 @@ pub fn extract_command(r: &Report) -> String {
     push("--tgt", m.inputs.target.path.display().to_string());
     push("--src-lang", m.languages.source.clone());
     push("--tgt-lang", m.languages.target.clone());
-    push("--conllu", m.inputs.conllu.path.display().to_string());
+    match &r.parse {
+        Some(p) => push("--model", p.model.display().to_string()),
+        None => push("--conllu", m.inputs.conllu.path.display().to_string()),
+    }
     let builtin = m.rules.source.to_string_lossy().ends_with("(built in)");
     if !builtin {
         push("--rules", m.rules.source.display().to_string());
@@ -346,10 +349,20 @@ fn settings(s: &mut String, r: &Report) {
     s.push_str("<section id=\"settings\"><h2>Inputs and settings</h2>\n<table>\n");
     file_row(s, "Source", &m.inputs.source);
     file_row(s, "Target (reference)", &m.inputs.target);
-    file_row(
+    file_row(s, "Source trees (CoNLL-U)", &m.inputs.conllu);
+    let _ = writeln!(
         s,
-        "Source trees (CoNLL-U: gold, or UDPipe's parse)",
-        &m.inputs.conllu,
+        "<tr><th scope=\"row\">Parser</th><td>{}</td></tr>",
+        match &r.parse {
+            Some(p) => format!(
+                "UDPipe model <code>{}</code> (SHA-256 <code title=\"{}\">{}…</code>), parsed by ldd-sets ({})",
+                esc(&p.model.display().to_string()),
+                esc(&p.model_sha256),
+                esc(p.model_sha256.get(..12).unwrap_or(&p.model_sha256)),
+                esc(&p.format)
+            ),
+            None => "none: the trees were given with <code>--conllu</code> (gold trees or another parser's output)".into(),
+        }
     );
     let _ = writeln!(
             s,

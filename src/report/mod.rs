@@ -86,6 +86,9 @@ pub struct Report {
     pub examples: Vec<SetExamples>,
     /// Warnings shown at the top of the report (e.g. a system's output file missing).
     pub notes: Vec<String>,
+    /// The parse cache's record of the trees, when `extract` parsed the source itself
+    /// (it names the UDPipe model).
+    pub parse: Option<ldd_parse::CacheManifest>,
 }
 
 /// Reads everything the report shows.
@@ -104,6 +107,7 @@ pub fn gather(opts: &ReportOptions) -> Result<Report> {
     let (measures_path, measures) = data::reorder_measures(dir, &m)?;
     let mut notes = Vec::new();
     let examples = data::examples(dir, &m, scores.as_ref(), opts.examples, &mut notes)?;
+    let parse = data::parse_record(&m);
     Ok(Report {
         dir: dir.clone(),
         m,
@@ -114,6 +118,7 @@ pub fn gather(opts: &ReportOptions) -> Result<Report> {
         measures,
         examples,
         notes,
+        parse,
     })
 }
 
