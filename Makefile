@@ -1,5 +1,7 @@
 # ldd-sets — see README.md. Every target runs from the repository root.
 #
+#   make demo                      the whole pipeline (no parsing, no network) on the bundled
+#                                  PUD sample in demo/, ending with out/demo/report.html
 #   make build                     release binary in target/release/ldd-sets
 #   make test                      the test suite (exactly the README's test command)
 #   make bench                     all benchmarks (figures recorded in README.md)
@@ -9,6 +11,7 @@
 #   make corpora LANG=de-en        download the paper's corpora into corpora/de-en (pairs
 #                                  without a config: OPUS Books, where OPUS has the pair)
 #   make score LANG=de-en CORPUS=newstest2013 HYP=system.en
+#   make report LANG=de-en CORPUS=newstest2013   out/de-en/newstest2013/report.html
 
 LANG ?= de-en
 CORPORA ?= corpora/$(LANG)
@@ -20,14 +23,34 @@ SEED ?= 1
 BIN := target/release/ldd-sets
 CORPUS ?=
 HYP ?=
+DEMO_OUT ?= out/demo
 
 MODELS_ARG := $(if $(MODELS),--models $(MODELS))
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS))
 
-.PHONY: quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance extract corpora score venv lint
+.PHONY: quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report extract corpora score report venv lint demo demo-run browser
 
 build:
 	cargo build --release
+
+# A first run that needs nothing: sets (from the bundled gold trees, no parser), reordering
+# sets (built-in aligner), controls, scores of two synthetic systems, and the report.
+demo: build
+	@$(MAKE) --no-print-directory demo-run
+
+# The demo pipeline with an existing binary (tests/report.rs runs it with BIN=<test binary>).
+demo-run:
+	$(BIN) extract -q --offline --src demo/pud.de-en.de --tgt demo/pud.de-en.en --src-lang de --tgt-lang en \
+		--conllu demo/de_pud-300.conllu --out $(DEMO_OUT)
+	$(BIN) score -q --sets $(DEMO_OUT) --hyp demo/systems/ref-drop3.en --hyp demo/systems/ref-swap.en
+	$(BIN) report --sets $(DEMO_OUT)
+	@echo "demo done: open $(DEMO_OUT)/report.html in a browser"
+
+# playwright-core for the browser test (tests/report.rs); Chromium itself is Debian's
+# `chromium` package (apt-get install chromium).
+browser: tests/browser/node_modules/playwright-core/package.json
+tests/browser/node_modules/playwright-core/package.json: tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund
 
 # Python virtualenv with sacrebleu, used only by tests and benchmarks as an oracle.
 venv: .venv/bin/python
@@ -42,7 +65,7 @@ lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --release -- -D warnings
 
-bench: bench-core bench-parse bench-align bench-eval bench-score bench-significance
+bench: bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report
 
 bench-core:
 	cargo bench --bench extract_throughput
@@ -63,6 +86,10 @@ bench-score:
 bench-significance: venv
 	cargo bench --bench significance_books
 
+# The report of the books sample (its parse is cached after the first run, which takes minutes).
+bench-report: build
+	benches/report_books.sh
+
 extract: build
 	@if [ "$(CORPORA)" = "corpora/$(LANG)" ] && [ ! -d "$(CORPORA)" ]; then \
 	  echo "corpora/$(LANG) is missing: downloading it first (make corpora LANG=$(LANG))"; \
@@ -76,6 +103,10 @@ corpora: build
 score: build
 	@test -n "$(HYP)" || { echo "usage: make score LANG=de-en CORPUS=<name> HYP=<system output>"; exit 2; }
 	$(BIN) score --sets $(OUT)/$(CORPUS) --hyp $(HYP)
+
+report: build
+	@test -n "$(CORPUS)" || { echo "usage: make report LANG=de-en CORPUS=<name>"; exit 2; }
+	$(BIN) report --sets $(OUT)/$(CORPUS)
 
 # Precision/recall of the lexical sets extracted from the small UDPipe models' parse of
 # PUD against those from PUD's gold trees (README, "Parser quality").

@@ -2,7 +2,8 @@
 //!
 //! Data flows one way, and so do imports — a stage uses only the stages before it:
 //!
-//! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`] → [`score`]
+//! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`] → [`score`] →
+//! [`report`]
 //!
 //! [`config`] (language pairs, built-in rules) and [`error`] sit below every stage;
 //! [`pipeline`] glues the stages together for `extract` and `run`. Files are opened and
@@ -17,6 +18,7 @@ pub mod error;
 pub mod parse;
 pub mod pipeline;
 pub mod read;
+pub mod report;
 pub mod sample;
 pub mod score;
 pub mod write;

@@ -215,7 +215,7 @@ fn the_library_does_not_depend_on_clap() {
 #[test]
 fn every_stage_folder_says_what_enters_and_leaves() {
     for stage in [
-        "read", "parse", "detect", "bucket", "sample", "write", "score",
+        "read", "parse", "detect", "bucket", "sample", "write", "score", "report",
     ] {
         let p = root().join("src").join(stage).join("mod.rs");
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));

@@ -8,6 +8,7 @@ mod args;
 mod extract;
 mod languages;
 mod parse;
+mod report;
 mod score;
 
 use std::process::ExitCode;
@@ -39,7 +40,8 @@ Exit codes:
 /// Typical use: `ldd-sets run --pair de-en --corpora DIR --out OUT` (what `make extract`
 /// does; any pair whose source language has a UDPipe 2.5 model works without a config, see
 /// `ldd-sets languages`), or `ldd-sets extract` on one corpus, then
-/// `ldd-sets score --sets OUT --hyp FILE`.
+/// `ldd-sets score --sets OUT --hyp FILE` and `ldd-sets report --sets OUT`. `make demo` runs
+/// it all on a bundled sample.
 #[derive(Parser)]
 #[command(name = "ldd-sets", version, after_help = EXIT_CODES)]
 struct Cli {
@@ -77,6 +79,13 @@ enum Command {
     /// set-vs-controls difference and its test, ranks, distance trends and signatures.
     #[command(after_help = EXIT_CODES)]
     Score(score::ScoreArgs),
+    /// Write one self-contained HTML report of a sets directory (and its scores.json when
+    /// scored): inputs and settings, set sizes, distance distributions, scores against
+    /// distance with the controls' band and significance marks, and an examples browser
+    /// with the marked words. Charts are inline SVG; the page loads nothing from anywhere.
+    /// --format latex writes the main tables as LaTeX tabulars instead.
+    #[command(after_help = EXIT_CODES)]
+    Report(report::ReportArgs),
     /// Word-align a parallel corpus with the built-in aligner (fast_align's model, -d -o -v)
     /// and write Pharaoh `i-j` alignments, one line per corpus line. With --conllu, the
     /// source tokens are the UD words of the parse — exactly what `extract --alignments`
@@ -109,6 +118,7 @@ pub fn main() -> ExitCode {
         Command::Parse(a) => parse::parse(a),
         Command::Slice(a) => score::slice(a),
         Command::Score(a) => score::score(a),
+        Command::Report(a) => report::report(a),
         Command::Compare(a) => score::compare(a),
         Command::Align(a) => align::align(a),
         Command::Corpora(a) => parse::corpora(a),

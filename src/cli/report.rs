@@ -1,0 +1,60 @@
+//! `report`.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use ldd_sets::error::Result;
+use ldd_sets::report::{report as write_report, Format, ReportOptions, DEFAULT_EXAMPLES};
+
+use super::args::QuietArgs;
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    /// One self-contained HTML page (charts, tables, examples).
+    Html,
+    /// The main tables (set sizes; scores against distance with controls) as LaTeX tabulars.
+    Latex,
+}
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Output directory of `ldd-sets extract` (with scores.json when it has been scored).
+    #[arg(long, value_name = "DIR")]
+    sets: PathBuf,
+    /// Output file, ending in .html (or .tex with --format latex) [default:
+    /// DIR/report.html, DIR/report.tex].
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Scores written by `ldd-sets score` [default: DIR/scores.json when it exists].
+    #[arg(long, value_name = "FILE")]
+    scores: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "html")]
+    format: FormatArg,
+    /// Example lines sampled per set for the examples browser (the same lines every time;
+    /// 2 shown, the rest behind "show more"; at most 1000).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_EXAMPLES as u32,
+          value_parser = clap::value_parser!(u32).range(0..=1000))]
+    examples: u32,
+    #[command(flatten)]
+    quiet: QuietArgs,
+}
+
+pub fn report(a: ReportArgs) -> Result<()> {
+    let out = write_report(&ReportOptions {
+        sets: a.sets,
+        out: a.out,
+        scores: a.scores,
+        format: match a.format {
+            FormatArg::Html => Format::Html,
+            FormatArg::Latex => Format::Latex,
+        },
+        examples: a.examples as usize,
+    })?;
+    if !a.quiet.quiet {
+        println!("report written to {}", ldd_io::text::shown(&out));
+    }
+    Ok(())
+}

@@ -1,0 +1,491 @@
+//! What the report shows besides the manifest and the scores, read from the sets
+//! directory: the distance of every lexical pair, the reordering measures of every line,
+//! and a deterministic sample of every set's lines with each system's output.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use ldd_io::Input;
+
+use super::scores::Scores;
+use crate::detect::rules::Match;
+use crate::error::{Error, Result};
+use crate::read::select::{read_ids, read_needed, read_selected};
+use crate::write::manifest::{resolve, Manifest};
+use crate::write::set::{SetEntry, SetKind};
+
+/// The distances of one lexical phenomenon's pairs.
+#[derive(Debug, Clone)]
+pub struct Distances {
+    /// Phenomenon.
+    pub phenomenon: String,
+    /// `counts[d]`: pairs at distance `d`.
+    pub counts: Vec<u64>,
+}
+
+impl Distances {
+    /// All pairs.
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+}
+
+/// The distance of every pair of every lexical phenomenon, found again by running the
+/// manifest's rules over each phenomenon's `ge0` trees (which hold every instance). The
+/// phenomena are read in parallel; the result is in rule order.
+pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
+    use rayon::prelude::*;
+    let matcher = m.rules.compile();
+    let found: Vec<Option<Distances>> = m
+        .rules
+        .phenomena
+        .par_iter()
+        .enumerate()
+        .map(|(pi, p)| -> Result<Option<Distances>> {
+            let Some(set) = m.sets.iter().find(|s| {
+                s.kind == SetKind::Lexical
+                    && s.phenomenon == p.name
+                    && !s.exact
+                    && s.min_distance == 0
+            }) else {
+                return Ok(None);
+            };
+            let path = resolve(dir, &set.files.conllu)?;
+            let mut counts: Vec<u64> = Vec::new();
+            let mut matches: Vec<Match> = Vec::new();
+            ldd_conllu::for_each_sentence(&path, |_, s| -> Result<()> {
+                matcher.detect(s, &mut matches);
+                for f in matches.iter().filter(|f| usize::from(f.phenomenon) == pi) {
+                    let d = f.distance as usize;
+                    if counts.len() <= d {
+                        counts.resize(d + 1, 0);
+                    }
+                    counts[d] += 1;
+                }
+                Ok(())
+            })?;
+            let dist = Distances {
+                phenomenon: p.name.clone(),
+                counts,
+            };
+            if dist.total() != set.pairs {
+                return Err(Error::Data(format!(
+                    "{}: has {} {} pairs under the manifest's rules but the manifest records {}; \
+                     the set files were changed",
+                    ldd_io::text::shown(&path),
+                    dist.total(),
+                    p.name,
+                    set.pairs
+                )));
+            }
+            Ok(Some(dist))
+        })
+        .collect::<Result<_>>()?;
+    Ok(found.into_iter().flatten().collect())
+}
+
+/// The parse cache's record `K.json` beside the trees `K.conllu.gz` that `extract` read,
+/// when the source was parsed by ldd-sets: it names the UDPipe model. `None` for trees given
+/// with `--conllu`, or a record that does not match the manifest's checksums.
+pub fn parse_record(m: &Manifest) -> Option<ldd_parse::CacheManifest> {
+    let trees = &m.inputs.conllu.path;
+    let name = trees.file_name()?.to_str()?;
+    let key = name.strip_suffix(".conllu.gz")?;
+    let text = ldd_io::read_text(&trees.with_file_name(format!("{key}.json")), 1 << 20).ok()?;
+    let rec: ldd_parse::CacheManifest = serde_json::from_str(&text).ok()?;
+    (rec.conllu_gz_sha256 == m.inputs.conllu.sha256 && rec.corpus_sha256 == m.inputs.source.sha256)
+        .then_some(rec)
+}
+
+/// A per-line reordering measure, counted by value.
+#[derive(Debug, Clone)]
+pub struct Measure {
+    /// Column name (`position`, `crossing`, `kendall`, `fuzzy`; `distance` in older runs).
+    pub name: String,
+    /// Value × 100 (rounded) → lines.
+    pub counts: BTreeMap<i64, u64>,
+    /// Whether every value is a whole number.
+    pub integral: bool,
+    /// Lines where the measure is undefined (empty cell, or no row).
+    pub undefined: u64,
+}
+
+/// The per-line reordering files, newest first: `reorder.tsv` (one row per corpus line,
+/// one column per measure) and the older `max_distance.tsv` (rows only for lines with a
+/// link).
+const REORDER_FILES: [&str; 2] = ["reorder/reorder.tsv", "reorder/max_distance.tsv"];
+
+/// Columns of the reordering file that are measures.
+const MEASURES: [&str; 5] = ["position", "crossing", "kendall", "fuzzy", "distance"];
+
+/// The reordering measures of every line (empty when the run has no reordering sets or
+/// its per-line file is missing). Memory: one counter per distinct value (rounded to
+/// 0.01), whatever the corpus size.
+pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Vec<Measure>)> {
+    if m.reorder.is_none() {
+        return Ok((None, Vec::new()));
+    }
+    let Some(path) = REORDER_FILES
+        .iter()
+        .map(|f| dir.join(f))
+        .find(|p| p.is_file())
+    else {
+        return Ok((None, Vec::new()));
+    };
+    let mut r = Input::open(&path)?;
+    let Some(header) = r.next_line()? else {
+        return Err(Error::input(&path, 1, "empty file: expected a header row"));
+    };
+    let columns: Vec<(usize, String)> = header
+        .split('\t')
+        .enumerate()
+        .filter(|(_, c)| MEASURES.contains(c))
+        .map(|(i, c)| (i, c.to_string()))
+        .collect();
+    if columns.is_empty() {
+        return Err(Error::input(
+            &path,
+            1,
+            format!("no measure column ({}) in the header", MEASURES.join(", ")),
+        ));
+    }
+    let mut measures: Vec<Measure> = columns
+        .iter()
+        .map(|(_, n)| Measure {
+            name: n.clone(),
+            counts: BTreeMap::new(),
+            integral: true,
+            undefined: 0,
+        })
+        .collect();
+    let mut rows = 0u64;
+    while let Some(line) = r.next_line()? {
+        rows += 1;
+        let cells: Vec<&str> = line.split('\t').collect();
+        for ((i, name), meas) in columns.iter().zip(measures.iter_mut()) {
+            let cell = cells.get(*i).copied().unwrap_or("").trim();
+            if cell.is_empty() {
+                meas.undefined += 1;
+                continue;
+            }
+            let v: f64 = cell
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| {
+                    Error::input(
+                        &path,
+                        rows + 1,
+                        format!(
+                            "column `{name}`: not a number: `{}`",
+                            ldd_io::text::quote(cell, 40)
+                        ),
+                    )
+                })?;
+            if v.fract() != 0.0 {
+                meas.integral = false;
+            }
+            *meas.counts.entry((v * 100.0).round() as i64).or_insert(0) += 1;
+        }
+    }
+    // max_distance.tsv has rows only for lines with a link.
+    for meas in &mut measures {
+        meas.undefined += m.corpus.lines.saturating_sub(rows);
+    }
+    Ok((Some(path), measures))
+}
+
+/// A corpus line shown in the examples browser.
+#[derive(Debug, Clone)]
+pub struct Example {
+    /// Corpus line id.
+    pub id: u32,
+    /// The marked source (`<dk>`/`<hk>`, `<sk>` tags).
+    pub source: String,
+    /// The reference: marked (`<tk>`) for reorder sets, plain otherwise.
+    pub target: String,
+    /// Each system's output (`None`: not available).
+    pub outputs: Vec<Option<String>>,
+}
+
+/// A set's sample.
+#[derive(Debug, Clone)]
+pub struct SetExamples {
+    /// Phenomenon.
+    pub phenomenon: String,
+    /// Bucket.
+    pub bucket: String,
+    /// Sentences in the set.
+    pub sentences: u64,
+    /// The sample, in sample order.
+    pub examples: Vec<Example>,
+}
+
+/// splitmix64: the sample order of a line.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The sample of a set: `n` 1-based positions ordered by a hash of the line id seeded by
+/// the phenomenon (not the bucket), so the same set always shows the same lines, and the
+/// lines shown for `ge5` are mostly among those shown for `ge1`.
+pub fn sample_positions(set: &SetEntry, ids: &[u32], n: usize) -> Vec<u32> {
+    let seed = crate::sample::stream_seed(1, &set.phenomenon, "examples");
+    let mut keyed: Vec<(u64, u32)> = ids
+        .iter()
+        .enumerate()
+        .map(|(pos, &id)| (mix(seed ^ u64::from(id)), pos as u32 + 1))
+        .collect();
+    keyed.sort_unstable();
+    keyed.truncate(n);
+    keyed.into_iter().map(|(_, p)| p).collect()
+}
+
+/// Every system's output lines (by corpus id) for the lines in `ids`; `None` for a system
+/// whose file is missing or has the wrong line count, with a note saying why.
+pub fn outputs(
+    scores: Option<&Scores>,
+    ids: &BTreeSet<u32>,
+    corpus_lines: u64,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Option<BTreeMap<u32, String>>>> {
+    let Some(scores) = scores else {
+        return Ok(Vec::new());
+    };
+    let wanted: Vec<u32> = ids.iter().copied().collect();
+    let mut out = Vec::new();
+    for sys in &scores.systems {
+        let Some(path) = &sys.path else {
+            notes.push(format!(
+                "system {}: scores.json does not name its output file",
+                sys.name
+            ));
+            out.push(None);
+            continue;
+        };
+        if !path.is_file() {
+            notes.push(format!(
+                "system {}: output {} not found (paths are as given to `score`, relative to \
+                 the directory it ran in); its examples show –",
+                sys.name,
+                ldd_io::text::shown(path)
+            ));
+            out.push(None);
+            continue;
+        }
+        let (lines, n) = read_selected(path, &wanted)?;
+        if n != corpus_lines {
+            notes.push(format!(
+                "system {}: {} has {n} lines, not the corpus's {corpus_lines}: it changed \
+                 after scoring; its examples show –",
+                sys.name,
+                ldd_io::text::shown(path)
+            ));
+            out.push(None);
+            continue;
+        }
+        out.push(Some(wanted.iter().copied().zip(lines).collect()));
+    }
+    Ok(out)
+}
+
+/// The sample of every non-empty set, with each system's output: `per_set` lines a set.
+pub fn examples(
+    dir: &Path,
+    m: &Manifest,
+    scores: Option<&Scores>,
+    per_set: usize,
+    notes: &mut Vec<String>,
+) -> Result<Vec<SetExamples>> {
+    struct Picked {
+        set: usize,
+        positions: Vec<u32>,
+        ids: Vec<u32>,
+    }
+    let mut picked = Vec::new();
+    let mut all_ids = BTreeSet::new();
+    for (k, set) in m.sets.iter().enumerate() {
+        if set.sentences == 0 || per_set == 0 {
+            continue;
+        }
+        let ids_path = resolve(dir, &set.files.ids)?;
+        let ids = read_ids(&ids_path)?;
+        if ids.len() as u64 != set.sentences {
+            return Err(Error::Data(format!(
+                "{}: has {} ids but the manifest records {} sentences",
+                ldd_io::text::shown(&ids_path),
+                ids.len(),
+                set.sentences
+            )));
+        }
+        let positions = sample_positions(set, &ids, per_set);
+        let chosen: Vec<u32> = positions.iter().map(|&p| ids[p as usize - 1]).collect();
+        all_ids.extend(chosen.iter().copied());
+        picked.push(Picked {
+            set: k,
+            positions,
+            ids: chosen,
+        });
+    }
+    let outs = outputs(scores, &all_ids, m.corpus.lines, notes)?;
+    let mut result = Vec::new();
+    for p in picked {
+        let set = &m.sets[p.set];
+        let mut sorted = p.positions.clone();
+        sorted.sort_unstable();
+        let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
+            let path = resolve(dir, rel)?;
+            Ok(sorted
+                .iter()
+                .copied()
+                .zip(read_needed(&path, &sorted)?)
+                .collect())
+        };
+        let mut source = read(&set.files.marked)?;
+        let mut target = read(
+            set.files
+                .marked_target
+                .as_deref()
+                .unwrap_or(&set.files.target),
+        )?;
+        let examples = p
+            .positions
+            .iter()
+            .zip(&p.ids)
+            .map(|(pos, &id)| Example {
+                id,
+                source: source.remove(pos).unwrap_or_default(),
+                target: target.remove(pos).unwrap_or_default(),
+                outputs: outs
+                    .iter()
+                    .map(|o| o.as_ref().and_then(|o| o.get(&id).cloned()))
+                    .collect(),
+            })
+            .collect();
+        result.push(SetExamples {
+            phenomenon: set.phenomenon.clone(),
+            bucket: set.bucket.clone(),
+            sentences: set.sentences,
+            examples,
+        });
+    }
+    Ok(result)
+}
+
+/// A piece of a marked line: text, or a marked word with its tags (`d1`, `h1`, `s1`, …).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// Unmarked text.
+    Text(&'a str),
+    /// A word wrapped in marks, outermost tag first.
+    Marked(Vec<&'a str>, &'a str),
+}
+
+/// Whether `t` is a mark tag name: `d`, `h`, `s` or `t` followed by digits.
+fn is_tag(t: &str) -> bool {
+    let mut c = t.chars();
+    matches!(c.next(), Some('d' | 'h' | 's' | 't'))
+        && t.len() > 1
+        && t[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Splits a marked line into pieces. Only well-formed mark tags count; anything else
+/// (e.g. a literal `<` in the corpus) is text.
+pub fn parse_marked(line: &str) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let mut plain_start = 0;
+    let mut i = 0;
+    let bytes = line.as_bytes();
+    while i < bytes.len() {
+        if bytes[i] == b'<' {
+            // Opening tags, then the word, then the same closing tags in reverse.
+            let mut tags = Vec::new();
+            let mut j = i;
+            while j < bytes.len() && bytes[j] == b'<' {
+                let Some(end) = line[j..].find('>') else {
+                    break;
+                };
+                let name = &line[j + 1..j + end];
+                if !is_tag(name) {
+                    break;
+                }
+                tags.push(name);
+                j += end + 1;
+            }
+            if !tags.is_empty() {
+                let close: String = tags.iter().rev().map(|t| format!("</{t}>")).collect();
+                if let Some(w) = line[j..].find(&close) {
+                    let word = &line[j..j + w];
+                    if !word.is_empty() && !word.contains(' ') {
+                        if plain_start < i {
+                            out.push(Piece::Text(&line[plain_start..i]));
+                        }
+                        out.push(Piece::Marked(tags, word));
+                        i = j + w + close.len();
+                        plain_start = i;
+                        continue;
+                    }
+                }
+            }
+        }
+        i += line[i..].chars().next().map_or(1, char::len_utf8);
+    }
+    if plain_start < line.len() {
+        out.push(Piece::Text(&line[plain_start..]));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marked_lines_split_into_words_and_marks() {
+        let p = parse_marked("Osborne <h1>meldete</h1> sich <d1>an</d1> , <x> a<b");
+        assert_eq!(
+            p,
+            vec![
+                Piece::Text("Osborne "),
+                Piece::Marked(vec!["h1"], "meldete"),
+                Piece::Text(" sich "),
+                Piece::Marked(vec!["d1"], "an"),
+                Piece::Text(" , <x> a<b"),
+            ]
+        );
+        let p = parse_marked("<d1><h2>sich</h2></d1> x <t12>wär</t12>");
+        assert_eq!(
+            p,
+            vec![
+                Piece::Marked(vec!["d1", "h2"], "sich"),
+                Piece::Text(" x "),
+                Piece::Marked(vec!["t12"], "wär"),
+            ]
+        );
+        // An unclosed tag is text.
+        assert_eq!(parse_marked("<d1>x"), vec![Piece::Text("<d1>x")]);
+    }
+
+    #[test]
+    fn sample_is_deterministic_and_within_the_set() {
+        let set: SetEntry = serde_json::from_value(serde_json::json!({
+            "kind": "lexical", "phenomenon": "p", "bucket": "ge1", "min_distance": 1,
+            "exact": false, "sentences": 50, "pairs": 50, "mean_source_words": 1.0,
+            "files": {"source": "a", "target": "b", "ids": "c", "conllu": "d", "marked": "e"}
+        }))
+        .unwrap();
+        let ids: Vec<u32> = (1..=50).map(|i| i * 3).collect();
+        let a = sample_positions(&set, &ids, 10);
+        assert_eq!(a, sample_positions(&set, &ids, 10));
+        assert_eq!(a.len(), 10);
+        assert!(a.iter().all(|&p| (1..=50).contains(&p)));
+        let uniq: BTreeSet<u32> = a.iter().copied().collect();
+        assert_eq!(uniq.len(), 10);
+        // A longer sample extends the shorter one.
+        assert_eq!(&sample_positions(&set, &ids, 20)[..10], &a[..]);
+        assert_eq!(sample_positions(&set, &ids, 99).len(), 50);
+    }
+}

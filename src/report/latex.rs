@@ -1,0 +1,191 @@
+//! `--format latex`: the report's main tables as LaTeX `tabular`s for a paper — set sizes,
+//! and per metric the scores against distance with the controls (the paper's Table 5).
+//! Uses `booktabs` rules; `\input` the file inside a `table` environment.
+
+use std::fmt::Write as _;
+
+use super::html::mark;
+use super::scores::{metric_label, SMALL_SET};
+use super::{file_name, Report};
+use crate::write::set::SetEntry;
+
+/// Escapes LaTeX's special characters.
+pub fn tex(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn num(x: Option<f64>) -> String {
+    x.map_or_else(|| "--".into(), |v| format!("{v:.2}"))
+}
+
+/// A phenomenon's row of a size table: its name and its sets.
+type Row<'a> = (&'a str, Vec<&'a SetEntry>);
+
+/// The LaTeX file.
+pub fn tables(r: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "% ldd-sets {} report tables for {} ({} -> {}), {} corpus lines.\n% Needs \\usepackage{{booktabs}}. Sets marked $^\\ddagger$ have fewer than {SMALL_SET} sentences.",
+        r.m.tool.version,
+        file_name(&r.m.inputs.source.path),
+        r.m.languages.source,
+        r.m.languages.target,
+        r.m.corpus.lines
+    );
+    // Sizes: one row per phenomenon, ge then eq buckets as columns.
+    let mut phen: Vec<&str> = Vec::new();
+    for x in &r.m.sets {
+        if !phen.contains(&x.phenomenon.as_str()) {
+            phen.push(&x.phenomenon);
+        }
+    }
+    // One table per list of buckets (lexical ge, lexical eq, reorder), a row per phenomenon.
+    let mut groups: Vec<(Vec<&str>, Vec<Row>)> = Vec::new();
+    for exact in [false, true] {
+        for p in &phen {
+            let v: Vec<&SetEntry> =
+                r.m.sets
+                    .iter()
+                    .filter(|x| x.phenomenon == *p && x.exact == exact)
+                    .collect();
+            if v.is_empty() {
+                continue;
+            }
+            let buckets: Vec<&str> = v.iter().map(|x| x.bucket.as_str()).collect();
+            match groups.iter_mut().find(|g| g.0 == buckets) {
+                Some(g) => g.1.push((p, v)),
+                None => groups.push((buckets, vec![(p, v)])),
+            }
+        }
+    }
+    for (buckets, rows) in &groups {
+        let _ = writeln!(
+            s,
+            "\n% Set sizes: sentences per set\n\\begin{{tabular}}{{l{}}}\n\\toprule",
+            "r".repeat(buckets.len())
+        );
+        s.push_str("phenomenon");
+        for b in buckets {
+            let _ = write!(s, " & {}", tex(b));
+        }
+        s.push_str(" \\\\\n\\midrule\n");
+        for (p, v) in rows {
+            s.push_str(&tex(p));
+            for x in v {
+                let _ = write!(
+                    s,
+                    " & {}{}",
+                    x.sentences,
+                    if x.sentences > 0 && x.sentences < SMALL_SET {
+                        "$^\\ddagger$"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            s.push_str(" \\\\\n");
+        }
+        s.push_str("\\bottomrule\n\\end{tabular}\n");
+    }
+    let Some(sc) = &r.scores else {
+        s.push_str("\n% No scores.json: run `ldd-sets score` for the score tables.\n");
+        return s;
+    };
+    for m in sc.metrics() {
+        let label = metric_label(&m);
+        let _ = writeln!(
+            s,
+            "\n% {label} on the ge sets against distance, with the length-matched controls: set score, \
+             controls' mean, difference; * / ** one-sided p < 0.05 / 0.01 (set worse than controls), \
+             \\textdagger{{}} (no p-values) every control higher.\n\\begin{{tabular}}{{llr{}}}\n\\toprule",
+            "rrr".repeat(sc.systems.len())
+        );
+        let _ = write!(s, "phenomenon & set & $n$");
+        for sys in &sc.systems {
+            let _ = write!(s, " & \\multicolumn{{3}}{{c}}{{{}}}", tex(&sys.name));
+        }
+        s.push_str(" \\\\\n");
+        let _ = write!(s, " & & ");
+        for _ in &sc.systems {
+            s.push_str(" & set & controls & $\\Delta$");
+        }
+        s.push_str(" \\\\\n\\midrule\n");
+        let mut any = false;
+        for set in r.m.sets.iter().filter(|x| !x.exact) {
+            let rows: Vec<_> = sc
+                .systems
+                .iter()
+                .map(|sys| sc.row(&sys.name, &m, &set.phenomenon, &set.bucket))
+                .collect();
+            if rows.iter().all(Option::is_none) {
+                continue;
+            }
+            any = true;
+            let _ = write!(
+                s,
+                "{} & {} & {}{}",
+                tex(&set.phenomenon),
+                tex(&set.bucket),
+                set.sentences,
+                if set.sentences > 0 && set.sentences < SMALL_SET {
+                    "$^\\ddagger$"
+                } else {
+                    ""
+                }
+            );
+            for row in rows {
+                match row {
+                    None => s.push_str(" & -- & -- & --"),
+                    Some(x) => {
+                        let mk = match mark(x) {
+                            "†" => "\\textdagger{}".to_string(),
+                            "" => String::new(),
+                            other => format!("$^{{{other}}}$"),
+                        };
+                        let _ = write!(
+                            s,
+                            " & {}{} & {} & {}",
+                            num(x.score),
+                            mk,
+                            num(x.control_mean),
+                            x.diff().map_or_else(|| "--".into(), |d| format!("{d:+.2}"))
+                        );
+                    }
+                }
+            }
+            s.push_str(" \\\\\n");
+        }
+        if !any {
+            s.push_str("% no set rows\n");
+        }
+        s.push_str("\\bottomrule\n\\end{tabular}\n");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_characters_are_escaped() {
+        assert_eq!(
+            tex("a_b & 50% #1 {x} ~^\\"),
+            "a\\_b \\& 50\\% \\#1 \\{x\\} \\textasciitilde{}\\textasciicircum{}\\textbackslash{}"
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! Stage 8, **report**: one self-contained HTML page (or LaTeX tables) about a sets
+//! directory and, when it has been scored, its scores.
+//!
+//! What enters: a sets directory (`manifest.json`, the set files, the per-line reordering
+//! file) and, when present, `scores.json` with the systems' output files it names.
+//! What leaves: `report.html` — inputs and settings, set sizes, distance distributions,
+//! scores against distance with the controls' band, set-vs-controls tables with
+//! significance marks, and an examples browser — every chart inline SVG drawn by
+//! `plotters` ([`chart`]), styles inline, no script, font or image from elsewhere
+//! ([`html`]); or, with `--format latex`, the main tables as LaTeX `tabular`s
+//! ([`latex`]). The output is written all-or-nothing and is byte-identical for the same
+//! inputs.
+//!
+//! The scores are read leniently ([`scores`]): fields that older versions of `score` did
+//! not write (confidence intervals, p-values, signatures) are shown as "–".
+
+pub mod chart;
+pub mod data;
+pub mod html;
+pub mod latex;
+pub mod scores;
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::write::manifest::Manifest;
+use data::{Distances, Measure, SetExamples};
+use scores::Scores;
+
+/// Output format of `report`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One self-contained HTML page.
+    Html,
+    /// The main tables as LaTeX `tabular`s.
+    Latex,
+}
+
+impl Format {
+    /// The file extension of the format (and the default output name).
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Html => "html",
+            Format::Latex => "tex",
+        }
+    }
+}
+
+/// What `report` reads and writes.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
+    /// Output directory of `ldd-sets extract`.
+    pub sets: PathBuf,
+    /// Output file [default: `SETS/report.html` or `SETS/report.tex`].
+    pub out: Option<PathBuf>,
+    /// Scores [default: `SETS/scores.json` when it exists].
+    pub scores: Option<PathBuf>,
+    /// Output format.
+    pub format: Format,
+    /// Example lines sampled per set.
+    pub examples: usize,
+}
+
+/// Default number of example lines per set (the first [`html::SHOWN`] are shown, the
+/// rest behind "show more").
+pub const DEFAULT_EXAMPLES: usize = 10;
+
+/// Everything the report shows, gathered.
+#[derive(Debug)]
+pub struct Report {
+    /// The sets directory.
+    pub dir: PathBuf,
+    /// Its manifest.
+    pub m: Manifest,
+    /// The scores, if any.
+    pub scores: Option<Scores>,
+    /// Where they were read from.
+    pub scores_path: Option<PathBuf>,
+    /// Lexical pairs by distance.
+    pub distances: Vec<Distances>,
+    /// Per-line reordering file read, if any.
+    pub measures_path: Option<PathBuf>,
+    /// Reordering measures.
+    pub measures: Vec<Measure>,
+    /// Example lines per set.
+    pub examples: Vec<SetExamples>,
+    /// Warnings shown at the top of the report (e.g. a system's output file missing).
+    pub notes: Vec<String>,
+    /// The parse cache's record of the trees, when `extract` parsed the source itself
+    /// (it names the UDPipe model).
+    pub parse: Option<ldd_parse::CacheManifest>,
+}
+
+/// Reads everything the report shows.
+pub fn gather(opts: &ReportOptions) -> Result<Report> {
+    let dir = &opts.sets;
+    let m = Manifest::read(dir)?;
+    let scores_path = match &opts.scores {
+        Some(p) => Some(p.clone()),
+        None => Some(dir.join("scores.json")).filter(|p| p.is_file()),
+    };
+    let scores = match &scores_path {
+        Some(p) => Some(Scores::read(p, &m)?),
+        None => None,
+    };
+    let distances = data::lexical_distances(dir, &m)?;
+    let (measures_path, measures) = data::reorder_measures(dir, &m)?;
+    let mut notes = Vec::new();
+    let examples = data::examples(dir, &m, scores.as_ref(), opts.examples, &mut notes)?;
+    let parse = data::parse_record(&m);
+    Ok(Report {
+        dir: dir.clone(),
+        m,
+        scores,
+        scores_path,
+        distances,
+        measures_path,
+        measures,
+        examples,
+        notes,
+        parse,
+    })
+}
+
+/// The output path: `--out`, which must end in the format's extension (so a report is
+/// never written over a set file or the manifest), or `SETS/report.<ext>`.
+pub fn out_path(opts: &ReportOptions) -> Result<PathBuf> {
+    let ext = opts.format.extension();
+    let Some(out) = &opts.out else {
+        return Ok(opts.sets.join(format!("report.{ext}")));
+    };
+    let ok = out.extension().is_some_and(|e| {
+        e.eq_ignore_ascii_case(ext) || (ext == "html" && e.eq_ignore_ascii_case("htm"))
+    });
+    if !ok || out.file_name().is_none() {
+        return Err(Error::Config(format!(
+            "--out {}: the file name must end in .{ext} for --format {}",
+            ldd_io::text::shown(out),
+            if ext == "tex" { "latex" } else { "html" }
+        )));
+    }
+    if out.is_dir() {
+        return Err(Error::Config(format!(
+            "--out {}: is a directory; give a file name",
+            ldd_io::text::shown(out)
+        )));
+    }
+    Ok(out.clone())
+}
+
+/// Renders the report in the chosen format.
+pub fn render(r: &Report, format: Format) -> Result<String> {
+    match format {
+        Format::Html => html::page(r),
+        Format::Latex => Ok(latex::tables(r)),
+    }
+}
+
+/// Runs `report`: gathers, renders and writes the output all-or-nothing; returns its path.
+pub fn report(opts: &ReportOptions) -> Result<PathBuf> {
+    let out = out_path(opts)?;
+    let r = gather(opts)?;
+    let text = render(&r, opts.format)?;
+    ldd_io::write_bytes_atomic(&out, text.as_bytes())?;
+    Ok(out)
+}
+
+/// The file name of a path for display (the whole path if it has none).
+pub fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}

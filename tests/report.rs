@@ -1,0 +1,800 @@
+//! `ldd-sets report` on real sets: PUD de→en from the gold trees (with reordering sets and
+//! controls), unscored, with one system and with three; opened in headless Chromium
+//! (Debian's `chromium`, driven by playwright-core: `make browser` or `.ci/run` installs
+//! it); the demo pipeline (`make demo-run`) on the bundled sample; the books-sized run's
+//! time and size; the lenient scores reader; errors.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use common::*;
+use ldd_sets::sample::ControlStatus;
+use ldd_sets::write::manifest::Manifest;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The reference with a word-level change applied to every line.
+fn system(dir: &Path, name: &str, f: impl Fn(Vec<&str>) -> Vec<String>) -> PathBuf {
+    let p = dir.join(format!("{name}.en"));
+    let text: Vec<String> = lines(&data("parallel/pud.de-en.en"))
+        .iter()
+        .map(|l| f(l.split(' ').collect()).join(" "))
+        .collect();
+    std::fs::write(&p, text.join("\n") + "\n").unwrap();
+    p
+}
+
+fn drop3(w: Vec<&str>) -> Vec<String> {
+    w.iter()
+        .enumerate()
+        .filter(|(i, _)| i % 3 != 2)
+        .map(|(_, w)| w.to_string())
+        .collect()
+}
+
+fn swap(w: Vec<&str>) -> Vec<String> {
+    let mut v: Vec<String> = w.iter().map(|x| x.to_string()).collect();
+    for i in (0..v.len().saturating_sub(1)).step_by(2) {
+        v.swap(i, i + 1);
+    }
+    v
+}
+
+fn first_half(w: Vec<&str>) -> Vec<String> {
+    w[..w.len().div_ceil(2)]
+        .iter()
+        .map(|x| x.to_string())
+        .collect()
+}
+
+/// PUD de→en (gold trees, reordering, 5 controls), extracted once for all tests, with
+/// three systems' outputs beside it.
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+    sets: PathBuf,
+    systems: Vec<PathBuf>,
+}
+
+fn fixture() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
+        let sets = dir.join("pud");
+        extract_pud("de", &sets, &["--controls", "5", "-q"]);
+        let systems = vec![
+            system(&dir, "drop3", drop3),
+            system(&dir, "swap", swap),
+            system(&dir, "half", first_half),
+        ];
+        Fixture {
+            _tmp: tmp,
+            dir,
+            sets,
+            systems,
+        }
+    })
+}
+
+/// A copy of the fixture's sets in a fresh directory, scored for `n` systems (0: none).
+fn scored(n: usize) -> (tempfile::TempDir, PathBuf) {
+    let f = fixture();
+    let tmp = tempfile::tempdir().unwrap();
+    let sets = tmp.path().join("pud");
+    copy_dir(&f.sets, &sets);
+    if n > 0 {
+        let mut args = vec![
+            "score".to_string(),
+            "-q".into(),
+            "--sets".into(),
+            s(&sets).into(),
+            "--ref".into(),
+            s(&data("parallel/pud.de-en.en")).into(),
+        ];
+        for h in &f.systems[..n] {
+            args.extend(["--hyp".to_string(), s(h).to_string()]);
+        }
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        run_ok(&a);
+    }
+    (tmp, sets)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let t = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_dir(&p, &t);
+        } else {
+            std::fs::copy(&p, &t).unwrap();
+        }
+    }
+}
+
+/// Every word marked `<xK>word</xK>` in the set's marked files (source and target).
+fn marked_words(sets: &Path) -> BTreeSet<String> {
+    let m = Manifest::read(sets).unwrap();
+    let mut out = BTreeSet::new();
+    for set in &m.sets {
+        for f in [Some(&set.files.marked), set.files.marked_target.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            for l in lines(&sets.join(f)) {
+                for tok in l.split(' ') {
+                    let mut t = tok;
+                    // Strip nested tags: <d1><h2>w</h2></d1>
+                    while t.starts_with('<') {
+                        match t.find('>') {
+                            Some(i) => t = &t[i + 1..],
+                            None => break,
+                        }
+                    }
+                    if t.len() < tok.len() {
+                        if let Some(i) = t.find("</") {
+                            out.insert(t[..i].to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Runs the browser check on a report; returns its JSON.
+fn browser(report: &Path, shot: &Path, extra: &[&str]) -> serde_json::Value {
+    let script = root().join("tests/browser/check-report.mjs");
+    assert!(
+        root()
+            .join("tests/browser/node_modules/playwright-core")
+            .is_dir(),
+        "playwright-core is missing: run `make browser` (npm ci in tests/browser); \
+         Chromium is Debian's `chromium` package"
+    );
+    let out = Command::new("node")
+        .arg(&script)
+        .arg(report)
+        .arg(shot)
+        .args(extra)
+        .output()
+        .expect("node runs (apt-get install nodejs)");
+    assert!(
+        out.status.success(),
+        "browser check failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The charts a report must have, counted from the manifest and the scores: set sizes
+/// per phenomenon, distances per lexical phenomenon, the reordering measure, and per
+/// metric a score chart per phenomenon.
+fn expected_charts(sets: &Path, systems: usize) -> usize {
+    let m = Manifest::read(sets).unwrap();
+    let phen: BTreeSet<&str> = m.sets.iter().map(|s| s.phenomenon.as_str()).collect();
+    let lexical = m.rules.phenomena.len();
+    let reorder = usize::from(m.reorder.is_some());
+    let scores = if systems > 0 {
+        // BLEU and chrF on every phenomenon, RIBES on reorder sets.
+        2 * phen.len() + reorder
+    } else {
+        0
+    };
+    phen.len() + lexical + reorder + scores
+}
+
+fn check_in_browser(systems: usize, name: &str) {
+    let (_tmp, sets) = scored(systems);
+    run_ok(&["report", "-q", "--sets", s(&sets)]);
+    let report = sets.join("report.html");
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let shot = shots.join(format!("{name}.png"));
+    let _ = std::fs::remove_file(&shot);
+    let j = browser(&report, &shot, &[]);
+
+    // Nothing left the page: the only request is the report itself.
+    let url = j["url"].as_str().unwrap();
+    assert_eq!(j["requests"], serde_json::json!([url]), "{j}");
+    assert_eq!(j["blocked"], serde_json::json!([]));
+    assert_eq!(j["pageErrors"], serde_json::json!([]));
+    assert_eq!(j["scripts"], 0);
+    assert_eq!(j["externalRefs"], serde_json::json!([]));
+    assert_eq!(
+        j["sections"],
+        serde_json::json!(["settings", "sizes", "distances", "scores", "examples"])
+    );
+
+    // Every chart rendered, with its title.
+    let charts = j["charts"].as_array().unwrap();
+    assert_eq!(charts.len(), expected_charts(&sets, systems), "{charts:#?}");
+    assert_eq!(j["figures"].as_u64().unwrap() as usize, charts.len());
+    let mut ids = BTreeSet::new();
+    for c in charts {
+        let id = c["id"].as_str().unwrap();
+        assert!(ids.insert(id.to_string()), "duplicate chart id {id}");
+        let title = c["title"].as_str().unwrap();
+        assert!(!title.trim().is_empty(), "{c}");
+        assert!(c["desc"].as_str().unwrap().len() > title.len(), "{c}");
+        assert_eq!(c["role"], "img");
+        assert_eq!(c["labelledby"], format!("{id}-t {id}-d"));
+        assert_eq!(c["visible"], true, "{c}");
+        assert!(c["width"].as_f64().unwrap() >= 300.0, "{c}");
+        assert!(c["height"].as_f64().unwrap() >= 250.0, "{c}");
+        // Axes, ticks, bars or lines and markers: a drawn chart has many shapes and labels.
+        assert!(c["shapes"].as_u64().unwrap() >= 20, "{c}");
+        assert!(c["texts"].as_u64().unwrap() >= 8, "{c}");
+    }
+    let titles: Vec<&str> = charts
+        .iter()
+        .map(|c| c["title"].as_str().unwrap())
+        .collect();
+    for t in [
+        "Set sizes: reflexive",
+        "Set sizes: reorder",
+        "Dependency distances: particle",
+    ] {
+        assert!(titles.contains(&t), "{titles:?}");
+    }
+    if systems > 0 {
+        assert!(titles.contains(&"BLEU vs distance: particle"), "{titles:?}");
+        assert!(titles.contains(&"RIBES vs distance: reorder"), "{titles:?}");
+    }
+
+    // The examples browser shows marked words without JavaScript: dependents, heads and
+    // aligned words, each a word that the set files mark.
+    let m = Manifest::read(&sets).unwrap();
+    let shown: u64 = m.sets.iter().map(|x| x.sentences.min(10).min(2)).sum();
+    assert_eq!(j["visibleExamples"].as_u64().unwrap(), shown);
+    let total: u64 = m.sets.iter().map(|x| x.sentences.min(10)).sum();
+    assert_eq!(j["examples"].as_u64().unwrap(), total);
+    let first_more = m.sets.iter().find(|x| x.sentences > 2).unwrap();
+    assert_eq!(
+        j["visibleExamplesAfterClick"].as_u64().unwrap(),
+        shown + first_more.sentences.min(10) - 2,
+        "show more opens the rest of the first set's sample"
+    );
+    assert!(j["visibleMarks"].as_u64().unwrap() >= shown, "{j}");
+    assert_eq!(
+        j["visibleMarkClasses"],
+        serde_json::json!(["m-a", "m-d", "m-h"])
+    );
+    let words = marked_words(&sets);
+    for w in j["visibleMarkWords"].as_array().unwrap() {
+        assert!(
+            words.contains(w.as_str().unwrap()),
+            "{w} is not a marked word"
+        );
+    }
+
+    // The screenshot is a PNG.
+    let png = std::fs::read(&shot).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(png.len() > 50_000, "{} bytes", png.len());
+}
+
+#[test]
+fn unscored_report_renders_in_chromium() {
+    check_in_browser(0, "unscored");
+}
+
+#[test]
+fn one_system_report_renders_in_chromium() {
+    check_in_browser(1, "one-system");
+}
+
+#[test]
+fn three_system_report_renders_in_chromium() {
+    check_in_browser(3, "three-systems");
+}
+
+#[test]
+fn report_shows_each_systems_output_for_the_sampled_lines() {
+    let (_tmp, sets) = scored(3);
+    run_ok(&["report", "-q", "--sets", s(&sets)]);
+    let html = read(&sets.join("report.html"));
+    // Each system's output of a line shown for reflexive/ge1, found independently: the
+    // line ids in the section, then that line of each system's file.
+    let start = html.find("id=\"ex-reflexive-ge1\"").unwrap();
+    let section = &html[start..start + html[start..].find("</section>").unwrap()];
+    let id: usize = section
+        .split("<dt>line</dt><dd>")
+        .nth(1)
+        .and_then(|x| x.split('<').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(ids(&sets.join("reflexive"), "ge1").contains(&(id as u64)));
+    let f = fixture();
+    for (name, h) in ["drop3", "swap", "half"].iter().zip(&f.systems) {
+        let line = &lines(h)[id - 1];
+        let shown = line
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+            .replace('\'', "&#39;");
+        assert!(
+            section.contains(&format!("<dt>{name}</dt><dd lang=\"en\">{shown}</dd>")),
+            "{name}: {shown}"
+        );
+    }
+    // Reports are deterministic.
+    let first = std::fs::read(sets.join("report.html")).unwrap();
+    run_ok(&["report", "-q", "--sets", s(&sets)]);
+    assert_eq!(first, std::fs::read(sets.join("report.html")).unwrap());
+}
+
+#[test]
+fn lexical_distances_agree_with_the_buckets() {
+    let f = fixture();
+    let m = Manifest::read(&f.sets).unwrap();
+    let d = ldd_sets::report::data::lexical_distances(&f.sets, &m).unwrap();
+    assert_eq!(d.len(), 2);
+    for dist in &d {
+        let pairs = |b: &str| m.set(&dist.phenomenon, b).unwrap().pairs;
+        assert_eq!(dist.total(), pairs("ge0"));
+        for k in 0..=5usize {
+            // eqK pairs are exactly the pairs at distance K; geK those at K or more.
+            assert_eq!(
+                dist.counts.get(k).copied().unwrap_or(0),
+                pairs(&format!("eq{k}"))
+            );
+            assert_eq!(
+                dist.counts.iter().skip(k).sum::<u64>(),
+                pairs(&format!("ge{k}"))
+            );
+        }
+    }
+    // README's PUD figures (checked by hand there): 135 reflexive and 119 particle pairs.
+    assert_eq!(d[0].phenomenon, "reflexive");
+    assert_eq!(d[0].total(), 135);
+    assert_eq!(d[1].total(), 119);
+}
+
+#[test]
+fn latex_tables_hold_the_set_sizes_and_scores() {
+    let (_tmp, sets) = scored(1);
+    let out = sets.join("tables.tex");
+    run_ok(&[
+        "report",
+        "-q",
+        "--sets",
+        s(&sets),
+        "--format",
+        "latex",
+        "--out",
+        s(&out),
+    ]);
+    let tex = read(&out);
+    // The PUD set sizes of the README (131 68 52 42 33 24; 112 104 94 72 62 56).
+    assert!(tex.contains("reflexive & 131 & 68$^\\ddagger$ & 52$^\\ddagger$ & 42$^\\ddagger$ & 33$^\\ddagger$ & 24$^\\ddagger$ \\\\"), "{tex}");
+    assert!(
+        tex.contains("particle & 112 & 104 & 94$^\\ddagger$"),
+        "{tex}"
+    );
+    assert!(
+        tex.contains("reorder & ge5 & ge10 & ge15 & ge20")
+            || tex.contains("phenomenon & ge5 & ge10 & ge15 & ge20")
+    );
+    assert_eq!(
+        tex.matches("\\begin{tabular}").count(),
+        3 + 3,
+        "3 size tables, 3 metrics"
+    );
+    assert_eq!(
+        tex.matches("\\begin{tabular}").count(),
+        tex.matches("\\end{tabular}").count()
+    );
+    // The BLEU row of particle/ge1 carries the set score and controls mean of scores.json.
+    let j: serde_json::Value = serde_json::from_str(&read(&sets.join("scores.json"))).unwrap();
+    let row = j["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["metric"] == "bleu" && r["phenomenon"] == "particle" && r["bucket"] == "ge1")
+        .unwrap();
+    let line = tex
+        .lines()
+        .find(|l| l.starts_with("particle & ge1 & 104 & "))
+        .unwrap();
+    assert!(
+        line.contains(&format!("{:.2}", row["score"].as_f64().unwrap())),
+        "{line}"
+    );
+    assert!(
+        line.contains(&format!("{:.2}", row["control_mean"].as_f64().unwrap())),
+        "{line}"
+    );
+}
+
+/// The fields `score` gains with significance testing (the shared contract) are shown
+/// when present; without them (older scores.json) the report shows "–".
+#[test]
+fn significance_fields_are_shown_when_present() {
+    let (_tmp, sets) = scored(2);
+    let path = sets.join("scores.json");
+    let mut j: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+    // `score` itself writes them: two systems get a paired bootstrap by default.
+    run_ok(&["report", "-q", "--sets", s(&sets)]);
+    let real = read(&sets.join("report.html"));
+    let bleu_sig = j["signatures"]["bleu"].as_str().unwrap();
+    assert!(bleu_sig.contains("nrefs:1"), "{bleu_sig}");
+    assert!(
+        real.contains(bleu_sig),
+        "the report shows score's BLEU signature"
+    );
+    assert_eq!(j["significance"]["method"], "bs");
+    assert!(real.contains("bs (paired bootstrap resampling), 1000 resamples, seed 12345"));
+    // An older scores.json, without the fields: "–" where they would be.
+    let mut older = j.clone();
+    for k in ["signatures", "significance"] {
+        older.as_object_mut().unwrap().remove(k);
+    }
+    for r in older["rows"].as_array_mut().unwrap() {
+        let r = r.as_object_mut().unwrap();
+        for k in [
+            "ci_low",
+            "ci_high",
+            "p_value",
+            "control_diff",
+            "control_diff_ci_low",
+            "control_diff_ci_high",
+            "control_p_value",
+            "small_set",
+            "signature",
+        ] {
+            r.remove(k);
+        }
+    }
+    std::fs::write(&path, serde_json::to_string(&older).unwrap()).unwrap();
+    run_ok(&["report", "-q", "--sets", s(&sets)]);
+    let old = read(&sets.join("report.html"));
+    assert!(
+        old.contains("<td class=\"n\">–</td>"),
+        "p vs baseline is – without p-values"
+    );
+    assert!(!old.contains(bleu_sig));
+    j["signatures"] =
+        serde_json::json!({"bleu": "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.4.3"});
+    j["significance"] =
+        serde_json::json!({"method": "bs", "n": 1000, "seed": 12345, "confidence": 0.95});
+    for r in j["rows"].as_array_mut().unwrap() {
+        if r["metric"] == "bleu"
+            && r["phenomenon"] == "particle"
+            && r["bucket"] == "ge2"
+            && r["system"] == "swap"
+        {
+            r["ci_low"] = serde_json::json!(1.25);
+            r["ci_high"] = serde_json::json!(7.5);
+            r["control_diff"] = serde_json::json!(-1.0);
+            r["control_diff_ci_low"] = serde_json::json!(-2.5);
+            r["control_diff_ci_high"] = serde_json::json!(-0.125);
+            r["control_p_value"] = serde_json::json!(0.004);
+            r["p_value"] = serde_json::json!(0.0001);
+            r["small_set"] = serde_json::json!(true);
+        }
+    }
+    std::fs::write(&path, serde_json::to_string(&j).unwrap()).unwrap();
+    run_ok(&["report", "-q", "--sets", s(&sets)]);
+    let html = read(&sets.join("report.html"));
+    assert!(html.contains("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.4.3"));
+    assert!(html
+        .contains("bs (paired bootstrap resampling), 1000 resamples, seed 12345, confidence 0.95"));
+    let row_start = html
+        .find("<tr><th scope=\"row\">particle/ge2</th>")
+        .unwrap();
+    let row = &html[row_start..row_start + html[row_start..].find("</tr>").unwrap()];
+    assert!(row.contains("[1.25, 7.50]"), "{row}");
+    assert!(
+        row.contains("-1.00 <span class=\"ci\">[-2.50, -0.13]</span>")
+            || row.contains("-1.00 <span class=\"ci\">[-2.50, -0.12]</span>"),
+        "{row}"
+    );
+    assert!(row.contains("0.004 <strong>**</strong>"), "{row}");
+}
+
+#[test]
+fn bad_scores_and_outputs_are_rejected() {
+    let (_tmp, sets) = scored(1);
+    // Not JSON: names the file and line, exit 3.
+    let bad = sets.join("bad.json");
+    std::fs::write(&bad, "{\n  \"corpus_lines\": 1000,\n  oops\n}\n").unwrap();
+    let o = run(&["report", "--sets", s(&sets), "--scores", s(&bad)]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad.json:3: not an ldd-sets scores.json"),
+        "{}",
+        stderr(&o)
+    );
+    // Scores of other sets: a set size that differs.
+    let mut j: serde_json::Value = serde_json::from_str(&read(&sets.join("scores.json"))).unwrap();
+    let row = j["rows"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|r| r["scope"] == "set")
+        .unwrap();
+    row["sentences"] = serde_json::json!(7);
+    let other = sets.join("other.json");
+    std::fs::write(&other, j.to_string()).unwrap();
+    let o = run(&["report", "--sets", s(&sets), "--scores", s(&other)]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("has 7 sentences there but 131 in the manifest"),
+        "{}",
+        stderr(&o)
+    );
+    // An output that is not .html is refused (exit 4) and nothing is written.
+    let o = run(&[
+        "report",
+        "--sets",
+        s(&sets),
+        "--out",
+        s(&sets.join("manifest.json")),
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("must end in .html"), "{}", stderr(&o));
+    assert!(Manifest::read(&sets).is_ok());
+    // A missing sets directory: exit 5 naming the manifest.
+    let o = run(&["report", "--sets", s(&sets.join("nope"))]);
+    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nope/manifest.json"), "{}", stderr(&o));
+}
+
+/// The bundled demo sample is exactly the first 300 PUD pairs with their gold German
+/// trees, plus the two synthetic systems `demo/make-sample.sh` describes, under 1 MB.
+#[test]
+fn demo_sample_is_the_first_300_pud_pairs() {
+    let demo = root().join("demo");
+    let mut bytes = 0;
+    for e in walk(&demo) {
+        bytes += std::fs::metadata(&e).unwrap().len();
+    }
+    assert!(bytes <= 1_000_000, "demo/ is {bytes} bytes");
+    for (f, shared) in [
+        ("pud.de-en.de", "parallel/pud.de-en.de"),
+        ("pud.de-en.en", "parallel/pud.de-en.en"),
+    ] {
+        assert_eq!(
+            lines(&demo.join(f)),
+            lines(&data(shared))[..300].to_vec(),
+            "{f}"
+        );
+    }
+    let trees = read(&data("ud/de_pud-ud-test.conllu"));
+    let first: Vec<&str> = trees.split("\n\n").take(300).collect();
+    assert_eq!(
+        read(&demo.join("de_pud-300.conllu")),
+        first.join("\n\n") + "\n\n"
+    );
+    let refs = lines(&demo.join("pud.de-en.en"));
+    let want = |f: fn(Vec<&str>) -> Vec<String>| -> Vec<String> {
+        refs.iter()
+            .map(|l| f(l.split_whitespace().collect()).join(" "))
+            .collect()
+    };
+    assert_eq!(lines(&demo.join("systems/ref-drop3.en")), want(drop3));
+    assert_eq!(lines(&demo.join("systems/ref-swap.en")), want(swap));
+    assert!(read(&demo.join("README.md")).contains("CC BY-SA 4.0"));
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// `make demo-run` (what `make demo` runs after building) with this test's binary, no
+/// model, an empty cache and HOME: it ends with a report, and its sets are those of the
+/// 300 pairs.
+#[test]
+fn make_demo_ends_with_a_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("demo-out");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = Command::new("make")
+        .current_dir(root())
+        .args(["--no-print-directory", "demo-run"])
+        .arg(format!("BIN={}", env!("CARGO_BIN_EXE_ldd-sets")))
+        .arg(format!("DEMO_OUT={}", out.display()))
+        .env("HOME", &empty)
+        .env("LDD_SETS_MODELS", &empty)
+        .env("LDD_SETS_CACHE", &empty)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", stderr(&o));
+    let report = out.join("report.html");
+    assert!(
+        stdout.contains(&format!("report written to {}", report.display())),
+        "{stdout}"
+    );
+    assert!(stdout.trim_end().ends_with(&format!(
+        "demo done: open {} in a browser",
+        report.display()
+    )));
+    assert!(
+        absent_or_empty(&empty),
+        "the demo wrote into HOME or a cache"
+    );
+    let m = Manifest::read(&out).unwrap();
+    assert_eq!(m.corpus.lines, 300);
+    assert!(m.reorder.is_some() && !m.controls.is_empty());
+    // Sets of the sample are subsets of the full PUD sets: reflexive/ge1 = the full run's
+    // ids up to 300.
+    let full: BTreeSet<u64> = ids(&fixture().sets.join("reflexive"), "ge1")
+        .into_iter()
+        .filter(|&i| i <= 300)
+        .collect();
+    assert_eq!(ids(&out.join("reflexive"), "ge1"), full);
+    let html = read(&report);
+    assert!(html.contains("scored for 2 systems"));
+    assert!(html.contains("<dt>ref-drop3</dt>") && html.contains("<dt>ref-swap</dt>"));
+}
+
+/// A books-sized run: PUD repeated 28 times (28,000 lines, the size of the books sample),
+/// --max-distance 7 (36 sets), 10 controls each, two systems. The report is written in
+/// under a second and is under 5 MB. (`make bench-report` measures the books sample
+/// itself, which needs a parse.)
+#[test]
+fn books_sized_report_is_fast_and_small() {
+    let f = fixture();
+    let dir = f.dir.join("big");
+    std::fs::create_dir_all(&dir).unwrap();
+    let rep = |src: &Path, dst: &Path| {
+        let t = read(src);
+        std::fs::write(dst, t.repeat(28)).unwrap();
+    };
+    let (src, tgt, conllu) = (
+        dir.join("big.de"),
+        dir.join("big.en"),
+        dir.join("big.conllu"),
+    );
+    rep(&data("parallel/pud.de-en.de"), &src);
+    rep(&data("parallel/pud.de-en.en"), &tgt);
+    rep(&data("ud/de_pud-ud-test.conllu"), &conllu);
+    let (a, b) = (dir.join("a.en"), dir.join("b.en"));
+    rep(&f.systems[0], &a);
+    rep(&f.systems[1], &b);
+    let sets = dir.join("sets");
+    run_ok(&[
+        "extract",
+        "-q",
+        "--src",
+        s(&src),
+        "--tgt",
+        s(&tgt),
+        "--src-lang",
+        "de",
+        "--tgt-lang",
+        "en",
+        "--conllu",
+        s(&conllu),
+        "--max-distance",
+        "7",
+        "--controls",
+        "10",
+        "--out",
+        s(&sets),
+    ]);
+    run_ok(&[
+        "score",
+        "-q",
+        "--sets",
+        s(&sets),
+        "--hyp",
+        s(&a),
+        "--hyp",
+        s(&b),
+    ]);
+    let m = Manifest::read(&sets).unwrap();
+    assert_eq!(m.corpus.lines, 28_000);
+    assert_eq!(m.sets.len(), 36);
+    let controlled: Vec<_> = m.controls.iter().filter(|c| c.sentences > 0).collect();
+    assert!(controlled.len() >= 30, "{}", controlled.len());
+    assert!(controlled
+        .iter()
+        .all(|c| c.count == 10 && c.status == ControlStatus::Written));
+    let mut best = Duration::MAX;
+    for _ in 0..3 {
+        let t = Instant::now();
+        run_ok(&["report", "-q", "--sets", s(&sets)]);
+        best = best.min(t.elapsed());
+    }
+    let size = std::fs::metadata(sets.join("report.html")).unwrap().len();
+    eprintln!("books-sized report: {best:?}, {size} bytes");
+    assert!(best < Duration::from_secs(1), "{best:?}");
+    assert!(size < 5_000_000, "{size} bytes");
+}
+
+/// Sets from ldd-sets' own parse: the report names the UDPipe model (from the parse
+/// cache's record, checked against the manifest's checksums) and its command uses --model.
+#[test]
+fn parsed_sets_name_their_model() {
+    use sha2::{Digest, Sha256};
+    let tmp = tempfile::tempdir().unwrap();
+    let (src, tgt) = (tmp.path().join("p.de"), tmp.path().join("p.en"));
+    std::fs::write(
+        &src,
+        lines(&data("parallel/pud.de-en.de"))[..40].join("\n") + "\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &tgt,
+        lines(&data("parallel/pud.de-en.en"))[..40].join("\n") + "\n",
+    )
+    .unwrap();
+    let model = shared().join("models/german-small.udpipe");
+    let sets = tmp.path().join("sets");
+    let cache = tmp.path().join("cache");
+    run_ok(&[
+        "extract",
+        "-q",
+        "--offline",
+        "--src",
+        s(&src),
+        "--tgt",
+        s(&tgt),
+        "--src-lang",
+        "de",
+        "--tgt-lang",
+        "en",
+        "--model",
+        s(&model),
+        "--cache",
+        s(&cache),
+        "--no-reorder",
+        "--controls",
+        "0",
+        "--out",
+        s(&sets),
+    ]);
+    run_ok(&["report", "-q", "--sets", s(&sets)]);
+    let html = read(&sets.join("report.html"));
+    let sha = format!("{:x}", Sha256::digest(std::fs::read(&model).unwrap()));
+    assert!(
+        html.contains(&format!(
+            "UDPipe model <code>{}</code> (SHA-256 <code title=\"{sha}\">{}…</code>)",
+            model.display(),
+            &sha[..12]
+        )),
+        "{}",
+        &html[html.find("Parser").unwrap()..][..400]
+    );
+    assert!(html.contains(&format!("--model {} --phenomena", model.display())));
+    // Gold trees: no parser.
+    let (_t, gold) = scored(0);
+    run_ok(&["report", "-q", "--sets", s(&gold)]);
+    let html = read(&gold.join("report.html"));
+    assert!(html.contains("none: the trees were given with <code>--conllu</code>"));
+    assert!(html.contains(" --conllu "));
+}
