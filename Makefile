@@ -49,6 +49,7 @@ bench-parse:
 
 bench-align:
 	cargo bench -p ldd-align --bench align_reference
+	cargo bench -p ldd-align --bench gold_aer
 
 bench-eval:
 	cargo bench -p ldd-eval --bench score_controls
