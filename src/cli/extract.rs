@@ -10,7 +10,6 @@ use ldd_sets::error::Result;
 use ldd_sets::parse::{describe, find_model, parse_cached};
 use ldd_sets::pipeline::{self, extract as run_extract, ExtractOptions, ExtractReport, RunOptions};
 use ldd_sets::read::Languages;
-use ldd_sets::write::set::SetKind;
 
 use super::args::{AlignArgs, ConfigArgs, ControlArgs, ModelArgs, QuietArgs, SetArgs, ThreadArgs};
 
@@ -140,7 +139,7 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         rules,
         out: a.out,
         controls: a.controls.options(),
-        reorder: a.sets.reorder(&a.align, a.alignments, !quiet),
+        reorder: a.sets.reorder(&a.align, a.alignments, !quiet)?,
     };
     let start = Instant::now();
     let report = run_extract(&opts)?;
@@ -167,7 +166,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         only: a.only,
         out: a.out,
         controls: a.controls.options(),
-        reorder: a.sets.reorder(&a.align, None, !quiet),
+        reorder: a.sets.reorder(&a.align, None, !quiet)?,
         parse: a.model.settings(&a.threads, quiet),
         quiet,
         pair,
@@ -227,22 +226,31 @@ fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {
             println!("{row}");
         }
     }
-    let reorder: Vec<_> = r
-        .sets
-        .iter()
-        .filter(|s| s.kind == SetKind::Reorder)
-        .collect();
-    if !reorder.is_empty() {
-        println!("\nsentence pairs with an aligned word pair at distance >= d:");
-        let head: String = reorder
-            .iter()
-            .map(|s| format!(" {:>7}", s.bucket))
-            .collect();
-        let row: String = reorder
-            .iter()
-            .map(|s| format!(" {:>7}", s.sentences))
-            .collect();
-        println!("{:<24}{head}\n{:<24}{row}", "phenomenon", "reorder");
+    if let Some(info) = &r.reorder {
+        let o = &info.options;
+        println!(
+            "\nreordering (reorder/reorder.tsv has every measure of every line); sets built by {}{}:",
+            o.measure,
+            if o.paper_compat {
+                " with --paper-compat (distance > K)"
+            } else {
+                ""
+            }
+        );
+        for m in &info.sizes {
+            let cells: String = m
+                .buckets
+                .iter()
+                .zip(&m.lines)
+                .map(|(b, n)| format!(" {:>7}", format!("ge{b}={n}")))
+                .collect();
+            let mark = if m.builds_sets { "*" } else { " " };
+            println!(
+                "{mark}{:<10} {:<8}{cells}",
+                m.measure.name(),
+                m.measure.unit()
+            );
+        }
     }
     if r.text_mismatches > 0 {
         eprintln!(
