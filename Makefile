@@ -6,6 +6,7 @@
 #   make extract LANG=de-en        the whole pipeline on corpora/de-en (or CORPORA=DIR)
 #   make corpora LANG=de-en        download the paper's corpora into corpora/de-en
 #   make score LANG=de-en CORPUS=newstest2013 HYP=system.en
+#   make reorder-evidence OUT=out/de-en   the reorder measures compared (after make extract)
 
 LANG ?= de-en
 CORPORA ?= corpora/$(LANG)
@@ -21,7 +22,7 @@ HYP ?=
 MODELS_ARG := $(if $(MODELS),--models $(MODELS))
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS))
 
-.PHONY: quality build test bench bench-core bench-parse bench-align bench-eval bench-score extract corpora score venv lint
+.PHONY: reorder-evidence quality build test bench bench-core bench-parse bench-align bench-eval bench-score extract corpora score venv lint
 
 build:
 	cargo build --release
@@ -70,6 +71,11 @@ corpora: build
 score: build
 	@test -n "$(HYP)" || { echo "usage: make score LANG=de-en CORPUS=<name> HYP=<system output>"; exit 2; }
 	$(BIN) score --sets $(OUT)/$(CORPUS) --hyp $(HYP)
+
+# The evidence for the default reorder measure (README, "Choosing the measure"): shares,
+# monotone and local-only pairs of every measure's sets in the reorder.tsv files of OUT.
+reorder-evidence:
+	python3 benches/reorder_evidence.py $(OUT)
 
 # Precision/recall of the lexical sets extracted from the small UDPipe models' parse of
 # PUD against those from PUD's gold trees (README, "Parser quality").

@@ -227,29 +227,29 @@ fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {
         }
     }
     if let Some(info) = &r.reorder {
-        let o = &info.options;
+        let paper = if info.options.paper_compat {
+            ", --paper-compat: distance > K"
+        } else {
+            ""
+        };
         println!(
-            "\nreordering (reorder/reorder.tsv has every measure of every line); sets built by {}{}:",
-            o.measure,
-            if o.paper_compat {
-                " with --paper-compat (distance > K)"
-            } else {
-                ""
-            }
+            "\nsentence pairs at reordering >= K, per measure (* built the sets{paper}; \
+             reorder/reorder.tsv has every measure of every line):"
         );
         for m in &info.sizes {
             let cells: String = m
                 .buckets
                 .iter()
                 .zip(&m.lines)
-                .map(|(b, n)| format!(" {:>7}", format!("ge{b}={n}")))
+                .map(|(b, n)| format!(" {:>6} {n:<7}", format!("ge{b}")))
                 .collect();
             let mark = if m.builds_sets { "*" } else { " " };
-            println!(
-                "{mark}{:<10} {:<8}{cells}",
+            let row = format!(
+                "{mark} {:<9} {:<8}{cells}",
                 m.measure.name(),
                 m.measure.unit()
             );
+            println!("{}", row.trim_end());
         }
     }
     if r.text_mismatches > 0 {

@@ -78,12 +78,11 @@ impl Measure {
 
     /// Whether the measures of a pair reach `k` (at least `k`; undefined never reaches).
     pub fn reaches(self, r: &Reordering, k: u32) -> bool {
-        let k = k as usize;
         match self {
-            Measure::Position => r.position.is_some_and(|h| h.distance >= k),
-            Measure::Crossing => r.crossing.is_some_and(|c| c.distance >= k),
-            Measure::Kendall => r.kendall.is_some_and(|x| x.at_least_percent(k as u32)),
-            Measure::Fuzzy => r.fuzzy.is_some_and(|x| x.at_least_percent(k as u32)),
+            Measure::Position => r.position.is_some_and(|h| h.distance >= k as usize),
+            Measure::Crossing => r.crossing.is_some_and(|c| c.distance >= k as usize),
+            Measure::Kendall => r.kendall.is_some_and(|x| x.at_least_percent(k)),
+            Measure::Fuzzy => r.fuzzy.is_some_and(|x| x.at_least_percent(k)),
         }
     }
 }
