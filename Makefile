@@ -12,6 +12,7 @@
 #                                  without a config: OPUS Books, where OPUS has the pair)
 #   make score LANG=de-en CORPUS=newstest2013 HYP=system.en
 #   make report LANG=de-en CORPUS=newstest2013   out/de-en/newstest2013/report.html
+#   make reorder-evidence OUT=out/de-en   the reorder measures compared (after make extract)
 
 LANG ?= de-en
 CORPORA ?= corpora/$(LANG)
@@ -28,7 +29,7 @@ DEMO_OUT ?= out/demo
 MODELS_ARG := $(if $(MODELS),--models $(MODELS))
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS))
 
-.PHONY: quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report extract corpora score report venv lint demo demo-run browser
+.PHONY: reorder-evidence quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report extract corpora score report venv lint demo demo-run browser
 
 build:
 	cargo build --release
@@ -75,6 +76,7 @@ bench-parse:
 
 bench-align:
 	cargo bench -p ldd-align --bench align_reference
+	cargo bench -p ldd-align --bench gold_aer
 
 bench-eval:
 	cargo bench -p ldd-eval --bench score_controls
@@ -107,6 +109,11 @@ score: build
 report: build
 	@test -n "$(CORPUS)" || { echo "usage: make report LANG=de-en CORPUS=<name>"; exit 2; }
 	$(BIN) report --sets $(OUT)/$(CORPUS)
+
+# The evidence for the default reorder measure (README, "Choosing the measure"): shares,
+# monotone and local-only pairs of every measure's sets in the reorder.tsv files of OUT.
+reorder-evidence:
+	python3 benches/reorder_evidence.py $(OUT)
 
 # Precision/recall of the lexical sets extracted from the small UDPipe models' parse of
 # PUD against those from PUD's gold trees (README, "Parser quality").

@@ -798,3 +798,93 @@ fn parsed_sets_name_their_model() {
     assert!(html.contains("none: the trees were given with <code>--conllu</code>"));
     assert!(html.contains(" --conllu "));
 }
+
+/// Every file under `dir` (relative paths) with its bytes, `manifest.json` and the report
+/// left out (they name the output directory and the command's own timing).
+fn tree_bytes(root: &Path, dir: &Path, out: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            tree_bytes(root, &p, out);
+        } else {
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            if rel != "manifest.json" && !rel.starts_with("report.") {
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+}
+
+/// The command the report rebuilds from the manifest, run as a shell command with another
+/// `--out`, writes the same sets byte for byte — with non-default reordering and aligner
+/// options too (the measure, lowercasing, buckets, controls and seed).
+#[test]
+fn rebuilt_extract_command_reproduces_the_sets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let first = tmp.path().join("first");
+    extract_pud(
+        "de",
+        &first,
+        &[
+            "-q",
+            "--controls",
+            "2",
+            "--seed",
+            "7",
+            "--reorder-measure",
+            "kendall",
+            "--reorder-buckets",
+            "10,20",
+            "--align-lowercase",
+            "--align-iterations",
+            "3",
+        ],
+    );
+    run_ok(&["report", "-q", "--sets", s(&first)]);
+    let html = read(&first.join("report.html"));
+    let start = html.find("<pre class=\"cmd\">").unwrap() + "<pre class=\"cmd\">".len();
+    let cmd = html[start..].lines().next().unwrap();
+    let cmd = cmd
+        .replace("&#39;", "'")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    for flag in [
+        "--reorder-measure kendall",
+        "--reorder-buckets 10,20",
+        "--align-lowercase",
+        "--align-iterations 3",
+        "--seed 7",
+        "--controls 2",
+    ] {
+        assert!(cmd.contains(flag), "{flag} missing in: {cmd}");
+    }
+    let second = tmp.path().join("second");
+    let out_arg = format!("--out {}", first.display());
+    assert!(cmd.contains(&out_arg), "{cmd}");
+    let cmd = cmd
+        .replace(&out_arg, &format!("--out {} -q", second.display()))
+        .replacen(
+            "ldd-sets ",
+            &format!("{} ", env!("CARGO_BIN_EXE_ldd-sets")),
+            1,
+        );
+    let o = Command::new("sh").arg("-c").arg(&cmd).output().unwrap();
+    assert!(o.status.success(), "{cmd}\n{}", stderr(&o));
+    let (mut a, mut b) = (Default::default(), Default::default());
+    tree_bytes(&first, &first, &mut a);
+    tree_bytes(&second, &second, &mut b);
+    assert!(
+        a.keys().any(|k| k.starts_with("reorder/ge10.")),
+        "{:?}",
+        a.keys()
+    );
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (k, v) in &a {
+        assert!(
+            *v == b[k],
+            "{k} differs between the run and its rebuilt command"
+        );
+    }
+}

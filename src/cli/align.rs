@@ -2,8 +2,11 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
+use ldd_align::{GoldFormat, GoldOptions};
+use ldd_sets::detect::align::Direction;
 use ldd_sets::error::Result;
 use ldd_sets::pipeline::align::{align_corpus, AlignRun};
 use ldd_sets::read::Languages;
@@ -30,8 +33,30 @@ pub struct AlignCmdArgs {
     #[arg(long, value_name = "LANG", default_value = "tgt")]
     tgt_lang: String,
     /// Where to write the alignments (Pharaoh, source index - target index, 0-based).
+    /// Optional with --gold.
+    #[arg(long, value_name = "FILE", required_unless_present = "gold")]
+    out: Option<PathBuf>,
+    /// Score the alignments against these gold alignments of the same corpus: prints the
+    /// alignment error rate (AER), precision and recall (sure/possible links, Och & Ney
+    /// 2003), also with --quiet. Gold indices refer to the aligned tokens (use --pretokenized for a
+    /// tokenized gold corpus). Links outside their sentence pair are reported and left
+    /// out.
     #[arg(long, value_name = "FILE")]
-    out: PathBuf,
+    gold: Option<PathBuf>,
+    /// Gold file format: pharaoh (a line per pair; i-j sure, i?j or ipj possible) or wpt
+    /// (a link per line: `sentence i j [S|P]`, sentences from 1) [default: recognised
+    /// from the first line].
+    #[arg(long, value_name = "FORMAT", requires = "gold",
+          value_parser = PossibleValuesParser::new(["pharaoh", "wpt"]).try_map(|s| s.parse::<GoldFormat>()))]
+    gold_format: Option<GoldFormat>,
+    /// First token index of the gold links: 0, or 1 (then index 0 is NULL and ignored).
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "gold",
+          value_parser = clap::value_parser!(u8).range(0..=1))]
+    gold_base: u8,
+    /// Which token the first index of a gold link is: src-tgt or tgt-src.
+    #[arg(long, value_name = "ORDER", default_value = "src-tgt", requires = "gold",
+          value_parser = PossibleValuesParser::new(["src-tgt", "tgt-src"]))]
+    gold_order: String,
     #[command(flatten)]
     align: AlignArgs,
     #[command(flatten)]
@@ -42,7 +67,14 @@ pub struct AlignCmdArgs {
 
 pub fn align(a: AlignCmdArgs) -> Result<()> {
     a.threads.apply()?;
-    align_corpus(&AlignRun {
+    let quiet = a.quiet.quiet;
+    let options = a.align.options(!quiet, Direction::Intersection);
+    let gold_opts = GoldOptions {
+        format: a.gold_format,
+        one_based: a.gold_base == 1,
+        target_first: a.gold_order == "tgt-src",
+    };
+    let report = align_corpus(&AlignRun {
         source: a.src,
         target: a.tgt,
         conllu: a.conllu,
@@ -50,7 +82,47 @@ pub fn align(a: AlignCmdArgs) -> Result<()> {
             source: a.src_lang,
             target: a.tgt_lang,
         },
-        align: a.align.options(!a.quiet.quiet),
+        align: options.clone(),
         out: a.out,
-    })
+        gold: a.gold.clone().map(|g| (g, gold_opts)),
+    })?;
+    let (Some((gold, s)), Some(path)) = (report.gold, a.gold) else {
+        return Ok(());
+    };
+    let shown = ldd_io::text::shown(&path);
+    for o in &gold.outside {
+        eprintln!("ldd-sets: warning: {shown}:{}: {o}; left out", o.line);
+    }
+    println!(
+        "gold {shown} ({}, {}-based, {}): {} sentence pairs, {} sure and {} possible links{}{}",
+        gold.format,
+        a.gold_base,
+        a.gold_order,
+        gold.sentences.len(),
+        s.sure_links,
+        s.possible_links - s.sure_links,
+        match gold.outside.len() {
+            0 => String::new(),
+            n => format!("; {n} outside their sentence pair, left out"),
+        },
+        match gold.null_links {
+            0 => String::new(),
+            n => format!("; {n} to NULL, ignored"),
+        },
+    );
+    println!(
+        "alignment {}{}: {} links",
+        options.direction,
+        if options.lowercase {
+            ", lowercased"
+        } else {
+            ""
+        },
+        s.hyp_links
+    );
+    println!(
+        "AER {:.4}  precision {:.4}  recall {:.4}  (|A∩S| {}, |A∩P| {})",
+        s.aer, s.precision, s.recall, s.hyp_sure, s.hyp_possible
+    );
+    Ok(())
 }

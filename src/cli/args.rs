@@ -8,7 +8,7 @@ use clap::Args;
 
 use ldd_sets::config::{Pair, PairOrigin};
 use ldd_sets::detect::align::{AlignOptions, Direction, DEFAULT_MAX_TOKENS};
-use ldd_sets::detect::reorder::ReorderOptions;
+use ldd_sets::detect::reorder::{Measure, ReorderOptions};
 use ldd_sets::error::{Error, Result};
 use ldd_sets::parse::ParseSettings;
 use ldd_sets::sample::ControlOptions;
@@ -64,9 +64,10 @@ fn direction_parser() -> impl TypedValueParser<Value = Direction> {
 #[derive(Args, Debug, Clone)]
 pub struct AlignArgs {
     /// Alignment used: intersection of the two directional models (most precise),
-    /// reverse (the paper's fast_align -r), forward, union, grow-diag-final-and.
-    #[arg(long, value_name = "HOW", default_value = "intersection", value_parser = direction_parser())]
-    pub align_direction: Direction,
+    /// reverse (the paper's fast_align -r), forward, union, grow-diag-final-and
+    /// [default: intersection; reverse with extract/run --paper-compat].
+    #[arg(long, value_name = "HOW", value_parser = direction_parser())]
+    pub align_direction: Option<Direction>,
     /// EM iterations of the aligner (fast_align -I).
     #[arg(long, value_name = "N", default_value_t = 5,
           value_parser = clap::value_parser!(u32).range(1..=100))]
@@ -87,7 +88,8 @@ pub struct AlignArgs {
     )]
     pub save_align_model: Option<PathBuf>,
     /// Text is tokenized already: split on whitespace for alignment (the target side, and
-    /// the source side when there is no parse) instead of the aligner's tokenizer.
+    /// the source side when there is no parse) instead of the aligner's tokenizer
+    /// (--align-train data is always split by the aligner's tokenizer).
     #[arg(long)]
     pub pretokenized: bool,
     /// Sentence pairs with more tokens than this on either side are not aligned (counted
@@ -95,19 +97,24 @@ pub struct AlignArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TOKENS,
           value_parser = clap::value_parser!(u64).range(1..=100_000).map(|n| n as usize))]
     pub align_max_tokens: usize,
+    /// Lowercase both sides (and the training data) before aligning, as alignment
+    /// evaluations usually do; set files and marked files keep the original case.
+    #[arg(long)]
+    pub align_lowercase: bool,
 }
 
 impl AlignArgs {
-    /// The library options.
-    pub fn options(&self, progress: bool) -> AlignOptions {
+    /// The library options (direction: as given, else `default`).
+    pub fn options(&self, progress: bool, default: Direction) -> AlignOptions {
         AlignOptions {
-            direction: self.align_direction,
+            direction: self.align_direction.unwrap_or(default),
             iterations: self.align_iterations,
             train: self.align_train.clone(),
             model: self.align_model.clone(),
             save_model: self.save_align_model.clone(),
             pretokenized: self.pretokenized,
             max_tokens: self.align_max_tokens,
+            lowercase: self.align_lowercase,
             progress,
         }
     }
@@ -157,15 +164,33 @@ pub struct SetArgs {
     /// Do not build reordering sets (no word alignment).
     #[arg(long)]
     pub no_reorder: bool,
-    /// Minimum alignment distances of the reorder/geK sets.
+    /// Measure that builds the reorder/geK sets: crossing (two aligned words whose order
+    /// flips, their positions at least K apart on both sides), position (an aligned
+    /// word pair whose positions differ by at least K; the paper's), kendall or fuzzy
+    /// (normalised Kendall tau distance / 1 - fuzzy reordering score of the alignment
+    /// permutation, K in percent). Every measure is written to reorder/reorder.tsv
+    /// [default: crossing; position with --paper-compat].
+    #[arg(long, value_name = "MEASURE", value_parser = measure_parser())]
+    pub reorder_measure: Option<Measure>,
+    /// Thresholds K of the reorder/geK sets, in the measure's unit [default: crossing
+    /// 6,8,10,12; position 5,10,15,20; kendall 15,20,25,30; fuzzy 70,80,90,100].
     #[arg(
         long,
         value_name = "K,..",
         value_delimiter = ',',
-        default_value = "5,10,15,20",
         value_parser = clap::value_parser!(u32).range(0..=1000)
     )]
-    pub reorder_buckets: Vec<u32>,
+    pub reorder_buckets: Option<Vec<u32>>,
+    /// The paper's released criterion (auto_challenge_sets): position measure, a pair in
+    /// geK when its distance is strictly greater than K, one link per source word,
+    /// unaligned words at their own position, fast_align's reverse direction unless
+    /// --align-direction says otherwise (see the README).
+    #[arg(long)]
+    pub paper_compat: bool,
+}
+
+fn measure_parser() -> impl TypedValueParser<Value = Measure> {
+    PossibleValuesParser::new(Measure::ALL.map(Measure::name)).try_map(|s| s.parse::<Measure>())
 }
 
 impl SetArgs {
@@ -175,12 +200,36 @@ impl SetArgs {
         align: &AlignArgs,
         alignments: Option<PathBuf>,
         progress: bool,
-    ) -> Option<ReorderOptions> {
-        (!self.no_reorder).then(|| ReorderOptions {
-            buckets: self.reorder_buckets.clone(),
-            align: align.options(progress),
+    ) -> Result<Option<ReorderOptions>> {
+        if self.no_reorder {
+            return Ok(None);
+        }
+        let measure = match (self.reorder_measure, self.paper_compat) {
+            (Some(m), _) => m,
+            (None, true) => Measure::Position,
+            (None, false) => Measure::DEFAULT,
+        };
+        if self.paper_compat && measure != Measure::Position {
+            return Err(Error::Config(format!(
+                "--paper-compat uses the position measure; it cannot build sets with \
+                 --reorder-measure {measure}"
+            )));
+        }
+        let direction = if self.paper_compat {
+            Direction::Reverse
+        } else {
+            Direction::Intersection
+        };
+        Ok(Some(ReorderOptions {
+            buckets: self
+                .reorder_buckets
+                .clone()
+                .unwrap_or_else(|| measure.default_buckets().to_vec()),
+            measure,
+            paper_compat: self.paper_compat,
+            align: align.options(progress, direction),
             alignments,
-        })
+        }))
     }
 }
 

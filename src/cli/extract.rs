@@ -11,7 +11,6 @@ use ldd_sets::error::{Error, Result};
 use ldd_sets::parse::{describe, find_model, parse_cached};
 use ldd_sets::pipeline::{self, extract as run_extract, ExtractOptions, ExtractReport, RunOptions};
 use ldd_sets::read::Languages;
-use ldd_sets::write::set::SetKind;
 
 use super::args::{AlignArgs, ConfigArgs, ControlArgs, ModelArgs, QuietArgs, SetArgs, ThreadArgs};
 
@@ -165,7 +164,7 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         rules,
         out: a.out,
         controls: a.controls.options(),
-        reorder: a.sets.reorder(&a.align, a.alignments, !quiet),
+        reorder: a.sets.reorder(&a.align, a.alignments, !quiet)?,
         protect,
     };
     let start = Instant::now();
@@ -194,7 +193,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         only: a.only,
         out: a.out,
         controls: a.controls.options(),
-        reorder: a.sets.reorder(&a.align, None, !quiet),
+        reorder: a.sets.reorder(&a.align, None, !quiet)?,
         parse: a.model.settings(&a.threads, quiet),
         quiet,
         pair,
@@ -254,21 +253,30 @@ fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {
             println!("{row}");
         }
     }
-    let reorder: Vec<_> = r
-        .sets
-        .iter()
-        .filter(|s| s.kind == SetKind::Reorder)
-        .collect();
-    if !reorder.is_empty() {
-        println!("\nsentence pairs with an aligned word pair at distance >= d:");
-        let head: String = reorder
-            .iter()
-            .map(|s| format!(" {:>7}", s.bucket))
-            .collect();
-        let row: String = reorder
-            .iter()
-            .map(|s| format!(" {:>7}", s.sentences))
-            .collect();
-        println!("{:<24}{head}\n{:<24}{row}", "phenomenon", "reorder");
+    if let Some(info) = &r.reorder {
+        let paper = if info.options.paper_compat {
+            ", --paper-compat: distance > K"
+        } else {
+            ""
+        };
+        println!(
+            "\nsentence pairs at reordering >= K, per measure (* built the sets{paper}; \
+             reorder/reorder.tsv has every measure of every line):"
+        );
+        for m in &info.sizes {
+            let cells: String = m
+                .buckets
+                .iter()
+                .zip(&m.lines)
+                .map(|(b, n)| format!(" {:>6} {n:<7}", format!("ge{b}")))
+                .collect();
+            let mark = if m.builds_sets { "*" } else { " " };
+            let row = format!(
+                "{mark} {:<9} {:<8}{cells}",
+                m.measure.name(),
+                m.measure.unit()
+            );
+            println!("{}", row.trim_end());
+        }
     }
 }

@@ -56,8 +56,10 @@ enum Command {
     /// alignment, each with length-matched controls.
     ///
     /// Writes OUT/<phenomenon>/{ge0..geN,eq0..eqN}.{SRC,TGT,ids,conllu,marked.SRC},
-    /// OUT/reorder/{ge5,ge10,..}.*, OUT/<phenomenon>/controls/, OUT/manifest.json and
-    /// OUT/summary.csv, and prints a summary table. The output directory is replaced as a
+    /// OUT/reorder/{ge6,ge8,..}.* (sets of the --reorder-measure), OUT/reorder/reorder.tsv
+    /// (every reordering measure of every line), OUT/reorder/alignments.txt,
+    /// OUT/<phenomenon>/controls/, OUT/manifest.json and OUT/summary.csv, and prints a
+    /// summary table. The output directory is replaced as a
     /// whole only when the run succeeds.
     #[command(after_help = EXIT_CODES)]
     Extract(extract::ExtractArgs),
@@ -89,7 +91,8 @@ enum Command {
     /// Word-align a parallel corpus with the built-in aligner (fast_align's model, -d -o -v)
     /// and write Pharaoh `i-j` alignments, one line per corpus line. With --conllu, the
     /// source tokens are the UD words of the parse — exactly what `extract --alignments`
-    /// expects.
+    /// expects. With --gold, print the alignment error rate, precision and recall against
+    /// hand-made alignments of the corpus.
     #[command(after_help = EXIT_CODES)]
     Align(align::AlignCmdArgs),
     /// Precision and recall of the sets of one run (e.g. from a UDPipe parse) against

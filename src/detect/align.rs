@@ -4,7 +4,9 @@
 //! Tokens: the source side is the UD words of the tree when a parse is given (so indices
 //! match the parse and the marked files), else the aligner's tokenizer; the target side is
 //! the aligner's Unicode-aware tokenizer, or whitespace with `pretokenized`. Extra training
-//! data (`train`) is tokenized with the aligner's tokenizer on both sides.
+//! data (`train`) is always split by the aligner's tokenizer, on both sides.
+//! With `lowercase`, every token is lowercased before training and aligning (alignment
+//! indices, and so the set files, keep the original tokens).
 //!
 //! Memory: alignment EM needs the whole corpus (and any training data) in memory, as
 //! interned token ids; it is the one stage that does.
@@ -107,6 +109,9 @@ pub struct AlignOptions {
     /// reported); bounds the aligner's memory per pair.
     #[serde(default = "default_max_tokens")]
     pub max_tokens: usize,
+    /// Lowercase every token (corpus and training data) before training and aligning.
+    #[serde(default)]
+    pub lowercase: bool,
     /// Report alignment progress on stderr.
     #[serde(skip)]
     pub progress: bool,
@@ -130,6 +135,7 @@ impl Default for AlignOptions {
             save_model: None,
             pretokenized: false,
             max_tokens: DEFAULT_MAX_TOKENS,
+            lowercase: false,
             progress: false,
         }
     }
@@ -245,11 +251,32 @@ pub fn read_alignments(path: &Path, pairs: &Corpus) -> Result<Vec<Alignment>> {
     Ok(ldd_align::pharaoh::read_file(path, Some(&lengths))?)
 }
 
+/// The corpus with every token lowercased (`str::to_lowercase`), same pairs and lengths.
+pub fn lowercase(c: &Corpus) -> Corpus {
+    let lower =
+        |v: &ldd_align::Vocab| -> Vec<String> { v.words().map(str::to_lowercase).collect() };
+    let (src, tgt) = (lower(c.src_vocab()), lower(c.tgt_vocab()));
+    let mut out = Corpus::new();
+    for k in 0..c.len() {
+        let s: Vec<&str> = c.src(k).iter().map(|&i| src[i as usize].as_str()).collect();
+        let t: Vec<&str> = c.tgt(k).iter().map(|&i| tgt[i as usize].as_str()).collect();
+        out.push_pair(&s, &t);
+    }
+    out
+}
+
 /// Aligns every pair of `pairs` (source–target orientation) with the options. `langs` name
 /// the `--align-train` files and label saved models; a loaded model must carry the same
 /// labels and direction.
 pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result<Aligned> {
     let mut trained_pairs = 0u64;
+    let lowered;
+    let pairs = if opts.lowercase {
+        lowered = lowercase(pairs);
+        &lowered
+    } else {
+        pairs
+    };
     let training;
     let train_corpus = if opts.train.is_empty() || opts.model.is_some() {
         pairs
@@ -257,12 +284,13 @@ pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result
         let mut c = Corpus::new();
         for p in &opts.train {
             let (sp, tp) = (side(p, langs.0)?, side(p, langs.1)?);
-            trained_pairs += push_files(&mut c, &sp, &tp, opts.pretokenized)?;
+            // Training corpora are usually raw text: always the aligner's tokenizer.
+            trained_pairs += push_files(&mut c, &sp, &tp, false)?;
         }
         for k in 0..pairs.len() {
             c.push_pair(&pairs.src_tokens(k), &pairs.tgt_tokens(k));
         }
-        training = c;
+        training = if opts.lowercase { lowercase(&c) } else { c };
         &training
     };
     let too_long = (0..pairs.len())

@@ -1,13 +1,18 @@
-//! Reordering LDD: pairs with an aligned word pair far apart (Choshen & Abend 2019, §4.1;
-//! Birch 2011).
+//! Reordering LDD: sentence pairs whose word alignment reorders words far apart
+//! (Choshen & Abend 2019, §4.1; Birch 2011).
 //!
-//! The alignment comes from [`super::align`]. For every line, the link (i, j) between
-//! tokens that both contain a letter with the largest |i − j| is found; a pair is in
-//! `reorder/geK` if that distance is at least K.
+//! The alignment comes from [`super::align`]. Every line gets the four measures of
+//! [`ldd_align::Reordering`] — `position`, `crossing`, `kendall`, `fuzzy` — and the
+//! [`Measure`] chosen by `--reorder-measure` builds the `geK` sets: a pair is in
+//! `reorder/geK` when its measure is at least K (K in words for `position` and
+//! `crossing`, in percent for `kendall` and `fuzzy`). With `paper_compat`, the released
+//! code's criterion builds them instead (see [`ReorderOptions::paper_compat`]).
 
+use std::fmt;
 use std::path::PathBuf;
+use std::str::FromStr;
 
-use ldd_align::{max_reorder, Alignment, Corpus, ReorderHit};
+use ldd_align::{paper_position, Alignment, Corpus, Link, Reordering};
 use serde::{Deserialize, Serialize};
 
 use super::align::AlignOptions;
@@ -15,10 +20,109 @@ use super::align::AlignOptions;
 /// The phenomenon name (output directory) of reordering sets.
 pub const NAME: &str = "reorder";
 
+/// A per-sentence reordering measure (see [`ldd_align::Reordering`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Measure {
+    /// Largest `|i − j|` of a word link (the paper's measure).
+    Position,
+    /// Largest `d` such that two word links cross with both sides at least `d` apart.
+    Crossing,
+    /// Normalised Kendall tau distance of the alignment permutation, in percent.
+    Kendall,
+    /// One minus the fuzzy reordering score (Talbot et al. 2011), in percent.
+    Fuzzy,
+}
+
+impl Measure {
+    /// Every measure, in the order of the `reorder.tsv` columns.
+    pub const ALL: [Measure; 4] = [
+        Measure::Position,
+        Measure::Crossing,
+        Measure::Kendall,
+        Measure::Fuzzy,
+    ];
+
+    /// The measure that builds the sets by default (chosen on the shared corpora, see the
+    /// README: no monotone pair in any set, and the lowest bucket a challenge-set-sized
+    /// share of each corpus).
+    pub const DEFAULT: Measure = Measure::Crossing;
+
+    /// The name on the command line, in the manifest and as the `reorder.tsv` column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::Position => "position",
+            Measure::Crossing => "crossing",
+            Measure::Kendall => "kendall",
+            Measure::Fuzzy => "fuzzy",
+        }
+    }
+
+    /// The unit of the bucket thresholds.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Measure::Position | Measure::Crossing => "words",
+            Measure::Kendall | Measure::Fuzzy => "percent",
+        }
+    }
+
+    /// The default `geK` thresholds of the measure.
+    pub fn default_buckets(self) -> &'static [u32] {
+        match self {
+            Measure::Position => &[5, 10, 15, 20],
+            Measure::Crossing => &[6, 8, 10, 12],
+            Measure::Kendall => &[15, 20, 25, 30],
+            Measure::Fuzzy => &[70, 80, 90, 100],
+        }
+    }
+
+    /// Whether the measures of a pair reach `k` (at least `k`; undefined never reaches).
+    pub fn reaches(self, r: &Reordering, k: u32) -> bool {
+        match self {
+            Measure::Position => r.position.is_some_and(|h| h.distance >= k as usize),
+            Measure::Crossing => r.crossing.is_some_and(|c| c.distance >= k as usize),
+            Measure::Kendall => r.kendall.is_some_and(|x| x.at_least_percent(k)),
+            Measure::Fuzzy => r.fuzzy.is_some_and(|x| x.at_least_percent(k)),
+        }
+    }
+}
+
+impl fmt::Display for Measure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Measure {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Measure::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("`{s}`: expected position, crossing, kendall or fuzzy"))
+    }
+}
+
+fn legacy_measure() -> Measure {
+    Measure::Position
+}
+
 /// How reordering sets are built.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ReorderOptions {
-    /// Minimum distances of the `geK` sets.
+    /// The measure that builds the `geK` sets (manifests written before measures existed
+    /// used `position`).
+    #[serde(default = "legacy_measure")]
+    pub measure: Measure,
+    /// The paper's released criterion (auto_challenge_sets, `find_reordered_sentences`):
+    /// the position measure computed with one link per source word (the last one),
+    /// unaligned source words at their own position, tokens that are entirely alphabetic,
+    /// and a pair in `geK` when its distance is *strictly greater* than K. Requires
+    /// `measure = position`; the released code used fast_align's reverse direction.
+    #[serde(default)]
+    pub paper_compat: bool,
+    /// Thresholds of the `geK` sets, in the measure's unit.
     pub buckets: Vec<u32>,
     /// How the corpus is aligned.
     #[serde(flatten)]
@@ -31,7 +135,9 @@ pub struct ReorderOptions {
 impl Default for ReorderOptions {
     fn default() -> Self {
         ReorderOptions {
-            buckets: vec![5, 10, 15, 20],
+            measure: Measure::DEFAULT,
+            paper_compat: false,
+            buckets: Measure::DEFAULT.default_buckets().to_vec(),
             align: AlignOptions::default(),
             alignments: None,
         }
@@ -46,6 +152,83 @@ impl ReorderOptions {
         b.dedup();
         b
     }
+
+    /// Whether a pair with measures `r` belongs to the set of threshold `k`.
+    pub fn qualifies(&self, r: &Reordering, k: u32) -> bool {
+        if self.paper_compat {
+            r.position.is_some_and(|h| h.distance > k as usize)
+        } else {
+            self.measure.reaches(r, k)
+        }
+    }
+
+    /// The links marked in the set files: the link of the largest position difference for
+    /// `position`, the two crossing links for the other measures (the pair that produced
+    /// `crossing`; `kendall` and `fuzzy` have no single pair, and a pair with a positive
+    /// value always has a crossing).
+    pub fn marked_links(&self, r: &Reordering) -> Vec<Link> {
+        match self.measure {
+            Measure::Position => r
+                .position
+                .map(|h| vec![(h.src_index, h.tgt_index)])
+                .unwrap_or_default(),
+            _ => r
+                .crossing
+                .and_then(|c| c.links)
+                .map(|(a, b)| vec![a, b])
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Lines of `measures` in each set of every measure: the chosen measure at these
+    /// options' thresholds (and criterion), the others at their default thresholds.
+    pub fn sizes(&self, measures: &[Reordering]) -> Vec<MeasureSizes> {
+        Measure::ALL
+            .into_iter()
+            .map(|m| {
+                let chosen = m == self.measure;
+                let buckets = if chosen {
+                    self.thresholds()
+                } else {
+                    m.default_buckets().to_vec()
+                };
+                let lines = buckets
+                    .iter()
+                    .map(|&k| {
+                        measures
+                            .iter()
+                            .filter(|r| {
+                                if chosen {
+                                    self.qualifies(r, k)
+                                } else {
+                                    m.reaches(r, k)
+                                }
+                            })
+                            .count() as u64
+                    })
+                    .collect();
+                MeasureSizes {
+                    measure: m,
+                    builds_sets: chosen,
+                    buckets,
+                    lines,
+                }
+            })
+            .collect()
+    }
+}
+
+/// How many lines each threshold of a measure selects.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MeasureSizes {
+    /// The measure.
+    pub measure: Measure,
+    /// Whether it built the sets (its thresholds are then the sets').
+    pub builds_sets: bool,
+    /// Thresholds.
+    pub buckets: Vec<u32>,
+    /// Lines at or above each threshold.
+    pub lines: Vec<u64>,
 }
 
 /// What alignment produced, for the manifest.
@@ -63,9 +246,12 @@ pub struct ReorderInfo {
     /// Pairs left unaligned because a side has more than `max_tokens` tokens.
     #[serde(default)]
     pub too_long: u64,
-    /// Lines with at least one qualifying link.
+    /// Lines with at least one link between word tokens.
     pub lines_with_links: u64,
-    /// Corpus-wide alignment file (Pharaoh) and per-line maximum distances.
+    /// Set sizes of every measure.
+    #[serde(default)]
+    pub sizes: Vec<MeasureSizes>,
+    /// Corpus-wide alignment file (Pharaoh) and per-line measures.
     pub files: ReorderFiles,
 }
 
@@ -74,8 +260,10 @@ pub struct ReorderInfo {
 pub struct ReorderFiles {
     /// Pharaoh alignments of every corpus line.
     pub alignments: String,
-    /// `id, distance, src_index, src_word, tgt_index, tgt_word` for every line with a link.
-    pub max_distance: String,
+    /// `reorder.tsv`: every line's measures and the links that produced them (older runs:
+    /// `max_distance.tsv`).
+    #[serde(alias = "max_distance")]
+    pub measures: String,
 }
 
 impl ReorderFiles {
@@ -83,14 +271,22 @@ impl ReorderFiles {
     pub fn standard() -> Self {
         ReorderFiles {
             alignments: format!("{NAME}/alignments.txt"),
-            max_distance: format!("{NAME}/max_distance.tsv"),
+            measures: format!("{NAME}/reorder.tsv"),
         }
     }
 }
 
-/// The largest reordering of every pair (`None`: no link between word tokens).
-pub fn measure(pairs: &Corpus, alignments: &[Alignment]) -> Vec<Option<ReorderHit>> {
+/// The measures of every pair. With `paper_compat`, `position` is the released code's
+/// (see [`ReorderOptions::paper_compat`]).
+pub fn measure(pairs: &Corpus, alignments: &[Alignment], paper_compat: bool) -> Vec<Reordering> {
     (0..pairs.len())
-        .map(|k| max_reorder(&pairs.src_tokens(k), &pairs.tgt_tokens(k), &alignments[k]))
+        .map(|k| {
+            let (s, t) = (pairs.src_tokens(k), pairs.tgt_tokens(k));
+            let mut r = Reordering::measure(&s, &t, &alignments[k]);
+            if paper_compat {
+                r.position = paper_position(&s, &t, &alignments[k]);
+            }
+            r
+        })
         .collect()
 }

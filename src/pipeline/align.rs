@@ -1,4 +1,5 @@
-//! `align`: a parallel corpus word-aligned and written in Pharaoh format.
+//! `align`: a parallel corpus word-aligned and written in Pharaoh format, and scored
+//! against gold alignments (alignment error rate, precision, recall).
 //!
 //! With a parse, the source tokens are the UD words of its trees and the pairs are built
 //! exactly as `extract` builds them, so `align --conllu` output fed to
@@ -7,11 +8,11 @@
 
 use std::path::PathBuf;
 
-use ldd_align::Corpus;
+use ldd_align::{alignment_error_rate, read_gold, AerScores, Corpus, Gold, GoldOptions};
 use ldd_conllu::parse_block;
 
 use crate::detect::align::{align, pair_tokens, push_files, AlignOptions};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::read::lockstep::{Line, Lockstep};
 use crate::read::Languages;
 
@@ -28,17 +29,32 @@ pub struct AlignRun {
     pub languages: Languages,
     /// The aligner's options.
     pub align: AlignOptions,
-    /// The Pharaoh output file.
-    pub out: PathBuf,
+    /// The Pharaoh output file (none: alignments are only scored).
+    pub out: Option<PathBuf>,
+    /// Gold alignments of the corpus to score the alignments against.
+    pub gold: Option<(PathBuf, GoldOptions)>,
 }
 
-/// Aligns the corpus and writes the alignments (all-or-nothing).
-pub fn align_corpus(run: &AlignRun) -> Result<()> {
+/// What `align` did.
+#[derive(Debug)]
+pub struct AlignReport {
+    /// Sentence pairs aligned.
+    pub pairs: usize,
+    /// The gold alignments read and the scores against them.
+    pub gold: Option<(Gold, AerScores)>,
+}
+
+/// Aligns the corpus, writes the alignments (all-or-nothing) and scores them against the
+/// gold alignments. Gold token indices refer to the tokens aligned here (with `--conllu`,
+/// UD words; else the aligner's tokenizer, or whitespace with `pretokenized`).
+pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
     run.languages.check()?;
     let mut inputs = vec![run.source.as_path(), run.target.as_path()];
     inputs.extend(run.conllu.as_deref());
     inputs.extend(run.align.train.iter().map(PathBuf::as_path));
-    ldd_io::output::refuse_same_file(&run.out, &inputs)?;
+    if let Some(out) = &run.out {
+        ldd_io::output::refuse_same_file(out, &inputs)?;
+    }
     let mut pairs = Corpus::new();
     match &run.conllu {
         Some(conllu) => {
@@ -56,11 +72,30 @@ pub fn align_corpus(run: &AlignRun) -> Result<()> {
         }
     }
     let langs = (run.languages.source.as_str(), run.languages.target.as_str());
-    let aligned = align(&pairs, &run.align, langs)?;
-    ldd_io::write_file_atomic(&run.out, |w| {
-        for a in &aligned.alignments {
-            writeln!(w, "{}", ldd_align::pharaoh::format_line(a))?;
+    let lengths: Vec<(usize, usize)> = (0..pairs.len()).map(|k| pairs.lengths(k)).collect();
+    // Read the gold first: a bad gold file fails before the (long) alignment.
+    let gold = match &run.gold {
+        Some((path, opts)) => Some(read_gold(path, opts, &lengths)?),
+        None => None,
+    };
+    let alignments = align(&pairs, &run.align, langs)?.alignments;
+    if let Some(out) = &run.out {
+        ldd_io::write_file_atomic::<Error>(out, |w| {
+            for a in &alignments {
+                writeln!(w, "{}", ldd_align::pharaoh::format_line(a))?;
+            }
+            Ok(())
+        })?;
+    }
+    let gold = match gold {
+        Some(g) => {
+            let scores = alignment_error_rate(&g.sentences, &alignments)?;
+            Some((g, scores))
         }
-        Ok(())
+        None => None,
+    };
+    Ok(AlignReport {
+        pairs: pairs.len(),
+        gold,
     })
 }

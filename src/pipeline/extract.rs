@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use ldd_align::{Corpus, ReorderHit};
+use ldd_align::{Corpus, Reordering};
 use ldd_conllu::parse_block;
 use ldd_io::Staging;
 use rayon::prelude::*;
@@ -26,7 +26,7 @@ use crate::write::controls::{write_control, LineMap};
 use crate::write::manifest::{
     is_output, write_summary, CorpusStats, Inputs, Manifest, Tool, FORMAT_VERSION, MANIFEST,
 };
-use crate::write::marked::{mark, mark_one, MARKER};
+use crate::write::marked::{mark, mark_plain, MARKER};
 use crate::write::reorder::write_corpus_files;
 use crate::write::set::{Entry, SetEntry, SetFiles, SetKind, SetWriter};
 
@@ -88,6 +88,8 @@ pub struct ExtractReport {
     pub sets: Vec<SetEntry>,
     /// Source length in words of every corpus line (0 for empty lines).
     pub lengths: Vec<u32>,
+    /// How the reordering sets were built (`None` without them).
+    pub reorder: Option<ReorderInfo>,
 }
 
 /// What the parallel stage found in one line.
@@ -239,7 +241,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         rules: opts.rules.clone(),
         marker: MARKER.to_string(),
         sets: sets.clone(),
-        reorder: reorder_info,
+        reorder: reorder_info.clone(),
         controls,
     };
     write_summary(&root.join("summary.csv"), &sets)?;
@@ -249,6 +251,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         corpus,
         sets,
         lengths,
+        reorder: reorder_info,
     })
 }
 
@@ -287,9 +290,9 @@ fn write_matches(
     Ok(())
 }
 
-/// Aligns the corpus (`pairs[k]` = tokens of line k+1), finds the largest reordering of
-/// every line, writes the corpus-wide files and then the reorder sets by a second pass
-/// over the inputs.
+/// Aligns the corpus (`pairs[k]` = tokens of line k+1), measures the reordering of every
+/// line, writes the corpus-wide files and then the reorder sets of the chosen measure by a
+/// second pass over the inputs.
 fn reorder_sets(
     pairs: &Corpus,
     r: &ReorderOptions,
@@ -308,9 +311,9 @@ fn reorder_sets(
             (a.alignments, a.trained_pairs, a.too_long)
         }
     };
-    let hits: Vec<Option<ReorderHit>> = reorder::measure(pairs, &alignments);
+    let measures: Vec<Reordering> = reorder::measure(pairs, &alignments, r.paper_compat);
     let files = ReorderFiles::standard();
-    write_corpus_files(root, &files, pairs, &alignments, &hits)?;
+    write_corpus_files(root, &files, pairs, &alignments, &measures)?;
 
     let thresholds = r.thresholds();
     let mut writers = Vec::new();
@@ -319,35 +322,45 @@ fn reorder_sets(
         f.marked_target = Some(format!("{}/ge{b}.marked.{}", reorder::NAME, langs.1));
         writers.push(SetWriter::create(root, f)?);
     }
-    let min = thresholds.first().map_or(usize::MAX, |b| *b as usize);
     let mut input = Lockstep::open(&opts.source, &opts.target, &opts.conllu)?;
     let mut line = Line::default();
     let mut k = 0usize;
     while input.next(&mut line)? {
-        let hit = hits.get(k).copied().flatten();
-        if let Some(h) = hit.filter(|h| lengths.get(k).is_some_and(|&l| l > 0) && h.distance >= min)
-        {
+        let m = measures.get(k);
+        let nonempty = lengths.get(k).is_some_and(|&l| l > 0);
+        let member: Vec<bool> = thresholds
+            .iter()
+            .map(|&b| nonempty && m.is_some_and(|m| r.qualifies(m, b)))
+            .collect();
+        if let (Some(m), true) = (m, member.contains(&true)) {
             let tree = parse_block(&line.block, &opts.conllu)?;
             let text = tree.to_conllu();
+            let links = r.marked_links(m);
             let mut marks = vec![Vec::new(); tree.len()];
-            if let Some(m) = marks.get_mut(h.src_index) {
-                m.push("s1".to_string());
+            for (n, &(i, _)) in links.iter().enumerate() {
+                if let Some(w) = marks.get_mut(i) {
+                    w.push(format!("s{}", n + 1));
+                }
             }
             let marked = mark(&tree.owned_tokens(), &marks);
-            let marked_t = mark_one(&pairs.tgt_tokens(k), h.tgt_index, "t1");
-            for (b, w) in thresholds.iter().zip(writers.iter_mut()) {
-                if h.distance >= *b as usize {
-                    w.write(&Entry {
-                        id: k as u64 + 1,
-                        source: &line.source,
-                        target: &line.target,
-                        conllu: &text,
-                        marked: &marked,
-                        marked_target: Some(&marked_t),
-                        pairs: 1,
-                        words: u64::from(lengths[k]),
-                    })?;
-                }
+            let tags: Vec<String> = (1..=links.len()).map(|n| format!("t{n}")).collect();
+            let tgt_marks: Vec<(usize, &str)> = links
+                .iter()
+                .zip(&tags)
+                .map(|(&(_, j), t)| (j, t.as_str()))
+                .collect();
+            let marked_t = mark_plain(&pairs.tgt_tokens(k), &tgt_marks);
+            for (w, _) in writers.iter_mut().zip(&member).filter(|(_, &m)| m) {
+                w.write(&Entry {
+                    id: k as u64 + 1,
+                    source: &line.source,
+                    target: &line.target,
+                    conllu: &text,
+                    marked: &marked,
+                    marked_target: Some(&marked_t),
+                    pairs: 1,
+                    words: u64::from(lengths[k]),
+                })?;
             }
         }
         k += 1;
@@ -366,7 +379,8 @@ fn reorder_sets(
         },
         trained_pairs,
         too_long,
-        lines_with_links: hits.iter().filter(|h| h.is_some()).count() as u64,
+        lines_with_links: measures.iter().filter(|m| m.word_links > 0).count() as u64,
+        sizes: r.sizes(&measures),
         files,
     };
     Ok((sets, info))

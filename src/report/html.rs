@@ -300,6 +300,11 @@ pub fn extract_command(r: &Report) -> String {
         None => flags.push("--no-reorder".into()),
         Some(ro) => {
             let o = &ro.options;
+            if o.paper_compat {
+                flags.push("--paper-compat".into());
+            } else {
+                push("--reorder-measure", o.measure.name().into());
+            }
             let b: Vec<String> = o.buckets.iter().map(u32::to_string).collect();
             push("--reorder-buckets", b.join(","));
             push("--align-direction", o.align.direction.name().into());
@@ -316,6 +321,10 @@ pub fn extract_command(r: &Report) -> String {
             if o.align.pretokenized {
                 flags.push("--pretokenized".into());
             }
+            if o.align.lowercase {
+                flags.push("--align-lowercase".into());
+            }
+            push("--align-max-tokens", o.align.max_tokens.to_string());
         }
     }
     push("--out", r.dir.display().to_string());

@@ -33,18 +33,26 @@ pub fn mark(tokens: &[(String, u32, u32)], marks: &[Vec<String>]) -> String {
     s
 }
 
-/// Renders plain tokens with one of them (index `at`) wrapped in `<tag>…</tag>`.
-pub fn mark_one(tokens: &[&str], at: usize, tag: &str) -> String {
-    tokens
-        .iter()
-        .enumerate()
-        .map(|(j, w)| {
-            if j == at {
-                format!("<{tag}>{w}</{tag}>")
-            } else {
-                w.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+/// Renders plain tokens with some of them wrapped in tags: `marks` lists `(index, tag)`;
+/// a token with several tags nests them in list order (`<t1><t2>w</t2></t1>`).
+pub fn mark_plain(tokens: &[&str], marks: &[(usize, &str)]) -> String {
+    let mut s = String::new();
+    for (j, w) in tokens.iter().enumerate() {
+        if j > 0 {
+            s.push(' ');
+        }
+        let tags: Vec<&str> = marks.iter().filter(|m| m.0 == j).map(|m| m.1).collect();
+        for t in &tags {
+            s.push('<');
+            s.push_str(t);
+            s.push('>');
+        }
+        s.push_str(w);
+        for t in tags.iter().rev() {
+            s.push_str("</");
+            s.push_str(t);
+            s.push('>');
+        }
+    }
+    s
 }

@@ -1,55 +1,98 @@
-//! The corpus-wide reordering files: every line's alignment, and every line's largest
-//! reordering.
+//! The corpus-wide reordering files: every line's alignment (`alignments.txt`, Pharaoh),
+//! and every line's reordering measures (`reorder.tsv`).
+//!
+//! `reorder.tsv` has a header row and one row per corpus line:
+//!
+//! | column | content |
+//! | --- | --- |
+//! | `id` | 1-based corpus line |
+//! | `position`, `crossing` | the measures in words |
+//! | `kendall`, `fuzzy` | the measures as fractions (6 decimals) |
+//! | `aligned` | source words placed in the alignment permutation (`n` of kendall, fuzzy) |
+//! | `position_link`, `position_words` | the link of the largest position difference, `i-j` and `source|target` |
+//! | `crossing_links`, `crossing_words` | the two crossing links, `i1-j1 i2-j2` and `s1|t1 s2|t2` (empty when `crossing` is 0) |
+//!
+//! A cell is empty when the measure is undefined (no link between word tokens, e.g. an
+//! empty line). Indices are 0-based (source UD word, target token), as in
+//! `alignments.txt`; the words are for reading, the indices are authoritative.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::fmt::Write as _;
 use std::path::Path;
 
-use ldd_align::{Alignment, Corpus, ReorderHit};
+use ldd_align::{Alignment, Corpus, Link, Ratio, Reordering};
 
 use crate::detect::reorder::ReorderFiles;
 use crate::error::{Error, Result};
 
-/// Writes `alignments.txt` (Pharaoh) and `max_distance.tsv` under `root`.
+/// The header of `reorder.tsv`.
+pub const TSV_HEADER: &str = "id\tposition\tcrossing\tkendall\tfuzzy\taligned\t\
+position_link\tposition_words\tcrossing_links\tcrossing_words";
+
+/// Writes `alignments.txt` and `reorder.tsv` under `root` (a directory that exists).
 pub fn write_corpus_files(
     root: &Path,
     files: &ReorderFiles,
     pairs: &Corpus,
     alignments: &[Alignment],
-    hits: &[Option<ReorderHit>],
+    measures: &[Reordering],
 ) -> Result<()> {
-    let p = root.join(&files.alignments);
-    if let Some(dir) = p.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    }
-    let res = (|| -> std::io::Result<()> {
-        let mut w = BufWriter::new(File::create(&p)?);
+    let dir = ldd_io::parent_dir(&root.join(&files.measures));
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    ldd_io::write_file_atomic::<Error>(&root.join(&files.alignments), |w| {
         for a in alignments {
             writeln!(w, "{}", ldd_align::pharaoh::format_line(a))?;
         }
-        w.flush()
-    })();
-    res.map_err(|e| Error::io(&p, e))?;
-    let p = root.join(&files.max_distance);
-    let res = (|| -> std::io::Result<()> {
-        let mut w = BufWriter::new(File::create(&p)?);
-        writeln!(w, "id\tdistance\tsrc_index\tsrc_word\ttgt_index\ttgt_word")?;
-        for (k, h) in hits.iter().enumerate() {
-            if let Some(h) = h {
-                let (s, t) = (pairs.src_tokens(k), pairs.tgt_tokens(k));
-                writeln!(
-                    w,
-                    "{}\t{}\t{}\t{}\t{}\t{}",
-                    k + 1,
-                    h.distance,
-                    h.src_index,
-                    s[h.src_index],
-                    h.tgt_index,
-                    t[h.tgt_index]
-                )?;
-            }
+        Ok(())
+    })?;
+    ldd_io::write_file_atomic(&root.join(&files.measures), |w| {
+        writeln!(w, "{TSV_HEADER}")?;
+        for (k, r) in measures.iter().enumerate() {
+            let row = tsv_row(k as u64 + 1, r, &pairs.src_tokens(k), &pairs.tgt_tokens(k));
+            writeln!(w, "{row}")?;
         }
-        w.flush()
-    })();
-    res.map_err(|e| Error::io(&p, e))
+        Ok(())
+    })
+}
+
+/// One row of `reorder.tsv` (without line terminator).
+pub fn tsv_row(id: u64, r: &Reordering, src: &[&str], tgt: &[&str]) -> String {
+    let ratio = |x: Option<Ratio>| x.map_or(String::new(), |x| format!("{:.6}", x.value()));
+    let word = |w: Option<&&str>| w.map_or("", |w| *w).replace(['\t', '\n', '\r'], " ");
+    let words = |(i, j): Link| format!("{}|{}", word(src.get(i)), word(tgt.get(j)));
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "{id}\t{}\t{}\t{}\t{}\t{}\t",
+        r.position.map_or(String::new(), |h| h.distance.to_string()),
+        r.crossing.map_or(String::new(), |c| c.distance.to_string()),
+        ratio(r.kendall),
+        ratio(r.fuzzy),
+        if r.word_links == 0 {
+            String::new()
+        } else {
+            r.aligned.to_string()
+        },
+    );
+    if let Some(h) = r.position {
+        let l = (h.src_index, h.tgt_index);
+        let _ = write!(s, "{}-{}\t{}", l.0, l.1, words(l));
+    } else {
+        s.push('\t');
+    }
+    s.push('\t');
+    if let Some((a, b)) = r.crossing.and_then(|c| c.links) {
+        let _ = write!(
+            s,
+            "{}-{} {}-{}\t{} {}",
+            a.0,
+            a.1,
+            b.0,
+            b.1,
+            words(a),
+            words(b)
+        );
+    } else {
+        s.push('\t');
+    }
+    s
 }

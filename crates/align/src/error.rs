@@ -70,6 +70,16 @@ pub enum AlignError {
         /// Target sentence length.
         tgt_len: usize,
     },
+    /// A line of a gold alignment file cannot be read.
+    #[error("{}:{line}: {reason}", ldd_io::text::shown(path))]
+    GoldLine {
+        /// File concerned.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// Invalid training options.
     #[error("invalid training options: {0}")]
     Options(String),

@@ -2,7 +2,8 @@
 //! "A Simple, Fast, and Effective Reparameterization of IBM Model 2") as `fast_align -d -o -v`
 //! runs it — diagonal-favouring alignment prior with optimised tension, variational-Bayes
 //! lexical M-step, null word — plus `atools`-compatible symmetrisation, Pharaoh I/O, alignment
-//! agreement metrics and long-distance reordering detection.
+//! agreement metrics, gold alignments and the alignment error rate, and per-sentence
+//! reordering measures.
 //!
 //! ```
 //! use ldd_align::{tokenize, Corpus, Model, TrainOptions};
@@ -19,6 +20,7 @@
 mod corpus;
 mod diag;
 mod error;
+pub mod gold;
 mod index;
 mod metrics;
 mod model;
@@ -30,10 +32,14 @@ mod tokenize;
 
 pub use corpus::{Corpus, Vocab};
 pub use error::{AlignError, Result};
-pub use metrics::{precision_recall_f1, Prf};
+pub use gold::{read_gold, Gold, GoldFormat, GoldOptions, GoldSentence, OutsideLink};
+pub use metrics::{alignment_error_rate, precision_recall_f1, AerScores, Prf};
 pub use model::{Model, TrainOptions, UNSEEN_PROB};
 pub use punct_table::UNICODE_VERSION as TOKENIZER_UNICODE_VERSION;
-pub use reorder::{max_reorder, ReorderHit};
+pub use reorder::{
+    is_alpha_token, is_word, paper_position, permutation, word_links, Crossing, Ratio, ReorderHit,
+    Reordering,
+};
 pub use symmetrize::{symmetrize, Method};
 pub use tokenize::{is_punct_or_symbol, tokenize};
 
