@@ -92,8 +92,9 @@ pub struct AlignArgs {
     /// (--align-train data is always split by the aligner's tokenizer).
     #[arg(long)]
     pub pretokenized: bool,
-    /// Sentence pairs with more tokens than this on either side are not aligned (counted
-    /// and reported); the aligner's memory grows with the product of the two lengths.
+    /// Sentence pairs with more tokens than this on either side are left out of training
+    /// (counted and reported) and aligned afterwards one at a time, in memory linear in
+    /// their length; training memory grows with the product of the two lengths of a pair.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TOKENS,
           value_parser = clap::value_parser!(u64).range(1..=100_000).map(|n| n as usize))]
     pub align_max_tokens: usize,

@@ -148,7 +148,8 @@ pub struct Aligned {
     pub alignments: Vec<Alignment>,
     /// Sentence pairs the aligner was trained on (0 with a loaded model).
     pub trained_pairs: u64,
-    /// Pairs of the corpus left unaligned because a side has more than `max_tokens` tokens.
+    /// Pairs of the corpus left out of training because a side has more than `max_tokens`
+    /// tokens (aligned afterwards one at a time, unless over [`ldd_align::MAX_LONG_CELLS`]).
     pub too_long: u64,
 }
 
@@ -349,10 +350,24 @@ pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result
         trained_pairs += pairs.len() as u64;
     }
     if too_long > 0 && opts.progress {
+        let huge = (0..pairs.len())
+            .filter(|&k| {
+                let (s, t) = pairs.lengths(k);
+                s.saturating_mul(t) > ldd_align::MAX_LONG_CELLS
+            })
+            .count();
         eprintln!(
             "ldd-sets: note: {too_long} sentence pairs with more than {} tokens on a side were \
-             not aligned (--align-max-tokens)",
-            opts.max_tokens
+             left out of training (--align-max-tokens) and aligned one at a time{}",
+            opts.max_tokens,
+            if huge > 0 {
+                format!(
+                    "; {huge} of them, over {} token pairs, were not aligned",
+                    ldd_align::MAX_LONG_CELLS
+                )
+            } else {
+                String::new()
+            }
         );
     }
     let [fwd, rev] = out;

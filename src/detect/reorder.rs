@@ -243,7 +243,8 @@ pub struct ReorderInfo {
     /// Sentence pairs the aligner was trained on (0 with external alignments or a loaded
     /// model).
     pub trained_pairs: u64,
-    /// Pairs left unaligned because a side has more than `max_tokens` tokens.
+    /// Pairs left out of training because a side has more than `max_tokens` tokens
+    /// (aligned afterwards one at a time).
     #[serde(default)]
     pub too_long: u64,
     /// Lines with at least one link between word tokens.

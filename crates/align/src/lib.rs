@@ -34,7 +34,7 @@ pub use corpus::{Corpus, Vocab};
 pub use error::{AlignError, Result};
 pub use gold::{read_gold, Gold, GoldFormat, GoldOptions, GoldSentence, OutsideLink};
 pub use metrics::{alignment_error_rate, precision_recall_f1, AerScores, Prf};
-pub use model::{Model, TrainOptions, UNSEEN_PROB};
+pub use model::{Model, TrainOptions, MAX_LONG_CELLS, UNSEEN_PROB};
 pub use punct_table::UNICODE_VERSION as TOKENIZER_UNICODE_VERSION;
 pub use reorder::{
     is_alpha_token, is_word, paper_position, permutation, word_links, Crossing, Ratio, ReorderHit,

@@ -16,6 +16,11 @@ use crate::Alignment;
 /// Translation probability of a word pair never seen in training (fast_align's floor).
 pub const UNSEEN_PROB: f64 = 1e-9;
 
+/// Pairs over [`TrainOptions::max_len`] are aligned one at a time only up to this many
+/// token pairs (`n·m`, about a 31,600-token square: seconds of work); longer ones get an
+/// empty alignment.
+pub const MAX_LONG_CELLS: usize = 1_000_000_000;
+
 /// Training options. [`Default`] gives fast_align run as `fast_align -d -o -v` (forward).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrainOptions {
@@ -39,10 +44,12 @@ pub struct TrainOptions {
     pub reverse: bool,
     /// Worker threads; `None` uses the current rayon pool. Results do not depend on it.
     pub threads: Option<usize>,
-    /// Pairs with more tokens than this on either side are left out of training and get an
-    /// empty alignment (fast_align users cap lengths before training the same way). Memory
-    /// grows with the product of the two lengths of every pair, so this bounds what one
-    /// pair can take. Not stored in saved models: set it again with [`Model::set_max_len`].
+    /// Pairs with more tokens than this on either side are left out of training (fast_align
+    /// users cap lengths before training the same way) and are aligned afterwards by the
+    /// trained model one at a time, in memory linear in their length; pairs of more than
+    /// [`MAX_LONG_CELLS`] token pairs get an empty alignment. Training memory grows with the
+    /// product of the two lengths of every pair, so this bounds what one pair can take. Not
+    /// stored in saved models: set it again with [`Model::set_max_len`].
     pub max_len: usize,
 }
 
@@ -589,7 +596,80 @@ impl Model {
             });
         let off = &index.group_off;
         let lookup = |g: usize| SliceProbs(&t[off[g]..off[g + 1]]);
-        viterbi_corpus(&view, &index, &self.options, self.tension, &lookup)
+        let mut out = viterbi_corpus(&view, &index, &self.options, self.tension, &lookup);
+        drop(t);
+        drop(index);
+        // Pairs over `max_len` are not in the index: decoded one at a time, with memory
+        // linear in their length (the index would need a cell per token pair).
+        for (k, links) in out.iter_mut().enumerate() {
+            let (n, m) = (view.cond(k).len(), view.gen(k).len());
+            let long = n > self.options.max_len || m > self.options.max_len;
+            if long && n > 0 && m > 0 && n.saturating_mul(m) <= MAX_LONG_CELLS {
+                *links = self.viterbi_long(&view, &cond_map, k);
+            }
+        }
+        out
+    }
+
+    /// The Viterbi alignment of pair `k` of `view` alone: the generated tokens are taken
+    /// word by word; each word's model column is spread once into a scratch array over the
+    /// model's conditioning words, then every position of the pair is scored for each of
+    /// the word's tokens. Time `O(n·m)`, memory `O(n + m)` plus the scratch (one `u32` per
+    /// model conditioning word). Same scores, ties and links as [`viterbi_corpus`].
+    fn viterbi_long(&self, view: &Side<'_>, cond_map: &[u32], k: usize) -> Alignment {
+        let (cond, gen) = (view.cond(k), view.gen(k));
+        let (n, m) = (cond.len(), gen.len());
+        let model_null = self.cond_vocab.len();
+        let conds: Vec<u32> = cond.iter().map(|&e| cond_map[e as usize]).collect();
+        let prior_of = Prior::new(&self.options, self.tension, m, n);
+        let mut prior = vec![0.0; n + 1];
+        let mut order: Vec<u32> = (0..m as u32).collect();
+        order.sort_unstable_by_key(|&j| (gen[j as usize], j));
+        let mut links: Alignment = Vec::new();
+        with_scratch(model_null + 1, |pos| {
+            for group in order.chunk_by(|&a, &b| gen[a as usize] == gen[b as usize]) {
+                let g = gen[group[0] as usize];
+                let (lo, hi) = match self.gen_vocab.get(view.gen_vocab.word(g)) {
+                    Some(mg) => (self.col_off[mg as usize], self.col_off[mg as usize + 1]),
+                    None => (0, 0),
+                };
+                for p in lo..hi {
+                    pos[self.conds[p] as usize] = p as u32;
+                }
+                let t = |em: u32| -> f64 {
+                    match pos.get(em as usize) {
+                        Some(&p) if p != u32::MAX => self.probs[p as usize],
+                        _ => UNSEEN_PROB,
+                    }
+                };
+                let null_t = t(model_null as u32);
+                for &j in group {
+                    let j = j as usize;
+                    prior_of.fill(j + 1, &mut prior);
+                    let mut b = 0usize;
+                    let mut best_p = null_t * prior[0];
+                    for (i, &em) in conds.iter().enumerate() {
+                        let p = t(em) * prior[i + 1];
+                        if p > best_p {
+                            b = i + 1;
+                            best_p = p;
+                        }
+                    }
+                    if b > 0 {
+                        links.push(if self.options.reverse {
+                            (j, b - 1)
+                        } else {
+                            (b - 1, j)
+                        });
+                    }
+                }
+                for p in lo..hi {
+                    pos[self.conds[p] as usize] = u32::MAX;
+                }
+            }
+        });
+        links.sort_unstable();
+        links
     }
 
     /// Options the model was trained with.
