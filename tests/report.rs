@@ -912,3 +912,46 @@ fn rebuilt_extract_command_reproduces_the_sets() {
         );
     }
 }
+
+/// A report replaces only a report: a user's file of the same name (HTML or LaTeX, or a
+/// symlink) is refused with exit 4 and left as it was; an earlier report is replaced.
+#[test]
+fn only_earlier_reports_are_replaced() {
+    let (tmp, sets) = scored(0);
+    let mine = tmp.path().join("mine.html");
+    std::fs::write(&mine, "<html>my notes</html>\n").unwrap();
+    let o = run(&["report", "-q", "--sets", s(&sets), "--out", s(&mine)]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is not a report written by ldd-sets"));
+    assert_eq!(read(&mine), "<html>my notes</html>\n");
+    let tex = tmp.path().join("paper.tex");
+    std::fs::write(&tex, "\\documentclass{article}\n").unwrap();
+    let o = run(&[
+        "report",
+        "-q",
+        "--sets",
+        s(&sets),
+        "--format",
+        "latex",
+        "--out",
+        s(&tex),
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert_eq!(read(&tex), "\\documentclass{article}\n");
+    let link = tmp.path().join("link.html");
+    std::os::unix::fs::symlink(&mine, &link).unwrap();
+    let o = run(&["report", "-q", "--sets", s(&sets), "--out", s(&link)]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert_eq!(read(&mine), "<html>my notes</html>\n");
+    // The default output, twice: the second run replaces the first.
+    run_ok(&["report", "-q", "--sets", s(&sets)]);
+    let first = std::fs::metadata(sets.join("report.html")).unwrap();
+    run_ok(&["report", "-q", "--sets", s(&sets)]);
+    assert!(
+        read(&sets.join("report.html")).contains("<meta name=\"generator\" content=\"ldd-sets ")
+    );
+    assert_eq!(
+        first.len(),
+        std::fs::metadata(sets.join("report.html")).unwrap().len()
+    );
+}

@@ -145,7 +145,39 @@ pub fn out_path(opts: &ReportOptions) -> Result<PathBuf> {
             ldd_io::text::shown(out)
         )));
     }
+    if out.symlink_metadata().is_ok() && !written_by_us(out, opts.format) {
+        return Err(Error::Config(format!(
+            "--out {}: exists and is not a report written by ldd-sets; refusing to replace \
+             it — choose another --out",
+            ldd_io::text::shown(out)
+        )));
+    }
     Ok(out.clone())
+}
+
+/// Whether an existing file is an earlier `ldd-sets report` output of this format: an
+/// HTML page whose head names ldd-sets as its generator, or LaTeX tables whose first line
+/// is ldd-sets' comment. Only such files are replaced.
+fn written_by_us(p: &Path, format: Format) -> bool {
+    use std::io::Read as _;
+    let Ok(meta) = p.symlink_metadata() else {
+        return false;
+    };
+    if !meta.file_type().is_file() {
+        return false;
+    }
+    let mut head = Vec::new();
+    let Ok(f) = std::fs::File::open(p) else {
+        return false;
+    };
+    if f.take(4096).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    let head = String::from_utf8_lossy(&head);
+    match format {
+        Format::Html => head.contains("<meta name=\"generator\" content=\"ldd-sets "),
+        Format::Latex => head.starts_with("% ldd-sets "),
+    }
 }
 
 /// Renders the report in the chosen format.
