@@ -6,6 +6,7 @@
 #   make test                      the test suite (exactly the README's test command)
 #   make bench                     all benchmarks (figures recorded in README.md)
 #   make bench-significance        bootstrap on the Books sets vs sacreBLEU --paired-bs
+#   make bench-shard               N shards under GNU parallel vs one process, and the merge
 #   make extract LANG=de-en        the whole pipeline on corpora/de-en (or CORPORA=DIR); any
 #                                  pair SRC-TGT works without a config (`ldd-sets languages`)
 #   make corpora LANG=de-en        download the paper's corpora into corpora/de-en (pairs
@@ -28,8 +29,12 @@ DEMO_OUT ?= out/demo
 
 MODELS_ARG := $(if $(MODELS),--models $(MODELS))
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS))
+# A shard of a sharded run (README, "Running on a cluster"): SHARD=I/N ALIGN_MODEL=PREFIX.
+SHARD ?=
+ALIGN_MODEL ?=
+SHARD_ARG := $(if $(SHARD),--shard $(SHARD)) $(if $(ALIGN_MODEL),--align-model $(ALIGN_MODEL))
 
-.PHONY: reorder-evidence quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report extract corpora score report venv lint demo demo-run browser
+.PHONY: reorder-evidence quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report bench-shard extract corpora score report venv lint demo demo-run browser
 
 build:
 	cargo build --release
@@ -66,7 +71,7 @@ lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --release -- -D warnings
 
-bench: bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report
+bench: bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report bench-shard
 
 bench-core:
 	cargo bench --bench extract_throughput
@@ -92,12 +97,16 @@ bench-significance: venv
 bench-report: build
 	benches/report_books.sh
 
+# Sharding on one machine (needs GNU parallel): the first 6,000 books lines, parsed.
+bench-shard: build
+	benches/shard_books.sh
+
 extract: build
 	@if [ "$(CORPORA)" = "corpora/$(LANG)" ] && [ ! -d "$(CORPORA)" ]; then \
 	  echo "corpora/$(LANG) is missing: downloading it first (make corpora LANG=$(LANG))"; \
 	  $(BIN) corpora --pair $(LANG) --dir $(CORPORA) || exit $$?; fi
 	$(BIN) run --pair $(LANG) --corpora $(CORPORA) $(MODELS_ARG) --out $(OUT) \
-		--controls $(CONTROLS) --seed $(SEED) $(THREADS_ARG)
+		--controls $(CONTROLS) --seed $(SEED) $(THREADS_ARG) $(SHARD_ARG)
 
 corpora: build
 	$(BIN) corpora --pair $(LANG) --dir corpora/$(LANG)

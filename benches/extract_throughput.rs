@@ -99,6 +99,7 @@ fn main() {
             out: tmp.path().join(format!("out{threads}")),
             reorder: None,
             protect: Vec::new(),
+            shard: None,
             controls: ControlOptions {
                 count: 0,
                 ..Default::default()

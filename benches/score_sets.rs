@@ -53,6 +53,7 @@ fn main() {
         },
         reorder: Some(ReorderOptions::default()),
         protect: Vec::new(),
+        shard: None,
     };
     let t = Instant::now();
     extract(&opts).expect("extract");

@@ -95,6 +95,7 @@ fn main() {
         controls: ControlOptions::default(),
         reorder: Some(ReorderOptions::default()),
         protect: Vec::new(),
+        shard: None,
     })
     .expect("extract");
     println!(

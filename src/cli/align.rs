@@ -33,8 +33,9 @@ pub struct AlignCmdArgs {
     #[arg(long, value_name = "LANG", default_value = "tgt")]
     tgt_lang: String,
     /// Where to write the alignments (Pharaoh, source index - target index, 0-based).
-    /// Optional with --gold.
-    #[arg(long, value_name = "FILE", required_unless_present = "gold")]
+    /// Optional with --gold or --save-align-model (training a model for the shards of a
+    /// sharded run).
+    #[arg(long, value_name = "FILE", required_unless_present_any = ["gold", "save_align_model"])]
     out: Option<PathBuf>,
     /// Score the alignments against these gold alignments of the same corpus: prints the
     /// alignment error rate (AER), precision and recall (sure/possible links, Och & Ney

@@ -11,6 +11,7 @@ use ldd_sets::detect::align::{AlignOptions, Direction, DEFAULT_MAX_TOKENS};
 use ldd_sets::detect::reorder::{Measure, ReorderOptions};
 use ldd_sets::error::{Error, Result};
 use ldd_sets::parse::ParseSettings;
+use ldd_sets::read::shard::Shard;
 use ldd_sets::sample::ControlOptions;
 
 /// The most worker threads accepted.
@@ -45,6 +46,19 @@ impl ThreadArgs {
     pub fn count(&self) -> usize {
         self.threads.unwrap_or(0)
     }
+}
+
+/// `--shard`.
+#[derive(Args, Debug, Clone)]
+pub struct ShardArgs {
+    /// Process only shard I of N of the corpus: a contiguous range of lines fixed by the
+    /// corpus's line count L (lines (I-1)*L/N+1 ..= I*L/N, rounded down), so each shard
+    /// knows its range without the others. Set ids stay corpus line numbers; parses are
+    /// cached per shard; no controls are drawn. `ldd-sets merge` joins the N outputs, draws
+    /// the controls over the whole corpus, and gives the output of an unsharded run.
+    /// Reordering sets need one aligner for all shards: --align-model (or --alignments).
+    #[arg(long, value_name = "I/N", value_parser = clap::builder::NonEmptyStringValueParser::new().try_map(|s| s.parse::<Shard>()))]
+    pub shard: Option<Shard>,
 }
 
 /// `--quiet`.

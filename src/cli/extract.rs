@@ -8,11 +8,17 @@ use clap::Args;
 use ldd_sets::config::Pair;
 use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::error::{Error, Result};
-use ldd_sets::parse::{describe, find_model, parse_cached};
-use ldd_sets::pipeline::{self, extract as run_extract, ExtractOptions, ExtractReport, RunOptions};
+use ldd_sets::parse::{describe, find_model, parse_cached_lines};
+use ldd_sets::pipeline::{
+    self, check_shard_reorder, extract as run_extract, ExtractOptions, ExtractReport, RunOptions,
+    ShardRun,
+};
+use ldd_sets::read::shard::{count_lines, shard_range};
 use ldd_sets::read::Languages;
 
-use super::args::{AlignArgs, ConfigArgs, ControlArgs, ModelArgs, QuietArgs, SetArgs, ThreadArgs};
+use super::args::{
+    AlignArgs, ConfigArgs, ControlArgs, ModelArgs, QuietArgs, SetArgs, ShardArgs, ThreadArgs,
+};
 
 #[derive(Args)]
 pub struct ExtractArgs {
@@ -55,6 +61,8 @@ pub struct ExtractArgs {
     #[command(flatten)]
     config: ConfigArgs,
     #[command(flatten)]
+    shard: ShardArgs,
+    #[command(flatten)]
     threads: ThreadArgs,
     #[command(flatten)]
     quiet: QuietArgs,
@@ -87,6 +95,8 @@ pub struct RunArgs {
     model: ModelArgs,
     #[command(flatten)]
     config: ConfigArgs,
+    #[command(flatten)]
+    shard: ShardArgs,
     #[command(flatten)]
     threads: ThreadArgs,
     #[command(flatten)]
@@ -142,18 +152,28 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         &a.src_lang,
     )?;
     check_phenomena(&rules, &a.src_lang, !a.sets.no_reorder, quiet)?;
+    let reorder = a.sets.reorder(&a.align, a.alignments, !quiet)?;
+    let lines = match a.shard.shard {
+        Some(s) => {
+            check_shard_reorder(s, reorder.as_ref())?;
+            let total = count_lines(&a.src)?;
+            Some((s, shard_range(s, &a.src, total)?, total))
+        }
+        None => None,
+    };
     let mut protect = Vec::new();
-    let conllu = match a.conllu {
-        Some(c) => c,
+    let (conllu, shard) = match a.conllu {
+        Some(c) => (c, lines.map(|(s, r, t)| ShardRun::new(s, r, t, None))),
         None => {
             let settings = a.model.settings(&a.threads, quiet);
             let model = find_model(pair.as_ref().and_then(|p| p.model.as_ref()), &settings)?;
-            let parsed = parse_cached(&a.src, &model, &settings)?;
+            let parsed = parse_cached_lines(&a.src, &model, lines.map(|l| l.1), &settings)?;
             if !quiet {
                 eprintln!("ldd-sets: {}", describe(&parsed, &a.src));
             }
             protect.push(model);
-            parsed.conllu
+            let shard = lines.map(|(s, r, t)| ShardRun::new(s, r, t, Some(&parsed)));
+            (parsed.conllu, shard)
         }
     };
     let opts = ExtractOptions {
@@ -164,8 +184,9 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         rules,
         out: a.out,
         controls: a.controls.options(),
-        reorder: a.sets.reorder(&a.align, a.alignments, !quiet)?,
+        reorder,
         protect,
+        shard,
     };
     let start = Instant::now();
     let report = run_extract(&opts)?;
@@ -197,6 +218,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         parse: a.model.settings(&a.threads, quiet),
         quiet,
         pair,
+        shard: a.shard.shard,
     };
     let runs = pipeline::run(&opts, &mut |r| {
         if !quiet {
@@ -222,6 +244,16 @@ pub fn run(a: RunArgs) -> Result<()> {
 /// The summary table of one extraction.
 fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {
     let max = opts.rules.max_distance;
+    if let Some(s) = &opts.shard {
+        println!(
+            "shard {} of the corpus: lines {}..{} of {} (merge the shards with `ldd-sets merge`; \
+             it draws the controls)",
+            s.shard,
+            s.lines.first,
+            s.lines.end().saturating_sub(1),
+            s.corpus_lines
+        );
+    }
     println!(
         "{} lines ({} empty, {} source words) in {secs:.2} s; sets in {}",
         r.corpus.lines,

@@ -7,6 +7,7 @@ mod align;
 mod args;
 mod extract;
 mod languages;
+mod merge;
 mod parse;
 mod report;
 mod score;
@@ -71,6 +72,14 @@ enum Command {
     /// (lines UDPipe splits into several sentences are merged). Uses the parse cache.
     #[command(after_help = EXIT_CODES)]
     Parse(parse::ParseArgs),
+    /// Join the outputs of the N shards of a sharded run (`extract --shard I/N` or
+    /// `run --shard I/N`) into the output of an unsharded run: checks that the shards come
+    /// from the same inputs and settings and cover the corpus exactly once, concatenates the
+    /// sets in corpus order, draws the length-matched controls over the whole corpus, and
+    /// assembles the whole corpus's parse in the parse cache. Byte-identical to an unsharded
+    /// run with the same seed, except the manifest's `shard` record.
+    #[command(after_help = EXIT_CODES)]
+    Merge(merge::MergeArgs),
     /// Cut a system's translation of the whole corpus into per-set (and per-control)
     /// hypothesis files, by the sets' ids.
     #[command(after_help = EXIT_CODES)]
@@ -119,6 +128,7 @@ pub fn main() -> ExitCode {
         Command::Extract(a) => extract::extract(a),
         Command::Run(a) => extract::run(a),
         Command::Parse(a) => parse::parse(a),
+        Command::Merge(a) => merge::merge(a),
         Command::Slice(a) => score::slice(a),
         Command::Score(a) => score::score(a),
         Command::Report(a) => report::report(a),

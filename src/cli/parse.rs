@@ -5,19 +5,22 @@ use std::path::PathBuf;
 use clap::Args;
 
 use ldd_sets::error::Result;
-use ldd_sets::parse::{describe, find_model, parse_cached, write_parse};
+use ldd_sets::parse::{describe, find_model, parse_cached_lines, write_parse};
 use ldd_sets::read::fetch::fetch_corpora;
+use ldd_sets::read::shard::{count_lines, shard_range};
 
-use super::args::{ConfigArgs, ModelArgs, QuietArgs, ThreadArgs};
+use super::args::{ConfigArgs, ModelArgs, QuietArgs, ShardArgs, ThreadArgs};
 
 #[derive(Args)]
 pub struct ParseArgs {
     /// Source side of the corpus, one sentence per line (plain or gzip).
     #[arg(long, value_name = "FILE")]
     src: PathBuf,
-    /// Where to write the CoNLL-U (gzip if it ends in .gz), one tree per line.
+    /// Where to write the CoNLL-U (gzip if it ends in .gz), one tree per line (with
+    /// --shard: the shard's lines only, `# sent_id` = corpus line). Without it the parse is
+    /// only cached (e.g. shards parsed ahead of `extract --shard` or `run --shard`).
     #[arg(long, value_name = "FILE")]
-    out: PathBuf,
+    out: Option<PathBuf>,
     /// Language pair naming the UDPipe model (if no --model): a config, or the registry's
     /// default model of the source language (e.g. fr-en).
     #[arg(long, value_name = "PAIR")]
@@ -26,6 +29,8 @@ pub struct ParseArgs {
     model: ModelArgs,
     #[command(flatten)]
     config: ConfigArgs,
+    #[command(flatten)]
+    shard: ShardArgs,
     #[command(flatten)]
     threads: ThreadArgs,
     #[command(flatten)]
@@ -53,18 +58,27 @@ pub fn parse(a: ParseArgs) -> Result<()> {
     // Refuse an output that is the input before spending time parsing.
     let mut inputs = vec![a.src.as_path()];
     inputs.extend(a.model.model.as_deref());
-    ldd_io::output::refuse_same_file(&a.out, &inputs)?;
+    if let Some(out) = &a.out {
+        ldd_io::output::refuse_same_file(out, &inputs)?;
+    }
     let settings = a.model.settings(&a.threads, quiet);
     let pair = match &a.pair {
         Some(p) => Some(a.config.pair(p, quiet)?),
         None => None,
     };
     let model = find_model(pair.as_ref().and_then(|p| p.model.as_ref()), &settings)?;
-    let parsed = parse_cached(&a.src, &model, &settings)?;
+    let range = match a.shard.shard {
+        Some(s) => Some(shard_range(s, &a.src, count_lines(&a.src)?)?),
+        None => None,
+    };
+    let parsed = parse_cached_lines(&a.src, &model, range, &settings)?;
     if !quiet {
         eprintln!("ldd-sets: {}", describe(&parsed, &a.src));
     }
-    write_parse(&parsed.conllu, &a.out, &[&a.src, &model])
+    match &a.out {
+        Some(out) => write_parse(&parsed.conllu, out, &[&a.src, &model]),
+        None => Ok(()),
+    }
 }
 
 pub fn corpora(a: CorporaArgs) -> Result<()> {

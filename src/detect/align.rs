@@ -252,6 +252,20 @@ pub fn read_alignments(path: &Path, pairs: &Corpus) -> Result<Vec<Alignment>> {
     Ok(ldd_align::pharaoh::read_file(path, Some(&lengths))?)
 }
 
+/// [`read_alignments`] for the lines of one shard: `pairs` are corpus lines `first..`, the
+/// file holds the alignments of the whole corpus (`total` lines).
+pub fn read_alignments_of(
+    path: &Path,
+    pairs: &Corpus,
+    first: u64,
+    total: u64,
+) -> Result<Vec<Alignment>> {
+    let lengths: Vec<(usize, usize)> = (0..pairs.len()).map(|k| pairs.lengths(k)).collect();
+    Ok(ldd_align::pharaoh::read_range(
+        path, first, &lengths, total,
+    )?)
+}
+
 /// The corpus with every token lowercased (`str::to_lowercase`), same pairs and lengths.
 pub fn lowercase(c: &Corpus) -> Corpus {
     let lower =

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use ldd_parse::{CacheOutcome, ParseCache, ParseOptions};
+use ldd_parse::{CacheManifest, CacheOutcome, LineRange, ParseCache, ParseOptions};
 
 use crate::config::{ModelSpec, Pair};
 use crate::error::{Error, Result};
@@ -45,6 +45,8 @@ pub struct Parsed {
     pub model: PathBuf,
     /// Cache hit, full parse or resumed parse.
     pub outcome: CacheOutcome,
+    /// The cache entry (checksums, line range, chunks).
+    pub entry: CacheManifest,
     /// Wall time of the stage in seconds.
     pub seconds: f64,
 }
@@ -140,6 +142,16 @@ pub fn find_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf
 /// Parses `source` with `model`, or reuses the cached parse of the same corpus bytes
 /// and model bytes.
 pub fn parse_cached(source: &Path, model: &Path, s: &ParseSettings) -> Result<Parsed> {
+    parse_cached_lines(source, model, None, s)
+}
+
+/// [`parse_cached`] of the corpus lines in `range` only (`None`: all), for a shard.
+pub fn parse_cached_lines(
+    source: &Path,
+    model: &Path,
+    range: Option<LineRange>,
+    s: &ParseSettings,
+) -> Result<Parsed> {
     let start = Instant::now();
     let dir = cache_dir(s.cache_dir.as_deref())?;
     let cache = ParseCache::new(&dir)?;
@@ -148,14 +160,16 @@ pub fn parse_cached(source: &Path, model: &Path, s: &ParseSettings) -> Result<Pa
         progress: ldd_parse::progress_bar(None, s.quiet),
         ..ParseOptions::default()
     };
-    let (conllu, outcome) = cache.get_or_parse(source, model, &opts)?;
+    let (conllu, outcome) = cache.get_or_parse_lines(source, model, range, &opts)?;
     if let Some(bar) = &opts.progress {
         bar.finish_and_clear();
     }
+    let entry = cache.entry(&conllu)?;
     Ok(Parsed {
         conllu,
         model: model.to_path_buf(),
         outcome,
+        entry,
         seconds: start.elapsed().as_secs_f64(),
     })
 }
@@ -169,8 +183,13 @@ pub fn describe(p: &Parsed, source: &Path) -> String {
             format!("resumed an interrupted parse at line {from_line}")
         }
     };
+    let lines = match p.entry.range {
+        Some(r) if r.count > 0 => format!(" lines {}-{}", r.first, r.end() - 1),
+        Some(_) => " no lines (empty shard)".to_string(),
+        None => String::new(),
+    };
     format!(
-        "parse: {} with {}: {what} ({:.2} s; {})",
+        "parse: {}{lines} with {}: {what} ({:.2} s; {})",
         source.display(),
         p.model.display(),
         p.seconds,

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use ldd_align::{Corpus, Reordering};
 use ldd_conllu::parse_block;
-use ldd_io::Staging;
+use ldd_io::{LineRange, Staging};
 use rayon::prelude::*;
 
 use crate::bucket::Bucket;
@@ -18,17 +18,21 @@ use crate::detect::align::{self, pair_tokens};
 use crate::detect::reorder::{self, ReorderFiles, ReorderInfo, ReorderOptions};
 use crate::detect::rules::{Match, Matcher, RuleSet};
 use crate::error::{Error, Result};
+use crate::parse::Parsed;
 use crate::read::lockstep::{check_belongs, Line, Lockstep};
 use crate::read::select::{read_ids, read_needed};
+use crate::read::shard::Shard;
 use crate::read::Languages;
 use crate::sample::{self, ControlOptions, SetControls};
 use crate::write::controls::{write_control, LineMap};
 use crate::write::manifest::{
-    is_output, write_summary, CorpusStats, Inputs, Manifest, Tool, FORMAT_VERSION, MANIFEST,
+    is_output, write_summary, CorpusStats, Inputs, Manifest, ShardParse, ShardPart, ShardRecord,
+    Tool, FORMAT_VERSION, MANIFEST,
 };
 use crate::write::marked::{mark, mark_plain, MARKER};
 use crate::write::reorder::write_corpus_files;
 use crate::write::set::{Entry, SetEntry, SetFiles, SetKind, SetWriter};
+use crate::write::shard::{write_lengths, LENGTHS, PARSE};
 
 /// Lines per parallel chunk.
 pub const CHUNK_LINES: usize = 2048;
@@ -55,6 +59,88 @@ pub struct ExtractOptions {
     /// Other files the run depends on (the UDPipe model, the parse cache): like the
     /// inputs, never inside the output directory.
     pub protect: Vec<PathBuf>,
+    /// Only the lines of one shard (`None`: the whole corpus).
+    pub shard: Option<ShardRun>,
+}
+
+/// What one shard of a sharded run extracts (see [`crate::read::shard`]).
+#[derive(Debug, Clone)]
+pub struct ShardRun {
+    /// The shard.
+    pub shard: Shard,
+    /// Its corpus lines.
+    pub lines: LineRange,
+    /// Lines of the whole corpus.
+    pub corpus_lines: u64,
+    /// The shard's own parse of its lines, when `conllu` holds only those trees (its
+    /// `file` is set when written); `None`: `conllu` is the whole corpus's parse.
+    pub parse: Option<ShardParse>,
+}
+
+/// A shard cannot train the aligner on its lines alone (the shards would align with
+/// different models): its reordering sets need a saved model or the whole corpus's
+/// alignments.
+pub fn check_shard_reorder(shard: Shard, reorder: Option<&ReorderOptions>) -> Result<()> {
+    match reorder {
+        Some(r) if r.alignments.is_none() && r.align.model.is_none() => {
+            Err(Error::Config(format!(
+                "--shard {shard}: the reordering sets of a sharded run need one aligner for the \
+                 whole corpus: train it once (`ldd-sets align --src S --tgt T --conllu C \
+                 --save-model PREFIX`, on the whole corpus or a sample of it) and give every \
+                 shard --align-model PREFIX; or give --alignments of the whole corpus; or \
+                 --no-reorder"
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+impl ShardRun {
+    /// The shard's run over the parse `parsed` of its lines, or over `whole` (a CoNLL-U of
+    /// the whole corpus) when `parsed` is `None`.
+    pub fn new(shard: Shard, lines: LineRange, corpus_lines: u64, parsed: Option<&Parsed>) -> Self {
+        ShardRun {
+            shard,
+            lines,
+            corpus_lines,
+            parse: parsed.map(|p| ShardParse {
+                file: String::new(),
+                corpus: p.entry.corpus.clone(),
+                corpus_sha256: p.entry.corpus_sha256.clone(),
+                model: p.entry.model.clone(),
+                model_sha256: p.entry.model_sha256.clone(),
+                chunk_lines: ldd_parse::ParseOptions::default().chunk_lines as u64,
+                chunks: p.entry.chunks.clone(),
+            }),
+        }
+    }
+
+    /// Opens the inputs at the shard's lines.
+    fn open(&self, opts: &ExtractOptions) -> Result<Lockstep> {
+        Lockstep::open_lines(
+            &opts.source,
+            &opts.target,
+            &opts.conllu,
+            self.lines,
+            self.corpus_lines,
+            self.parse.is_none(),
+        )
+    }
+}
+
+impl ExtractOptions {
+    /// The inputs read in lockstep: the whole corpus, or the shard's lines.
+    fn open(&self) -> Result<Lockstep> {
+        match &self.shard {
+            Some(s) => s.open(self),
+            None => Lockstep::open(&self.source, &self.target, &self.conllu),
+        }
+    }
+
+    /// The corpus line number of the first line read.
+    fn first_line(&self) -> u64 {
+        self.shard.as_ref().map_or(1, |s| s.lines.first)
+    }
 }
 
 impl ExtractOptions {
@@ -151,6 +237,9 @@ fn detect(
 /// Runs the extraction and moves the finished output into `opts.out`.
 pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
     opts.languages.check()?;
+    if let Some(s) = &opts.shard {
+        check_shard_reorder(s.shard, opts.reorder.as_ref())?;
+    }
     let src_lang = &opts.languages.source;
     let tgt_lang = &opts.languages.target;
     let inputs = opts.inputs();
@@ -158,7 +247,8 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
     let staging = Staging::new(&opts.out, &is_output, &input_refs)?;
     let root = staging.path().to_path_buf();
     let matcher = opts.rules.compile();
-    let mut input = Lockstep::open(&opts.source, &opts.target, &opts.conllu)?;
+    let mut input = opts.open()?;
+    let offset = opts.first_line() - 1;
 
     let buckets = Bucket::all(opts.rules.max_distance);
     let mut writers: Vec<Vec<SetWriter>> = Vec::new();
@@ -197,7 +287,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
                 align_pairs.push_pair(s, t);
             }
             corpus.lines += 1;
-            let id = corpus.lines;
+            let id = offset + corpus.lines;
             corpus.source_words += u64::from(d.words);
             lengths.push(if d.empty { 0 } else { d.words });
             if d.empty {
@@ -231,7 +321,10 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         None => None,
     };
     drop(align_pairs);
-    let controls = controls(&root, &sets, &lengths, opts)?;
+    let (controls, shard) = match &opts.shard {
+        Some(s) => (Vec::new(), Some(shard_record(&root, s, &lengths, opts)?)),
+        None => (controls(&root, &sets, &lengths, opts)?, None),
+    };
     let m = Manifest {
         format_version: FORMAT_VERSION,
         tool: Tool::default(),
@@ -243,6 +336,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         sets: sets.clone(),
         reorder: reorder_info.clone(),
         controls,
+        shard,
     };
     write_summary(&root.join("summary.csv"), &sets)?;
     m.write(&root.join(MANIFEST))?;
@@ -305,7 +399,14 @@ fn reorder_sets(
         opts.languages.target.as_str(),
     );
     let (alignments, trained_pairs, too_long) = match &r.alignments {
-        Some(path) => (align::read_alignments(path, pairs)?, 0, 0),
+        Some(path) => match &opts.shard {
+            Some(s) => (
+                align::read_alignments_of(path, pairs, s.lines.first, s.corpus_lines)?,
+                0,
+                0,
+            ),
+            None => (align::read_alignments(path, pairs)?, 0, 0),
+        },
         None => {
             let a = align::align(pairs, &r.align, langs)?;
             (a.alignments, a.trained_pairs, a.too_long)
@@ -313,7 +414,8 @@ fn reorder_sets(
     };
     let measures: Vec<Reordering> = reorder::measure(pairs, &alignments, r.paper_compat);
     let files = ReorderFiles::standard();
-    write_corpus_files(root, &files, pairs, &alignments, &measures)?;
+    let first = opts.first_line();
+    write_corpus_files(root, &files, first, pairs, &alignments, &measures)?;
 
     let thresholds = r.thresholds();
     let mut writers = Vec::new();
@@ -322,7 +424,7 @@ fn reorder_sets(
         f.marked_target = Some(format!("{}/ge{b}.marked.{}", reorder::NAME, langs.1));
         writers.push(SetWriter::create(root, f)?);
     }
-    let mut input = Lockstep::open(&opts.source, &opts.target, &opts.conllu)?;
+    let mut input = opts.open()?;
     let mut line = Line::default();
     let mut k = 0usize;
     while input.next(&mut line)? {
@@ -352,7 +454,7 @@ fn reorder_sets(
             let marked_t = mark_plain(&pairs.tgt_tokens(k), &tgt_marks);
             for (w, _) in writers.iter_mut().zip(&member).filter(|(_, &m)| m) {
                 w.write(&Entry {
-                    id: k as u64 + 1,
+                    id: first + k as u64,
                     source: &line.source,
                     target: &line.target,
                     conllu: &text,
@@ -386,6 +488,37 @@ fn reorder_sets(
     Ok((sets, info))
 }
 
+/// The shard's record for the manifest; writes the lengths of its lines and a copy of its
+/// own parse into `root`, for `merge`.
+fn shard_record(
+    root: &Path,
+    s: &ShardRun,
+    lengths: &[u32],
+    opts: &ExtractOptions,
+) -> Result<ShardRecord> {
+    write_lengths(&root.join(LENGTHS), lengths)?;
+    let parse = match &s.parse {
+        Some(p) => {
+            let dest = root.join(PARSE);
+            std::fs::copy(&opts.conllu, &dest).map_err(|e| Error::io(&dest, e))?;
+            Some(ShardParse {
+                file: PARSE.to_string(),
+                ..p.clone()
+            })
+        }
+        None => None,
+    };
+    Ok(ShardRecord::Part(ShardPart {
+        index: s.shard.index,
+        count: s.shard.count,
+        lines: s.lines,
+        corpus_lines: s.corpus_lines,
+        lengths: LENGTHS.to_string(),
+        controls: opts.controls,
+        parse,
+    }))
+}
+
 /// Draws and writes the controls of every set under `root` (see [`crate::sample`]).
 fn controls(
     root: &Path,
@@ -393,23 +526,40 @@ fn controls(
     lengths: &[u32],
     opts: &ExtractOptions,
 ) -> Result<Vec<SetControls>> {
-    let copts = &opts.controls;
+    draw_controls(
+        root,
+        sets,
+        lengths,
+        (&opts.source, &opts.target),
+        &opts.languages,
+        &opts.controls,
+    )
+}
+
+/// Draws the controls of every set of `sets` (written under `root`) from a corpus whose
+/// lines have source lengths `lengths`, and writes their files with the corpus lines of
+/// `corpus` (source, target); also used by `merge`, which draws them for merged shards.
+pub(crate) fn draw_controls(
+    root: &Path,
+    sets: &[SetEntry],
+    lengths: &[u32],
+    corpus: (&Path, &Path),
+    languages: &Languages,
+    copts: &ControlOptions,
+) -> Result<Vec<SetControls>> {
     if copts.count == 0 {
         return Ok(Vec::new());
     }
     if u32::try_from(lengths.len()).is_err() {
         return Err(Error::Data(format!(
             "{}: {} lines; controls support at most {} lines",
-            ldd_io::text::shown(&opts.source),
+            ldd_io::text::shown(corpus.0),
             lengths.len(),
             u32::MAX
         )));
     }
     let sizes: Vec<u64> = sets.iter().map(|s| s.sentences).collect();
-    let exts = (
-        opts.languages.source.as_str(),
-        opts.languages.target.as_str(),
-    );
+    let exts = (languages.source.as_str(), languages.target.as_str());
     let mut entries = Vec::with_capacity(sets.len());
     for g in sample::groups(&sizes, copts.count) {
         let sampled: Vec<sample::Sampled> = sets[g]
@@ -426,8 +576,8 @@ fn controls(
         union.sort_unstable();
         union.dedup();
         if !union.is_empty() {
-            let source = read_needed(&opts.source, &union)?;
-            let target = read_needed(&opts.target, &union)?;
+            let source = read_needed(corpus.0, &union)?;
+            let target = read_needed(corpus.1, &union)?;
             let map = LineMap {
                 ids: &union,
                 source: &source,

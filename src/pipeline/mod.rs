@@ -1,10 +1,11 @@
-//! The pipeline: the stages glued together for one corpus ([`extract`]) and for every
-//! corpus of a language pair ([`run`]).
+//! The pipeline: the stages glued together for one corpus ([`extract`]), for every
+//! corpus of a language pair ([`run`]), and for the shards of a sharded run ([`merge`]).
 //!
 //! This is the only module that imports every stage; no stage imports it.
 
 pub mod align;
 pub mod extract;
+pub mod merge;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -14,12 +15,13 @@ use crate::config::Pair;
 use crate::detect::reorder::ReorderOptions;
 use crate::detect::rules::RuleSet;
 use crate::error::{Error, Result};
-use crate::parse::{describe, find_model, parse_cached, ParseSettings};
+use crate::parse::{describe, find_model, parse_cached_lines, ParseSettings};
 use crate::read::discover::{discover, LocalCorpus};
+use crate::read::shard::{count_lines, shard_range, Shard};
 use crate::read::Languages;
 use crate::sample::ControlOptions;
 
-pub use extract::{extract, ExtractOptions, ExtractReport};
+pub use extract::{check_shard_reorder, extract, ExtractOptions, ExtractReport, ShardRun};
 
 /// Which rules run: `rules` (a file) or the pair's rules file or the built-in rules; then
 /// `phenomena` (or the pair's list) if given; else, with the built-in rules and a source
@@ -110,6 +112,8 @@ pub struct RunOptions {
     pub parse: ParseSettings,
     /// No messages on stderr.
     pub quiet: bool,
+    /// Only this shard of every corpus (`None`: whole corpora).
+    pub shard: Option<Shard>,
 }
 
 /// What `run` did for one corpus.
@@ -150,6 +154,9 @@ pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<Co
         }
         corpora.retain(|c| only.contains(&c.name));
     }
+    if let Some(s) = opts.shard {
+        check_shard_reorder(s, opts.reorder.as_ref())?;
+    }
     let model = find_model(pair.model.as_ref(), &opts.parse)?;
     let mut runs = Vec::new();
     for c in corpora {
@@ -161,7 +168,14 @@ pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<Co
                 ldd_io::text::shown(&c.target)
             );
         }
-        let parsed = parse_cached(&c.source, &model, &opts.parse)?;
+        let lines = match opts.shard {
+            Some(s) => {
+                let total = count_lines(&c.source)?;
+                Some((s, shard_range(s, &c.source, total)?, total))
+            }
+            None => None,
+        };
+        let parsed = parse_cached_lines(&c.source, &model, lines.map(|l| l.1), &opts.parse)?;
         if !opts.quiet {
             eprintln!("ldd-sets: {}", describe(&parsed, &c.source));
         }
@@ -187,6 +201,7 @@ pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<Co
             controls: opts.controls,
             reorder,
             protect: vec![model.clone(), opts.corpora.clone()],
+            shard: lines.map(|(s, range, total)| ShardRun::new(s, range, total, Some(&parsed))),
         };
         let start = Instant::now();
         let report = extract(&options)?;

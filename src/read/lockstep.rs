@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use ldd_conllu::{Block, Reader, Sentence};
-use ldd_io::{FileInfo, Input};
+use ldd_io::{FileInfo, Input, LineRange};
 
 use crate::error::{Error, Result};
 
@@ -23,6 +23,18 @@ pub struct Lockstep {
     src: Input,
     tgt: Input,
     trees: Reader,
+    range: Option<Ranged>,
+}
+
+/// Reading the lines of one shard.
+struct Ranged {
+    lines: LineRange,
+    /// Lines of the range not read yet.
+    left: u64,
+    /// Lines of the whole corpus.
+    total: u64,
+    /// Whether the CoNLL-U holds the whole corpus's trees (else the range's only).
+    whole_parse: bool,
 }
 
 impl Lockstep {
@@ -32,7 +44,36 @@ impl Lockstep {
             src: Input::open(source)?,
             tgt: Input::open(target)?,
             trees: Reader::open(conllu)?,
+            range: None,
         })
+    }
+
+    /// Opens the inputs to read corpus lines `lines` only, of a corpus of `total` lines (a
+    /// shard): the lines before are skipped unread; the CoNLL-U holds the trees of the whole
+    /// corpus when `whole_parse`, else of the range only. [`Lockstep::finish`] still reads
+    /// every file to its end (checksums, line counts).
+    pub fn open_lines(
+        source: &Path,
+        target: &Path,
+        conllu: &Path,
+        lines: LineRange,
+        total: u64,
+        whole_parse: bool,
+    ) -> Result<Lockstep> {
+        let mut l = Lockstep::open(source, target, conllu)?;
+        let skip = lines.first - 1;
+        l.src.skip_lines(skip)?;
+        l.tgt.skip_lines(skip)?;
+        if whole_parse {
+            l.trees.skip_blocks(skip)?;
+        }
+        l.range = Some(Ranged {
+            lines,
+            left: lines.count,
+            total,
+            whole_parse,
+        });
+        Ok(l)
     }
 
     /// The path of the CoNLL-U input (for messages).
@@ -44,6 +85,12 @@ impl Lockstep {
     /// together. An input that ends before the others is an error giving the line counts
     /// of all three.
     pub fn next(&mut self, line: &mut Line) -> Result<bool> {
+        if let Some(r) = &mut self.range {
+            if r.left == 0 {
+                return Ok(false);
+            }
+            r.left -= 1;
+        }
         let s = self.src.next_line()?.map(|l| {
             line.source.clear();
             line.source.push_str(l);
@@ -75,7 +122,33 @@ impl Lockstep {
     /// Finishes reading and describes the three inputs: source, target, CoNLL-U (whose
     /// `lines` are sentences).
     pub fn finish(self) -> Result<[FileInfo; 3]> {
-        Ok([self.src.finish()?, self.tgt.finish()?, self.trees.finish()?])
+        let range = self.range;
+        let infos = [self.src.finish()?, self.tgt.finish()?, self.trees.finish()?];
+        if let Some(r) = range {
+            let trees = if r.whole_parse {
+                r.total
+            } else {
+                r.lines.count
+            };
+            let [s, t, c] = &infos;
+            if s.lines != r.total || t.lines != r.total || c.lines != trees {
+                return Err(Error::Data(format!(
+                    "inputs are not line-aligned: {} has {} lines, {} has {} lines, {} has {} \
+                     sentences; this shard (lines {}..{}) expects {} lines and {trees} sentences \
+                     (did a file change since the shard's range was computed?)",
+                    ldd_io::text::shown(&s.path),
+                    s.lines,
+                    ldd_io::text::shown(&t.path),
+                    t.lines,
+                    ldd_io::text::shown(&c.path),
+                    c.lines,
+                    r.lines.first,
+                    r.lines.end() - 1,
+                    r.total
+                )));
+            }
+        }
+        Ok(infos)
     }
 }
 

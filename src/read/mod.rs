@@ -3,13 +3,14 @@
 //! What enters: file paths (corpus sides, CoNLL-U, id lists, corpus directories, URLs of
 //! corpora to download). What leaves: corpus lines read in lockstep with their trees'
 //! text ([`lockstep`]), selected lines by id ([`select`]), the corpora of a directory
-//! ([`discover`]), downloaded corpora normalised on disk ([`fetch`]), and the
-//! [`Languages`] of a corpus.
+//! ([`discover`]), downloaded corpora normalised on disk ([`fetch`]), the line range of a
+//! shard ([`shard`]), and the [`Languages`] of a corpus.
 
 pub mod discover;
 pub mod fetch;
 pub mod lockstep;
 pub mod select;
+pub mod shard;
 
 use ldd_io::name::{check, NameKind};
 use serde::{Deserialize, Serialize};

@@ -94,7 +94,7 @@ pub struct Report {
 /// Reads everything the report shows.
 pub fn gather(opts: &ReportOptions) -> Result<Report> {
     let dir = &opts.sets;
-    let m = Manifest::read(dir)?;
+    let m = Manifest::read_complete(dir)?;
     let scores_path = match &opts.scores {
         Some(p) => Some(p.clone()),
         None => Some(dir.join("scores.json")).filter(|p| p.is_file()),

@@ -43,8 +43,8 @@ impl SetAgreement {
 /// Compares set `bucket` of every phenomenon present in both output directories (by their
 /// manifests), which must come from the same corpus (same source-side SHA-256).
 pub fn compare(gold: &Path, predicted: &Path, bucket: &str) -> Result<Vec<SetAgreement>> {
-    let g = Manifest::read(gold)?;
-    let p = Manifest::read(predicted)?;
+    let g = Manifest::read_complete(gold)?;
+    let p = Manifest::read_complete(predicted)?;
     if g.inputs.source.sha256 != p.inputs.source.sha256 {
         return Err(Error::Data(format!(
             "{} and {} were extracted from different corpora (source SHA-256 {} vs {}); \

@@ -131,7 +131,7 @@ pub struct Loaded {
 /// Loads a sets directory; every file name in the manifest must stay inside it.
 pub fn load(dir: &Path) -> Result<Loaded> {
     let manifest_path = dir.join(MANIFEST);
-    let mut m = Manifest::read(dir)?;
+    let mut m = Manifest::read_complete(dir)?;
     let control_count = m.controls.iter().map(|c| c.count).max().unwrap_or(0);
     let control_seed = m.controls.first().map(|c| c.seed);
     let mut controls: HashMap<(String, String), SetControls> = m

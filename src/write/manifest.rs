@@ -7,7 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use ldd_io::FileInfo;
+use ldd_io::{FileInfo, LineRange};
+use ldd_parse::ChunkRecord;
 use serde::{Deserialize, Serialize};
 
 use super::set::SetEntry;
@@ -15,7 +16,7 @@ use crate::detect::reorder::ReorderInfo;
 use crate::detect::rules::RuleSet;
 use crate::error::{Error, Result};
 use crate::read::Languages;
-use crate::sample::SetControls;
+use crate::sample::{ControlOptions, SetControls};
 
 /// Manifest format version written (and the only one read).
 pub const FORMAT_VERSION: u32 = 1;
@@ -50,6 +51,86 @@ pub struct Manifest {
     /// The control samples of every set.
     #[serde(default)]
     pub controls: Vec<SetControls>,
+    /// The output of one shard of a sharded run, or merged from shards (`None`: a run over
+    /// the whole corpus).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardRecord>,
+}
+
+/// Sharding: what a shard's output is, or what a merged output was merged from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ShardRecord {
+    /// One shard of a sharded run: its sets hold its lines only, and it has no controls
+    /// (`ldd-sets merge` draws them over the whole corpus).
+    Part(ShardPart),
+    /// Merged from the shards of a sharded run: equal to a run over the whole corpus.
+    Merged(MergedShards),
+}
+
+/// The record of one shard.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ShardPart {
+    /// This shard, 1-based.
+    pub index: u32,
+    /// Number of shards.
+    pub count: u32,
+    /// The corpus lines of this shard.
+    pub lines: LineRange,
+    /// Lines of the whole corpus.
+    pub corpus_lines: u64,
+    /// File with the source length (UD words; 0 for an empty line) of every line of the
+    /// shard, one per line, for the controls `merge` draws.
+    pub lengths: String,
+    /// How `merge` draws the controls.
+    pub controls: ControlOptions,
+    /// The shard's own parse of its lines (`None`: the trees came from a CoNLL-U of the
+    /// whole corpus).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parse: Option<ShardParse>,
+}
+
+/// A shard's parse of its lines, kept in the shard's output so that `merge` can build the
+/// whole corpus's parse (byte-identical to a parse of the whole corpus) without the parse
+/// cache of the machine the shard ran on.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ShardParse {
+    /// The copy of the parse in the shard's output (gzip CoNLL-U).
+    pub file: String,
+    /// The corpus as the parse cache recorded it.
+    pub corpus: PathBuf,
+    /// Its SHA-256.
+    pub corpus_sha256: String,
+    /// The UDPipe model.
+    pub model: PathBuf,
+    /// Its SHA-256.
+    pub model_sha256: String,
+    /// Lines per gzip member of the parse cache.
+    pub chunk_lines: u64,
+    /// The gzip members of `file`, in order.
+    pub chunks: Vec<ChunkRecord>,
+}
+
+/// What a merged output was merged from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MergedShards {
+    /// Number of shards.
+    pub count: u32,
+    /// Every shard, in order.
+    pub shards: Vec<MergedShard>,
+}
+
+/// One shard of a merged output.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MergedShard {
+    /// The shard, 1-based.
+    pub index: u32,
+    /// Its corpus lines.
+    pub lines: LineRange,
+    /// Its output directory, as given to `merge`.
+    pub dir: PathBuf,
+    /// SHA-256 of its `manifest.json`.
+    pub manifest_sha256: String,
 }
 
 /// Tool name and version.
@@ -135,6 +216,24 @@ impl Manifest {
             }
         }
         serde_json::from_str(&text).map_err(bad)
+    }
+
+    /// [`Manifest::read`], refusing the output of a single shard: its sets hold a part of
+    /// the corpus and it has no controls, so it is not to be scored, sliced or reported.
+    pub fn read_complete(dir: &Path) -> Result<Manifest> {
+        let m = Manifest::read(dir)?;
+        if let Some(ShardRecord::Part(p)) = &m.shard {
+            return Err(Error::Config(format!(
+                "{} is shard {}/{} of a sharded run (corpus lines {}..{} only, no controls); \
+                 merge the shards first: ldd-sets merge --out DIR SHARD_DIR...",
+                ldd_io::text::shown(dir),
+                p.index,
+                p.count,
+                p.lines.first,
+                p.lines.end().saturating_sub(1)
+            )));
+        }
+        Ok(m)
     }
 
     /// Writes the manifest as pretty JSON.

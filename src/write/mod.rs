@@ -3,8 +3,8 @@
 //! What enters: the selected lines with their marks ([`set::Entry`]), the controls' ids
 //! with their lines, the alignments, and the run's description. What leaves: the set
 //! files ([`set`]), the marked format ([`marked`]), control files ([`controls`]), the
-//! corpus-wide reordering files ([`reorder`]), and `manifest.json` / `summary.csv`
-//! ([`manifest`]), all inside a staging directory that becomes OUT only when the run
+//! corpus-wide reordering files ([`reorder`]), `manifest.json` / `summary.csv`
+//! ([`manifest`]), and a shard's files for `merge` ([`shard`]), all inside a staging directory that becomes OUT only when the run
 //! succeeds (`ldd_io::Staging`).
 
 pub mod controls;
@@ -12,3 +12,4 @@ pub mod manifest;
 pub mod marked;
 pub mod reorder;
 pub mod set;
+pub mod shard;

@@ -28,10 +28,12 @@ use crate::error::{Error, Result};
 pub const TSV_HEADER: &str = "id\tposition\tcrossing\tkendall\tfuzzy\taligned\t\
 position_link\tposition_words\tcrossing_links\tcrossing_words";
 
-/// Writes `alignments.txt` and `reorder.tsv` under `root` (a directory that exists).
+/// Writes `alignments.txt` and `reorder.tsv` under `root` (a directory that exists); pair
+/// `k` of `pairs` is corpus line `first_id + k`.
 pub fn write_corpus_files(
     root: &Path,
     files: &ReorderFiles,
+    first_id: u64,
     pairs: &Corpus,
     alignments: &[Alignment],
     measures: &[Reordering],
@@ -47,7 +49,12 @@ pub fn write_corpus_files(
     ldd_io::write_file_atomic(&root.join(&files.measures), |w| {
         writeln!(w, "{TSV_HEADER}")?;
         for (k, r) in measures.iter().enumerate() {
-            let row = tsv_row(k as u64 + 1, r, &pairs.src_tokens(k), &pairs.tgt_tokens(k));
+            let row = tsv_row(
+                first_id + k as u64,
+                r,
+                &pairs.src_tokens(k),
+                &pairs.tgt_tokens(k),
+            );
             writeln!(w, "{row}")?;
         }
         Ok(())

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: paths to ../shared and running the binary.
 #![allow(dead_code)]
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -155,4 +155,59 @@ pub fn listing(dir: &Path) -> Vec<String> {
         .unwrap_or_default();
     v.sort();
     v
+}
+
+/// `relative path -> bytes` of every file below `root`.
+pub fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+/// The manifest text without its `shard` record (the last key of the manifest).
+fn without_shard_record(manifest: &str) -> String {
+    let at = manifest
+        .find(",\n  \"shard\": {")
+        .expect("a merged manifest has a shard record");
+    assert!(manifest.ends_with("\n}\n"));
+    format!("{}\n}}\n", &manifest[..at])
+}
+
+/// Asserts that `merged` holds exactly the files of `whole`, byte for byte, and the same
+/// manifest but for the `shard` record; returns the merged manifest.
+pub fn assert_same_output(whole: &Path, merged: &Path) -> serde_json::Value {
+    let (a, b) = (files(whole), files(merged));
+    let names_a: Vec<&String> = a.keys().collect();
+    let names_b: Vec<&String> = b.keys().collect();
+    assert_eq!(names_a, names_b, "the same files");
+    assert!(a.len() > 50, "{} files", a.len());
+    for (name, bytes) in &a {
+        if name == "manifest.json" {
+            continue;
+        }
+        assert!(&b[name] == bytes, "{name} differs");
+    }
+    let mw = String::from_utf8(a["manifest.json"].clone()).unwrap();
+    let mm = String::from_utf8(b["manifest.json"].clone()).unwrap();
+    assert!(
+        !mw.contains("\"shard\""),
+        "an unsharded run has no shard record"
+    );
+    assert_eq!(
+        without_shard_record(&mm),
+        mw,
+        "manifests differ beyond the shard record"
+    );
+    serde_json::from_str(&mm).unwrap()
 }

@@ -61,6 +61,37 @@ pub fn parse_line(line: &str) -> Result<Alignment> {
     parse_line_at(line, Path::new("<string>"), 1, None)
 }
 
+/// Reads lines `first..first + lengths.len()` (1-based) of a Pharaoh file of `total` lines
+/// (the lines of one shard, from the alignments of the whole corpus), checking every link
+/// against its sentence pair (`lengths`). Errors name the file and its own line numbers; a
+/// file of another length than `total` is an error.
+pub fn read_range(
+    path: impl AsRef<Path>,
+    first: u64,
+    lengths: &[(usize, usize)],
+    total: u64,
+) -> Result<Vec<Alignment>> {
+    let path = path.as_ref();
+    let mut input = ldd_io::Input::open(path)?;
+    input.skip_lines(first.saturating_sub(1))?;
+    let mut out = Vec::with_capacity(lengths.len());
+    for (k, lens) in lengths.iter().enumerate() {
+        let Some(line) = input.next_line()? else {
+            break;
+        };
+        out.push(parse_line_at(line, path, first as usize + k, Some(*lens))?);
+    }
+    let found = input.finish()?.lines;
+    if found != total || out.len() != lengths.len() {
+        return Err(AlignError::LineCount {
+            path: path.to_path_buf(),
+            expected: total as usize,
+            found: found as usize,
+        });
+    }
+    Ok(out)
+}
+
 /// Reads a Pharaoh file (plain or gzip, recognised by content, through `ldd_io::Input`).
 ///
 /// With `lengths = Some(l)` (one `(source length, target length)` per sentence pair) the file

@@ -89,6 +89,16 @@ impl<R: Read> Reader<R> {
         Ok(true)
     }
 
+    /// Skips up to `n` blocks (unparsed); returns how many were skipped.
+    pub fn skip_blocks(&mut self, n: u64) -> Result<u64> {
+        let mut b = Block::default();
+        let mut k = 0;
+        while k < n && self.next_block(&mut b)? {
+            k += 1;
+        }
+        Ok(k)
+    }
+
     /// Reads the remaining blocks and returns the total number of sentences.
     pub fn count_rest(&mut self) -> Result<u64> {
         let mut b = Block::default();

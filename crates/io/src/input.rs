@@ -32,6 +32,22 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// Size of the read buffers.
 const BUF: usize = 1 << 16;
 
+/// A contiguous range of corpus lines: `first..first + count`, 1-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LineRange {
+    /// First line (1-based).
+    pub first: u64,
+    /// Number of lines (may be 0).
+    pub count: u64,
+}
+
+impl LineRange {
+    /// The line after the range.
+    pub fn end(&self) -> u64 {
+        self.first + self.count
+    }
+}
+
 /// Size and checksum of a file that has been read to its end.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct FileInfo {
@@ -276,6 +292,46 @@ impl<R: Read> Input<R> {
         )
     }
 
+    /// Skips up to `n` lines without holding them (and without checking them: the lines of
+    /// another shard are checked by that shard); returns how many were skipped (fewer at
+    /// the end of the file). A final line without terminator counts.
+    pub fn skip_lines(&mut self, n: u64) -> Result<u64> {
+        let mut skipped = 0u64;
+        // Whether bytes of a line have been consumed without its `\n`.
+        let mut open = false;
+        while skipped < n {
+            let res = self.buffered().fill_buf().map(|avail| {
+                let want = (n - skipped) as usize;
+                match memchr::memchr_iter(b'\n', avail).nth(want - 1) {
+                    Some(i) => (i + 1, want as u64, false, avail.is_empty()),
+                    None => {
+                        let k = memchr::memchr_iter(b'\n', avail).count();
+                        (
+                            avail.len(),
+                            k as u64,
+                            avail.last() != Some(&b'\n'),
+                            avail.is_empty(),
+                        )
+                    }
+                }
+            });
+            let (consume, lines, partial, eof) = match res {
+                Ok(x) => x,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(self.read_error(e, self.line_no + skipped + 1)),
+            };
+            if eof {
+                skipped += u64::from(open);
+                break;
+            }
+            skipped += lines;
+            open = if lines > 0 { partial } else { open || partial };
+            self.buffered().consume(consume);
+        }
+        self.line_no += skipped;
+        Ok(skipped)
+    }
+
     /// Reads the rest of the file without holding it and returns the total number of
     /// lines (those returned so far plus those left).
     pub fn count_rest(&mut self) -> Result<u64> {
@@ -448,4 +504,75 @@ pub fn sha256_file(path: &Path) -> Result<(String, u64)> {
         total += n as u64;
     }
     Ok((hex(&hasher.finalize()), total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(bytes: &[u8]) -> Input<&[u8]> {
+        Input::from_reader(Path::new("t"), bytes).unwrap()
+    }
+
+    /// Skipping n lines leaves the reader where n calls of `next_line` would, with the same
+    /// line number, in every buffer position (tiny reads split lines across fills).
+    #[test]
+    fn skip_lines_is_next_line_n_times() {
+        let texts: [&[u8]; 5] = [
+            b"a\nbb\n\nccc\nd",
+            b"a\r\nb\r\nc\r\n",
+            b"",
+            b"one line without newline",
+            b"\n\n\n",
+        ];
+        for text in texts {
+            let total = input(text).finish().unwrap().lines;
+            for n in 0..=total + 2 {
+                let mut a = input(text);
+                let mut b = input(text);
+                let mut by_next = 0;
+                while by_next < n && b.next_line().unwrap().is_some() {
+                    by_next += 1;
+                }
+                assert_eq!(a.skip_lines(n).unwrap(), by_next, "{text:?} n={n}");
+                assert_eq!(a.line_no(), b.line_no());
+                let (ra, rb) = (
+                    a.next_line().unwrap().map(str::to_string),
+                    b.next_line().unwrap().map(str::to_string),
+                );
+                assert_eq!(ra, rb, "{text:?} n={n}");
+                assert_eq!(a.finish().unwrap(), b.finish().unwrap());
+            }
+        }
+    }
+
+    /// Reads one byte at a time, so every line spans several buffer fills.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() || buf.is_empty() {
+                return Ok(0);
+            }
+            buf[0] = self.0[0];
+            self.0 = &self.0[1..];
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn skip_lines_across_buffer_fills() {
+        let text = b"alpha\nbeta\ngamma\ndelta";
+        for n in 0..=5u64 {
+            let mut a = Input::from_reader(Path::new("t"), Trickle(text)).unwrap();
+            let skipped = a.skip_lines(n).unwrap();
+            assert_eq!(skipped, n.min(4));
+            let rest = a.next_line().unwrap().map(str::to_string);
+            let want = ["alpha", "beta", "gamma", "delta"]
+                .get(n as usize)
+                .map(|s| s.to_string());
+            assert_eq!(rest, want, "n={n}");
+            assert_eq!(a.finish().unwrap().lines, 4);
+        }
+    }
 }

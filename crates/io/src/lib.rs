@@ -26,6 +26,6 @@ mod paths;
 pub mod text;
 
 pub use error::{Error, Result};
-pub use input::{read_lines, read_text, sha256_file, FileInfo, Input, MAX_LINE_BYTES};
+pub use input::{read_lines, read_text, sha256_file, FileInfo, Input, LineRange, MAX_LINE_BYTES};
 pub use name::{Name, NameKind};
 pub use output::{parent_dir, write_bytes_atomic, write_file_atomic, AtomicFile, Staging};

@@ -10,6 +10,15 @@
 //! - `K.partial/`: while parsing: `chunk-000000.conllu.gz`, ... (each a complete gzip file of
 //!   `chunk_lines` blocks, written all-or-nothing by `ldd_io::AtomicFile`) and `chunks.jsonl`, one [`ChunkRecord`]
 //!   per finished chunk (appended after the chunk file is renamed). Removed when finished.
+//!
+//! **Ranges (shards).** A parse of corpus lines `first..first + count` only
+//! ([`ParseCache::get_or_parse_lines`]) has a key of its own, so a re-run shard is a cache
+//! hit. Chunks end at multiples of `chunk_lines` counted from corpus line 1, whatever the
+//! range, so every chunk of a shard that does not touch the shard's ends is byte for byte
+//! the chunk a whole-corpus parse writes; [`ParseCache::assemble`] builds the whole
+//! corpus's entry from the parses of its shards by copying those chunks and recompressing
+//! only the few that straddle a shard boundary — the result is byte-identical to a
+//! whole-corpus parse.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
@@ -17,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use ldd_io::AtomicFile;
+use ldd_io::{AtomicFile, LineRange};
 use sha2::{Digest, Sha256};
 
 use crate::error::{ParseError, Result};
@@ -65,6 +74,13 @@ pub struct CacheManifest {
     pub conllu_gz_bytes: u64,
     /// sha256 of `K.conllu.gz`.
     pub conllu_gz_sha256: String,
+    /// The corpus lines parsed (`None`: the whole corpus).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<LineRange>,
+    /// The gzip members of `K.conllu.gz`, in order (empty in entries written before
+    /// ldd-sets recorded them).
+    #[serde(default)]
+    pub chunks: Vec<ChunkRecord>,
 }
 
 /// One line of `K.partial/chunks.jsonl`: a finished chunk.
@@ -109,9 +125,7 @@ impl ParseCache {
     pub fn key(&self, corpus: &Path, model: &Path) -> Result<(String, String, String)> {
         let corpus_sha = sha256_file(corpus)?;
         let model_sha = sha256_file(model)?;
-        let key = ldd_io::input::hex(&Sha256::digest(format!(
-            "{CACHE_FORMAT}\n{corpus_sha}\n{model_sha}\n"
-        )));
+        let key = key_of(&corpus_sha, &model_sha, None);
         Ok((key, corpus_sha, model_sha))
     }
 
@@ -142,8 +156,23 @@ impl ParseCache {
         model_path: impl AsRef<Path>,
         opts: &ParseOptions,
     ) -> Result<(PathBuf, CacheOutcome)> {
-        let (corpus, model) = (corpus_path.as_ref(), model_path.as_ref());
-        let (key, corpus_sha, model_sha) = self.key(corpus, model)?;
+        self.get_or_parse_lines(corpus_path.as_ref(), model_path.as_ref(), None, opts)
+    }
+
+    /// [`ParseCache::get_or_parse`] of the corpus lines in `range` only (`None`: all), for a
+    /// shard: block `i` of the output still has `# sent_id = i` for corpus line `i`. A corpus
+    /// shorter than the range is an error.
+    pub fn get_or_parse_lines(
+        &self,
+        corpus: &Path,
+        model: &Path,
+        range: Option<LineRange>,
+        opts: &ParseOptions,
+    ) -> Result<(PathBuf, CacheOutcome)> {
+        let corpus_sha = sha256_file(corpus)?;
+        let model_sha = sha256_file(model)?;
+        let key = key_of(&corpus_sha, &model_sha, range);
+        let first = range.map_or(1, |r| r.first);
         let final_path = self.conllu_path(&key);
         let manifest_path = self.manifest_path(&key);
         if self.valid_manifest(&key)?.is_some() {
@@ -154,17 +183,30 @@ impl ParseCache {
 
         let partial = self.partial_dir(&key);
         fs::create_dir_all(&partial).map_err(|e| ParseError::io("creating", &partial, e))?;
-        let records = validate_chunks(&partial)?;
+        let records = validate_chunks(&partial, first)?;
         let done_lines: u64 = records.iter().map(|r| r.stats.lines).sum();
 
         if let Some(bar) = &opts.progress {
             if bar.length().is_none() {
-                bar.set_length(count_lines(corpus)?);
+                bar.set_length(match range {
+                    Some(r) => r.count,
+                    None => count_lines(corpus)?,
+                });
             }
             bar.set_position(done_lines);
         }
 
         let mut lines = read_corpus_lines(corpus)?;
+        let before = lines.skip_lines(first - 1)?;
+        if before < first - 1 {
+            return Err(ParseError::Cache {
+                path: partial,
+                message: format!(
+                    "lines {first}.. are to be parsed but {} has {before} lines",
+                    corpus.display()
+                ),
+            });
+        }
         for _ in 0..done_lines {
             match lines.next() {
                 Some(Ok(_)) => {}
@@ -180,14 +222,17 @@ impl ParseCache {
                 }
             }
         }
-        let mut lines = lines.peekable();
+        let left = range.map_or(u64::MAX, |r| r.count.saturating_sub(done_lines));
+        let mut lines = lines
+            .take(usize::try_from(left).unwrap_or(usize::MAX))
+            .peekable();
         let mut all_records = records.clone();
         if lines.peek().is_some() {
             let parser = Parser::load(model)?;
             let mut sink = ChunkSink::new(&partial, &records, opts)?;
             // A stop requested by `opts.stop_after_chunks` surfaces here as `ParseError::Stopped`.
             parser
-                .run_pipeline(lines, done_lines + 1, opts, &mut sink)
+                .run_pipeline(lines, first + done_lines, opts, &mut sink)
                 .and_then(|_| sink.finish_chunk())?;
             all_records = sink.records;
         }
@@ -198,6 +243,20 @@ impl ParseCache {
         let mut stats = ParseStats::default();
         for r in &all_records {
             stats.merge(&r.stats);
+        }
+        if let Some(r) = range {
+            if stats.lines != r.count {
+                return Err(ParseError::Cache {
+                    path: partial,
+                    message: format!(
+                        "lines {}..{} are to be parsed but {} ends at line {}",
+                        r.first,
+                        r.end() - 1,
+                        corpus.display(),
+                        r.first + stats.lines - 1
+                    ),
+                });
+            }
         }
         let (bytes, sha) = concatenate(&partial, &all_records, &final_path)?;
         let manifest = CacheManifest {
@@ -210,12 +269,10 @@ impl ParseCache {
             stats,
             conllu_gz_bytes: bytes,
             conllu_gz_sha256: sha,
+            range,
+            chunks: all_records,
         };
-        let json = serde_json::to_vec_pretty(&manifest).map_err(|e| ParseError::Cache {
-            path: manifest_path.clone(),
-            message: e.to_string(),
-        })?;
-        ldd_io::write_bytes_atomic(&manifest_path, &json)?;
+        self.write_manifest(&manifest)?;
         fs::remove_dir_all(&partial).map_err(|e| ParseError::io("removing", &partial, e))?;
         let outcome = if done_lines > 0 {
             CacheOutcome::Resumed {
@@ -225,6 +282,179 @@ impl ParseCache {
             CacheOutcome::Parsed
         };
         Ok((final_path, outcome))
+    }
+
+    /// The manifest of the finished entry whose parse is `conllu` (a path returned by
+    /// [`ParseCache::get_or_parse_lines`]).
+    pub fn entry(&self, conllu: &Path) -> Result<CacheManifest> {
+        let key = conllu
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".conllu.gz"))
+            .unwrap_or_default();
+        self.valid_manifest(key)?.ok_or_else(|| ParseError::Cache {
+            path: conllu.to_path_buf(),
+            message: "no valid cache entry for this parse".into(),
+        })
+    }
+
+    /// Writes `K.json` (all-or-nothing).
+    fn write_manifest(&self, m: &CacheManifest) -> Result<()> {
+        let path = self.manifest_path(&m.key);
+        let json = serde_json::to_vec_pretty(m).map_err(|e| ParseError::Cache {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        ldd_io::write_bytes_atomic(&path, &json)?;
+        Ok(())
+    }
+
+    /// Builds the entry of the whole corpus from the parses of its shards, `pieces` in
+    /// corpus order and covering it exactly once, without parsing: chunks inside a piece are
+    /// copied (their checksums verified), chunks that straddle two pieces are decompressed and
+    /// compressed again block by block, as the parse stage writes them, so the result is
+    /// byte-identical to a parse of the whole corpus with `chunk_lines` lines per chunk. A
+    /// valid entry that exists already is kept. Returns the entry's path.
+    pub fn assemble(
+        &self,
+        whole: &WholeCorpus,
+        pieces: &[Piece],
+        chunk_lines: u64,
+    ) -> Result<PathBuf> {
+        let key = key_of(&whole.corpus_sha256, &whole.model_sha256, None);
+        let final_path = self.conllu_path(&key);
+        if self.valid_manifest(&key)?.is_some() {
+            return Ok(final_path);
+        }
+        let chunk_lines = chunk_lines.max(1);
+        let mut next = 1u64;
+        // Global chunk index -> the piece chunks that make it, in order.
+        let mut groups: Vec<Vec<(&Piece, &ChunkRecord, u64)>> = Vec::new();
+        for p in pieces {
+            if p.range.first != next {
+                return Err(ParseError::Cache {
+                    path: p.path.clone(),
+                    message: format!(
+                        "parse of lines {}.. follows a parse ending at line {}",
+                        p.range.first,
+                        next - 1
+                    ),
+                });
+            }
+            let mut offset = 0u64;
+            let mut line = p.range.first;
+            for c in &p.chunks {
+                let g = (c.first_line - 1) / chunk_lines;
+                let last = c.first_line + c.stats.lines - 1;
+                if c.first_line != line || c.stats.lines == 0 || (last - 1) / chunk_lines != g {
+                    return Err(ParseError::Cache {
+                        path: p.path.clone(),
+                        message: format!(
+                            "chunk {} (lines {}..{last}) does not fit chunks of {chunk_lines} lines",
+                            c.index, c.first_line
+                        ),
+                    });
+                }
+                if groups.len() as u64 <= g {
+                    groups.resize_with(g as usize + 1, Vec::new);
+                }
+                groups[g as usize].push((p, c, offset));
+                offset += c.bytes;
+                line = last + 1;
+            }
+            if line != p.range.end() {
+                return Err(ParseError::Cache {
+                    path: p.path.clone(),
+                    message: format!(
+                        "its chunks cover lines {}..{} but the shard is lines {}..{}",
+                        p.range.first,
+                        line - 1,
+                        p.range.first,
+                        p.range.end() - 1
+                    ),
+                });
+            }
+            next = p.range.end();
+        }
+        let mut hw = HashWriter {
+            inner: AtomicFile::create(&final_path)?,
+            hasher: Sha256::new(),
+            bytes: 0,
+        };
+        let mut records = Vec::with_capacity(groups.len());
+        let mut stats = ParseStats::default();
+        for (index, group) in groups.iter().enumerate() {
+            let mut chunk_stats = ParseStats::default();
+            for (_, c, _) in group {
+                chunk_stats.merge(&c.stats);
+            }
+            let start = hw.bytes;
+            let mut chunk_hash = Sha256::new();
+            if let [(p, c, offset)] = group.as_slice() {
+                let bytes = read_chunk(p, c, *offset)?;
+                chunk_hash.update(&bytes);
+                hw.write_all(&bytes)
+                    .map_err(|e| ParseError::io("writing", &final_path, e))?;
+            } else {
+                let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+                for (p, c, offset) in group {
+                    let bytes = read_chunk(p, c, *offset)?;
+                    let mut input = ldd_io::Input::from_reader(&p.path, bytes.as_slice())?;
+                    let mut block = String::new();
+                    while let Some(l) = input.next_line()? {
+                        block.push_str(l);
+                        block.push('\n');
+                        if l.is_empty() {
+                            enc.write_all(block.as_bytes())
+                                .map_err(|e| ParseError::io("compressing", &p.path, e))?;
+                            block.clear();
+                        }
+                    }
+                    if !block.is_empty() {
+                        return Err(ParseError::Cache {
+                            path: p.path.clone(),
+                            message: format!("chunk {} ends inside a sentence block", c.index),
+                        });
+                    }
+                }
+                let bytes = enc
+                    .finish()
+                    .map_err(|e| ParseError::io("compressing", &final_path, e))?;
+                chunk_hash.update(&bytes);
+                hw.write_all(&bytes)
+                    .map_err(|e| ParseError::io("writing", &final_path, e))?;
+            }
+            let first_line = group.first().map_or(1, |(_, c, _)| c.first_line);
+            records.push(ChunkRecord {
+                index,
+                first_line,
+                stats: chunk_stats,
+                bytes: hw.bytes - start,
+                sha256: ldd_io::input::hex(&chunk_hash.finalize()),
+            });
+            stats.merge(&chunk_stats);
+        }
+        if groups.is_empty() {
+            GzEncoder::new(&mut hw, Compression::default())
+                .finish()
+                .map_err(|e| ParseError::io("writing", &final_path, e))?;
+        }
+        let (bytes, sha) = (hw.bytes, ldd_io::input::hex(&hw.hasher.finalize()));
+        hw.inner.commit()?;
+        self.write_manifest(&CacheManifest {
+            format: CACHE_FORMAT.to_owned(),
+            key,
+            corpus: whole.corpus.clone(),
+            corpus_sha256: whole.corpus_sha256.clone(),
+            model: whole.model.clone(),
+            model_sha256: whole.model_sha256.clone(),
+            stats,
+            conllu_gz_bytes: bytes,
+            conllu_gz_sha256: sha,
+            range: None,
+            chunks: records,
+        })?;
+        Ok(final_path)
     }
 
     /// The manifest of `key` if the finished parse is present and matches it.
@@ -248,14 +478,73 @@ impl ParseCache {
     }
 }
 
+/// The cache key of a corpus, a model and a range of lines:
+/// `sha256("<CACHE_FORMAT>\n<corpus sha256>\n<model sha256>\n")` for the whole corpus, with
+/// `lines <first>+<count>\n` appended for a range.
+fn key_of(corpus_sha: &str, model_sha: &str, range: Option<LineRange>) -> String {
+    let mut text = format!("{CACHE_FORMAT}\n{corpus_sha}\n{model_sha}\n");
+    if let Some(r) = range {
+        text.push_str(&format!("lines {}+{}\n", r.first, r.count));
+    }
+    ldd_io::input::hex(&Sha256::digest(text))
+}
+
+/// The corpus and model a whole-corpus entry built by [`ParseCache::assemble`] is for.
+#[derive(Clone, Debug)]
+pub struct WholeCorpus {
+    /// Corpus path (informational).
+    pub corpus: PathBuf,
+    /// sha256 of the corpus file.
+    pub corpus_sha256: String,
+    /// Model path (informational).
+    pub model: PathBuf,
+    /// sha256 of the model file.
+    pub model_sha256: String,
+}
+
+/// The parse of one shard, for [`ParseCache::assemble`]: a gzip file made of `chunks`.
+#[derive(Clone, Debug)]
+pub struct Piece {
+    /// The file (a cache entry or a copy of one).
+    pub path: PathBuf,
+    /// The lines it holds.
+    pub range: LineRange,
+    /// Its gzip members, in order.
+    pub chunks: Vec<ChunkRecord>,
+}
+
+/// The bytes of chunk `c` of a piece, at byte `offset` of its file, checked against the
+/// chunk's size and sha256.
+fn read_chunk(p: &Piece, c: &ChunkRecord, offset: u64) -> Result<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = File::open(&p.path).map_err(|e| ParseError::io("opening", &p.path, e))?;
+    f.seek(SeekFrom::Start(offset))
+        .map_err(|e| ParseError::io("reading", &p.path, e))?;
+    let mut bytes = Vec::new();
+    f.take(c.bytes)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ParseError::io("reading", &p.path, e))?;
+    if bytes.len() as u64 != c.bytes || ldd_io::input::hex(&Sha256::digest(&bytes)) != c.sha256 {
+        return Err(ParseError::Cache {
+            path: p.path.clone(),
+            message: format!(
+                "chunk {} (lines {}..) does not match its recorded size and sha256: the file \
+                 changed since it was written",
+                c.index, c.first_line
+            ),
+        });
+    }
+    Ok(bytes)
+}
+
 /// Reads `chunks.jsonl` and keeps the longest valid prefix of chunks: consecutive indices and
-/// line ranges from line 1, file present with the recorded size and sha256. Everything else in
-/// the directory (later chunks, temp files) is deleted and the sidecar rewritten.
-fn validate_chunks(partial: &Path) -> Result<Vec<ChunkRecord>> {
+/// line ranges from line `first`, file present with the recorded size and sha256. Everything
+/// else in the directory (later chunks, temp files) is deleted and the sidecar rewritten.
+fn validate_chunks(partial: &Path, first: u64) -> Result<Vec<ChunkRecord>> {
     let sidecar = partial.join("chunks.jsonl");
     let mut valid = Vec::new();
     if let Ok(f) = File::open(&sidecar) {
-        let mut next_line = 1u64;
+        let mut next_line = first;
         for line in BufReader::new(f).lines() {
             let Ok(line) = line else { break };
             let Ok(r) = serde_json::from_str::<ChunkRecord>(&line) else {
@@ -399,7 +688,9 @@ impl BlockSink for ChunkSink {
                 .write_all(parsed.conllu.as_bytes())
                 .map_err(|e| ParseError::io("writing", chunk_path(&self.partial, c.index), e))?;
             c.stats.add(parsed);
-            c.stats.lines >= self.chunk_lines
+            // Chunks end at multiples of `chunk_lines` counted from corpus line 1, also in
+            // a parse of a range (see the module docs).
+            (c.first_line - 1 + c.stats.lines) % self.chunk_lines == 0
         } else {
             false
         };

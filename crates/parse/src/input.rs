@@ -28,6 +28,13 @@ pub(crate) fn count_lines(path: &Path) -> Result<u64> {
     Ok(Input::open(path)?.finish()?.lines)
 }
 
+impl CorpusLines {
+    /// Skips up to `n` lines without checking them; returns how many were skipped.
+    pub fn skip_lines(&mut self, n: u64) -> Result<u64> {
+        Ok(self.input.skip_lines(n)?)
+    }
+}
+
 impl Iterator for CorpusLines {
     type Item = Result<String>;
 

@@ -13,9 +13,12 @@ mod model;
 mod parser;
 mod stream;
 
-pub use cache::{CacheManifest, CacheOutcome, ChunkRecord, ParseCache, CACHE_FORMAT};
+pub use cache::{
+    CacheManifest, CacheOutcome, ChunkRecord, ParseCache, Piece, WholeCorpus, CACHE_FORMAT,
+};
 pub use error::{ParseError, Result};
 pub use input::{read_corpus_lines, CorpusLines};
+pub use ldd_io::LineRange;
 pub use model::{
     default_models_dir, resolve_model, ModelSource, DEFAULT_MODEL_BASE_URL, MAX_MODEL_BYTES,
     MODELS_ENV,

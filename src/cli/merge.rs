@@ -1,0 +1,63 @@
+//! `merge`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use ldd_sets::error::Result;
+use ldd_sets::pipeline::merge::{merge as run_merge, MergeOptions};
+
+use super::args::QuietArgs;
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The merged output directory (for `run --shard` outputs: one subdirectory per corpus).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Parse cache where the whole corpus's parse is assembled from the shards' parses
+    /// [default: the directory the shards' parses were cached in].
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
+    /// The output directories of the N shards, in any order (`extract --shard I/N` outputs,
+    /// or `run --shard I/N` outputs with one subdirectory per corpus).
+    #[arg(value_name = "SHARD_DIR", required = true)]
+    shards: Vec<PathBuf>,
+    #[command(flatten)]
+    quiet: QuietArgs,
+}
+
+pub fn merge(a: MergeArgs) -> Result<()> {
+    let merged = run_merge(&MergeOptions {
+        shards: a.shards,
+        out: a.out,
+        cache: a.cache,
+    })?;
+    if a.quiet.quiet {
+        return Ok(());
+    }
+    for m in merged {
+        let c = &m.manifest.corpus;
+        let shards = match &m.manifest.shard {
+            Some(ldd_sets::write::manifest::ShardRecord::Merged(s)) => s.count,
+            _ => 0,
+        };
+        let controls = m
+            .manifest
+            .controls
+            .iter()
+            .map(|c| c.count)
+            .max()
+            .unwrap_or(0);
+        println!(
+            "{}merged {shards} shards: {} lines ({} empty, {} source words), {} sets, {controls} \
+             controls per set; sets in {}",
+            m.name.map_or(String::new(), |n| format!("{n}: ")),
+            c.lines,
+            c.empty_lines,
+            c.source_words,
+            m.manifest.sets.len(),
+            ldd_io::text::shown(&m.out)
+        );
+    }
+    Ok(())
+}

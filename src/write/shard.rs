@@ -1,0 +1,51 @@
+//! The files only a shard's output has, for `merge`: the source length of every line of the
+//! shard (`shard-lengths.txt`) and a copy of the shard's own parse (`shard-parse.conllu.gz`).
+
+use std::path::Path;
+
+use ldd_io::Input;
+
+use crate::error::{Error, Result};
+
+/// The lengths file of a shard's output.
+pub const LENGTHS: &str = "shard-lengths.txt";
+
+/// The copy of a shard's parse in its output.
+pub const PARSE: &str = "shard-parse.conllu.gz";
+
+/// Writes one length per line (all-or-nothing).
+pub fn write_lengths(path: &Path, lengths: &[u32]) -> Result<()> {
+    ldd_io::write_file_atomic::<Error>(path, |w| {
+        let mut buf = itoa::Buffer::new();
+        for &l in lengths {
+            w.write_all(buf.format(l).as_bytes())?;
+            w.write_all(b"\n")?;
+        }
+        Ok(())
+    })
+}
+
+/// Reads a lengths file of exactly `expected` lines, appending to `out`.
+pub fn read_lengths(path: &Path, expected: u64, out: &mut Vec<u32>) -> Result<()> {
+    let mut r = Input::open(path)?;
+    let mut n = 0u64;
+    while let Some(l) = r.next_line()? {
+        n += 1;
+        let v: u32 = l.parse().map_err(|_| {
+            Error::input(
+                path,
+                n,
+                format!("not a sentence length: `{}`", ldd_io::text::quote(l, 40)),
+            )
+        })?;
+        out.push(v);
+    }
+    if n != expected {
+        return Err(Error::input(
+            path,
+            n,
+            format!("{n} lengths, but the shard has {expected} lines"),
+        ));
+    }
+    Ok(())
+}
