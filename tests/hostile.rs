@@ -534,6 +534,46 @@ fn trees_must_be_trees_and_belong_to_the_corpus() {
     assert!(stderr(&o).contains(&want), "{}", stderr(&o));
 }
 
+/// A sentence block that never ends (no blank line) is cut off at 64 MiB with an error
+/// naming its first line, instead of being read whole.
+#[test]
+fn an_endless_sentence_block_is_refused_in_bounded_memory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let blocks = pud_blocks();
+    // Block 2's word lines repeated until the block is over 64 MiB: one "sentence" of
+    // about 1.6 million words.
+    let words: String = blocks[1]
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut text = blocks[0].clone();
+    let first = text.lines().count() + 1; // block 1, its blank line, then block 2
+    while text.len() < (96 << 20) {
+        text.push_str(&words);
+    }
+    let p = tmp.path().join("endless.conllu");
+    std::fs::write(&p, &text).unwrap();
+    drop(text);
+    let mut args = pud_args(
+        &tmp.path().join("out"),
+        &["--controls", "0", "--no-reorder"],
+    );
+    let i = args.iter().position(|a| a == "--conllu").unwrap();
+    args[i + 1] = s(&p).to_string();
+    let (o, peak) = run_measured(bin().args(&args));
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "endless.conllu:{first}: the sentence block starting here is longer than the limit of 67108864 bytes"
+        )),
+        "{}",
+        stderr(&o)
+    );
+    assert!(peak < 400 << 20, "peak memory {} MB", peak >> 20);
+    assert!(!tmp.path().join("out").exists());
+}
+
 #[test]
 fn aligner_models_must_fit_the_languages_direction_and_be_sound() {
     let tmp = tempfile::tempdir().unwrap();

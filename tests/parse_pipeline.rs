@@ -1105,3 +1105,85 @@ fn own_parse_of_lines_with_control_characters_gives_no_text_mismatch_warning() {
     let e = stderr(&o);
     assert!(!e.contains("differs from their source line"), "{e}");
 }
+
+// ---------------------------------------------------------------------------------------
+// 7. Two processes needing the same parse share one cache entry.
+// ---------------------------------------------------------------------------------------
+
+/// The parse cache is locked per entry: a second run that needs the same parse while the
+/// first is parsing waits for it and then reads the first's entry (a cache hit), instead of
+/// writing the same chunks at the same time.
+#[test]
+fn concurrent_parses_of_the_same_lines_parse_once() {
+    let dir = TempDir::new().unwrap();
+    let src = dir.path().join("pud300.de");
+    let text = std::fs::read_to_string(data("parallel/pud.de-en.de")).unwrap();
+    let first: Vec<&str> = text.lines().take(300).collect();
+    std::fs::write(&src, first.join("\n") + "\n").unwrap();
+    let cache = dir.path().join("cache");
+    let out = |n: &str| dir.path().join(format!("{n}.conllu"));
+    let args = |n: &str| {
+        vec![
+            "parse".to_string(),
+            "--src".into(),
+            s(&src).into(),
+            "--out".into(),
+            s(&out(n)).into(),
+            "--model".into(),
+            s(&german_model()).into(),
+            "--cache".into(),
+            s(&cache).into(),
+            "--threads".into(),
+            "1".into(),
+        ]
+    };
+    let a = ldd()
+        .args(args("a"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Start the second once the first holds the entry's lock.
+    let locked = || {
+        std::fs::read_dir(&cache).is_ok_and(|d| {
+            d.flatten()
+                .any(|e| e.file_name().to_string_lossy().ends_with(".ldd-lock"))
+        })
+    };
+    let t0 = std::time::Instant::now();
+    while !locked() {
+        assert!(
+            t0.elapsed().as_secs() < 60,
+            "the first parse never took its lock"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let b = run_ok_owned(&args("b"));
+    let a = a.wait_with_output().unwrap();
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert!(stderr(&a).contains(": parsed ("), "{}", stderr(&a));
+    assert!(
+        stderr(&b).contains("cache hit"),
+        "the second run waits and reads the first's entry:\n{}",
+        stderr(&b)
+    );
+    assert_eq!(
+        std::fs::read(out("a")).unwrap(),
+        std::fs::read(out("b")).unwrap()
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&cache)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names.len(),
+        2,
+        "one entry, no partial chunks, no lock: {names:?}"
+    );
+    assert!(
+        names[0].ends_with(".conllu.gz") && names[1].ends_with(".json"),
+        "{names:?}"
+    );
+}

@@ -133,6 +133,17 @@ pub enum Order {
     HeadFirst,
 }
 
+impl Order {
+    /// The name used in rule files and in the manifest.
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Any => "any",
+            Order::DependentFirst => "dependent_first",
+            Order::HeadFirst => "head_first",
+        }
+    }
+}
+
 /// One phenomenon: a named dependent–head rule.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Phenomenon {
@@ -523,5 +534,17 @@ impl RuleSet {
     /// The built-in default rules.
     pub fn builtin() -> Result<RuleSet> {
         Self::parse(BUILTIN_RULES, Path::new("config/phenomena.toml (built in)"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Order;
+
+    #[test]
+    fn order_names_are_the_rule_file_spelling() {
+        for o in [Order::Any, Order::DependentFirst, Order::HeadFirst] {
+            assert_eq!(serde_json::to_value(o).unwrap(), o.name());
+        }
     }
 }

@@ -389,17 +389,14 @@ fn settings(s: &mut String, r: &Report) {
         max = m.rules.max_distance
     );
     for p in &m.rules.phenomena {
-        let order = serde_json::to_value(p.order)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
+        let order = p.order.name();
         let _ = write!(
             s,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&p.name),
             condition(&p.dependent),
             condition(&p.head),
-            esc(&order),
+            esc(order),
             esc(&p.description)
         );
     }

@@ -22,5 +22,5 @@ pub mod reader;
 pub mod writer;
 
 pub use model::{Extra, Sentence, Token, TreeError, Word};
-pub use reader::{for_each_sentence, parse_block, Block, Reader};
+pub use reader::{for_each_sentence, parse_block, Block, Reader, MAX_BLOCK_BYTES};
 pub use writer::{field, sanitize, write_merged};

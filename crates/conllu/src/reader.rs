@@ -14,6 +14,11 @@ use ldd_io::{Error, FileInfo, Input, Result};
 
 use crate::model::{Extra, Sentence, Word};
 
+/// The largest sentence block read: 64 MiB (the CoNLL-U of a 1 MiB source line, the line
+/// limit of [`ldd_io::MAX_LINE_BYTES`], is a fraction of this). A longer block is an error
+/// naming its first line, so memory stays bounded whatever the input.
+pub const MAX_BLOCK_BYTES: usize = 64 << 20;
+
 /// The text of one sentence block with its position in the file.
 #[derive(Debug, Clone, Default)]
 pub struct Block {
@@ -68,6 +73,16 @@ impl<R: Read> Reader<R> {
             }
             if start == 0 {
                 block.first_line = self.input.line_no();
+            }
+            if buf.len() >= MAX_BLOCK_BYTES {
+                return Err(Error::input(
+                    self.input.path(),
+                    block.first_line,
+                    format!(
+                        "the sentence block starting here is longer than the limit of \
+                         {MAX_BLOCK_BYTES} bytes (no blank line ends it)"
+                    ),
+                ));
             }
             buf.push(b'\n');
         }

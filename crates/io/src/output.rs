@@ -205,6 +205,13 @@ fn check_replaceable(target: &Path, is_ours: &dyn Fn(&Path) -> bool) -> Result<(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(Error::io(target, e)),
     };
+    if meta.file_type().is_symlink() {
+        // Replacing would swap the link, not what it points to: name the directory itself.
+        return Err(Error::Refused(format!(
+            "{}: is a symbolic link; give the directory it points to as the output",
+            shown(target)
+        )));
+    }
     if !meta.is_dir() {
         return Err(Error::Refused(format!(
             "{}: exists and is not a directory",
@@ -367,6 +374,24 @@ mod tests {
             AtomicFile::create_checked(&dir.path().join("out/./corpus.de"), &[&input]).unwrap_err();
         assert!(e.to_string().contains("is the input"), "{e}");
         assert!(Staging::new(&dir.path().join(".."), &|_| true, &[]).is_err());
+    }
+
+    #[test]
+    fn a_symlink_as_output_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::create_dir(&real).unwrap();
+        fs::write(real.join("x"), "mine\n").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        // Even when the directory it points to would count as ours.
+        let e = Staging::new(&link, &|_| true, &[]).unwrap_err();
+        assert!(e.to_string().contains("is a symbolic link"), "{e}");
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(real.join("x")).unwrap(), "mine\n");
     }
 
     #[test]

@@ -144,6 +144,14 @@ impl ParseCache {
         self.dir.join(format!("{key}.partial"))
     }
 
+    /// Takes the lock of entry `key` (the file `.K.ldd-lock` in the cache directory), waiting
+    /// while another process builds the same entry; `waiting` is told that process's id.
+    /// Two runs that need the same parse (say, two outputs of one corpus, or a merge and
+    /// an unsharded run) thus parse it once: the second finds the first's entry.
+    fn lock_entry(&self, key: &str, waiting: &mut dyn FnMut(u32)) -> Result<ldd_io::lock::Lock> {
+        Ok(ldd_io::lock::Lock::wait(&self.dir.join(key), waiting)?)
+    }
+
     /// Returns the cached gzip CoNLL-U parse of `corpus_path` with `model_path`, parsing (or
     /// resuming an interrupted parse) if there is no valid cached one.
     ///
@@ -175,6 +183,14 @@ impl ParseCache {
         let first = range.map_or(1, |r| r.first);
         let final_path = self.conllu_path(&key);
         let manifest_path = self.manifest_path(&key);
+        let progress = opts.progress.clone();
+        let _lock = self.lock_entry(&key, &mut |pid| {
+            if let Some(bar) = &progress {
+                bar.println(format!(
+                    "waiting for process {pid}, which is parsing the same lines into the cache"
+                ));
+            }
+        })?;
         if self.valid_manifest(&key)?.is_some() {
             return Ok((final_path, CacheOutcome::Hit));
         }
@@ -323,6 +339,7 @@ impl ParseCache {
     ) -> Result<PathBuf> {
         let key = key_of(&whole.corpus_sha256, &whole.model_sha256, None);
         let final_path = self.conllu_path(&key);
+        let _lock = self.lock_entry(&key, &mut |_| {})?;
         if self.valid_manifest(&key)?.is_some() {
             return Ok(final_path);
         }
