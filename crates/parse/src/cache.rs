@@ -183,6 +183,11 @@ impl ParseCache {
         let first = range.map_or(1, |r| r.first);
         let final_path = self.conllu_path(&key);
         let manifest_path = self.manifest_path(&key);
+        // A hit needs no lock (so a read-only cache serves hits); a miss is built under the
+        // entry's lock, and checked again once the lock is held.
+        if self.valid_manifest(&key)?.is_some() {
+            return Ok((final_path, CacheOutcome::Hit));
+        }
         let progress = opts.progress.clone();
         let _lock = self.lock_entry(&key, &mut |pid| {
             if let Some(bar) = &progress {
@@ -339,6 +344,9 @@ impl ParseCache {
     ) -> Result<PathBuf> {
         let key = key_of(&whole.corpus_sha256, &whole.model_sha256, None);
         let final_path = self.conllu_path(&key);
+        if self.valid_manifest(&key)?.is_some() {
+            return Ok(final_path);
+        }
         let _lock = self.lock_entry(&key, &mut |_| {})?;
         if self.valid_manifest(&key)?.is_some() {
             return Ok(final_path);
