@@ -10,6 +10,9 @@
 //! - `K.partial/`: while parsing: `chunk-000000.conllu.gz`, ... (each a complete gzip file of
 //!   `chunk_lines` blocks, written all-or-nothing by `ldd_io::AtomicFile`) and `chunks.jsonl`, one [`ChunkRecord`]
 //!   per finished chunk (appended after the chunk file is renamed). Removed when finished.
+//! - `.K.ldd-lock`: while `K` is built ([`ldd_io::lock`]): a second process that needs the
+//!   same entry waits, then finds it finished. A hit reads only, without a lock, so a
+//!   read-only cache shared by many users serves hits.
 //!
 //! **Ranges (shards).** A parse of corpus lines `first..first + count` only
 //! ([`ParseCache::get_or_parse_lines`]) has a key of its own, so a re-run shard is a cache
