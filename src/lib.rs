@@ -2,7 +2,7 @@
 //!
 //! Data flows one way, and so do imports — a stage uses only the stages before it:
 //!
-//! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`] → [`score`] →
+//! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`](mod@write) → [`score`] →
 //! [`report`]
 //!
 //! [`config`] (language pairs, built-in rules) and [`error`] sit below every stage;

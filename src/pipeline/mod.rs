@@ -1,4 +1,4 @@
-//! The pipeline: the stages glued together for one corpus ([`extract`]), for every
+//! The pipeline: the stages glued together for one corpus ([`extract`](fn@extract)), for every
 //! corpus of a language pair ([`run`]), and for the shards of a sharded run ([`merge`]).
 //!
 //! This is the only module that imports every stage; no stage imports it.

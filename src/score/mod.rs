@@ -8,7 +8,7 @@
 //! controls difference with its interval and one-sided p-value, a small-set flag and the
 //! metric's [`signature`]; per phenomenon the trend over distance with intervals —
 //! rendered as `scores.json`, `scores.csv` and a table ([`render`]); per-set hypothesis
-//! files ([`slice`]); set agreement between two runs ([`compare`]).
+//! files ([`slice`](mod@slice)); set agreement between two runs ([`compare`]).
 //!
 //! Per-line sufficient statistics (BLEU and chrF with sacreBLEU defaults; RIBES only when
 //! the manifest has a set of kind `reorder`; segment-level values) are computed once per

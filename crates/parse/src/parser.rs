@@ -86,7 +86,7 @@ impl Parser {
     /// Parses one corpus line into exactly one tree and formats it as a CoNLL-U block.
     ///
     /// `sent_id` is written as `# sent_id`, the trimmed line as `# text`. UDPipe sentences are
-    /// merged (see [`crate::merge_sentences`]); an empty or whitespace-only line gives the
+    /// merged (see [`ldd_conllu::write_merged`]); an empty or whitespace-only line gives the
     /// comment lines only. A trailing `\r` must already be stripped (the corpus reader does).
     pub fn parse_line(&self, sent_id: u64, line: &str) -> Result<ParsedLine> {
         let mut out = ParsedLine::default();
