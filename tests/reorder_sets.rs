@@ -867,6 +867,7 @@ fn align_gold_prints_aer_precision_recall() {
         args.extend(extra);
         let o = run_ok(&args);
         let err = stderr(&o);
+        assert!(!err.contains("have no gold link"), "{err}");
         let line = if file == "de-en.wa" { 63 } else { 776 };
         assert!(
             err.contains(&format!("{}:{line}: link ", gold.display()))
@@ -918,4 +919,53 @@ fn align_gold_prints_aer_precision_recall() {
     );
     // An aligner trained on 3,100 pairs is far better than chance but not perfect.
     assert!(aer > 0.15 && aer < 0.5, "{aer}");
+    // A WPT gold file with the links of its first 10 sentences only: the other 90 pairs
+    // have no gold link, which is said.
+    let part = tmp.path().join("part.wa");
+    let text: String = lines(&g.join("de-en.ref.wa"))
+        .into_iter()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .and_then(|n| n.parse::<u32>().ok())
+                <= Some(10)
+        })
+        .map(|l| l + "\n")
+        .collect();
+    std::fs::write(&part, text).unwrap();
+    let args = gold_args(&part, &["--gold-format", "wpt"]);
+    let o = run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        stderr(&o).contains("part.wa: 90 of 100 sentence pairs have no gold link"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `align --gold` on the 100 gold sentences (aligner trained with newstest2013 beside them).
+fn gold_args(gold: &Path, extra: &[&str]) -> Vec<String> {
+    let g = data("reference/gold-align/de-en-europarl100");
+    let mut v: Vec<String> = [
+        "align",
+        "--src",
+        g.join("test.de").to_str().unwrap(),
+        "--tgt",
+        g.join("test.en").to_str().unwrap(),
+        "--src-lang",
+        "de",
+        "--tgt-lang",
+        "en",
+        "--pretokenized",
+        "--align-lowercase",
+        "--align-train",
+        data("parallel/newstest2013.de-en").to_str().unwrap(),
+        "--gold",
+        gold.to_str().unwrap(),
+        "-q",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
 }

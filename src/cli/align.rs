@@ -94,6 +94,19 @@ pub fn align(a: AlignCmdArgs) -> Result<()> {
     for o in &gold.outside {
         eprintln!("ldd-sets: warning: {shown}:{}: {o}; left out", o.line);
     }
+    let unlinked = gold
+        .sentences
+        .iter()
+        .filter(|g| g.sure.is_empty() && g.possible.is_empty())
+        .count();
+    if unlinked > 0 {
+        eprintln!(
+            "ldd-sets: warning: {shown}: {unlinked} of {} sentence pairs have no gold link, so \
+             every link aligned in them counts against precision (is the gold for part of the \
+             corpus only?)",
+            gold.sentences.len()
+        );
+    }
     println!(
         "gold {shown} ({}, {}-based, {}): {} sentence pairs, {} sure and {} possible links{}{}",
         gold.format,
