@@ -248,11 +248,13 @@ fn pud_de() -> &'static PudDe {
     })
 }
 
-/// A block of a CoNLL-U file: its comment lines and its word lines (split into fields).
+/// A block of a CoNLL-U file: its comment lines, its word lines and its multiword-token
+/// lines (split into fields).
 #[derive(Debug, Clone, PartialEq)]
 struct Block {
     comments: Vec<String>,
     words: Vec<Vec<String>>,
+    mwts: Vec<Vec<String>>,
     text: String,
 }
 
@@ -269,12 +271,15 @@ fn blocks(conllu: &str) -> Vec<Block> {
         let b = cur.get_or_insert_with(|| Block {
             comments: Vec::new(),
             words: Vec::new(),
+            mwts: Vec::new(),
             text: String::new(),
         });
         b.text.push_str(line);
         b.text.push('\n');
         if line.starts_with('#') {
             b.comments.push(line.to_string());
+        } else if line.split('\t').next().is_some_and(|id| id.contains('-')) {
+            b.mwts.push(line.split('\t').map(str::to_string).collect());
         } else {
             b.words.push(line.split('\t').map(str::to_string).collect());
         }
@@ -495,11 +500,26 @@ fn parse_and_extract_small_corpus_with_multi_sentence_and_empty_lines() {
         }
         let roots = b.words.iter().filter(|w| w[6] == "0").count();
         assert_eq!(roots, 1, "block {n}: exactly one HEAD 0");
-        // The words spell the line (UDPipe only removes spaces; no multiword tokens here
-        // except `vom` = `von dem`, see crates/parse/README.md).
-        if !line.contains("vom") {
-            let forms: String = b.words.iter().map(|w| w[1].as_str()).collect();
-            assert_eq!(forms, line.replace(' ', ""), "block {n}");
+        // The surface tokens (a multiword token in place of its words) spell the line:
+        // UDPipe only removes spaces.
+        let mut surface = String::new();
+        let mut id = 1;
+        while id <= b.words.len() {
+            match b.mwts.iter().find(|m| m[0].starts_with(&format!("{id}-"))) {
+                Some(m) => {
+                    surface.push_str(&m[1]);
+                    id = m[0].split_once('-').unwrap().1.parse::<usize>().unwrap() + 1;
+                }
+                None => {
+                    surface.push_str(&b.words[id - 1][1]);
+                    id += 1;
+                }
+            }
+        }
+        assert_eq!(surface, line.replace(' ', ""), "block {n}");
+        // `vom` is the multiword token `von dem`.
+        if line.contains(" vom ") {
+            assert!(b.mwts.iter().any(|m| m[1] == "vom"), "block {n}: {b:?}");
         }
     }
     // The multi-sentence lines really were split by UDPipe and merged: the later

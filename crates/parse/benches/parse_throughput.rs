@@ -3,9 +3,11 @@
 //! Run: `cargo bench -p ldd-parse --bench parse_throughput`
 //! Input: the first N lines (default 5,000; `LDD_BENCH_LINES=N`) of
 //! /work/shared/data/parallel/books-sample.de-en.de.gz (`LDD_BENCH_CORPUS=path` to change),
-//! model german-small.udpipe. Both measurements run in the same process, interleaved in 5
-//! rounds (round r: lines r*N/5..(r+1)*N/5 with (1) then (2)), so that load from other
-//! processes on the machine affects both alike. Target: (2) >= 0.9 x threads x (1).
+//! model german-small.udpipe. The measurements run in the same process, interleaved in 5
+//! rounds (round r: lines r*N/5..(r+1)*N/5 with (1), (1b) then (2)), so that load from other
+//! processes on the machine affects all alike. (1) is UDPipe as udpipe-rs calls it (words
+//! only); (1b) is `Parser::parse_line` on one thread (UDPipe's whole CoNLL-U through the
+//! shim, read back and merged); (2) the parallel pipeline. Target: (2) >= 0.9 x threads x (1).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -46,11 +48,13 @@ fn main() {
         "reading corpus",
     );
     let parser = or_exit(Parser::load(&model), "loading model");
+    // The baseline: UDPipe as udpipe-rs calls it (the same C++ library, words only).
+    let plain = or_exit(udpipe_rs::Model::load(&model), "loading model (udpipe-rs)");
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
 
     // Warm-up (page cache, allocator, UDPipe scratch pools).
     for l in lines.iter().take(100) {
-        let _ = parser.udpipe(l);
+        let _ = plain.parse(l);
     }
 
     let rounds = 5;
@@ -58,18 +62,27 @@ fn main() {
     let (mut plain_t, mut pipe_t) = (Duration::ZERO, Duration::ZERO);
     let (mut plain_cpu, mut pipe_cpu) = (Duration::ZERO, Duration::ZERO);
     let (mut plain_words, mut pipe_words, mut merged) = (0u64, 0u64, 0u64);
+    let (mut line_t, mut line_words) = (Duration::ZERO, 0u64);
     for part in lines.chunks(per_round) {
         // (1) Plain UDPipe, one thread: tokenize + tag + parse each line, nothing else.
         let (t, c) = (Instant::now(), cpu_time());
         for l in part {
             if !l.trim().is_empty() {
-                plain_words += or_exit(parser.udpipe(l), "UDPipe").len() as u64;
+                plain_words += or_exit(plain.parse(l), "UDPipe").len() as u64;
             }
         }
         plain_t += t.elapsed();
         plain_cpu += cpu_time()
             .zip(c)
             .map_or(Duration::ZERO, |(a, b)| a.saturating_sub(b));
+
+        // (1b) ldd-parse's own call, one thread: UDPipe through the shim (whole CoNLL-U,
+        // multiword tokens included), read back, merged into one tree per line.
+        let t = Instant::now();
+        for (i, l) in part.iter().enumerate() {
+            line_words += or_exit(parser.parse_line(i as u64 + 1, l), "parse_line").words as u64;
+        }
+        line_t += t.elapsed();
 
         // (2) Full pipeline: parse on all threads, merge, format, write gzip CoNLL-U to a file.
         let out = or_exit(tempfile::tempfile(), "temp file");
@@ -108,6 +121,12 @@ fn main() {
     println!(
         "  (1) plain UDPipe, 1 thread  : {plain_words:>8} words in {:7.2} s = {plain_wps:8.0} words/s",
         plain_t.as_secs_f64()
+    );
+    let line_wps = line_words as f64 / line_t.as_secs_f64();
+    println!(
+        "  (1b) parse_line, 1 thread   : {line_words:>8} words in {:7.2} s = {line_wps:8.0} words/s = {:.3} x (1) (the shim, CoNLL-U read-back and merge)",
+        line_t.as_secs_f64(),
+        line_wps / plain_wps
     );
     println!(
         "  (2) parse_stream, {threads} thread(s): {pipe_words:>8} words in {:7.2} s = {pipe_wps:8.0} words/s ({merged} lines merged from >1 sentence)",

@@ -39,7 +39,7 @@ use crate::stream::{BlockSink, ParseOptions, ParseStats};
 
 /// Version of the cached output format; part of every key. Bump it whenever the CoNLL-U written
 /// for the same corpus and model can change (merging rules, comments, UDPipe version).
-pub const CACHE_FORMAT: &str = "ldd-parse-conllu-v1/udpipe-rs-0.2.0";
+pub const CACHE_FORMAT: &str = "ldd-parse-conllu-v2/udpipe-1.4.1-dev";
 
 /// What [`ParseCache::get_or_parse`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

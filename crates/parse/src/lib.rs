@@ -1,6 +1,7 @@
 //! The UDPipe parse stage of ldd-sets.
 //!
-//! Parses the source side of a parallel corpus with UDPipe 1 (through `udpipe-rs`) so that
+//! Parses the source side of a parallel corpus with UDPipe 1 (compiled by `udpipe-rs`, called
+//! through a small C++ shim that keeps UDPipe's whole CoNLL-U, multiword tokens included) so that
 //! **one corpus line gives exactly one CoNLL-U tree**: block `i` of the output has
 //! `# sent_id = i` and belongs to input line `i`. Parsing is streaming and parallel
 //! ([`Parser::parse_stream`]) and results are cached, resumably, by corpus and model content
@@ -12,6 +13,7 @@ mod input;
 mod model;
 mod parser;
 mod stream;
+mod udpipe;
 
 pub use cache::{
     CacheManifest, CacheOutcome, ChunkRecord, ParseCache, Piece, WholeCorpus, CACHE_FORMAT,

@@ -138,10 +138,7 @@ fn download(url: &str, target: &Path, source: &ModelSource) -> std::result::Resu
 
 /// Fails unless `path` loads as a UDPipe model.
 fn check_loads(path: &Path) -> std::result::Result<(), String> {
-    udpipe_rs::Model::load(path).map(drop).map_err(|e| {
-        format!(
-            "the file is not a UDPipe model (UDPipe cannot load it: {}); nothing was kept",
-            e.message
-        )
-    })
+    crate::parser::Parser::load(path)
+        .map(drop)
+        .map_err(|e| format!("the file is not a UDPipe model ({e}); nothing was kept"))
 }

@@ -3,27 +3,13 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{ParseError, Result};
-use ldd_conllu::{field, sanitize, write_merged, Sentence, Word};
+use crate::udpipe::Model;
+use ldd_conllu::{parse_block, sanitize, write_merged, Block, Sentence};
 
-/// A `udpipe_rs::Model` that may be shared between threads.
-///
-/// SAFETY (see README.md, "Is a UDPipe model thread-safe?"): `udpipe_rs::Model::parse` takes
-/// `&self` and calls the C function `udpipe_parse`, which only calls the `const` methods
-/// `model::new_tokenizer` (a fresh tokenizer per call), `model::tag` and `model::parse` of the
-/// loaded `model_morphodita_parsito`. Their scratch buffers are taken from and returned to
-/// `threadsafe_stack` pools (spin-lock protected), the model weights are never written after
-/// loading, and the wrapper's error string is `thread_local`. UDPipe's own REST server shares
-/// one loaded model between its worker threads. The audit is for udpipe-rs 0.2.0, which is
-/// pinned in Cargo.toml.
-struct SharedModel(udpipe_rs::Model);
-
-// SAFETY: see the comment on `SharedModel`: all methods reachable through `&SharedModel` are
-// thread-safe in the vendored UDPipe 1 C++ code.
-unsafe impl Sync for SharedModel {}
-
-/// A loaded UDPipe model; cheap to share by reference between threads (`Parser: Sync`).
+/// A loaded UDPipe model; cheap to share by reference between threads (`Parser: Sync`, see
+/// README.md, "Is a UDPipe model safe to share across threads?").
 pub struct Parser {
-    model: SharedModel,
+    model: Model,
     path: PathBuf,
 }
 
@@ -36,7 +22,8 @@ impl std::fmt::Debug for Parser {
 /// The CoNLL-U block produced for one input line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ParsedLine {
-    /// The complete block: `# sent_id`, `# text`, word lines, terminating blank line.
+    /// The complete block: `# sent_id`, `# text`, multiword-token and word lines,
+    /// terminating blank line.
     pub conllu: String,
     /// Number of syntactic words in the tree.
     pub words: usize,
@@ -59,12 +46,12 @@ impl Parser {
             });
         }
         check_model_header(path)?;
-        let model = udpipe_rs::Model::load(path).map_err(|e| ParseError::ModelLoad {
+        let model = Model::load(path).map_err(|message| ParseError::ModelLoad {
             path: path.to_owned(),
-            message: format!("{} (not a UDPipe 1 model?)", e.message),
+            message: format!("{message} (not a UDPipe 1 model?)"),
         })?;
         Ok(Self {
-            model: SharedModel(model),
+            model,
             path: path.to_owned(),
         })
     }
@@ -74,20 +61,19 @@ impl Parser {
         &self.path
     }
 
-    /// Runs plain UDPipe (tokenize, tag, parse) on `text`, without merging or formatting.
-    ///
-    /// Control characters are replaced by spaces first. Returns UDPipe's words; `sentence_id`
-    /// tells which tokenizer sentence each word belongs to.
-    pub fn udpipe(&self, text: &str) -> Result<Vec<udpipe_rs::Word>, String> {
-        let clean = sanitize(text);
-        self.model.0.parse(&clean).map_err(|e| e.message)
+    /// Runs plain UDPipe (tokenize, tag, parse) on `text` and returns its own CoNLL-U output,
+    /// one block per tokenizer sentence, unmerged. Control characters are replaced by spaces
+    /// first.
+    pub fn udpipe_conllu(&self, text: &str) -> Result<String, String> {
+        Ok(self.model.parse(&sanitize(text))?.text)
     }
 
     /// Parses one corpus line into exactly one tree and formats it as a CoNLL-U block.
     ///
     /// `sent_id` is written as `# sent_id`, the trimmed line as `# text`. UDPipe sentences are
-    /// merged (see [`ldd_conllu::write_merged`]); an empty or whitespace-only line gives the
-    /// comment lines only. A trailing `\r` must already be stripped (the corpus reader does).
+    /// merged (see [`ldd_conllu::write_merged`]); multiword tokens are kept; an empty or
+    /// whitespace-only line gives the comment lines only. A trailing `\r` must already be
+    /// stripped (the corpus reader does).
     pub fn parse_line(&self, sent_id: u64, line: &str) -> Result<ParsedLine> {
         let mut out = ParsedLine::default();
         let text = sanitize(line);
@@ -95,62 +81,34 @@ impl Parser {
             write_merged(&mut out.conllu, sent_id, "", &[]);
             return Ok(out);
         }
-        let words = self.model.0.parse(&text).map_err(|e| ParseError::Udpipe {
+        let udpipe_error = |message: String| ParseError::Udpipe {
             line: sent_id,
-            message: e.message,
-        })?;
-        // Field values as they will be written (sanitized, `_` when empty), then one
-        // borrowed sentence per tokenizer sentence.
-        let mut rows = Vec::with_capacity(words.len());
-        for w in &words {
-            let (Ok(id), Ok(head)) = (u32::try_from(w.id), u32::try_from(w.head)) else {
-                return Err(ParseError::Udpipe {
-                    line: sent_id,
-                    message: format!("word {:?} has id {} / head {}", w.form, w.id, w.head),
-                });
-            };
-            let f = |v: &str| field(v).into_owned();
-            rows.push((
-                w.sentence_id,
-                id,
-                head,
-                [
-                    f(&w.form),
-                    f(&w.lemma),
-                    f(&w.upostag),
-                    f(&w.xpostag),
-                    f(&w.feats),
-                    f(&w.deprel),
-                    f(&w.misc),
-                ],
-            ));
-        }
-        let mut sentences: Vec<Sentence<'_>> = Vec::new();
-        let mut current = None;
-        for (sid, id, head, v) in &rows {
-            if current != Some(*sid) {
-                current = Some(*sid);
-                sentences.push(Sentence::default());
-            }
-            if let Some(s) = sentences.last_mut() {
-                if *id as usize != s.words.len() + 1 {
-                    return Err(ParseError::Udpipe {
-                        line: sent_id,
-                        message: format!("word {:?} has id {id} out of sequence", v[0]),
-                    });
-                }
-                s.words.push(Word {
-                    form: &v[0],
-                    lemma: &v[1],
-                    upos: &v[2],
-                    xpos: &v[3],
-                    feats: &v[4],
-                    head: Some(*head),
-                    deprel: &v[5],
-                    deps: "_",
-                    misc: &v[6],
-                });
-            }
+            message,
+        };
+        let parsed = self.model.parse(&text).map_err(udpipe_error)?;
+        // UDPipe's own CoNLL-U, one block per tokenizer sentence, read back by the one
+        // CoNLL-U reader (which also checks that each block is a tree).
+        let blocks: Vec<Block> = parsed
+            .text
+            .split("\n\n")
+            .filter(|b| !b.trim().is_empty())
+            .map(|b| Block {
+                text: format!("{}\n", b.trim_start_matches('\n')),
+                first_line: 1,
+            })
+            .collect();
+        let udpipe_output = Path::new("<UDPipe output>");
+        let sentences = blocks
+            .iter()
+            .map(|b| parse_block(b, udpipe_output))
+            .collect::<std::result::Result<Vec<Sentence<'_>>, _>>()
+            .map_err(|e| udpipe_error(e.to_string()))?;
+        if sentences.len() != parsed.sentences {
+            return Err(udpipe_error(format!(
+                "UDPipe reported {} sentences but wrote {}",
+                parsed.sentences,
+                sentences.len()
+            )));
         }
         out.udpipe_sentences = sentences.len();
         out.words = sentences.iter().map(Sentence::len).sum();

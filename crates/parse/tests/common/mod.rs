@@ -43,11 +43,13 @@ pub fn gunzip(path: &Path) -> String {
     s
 }
 
-/// A parsed CoNLL-U block: comments and word rows (split into columns).
+/// A parsed CoNLL-U block: comments, word rows and multiword-token rows (split into columns).
 #[derive(Debug)]
 pub struct Block {
     pub comments: Vec<String>,
     pub rows: Vec<Vec<String>>,
+    /// Multiword-token rows (`a-b form _ ... misc`), in order.
+    pub mwts: Vec<Vec<String>>,
 }
 
 /// Splits CoNLL-U text into blocks (separated by blank lines); checks every row has 10 columns.
@@ -61,6 +63,7 @@ pub fn blocks(conllu: &str) -> Vec<Block> {
         let mut b = Block {
             comments: Vec::new(),
             rows: Vec::new(),
+            mwts: Vec::new(),
         };
         for line in chunk.split('\n') {
             assert!(!line.is_empty(), "blank line inside a block: {chunk:?}");
@@ -70,7 +73,21 @@ pub fn blocks(conllu: &str) -> Vec<Block> {
             } else {
                 let cols: Vec<String> = line.split('\t').map(str::to_owned).collect();
                 assert_eq!(cols.len(), 10, "row with {} columns: {line:?}", cols.len());
-                b.rows.push(cols);
+                if let Some((first, last)) = cols[0].split_once('-') {
+                    let (first, last): (usize, usize) = (
+                        first.parse().expect("numeric range start"),
+                        last.parse().expect("numeric range end"),
+                    );
+                    assert_eq!(
+                        first,
+                        b.rows.len() + 1,
+                        "range before its first word: {line:?}"
+                    );
+                    assert!(first < last, "range {first}-{last}");
+                    b.mwts.push(cols);
+                } else {
+                    b.rows.push(cols);
+                }
             }
         }
         out.push(b);
@@ -97,6 +114,18 @@ pub fn assert_one_tree(b: &Block) {
     }
     if n > 0 {
         assert_eq!(roots, 1, "exactly one root: {b:?}");
+    }
+    // Multiword tokens cover existing words and do not overlap.
+    let mut covered = 0;
+    for m in &b.mwts {
+        let (first, last) = m[0].split_once('-').expect("range");
+        let (first, last): (usize, usize) =
+            (first.parse().expect("start"), last.parse().expect("end"));
+        assert!(
+            first > covered && last <= n,
+            "range {first}-{last} in {n} words: {b:?}"
+        );
+        covered = last;
     }
     // Every word reaches the root (no cycles).
     let heads: Vec<usize> = b.rows.iter().map(|r| r[6].parse().unwrap_or(0)).collect();

@@ -1,0 +1,111 @@
+//! The binding to UDPipe: a loaded model and its whole CoNLL-U output, through the C++ shim
+//! `cxx/udpipe_conllu.cpp` (UDPipe's own `conllu` output format, so multiword tokens are
+//! kept). The UDPipe library is the one `udpipe-rs` compiles and links.
+
+use std::ffi::{c_char, c_void, CStr, CString};
+use std::path::Path;
+use std::ptr::NonNull;
+
+// Links the UDPipe C++ library that udpipe-rs builds; the shim calls into it.
+use udpipe_rs as _;
+
+extern "C" {
+    fn ldd_udpipe_load(path: *const c_char, error: *mut *mut c_char) -> *mut c_void;
+    fn ldd_udpipe_free_model(model: *mut c_void);
+    fn ldd_udpipe_parse(
+        model: *const c_void,
+        text: *const c_char,
+        len: usize,
+        sentences: *mut usize,
+        out_len: *mut usize,
+        error: *mut *mut c_char,
+    ) -> *mut c_char;
+    fn ldd_udpipe_free_string(s: *mut c_char);
+}
+
+/// A loaded UDPipe 1 model (`ufal::udpipe::model`), owned; freed on drop.
+pub(crate) struct Model(NonNull<c_void>);
+
+// SAFETY: the model is immutable after loading and `parse` reaches only its `const` methods
+// with per-call tokenizer and output objects (README.md, "Is a UDPipe model safe to share
+// across threads?"); it may be moved to and used from any thread.
+unsafe impl Send for Model {}
+// SAFETY: as above.
+unsafe impl Sync for Model {}
+
+/// UDPipe's CoNLL-U for one text.
+pub(crate) struct Conllu {
+    /// Every sentence's block (comments, multiword-token lines, words), each ended by a
+    /// blank line.
+    pub text: String,
+    /// How many sentences the tokenizer found.
+    pub sentences: usize,
+}
+
+/// Takes ownership of a string the shim returned (null: `None`).
+///
+/// SAFETY: `p` is null or a NUL-terminated string from the shim, not yet freed.
+unsafe fn take_error(p: *mut c_char) -> Option<String> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: see the function's contract.
+    let s = unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned();
+    // SAFETY: allocated by the shim with malloc, freed once here.
+    unsafe { ldd_udpipe_free_string(p) };
+    Some(s)
+}
+
+impl Model {
+    /// Loads the model file at `path`. The caller checks the file header first: some
+    /// non-model files make UDPipe's loader read garbage lengths.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        use std::os::unix::ffi::OsStrExt;
+        let c_path = CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| "the path contains a NUL byte".to_string())?;
+        let mut error = std::ptr::null_mut();
+        // SAFETY: `c_path` is a valid C string; `error` is a valid out pointer.
+        let m = unsafe { ldd_udpipe_load(c_path.as_ptr(), &mut error) };
+        // SAFETY: `error` is null or a shim string.
+        let message = unsafe { take_error(error) };
+        match NonNull::new(m) {
+            Some(m) => Ok(Self(m)),
+            None => Err(message.unwrap_or_else(|| "UDPipe cannot load it".into())),
+        }
+    }
+
+    /// Tokenizes, tags and parses `text` with the model's default options.
+    pub fn parse(&self, text: &str) -> Result<Conllu, String> {
+        let (mut sentences, mut len, mut error) = (0usize, 0usize, std::ptr::null_mut());
+        // SAFETY: the model pointer is live (owned by `self`); `text` is valid for `len`
+        // bytes; the out pointers are valid.
+        let out = unsafe {
+            ldd_udpipe_parse(
+                self.0.as_ptr(),
+                text.as_ptr().cast(),
+                text.len(),
+                &mut sentences,
+                &mut len,
+                &mut error,
+            )
+        };
+        // SAFETY: `error` is null or a shim string.
+        let message = unsafe { take_error(error) };
+        if out.is_null() {
+            return Err(message.unwrap_or_else(|| "UDPipe failed (out of memory?)".into()));
+        }
+        // SAFETY: the shim returned `len` initialised bytes at `out` (plus a NUL).
+        let bytes = unsafe { std::slice::from_raw_parts(out.cast::<u8>(), len) };
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        // SAFETY: allocated by the shim, freed once here.
+        unsafe { ldd_udpipe_free_string(out) };
+        Ok(Conllu { text, sentences })
+    }
+}
+
+impl Drop for Model {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from `ldd_udpipe_load` and is freed only here.
+        unsafe { ldd_udpipe_free_model(self.0.as_ptr()) }
+    }
+}
