@@ -502,20 +502,12 @@ fn parse_and_extract_small_corpus_with_multi_sentence_and_empty_lines() {
         assert_eq!(roots, 1, "block {n}: exactly one HEAD 0");
         // The surface tokens (a multiword token in place of its words) spell the line:
         // UDPipe only removes spaces.
-        let mut surface = String::new();
-        let mut id = 1;
-        while id <= b.words.len() {
-            match b.mwts.iter().find(|m| m[0].starts_with(&format!("{id}-"))) {
-                Some(m) => {
-                    surface.push_str(&m[1]);
-                    id = m[0].split_once('-').unwrap().1.parse::<usize>().unwrap() + 1;
-                }
-                None => {
-                    surface.push_str(&b.words[id - 1][1]);
-                    id += 1;
-                }
-            }
-        }
+        let block = ldd_conllu::Block {
+            text: b.text.clone(),
+            first_line: 1,
+        };
+        let sentence = ldd_conllu::parse_block(&block, Path::new("parse output")).unwrap();
+        let surface: String = sentence.tokens().iter().map(|t| t.form).collect();
         assert_eq!(surface, line.replace(' ', ""), "block {n}");
         // `vom` is the multiword token `von dem`.
         if line.contains(" vom ") {
