@@ -38,6 +38,11 @@ pub struct ExtractArgs {
     /// Without it, the source is parsed with UDPipe (cached).
     #[arg(long, value_name = "FILE")]
     conllu: Option<PathBuf>,
+    /// Skip the check that each tree of --conllu belongs to its corpus line (same letters
+    /// and digits after undoing tokenizer escapes, NFKC and lower-casing; README, "Bring
+    /// your own parse"), for a parse you trust whose text differs more than that.
+    #[arg(long, requires = "conllu")]
+    trust_conllu: bool,
     /// Use these word alignments (Pharaoh `i-j`, source UD word index - target token
     /// index, 0-based, one line per corpus line; `ldd-sets align --conllu` writes them)
     /// instead of the built-in aligner.
@@ -180,6 +185,7 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         source: a.src,
         target: a.tgt,
         conllu,
+        trust_conllu: a.trust_conllu,
         languages,
         rules,
         out: a.out,
@@ -191,6 +197,20 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
     let start = Instant::now();
     let report = run_extract(&opts)?;
     if !quiet {
+        let c = &report.corpus;
+        if c.normalised_lines > 0 {
+            eprintln!(
+                "ldd-sets: {} of {} trees matched their corpus line only after normalisation \
+                 (tokenizer escapes, Unicode, case; README, \"Bring your own parse\")",
+                c.normalised_lines, c.lines
+            );
+        }
+        if c.unchecked_lines > 0 {
+            eprintln!(
+                "ldd-sets: --trust-conllu: {} trees were not checked against their corpus line",
+                c.unchecked_lines
+            );
+        }
         print_summary(&opts, &report, start.elapsed().as_secs_f64());
     }
     Ok(())

@@ -19,7 +19,8 @@ use crate::detect::reorder::{self, ReorderFiles, ReorderInfo, ReorderOptions};
 use crate::detect::rules::{Match, Matcher, RuleSet};
 use crate::error::{Error, Result};
 use crate::parse::Parsed;
-use crate::read::lockstep::{check_belongs, Line, Lockstep};
+use crate::read::belongs::{check_belongs, Belongs};
+use crate::read::lockstep::{Line, Lockstep};
 use crate::read::select::{read_ids, read_needed};
 use crate::read::shard::Shard;
 use crate::read::Languages;
@@ -46,6 +47,8 @@ pub struct ExtractOptions {
     pub target: PathBuf,
     /// CoNLL-U parse of the source side, one tree per corpus line.
     pub conllu: PathBuf,
+    /// Do not check that each tree belongs to its corpus line (`--trust-conllu`).
+    pub trust_conllu: bool,
     /// Languages.
     pub languages: Languages,
     /// The phenomena to run (already selected).
@@ -184,6 +187,8 @@ struct Detected {
     matches: Vec<Match>,
     words: u32,
     empty: bool,
+    /// The tree matched its line only after normalisation.
+    normalised: bool,
     conllu: String,
     tokens: Vec<(String, u32, u32)>,
     /// Source words and target tokens, when reorder sets are built.
@@ -195,23 +200,31 @@ fn detect(
     matcher: &Matcher,
     conllu: &Path,
     reorder: Option<&ReorderOptions>,
+    trust: bool,
 ) -> Result<Detected> {
     let s = parse_block(&line.block, conllu)?;
-    if let Err(text) = check_belongs(&s, &line.source) {
-        return Err(Error::input(
-            conllu,
-            line.block.first_line,
-            format!(
-                "this tree does not belong to its corpus line: its text `{}` differs from \
-                 the source line `{}` (white space ignored); the CoNLL-U must have one tree \
-                 per corpus line, in corpus order",
-                ldd_io::text::quote(&text, 80),
-                ldd_io::text::quote(&line.source, 80)
-            ),
-        ));
-    }
+    let belongs = if trust {
+        None
+    } else {
+        Some(check_belongs(&s, &line.source).map_err(|text| {
+            Error::input(
+                conllu,
+                line.block.first_line,
+                format!(
+                    "this tree does not belong to its corpus line: its text `{}` and the \
+                     source line `{}` differ in their letters and digits (compared after \
+                     undoing tokenizer escapes, Unicode NFKC and lower-casing); the CoNLL-U \
+                     must have one tree per corpus line, in corpus order (--trust-conllu \
+                     skips this check for a parse you trust)",
+                    ldd_io::text::quote(&text, 80),
+                    ldd_io::text::quote(&line.source, 80)
+                ),
+            )
+        })?)
+    };
     let mut d = Detected {
         words: s.len() as u32,
+        normalised: belongs == Some(Belongs::Normalised),
         empty: line.source.trim().is_empty() || line.target.trim().is_empty(),
         ..Detected::default()
     };
@@ -279,7 +292,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         let reorder = opts.reorder.as_ref();
         let detected: Vec<Result<Detected>> = lines[..n]
             .par_iter()
-            .map(|l| detect(l, &matcher, conllu, reorder))
+            .map(|l| detect(l, &matcher, conllu, reorder, opts.trust_conllu))
             .collect();
         for (line, d) in lines[..n].iter().zip(detected) {
             let d = d?;
@@ -287,6 +300,8 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
                 align_pairs.push_pair(s, t);
             }
             corpus.lines += 1;
+            corpus.normalised_lines += u64::from(d.normalised);
+            corpus.unchecked_lines += u64::from(opts.trust_conllu);
             let id = offset + corpus.lines;
             corpus.source_words += u64::from(d.words);
             lengths.push(if d.empty { 0 } else { d.words });

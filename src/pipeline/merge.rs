@@ -456,6 +456,8 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
         let c = &p.manifest.corpus;
         corpus.lines += c.lines;
         corpus.empty_lines += c.empty_lines;
+        corpus.normalised_lines += c.normalised_lines;
+        corpus.unchecked_lines += c.unchecked_lines;
         corpus.source_words += c.source_words;
     }
 

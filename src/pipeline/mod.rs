@@ -195,6 +195,7 @@ pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<Co
             source: c.source.clone(),
             target: c.target.clone(),
             conllu: parsed.conllu.clone(),
+            trust_conllu: false,
             languages: Languages::new(&pair.source, &pair.target)?,
             rules: opts.rules.clone(),
             out: opts.out.join(&c.name),

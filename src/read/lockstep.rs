@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use ldd_conllu::{Block, Reader, Sentence};
+use ldd_conllu::{Block, Reader};
 use ldd_io::{FileInfo, Input, LineRange};
 
 use crate::error::{Error, Result};
@@ -149,33 +149,5 @@ impl Lockstep {
             }
         }
         Ok(infos)
-    }
-}
-
-/// Text without the characters a tokenizer or parser may add, drop or replace: white
-/// space, control characters, line and paragraph separators.
-fn squeezed(text: &str) -> String {
-    text.chars()
-        .filter(|&c| !(c.is_whitespace() || c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')))
-        .collect()
-}
-
-/// Checks that a tree belongs to its corpus line: its `# text` comment, or else its surface
-/// tokens, equal the source line up to white space (a tokenizer's spacing). On a mismatch,
-/// returns the tree's text as compared.
-pub fn check_belongs(tree: &Sentence<'_>, source: &str) -> std::result::Result<(), String> {
-    let text = match tree.comment("text") {
-        Some(t) => t.to_string(),
-        None => tree
-            .tokens()
-            .iter()
-            .map(|t| t.form)
-            .collect::<Vec<_>>()
-            .join(" "),
-    };
-    if squeezed(&text) == squeezed(source) {
-        Ok(())
-    } else {
-        Err(text)
     }
 }

@@ -2,10 +2,11 @@
 //!
 //! What enters: file paths (corpus sides, CoNLL-U, id lists, corpus directories, URLs of
 //! corpora to download). What leaves: corpus lines read in lockstep with their trees'
-//! text ([`lockstep`]), selected lines by id ([`select`]), the corpora of a directory
+//! text ([`lockstep`]) and checked to belong together ([`belongs`]), selected lines by id ([`select`]), the corpora of a directory
 //! ([`discover`]), downloaded corpora normalised on disk ([`fetch`]), the line range of a
 //! shard ([`shard`]), and the [`Languages`] of a corpus.
 
+pub mod belongs;
 pub mod discover;
 pub mod fetch;
 pub mod lockstep;

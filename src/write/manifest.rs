@@ -171,6 +171,17 @@ pub struct CorpusStats {
     pub empty_lines: u64,
     /// Source words (UD words) over all lines.
     pub source_words: u64,
+    /// Lines whose tree's text matched the line only after normalisation (tokenizer
+    /// escapes, Unicode, case; see `read::belongs`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub normalised_lines: u64,
+    /// Lines whose tree was not checked against the line (`--trust-conllu`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unchecked_lines: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Deserialize)]
