@@ -91,6 +91,7 @@ fn main() {
             source: src.clone(),
             target: tgt.clone(),
             conllu: conllu.clone(),
+            trust_conllu: false,
             languages: Languages {
                 source: "en".into(),
                 target: "de".into(),

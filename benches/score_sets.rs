@@ -41,6 +41,7 @@ fn main() {
         source: src,
         target: tgt.clone(),
         conllu: shared("ud/de_pud-ud-test.conllu"),
+        trust_conllu: false,
         languages: Languages {
             source: "de".into(),
             target: "en".into(),

@@ -86,6 +86,7 @@ fn main() {
         source: src,
         target: tgt.clone(),
         conllu: parsed.conllu,
+        trust_conllu: false,
         languages: Languages {
             source: "de".into(),
             target: "en".into(),
