@@ -2,8 +2,8 @@
 #
 #   make demo                      the whole pipeline (no parsing, no network) on the bundled
 #                                  PUD sample in demo/, ending with out/demo/report.html
-#   make build                     release binary in target/release/ldd-sets
-#   make test                      the test suite (exactly the README's test command)
+#   make build                     release binary in cargo's target directory (CARGO_TARGET_DIR)
+#   make test                      installs what the tests need, then runs them all (CI runs it)
 #   make bench                     all benchmarks (figures recorded in README.md)
 #   make bench-significance        bootstrap on the Books sets vs sacreBLEU --paired-bs
 #   make bench-shard               N shards under GNU parallel vs one process, and the merge
@@ -22,7 +22,10 @@ OUT ?= out/$(LANG)
 THREADS ?=
 CONTROLS ?= 10
 SEED ?= 1
-BIN := target/release/ldd-sets
+# Where cargo builds (honours CARGO_TARGET_DIR and .cargo/config.toml's build.target-dir).
+TARGET_DIR := $(or $(shell cargo metadata --format-version 1 --no-deps 2>/dev/null | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'),target)
+BIN := $(TARGET_DIR)/release/ldd-sets
+export BIN
 CORPUS ?=
 HYP ?=
 DEMO_OUT ?= out/demo
@@ -64,8 +67,16 @@ venv: .venv/bin/python
 	python3 -m venv .venv
 	.venv/bin/pip install --quiet sacrebleu==2.4.3
 
+# Sets up a fresh machine for the tests (tests/setup/install.sh: Debian packages with root or
+# sudo, npm ci, the virtualenv), runs every test, and closes with one summed line (cargo's
+# last "test result" line belongs to the empty doc-tests).
+test: SHELL := /bin/bash
+test: .SHELLFLAGS := -eo pipefail -c
 test:
-	cargo test --workspace --release
+	tests/setup/install.sh
+	log=$$(mktemp); st=0; cargo test --workspace --release 2>&1 | tee "$$log" || st=$$?; \
+	awk '/^test result:/ { p += $$4; f += $$6 } END { printf "%d passed, %d failed\n", p, f; exit (p == 0 || f > 0) }' "$$log" || st=1; \
+	rm -f "$$log"; exit $$st
 
 lint:
 	cargo fmt --all --check

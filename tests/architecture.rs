@@ -230,3 +230,40 @@ fn every_stage_folder_says_what_enters_and_leaves() {
         );
     }
 }
+
+/// CI runs exactly the README's test command, `make test`, and every Makefile target
+/// finds the binary where cargo put it (`CARGO_TARGET_DIR` honoured).
+#[test]
+fn ci_runs_the_readme_test_command_and_make_honours_cargo_target_dir() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    assert!(readme.contains("```sh\nmake test\n```"), "README gives `make test`");
+    let ci_tests: Vec<&str> = ci
+        .lines()
+        .filter(|l| l.contains("cargo test") || l.trim() == "make test")
+        .collect();
+    assert_eq!(ci_tests, ["make test"], ".ci/run runs exactly `make test`");
+
+    let dry_run = |target_dir: Option<&str>| {
+        let mut c = std::process::Command::new("make");
+        c.args(["-n", "--no-print-directory", "demo-run"])
+            .current_dir(root())
+            .env_remove("BIN")
+            .env_remove("MAKEFLAGS");
+        match target_dir {
+            Some(d) => c.env("CARGO_TARGET_DIR", d),
+            None => c.env_remove("CARGO_TARGET_DIR"),
+        };
+        let o = c.output().expect("make runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let elsewhere = dry_run(Some("/some/where"));
+    assert!(
+        elsewhere.starts_with("/some/where/release/ldd-sets extract "),
+        "{elsewhere}"
+    );
+    let default = dry_run(None);
+    let want = format!("{}/release/ldd-sets extract ", root().join("target").display());
+    assert!(default.starts_with(&want), "{default}");
+}

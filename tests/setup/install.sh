@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs on a fresh machine (run by `make test`, which CI runs):
+# - Debian packages: Chromium and Node/npm (the report's browser test, tests/report.rs),
+#   GNU parallel, Slurm and munge (the sharding tests, tests/cluster.rs). Installed with
+#   apt-get when running as root or when sudo works without a password; otherwise the
+#   missing ones are listed and the script stops with exit code 1.
+# - playwright-core from npm, pinned in tests/browser/package-lock.json (`npm ci`).
+# - a Python virtualenv .venv with sacreBLEU 2.4.3, the oracle of the BLEU/chrF tests.
+# Idempotent: what is present is left as it is.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+pkgs=""
+[ -x /usr/bin/chromium ] || pkgs="$pkgs chromium"
+command -v node >/dev/null || pkgs="$pkgs nodejs"
+command -v npm >/dev/null || pkgs="$pkgs npm"
+command -v parallel >/dev/null || pkgs="$pkgs parallel"
+{ [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null; } || pkgs="$pkgs slurm-wlm"
+[ -x /usr/sbin/munged ] || pkgs="$pkgs munge"
+python3 -c "import venv, ensurepip" 2>/dev/null || pkgs="$pkgs python3-venv"
+if [ -n "$pkgs" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    SUDO=""
+  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    SUDO="sudo -n"
+  else
+    echo "tests/setup/install.sh: the tests need these Debian packages:$pkgs" >&2
+    echo "  install them as root (apt-get install$pkgs) and run make test again" >&2
+    exit 1
+  fi
+  echo "installing Debian packages:$pkgs" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $pkgs >/dev/null
+fi
+
+if [ ! -f tests/browser/node_modules/playwright-core/package.json ]; then
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import sacrebleu" 2>/dev/null; then
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check sacrebleu==2.4.3
+fi
