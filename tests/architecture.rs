@@ -237,7 +237,10 @@ fn every_stage_folder_says_what_enters_and_leaves() {
 fn ci_runs_the_readme_test_command_and_make_honours_cargo_target_dir() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
-    assert!(readme.contains("```sh\nmake test\n```"), "README gives `make test`");
+    assert!(
+        readme.contains("```sh\nmake test\n```"),
+        "README gives `make test`"
+    );
     let ci_tests: Vec<&str> = ci
         .lines()
         .filter(|l| l.contains("cargo test") || l.trim() == "make test")
@@ -264,6 +267,9 @@ fn ci_runs_the_readme_test_command_and_make_honours_cargo_target_dir() {
         "{elsewhere}"
     );
     let default = dry_run(None);
-    let want = format!("{}/release/ldd-sets extract ", root().join("target").display());
+    let want = format!(
+        "{}/release/ldd-sets extract ",
+        root().join("target").display()
+    );
     assert!(default.starts_with(&want), "{default}");
 }

@@ -310,3 +310,40 @@ fn failed_rerun_keeps_previous_output() {
         before
     );
 }
+
+/// Damaged gzip data that still inflates (a stored block with a changed byte) decodes to
+/// bytes that are not UTF-8 long before gzip's checksum at the end is checked: the error
+/// names the gzip damage, and the line where it shows, not a text error.
+#[test]
+fn damaged_gzip_is_named_as_gzip_not_as_invalid_utf8() {
+    let c = Case::new();
+    let (s, t, tr) = pud_head(200);
+    let stored = |text: &str| {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+        enc.write_all(text.as_bytes()).unwrap();
+        let mut gz = enc.finish().unwrap();
+        // A byte in the middle of the 100th line (its offset in the text + the gzip header
+        // of 10 bytes + the stored block's 5-byte header) becomes 0xFF.
+        let line_start: usize = text.lines().take(99).map(|l| l.len() + 1).sum();
+        gz[10 + 5 + line_start + 3] = 0xFF;
+        gz
+    };
+    let (src, tgt) = (c.file("s.de.gz", &stored(&s)), c.file("t.en", t.as_bytes()));
+    let trees = c.file("p.conllu", tr.as_bytes());
+    let (code, err) = c.extract(&src, &tgt, &trees, &[]);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}:100: truncated or corrupt gzip data",
+            src.display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("invalid UTF-8 at byte 4"), "{err}");
+    let src = c.file("s2.de", s.as_bytes());
+    let trees = c.file("p2.conllu.gz", &stored(&tr));
+    let (code, err) = c.extract(&src, &tgt, &trees, &[]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("truncated or corrupt gzip data"), "{err}");
+    assert!(absent_or_empty(&c.out()));
+}

@@ -818,3 +818,272 @@ fn a_lock_name_planted_as_a_symlink_is_not_followed() {
     assert_ne!(code(&o), 0);
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
 }
+
+// ---------------------------------------------------------------------------------------
+// Signal sweep: every subcommand that writes, interrupted at 20 random moments
+// ---------------------------------------------------------------------------------------
+
+/// Every path below `dir`, relative, directories with a trailing `/`.
+fn tree(dir: &Path) -> std::collections::BTreeSet<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut std::collections::BTreeSet<String>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            if e.file_type().unwrap().is_dir() {
+                out.insert(format!("{rel}/"));
+                walk(root, &p, out);
+            } else {
+                out.insert(rel);
+            }
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}
+
+/// A seeded generator of fractions in [0, 1) (SplitMix64).
+struct Fractions(u64);
+
+impl Fractions {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Runs `args` (where `{W}` stands for a fresh copy of `base`) once to its end, then 20
+/// times interrupted by SIGINT or SIGTERM at random moments spread over its run time, and
+/// checks that every interrupted run leaves no temporary file, staging directory or lock,
+/// nothing that the complete run does not write, and each of `whole` (paths relative to
+/// the copy) either as it was before or as the complete run writes it. Paths starting
+/// with one of `resumable` may stay (the parse cache's `K.partial/`, kept by design so
+/// that a second run resumes after the last complete chunk).
+fn sweep(name: &str, base: &Path, args: &[String], whole: &[&str], resumable: &[&str]) {
+    let work = tempfile::tempdir().unwrap();
+    let argv = |w: &Path| -> Vec<String> { args.iter().map(|a| a.replace("{W}", s(w))).collect() };
+    let before = tree(base);
+    let sub = |set: &std::collections::BTreeSet<String>, p: &str| -> Vec<String> {
+        set.iter()
+            .filter(|x| *x == p || x.starts_with(&format!("{p}/")))
+            .cloned()
+            .collect()
+    };
+
+    let w = work.path().join("complete");
+    copy_tree(base, &w);
+    let t = Instant::now();
+    let o = bin().args(argv(&w)).current_dir(&w).output().unwrap();
+    let full = t.elapsed();
+    assert!(o.status.success(), "{name}: {}", stderr(&o));
+    let after = tree(&w);
+    std::fs::remove_dir_all(&w).unwrap();
+
+    let mut rng = Fractions(name.bytes().fold(7, |h, b| h * 31 + u64::from(b)));
+    let mut interrupted = 0;
+    for i in 0..20 {
+        let w = work.path().join(format!("try{i}"));
+        copy_tree(base, &w);
+        let at = full.mul_f64((i as f64 + rng.next()) / 20.0);
+        let sig = if i % 2 == 0 {
+            libc::SIGINT
+        } else {
+            libc::SIGTERM
+        };
+        let child = bin()
+            .args(argv(&w))
+            .current_dir(&w)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(at);
+        // SAFETY: sending a signal to our own child.
+        unsafe { libc::kill(child.id() as i32, sig) };
+        let o = child.wait_with_output().unwrap();
+        let now = tree(&w);
+        let what = format!("{name}, try {i} (signal {sig} after {at:?} of {full:?})");
+        let left: Vec<&String> = now
+            .iter()
+            .filter(|p| p.contains(".ldd-tmp") || p.contains(".ldd-lock") || p.contains("/.tmp"))
+            .collect();
+        assert!(left.is_empty(), "{what}: left {left:?}\n{}", stderr(&o));
+        let foreign: Vec<&String> = now
+            .iter()
+            .filter(|p| !before.contains(*p) && !after.contains(*p))
+            .filter(|p| !resumable.iter().any(|r| p.starts_with(r)))
+            .collect();
+        assert!(foreign.is_empty(), "{what}: {foreign:?}\n{}", stderr(&o));
+        match o.status.code() {
+            Some(0) => assert_eq!(now, after, "{what}"),
+            Some(c) if c == 128 + sig => {
+                interrupted += 1;
+                assert!(
+                    stderr(&o).contains("temporary files removed"),
+                    "{what}: {}",
+                    stderr(&o)
+                );
+                for p in whole {
+                    let (n, b, a) = (sub(&now, p), sub(&before, p), sub(&after, p));
+                    assert!(n == b || n == a, "{what}: {p} is partial: {n:?}");
+                }
+            }
+            // Stopped before the handlers were installed (process start): nothing written.
+            None => {
+                use std::os::unix::process::ExitStatusExt;
+                assert_eq!(o.status.signal(), Some(sig), "{what}");
+                assert_eq!(now, before, "{what}");
+                interrupted += 1;
+            }
+            other => panic!("{what}: exit {other:?}: {}", stderr(&o)),
+        }
+        std::fs::remove_dir_all(&w).unwrap();
+    }
+    assert!(
+        interrupted >= 10,
+        "{name}: only {interrupted} of 20 runs were interrupted"
+    );
+}
+
+/// The first 300 lines of PUD de-en, their gold trees, and the sets extracted from them.
+fn sweep_base() -> tempfile::TempDir {
+    let base = tempfile::tempdir().unwrap();
+    let b = base.path();
+    for l in ["de", "en"] {
+        let text = std::fs::read_to_string(data(&format!("parallel/pud.de-en.{l}"))).unwrap();
+        let cut: String = text.lines().take(300).map(|x| format!("{x}\n")).collect();
+        std::fs::write(b.join(format!("pud.de-en.{l}")), &cut).unwrap();
+        // A "system": the reference with its lines reversed word by word.
+        if l == "en" {
+            let sys: String = cut
+                .lines()
+                .map(|x| x.split(' ').rev().collect::<Vec<_>>().join(" ") + "\n")
+                .collect();
+            std::fs::write(b.join("sys.en"), sys).unwrap();
+        }
+    }
+    let trees: String = pud_blocks().into_iter().take(300).collect();
+    std::fs::write(b.join("pud.conllu"), trees).unwrap();
+    let extract = |out: &str, extra: &[&str]| {
+        let mut a: Vec<String> = [
+            "extract",
+            "-q",
+            "--src",
+            "pud.de-en.de",
+            "--tgt",
+            "pud.de-en.en",
+            "--src-lang",
+            "de",
+            "--tgt-lang",
+            "en",
+            "--conllu",
+            "pud.conllu",
+            "--out",
+            out,
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+        a.extend(extra.iter().map(|x| x.to_string()));
+        let o = bin().args(&a).current_dir(b).output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    extract("sets", &[]);
+    extract("shard1", &["--shard", "1/2", "--no-reorder"]);
+    extract("shard2", &["--shard", "2/2", "--no-reorder"]);
+    let o = bin()
+        .args(["score", "-q", "--sets", "sets", "--hyp", "sys.en"])
+        .current_dir(b)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    base
+}
+
+fn words(line: &str) -> Vec<String> {
+    line.split_whitespace().map(str::to_string).collect()
+}
+
+/// The parse cache's resumable partial parse of the 300 German lines.
+const PARTIAL: &str =
+    "cache/b8da5a9e1289c989b42d784aa2b9a1fb89942f0319e35f867a702a8506b5354f.partial/";
+
+#[test]
+fn every_subcommand_interrupted_at_random_moments_leaves_nothing_behind() {
+    let base = sweep_base();
+    let b = |f: &str| format!("{{W}}/{f}");
+    let pud = |l: &str| b(&format!("pud.de-en.{l}"));
+    let models = s(&shared().join("models")).to_string();
+    let extract = format!(
+        "extract --src {} --tgt {} --src-lang de --tgt-lang en --conllu {} --out {}",
+        pud("de"),
+        pud("en"),
+        b("pud.conllu"),
+        b("out")
+    );
+    sweep("extract", base.path(), &words(&extract), &["out"], &[]);
+    let merge = format!(
+        "merge --out {} {} {}",
+        b("merged"),
+        b("shard1"),
+        b("shard2")
+    );
+    sweep("merge", base.path(), &words(&merge), &["merged"], &[]);
+    let score = format!(
+        "score --sets {} --hyp {} --hyp {}",
+        b("sets"),
+        b("sys.en"),
+        pud("en")
+    );
+    sweep("score", base.path(), &words(&score), &["sets"], &[]);
+    let report = format!("report --sets {}", b("sets"));
+    sweep("report", base.path(), &words(&report), &["sets"], &[]);
+    let slice = format!("slice --sets {} --hyp {}", b("sets"), b("sys.en"));
+    sweep("slice", base.path(), &words(&slice), &["sets"], &[]);
+    let align = format!(
+        "align --src {} --tgt {} --conllu {} --out {}",
+        pud("de"),
+        pud("en"),
+        b("pud.conllu"),
+        b("pud.align")
+    );
+    sweep("align", base.path(), &words(&align), &["pud.align"], &[]);
+    let parse = format!(
+        "parse --src {} --pair de-en --models {models} --offline --cache {} --out {}",
+        pud("de"),
+        b("cache"),
+        b("pud.parsed.conllu")
+    );
+    sweep(
+        "parse",
+        base.path(),
+        &words(&parse),
+        &["pud.parsed.conllu"],
+        &[PARTIAL],
+    );
+    let run = format!(
+        "run --pair de-en --corpora {{W}} --only pud --models {models} --offline --cache {} \
+         --out {}",
+        b("cache"),
+        b("run")
+    );
+    sweep("run", base.path(), &words(&run), &["run/pud"], &[PARTIAL]);
+}

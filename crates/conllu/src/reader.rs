@@ -164,6 +164,7 @@ fn rows(text: &str) -> impl Iterator<Item = (usize, &str, [&str; 10], usize)> + 
 /// [`Sentence::check_tree`]); `path` is used in error messages.
 pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
     let mut s = Sentence::default();
+    let mut last_empty: Option<(u32, u32)> = None;
     let err =
         |offset: usize, msg: String| Error::input(path, block.first_line + offset as u64, msg);
     for (k, line, cols, n) in rows(&block.text) {
@@ -207,9 +208,26 @@ pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
             continue;
         }
         if let Some((a, b)) = id.split_once('.').filter(|_| !plain_id) {
-            if a.parse::<u32>().is_err() || b.parse::<u32>().is_err() {
-                return Err(err(k, format!("invalid empty-node id `{}`", q(id))));
+            let (a, b) = match (a.parse::<u32>(), b.parse::<u32>()) {
+                (Ok(a), Ok(b)) if b >= 1 => (a, b),
+                _ => return Err(err(k, format!("invalid empty-node id `{}`", q(id)))),
+            };
+            // Empty node a.b comes right after word a (a = 0: before the first word),
+            // numbered a.1, a.2, … in order.
+            let want = match last_empty {
+                Some((la, lb)) if la == pos => lb + 1,
+                _ => 1,
+            };
+            if a != pos || b != want {
+                return Err(err(
+                    k,
+                    format!(
+                        "empty node `{}` out of place (expected {pos}.{want} here)",
+                        q(id)
+                    ),
+                ));
             }
+            last_empty = Some((a, b));
             s.extras.push((pos, Extra::Empty(line)));
             continue;
         }
@@ -230,6 +248,18 @@ pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
                 Err(_) => return Err(err(k, format!("invalid HEAD `{}`", q(h)))),
             },
         };
+        if let Err(why) = check_feats(cols[5]) {
+            return Err(err(k, format!("invalid FEATS `{}`: {why}", q(cols[5]))));
+        }
+        if cols[7].is_empty() || cols[7].contains(char::is_whitespace) {
+            return Err(err(
+                k,
+                format!(
+                    "invalid DEPREL `{}` (empty or with white space; `_` if unannotated)",
+                    q(cols[7])
+                ),
+            ));
+        }
         s.words.push(Word {
             form: cols[1],
             lemma: cols[2],
@@ -250,6 +280,43 @@ pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
         return Err(err(offset, bad.message));
     }
     Ok(s)
+}
+
+/// Checks a FEATS column: `_`, or `Name=Value[,Value…]` features joined by `|`; names are
+/// letters, digits and `[` `]` (layered features such as `Number[psor]`), values letters,
+/// digits, `_` and `-`.
+fn check_feats(feats: &str) -> std::result::Result<(), &'static str> {
+    if feats == "_" {
+        return Ok(());
+    }
+    if feats.is_empty() {
+        return Err("empty (`_` if there are none)");
+    }
+    for feat in feats.split('|') {
+        let Some((name, values)) = feat.split_once('=') else {
+            return Err("a feature is not Name=Value");
+        };
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '[' || c == ']')
+        {
+            return Err(
+                "a feature name is empty or has characters other than letters, digits, [ ]",
+            );
+        }
+        if values.split(',').any(|v| {
+            v.is_empty()
+                || !v
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        }) {
+            return Err(
+                "a feature value is empty or has characters other than letters, digits, _ -",
+            );
+        }
+    }
+    Ok(())
 }
 
 /// An input value quoted in a message (escaped, at most 40 characters).

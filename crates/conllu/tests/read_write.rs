@@ -153,7 +153,7 @@ fn comment_only_block_is_an_empty_sentence() {
 #[test]
 fn malformed_conllu_names_file_and_line() {
     let tmp = tempfile::tempdir().unwrap();
-    let cases: [(&str, &str); 11] = [
+    let cases: [(&str, &str); 18] = [
         (
             "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\n",
             ":2: expected 10 tab-separated columns, found 7",
@@ -196,6 +196,36 @@ fn malformed_conllu_names_file_and_line() {
         (
             "1-1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n",
             ":1: invalid multiword-token range `1-1`",
+        ),
+        // An empty DEPREL; FEATS that are not Name=Value|…
+        (
+            "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\t\t_\t_\n",
+            ":2: invalid DEPREL `` (empty or with white space; `_` if unannotated)",
+        ),
+        (
+            "1\ta\ta\tX\t_\tCase=Nom|Gender\t0\troot\t_\t_\n",
+            ":1: invalid FEATS `Case=Nom|Gender`: a feature is not Name=Value",
+        ),
+        (
+            "1\ta\ta\tX\t_\tCase=|Number=Sing\t0\troot\t_\t_\n",
+            ":1: invalid FEATS `Case=|Number=Sing`: a feature value is empty or has characters other than letters, digits, _ -",
+        ),
+        (
+            "1\ta\ta\tX\t_\tCa se=Nom\t0\troot\t_\t_\n",
+            ":1: invalid FEATS `Ca se=Nom`: a feature name is empty or has characters other than letters, digits, [ ]",
+        ),
+        // Empty nodes beyond the sentence, out of order, or before their word.
+        (
+            "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n5.1\te\te\tX\t_\t_\t_\t_\t_\t_\n",
+            ":2: empty node `5.1` out of place (expected 1.1 here)",
+        ),
+        (
+            "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n1.2\te\te\tX\t_\t_\t_\t_\t_\t_\n",
+            ":2: empty node `1.2` out of place (expected 1.1 here)",
+        ),
+        (
+            "1.1\te\te\tX\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n",
+            ":1: empty node `1.1` out of place (expected 0.1 here)",
         ),
     ];
     for (i, (text, want)) in cases.iter().enumerate() {

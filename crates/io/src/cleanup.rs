@@ -51,19 +51,96 @@ pub fn register(path: &Path, dir: bool) -> Registration {
     Registration(id)
 }
 
-/// Removes every registered path (what the signal handler does).
-fn remove_all() {
+/// Creates `path` with `create` (which must fail if something is there already) and
+/// registers it, in one step for the signal handler: it is registered only if this call
+/// created it (so a stop never removes what was there before), and a stop cannot fall
+/// between its creation and its registration (it would be left behind).
+pub fn create_registered(
+    path: &Path,
+    dir: bool,
+    create: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> std::io::Result<Registration> {
+    let mut entries = registry();
+    create(path)?;
+    let id = NEXT.fetch_add(1, Ordering::Relaxed);
+    entries.push(Entry {
+        id,
+        path: path.to_path_buf(),
+        dir,
+    });
+    Ok(Registration(id))
+}
+
+/// Removes a directory that other threads may still be writing into: it is first moved
+/// aside and an empty file put at its name, so that their next file or directory created
+/// by path fails instead of re-creating it (`create_dir_all`); should one re-create it
+/// before the file is there, that is moved aside too. The asides are then removed,
+/// retried while a straggler's file makes them non-empty. Returns the placeholder, to be
+/// removed just before the process exits.
+fn remove_dir_racing(path: &Path) -> Option<PathBuf> {
+    let mut asides = Vec::new();
+    let mut blocked = None;
+    for k in 0..20 {
+        let mut aside = path.as_os_str().to_os_string();
+        aside.push(format!(".ldd-gone-{k}"));
+        let aside = PathBuf::from(aside);
+        if fs::rename(path, &aside).is_err() {
+            break;
+        }
+        asides.push(aside);
+        let placed = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path);
+        if placed.is_ok() {
+            blocked = Some(path.to_path_buf());
+            break;
+        }
+    }
+    if asides.is_empty() {
+        asides.push(path.to_path_buf());
+    }
+    for a in &asides {
+        for _ in 0..50 {
+            match fs::remove_dir_all(a) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    std::thread::sleep(std::time::Duration::from_millis(2))
+                }
+                _ => break,
+            }
+        }
+    }
+    blocked
+}
+
+/// Removes every registered path (what the signal handler does), except the placeholder
+/// files at the names of removed directories, which are returned: the caller removes them
+/// with [`exit_removing`] as its very last act.
+fn remove_all() -> Vec<PathBuf> {
     let entries = registry();
+    let mut placeholders = Vec::new();
     for e in entries.iter() {
-        let _ = if e.dir {
-            fs::remove_dir_all(&e.path)
+        if e.dir {
+            placeholders.extend(remove_dir_racing(&e.path));
         } else {
-            fs::remove_file(&e.path)
-        };
+            let _ = fs::remove_file(&e.path);
+        }
     }
     // Keep the registry locked: the process is about to exit, and nothing may move a
     // temporary path into place any more.
     std::mem::forget(entries);
+    placeholders
+}
+
+/// Removes the placeholders and ends the process at once with `code` (no unwinding, no
+/// exit handlers: the other threads must not get to re-create a removed directory).
+fn exit_removing(placeholders: &[PathBuf], code: i32) -> ! {
+    for p in placeholders {
+        let _ = fs::remove_file(p);
+    }
+    // SAFETY: `_exit` ends the process; nothing of ours needs flushing (stderr is
+    // unbuffered, the outputs are being discarded).
+    unsafe { libc::_exit(code) }
 }
 
 /// Starts (once) the thread that cleans up and exits on SIGINT, SIGTERM and SIGHUP.
@@ -78,9 +155,9 @@ pub fn install_signal_handlers() -> std::io::Result<()> {
         .name("ldd-signals".into())
         .spawn(move || {
             if let Some(sig) = signals.forever().next() {
-                remove_all();
+                let placeholders = remove_all();
                 eprintln!("ldd-sets: stopped by signal {sig}; temporary files removed");
-                std::process::exit(128 + sig);
+                exit_removing(&placeholders, 128 + sig);
             }
         })?;
     let _ = INSTALLED.set(());

@@ -277,14 +277,42 @@ impl<R: Read> Input<R> {
         if got?.is_none() {
             return Ok(None);
         }
-        match std::str::from_utf8(&self.buf) {
-            Ok(s) => Ok(Some(s)),
-            Err(e) => Err(self.utf8_error(self.line_no, e.valid_up_to())),
+        if let Err(e) = std::str::from_utf8(&self.buf) {
+            let (line, at) = (self.line_no, e.valid_up_to());
+            return Err(self.utf8_error(line, at));
         }
+        Ok(std::str::from_utf8(&self.buf).ok())
     }
 
-    /// The error for invalid UTF-8 at byte `offset` (0-based) of line `line`.
-    pub fn utf8_error(&self, line: u64, offset: usize) -> Error {
+    /// The error for invalid UTF-8 at byte `offset` (0-based) of line `line`. In a gzip
+    /// file the rest of the data is read first: gzip's checksum is checked only at the end
+    /// of the data, and damaged data decodes to bytes that are rarely UTF-8, so a failing
+    /// checksum is reported as corrupt gzip data, not as a text error.
+    pub fn utf8_error(&mut self, line: u64, offset: usize) -> Error {
+        if self.is_gzip() {
+            let mut sink = vec![0u8; 1 << 16];
+            loop {
+                match self.buffered().read(&mut sink) {
+                    Ok(0) => break,
+                    Ok(_) => {}
+                    Err(e) => {
+                        let e = self.read_error(e, line);
+                        return match e {
+                            Error::Input { path, line, msg } => Error::Input {
+                                path,
+                                line,
+                                msg: format!(
+                                    "{msg}; the damage shows first in this line, which \
+                                     decodes to invalid UTF-8 at byte {}",
+                                    offset + 1
+                                ),
+                            },
+                            other => other,
+                        };
+                    }
+                }
+            }
+        }
         Error::input(
             &self.path,
             line,

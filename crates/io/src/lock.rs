@@ -12,7 +12,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::cleanup::{register, Registration};
+use crate::cleanup::{create_registered, register, Registration};
 use crate::error::{Error, Result};
 use crate::paths::parent_dir;
 
@@ -34,11 +34,59 @@ pub fn lock_path(target: &Path) -> PathBuf {
     parent_dir(target).join(format!(".{name}.ldd-lock"))
 }
 
-fn pid_in(file: &mut File) -> u32 {
+/// What a lock file holds before the owner's process id.
+const LOCK_MARK: &str = "ldd-sets lock, process ";
+
+/// Opens the lock file at `path`: creating it (failing if something is there) when
+/// `create`, else an existing one; never through a symbolic link.
+fn open_lock(path: &Path, create: bool) -> std::io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(create)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+}
+
+/// The start of a lock file's text (at most 64 bytes).
+fn head(file: &mut File) -> String {
     let mut s = String::new();
     let _ = file.seek(SeekFrom::Start(0));
-    let _ = file.take(32).read_to_string(&mut s);
-    s.trim().parse().unwrap_or(0)
+    let _ = file.take(64).read_to_string(&mut s);
+    s
+}
+
+/// Whether an existing file at a lock's name is an ldd-sets lock: a regular file, empty
+/// (just created by another ldd-sets process) or holding a lock's text (or a process id
+/// alone, as earlier versions wrote).
+fn is_lock_file(file: &mut File) -> bool {
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let s = head(file);
+    let t = s.trim();
+    t.is_empty() || t.starts_with(LOCK_MARK) || t.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The error for a file or directory of someone else's at the lock's name.
+fn not_a_lock(path: &Path, target: &Path, e: Option<std::io::Error>) -> Error {
+    let why = e.map(|e| format!(" ({e})")).unwrap_or_default();
+    Error::Refused(format!(
+        "{}: the lock of {} cannot be taken: something that is not an ldd-sets lock is at its \
+         name{why}; ldd-sets leaves it alone — move it away or choose another output",
+        crate::text::shown(path),
+        crate::text::shown(target)
+    ))
+}
+
+fn pid_in(file: &mut File) -> u32 {
+    let s = head(file);
+    let t = s.trim();
+    t.strip_prefix(LOCK_MARK)
+        .unwrap_or(t)
+        .trim()
+        .parse()
+        .unwrap_or(0)
 }
 
 impl Lock {
@@ -59,15 +107,28 @@ impl Lock {
         let parent = parent_dir(target);
         fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
         loop {
-            // Never follow a symbolic link planted at the lock's name.
-            let mut file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .custom_flags(libc::O_NOFOLLOW)
-                .open(&path)
-                .map_err(|e| Error::io(&path, e))?;
+            // Claim the name atomically (never following a symbolic link planted there);
+            // a file already there is used only if it is an ldd-sets lock.
+            let mut created = None;
+            let reg = create_registered(&path, false, |p| {
+                created = Some(open_lock(p, true)?);
+                Ok(())
+            });
+            let (mut file, reg) = match (reg, created) {
+                (Ok(reg), Some(f)) => (f, Some(reg)),
+                (Err(e), _) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    match open_lock(&path, false) {
+                        Ok(f) => (f, None),
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                        Err(e) => return Err(not_a_lock(&path, target, Some(e))),
+                    }
+                }
+                (Err(e), _) => return Err(Error::io(&path, e)),
+                (Ok(_), None) => return Err(Error::io(&path, std::io::Error::other("not opened"))),
+            };
+            if reg.is_none() && !is_lock_file(&mut file) {
+                return Err(not_a_lock(&path, target, None));
+            }
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
@@ -97,15 +158,21 @@ impl Lock {
             if !same {
                 continue;
             }
-            file.set_len(0).map_err(|e| Error::io(&path, e))?;
-            write!(file, "{}", std::process::id()).map_err(|e| Error::io(&path, e))?;
-            let reg = register(&path, false);
-            return Ok(Lock {
+            let reg = reg.unwrap_or_else(|| register(&path, false));
+            // From here the file is ours: dropping the lock (on an error too, e.g. a full
+            // disk) removes it.
+            let mut lock = Lock {
                 path,
                 target: target.to_path_buf(),
                 file,
                 _reg: reg,
-            });
+            };
+            let owner = format!("{LOCK_MARK}{}\n", std::process::id());
+            lock.file
+                .set_len(0)
+                .and_then(|()| lock.file.write_all(owner.as_bytes()))
+                .map_err(|e| Error::io(&lock.path, e))?;
+            return Ok(lock);
         }
     }
 

@@ -22,7 +22,7 @@ use std::io::{BufWriter, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
-use crate::cleanup::{reap_stale, register, Registration};
+use crate::cleanup::{create_registered, reap_stale, Registration};
 use crate::error::{Error, Result};
 use crate::lock::Lock;
 use crate::paths::tmp_sibling;
@@ -108,9 +108,8 @@ impl Staging {
         reap_stale(target);
         loop {
             let dir = tmp_sibling(target);
-            let reg = register(&dir, true);
-            match fs::create_dir(&dir) {
-                Ok(()) => {
+            match create_registered(&dir, true, |d| fs::create_dir(d)) {
+                Ok(reg) => {
                     return Ok(Staging {
                         dir,
                         target: target.to_path_buf(),
@@ -258,13 +257,22 @@ impl AtomicFile {
         reap_stale(target);
         loop {
             let tmp = tmp_sibling(target);
-            let reg = register(&tmp, false);
-            match fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&tmp)
-            {
-                Ok(f) => {
+            let mut file = None;
+            let made = create_registered(&tmp, false, |t| {
+                file = Some(
+                    fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(t)?,
+                );
+                Ok(())
+            });
+            match made.and_then(|reg| {
+                file.take()
+                    .map(|f| (f, reg))
+                    .ok_or_else(|| std::io::Error::other("temporary file not opened"))
+            }) {
+                Ok((f, reg)) => {
                     return Ok(AtomicFile {
                         tmp,
                         target: target.to_path_buf(),
