@@ -67,7 +67,7 @@ impl Error {
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: path.to_path_buf(),
-            source,
+            source: ldd_io::clear_io_error(path, source),
         }
     }
 

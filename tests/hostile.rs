@@ -273,6 +273,10 @@ fn stale_staging_of_a_dead_process_is_removed_with_a_note() {
     let stale = tmp.path().join(".out.ldd-tmp-99999999-0");
     std::fs::create_dir_all(stale.join("reflexive")).unwrap();
     std::fs::write(stale.join("reflexive/ge0.de"), "x\n").unwrap();
+    std::fs::write(stale.join(".ldd-staging"), "99999999").unwrap();
+    // A directory of the user's with a staging name but without ldd-sets' marker stays.
+    let users = tmp.path().join(".out.ldd-tmp-99999998-0");
+    std::fs::create_dir_all(&users).unwrap();
     let o = run_args(&pud_args(&out, &["--controls", "0", "--no-reorder"]));
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
@@ -280,7 +284,7 @@ fn stale_staging_of_a_dead_process_is_removed_with_a_note() {
         "{}",
         stderr(&o)
     );
-    assert_eq!(entries(tmp.path()), vec!["out"]);
+    assert_eq!(entries(tmp.path()), vec![".out.ldd-tmp-99999998-0", "out"]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -388,6 +392,55 @@ fn a_20000_word_pair_is_aligned_alone_and_memory_stays_bounded() {
         "{same} of {} links within their sentence",
         links.len()
     );
+}
+
+/// A pair of 150,000 words a side (2.25·10¹⁰ token pairs, beyond the 10⁹ the aligner
+/// takes) stays unaligned as documented, with every step — symmetrisation included — in
+/// memory linear in its length.
+#[test]
+fn a_150000_word_pair_stays_unaligned_in_linear_memory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let de = std::fs::read_to_string(data("parallel/pud.de-en.de")).unwrap();
+    let en = std::fs::read_to_string(data("parallel/pud.de-en.en")).unwrap();
+    let words = |text: &str| -> String {
+        // Short words, so that the line stays under the 1 MiB line limit.
+        let w: Vec<&str> = text.split_whitespace().filter(|w| w.len() <= 4).collect();
+        w.iter()
+            .cycle()
+            .take(150_000)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let (sp, tp) = (tmp.path().join("c.de"), tmp.path().join("c.en"));
+    std::fs::write(&sp, format!("{de}{}\n", words(&de))).unwrap();
+    std::fs::write(&tp, format!("{en}{}\n", words(&en))).unwrap();
+    for how in ["intersection", "grow-diag-final-and"] {
+        let al = tmp.path().join(format!("{how}.align"));
+        let (o, peak) = run_measured(bin().args([
+            "align",
+            "--src",
+            s(&sp),
+            "--tgt",
+            s(&tp),
+            "--pretokenized",
+            "--align-direction",
+            how,
+            "--align-max-tokens",
+            "100000",
+            "--out",
+            s(&al),
+        ]));
+        assert!(o.status.success(), "{how}: {}", stderr(&o));
+        assert!(peak < 1 << 30, "{how}: peak memory {} MB", peak >> 20);
+        let lines = lines(&al);
+        assert_eq!(lines.len(), 1001, "{how}");
+        assert_eq!(lines[1000], "", "{how}: the long pair stays unaligned");
+        assert!(
+            lines[..1000].iter().filter(|l| !l.is_empty()).count() > 950,
+            "{how}"
+        );
+    }
 }
 
 #[test]
@@ -1086,4 +1139,354 @@ fn every_subcommand_interrupted_at_random_moments_leaves_nothing_behind() {
         b("run")
     );
     sweep("run", base.path(), &words(&run), &["run/pud"], &[PARTIAL]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Downloads that stall; corpora at a user's file name
+// ---------------------------------------------------------------------------------------
+
+/// A server on 127.0.0.1 that accepts every connection, reads the request, sends `reply`
+/// and then nothing more for a minute. Returns its base URL.
+fn stalling_server(reply: &'static [u8]) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                let _ = std::io::Read::read(&mut s, &mut buf);
+                let _ = s.write_all(reply);
+                std::thread::sleep(Duration::from_secs(60));
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
+fn pair_config(dir: &Path, base: &str) -> std::path::PathBuf {
+    let pair = dir.join("pair.toml");
+    std::fs::write(
+        &pair,
+        format!(
+            "source = \"de\"\ntarget = \"en\"\nfiles = \"de-en\"\n[model]\nname = \"german-small.udpipe\"\n\
+             [[corpus]]\nname = \"plain\"\nurl = \"{base}/plain.{{lang}}\"\nformat = \"plain\"\n"
+        ),
+    )
+    .unwrap();
+    pair
+}
+
+#[test]
+fn a_stalling_server_fails_the_download_after_the_idle_timeout() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Headers and 5 bytes of a 1,000-byte body, then silence; and no response at all.
+    for (reply, after) in [
+        (
+            &b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\nHallo"[..],
+            "after 5 bytes",
+        ),
+        (&b""[..], "after 0 bytes"),
+    ] {
+        let base = stalling_server(reply);
+        let pair = pair_config(tmp.path(), &base);
+        let dir = tmp.path().join("corpora");
+        let t = Instant::now();
+        let o = bin()
+            .args(["corpora", "-q", "--pair", s(&pair), "--dir", s(&dir)])
+            .env("LDD_SETS_IDLE_TIMEOUT", "1.5")
+            .output()
+            .unwrap();
+        let took = t.elapsed();
+        assert_eq!(code(&o), 6, "{}", stderr(&o));
+        assert!(took < Duration::from_secs(20), "took {took:?}");
+        assert!(took >= Duration::from_millis(1500), "took {took:?}");
+        let e = stderr(&o);
+        assert!(
+            e.contains("idle timeout") && e.contains("LDD_SETS_IDLE_TIMEOUT"),
+            "{e}"
+        );
+        assert!(e.contains(after), "{e}");
+        assert!(absent_or_empty(&dir), "{:?}", entries(&dir));
+    }
+    // A timeout that is not a number of seconds is refused.
+    let pair = pair_config(tmp.path(), "http://127.0.0.1:9");
+    let o = bin()
+        .args([
+            "corpora",
+            "-q",
+            "--pair",
+            s(&pair),
+            "--dir",
+            s(&tmp.path().join("c2")),
+        ])
+        .env("LDD_SETS_CONNECT_TIMEOUT", "soon")
+        .output()
+        .unwrap();
+    assert_ne!(code(&o), 0);
+    assert!(
+        stderr(&o).contains("LDD_SETS_CONNECT_TIMEOUT=soon"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn corpora_never_replaces_or_removes_a_users_file_at_its_output_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("corpora");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mine = dir.join("plain.de-en.de.gz");
+    std::fs::write(&mine, "my own notes\n").unwrap();
+    let de = std::fs::read(data("parallel/pud.de-en.de")).unwrap();
+    let en = std::fs::read(data("parallel/pud.de-en.en")).unwrap();
+    let base = serve(
+        std::collections::HashMap::from([
+            ("/plain.de".to_string(), de),
+            ("/plain.en".to_string(), en),
+        ]),
+        4,
+    );
+    let pair = pair_config(tmp.path(), &base);
+    let o = bin()
+        .args(["corpora", "-q", "--pair", s(&pair), "--dir", s(&dir)])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("does not replace a file it may not have written"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "my own notes\n");
+    assert_eq!(entries(&dir), vec!["plain.de-en.de.gz"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Paths read from manifests and scores; outputs that are inputs; reserved names; messages
+// ---------------------------------------------------------------------------------------
+
+/// PUD sets (no reordering) in `dir/sets`, scored with a system `sys.en` (the reference).
+fn scored_sets(dir: &Path) -> std::path::PathBuf {
+    let sets = dir.join("sets");
+    let o = run_args(&pud_args(&sets, &["-q", "--no-reorder", "--controls", "2"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let sys = dir.join("sys.en");
+    std::fs::copy(data("parallel/pud.de-en.en"), &sys).unwrap();
+    let o = bin()
+        .args(["score", "-q", "--sets", s(&sets), "--hyp", s(&sys)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    sets
+}
+
+#[test]
+fn report_shows_a_systems_lines_only_from_the_file_it_scored() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sets = scored_sets(tmp.path());
+    // scores.json edited to name a private file of the same line count.
+    let secret = tmp.path().join("secret.txt");
+    let secret_lines: String = (1..=1000).map(|i| format!("SECRET-{i}\n")).collect();
+    std::fs::write(&secret, &secret_lines).unwrap();
+    let scores = sets.join("scores.json");
+    let text = std::fs::read_to_string(&scores).unwrap();
+    let sys = s(&tmp.path().join("sys.en")).to_string();
+    assert!(text.contains(&sys));
+    std::fs::write(&scores, text.replace(&sys, s(&secret))).unwrap();
+    let o = bin().args(["report", "--sets", s(&sets)]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(sets.join("report.html")).unwrap();
+    assert!(
+        !page.contains("SECRET-"),
+        "the report embedded the file named in scores.json"
+    );
+    assert!(
+        page.contains("is not the file scored"),
+        "the report says why"
+    );
+    // The scored file itself is shown.
+    std::fs::write(&scores, text).unwrap();
+    let o = bin().args(["report", "--sets", s(&sets)]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(sets.join("report.html")).unwrap();
+    assert!(!page.contains("is not the file scored"));
+}
+
+#[test]
+fn slice_never_writes_through_a_symlinked_set_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sets = scored_sets(tmp.path());
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::rename(sets.join("reflexive"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, sets.join("reflexive")).unwrap();
+    let before = entries(&elsewhere);
+    let o = bin()
+        .args([
+            "slice",
+            "--sets",
+            s(&sets),
+            "--hyp",
+            s(&tmp.path().join("sys.en")),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(stderr(&o).contains("is a symbolic link"), "{}", stderr(&o));
+    assert_eq!(entries(&elsewhere), before);
+    assert!(!entries(&sets).iter().any(|e| e.contains(".hyp.")));
+}
+
+#[test]
+fn no_output_may_be_an_input_of_the_same_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (de, en) = (data("parallel/pud.de-en.de"), data("parallel/pud.de-en.en"));
+    let prefix = tmp.path().join("m");
+    let o = bin()
+        .args([
+            "align",
+            "-q",
+            "--src",
+            s(&de),
+            "--tgt",
+            s(&en),
+            "--save-align-model",
+            s(&prefix),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let fwd = tmp.path().join("m.fwd.ldda");
+    let model = std::fs::read(&fwd).unwrap();
+    // `align --out` naming the model file it loads.
+    let o = bin()
+        .args([
+            "align",
+            "-q",
+            "--src",
+            s(&de),
+            "--tgt",
+            s(&en),
+            "--align-model",
+            s(&prefix),
+        ])
+        .args(["--out", s(&fwd)])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert!(stderr(&o).contains("is the input"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&fwd).unwrap(), model);
+    // `--save-align-model P` where an input is P.fwd.ldda (here the target side).
+    let tgt = tmp.path().join("t.fwd.ldda");
+    std::fs::copy(&en, &tgt).unwrap();
+    let o = bin()
+        .args(["align", "-q", "--src", s(&de), "--tgt", s(&tgt)])
+        .args(["--save-align-model", s(&tmp.path().join("t"))])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert_eq!(std::fs::read(&tgt).unwrap(), std::fs::read(&en).unwrap());
+    assert!(!tmp.path().join("t.rev.ldda").exists());
+}
+
+#[test]
+fn a_users_file_at_the_locks_name_is_refused_and_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let lock = tmp.path().join(".out.ldd-lock");
+    std::fs::write(&lock, "my notes, not a lock\n").unwrap();
+    let o = run_args(&pud_args(&out, &["-q", "--no-reorder"]));
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not an ldd-sets lock"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&lock).unwrap(),
+        "my notes, not a lock\n"
+    );
+    assert!(!out.exists());
+    // A directory there too.
+    std::fs::remove_file(&lock).unwrap();
+    std::fs::create_dir(&lock).unwrap();
+    let o = run_args(&pud_args(&out, &["-q", "--no-reorder"]));
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert!(lock.is_dir());
+    assert_eq!(entries(tmp.path()), vec![".out.ldd-lock"]);
+}
+
+#[test]
+fn directories_that_are_files_or_dot_get_a_clear_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("afile");
+    std::fs::write(&file, "x").unwrap();
+    let o = bin()
+        .args(["parse", "-q", "--src", s(&data("parallel/pud.de-en.de"))])
+        .args(["--model", s(&shared().join("models/german-small.udpipe"))])
+        .args([
+            "--cache",
+            s(&file),
+            "--out",
+            s(&tmp.path().join("x.conllu")),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 5, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("exists and is not a directory"),
+        "{}",
+        stderr(&o)
+    );
+    let o = bin()
+        .args(["corpora", "-q", "--pair", "de-en", "--dir", s(&file)])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 5, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("exists and is not a directory"),
+        "{}",
+        stderr(&o)
+    );
+    let prev = tmp.path().join("prev");
+    std::fs::create_dir(&prev).unwrap();
+    let o = run_args(&pud_args(&prev.join("."), &["-q", "--no-reorder"]));
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("without a final `/.`"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+}
+
+#[test]
+fn names_from_an_edited_manifest_are_escaped_in_the_table_and_the_csv() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sets = scored_sets(tmp.path());
+    let m = sets.join("manifest.json");
+    let text = std::fs::read_to_string(&m).unwrap();
+    let evil = text.replace(
+        "\"bucket\": \"ge3\"",
+        "\"bucket\": \"ge3\\u001b[2J\\u0007\"",
+    );
+    assert_ne!(evil, text);
+    std::fs::write(&m, evil).unwrap();
+    let o = bin()
+        .args([
+            "score",
+            "--sets",
+            s(&sets),
+            "--hyp",
+            s(&tmp.path().join("sys.en")),
+        ])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
+    assert!(o.status.success(), "{out}");
+    let csv = std::fs::read_to_string(sets.join("scores.csv")).unwrap();
+    assert!(!csv.contains('\u{1b}'), "raw escape in scores.csv");
+    assert!(csv.contains("ge3\\u{1b}[2J\\u{7}"), "{csv}");
+    assert!(out.contains("ge3\\u{1b}[2J\\u{7}"), "{out}");
 }

@@ -69,6 +69,17 @@ pub struct AlignCmdArgs {
 pub fn align(a: AlignCmdArgs) -> Result<()> {
     a.threads.apply()?;
     let quiet = a.quiet.quiet;
+    ldd_io::identity::note_inputs(
+        [
+            Some(&a.src),
+            Some(&a.tgt),
+            a.conllu.as_ref(),
+            a.gold.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .map(PathBuf::as_path),
+    );
     let options = a.align.options(!quiet, Direction::Intersection);
     let gold_opts = GoldOptions {
         format: a.gold_format,

@@ -134,6 +134,17 @@ fn check_phenomena(rules: &RuleSet, src_lang: &str, reorder: bool, quiet: bool) 
 
 pub fn extract(a: ExtractArgs) -> Result<()> {
     a.threads.apply()?;
+    ldd_io::identity::note_inputs(
+        [
+            Some(&a.src),
+            Some(&a.tgt),
+            a.conllu.as_ref(),
+            a.alignments.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .map(PathBuf::as_path),
+    );
     let quiet = a.quiet.quiet;
     let languages = Languages::new(&a.src_lang, &a.tgt_lang)?;
     let pair = match &a.pair {

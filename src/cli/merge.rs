@@ -27,6 +27,7 @@ pub struct MergeArgs {
 }
 
 pub fn merge(a: MergeArgs) -> Result<()> {
+    ldd_io::identity::note_inputs(a.shards.iter().map(PathBuf::as_path));
     let merged = run_merge(&MergeOptions {
         shards: a.shards,
         out: a.out,

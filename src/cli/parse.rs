@@ -55,6 +55,7 @@ pub struct CorporaArgs {
 pub fn parse(a: ParseArgs) -> Result<()> {
     let quiet = a.quiet.quiet;
     a.threads.apply()?;
+    ldd_io::identity::note_input(&a.src);
     // Refuse an output that is the input before spending time parsing.
     let mut inputs = vec![a.src.as_path()];
     inputs.extend(a.model.model.as_deref());

@@ -141,6 +141,7 @@ pub struct CompareArgs {
 }
 
 pub fn slice(a: SliceArgs) -> Result<()> {
+    ldd_io::identity::note_input(&a.hyp);
     slice_sets(&SliceOptions {
         sets: a.sets,
         hyp: a.hyp,
@@ -150,6 +151,12 @@ pub fn slice(a: SliceArgs) -> Result<()> {
 
 pub fn score(a: ScoreArgs) -> Result<()> {
     a.threads.apply()?;
+    ldd_io::identity::note_inputs(a.hyp.iter().map(PathBuf::as_path));
+    ldd_io::identity::note_inputs(
+        a.seg_scores
+            .iter()
+            .flat_map(|(_, f)| f.iter().map(PathBuf::as_path)),
+    );
     for name in &a.lower_is_better {
         if !a.seg_scores.iter().any(|(n, _)| n == name) {
             return Err(Error::Config(format!(

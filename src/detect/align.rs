@@ -197,6 +197,7 @@ fn side(prefix: &Path, lang: &str) -> Result<PathBuf> {
         .into_iter()
         .map(PathBuf::from)
         .find(|p| p.is_file())
+        .inspect(|p| ldd_io::identity::note_input(p))
         .ok_or_else(|| {
             Error::Resource(format!(
                 "--align-train {}: no file {}[.gz]",
@@ -324,6 +325,7 @@ pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result
         let model = match &opts.model {
             Some(prefix) => {
                 let path = model_path(prefix, reverse);
+                ldd_io::identity::note_input(&path);
                 let mut m = Model::load(&path)?;
                 check_model(&m, &path, reverse, langs)?;
                 m.set_max_len(opts.max_tokens);

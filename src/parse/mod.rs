@@ -80,6 +80,13 @@ pub const MODELS_URL_ENV: &str = "LDD_SETS_MODELS_URL";
 /// before it is kept (SHA-256 where the config or the registry knows it; it must load as
 /// a UDPipe model).
 pub fn find_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> {
+    let model = locate_model(spec, s)?;
+    // An input of the command: no output may replace it.
+    ldd_io::identity::note_input(&model);
+    Ok(model)
+}
+
+fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> {
     if let Some(m) = &s.model {
         if m.is_file() {
             return Ok(m.clone());

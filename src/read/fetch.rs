@@ -37,10 +37,21 @@ pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf
             written.extend(finals);
             continue;
         }
+        // One side there without the other: not something `corpora` leaves (unless killed
+        // between its two renames); never replaced or removed, since it may be the user's.
+        if let Some(there) = finals.iter().find(|p| std::fs::symlink_metadata(p).is_ok()) {
+            return Err(Error::Config(format!(
+                "{}: exists, but the other side of corpus {} does not; ldd-sets does not \
+                 replace a file it may not have written — move it away and run `corpora` again",
+                ldd_io::text::shown(there),
+                ldd_io::text::escape(&c.name)
+            )));
+        }
         let counts = match fetch_one(c, dir, &langs, &finals, quiet) {
             Ok(counts) => counts,
             Err(e) => {
-                // Nothing partial: no side of a corpus that failed is kept.
+                // Nothing partial: no side of a corpus that failed is kept (none of them
+                // existed before, see above).
                 for f in &finals {
                     let _ = std::fs::remove_file(f);
                 }

@@ -276,6 +276,23 @@ pub fn outputs(
             out.push(None);
             continue;
         }
+        // The file is read only if it is the one scored: `path` comes from scores.json,
+        // which a report must not trust to name any file.
+        let scored = ldd_io::sha256_file(path).ok().map(|(sha, _)| sha);
+        if sys.sha256.is_none() || scored != sys.sha256 {
+            notes.push(format!(
+                "system {}: {} is not the file scored ({}); its examples show –",
+                sys.name,
+                ldd_io::text::shown(path),
+                if sys.sha256.is_none() {
+                    "scores.json records no checksum: score again"
+                } else {
+                    "its SHA-256 differs from the one recorded in scores.json"
+                }
+            ));
+            out.push(None);
+            continue;
+        }
         let (lines, n) = read_selected(path, &wanted)?;
         if n != corpus_lines {
             notes.push(format!(

@@ -24,6 +24,9 @@ pub struct System {
     /// Its translation of the whole corpus, as given to `score`.
     #[serde(default)]
     pub path: Option<PathBuf>,
+    /// SHA-256 of that file when scored (absent in scores written before it existed).
+    #[serde(default)]
+    pub sha256: Option<String>,
 }
 
 /// How significance was computed (absent in scores written before it existed).

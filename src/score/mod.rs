@@ -345,6 +345,9 @@ pub struct SystemInfo {
     pub name: String,
     /// Hypothesis file.
     pub path: PathBuf,
+    /// SHA-256 of its bytes as read: `report` shows its lines only if the file still has
+    /// them.
+    pub sha256: String,
 }
 
 /// How significance was computed (`scores.json`'s `significance`).
@@ -446,7 +449,7 @@ pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
                 ldd_io::text::escape(&name)
             )));
         }
-        let (st, hn, _) = line_stats(hyp, &reference, ribes)?;
+        let (st, hn, _, sha256) = line_stats(hyp, &reference, ribes)?;
         if hn != l.m.corpus.lines {
             return Err(count_error(hyp, hn, &l));
         }
@@ -454,6 +457,7 @@ pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
         systems.push(SystemInfo {
             name,
             path: hyp.clone(),
+            sha256,
         });
     }
     // Segment-level metrics: seg[m][system] = the lines' values.

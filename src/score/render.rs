@@ -118,12 +118,20 @@ pub fn render_csv(r: &ScoreReport) -> String {
     s
 }
 
+/// A CSV field from input text: control characters escaped ([`ldd_io::text::escape`]),
+/// quoted when needed.
 fn csv_field(s: &str) -> String {
+    let s = ldd_io::text::escape(s);
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
     }
+}
+
+/// Input text (names from the manifest and the command line) as printed.
+fn esc(s: &str) -> std::borrow::Cow<'_, str> {
+    ldd_io::text::escape(s)
 }
 
 fn f2(v: Option<f64>) -> String {
@@ -169,7 +177,7 @@ pub fn render_table(r: &ScoreReport) -> String {
         let _ = writeln!(
             s,
             "*: differs from the baseline {} (paired {}, {} {}, p < {alpha})",
-            base.name,
+            esc(&base.name),
             m.name(),
             r.significance.n,
             if m == Method::Bootstrap {
@@ -187,7 +195,7 @@ pub fn render_table(r: &ScoreReport) -> String {
     let label_w = r
         .rows
         .iter()
-        .map(|x| x.phenomenon.len() + x.bucket.len() + 1)
+        .map(|x| esc(&x.phenomenon).len() + esc(&x.bucket).len() + 1)
         .max()
         .unwrap_or(6)
         .max(6);
@@ -197,7 +205,7 @@ pub fn render_table(r: &ScoreReport) -> String {
         for sys in &r.systems {
             head.push_str(&format!(
                 " | {:>8} {:>16} {:>13} {:>7} {:>9}",
-                sys.name,
+                esc(&sys.name),
                 format!("{level} CI"),
                 "ctl mean±sd",
                 "rank",
@@ -216,7 +224,7 @@ pub fn render_table(r: &ScoreReport) -> String {
             let label = if row.scope == "corpus" {
                 "corpus".to_string()
             } else {
-                format!("{}/{}", row.phenomenon, row.bucket)
+                format!("{}/{}", esc(&row.phenomenon), esc(&row.bucket))
             };
             let small = if row.small_set { "~" } else { " " };
             let mut line = format!("{label:<label_w$} {:>6}{small}", row.sentences);
@@ -289,8 +297,8 @@ pub fn render_table(r: &ScoreReport) -> String {
                 s,
                 "{:<8} {:<24} {:<16} {:>6} {:>8} {:>16} {:>8} {:>16}",
                 label,
-                t.phenomenon,
-                t.system,
+                esc(&t.phenomenon),
+                esc(&t.system),
                 t.points.len(),
                 f2(t.spearman),
                 range(t.spearman_ci_low, t.spearman_ci_high),
@@ -317,7 +325,12 @@ pub fn small_sets(r: &ScoreReport) -> Vec<String> {
     };
     for row in &r.rows {
         if row.system == first.name && row.scope == "set" && row.small_set && row.sentences > 0 {
-            let name = format!("{}/{} ({})", row.phenomenon, row.bucket, row.sentences);
+            let name = format!(
+                "{}/{} ({})",
+                esc(&row.phenomenon),
+                esc(&row.bucket),
+                row.sentences
+            );
             if !out.contains(&name) {
                 out.push(name);
             }

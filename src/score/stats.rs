@@ -26,7 +26,11 @@ const STAT_CHUNK: usize = 4096;
 /// Computes per-line statistics of `hyp` against `reference`, streaming both in lockstep.
 /// Returns the statistics and the number of lines of each file (equal unless they differ
 /// in length, in which case statistics are partial).
-pub fn line_stats(hyp: &Path, reference: &Path, ribes: bool) -> Result<(LineStats, u64, u64)> {
+pub fn line_stats(
+    hyp: &Path,
+    reference: &Path,
+    ribes: bool,
+) -> Result<(LineStats, u64, u64, String)> {
     let mut h = Input::open_once(hyp)?;
     let mut r = Input::open(reference)?;
     let mut out = LineStats::default();
@@ -45,9 +49,9 @@ pub fn line_stats(hyp: &Path, reference: &Path, ribes: bool) -> Result<(LineStat
                 }
                 _ => {
                     // One file ended first: count both to the end for the error.
-                    let hi = h.finish()?.lines;
+                    let hi = h.finish()?;
                     let ri = r.finish()?.lines;
-                    return Ok((out, hi, ri));
+                    return Ok((out, hi.lines, ri, hi.sha256));
                 }
             }
         }
@@ -77,7 +81,8 @@ pub fn line_stats(hyp: &Path, reference: &Path, ribes: bool) -> Result<(LineStat
         }
         if ended {
             let n = out.bleu.len() as u64;
-            return Ok((out, n, n));
+            let sha256 = h.finish()?.sha256;
+            return Ok((out, n, n, sha256));
         }
     }
 }

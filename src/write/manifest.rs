@@ -269,8 +269,9 @@ pub fn is_output(dir: &Path) -> bool {
 }
 
 /// The path of `rel` (a file name read from the manifest in `dir`) below `dir`. A name
-/// that is absolute, empty, or has a `..` or `.` component is an error naming the manifest:
-/// a manifest never makes ldd-sets read or write outside its directory.
+/// that is absolute, empty, or has a `..` or `.` component, or whose existing parts below
+/// `dir` include a symbolic link, is an error naming the manifest: a manifest never makes
+/// ldd-sets read or write outside its directory.
 pub fn resolve(dir: &Path, rel: &str) -> Result<PathBuf> {
     use std::path::Component;
     let p = Path::new(rel);
@@ -283,6 +284,22 @@ pub fn resolve(dir: &Path, rel: &str) -> Result<PathBuf> {
             ldd_io::text::shown(&dir.join(MANIFEST)),
             ldd_io::text::quote(rel, 80)
         )));
+    }
+    let mut cur = dir.to_path_buf();
+    for part in p.components() {
+        cur.push(part);
+        match std::fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(Error::Data(format!(
+                    "{}: `{}` is a symbolic link; ldd-sets reads and writes a set directory's \
+                     files only inside it, never through a link (copy the files instead)",
+                    ldd_io::text::shown(&dir.join(MANIFEST)),
+                    ldd_io::text::shown(&cur)
+                )))
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
     }
     Ok(dir.join(p))
 }

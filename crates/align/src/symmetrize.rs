@@ -15,49 +15,16 @@ pub enum Method {
     GrowDiagFinalAnd,
 }
 
-/// Dense boolean grid of one sentence pair.
-struct Grid {
-    w: usize,
-    h: usize,
-    cells: Vec<bool>,
-}
-
-impl Grid {
-    fn new(w: usize, h: usize) -> Self {
-        Grid {
-            w,
-            h,
-            cells: vec![false; w * h],
-        }
-    }
-    fn from_links(links: &[Link], w: usize, h: usize) -> Self {
-        let mut g = Grid::new(w, h);
-        for &(i, j) in links {
-            g.cells[i * h + j] = true;
-        }
-        g
-    }
-    #[inline]
-    fn get(&self, i: usize, j: usize) -> bool {
-        self.cells[i * self.h + j]
-    }
-    /// `atools`' `Safe`: false outside the grid.
-    #[inline]
-    fn safe(&self, i: isize, j: isize) -> bool {
-        i >= 0
-            && j >= 0
-            && (i as usize) < self.w
-            && (j as usize) < self.h
-            && self.get(i as usize, j as usize)
-    }
-}
+/// The links of one sentence pair, as a set: memory grows with the number of links, not
+/// with the product of the two sentence lengths (a pair of 300,000 words is fine).
+type Points = BTreeSet<(usize, usize)>;
 
 /// Combines a forward and a reverse alignment of one sentence pair, both given as
 /// `(source index, target index)` links, with `method`, following `atools` exactly (including
 /// the order in which grow-diag-final-and visits candidate points: row-major by source then
 /// target index, forward alignment's points before the reverse alignment's in the final
-/// step). The result is sorted. The grid is `src_len x tgt_len`, enlarged if a link lies
-/// beyond it.
+/// step). The result is sorted. Words are `0..src_len` and `0..tgt_len`, enlarged if a
+/// link lies beyond. Memory is linear in the links and the lengths.
 pub fn symmetrize(
     fwd: &[Link],
     rev: &[Link],
@@ -79,49 +46,35 @@ pub fn symmetrize(
         .max()
         .unwrap_or(0)
         .max(tgt_len);
-    let a = Grid::from_links(fwd, w, h);
-    let b = Grid::from_links(rev, w, h);
-    let collect = |f: &dyn Fn(usize, usize) -> bool| -> Alignment {
-        let mut out = Vec::new();
-        for i in 0..w {
-            for j in 0..h {
-                if f(i, j) {
-                    out.push((i, j));
-                }
-            }
-        }
-        out
-    };
+    let a: Points = fwd.iter().copied().collect();
+    let b: Points = rev.iter().copied().collect();
     match method {
-        Method::Intersection => collect(&|i, j| a.get(i, j) && b.get(i, j)),
-        Method::Union => collect(&|i, j| a.get(i, j) || b.get(i, j)),
+        Method::Intersection => a.intersection(&b).copied().collect(),
+        Method::Union => a.union(&b).copied().collect(),
         Method::GrowDiagFinalAnd => {
-            let mut res = Grid::new(w, h);
+            let mut res: Points = a.intersection(&b).copied().collect();
             let mut i_al = vec![false; w];
             let mut j_al = vec![false; h];
-            let align =
-                |res: &mut Grid, i_al: &mut [bool], j_al: &mut [bool], i: usize, j: usize| {
-                    res.cells[i * h + j] = true;
-                    i_al[i] = true;
-                    j_al[j] = true;
-                };
-            for i in 0..w {
-                for j in 0..h {
-                    if a.get(i, j) && b.get(i, j) {
-                        align(&mut res, &mut i_al, &mut j_al, i, j);
-                    }
-                }
+            for &(i, j) in &res {
+                i_al[i] = true;
+                j_al[j] = true;
             }
+            let align = |res: &mut Points, i_al: &mut [bool], j_al: &mut [bool], i, j| {
+                res.insert((i, j));
+                i_al[i] = true;
+                j_al[j] = true;
+            };
+            // `atools`' `Safe`: false outside the sentence pair.
+            let safe = |res: &Points, i: isize, j: isize| {
+                i >= 0
+                    && j >= 0
+                    && (i as usize) < w
+                    && (j as usize) < h
+                    && res.contains(&(i as usize, j as usize))
+            };
             // grow-diag: candidates are union points not yet aligned, visited in (i, j) order
             // repeatedly while any is added.
-            let mut cand: BTreeSet<(usize, usize)> = BTreeSet::new();
-            for i in 0..w {
-                for j in 0..h {
-                    if (a.get(i, j) || b.get(i, j)) && !res.get(i, j) {
-                        cand.insert((i, j));
-                    }
-                }
-            }
+            let mut cand: Points = a.union(&b).filter(|p| !res.contains(p)).copied().collect();
             const NEIGHBORS: [(isize, isize); 8] = [
                 (1, 0),
                 (-1, 0),
@@ -140,7 +93,7 @@ pub fn symmetrize(
                     let one_unaligned = !(i_al[i] && j_al[j]);
                     let neighbor = NEIGHBORS
                         .iter()
-                        .any(|&(di, dj)| res.safe(i as isize + di, j as isize + dj));
+                        .any(|&(di, dj)| safe(&res, i as isize + di, j as isize + dj));
                     if one_unaligned && neighbor {
                         align(&mut res, &mut i_al, &mut j_al, i, j);
                         added.push((i, j));
@@ -154,15 +107,13 @@ pub fn symmetrize(
             // final-and: points of each directional alignment whose source and target words
             // are both still unaligned.
             for g in [&a, &b] {
-                for i in 0..w {
-                    for j in 0..h {
-                        if g.get(i, j) && !res.get(i, j) && !i_al[i] && !j_al[j] {
-                            align(&mut res, &mut i_al, &mut j_al, i, j);
-                        }
+                for &(i, j) in g {
+                    if !res.contains(&(i, j)) && !i_al[i] && !j_al[j] {
+                        align(&mut res, &mut i_al, &mut j_al, i, j);
                     }
                 }
             }
-            collect(&|i, j| res.get(i, j))
+            res.into_iter().collect()
         }
     }
 }

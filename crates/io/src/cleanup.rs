@@ -212,7 +212,11 @@ pub fn reap_stale(target: &Path) -> Vec<PathBuf> {
         }
         let p = e.path();
         let gone = match fs::symlink_metadata(&p) {
-            Ok(m) if m.is_dir() => fs::remove_dir_all(&p).is_ok(),
+            // A directory only with ldd-sets' marker: never one of the user's that happens
+            // to have such a name.
+            Ok(m) if m.is_dir() => {
+                p.join(crate::paths::STAGING_MARKER).is_file() && fs::remove_dir_all(&p).is_ok()
+            }
             Ok(_) => fs::remove_file(&p).is_ok(),
             Err(_) => false,
         };
@@ -251,6 +255,10 @@ mod tests {
         let dead = dir.path().join(".out.ldd-tmp-99999999-0");
         std::fs::create_dir(&dead).unwrap();
         std::fs::write(dead.join("f"), "x").unwrap();
+        std::fs::write(dead.join(crate::paths::STAGING_MARKER), "99999999").unwrap();
+        // The same name without the marker: not ldd-sets', kept.
+        let users = dir.path().join(".out.ldd-tmp-99999998-0");
+        std::fs::create_dir(&users).unwrap();
         let live = dir
             .path()
             .join(format!(".out.ldd-tmp-{}-0", std::process::id()));
@@ -258,6 +266,6 @@ mod tests {
         let other = dir.path().join(".other.ldd-tmp-99999999-0");
         std::fs::write(&other, "x").unwrap();
         assert_eq!(reap_stale(&target), vec![dead.clone()]);
-        assert!(!dead.exists() && live.exists() && other.exists());
+        assert!(!dead.exists() && live.exists() && other.exists() && users.exists());
     }
 }

@@ -8,10 +8,18 @@
 //! load a model) through [`Download::path`] and then [`Download::persist`] it under the
 //! target name; a [`Download`] dropped without being persisted removes its temporary file,
 //! so a failed or interrupted download leaves nothing behind.
+//!
+//! Every download has a connect timeout and an idle timeout ([`Timeouts`]): a server that
+//! does not accept the connection, or sends no byte for that long (before the response or
+//! within the body), fails the download with a message naming the timeout, instead of
+//! hanging the command. Set them with `LDD_SETS_CONNECT_TIMEOUT` and
+//! `LDD_SETS_IDLE_TIMEOUT` (seconds; defaults 30 and 60).
 
 use std::fmt;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
@@ -87,14 +95,77 @@ pub fn looks_like_html(head: &[u8]) -> bool {
         || (text.starts_with(b"<?xml") && has(b"<html"))
 }
 
+/// How long a download may wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// For the connection to be accepted.
+    pub connect: Duration,
+    /// For the next byte (of the response headers or of the body).
+    pub idle: Duration,
+}
+
+/// Environment variable: the connect timeout in seconds.
+pub const CONNECT_TIMEOUT_ENV: &str = "LDD_SETS_CONNECT_TIMEOUT";
+/// Environment variable: the idle timeout in seconds.
+pub const IDLE_TIMEOUT_ENV: &str = "LDD_SETS_IDLE_TIMEOUT";
+
+impl Timeouts {
+    /// The timeouts from the environment (`LDD_SETS_CONNECT_TIMEOUT`,
+    /// `LDD_SETS_IDLE_TIMEOUT`, in seconds, fractions allowed), else 30 s and 60 s. A value
+    /// that is not a positive number of seconds is an error naming the variable.
+    pub fn from_env() -> Result<Timeouts, DownloadError> {
+        let get = |var: &str, default: u64| -> Result<Duration, DownloadError> {
+            match std::env::var(var) {
+                Err(_) => Ok(Duration::from_secs(default)),
+                Ok(v) => match v.trim().parse::<f64>() {
+                    Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
+                    _ => fail(format!(
+                        "{var}={}: not a number of seconds between 0 and 86400",
+                        crate::text::quote(&v, 40)
+                    )),
+                },
+            }
+        };
+        Ok(Timeouts {
+            connect: get(CONNECT_TIMEOUT_ENV, 30)?,
+            idle: get(IDLE_TIMEOUT_ENV, 60)?,
+        })
+    }
+}
+
+/// The message of an idle timeout.
+fn idle_message(t: &Timeouts, bytes: u64) -> String {
+    format!(
+        "the server sent nothing for {:.0} s after {bytes} bytes (idle timeout; set \
+         {IDLE_TIMEOUT_ENV}=SECONDS to wait longer); nothing was kept",
+        t.idle.as_secs_f64()
+    )
+}
+
 /// Downloads `url` into a temporary file beside `target` (its directory is created if
 /// needed) and checks it against `expect` (see the module documentation).
 pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, DownloadError> {
+    let t = Timeouts::from_env()?;
     let dir = crate::paths::parent_dir(target);
     std::fs::create_dir_all(&dir)
         .or_else(|e| fail(format!("cannot create {}: {e}", crate::text::shown(&dir))))?;
     let mut file = AtomicFile::create(target).or_else(|e| fail(e.to_string()))?;
-    let resp = ureq::get(url).call().or_else(|e| fail(e.to_string()))?;
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_connect(Some(t.connect))
+        .timeout_recv_response(Some(t.idle))
+        .build()
+        .into();
+    let resp = agent.get(url).call().or_else(|e| {
+        fail(match e {
+            ureq::Error::Timeout(ureq::Timeout::Connect) => format!(
+                "the server did not accept the connection within {:.0} s (connect timeout; set \
+                 {CONNECT_TIMEOUT_ENV}=SECONDS to wait longer)",
+                t.connect.as_secs_f64()
+            ),
+            ureq::Error::Timeout(_) => idle_message(&t, 0),
+            e => e.to_string(),
+        })
+    })?;
     let html_type = resp.body().mime_type().is_some_and(|m| {
         let m = m.to_ascii_lowercase();
         m == "text/html" || m == "application/xhtml+xml"
@@ -105,18 +176,43 @@ pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, D
              login page; nothing was kept",
         );
     }
+    // The body is read by a thread of its own, so that a stalled read can be given up
+    // after the idle timeout (the thread then ends with the process); at most four
+    // buffers are in flight.
     let mut body = resp.into_body().into_reader();
+    let (tx, rx) = mpsc::sync_channel::<std::io::Result<Vec<u8>>>(4);
+    std::thread::Builder::new()
+        .name("ldd-download".into())
+        .spawn(move || loop {
+            let mut buf = vec![0u8; 1 << 16];
+            let r = match body.read(&mut buf) {
+                Ok(n) => {
+                    buf.truncate(n);
+                    Ok(buf)
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => Err(e),
+            };
+            let end = !matches!(&r, Ok(b) if !b.is_empty());
+            if tx.send(r).is_err() || end {
+                return;
+            }
+        })
+        .or_else(|e| fail(format!("cannot start the download: {e}")))?;
     let mut hasher = Sha256::new();
     let mut bytes = 0u64;
     let mut head = Vec::new();
-    let mut buf = vec![0u8; 1 << 16];
     loop {
-        let n = match body.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return fail(format!("the transfer broke after {bytes} bytes: {e}")),
+        let buf = match rx.recv_timeout(t.idle) {
+            Ok(Ok(b)) if b.is_empty() => break,
+            Ok(Ok(b)) => b,
+            Ok(Err(e)) => return fail(format!("the transfer broke after {bytes} bytes: {e}")),
+            Err(mpsc::RecvTimeoutError::Timeout) => return fail(idle_message(&t, bytes)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return fail(format!("the transfer broke after {bytes} bytes"))
+            }
         };
+        let n = buf.len();
         bytes += n as u64;
         if bytes > expect.max_bytes {
             return fail(format!(

@@ -4,6 +4,24 @@ use std::path::{Path, PathBuf};
 
 use crate::text::shown;
 
+/// `e`, an error of an operation on `path`, with the system's terse message replaced by
+/// what it means where that is known: "File exists" from creating a directory where a file
+/// is, "Device or resource busy" from replacing a mount point or `.`.
+pub fn clear(path: &Path, e: std::io::Error) -> std::io::Error {
+    let meta = std::fs::symlink_metadata(path);
+    let msg = match e.raw_os_error() {
+        Some(libc::EEXIST) | Some(libc::ENOTDIR) if meta.as_ref().is_ok_and(|m| !m.is_dir()) => {
+            "exists and is not a directory, but a directory is needed here (name another path)"
+        }
+        Some(libc::EBUSY) => {
+            "cannot be replaced: it is a mount point or the current directory (name a \
+             directory below it)"
+        }
+        _ => return e,
+    };
+    std::io::Error::new(e.kind(), msg)
+}
+
 /// Result alias of the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -51,11 +69,11 @@ pub enum Error {
 }
 
 impl Error {
-    /// An I/O error on `path`.
+    /// An I/O error on `path` (made [`clear`]).
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: path.to_path_buf(),
-            source,
+            source: clear(path, source),
         }
     }
 

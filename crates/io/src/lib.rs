@@ -8,6 +8,7 @@
 //!   not ours or what holds an input), a file through [`AtomicFile`].
 //! - [`cleanup`]: temporary paths removed on SIGINT/SIGTERM, and those of dead processes
 //!   at the next run.
+//! - [`identity`]: the inputs a command was given; no output may be one of them.
 //! - [`name`]: the one validated type for names that become parts of paths.
 //! - [`text`]: input shown in messages has its control characters escaped.
 //! - [`download`]: downloads streamed to a temporary file, verified (HTML pages, size,
@@ -18,6 +19,7 @@
 pub mod cleanup;
 pub mod download;
 mod error;
+pub mod identity;
 pub mod input;
 pub mod lock;
 pub mod name;
@@ -25,7 +27,7 @@ pub mod output;
 mod paths;
 pub mod text;
 
-pub use error::{Error, Result};
+pub use error::{clear as clear_io_error, Error, Result};
 pub use input::{read_lines, read_text, sha256_file, FileInfo, Input, LineRange, MAX_LINE_BYTES};
 pub use name::{Name, NameKind};
 pub use output::{parent_dir, write_bytes_atomic, write_file_atomic, AtomicFile, Staging};

@@ -26,6 +26,7 @@ use crate::cleanup::{create_registered, reap_stale, Registration};
 use crate::error::{Error, Result};
 use crate::lock::Lock;
 use crate::paths::tmp_sibling;
+pub use crate::paths::STAGING_MARKER;
 pub use crate::paths::{parent_dir, resolved};
 use crate::text::shown;
 
@@ -71,6 +72,13 @@ pub fn refuse_same_file(target: &Path, inputs: &[&Path]) -> Result<()> {
 /// Whether a path names something to write into: not empty, not `.` or `..` as its
 /// last part (those cannot be swapped into place).
 fn check_target(target: &Path) -> Result<()> {
+    let text = target.as_os_str().as_encoded_bytes();
+    if text.ends_with(b"/.") || text.ends_with(b"/..") {
+        return Err(Error::Refused(format!(
+            "{}: not a usable output path: name the directory itself, without a final `/.`",
+            shown(target)
+        )));
+    }
     match target.components().next_back() {
         Some(Component::Normal(_)) => Ok(()),
         _ => Err(Error::Refused(format!(
@@ -105,10 +113,17 @@ impl Staging {
         let lock = Lock::acquire(target)?;
         check_replaceable(target, is_ours)?;
         refuse_containing(target, inputs)?;
+        crate::identity::check_dir_output(target)?;
         reap_stale(target);
         loop {
             let dir = tmp_sibling(target);
-            match create_registered(&dir, true, |d| fs::create_dir(d)) {
+            // The marker inside says that ldd-sets made the directory: only such directories
+            // are ever reaped as stale (`cleanup::reap_stale`).
+            let made = |d: &Path| {
+                fs::create_dir(d)?;
+                fs::write(d.join(STAGING_MARKER), std::process::id().to_string())
+            };
+            match create_registered(&dir, true, made) {
                 Ok(reg) => {
                     return Ok(Staging {
                         dir,
@@ -136,7 +151,10 @@ impl Staging {
     /// Moves the staged outputs into place, replacing a previous output as a whole.
     pub fn commit(mut self, is_ours: &dyn Fn(&Path) -> bool) -> Result<()> {
         let target = self.target.clone();
+        let marker = self.dir.join(STAGING_MARKER);
+        fs::remove_file(&marker).map_err(|e| Error::io(&marker, e))?;
         check_replaceable(&target, is_ours)?;
+        crate::identity::check_dir_output(&target)?;
         // A signal during these steps removes whatever is at the staging path: the new
         // output before the swap, the old one after it; the target is never missing.
         if fs::symlink_metadata(&target).is_ok() {
@@ -248,6 +266,7 @@ impl AtomicFile {
     /// Starts writing `target`, refusing it if it is one of `inputs`.
     pub fn create_checked(target: &Path, inputs: &[&Path]) -> Result<AtomicFile> {
         refuse_same_file(target, inputs)?;
+        crate::identity::check_file_output(target)?;
         if fs::symlink_metadata(target).is_ok_and(|m| m.is_dir()) {
             return Err(Error::Refused(format!(
                 "{}: is a directory, not a file",
@@ -306,6 +325,7 @@ impl AtomicFile {
             .map_err(|e| Error::io(&self.target, e.into_error()))?;
         file.sync_all().map_err(|e| Error::io(&self.target, e))?;
         drop(file);
+        crate::identity::check_file_output(&self.target)?;
         fs::rename(&self.tmp, &self.target).map_err(|e| Error::io(&self.target, e))?;
         self.reg = None;
         Ok(())

@@ -7,6 +7,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Marker in the names of temporary files and directories: `.<name>.ldd-tmp-<pid>-<n>`.
 pub const TMP_MARK: &str = ".ldd-tmp-";
 
+/// The file in a staging directory that marks it as made by ldd-sets (removed when the
+/// directory is moved into place).
+pub const STAGING_MARKER: &str = ".ldd-staging";
+
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// The directory holding `path` (`.` for a bare file name).

@@ -92,10 +92,11 @@ impl ParseError {
         path: impl Into<PathBuf>,
         source: std::io::Error,
     ) -> Self {
+        let path = path.into();
         Self::Io {
             action,
-            path: path.into(),
-            source,
+            source: ldd_io::clear_io_error(&path, source),
+            path,
         }
     }
 }
