@@ -47,17 +47,9 @@ pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf
                 ldd_io::text::escape(&c.name)
             )));
         }
-        let counts = match fetch_one(c, dir, &langs, &finals, quiet) {
-            Ok(counts) => counts,
-            Err(e) => {
-                // Nothing partial: no side of a corpus that failed is kept (none of them
-                // existed before, see above).
-                for f in &finals {
-                    let _ = std::fs::remove_file(f);
-                }
-                return Err(e);
-            }
-        };
+        // Both sides or neither: they are moved into place together (also when stopped by
+        // a signal), and a failure keeps no side.
+        let counts = fetch_one(c, dir, &langs, &finals, quiet)?;
         if !quiet {
             eprintln!(
                 "ldd-sets: {}: {} line pairs in {}",
@@ -71,7 +63,8 @@ pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf
     Ok(written)
 }
 
-/// Downloads one corpus and writes its two sides; returns their line counts (equal).
+/// Downloads one corpus and writes its two sides, moved into place together
+/// ([`AtomicFile::commit_together`]); returns their line counts.
 fn fetch_one(
     c: &CorpusSpec,
     dir: &Path,
@@ -80,17 +73,20 @@ fn fetch_one(
     quiet: bool,
 ) -> Result<[u64; 2]> {
     let mut counts = [0u64; 2];
+    let mut sides = Vec::new();
     match c.format.as_str() {
         "zip" | "tgz" => {
             let temp = dir.join(format!("{}.download", c.name));
             let archive = download(&c.url, &temp, c.sha256_for(None), quiet)?;
             for (k, (lang, fin)) in langs.iter().zip(finals).enumerate() {
                 let member = member(c, lang)?;
-                counts[k] = if c.format == "zip" {
+                let (side, n) = if c.format == "zip" {
                     from_zip(archive.path(), member, fin)?
                 } else {
                     from_tgz(archive.path(), member, fin)?
                 };
+                sides.push(side);
+                counts[k] = n;
             }
         }
         "plain" => {
@@ -98,7 +94,9 @@ fn fetch_one(
                 let url = c.url.replace("{lang}", lang);
                 let temp = dir.join(format!("{}.{lang}.download", c.name));
                 let file = download(&url, &temp, c.sha256_for(Some(lang)), quiet)?;
-                counts[k] = normalise(Input::open(file.path())?, fin)?;
+                let (side, n) = normalise(Input::open(file.path())?, fin)?;
+                sides.push(side);
+                counts[k] = n;
             }
         }
         other => {
@@ -114,6 +112,7 @@ fn fetch_one(
             c.name, c.url, langs[0], counts[0], langs[1], counts[1]
         )));
     }
+    AtomicFile::commit_together(sides)?;
     Ok(counts)
 }
 
@@ -154,7 +153,7 @@ fn download(
     })
 }
 
-fn from_zip(archive: &Path, member: &str, fin: &Path) -> Result<u64> {
+fn from_zip(archive: &Path, member: &str, fin: &Path) -> Result<(AtomicFile, u64)> {
     let f = File::open(archive).map_err(|e| Error::io(archive, e))?;
     let mut z = zip::ZipArchive::new(f).map_err(|e| {
         Error::Data(format!(
@@ -169,11 +168,10 @@ fn from_zip(archive: &Path, member: &str, fin: &Path) -> Result<u64> {
         ))
     })?;
     let input = Input::from_reader(Path::new(member), entry)?;
-    let lines = normalise(input, fin)?;
-    Ok(lines)
+    normalise(input, fin)
 }
 
-fn from_tgz(archive: &Path, member: &str, fin: &Path) -> Result<u64> {
+fn from_tgz(archive: &Path, member: &str, fin: &Path) -> Result<(AtomicFile, u64)> {
     let mut tar = tar::Archive::new(Input::open(archive)?);
     let bad = |e: io::Error| {
         Error::Data(format!(
@@ -194,14 +192,15 @@ fn from_tgz(archive: &Path, member: &str, fin: &Path) -> Result<u64> {
     )))
 }
 
-/// Writes the lines of `input` (plain or gzip) to `fin` as gzip; returns the lines.
-fn normalise<R: Read>(mut input: Input<R>, fin: &Path) -> Result<u64> {
+/// Writes the lines of `input` (plain or gzip) as gzip to a temporary file for `fin`;
+/// returns it, complete but not yet in place, and the number of lines.
+fn normalise<R: Read>(mut input: Input<R>, fin: &Path) -> Result<(AtomicFile, u64)> {
     let mut w = GzEncoder::new(AtomicFile::create(fin)?, flate2::Compression::default());
     while let Some(line) = input.next_line()? {
         w.write_all(line.as_bytes())
             .and_then(|_| w.write_all(b"\n"))
             .map_err(|e| Error::io(fin, e))?;
     }
-    w.finish().map_err(|e| Error::io(fin, e))?.commit()?;
-    Ok(input.line_no())
+    let file = w.finish().map_err(|e| Error::io(fin, e))?;
+    Ok((file, input.line_no()))
 }

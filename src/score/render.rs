@@ -1,6 +1,7 @@
 //! The outputs of `score`: `scores.json`, `scores.csv` and the table on stdout.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 
 use super::{Method, ScoreReport, SMALL_SET};
@@ -12,7 +13,7 @@ const CSV_HEADER: &str =
     "system,metric,scope,kind,phenomenon,bucket,min_distance,exact,sentences,score,\
 controls,control_status,control_mean,control_sd,rank,ties,points,spearman,pearson";
 
-/// Writes `scores.json` and `scores.csv` into `dir` (created if needed), each
+/// Writes `scores.json` and `scores.csv` into `dir` (created if needed), together and
 /// all-or-nothing. Existing files of those names are replaced only if ldd-sets wrote them
 /// (a JSON score report; a CSV with ldd-sets' header), and never if they are inputs.
 pub fn write_outputs(report: &ScoreReport, dir: &Path, inputs: &[&Path]) -> Result<()> {
@@ -31,8 +32,15 @@ pub fn write_outputs(report: &ScoreReport, dir: &Path, inputs: &[&Path]) -> Resu
     let mut json = serde_json::to_string_pretty(report)
         .map_err(|e| Error::Data(format!("scores.json: {e}")))?;
     json.push('\n');
-    ldd_io::write_bytes_atomic(&json_path, json.as_bytes())?;
-    ldd_io::write_bytes_atomic(&csv_path, render_csv(report).as_bytes())?;
+    // Both or neither: a stop never leaves a new scores.json beside an old scores.csv.
+    let mut files = Vec::new();
+    for (path, text) in [(&json_path, json), (&csv_path, render_csv(report))] {
+        let mut f = ldd_io::AtomicFile::create(path)?;
+        f.write_all(text.as_bytes())
+            .map_err(|e| Error::io(path, e))?;
+        files.push(f);
+    }
+    ldd_io::AtomicFile::commit_together(files)?;
     Ok(())
 }
 

@@ -7,8 +7,9 @@
 //! `SETS/<phenomenon>/controls/<bucket>.<k>.hyp.<NAME>`, line-aligned with the set's
 //! (control's) `.ids` and reference files. All files are first written into a hidden
 //! staging directory inside `SETS` and moved into place (one `rename` each) only when all
-//! are complete; a failure leaves the sets directory as it was. Existing `.hyp.<NAME>`
-//! files are replaced; nothing else in `SETS` is touched.
+//! are complete, with stops held back while they move (a stop finds all of them moved or
+//! none); a failure before the move leaves the sets directory as it was. Existing
+//! `.hyp.<NAME>` files are replaced; nothing else in `SETS` is touched.
 
 use std::fs;
 use std::path::PathBuf;
@@ -85,13 +86,16 @@ pub fn slice(args: &SliceOptions) -> Result<()> {
             write(format!("{}.{}.hyp.{name}", u.prefix, k + 1), ids)?;
         }
     }
-    for rel in &written {
-        let from = staging.path().join(rel);
-        let to = resolve(&l.dir, rel)?;
-        if let Some(d) = to.parent() {
-            fs::create_dir_all(d).map_err(|e| Error::io(d, e))?;
+    // Moved into place with stops held back: a stop finds all of them moved or none.
+    ldd_io::cleanup::uninterrupted(|| {
+        for rel in &written {
+            let from = staging.path().join(rel);
+            let to = resolve(&l.dir, rel)?;
+            if let Some(d) = to.parent() {
+                fs::create_dir_all(d).map_err(|e| Error::io(d, e))?;
+            }
+            fs::rename(&from, &to).map_err(|e| Error::io(&to, e))?;
         }
-        fs::rename(&from, &to).map_err(|e| Error::io(&to, e))?;
-    }
-    Ok(())
+        Ok(())
+    })
 }

@@ -24,6 +24,9 @@ struct Entry {
 }
 
 static REGISTRY: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+/// Held while outputs that belong together are moved into place, and by the signal
+/// handler before it removes anything (always taken before `REGISTRY`).
+static GATE: Mutex<()> = Mutex::new(());
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
 fn registry() -> MutexGuard<'static, Vec<Entry>> {
@@ -69,6 +72,15 @@ pub fn create_registered(
         dir,
     });
     Ok(Registration(id))
+}
+
+/// Runs `f` with stops held back: a SIGINT, SIGTERM or SIGHUP arriving meanwhile is acted
+/// on when `f` returns. For moving several finished outputs into place (a few renames), so
+/// that a stop finds all of them moved or none; `f` must be short and must not wait on
+/// another thread.
+pub fn uninterrupted<T>(f: impl FnOnce() -> T) -> T {
+    let _gate = GATE.lock().unwrap_or_else(|e| e.into_inner());
+    f()
 }
 
 /// Removes a directory that other threads may still be writing into: it is first moved
@@ -155,6 +167,8 @@ pub fn install_signal_handlers() -> std::io::Result<()> {
         .name("ldd-signals".into())
         .spawn(move || {
             if let Some(sig) = signals.forever().next() {
+                // Wait for outputs being moved into place together, and keep the gate.
+                std::mem::forget(GATE.lock().unwrap_or_else(|e| e.into_inner()));
                 let placeholders = remove_all();
                 eprintln!("ldd-sets: stopped by signal {sig}; temporary files removed");
                 exit_removing(&placeholders, 128 + sig);

@@ -317,18 +317,36 @@ impl AtomicFile {
 
     /// Flushes and syncs the data and renames the file into place.
     pub fn commit(mut self) -> Result<()> {
+        if self.reg.is_none() {
+            return Ok(());
+        }
+        self.sync()?;
+        crate::identity::check_file_output(&self.target)?;
+        fs::rename(&self.tmp, &self.target).map_err(|e| Error::io(&self.target, e))?;
+        self.reg = None;
+        Ok(())
+    }
+
+    /// Commits `files` together: all are flushed and synced first, then renamed into place
+    /// with stops held back ([`crate::cleanup::uninterrupted`]), so that a stop finds
+    /// either all of them or none in place (the outputs of one command that belong
+    /// together, e.g. `scores.json` and `scores.csv`).
+    pub fn commit_together(mut files: Vec<AtomicFile>) -> Result<()> {
+        for f in &mut files {
+            f.sync()?;
+        }
+        crate::cleanup::uninterrupted(|| files.into_iter().try_for_each(AtomicFile::commit))
+    }
+
+    /// Flushes the buffer and syncs the data to disk, closing the file (no more writes).
+    fn sync(&mut self) -> Result<()> {
         let Some(w) = self.writer.take() else {
             return Ok(());
         };
         let file = w
             .into_inner()
             .map_err(|e| Error::io(&self.target, e.into_error()))?;
-        file.sync_all().map_err(|e| Error::io(&self.target, e))?;
-        drop(file);
-        crate::identity::check_file_output(&self.target)?;
-        fs::rename(&self.tmp, &self.target).map_err(|e| Error::io(&self.target, e))?;
-        self.reg = None;
-        Ok(())
+        file.sync_all().map_err(|e| Error::io(&self.target, e))
     }
 }
 
