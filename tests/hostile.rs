@@ -1582,3 +1582,119 @@ fn invalid_deprel_feats_and_empty_nodes_are_refused_with_file_and_line() {
         assert!(e.contains(want), "{name}: {e}");
     }
 }
+
+/// Asserts that a command failed with exit code `code` and a message containing `text`.
+fn refused(o: &Output, code_: i32, text: &str) {
+    assert_eq!(code(o), code_, "{}", stderr(o));
+    assert!(stderr(o).contains(text), "{}", stderr(o));
+}
+
+/// Every file a manifest names is read only as the run wrote it (its SHA-256 recorded in
+/// the manifest): `score`, `slice`, `report`, `compare` and `merge` refuse a changed set
+/// file and a name the run did not record, naming the file; the restored file is read.
+#[test]
+fn set_files_changed_after_the_run_are_refused_by_every_reader() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sets = scored_sets(tmp.path());
+    let hyp = tmp.path().join("sys.en");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sets.join("manifest.json")).unwrap())
+            .unwrap();
+    let checksums = manifest["checksums"].as_object().unwrap();
+    // Every file of every set and control is recorded, and the manifest itself is not.
+    for set in manifest["sets"].as_array().unwrap() {
+        for f in set["files"].as_object().unwrap().values() {
+            assert!(checksums.contains_key(f.as_str().unwrap()), "{f}");
+        }
+    }
+    assert!(checksums.contains_key("reflexive/controls/ge1.2.ids"));
+    assert!(!checksums.contains_key("manifest.json"));
+
+    let readers: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "score",
+            vec!["score", "-q", "--sets", s(&sets), "--hyp", s(&hyp)],
+        ),
+        ("slice", vec!["slice", "--sets", s(&sets), "--hyp", s(&hyp)]),
+        ("report", vec!["report", "--sets", s(&sets)]),
+        (
+            "compare",
+            vec!["compare", "--gold", s(&sets), "--pred", s(&sets)],
+        ),
+    ];
+    let ids = sets.join("reflexive/ge1.ids");
+    let good = std::fs::read(&ids).unwrap();
+    // One more id, a valid line number: only the checksum tells.
+    let mut changed = good.clone();
+    changed.extend_from_slice(b"1000\n");
+    std::fs::write(&ids, &changed).unwrap();
+    for (name, args) in &readers {
+        let o = bin().args(args).output().unwrap();
+        assert_eq!(code(&o), 3, "{name}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("reflexive/ge1.ids: changed since ldd-sets wrote it"),
+            "{name}: {e}"
+        );
+        assert!(
+            e.contains(checksums["reflexive/ge1.ids"].as_str().unwrap()),
+            "{name}: {e}"
+        );
+    }
+    assert!(!entries(&sets.join("reflexive"))
+        .iter()
+        .any(|e| e.contains(".hyp.")));
+    std::fs::write(&ids, &good).unwrap();
+    for (name, args) in &readers {
+        let o = bin().args(args).output().unwrap();
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    }
+
+    // A manifest edited to name a file the run did not write (with the right content).
+    let text = std::fs::read_to_string(sets.join("manifest.json")).unwrap();
+    std::fs::copy(&ids, sets.join("reflexive/mine.ids")).unwrap();
+    let edited = text.replace(
+        "\"ids\": \"reflexive/ge1.ids\"",
+        "\"ids\": \"reflexive/mine.ids\"",
+    );
+    assert_ne!(edited, text);
+    std::fs::write(sets.join("manifest.json"), edited).unwrap();
+    let o = bin().args(&readers[0].1).output().unwrap();
+    refused(
+        &o,
+        3,
+        "`reflexive/mine.ids` is not among the files the run recorded",
+    );
+
+    // `merge` reads a shard's files only as the shard wrote them.
+    let shards: Vec<_> = (1..=2)
+        .map(|i| tmp.path().join(format!("shard{i}")))
+        .collect();
+    for (i, out) in shards.iter().enumerate() {
+        let shard = format!("{}/2", i + 1);
+        let o = run_args(&pud_args(out, &["-q", "--no-reorder", "--shard", &shard]));
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let conllu = shards[1].join("particle/ge0.conllu");
+    let text = std::fs::read_to_string(&conllu).unwrap();
+    assert!(text.contains("\tcompound:prt\t"));
+    std::fs::write(&conllu, text.replacen("\tcompound:prt\t", "\tobl\t", 1)).unwrap();
+    let merged = tmp.path().join("merged");
+    let o = bin()
+        .args([
+            "merge",
+            "-q",
+            "--out",
+            s(&merged),
+            s(&shards[0]),
+            s(&shards[1]),
+        ])
+        .output()
+        .unwrap();
+    refused(
+        &o,
+        3,
+        "particle/ge0.conllu: changed since ldd-sets wrote it",
+    );
+    assert!(!merged.exists());
+}

@@ -421,11 +421,32 @@ fn shard_outputs_are_refused_until_merged_and_checked_when_merged() {
             stderr(&o)
         );
     }
-    // An id outside the shard's lines.
+    // An id outside the shard's lines: the file no longer has the checksum the shard
+    // recorded; with the checksum edited too, the id itself is refused.
     let ids = p[1].join("particle/ge1.ids");
     let orig = std::fs::read_to_string(&ids).unwrap();
-    std::fs::write(&ids, format!("3\n{orig}")).unwrap();
+    let changed = format!("3\n{orig}");
+    std::fs::write(&ids, &changed).unwrap();
     let out = d.join("out");
+    let o = run(&["merge", "--out", s(&out), s(&p[0]), s(&p[1])]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("particle/ge1.ids: changed since ldd-sets wrote it"),
+        "{}",
+        stderr(&o)
+    );
+    let manifest = p[1].join("manifest.json");
+    let recorded = std::fs::read_to_string(&manifest).unwrap();
+    let hex = |b: &[u8]| -> String {
+        use sha2::Digest;
+        sha2::Sha256::digest(b)
+            .iter()
+            .map(|x| format!("{x:02x}"))
+            .collect()
+    };
+    let edited = recorded.replace(&hex(orig.as_bytes()), &hex(changed.as_bytes()));
+    assert_ne!(edited, recorded);
+    std::fs::write(&manifest, edited).unwrap();
     let o = run(&["merge", "--out", s(&out), s(&p[0]), s(&p[1])]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(
@@ -435,6 +456,7 @@ fn shard_outputs_are_refused_until_merged_and_checked_when_merged() {
     );
     assert!(!out.exists());
     std::fs::write(&ids, &orig).unwrap();
+    std::fs::write(&manifest, &recorded).unwrap();
     // A manifest file name that leaves the shard's directory (in both shards, so that they
     // still agree).
     let texts: Vec<(PathBuf, String)> = p

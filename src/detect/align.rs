@@ -316,6 +316,8 @@ pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result
         })
         .count() as u64;
     let mut out: [Option<Vec<Alignment>>; 2] = [None, None];
+    // Saved models, moved into place together once both are trained.
+    let mut saved = Vec::new();
     for (i, reverse) in [false, true].into_iter().enumerate() {
         if !opts.direction.needs(reverse) {
             continue;
@@ -348,7 +350,7 @@ pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result
                 let mut m = Model::train(train_corpus, &topts)?;
                 m.set_labels(langs.0, langs.1);
                 if let Some(prefix) = &opts.save_model {
-                    m.save(model_path(prefix, reverse))?;
+                    saved.push(m.save_staged(model_path(prefix, reverse))?);
                 }
                 m
             }
@@ -362,6 +364,7 @@ pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result
             );
         }
     }
+    ldd_io::AtomicFile::commit_together(saved)?;
     if opts.model.is_none() {
         trained_pairs += pairs.len() as u64;
     }

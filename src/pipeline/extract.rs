@@ -340,7 +340,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         Some(s) => (Vec::new(), Some(shard_record(&root, s, &lengths, opts)?)),
         None => (controls(&root, &sets, &lengths, opts)?, None),
     };
-    let m = Manifest {
+    let mut m = Manifest {
         format_version: FORMAT_VERSION,
         tool: Tool::default(),
         languages: opts.languages.clone(),
@@ -352,8 +352,10 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         reorder: reorder_info.clone(),
         controls,
         shard,
+        checksums: Default::default(),
     };
     write_summary(&root.join("summary.csv"), &sets)?;
+    m.record_checksums(&root)?;
     m.write(&root.join(MANIFEST))?;
     staging.commit(&is_output)?;
     Ok(ExtractReport {

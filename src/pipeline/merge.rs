@@ -284,8 +284,8 @@ fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
 }
 
 /// What must be equal in the manifests of the shards of one run: everything except each
-/// shard's own counts, range and parse, and the paths of the inputs (shards may run in
-/// other directories; the checksums must agree).
+/// shard's own counts, range, parse and file checksums, and the paths of the inputs (shards
+/// may run in other directories; the inputs' checksums must agree).
 fn settings(m: &Manifest) -> Result<Value> {
     let mut v = serde_json::to_value(m).map_err(|e| Error::Data(e.to_string()))?;
     let remove = |v: &mut Value, keys: &[&str]| {
@@ -295,7 +295,7 @@ fn settings(m: &Manifest) -> Result<Value> {
             }
         }
     };
-    remove(&mut v, &["corpus"]);
+    remove(&mut v, &["corpus", "checksums"]);
     if let Some(sets) = v.get_mut("sets").and_then(Value::as_array_mut) {
         for s in sets {
             remove(s, &["sentences", "pairs", "mean_source_words"]);
@@ -365,9 +365,9 @@ fn differences(a: &Value, b: &Value, at: &str, max: usize, out: &mut Vec<String>
 }
 
 /// A file of a shard's output, opened for copying: a regular file named by its manifest,
-/// inside its directory.
-fn open_part_file(dir: &Path, rel: &str) -> Result<(PathBuf, File)> {
-    let path = resolve(dir, rel)?;
+/// inside its directory, as the shard wrote it ([`Manifest::file`]).
+fn open_part_file(p: &Part, rel: &str) -> Result<(PathBuf, File)> {
+    let path = p.manifest.file(&p.dir, rel)?;
     let meta = std::fs::metadata(&path).map_err(|e| Error::io(&path, e))?;
     if !meta.is_file() {
         return Err(Error::Data(format!(
@@ -389,7 +389,7 @@ fn concatenate(root: &Path, rel: &str, parts: &[Part], skip_header: Option<&str>
     let out = File::create(&dest).map_err(|e| Error::io(&dest, e))?;
     let mut w = BufWriter::with_capacity(1 << 16, out);
     for (k, p) in parts.iter().enumerate() {
-        let (path, f) = open_part_file(&p.dir, rel)?;
+        let (path, f) = open_part_file(p, rel)?;
         let mut r = BufReader::with_capacity(1 << 16, f);
         if let (Some(header), true) = (skip_header, k > 0) {
             let mut first = String::new();
@@ -416,7 +416,7 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
 
     let mut lengths: Vec<u32> = Vec::with_capacity(p0.corpus_lines as usize);
     for p in parts {
-        let path = resolve(&p.dir, &p.shard.lengths)?;
+        let path = p.manifest.file(&p.dir, &p.shard.lengths)?;
         read_lengths(&path, p.shard.lines.count, &mut lengths)?;
     }
 
@@ -475,7 +475,7 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
                     return Err(Error::Data("shard parse record missing".into()));
                 };
                 pieces.push(Piece {
-                    path: resolve(&p.dir, &pp.file)?,
+                    path: p.manifest.file(&p.dir, &pp.file)?,
                     range: p.shard.lines,
                     chunks: pp.chunks.clone(),
                 });
@@ -524,7 +524,7 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
         Vec::new()
     };
 
-    let manifest = Manifest {
+    let mut manifest = Manifest {
         format_version: m0.format_version,
         tool: m0.tool.clone(),
         languages: m0.languages.clone(),
@@ -551,8 +551,10 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
                 })
                 .collect(),
         })),
+        checksums: Default::default(),
     };
     write_summary(&root.join("summary.csv"), &manifest.sets)?;
+    manifest.record_checksums(&root)?;
     manifest.write(&root.join(MANIFEST))?;
     staging.commit(&is_output)?;
     Ok(manifest)
@@ -566,7 +568,7 @@ fn merge_entry(k: usize, set: &SetEntry, parts: &[Part], lengths: &[u32]) -> Res
         let Some(own) = p.manifest.sets.get(k) else {
             return Err(Error::Data("set list differs".into()));
         };
-        let path = resolve(&p.dir, &own.files.ids)?;
+        let path = p.manifest.file(&p.dir, &own.files.ids)?;
         let ids = read_ids(&path)?;
         let (lo, hi) = (p.shard.lines.first, p.shard.lines.end());
         if let Some(bad) = ids

@@ -11,7 +11,7 @@ use super::scores::Scores;
 use crate::detect::rules::Match;
 use crate::error::{Error, Result};
 use crate::read::select::{read_ids, read_needed, read_selected};
-use crate::write::manifest::{resolve, Manifest};
+use crate::write::manifest::Manifest;
 use crate::write::set::{SetEntry, SetKind};
 
 /// The distances of one lexical phenomenon's pairs.
@@ -50,7 +50,7 @@ pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
             }) else {
                 return Ok(None);
             };
-            let path = resolve(dir, &set.files.conllu)?;
+            let path = m.file(dir, &set.files.conllu)?;
             let mut counts: Vec<u64> = Vec::new();
             let mut matches: Vec<Match> = Vec::new();
             ldd_conllu::for_each_sentence(&path, |_, s| -> Result<()> {
@@ -328,7 +328,7 @@ pub fn examples(
         if set.sentences == 0 || per_set == 0 {
             continue;
         }
-        let ids_path = resolve(dir, &set.files.ids)?;
+        let ids_path = m.file(dir, &set.files.ids)?;
         let ids = read_ids(&ids_path)?;
         if ids.len() as u64 != set.sentences {
             return Err(Error::Data(format!(
@@ -354,7 +354,7 @@ pub fn examples(
         let mut sorted = p.positions.clone();
         sorted.sort_unstable();
         let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
-            let path = resolve(dir, rel)?;
+            let path = m.file(dir, rel)?;
             Ok(sorted
                 .iter()
                 .copied()

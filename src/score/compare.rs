@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::read::select::read_ids;
-use crate::write::manifest::{resolve, Manifest};
+use crate::write::manifest::Manifest;
 
 /// Agreement of one set.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -60,10 +60,10 @@ pub fn compare(gold: &Path, predicted: &Path, bucket: &str) -> Result<Vec<SetAgr
         let Some(ps) = p.set(&gs.phenomenon, bucket) else {
             continue;
         };
-        let gi: BTreeSet<u32> = read_ids(&resolve(gold, &gs.files.ids)?)?
+        let gi: BTreeSet<u32> = read_ids(&g.file(gold, &gs.files.ids)?)?
             .into_iter()
             .collect();
-        let pi: BTreeSet<u32> = read_ids(&resolve(predicted, &ps.files.ids)?)?
+        let pi: BTreeSet<u32> = read_ids(&p.file(predicted, &ps.files.ids)?)?
             .into_iter()
             .collect();
         let both = gi.intersection(&pi).count();

@@ -36,7 +36,7 @@ pub use ldd_eval::significance::Method;
 use crate::error::{Error, Result};
 use crate::read::select::read_ids;
 use crate::sample::{ControlStatus, SetControls};
-use crate::write::manifest::{resolve, Manifest, MANIFEST};
+use crate::write::manifest::{Manifest, MANIFEST};
 use crate::write::set::{SetEntry, SetKind};
 use stats::{line_stats, read_seg_scores, LineStats};
 
@@ -141,7 +141,7 @@ pub fn load(dir: &Path) -> Result<Loaded> {
         .collect();
     let mut units = Vec::with_capacity(m.sets.len());
     for set in std::mem::take(&mut m.sets) {
-        let ids_path = resolve(dir, &set.files.ids)?;
+        let ids_path = m.file(dir, &set.files.ids)?;
         let ids = read_ids(&ids_path)?;
         check_ids(&ids_path, &ids, m.corpus.lines)?;
         if ids.len() as u64 != set.sentences {
@@ -159,7 +159,7 @@ pub fn load(dir: &Path) -> Result<Loaded> {
             Some(c) => {
                 if c.status == ControlStatus::Written {
                     for k in 1..=c.count {
-                        let p = resolve(dir, &format!("{}.{k}.ids", c.prefix))?;
+                        let p = m.file(dir, &format!("{}.{k}.ids", c.prefix))?;
                         let ids = read_ids(&p)?;
                         check_ids(&p, &ids, m.corpus.lines)?;
                         ctl_ids.push(ids);

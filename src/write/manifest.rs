@@ -5,6 +5,7 @@
 //! `format_version` first. The manifest holds no timestamps or timings, so the same inputs
 //! and options give a byte-identical manifest.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use ldd_io::{FileInfo, LineRange};
@@ -51,6 +52,11 @@ pub struct Manifest {
     /// The control samples of every set.
     #[serde(default)]
     pub controls: Vec<SetControls>,
+    /// SHA-256 of every file of the output but `manifest.json`, by path relative to the
+    /// output directory: what [`Manifest::file`] checks before a file is read. Empty in
+    /// manifests written before checksums were recorded (their files are read unchecked).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub checksums: BTreeMap<String, String>,
     /// The output of one shard of a sharded run, or merged from shards (`None`: a run over
     /// the whole corpus).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -253,6 +259,63 @@ impl Manifest {
             .map_err(|e| Error::Data(format!("{}: {e}", ldd_io::text::shown(path))))?;
         text.push('\n');
         std::fs::write(path, text).map_err(|e| Error::io(path, e))
+    }
+
+    /// Records in [`Manifest::checksums`] the SHA-256 of every file below `root` (the
+    /// staged output, complete but for the manifest), except `manifest.json` and hidden
+    /// files.
+    pub fn record_checksums(&mut self, root: &Path) -> Result<()> {
+        self.checksums.clear();
+        let mut dirs = vec![PathBuf::new()];
+        while let Some(rel) = dirs.pop() {
+            let here = root.join(&rel);
+            for e in std::fs::read_dir(&here).map_err(|e| Error::io(&here, e))? {
+                let e = e.map_err(|e| Error::io(&here, e))?;
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name.starts_with('.') || (rel.as_os_str().is_empty() && name == MANIFEST) {
+                    continue;
+                }
+                let r = rel.join(&name);
+                let t = e.file_type().map_err(|err| Error::io(&e.path(), err))?;
+                if t.is_dir() {
+                    dirs.push(r);
+                } else if t.is_file() {
+                    let key = r.to_string_lossy().into_owned();
+                    self.checksums
+                        .insert(key, ldd_io::sha256_file(&e.path())?.0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The path of `rel`, a file this manifest names, in its directory `dir`, checked: it
+    /// stays inside `dir` and is reached through no symbolic link ([`resolve`]), and its
+    /// content is what the run wrote (its SHA-256 in [`Manifest::checksums`]). A file
+    /// changed since, or a name the run did not record, is an error naming both.
+    pub fn file(&self, dir: &Path, rel: &str) -> Result<PathBuf> {
+        let path = resolve(dir, rel)?;
+        if self.checksums.is_empty() {
+            return Ok(path);
+        }
+        let manifest = dir.join(MANIFEST);
+        let Some(want) = self.checksums.get(rel) else {
+            return Err(Error::Data(format!(
+                "{}: `{}` is not among the files the run recorded; the manifest was edited",
+                ldd_io::text::shown(&manifest),
+                ldd_io::text::quote(rel, 80)
+            )));
+        };
+        let got = ldd_io::sha256_file(&path)?.0;
+        if &got != want {
+            return Err(Error::Data(format!(
+                "{}: changed since ldd-sets wrote it (sha256 {got}; {} records {want}); \
+                 re-run `ldd-sets extract`, or restore the file",
+                ldd_io::text::shown(&path),
+                ldd_io::text::shown(&manifest)
+            )));
+        }
+        Ok(path)
     }
 
     /// The set with this phenomenon and bucket.

@@ -740,6 +740,14 @@ impl Model {
     ///
     /// All integers and floats little-endian; floats stored bit-exactly.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        self.save_staged(path)?.commit()?;
+        Ok(())
+    }
+
+    /// [`Model::save`] up to the last step: the file is written and complete but not yet in
+    /// place; committing it (alone, or with others by [`ldd_io::AtomicFile::commit_together`])
+    /// moves it there, dropping it removes it.
+    pub fn save_staged(&self, path: impl AsRef<Path>) -> Result<ldd_io::AtomicFile> {
         let path = path.as_ref();
         let io = |e| AlignError::io(path, e);
         let mut w = CrcWriter {
@@ -784,8 +792,7 @@ impl Model {
         }
         let crc = w.crc.sum();
         w.inner.write_all(&crc.to_le_bytes()).map_err(io)?;
-        w.inner.commit()?;
-        Ok(())
+        Ok(w.inner)
     }
 
     /// Loads a model saved by [`Model::save`]. A missing, truncated, corrupt (CRC mismatch) or
