@@ -1088,65 +1088,7 @@ const PARTIAL: &str =
 #[test]
 fn every_subcommand_interrupted_at_random_moments_leaves_nothing_behind() {
     let base = sweep_base();
-    let b = |f: &str| format!("{{W}}/{f}");
-    let pud = |l: &str| b(&format!("pud.de-en.{l}"));
-    let models = s(&shared().join("models")).to_string();
-    let extract = format!(
-        "extract --src {} --tgt {} --src-lang de --tgt-lang en --conllu {} --out {}",
-        pud("de"),
-        pud("en"),
-        b("pud.conllu"),
-        b("out")
-    );
-    sweep("extract", base.path(), &words(&extract), &["out"], &[]);
-    let merge = format!(
-        "merge --out {} {} {}",
-        b("merged"),
-        b("shard1"),
-        b("shard2")
-    );
-    sweep("merge", base.path(), &words(&merge), &["merged"], &[]);
-    let score = format!(
-        "score --sets {} --hyp {} --hyp {}",
-        b("sets"),
-        b("sys.en"),
-        pud("en")
-    );
-    sweep("score", base.path(), &words(&score), &["sets"], &[]);
-    let report = format!("report --sets {}", b("sets"));
-    sweep("report", base.path(), &words(&report), &["sets"], &[]);
-    let slice = format!("slice --sets {} --hyp {}", b("sets"), b("sys.en"));
-    sweep("slice", base.path(), &words(&slice), &["sets"], &[]);
-    let align = format!(
-        "align --src {} --tgt {} --conllu {} --out {}",
-        pud("de"),
-        pud("en"),
-        b("pud.conllu"),
-        b("pud.align")
-    );
-    sweep("align", base.path(), &words(&align), &["pud.align"], &[]);
-    let parse = format!(
-        "parse --src {} --pair de-en --models {models} --offline --cache {} --out {}",
-        pud("de"),
-        b("cache"),
-        b("pud.parsed.conllu")
-    );
-    sweep(
-        "parse",
-        base.path(),
-        &words(&parse),
-        &["pud.parsed.conllu"],
-        &[PARTIAL],
-    );
-    let run = format!(
-        "run --pair de-en --corpora {{W}} --only pud --models {models} --offline --cache {} \
-         --out {}",
-        b("cache"),
-        b("run")
-    );
-    sweep("run", base.path(), &words(&run), &["run/pud"], &[PARTIAL]);
-
-    // `corpora` from a local server: both sides of a corpus appear together or not at all.
+    // `corpora` downloads PUD from a local server (both sides or neither must appear).
     let pud: std::collections::HashMap<String, Vec<u8>> = ["de", "en"]
         .iter()
         .map(|l| {
@@ -1154,11 +1096,59 @@ fn every_subcommand_interrupted_at_random_moments_leaves_nothing_behind() {
             (format!("/plain.{l}"), text)
         })
         .collect();
-    let url = serve(pud, 21 * 2);
-    pair_config(base.path(), &url);
+    // Two requests per run: three complete runs and 20 interrupted ones.
+    pair_config(base.path(), &serve(pud, 23 * 2));
     std::fs::create_dir(base.path().join("corpora")).unwrap();
-    let corpora = format!("corpora --pair {} --dir {}", b("pair.toml"), b("corpora"));
-    sweep("corpora", base.path(), &words(&corpora), &["corpora"], &[]);
+    // Command lines ({W}: the working copy of `base`, {M}: the shared models), the output
+    // that must be whole or as before, and what may stay on purpose.
+    let pud = "--src {W}/pud.de-en.de --tgt {W}/pud.de-en.en";
+    let parse = "--models {M} --offline --cache {W}/cache";
+    let cases: [(&str, String, &str, &[&str]); 9] = [
+        (
+            "extract",
+            format!("extract {pud} --src-lang de --tgt-lang en --conllu {{W}}/pud.conllu --out {{W}}/out"),
+            "out",
+            &[],
+        ),
+        ("merge", "merge --out {W}/merged {W}/shard1 {W}/shard2".into(), "merged", &[]),
+        (
+            "score",
+            "score --sets {W}/sets --hyp {W}/sys.en --hyp {W}/pud.de-en.en".into(),
+            "sets",
+            &[],
+        ),
+        ("report", "report --sets {W}/sets".into(), "sets", &[]),
+        ("slice", "slice --sets {W}/sets --hyp {W}/sys.en".into(), "sets", &[]),
+        (
+            "align",
+            format!("align {pud} --conllu {{W}}/pud.conllu --out {{W}}/pud.align"),
+            "pud.align",
+            &[],
+        ),
+        (
+            "parse",
+            format!("parse --src {{W}}/pud.de-en.de --pair de-en {parse} --out {{W}}/pud.parsed.conllu"),
+            "pud.parsed.conllu",
+            &[PARTIAL],
+        ),
+        (
+            "run",
+            format!("run --pair de-en --corpora {{W}} --only pud {parse} --out {{W}}/run"),
+            "run/pud",
+            &[PARTIAL],
+        ),
+        (
+            "corpora",
+            "corpora --pair {W}/pair.toml --dir {W}/corpora".into(),
+            "corpora",
+            &[],
+        ),
+    ];
+    let models = s(&shared().join("models")).to_string();
+    for (name, line, whole, resumable) in cases {
+        let args = words(&line.replace("{M}", &models));
+        sweep(name, base.path(), &args, &[whole], resumable);
+    }
 }
 
 // ---------------------------------------------------------------------------------------
