@@ -28,26 +28,7 @@ fn code(o: &Output) -> i32 {
 
 /// `extract` on PUD de→en from gold trees with `out` and extra arguments.
 fn pud_args(out: &Path, extra: &[&str]) -> Vec<String> {
-    let mut a: Vec<String> = [
-        "extract",
-        "--src",
-        s(&data("parallel/pud.de-en.de")),
-        "--tgt",
-        s(&data("parallel/pud.de-en.en")),
-        "--src-lang",
-        "de",
-        "--tgt-lang",
-        "en",
-        "--conllu",
-        s(&data("ud/de_pud-ud-test.conllu")),
-        "--out",
-        s(out),
-    ]
-    .iter()
-    .map(|x| x.to_string())
-    .collect();
-    a.extend(extra.iter().map(|x| x.to_string()));
-    a
+    pud_command("extract", "de", &[&["--out", s(out)], extra].concat())
 }
 
 fn run_args(args: &[String]) -> Output {

@@ -10,7 +10,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{assert_same_output, data, files, run, run_ok, shared, stderr};
+use common::{assert_same_output, data, files, pud_command, run, run_ok, shared, stderr, strs};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -23,24 +23,13 @@ fn pud(src: &str, out: &Path, extra: &[&str]) {
 
 /// Trains and saves the aligner on PUD de-en (UD words of the gold trees) under `prefix`.
 fn pud_aligner(prefix: &Path) {
-    run_ok(&[
+    let align = prefix.with_extension("align");
+    let args = pud_command(
         "align",
-        "--src",
-        s(&data("parallel/pud.de-en.de")),
-        "--tgt",
-        s(&data("parallel/pud.de-en.en")),
-        "--src-lang",
         "de",
-        "--tgt-lang",
-        "en",
-        "--conllu",
-        s(&data("ud/de_pud-ud-test.conllu")),
-        "--save-model",
-        s(prefix),
-        "--out",
-        s(&prefix.with_extension("align")),
-        "--quiet",
-    ]);
+        &["--save-model", s(prefix), "--out", s(&align), "--quiet"],
+    );
+    run_ok(&strs(&args));
 }
 
 #[test]
@@ -493,23 +482,11 @@ fn shard_option_is_checked() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let extract = |shard: &str| {
-        run(&[
+        run(&strs(&pud_command(
             "extract",
-            "--src",
-            s(&data("parallel/pud.de-en.de")),
-            "--tgt",
-            s(&data("parallel/pud.de-en.en")),
-            "--src-lang",
             "de",
-            "--tgt-lang",
-            "en",
-            "--conllu",
-            s(&data("ud/de_pud-ud-test.conllu")),
-            "--out",
-            s(&out),
-            "--shard",
-            shard,
-        ])
+            &["--out", s(&out), "--shard", shard],
+        )))
     };
     for bad in ["0/3", "4/3", "3", "1/0", "x/2"] {
         let o = extract(bad);

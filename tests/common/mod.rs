@@ -64,29 +64,47 @@ pub fn ids(dir: &Path, set: &str) -> BTreeSet<u64> {
         .collect()
 }
 
+/// The inputs of PUD with `src` (`de` or `en`) as the source side, with its gold trees, as
+/// arguments: `--src … --tgt … --src-lang … --tgt-lang … --conllu …`.
+pub fn pud_inputs(src: &str) -> Vec<String> {
+    let tgt = if src == "de" { "en" } else { "de" };
+    let path = |rel: String| data(&rel).to_str().unwrap().to_string();
+    [
+        "--src".to_string(),
+        path(format!("parallel/pud.de-en.{src}")),
+        "--tgt".into(),
+        path(format!("parallel/pud.de-en.{tgt}")),
+        "--src-lang".into(),
+        src.into(),
+        "--tgt-lang".into(),
+        tgt.into(),
+        "--conllu".into(),
+        path(format!("ud/{src}_pud-ud-test.conllu")),
+    ]
+    .to_vec()
+}
+
+/// `cmd`, then [`pud_inputs`] of `src`, then `rest`: a command line for [`run`].
+pub fn pud_command(cmd: &str, src: &str, rest: &[&str]) -> Vec<String> {
+    let mut v = vec![cmd.to_string()];
+    v.extend(pud_inputs(src));
+    v.extend(rest.iter().map(|x| x.to_string()));
+    v
+}
+
+/// The arguments as `&str`, for [`run`] and [`run_ok`].
+pub fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
 /// Runs `extract` on PUD with the given source language (gold trees) into `out`.
 pub fn extract_pud(src: &str, out: &Path, extra: &[&str]) -> Output {
-    let tgt = if src == "de" { "en" } else { "de" };
-    let s = data(&format!("parallel/pud.de-en.{src}"));
-    let t = data(&format!("parallel/pud.de-en.{tgt}"));
-    let c = data(&format!("ud/{src}_pud-ud-test.conllu"));
-    let mut args = vec![
+    let args = pud_command(
         "extract",
-        "--src",
-        s.to_str().unwrap(),
-        "--tgt",
-        t.to_str().unwrap(),
-        "--src-lang",
         src,
-        "--tgt-lang",
-        tgt,
-        "--conllu",
-        c.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    run_ok(&args)
+        &[&["--out", out.to_str().unwrap()], extra].concat(),
+    );
+    run_ok(&strs(&args))
 }
 
 /// Whether a directory is absent or empty.
