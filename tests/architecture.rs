@@ -1,6 +1,7 @@
 //! The shape of the code, checked: stages import only earlier stages, no module cycle in
 //! any crate of the workspace, one file constructs a gzip decoder, the library does not
-//! depend on clap, and every stage folder says what enters and what leaves it.
+//! depend on clap, the library touches the file system only through ldd-io, and every
+//! stage folder says what enters and what leaves it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -210,6 +211,41 @@ fn the_library_does_not_depend_on_clap() {
         .map(|f| f.display().to_string())
         .collect();
     assert!(users.is_empty(), "{users:?}");
+}
+
+/// Whether `w` occurs in `line` not as the end of a longer name (`File::` but not
+/// `AtomicFile::`).
+fn has_word(line: &str, w: &str) -> bool {
+    line.match_indices(w).any(|(i, _)| {
+        !line[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// The library in `src/` opens, creates, lists, copies and renames files only through
+/// ldd-io (`ldd_io::fs`, `Input`, the outputs): none of `std::fs`, `File::`, `OpenOptions`
+/// or a CSV/JSON writer opened from a path outside its tests (`#[cfg(test)]` onwards).
+#[test]
+fn the_library_touches_the_file_system_only_through_ldd_io() {
+    let src = root().join("src");
+    let mut found = Vec::new();
+    for f in rust_files(&src) {
+        let text = code(&f);
+        let lib = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (k, line) in lib.lines().enumerate() {
+            let line_no_io = line.replace("ldd_io::fs::", "");
+            if ["fs::", "File::", "OpenOptions", "from_path("]
+                .iter()
+                .any(|w| has_word(&line_no_io, w))
+            {
+                let rel = f.strip_prefix(root()).unwrap().display().to_string();
+                found.push(format!("{rel}:{}: {}", k + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "outside ldd-io:\n{}", found.join("\n"));
 }
 
 #[test]

@@ -280,15 +280,10 @@ pub const BUILTIN_RULES: &str = include_str!("../../config/phenomena.toml");
 
 /// Names of the pair configs in `config_dir/pairs` and of the shipped ones.
 pub fn known_pairs(config_dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(config_dir.join("pairs"))
+    let mut v: Vec<String> = ldd_io::fs::list_dir(&config_dir.join("pairs"))
         .map(|d| {
-            d.filter_map(|e| e.ok())
-                .filter_map(|e| {
-                    e.file_name()
-                        .to_string_lossy()
-                        .strip_suffix(".toml")
-                        .map(str::to_string)
-                })
+            d.iter()
+                .filter_map(|e| e.name.strip_suffix(".toml").map(str::to_string))
                 .collect()
         })
         .unwrap_or_default();

@@ -211,7 +211,7 @@ pub fn write_parse(cached: &Path, out: &Path, inputs: &[&Path]) -> Result<()> {
     all.push(cached);
     ldd_io::output::refuse_same_file(out, &all)?;
     if out.extension().is_some_and(|e| e == "gz") {
-        let mut input = std::fs::File::open(cached).map_err(|e| Error::io(cached, e))?;
+        let mut input = ldd_io::fs::open_raw(cached)?;
         ldd_io::write_file_atomic(out, |w| std::io::copy(&mut input, w).map(|_| ()))
     } else {
         let mut input = ldd_io::Input::open(cached)?;

@@ -517,7 +517,7 @@ fn shard_record(
     let parse = match &s.parse {
         Some(p) => {
             let dest = root.join(PARSE);
-            std::fs::copy(&opts.conllu, &dest).map_err(|e| Error::io(&dest, e))?;
+            ldd_io::fs::copy_new(&opts.conllu, &dest)?;
             Some(ShardParse {
                 file: PARSE.to_string(),
                 ..p.clone()

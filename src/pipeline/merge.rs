@@ -15,7 +15,7 @@
 //! A directory of `run --shard` outputs (one subdirectory per corpus) is merged corpus by
 //! corpus into `OUT/<corpus>/`.
 
-use std::fs::File;
+use ldd_io::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -117,16 +117,11 @@ pub fn merge(opts: &MergeOptions) -> Result<Vec<Merged>> {
 /// The corpus subdirectories of `run --shard` outputs: the same in every one.
 fn corpora_of_runs(dirs: &[PathBuf]) -> Result<Vec<String>> {
     let names = |d: &Path| -> Result<Vec<String>> {
-        let mut v = Vec::new();
-        for e in std::fs::read_dir(d).map_err(|e| Error::io(d, e))? {
-            let e = e.map_err(|e| Error::io(d, e))?;
-            let name = e.file_name().to_string_lossy().into_owned();
-            if !name.starts_with('.') && e.path().join(MANIFEST).is_file() {
-                v.push(name);
-            }
-        }
-        v.sort();
-        Ok(v)
+        Ok(ldd_io::fs::list_dir(d)?
+            .into_iter()
+            .filter(|e| !e.name.starts_with('.') && e.path.join(MANIFEST).is_file())
+            .map(|e| e.name)
+            .collect())
     };
     let first = names(&dirs[0])?;
     if first.is_empty() {
@@ -368,14 +363,13 @@ fn differences(a: &Value, b: &Value, at: &str, max: usize, out: &mut Vec<String>
 /// inside its directory, as the shard wrote it ([`Manifest::file`]).
 fn open_part_file(p: &Part, rel: &str) -> Result<(PathBuf, File)> {
     let path = p.manifest.file(&p.dir, rel)?;
-    let meta = std::fs::metadata(&path).map_err(|e| Error::io(&path, e))?;
-    if !meta.is_file() {
+    if ldd_io::fs::kind(&path) != Some(ldd_io::fs::Kind::File) {
         return Err(Error::Data(format!(
             "{}: not a regular file (the shard's output was changed)",
             ldd_io::text::shown(&path)
         )));
     }
-    let f = File::open(&path).map_err(|e| Error::io(&path, e))?;
+    let f = ldd_io::fs::open_raw(&path)?;
     Ok((path, f))
 }
 
@@ -383,10 +377,8 @@ fn open_part_file(p: &Part, rel: &str) -> Result<(PathBuf, File)> {
 /// first line of every shard but the first is left out and must equal `skip_header`.
 fn concatenate(root: &Path, rel: &str, parts: &[Part], skip_header: Option<&str>) -> Result<()> {
     let dest = resolve(root, rel)?;
-    if let Some(dir) = dest.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    }
-    let out = File::create(&dest).map_err(|e| Error::io(&dest, e))?;
+    ldd_io::fs::create_parent(&dest)?;
+    let out = ldd_io::fs::create(&dest)?;
     let mut w = BufWriter::with_capacity(1 << 16, out);
     for (k, p) in parts.iter().enumerate() {
         let (path, f) = open_part_file(p, rel)?;

@@ -19,12 +19,11 @@ pub struct LocalCorpus {
 /// Corpora in `dir` named `<name>.<files>.<source>[.gz]` with a matching target file,
 /// sorted by name. Errors if there are none.
 pub fn discover(pair: &Pair, dir: &Path) -> Result<Vec<LocalCorpus>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let entries = ldd_io::fs::list_dir(dir)?;
     let suffix = format!(".{}.{}", pair.files, pair.source);
     let mut found = Vec::new();
     for e in entries {
-        let e = e.map_err(|e| Error::io(dir, e))?;
-        let file = e.file_name().to_string_lossy().into_owned();
+        let file = e.name.clone();
         let stem = file.strip_suffix(".gz").unwrap_or(&file);
         let Some(name) = stem.strip_suffix(&suffix) else {
             continue;
@@ -37,13 +36,13 @@ pub fn discover(pair: &Pair, dir: &Path) -> Result<Vec<LocalCorpus>> {
             .ok_or_else(|| {
                 Error::Data(format!(
                     "{}: found the source side but no target side {}[.gz]",
-                    ldd_io::text::shown(&e.path()),
+                    ldd_io::text::shown(&e.path),
                     ldd_io::text::shown(&dir.join(&tgt_name))
                 ))
             })?;
         found.push(LocalCorpus {
             name: name.to_string(),
-            source: e.path(),
+            source: e.path,
             target,
         });
     }

@@ -10,7 +10,6 @@
 //! temporary name and renamed when complete; a corpus that fails leaves none of its files
 //! behind; corpora already present are skipped.
 
-use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -22,7 +21,7 @@ use crate::error::{Error, Result};
 
 /// Downloads and normalises every corpus of `pair` into `dir`; returns the files.
 pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    ldd_io::fs::create_dir_all(dir)?;
     let mut written = Vec::new();
     for c in &pair.corpus {
         let langs = [pair.source.as_str(), pair.target.as_str()];
@@ -39,7 +38,7 @@ pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf
         }
         // One side there without the other: not something `corpora` leaves (unless killed
         // between its two renames); never replaced or removed, since it may be the user's.
-        if let Some(there) = finals.iter().find(|p| std::fs::symlink_metadata(p).is_ok()) {
+        if let Some(there) = finals.iter().find(|p| ldd_io::fs::kind(p).is_some()) {
             return Err(Error::Config(format!(
                 "{}: exists, but the other side of corpus {} does not; ldd-sets does not \
                  replace a file it may not have written — move it away and run `corpora` again",
@@ -154,7 +153,7 @@ fn download(
 }
 
 fn from_zip(archive: &Path, member: &str, fin: &Path) -> Result<(AtomicFile, u64)> {
-    let f = File::open(archive).map_err(|e| Error::io(archive, e))?;
+    let f = ldd_io::fs::open_raw(archive)?;
     let mut z = zip::ZipArchive::new(f).map_err(|e| {
         Error::Data(format!(
             "{}: not a zip archive: {e}",

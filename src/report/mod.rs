@@ -167,7 +167,7 @@ fn written_by_us(p: &Path, format: Format) -> bool {
         return false;
     }
     let mut head = Vec::new();
-    let Ok(f) = std::fs::File::open(p) else {
+    let Ok(f) = ldd_io::fs::open_raw(p) else {
         return false;
     };
     if f.take(4096).read_to_end(&mut head).is_err() {

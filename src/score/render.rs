@@ -17,7 +17,7 @@ controls,control_status,control_mean,control_sd,rank,ties,points,spearman,pearso
 /// all-or-nothing. Existing files of those names are replaced only if ldd-sets wrote them
 /// (a JSON score report; a CSV with ldd-sets' header), and never if they are inputs.
 pub fn write_outputs(report: &ScoreReport, dir: &Path, inputs: &[&Path]) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    ldd_io::fs::create_dir_all(dir)?;
     let (json_path, csv_path) = (dir.join("scores.json"), dir.join("scores.csv"));
     for p in [&json_path, &csv_path] {
         ldd_io::output::refuse_same_file(p, inputs)?;

@@ -11,11 +11,10 @@
 //! none); a failure before the move leaves the sets directory as it was. Existing
 //! `.hyp.<NAME>` files are replaced; nothing else in `SETS` is touched.
 
-use std::fs;
 use std::path::PathBuf;
 
 use super::{check_name, count_error, load, system_name};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::read::select::read_selected;
 use crate::write::manifest::resolve;
 
@@ -66,15 +65,13 @@ pub fn slice(args: &SliceOptions) -> Result<()> {
     let mut write = |rel: String, ids: &[u32]| -> Result<()> {
         resolve(&l.dir, &rel)?;
         let path = staging.path().join(&rel);
-        if let Some(d) = path.parent() {
-            fs::create_dir_all(d).map_err(|e| Error::io(d, e))?;
-        }
+        ldd_io::fs::create_parent(&path)?;
         let mut text = String::new();
         for id in ids {
             text.push_str(line(id));
             text.push('\n');
         }
-        fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        ldd_io::fs::write(&path, text.as_bytes())?;
         written.push(rel);
         Ok(())
     };
@@ -91,10 +88,8 @@ pub fn slice(args: &SliceOptions) -> Result<()> {
         for rel in &written {
             let from = staging.path().join(rel);
             let to = resolve(&l.dir, rel)?;
-            if let Some(d) = to.parent() {
-                fs::create_dir_all(d).map_err(|e| Error::io(d, e))?;
-            }
-            fs::rename(&from, &to).map_err(|e| Error::io(&to, e))?;
+            ldd_io::fs::create_parent(&to)?;
+            ldd_io::fs::rename(&from, &to)?;
         }
         Ok(())
     })

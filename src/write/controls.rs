@@ -1,6 +1,5 @@
 //! Control corpora files: `OUT/<phenomenon>/controls/<bucket>.<k>.{ids,<src>,<tgt>}`.
 
-use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
@@ -37,11 +36,10 @@ pub fn write_control(
         .collect::<Result<_>>()?;
     let write = |rel: String, line: &dyn Fn(usize) -> String| -> Result<()> {
         let path = root.join(rel);
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        }
+        ldd_io::fs::create_parent(&path)?;
+        let file = ldd_io::fs::create(&path)?;
         let res = (|| -> std::io::Result<()> {
-            let mut w = BufWriter::with_capacity(1 << 16, File::create(&path)?);
+            let mut w = BufWriter::with_capacity(1 << 16, file);
             for j in 0..ids.len() {
                 w.write_all(line(j).as_bytes())?;
                 w.write_all(b"\n")?;

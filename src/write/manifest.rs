@@ -258,7 +258,7 @@ impl Manifest {
         let mut text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::Data(format!("{}: {e}", ldd_io::text::shown(path))))?;
         text.push('\n');
-        std::fs::write(path, text).map_err(|e| Error::io(path, e))
+        Ok(ldd_io::fs::write(path, text.as_bytes())?)
     }
 
     /// Records in [`Manifest::checksums`] the SHA-256 of every file below `root` (the
@@ -269,20 +269,18 @@ impl Manifest {
         let mut dirs = vec![PathBuf::new()];
         while let Some(rel) = dirs.pop() {
             let here = root.join(&rel);
-            for e in std::fs::read_dir(&here).map_err(|e| Error::io(&here, e))? {
-                let e = e.map_err(|e| Error::io(&here, e))?;
-                let name = e.file_name().to_string_lossy().into_owned();
-                if name.starts_with('.') || (rel.as_os_str().is_empty() && name == MANIFEST) {
+            for e in ldd_io::fs::list_dir(&here)? {
+                if e.name.starts_with('.') || (rel.as_os_str().is_empty() && e.name == MANIFEST) {
                     continue;
                 }
-                let r = rel.join(&name);
-                let t = e.file_type().map_err(|err| Error::io(&e.path(), err))?;
-                if t.is_dir() {
-                    dirs.push(r);
-                } else if t.is_file() {
-                    let key = r.to_string_lossy().into_owned();
-                    self.checksums
-                        .insert(key, ldd_io::sha256_file(&e.path())?.0);
+                let r = rel.join(&e.name);
+                match e.kind {
+                    ldd_io::fs::Kind::Dir => dirs.push(r),
+                    ldd_io::fs::Kind::File => {
+                        let key = r.to_string_lossy().into_owned();
+                        self.checksums.insert(key, ldd_io::sha256_file(&e.path)?.0);
+                    }
+                    _ => {}
                 }
             }
         }
@@ -351,8 +349,8 @@ pub fn resolve(dir: &Path, rel: &str) -> Result<PathBuf> {
     let mut cur = dir.to_path_buf();
     for part in p.components() {
         cur.push(part);
-        match std::fs::symlink_metadata(&cur) {
-            Ok(m) if m.file_type().is_symlink() => {
+        match ldd_io::fs::kind(&cur) {
+            Some(ldd_io::fs::Kind::Symlink) => {
                 return Err(Error::Data(format!(
                     "{}: `{}` is a symbolic link; ldd-sets reads and writes a set directory's \
                      files only inside it, never through a link (copy the files instead)",
@@ -360,8 +358,8 @@ pub fn resolve(dir: &Path, rel: &str) -> Result<PathBuf> {
                     ldd_io::text::shown(&cur)
                 )))
             }
-            Ok(_) => {}
-            Err(_) => break,
+            Some(_) => {}
+            None => break,
         }
     }
     Ok(dir.join(p))
@@ -369,8 +367,7 @@ pub fn resolve(dir: &Path, rel: &str) -> Result<PathBuf> {
 
 /// Writes `summary.csv`: one row per set.
 pub fn write_summary(path: &Path, sets: &[SetEntry]) -> Result<()> {
-    let mut w = csv::Writer::from_path(path)
-        .map_err(|e| Error::Data(format!("{}: {e}", ldd_io::text::shown(path))))?;
+    let mut w = csv::Writer::from_writer(ldd_io::fs::create(path)?);
     let res = (|| -> std::result::Result<(), csv::Error> {
         w.write_record([
             "phenomenon",

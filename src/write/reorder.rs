@@ -39,7 +39,7 @@ pub fn write_corpus_files(
     measures: &[Reordering],
 ) -> Result<()> {
     let dir = ldd_io::parent_dir(&root.join(&files.measures));
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    ldd_io::fs::create_dir_all(&dir)?;
     ldd_io::write_file_atomic::<Error>(&root.join(&files.alignments), |w| {
         for a in alignments {
             writeln!(w, "{}", ldd_align::pharaoh::format_line(a))?;

@@ -10,14 +10,12 @@
 //! file when the buffer is full (and at the end), so any number of sets can be written
 //! under the common limit of 1,024 open files.
 
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::bucket::Bucket;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Bytes buffered per file before they are appended to it.
 const FLUSH_BYTES: usize = 1 << 16;
@@ -147,14 +145,8 @@ impl SetWriter {
     pub fn create(root: &Path, files: SetFiles) -> Result<SetWriter> {
         for rel in files.all() {
             let path = root.join(rel);
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-            }
-            OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-                .map_err(|e| Error::io(&path, e))?;
+            ldd_io::fs::create_parent(&path)?;
+            ldd_io::fs::create_new(&path)?;
         }
         Ok(SetWriter {
             pending: vec![Vec::new(); files.all().len()],
@@ -208,11 +200,7 @@ impl SetWriter {
                 continue;
             }
             let path = self.root.join(rel);
-            OpenOptions::new()
-                .append(true)
-                .open(&path)
-                .and_then(|mut f| f.write_all(buf))
-                .map_err(|e| Error::io(&path, e))?;
+            ldd_io::fs::append(&path, buf)?;
             buf.clear();
         }
         Ok(())

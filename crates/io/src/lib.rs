@@ -11,6 +11,7 @@
 //! - [`identity`]: the inputs a command was given; no output may be one of them.
 //! - [`name`]: the one validated type for names that become parts of paths.
 //! - [`text`]: input shown in messages has its control characters escaped.
+//! - [`fs`]: directories, listings, raw copies and renames, each error naming its path.
 //! - [`download`]: downloads streamed to a temporary file, verified (HTML pages, size,
 //!   SHA-256) before the caller keeps them.
 
@@ -19,6 +20,7 @@
 pub mod cleanup;
 pub mod download;
 mod error;
+pub mod fs;
 pub mod identity;
 pub mod input;
 pub mod lock;
