@@ -15,6 +15,7 @@ pub mod bucket;
 pub mod config;
 pub mod detect;
 pub mod error;
+pub mod format;
 pub mod parse;
 pub mod pipeline;
 pub mod read;

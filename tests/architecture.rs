@@ -139,9 +139,9 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 }
 
 /// The pipeline order of `src/`: a module may import only modules of lower rank.
-const ORDER: [&str; 11] = [
-    "error", "config", "read", "parse", "detect", "bucket", "sample", "write", "score", "report",
-    "pipeline",
+const ORDER: [&str; 12] = [
+    "error", "config", "format", "read", "parse", "detect", "bucket", "sample", "write", "score",
+    "report", "pipeline",
 ];
 
 #[test]

@@ -189,7 +189,7 @@ pub fn score(a: ScoreArgs) -> Result<()> {
             .iter()
             .flat_map(|s| s.files.iter().map(PathBuf::as_path)),
     );
-    inputs.push(&report.reference);
+    inputs.extend(report.reference.as_deref());
     write_outputs(&report, a.out.as_ref().unwrap_or(&a.sets), &inputs)?;
     if !a.quiet.quiet {
         print!("{}", render_table(&report));

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::chart::{self, esc, Bar, Chart, Panel, ScorePoint, Series};
 use super::data::{parse_marked, Measure, Piece, SetExamples};
-use super::scores::{metric_label, ScoreRow, Scores, SMALL_SET};
+use super::scores::{metric_label, Row, Scores, SMALL_SET};
 use super::{file_name, Report};
 use crate::error::Result;
 use crate::sample::ControlStatus;
@@ -92,7 +92,7 @@ fn sh(s: &str) -> String {
 
 /// The significance mark of a set row: `**` / `*` for a one-sided control p-value below
 /// 0.01 / 0.05; without p-values, `†` when every control scored higher than the set.
-pub fn mark(r: &ScoreRow) -> &'static str {
+pub fn mark(r: &Row) -> &'static str {
     match r.control_p_value {
         Some(p) if p < 0.01 => "**",
         Some(p) if p < 0.05 => "*",
@@ -115,7 +115,7 @@ fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
 
 /// The controls' band of a row: the 2.5% and 97.5% quantiles of the control scores (at
 /// least two controls).
-pub fn band(r: &ScoreRow) -> Option<(f64, f64)> {
+pub fn band(r: &Row) -> Option<(f64, f64)> {
     if r.control_scores.len() < 2 {
         return None;
     }
@@ -476,7 +476,7 @@ fn settings(s: &mut String, r: &Report) {
                 .join("; ")
         );
         s.push_str("<tr><th scope=\"row\">Signatures</th><td>");
-        for key in sc.metrics() {
+        for key in sc.metric_keys() {
             let _ = write!(
                 s,
                 "{}: <code>{}</code><br>",
@@ -488,7 +488,7 @@ fn settings(s: &mut String, r: &Report) {
             let _ = write!(s, "<small>{}</small>", esc(set));
         }
         s.push_str("</td></tr>\n");
-        let sig = sc.significance.clone().unwrap_or_default();
+        let sig = sc.significance.clone();
         let _ = writeln!(
             s,
             "<tr><th scope=\"row\">Significance</th><td>{}</td></tr>",
@@ -780,7 +780,7 @@ fn scores(s: &mut String, r: &Report) -> Result<()> {
         );
         return Ok(());
     };
-    let metrics = sc.metrics();
+    let metrics = sc.metric_keys();
     // Corpus scores.
     s.push_str("<h3>Whole corpus</h3><div class=\"wide\"><table><thead><tr><th>system</th>");
     for m in &metrics {
@@ -926,7 +926,7 @@ fn set_table(s: &mut String, r: &Report, sc: &Scores, m: &str) {
     }
     s.push_str("</tr></thead><tbody>");
     for set in &r.m.sets {
-        let rows: Vec<Option<&ScoreRow>> = sc
+        let rows: Vec<Option<&Row>> = sc
             .systems
             .iter()
             .map(|sys| sc.row(&sys.name, m, &set.phenomenon, &set.bucket))

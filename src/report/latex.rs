@@ -105,7 +105,7 @@ pub fn tables(r: &Report) -> String {
         s.push_str("\n% No scores.json: run `ldd-sets score` for the score tables.\n");
         return s;
     };
-    for m in sc.metrics() {
+    for m in sc.metric_keys() {
         let label = metric_label(&m);
         let _ = writeln!(
             s,

@@ -100,7 +100,7 @@ pub fn gather(opts: &ReportOptions) -> Result<Report> {
         None => Some(dir.join("scores.json")).filter(|p| p.is_file()),
     };
     let scores = match &scores_path {
-        Some(p) => Some(Scores::read(p, &m)?),
+        Some(p) => Some(scores::read(p, &m)?),
         None => None,
     };
     let distances = data::lexical_distances(dir, &m)?;

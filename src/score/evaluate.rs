@@ -11,7 +11,7 @@ use ldd_eval::significance::{self as sig, Method};
 use ldd_eval::stats::{pearson, spearman, summarize};
 use ldd_eval::{EvalError, SufficientStats};
 
-use super::{Loaded, MetricInfo, Row, SignificanceOptions, Trend, Unit, SMALL_SET};
+use super::{Loaded, Metric, Row, SignificanceOptions, Trend, Unit, SMALL_SET};
 use crate::error::{Error, Result};
 use crate::sample::ControlStatus;
 use crate::write::set::SetKind;
@@ -117,7 +117,7 @@ impl Evaluator<'_> {
     /// (100 for RIBES).
     pub fn metric<T: SufficientStats + Sync + PartialEq>(
         &self,
-        m: &MetricInfo,
+        m: &Metric,
         stats: &[&[T]],
         scale: f64,
     ) -> Result<(Vec<Vec<Row>>, Vec<Trend>)> {
@@ -132,7 +132,7 @@ impl Evaluator<'_> {
             rows[s].push(Row {
                 system: self.systems[s].clone(),
                 metric: m.key.clone(),
-                scope: "corpus",
+                scope: "corpus".into(),
                 kind: String::new(),
                 phenomenon: String::new(),
                 bucket: "corpus".into(),
@@ -176,7 +176,7 @@ impl Evaluator<'_> {
 
     fn set_rows<T: SufficientStats + Sync + PartialEq>(
         &self,
-        m: &MetricInfo,
+        m: &Metric,
         stats: &[&[T]],
         scale: f64,
         u: &Unit,
@@ -185,7 +185,7 @@ impl Evaluator<'_> {
         let row = |s: usize| Row {
             system: self.systems[s].clone(),
             metric: m.key.clone(),
-            scope: "set",
+            scope: "set".into(),
             kind: u.set.kind.name().into(),
             phenomenon: u.set.phenomenon.clone(),
             bucket: u.set.bucket.clone(),
@@ -268,7 +268,7 @@ impl Evaluator<'_> {
     /// non-empty `ge` sets, with bootstrap intervals.
     fn trends<T: SufficientStats + Sync>(
         &self,
-        m: &MetricInfo,
+        m: &Metric,
         stats: &[&[T]],
         scale: f64,
         units: &[&Unit],

@@ -2,7 +2,7 @@
 //! its controls and the corpus.
 //!
 //! What enters: a sets directory (its manifest, set and control ids), hypothesis files
-//! and optional segment-level score files. What leaves: a [`ScoreReport`] — per system,
+//! and optional segment-level score files. What leaves: a [`Scores`] — per system,
 //! metric and set: the score with its bootstrap interval, a paired p-value against the
 //! first system, the controls' mean, sd, the set's rank among them and the set-minus-
 //! controls difference with its interval and one-sided p-value, a small-set flag and the
@@ -24,14 +24,15 @@ pub mod signature;
 pub mod slice;
 pub mod stats;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use ldd_eval::MeanStats;
 use ldd_io::Input;
-use serde::Serialize;
 
 pub use ldd_eval::significance::Method;
+
+pub use crate::format::scores::{Metric, Row, Scores, Significance, System, Trend, SMALL_SET};
 
 use crate::error::{Error, Result};
 use crate::read::select::read_ids;
@@ -91,7 +92,7 @@ impl Default for SignificanceOptions {
             bootstrap: ldd_eval::significance::DEFAULT_BOOTSTRAP,
             trials: ldd_eval::significance::DEFAULT_TRIALS,
             seed: ldd_eval::significance::DEFAULT_SEED,
-            confidence: 0.95,
+            confidence: DEFAULT_CONFIDENCE,
         }
     }
 }
@@ -234,166 +235,8 @@ pub fn count_error(hyp: &Path, hyp_lines: u64, l: &Loaded) -> Error {
     ))
 }
 
-/// A metric scored: what it is, how it is named and how it was computed.
-#[derive(Debug, Clone, Serialize)]
-pub struct MetricInfo {
-    /// Key in CSV and JSON: `bleu`, `chrf`, `ribes`, or a `--seg-scores` NAME.
-    pub key: String,
-    /// Name in tables (`BLEU`, `chrF`, `RIBES`, NAME).
-    pub label: String,
-    /// Whether a higher score is better (direction of ranks and set-vs-control tests).
-    pub higher_is_better: bool,
-    /// Whether only sets of kind `reorder` (and the corpus) are scored.
-    pub reorder_only: bool,
-    /// How the number was computed ([`signature`]).
-    pub signature: String,
-}
-
-/// One score row: a system × metric × (corpus or set).
-#[derive(Debug, Clone, Serialize)]
-pub struct Row {
-    /// System name.
-    pub system: String,
-    /// Metric key (`bleu`, `chrf`, `ribes` or a `--seg-scores` NAME).
-    pub metric: String,
-    /// `corpus` (the whole corpus, baseline) or `set`.
-    pub scope: &'static str,
-    /// Set kind (`lexical`, `reorder`); empty for the corpus.
-    pub kind: String,
-    /// Phenomenon (empty for the corpus).
-    pub phenomenon: String,
-    /// Bucket (`corpus` for the corpus).
-    pub bucket: String,
-    /// Minimum distance of the bucket.
-    pub min_distance: Option<u32>,
-    /// Whether the bucket is `eq` (exactly).
-    pub exact: Option<bool>,
-    /// Sentences scored.
-    pub sentences: u64,
-    /// Score (`None` for an empty set).
-    pub score: Option<f64>,
-    /// Controls scored.
-    pub controls: usize,
-    /// Control status from the manifest (`written`, `empty_set`, `pool_too_small`, or
-    /// `none`).
-    pub control_status: String,
-    /// Mean control score.
-    pub control_mean: Option<f64>,
-    /// Sample SD of control scores.
-    pub control_sd: Option<f64>,
-    /// Number of controls scoring strictly better than the set (higher, or lower for a
-    /// lower-is-better metric).
-    pub rank: Option<usize>,
-    /// Number of controls scoring exactly the set's score.
-    pub ties: Option<usize>,
-    /// Every control's score, in control order (JSON only).
-    pub control_scores: Vec<f64>,
-    /// Lower bound of the bootstrap interval of the score.
-    pub ci_low: Option<f64>,
-    /// Upper bound of the bootstrap interval of the score.
-    pub ci_high: Option<f64>,
-    /// Paired test against the baseline (the first system); `None` for the baseline.
-    pub p_value: Option<f64>,
-    /// Set score minus the controls' mean.
-    pub control_diff: Option<f64>,
-    /// Lower bound of the bootstrap interval of `control_diff`.
-    pub control_diff_ci_low: Option<f64>,
-    /// Upper bound of the bootstrap interval of `control_diff`.
-    pub control_diff_ci_high: Option<f64>,
-    /// One-sided bootstrap p-value that the system is worse on the set than on its
-    /// length-matched controls.
-    pub control_p_value: Option<f64>,
-    /// Fewer than [`SMALL_SET`] sentences: the score is unreliable.
-    pub small_set: bool,
-    /// The metric's signature.
-    pub signature: String,
-}
-
-/// Distance trend of one phenomenon: correlation between minimum distance and score
-/// over its non-empty `ge` sets.
-#[derive(Debug, Clone, Serialize)]
-pub struct Trend {
-    /// System name.
-    pub system: String,
-    /// Metric key.
-    pub metric: String,
-    /// Phenomenon.
-    pub phenomenon: String,
-    /// `(min distance, score)` points used.
-    pub points: Vec<(u32, f64)>,
-    /// Spearman's rho (`None` for fewer than 2 points or constant scores).
-    pub spearman: Option<f64>,
-    /// Pearson's r (what the paper's Table 5 actually reports).
-    pub pearson: Option<f64>,
-    /// Bootstrap interval of Spearman's rho (lines of the phenomenon's `ge` sets resampled
-    /// together).
-    pub spearman_ci_low: Option<f64>,
-    /// Upper bound.
-    pub spearman_ci_high: Option<f64>,
-    /// Bootstrap interval of Pearson's r.
-    pub pearson_ci_low: Option<f64>,
-    /// Upper bound.
-    pub pearson_ci_high: Option<f64>,
-    /// The metric's signature.
-    pub signature: String,
-}
-
-/// A system scored.
-#[derive(Debug, Clone, Serialize)]
-pub struct SystemInfo {
-    /// Name (column header).
-    pub name: String,
-    /// Hypothesis file.
-    pub path: PathBuf,
-    /// SHA-256 of its bytes as read: `report` shows its lines only if the file still has
-    /// them.
-    pub sha256: String,
-}
-
-/// How significance was computed (`scores.json`'s `significance`).
-#[derive(Debug, Clone, Serialize)]
-pub struct SignificanceInfo {
-    /// The paired test between systems (`bs`, `ar`), `None` with a single system.
-    pub method: Option<Method>,
-    /// Resamples (`bs`) or trials (`ar`) of the paired test; bootstrap resamples
-    /// without one.
-    pub n: usize,
-    /// Seed of all resampling.
-    pub seed: u64,
-    /// Level of every interval.
-    pub confidence: f64,
-    /// Bootstrap resamples behind every interval and set-vs-control test.
-    pub bootstrap: usize,
-}
-
-/// The whole result of `score` (also `scores.json`).
-#[derive(Debug, Clone, Serialize)]
-pub struct ScoreReport {
-    /// The sets directory.
-    pub sets: PathBuf,
-    /// The reference file.
-    pub reference: PathBuf,
-    /// Corpus lines.
-    pub corpus_lines: u64,
-    /// Systems, in column order; the first is the baseline of paired tests.
-    pub systems: Vec<SystemInfo>,
-    /// Metric settings.
-    pub settings: &'static str,
-    /// The metrics, in table order.
-    pub metrics: Vec<MetricInfo>,
-    /// Signature of every metric, by key.
-    pub signatures: BTreeMap<String, String>,
-    /// How intervals and p-values were computed.
-    pub significance: SignificanceInfo,
-    /// Score rows: per system, metric, the corpus then every set in manifest order.
-    pub rows: Vec<Row>,
-    /// Distance trends per system, metric and phenomenon.
-    pub trends: Vec<Trend>,
-}
-
-/// Sets with fewer sentences than this are marked `small_set` (BLEU on fewer than about
-/// 100 sentences is unreliable; sacreBLEU issue #278).
-pub const SMALL_SET: u64 = 100;
+/// The level of intervals when `--confidence` is not given.
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 const SETTINGS: &str = "BLEU: sacreBLEU 2.x defaults (13a, exp smoothing, order 4, mixed case); \
 chrF: sacreBLEU defaults (char order 6, beta 2, no word n-grams); RIBES: RIBES.py 1.03 \
@@ -401,7 +244,7 @@ chrF: sacreBLEU defaults (char order 6, beta 2, no word n-grams); RIBES: RIBES.p
 metrics (--seg-scores): the mean of the lines' values; one reference: the corpus target side";
 
 /// Scores every set, its controls and the corpus for each system (no output files).
-pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
+pub fn score(args: &ScoreOptions) -> Result<Scores> {
     let l = load(&args.sets)?;
     let reference = match &args.reference {
         Some(r) => r.clone(),
@@ -438,7 +281,7 @@ pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
     }
     check_options(args)?;
     let ribes = l.units.iter().any(|u| u.set.kind == SetKind::Reorder);
-    let mut systems: Vec<SystemInfo> = Vec::new();
+    let mut systems: Vec<System> = Vec::new();
     let mut stats: Vec<LineStats> = Vec::new();
     for hyp in &args.hyps {
         let name = system_name(hyp);
@@ -454,10 +297,10 @@ pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
             return Err(count_error(hyp, hn, &l));
         }
         stats.push(st);
-        systems.push(SystemInfo {
+        systems.push(System {
             name,
-            path: hyp.clone(),
-            sha256,
+            path: Some(hyp.clone()),
+            sha256: Some(sha256),
         });
     }
     // Segment-level metrics: seg[m][system] = the lines' values.
@@ -474,11 +317,11 @@ pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
     let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
     let ctx = signature::Context::new(&l, &manifest_sha, sig, method);
     let mut metrics = vec![
-        MetricInfo::builtin("bleu", "BLEU", false, ctx.metric(signature::BLEU)),
-        MetricInfo::builtin("chrf", "chrF", false, ctx.metric(signature::CHRF)),
+        builtin("bleu", "BLEU", false, ctx.metric(signature::BLEU)),
+        builtin("chrf", "chrF", false, ctx.metric(signature::CHRF)),
     ];
     if ribes {
-        metrics.push(MetricInfo::builtin(
+        metrics.push(builtin(
             "ribes",
             "RIBES",
             true,
@@ -486,7 +329,7 @@ pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
         ));
     }
     for s in &args.seg_scores {
-        metrics.push(MetricInfo {
+        metrics.push(Metric {
             key: s.name.clone(),
             label: s.name.clone(),
             higher_is_better: s.higher_is_better,
@@ -530,23 +373,23 @@ pub fn score(args: &ScoreOptions) -> Result<ScoreReport> {
         .iter()
         .map(|m| (m.key.clone(), m.signature.clone()))
         .collect();
-    Ok(ScoreReport {
+    Ok(Scores {
         sets: l.dir.clone(),
-        reference,
+        reference: Some(reference),
         corpus_lines: l.m.corpus.lines,
         systems,
-        settings: SETTINGS,
+        settings: Some(SETTINGS.to_string()),
         metrics,
         signatures,
-        significance: SignificanceInfo {
-            method,
-            n: match method {
+        significance: Significance {
+            method: method.map(|m| m.name().to_string()),
+            n: Some(match method {
                 Some(Method::Randomization) => sig.trials,
                 _ => sig.bootstrap,
-            },
-            seed: sig.seed,
-            confidence: sig.confidence,
-            bootstrap: sig.bootstrap,
+            }),
+            seed: Some(sig.seed),
+            confidence: Some(sig.confidence),
+            bootstrap: Some(sig.bootstrap),
         },
         rows,
         trends,
@@ -557,15 +400,14 @@ fn views<'a, T>(stats: &'a [LineStats], f: impl Fn(&'a LineStats) -> &'a Vec<T>)
     stats.iter().map(|s| f(s).as_slice()).collect()
 }
 
-impl MetricInfo {
-    fn builtin(key: &str, label: &str, reorder_only: bool, signature: String) -> Self {
-        MetricInfo {
-            key: key.into(),
-            label: label.into(),
-            higher_is_better: true,
-            reorder_only,
-            signature,
-        }
+/// A built-in metric (higher is better).
+fn builtin(key: &str, label: &str, reorder_only: bool, signature: String) -> Metric {
+    Metric {
+        key: key.into(),
+        label: label.into(),
+        higher_is_better: true,
+        reorder_only,
+        signature,
     }
 }
 

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 
-use super::{Method, ScoreReport, SMALL_SET};
+use super::{Method, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
 use crate::error::{Error, Result};
 
 /// The first columns of `scores.csv`, common to every version (how an existing file is
@@ -16,7 +16,7 @@ controls,control_status,control_mean,control_sd,rank,ties,points,spearman,pearso
 /// Writes `scores.json` and `scores.csv` into `dir` (created if needed), together and
 /// all-or-nothing. Existing files of those names are replaced only if ldd-sets wrote them
 /// (a JSON score report; a CSV with ldd-sets' header), and never if they are inputs.
-pub fn write_outputs(report: &ScoreReport, dir: &Path, inputs: &[&Path]) -> Result<()> {
+pub fn write_outputs(report: &Scores, dir: &Path, inputs: &[&Path]) -> Result<()> {
     ldd_io::fs::create_dir_all(dir)?;
     let (json_path, csv_path) = (dir.join("scores.json"), dir.join("scores.csv"));
     for p in [&json_path, &csv_path] {
@@ -72,7 +72,7 @@ control_p_value,small_set,spearman_ci_low,spearman_ci_high,pearson_ci_low,pearso
 signature";
 
 /// `scores.csv`: one row per system × metric × (corpus, set), then one per trend.
-pub fn render_csv(r: &ScoreReport) -> String {
+pub fn render_csv(r: &Scores) -> String {
     let mut s = String::from(CSV_COLUMNS);
     s.push('\n');
     for row in &r.rows {
@@ -163,32 +163,33 @@ fn significant(p: Option<f64>, confidence: f64) -> bool {
 /// differs from the baseline), its interval, the controls' `mean±sd`, the rank and the
 /// set-minus-controls difference (`!`: worse than the controls); `~` marks small sets.
 /// Then the distance trends and the signatures.
-pub fn render_table(r: &ScoreReport) -> String {
+pub fn render_table(r: &Scores) -> String {
     let mut s = String::new();
-    let conf = r.significance.confidence;
+    let sig = &r.significance;
+    let conf = sig.confidence.unwrap_or(DEFAULT_CONFIDENCE);
     let level = format!("{}%", conf * 100.0);
     let alpha = format!("{}", ((1.0 - conf) * 1e6).round() / 1e6);
     let _ = writeln!(
         s,
         "{} corpus lines; reference {}",
         r.corpus_lines,
-        ldd_io::text::shown(&r.reference)
+        r.reference
+            .as_deref()
+            .map_or_else(|| "–".to_string(), ldd_io::text::shown)
     );
-    if r.significance.bootstrap > 0 {
+    if let (Some(b @ 1..), Some(seed)) = (sig.bootstrap, sig.seed) {
         let _ = writeln!(
             s,
-            "[{level} CI]: bootstrap interval ({} resamples, seed {})",
-            r.significance.bootstrap, r.significance.seed
+            "[{level} CI]: bootstrap interval ({b} resamples, seed {seed})"
         );
     }
-    if let (Some(m), Some(base)) = (r.significance.method, r.systems.first()) {
+    if let (Some(m), Some(base), Some(n)) = (sig.method.as_deref(), r.systems.first(), sig.n) {
         let _ = writeln!(
             s,
-            "*: differs from the baseline {} (paired {}, {} {}, p < {alpha})",
+            "*: differs from the baseline {} (paired {}, {n} {}, p < {alpha})",
             esc(&base.name),
-            m.name(),
-            r.significance.n,
-            if m == Method::Bootstrap {
+            esc(m),
+            if m == Method::Bootstrap.name() {
                 "resamples"
             } else {
                 "trials"
@@ -326,7 +327,7 @@ pub fn render_table(r: &ScoreReport) -> String {
 
 /// Sets with fewer than [`SMALL_SET`] sentences (non-empty), as `phenomenon/bucket (n)`,
 /// once per set.
-pub fn small_sets(r: &ScoreReport) -> Vec<String> {
+pub fn small_sets(r: &Scores) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let Some(first) = r.systems.first() else {
         return out;
@@ -360,21 +361,15 @@ mod tests {
     /// A report without systems renders (it used to panic).
     #[test]
     fn empty_report_renders() {
-        let r = ScoreReport {
+        let r = Scores {
             sets: "s".into(),
-            reference: "r".into(),
+            reference: Some("r".into()),
             corpus_lines: 0,
             systems: Vec::new(),
-            settings: "",
+            settings: None,
             metrics: Vec::new(),
             signatures: Default::default(),
-            significance: super::super::SignificanceInfo {
-                method: None,
-                n: 0,
-                seed: 0,
-                confidence: 0.95,
-                bootstrap: 0,
-            },
+            significance: Default::default(),
             rows: Vec::new(),
             trends: Vec::new(),
         };
