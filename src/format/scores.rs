@@ -274,23 +274,13 @@ impl Scores {
         })
     }
 
-    /// How a metric is named in tables: its recorded label, else the label of a built-in
-    /// key (`BLEU`, `chrF`, `RIBES`), else the key itself.
+    /// How a metric is named in tables: its recorded label, else its label in the metric
+    /// registry ([`ldd_eval::metric::label`]), else the key itself.
     pub fn label<'a>(&'a self, key: &'a str) -> &'a str {
         match self.metrics.iter().find(|m| m.key == key) {
             Some(m) => &m.label,
-            None => builtin_label(key),
+            None => ldd_eval::metric::label(key),
         }
-    }
-}
-
-/// How a built-in metric key is shown: `BLEU`, `chrF`, `RIBES`, or the key itself.
-pub fn builtin_label(key: &str) -> &str {
-    match key {
-        "bleu" => "BLEU",
-        "chrf" => "chrF",
-        "ribes" => "RIBES",
-        other => other,
     }
 }
 

@@ -6,8 +6,9 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
-pub use crate::format::scores::{builtin_label as metric_label, Row, Scores, SMALL_SET};
+pub use crate::format::scores::{Row, Scores, SMALL_SET};
 use crate::write::manifest::Manifest;
+pub use ldd_eval::metric::label as metric_label;
 
 /// Largest `scores.json` read: 256 MiB.
 const MAX_SCORES_BYTES: u64 = 256 << 20;

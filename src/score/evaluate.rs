@@ -7,9 +7,10 @@
 //! of its `ge` sets' lines with stream [`TREND_STREAM`], each `geK` set scored on the drawn
 //! lines it contains (the sets are nested, so their scores move together, as they do).
 
+use ldd_eval::metric::{with_columns, OnColumns};
 use ldd_eval::significance::{self as sig, Method};
 use ldd_eval::stats::{pearson, spearman, summarize};
-use ldd_eval::{EvalError, SufficientStats};
+use ldd_eval::{EvalError, PerLine, SufficientStats};
 
 use super::{Loaded, Metric, Row, SignificanceOptions, Trend, Unit, SMALL_SET};
 use crate::error::{Error, Result};
@@ -29,6 +30,21 @@ pub struct Evaluator<'a> {
     pub sig: &'a SignificanceOptions,
     /// The paired test, `None` for a single system.
     pub method: Option<Method>,
+}
+
+/// [`Evaluator::metric`] on the columns as typed slices.
+struct Typed<'e, 'a> {
+    ev: &'e Evaluator<'a>,
+    m: &'e Metric,
+    scale: f64,
+}
+
+impl OnColumns for Typed<'_, '_> {
+    type Out = Result<(Vec<Vec<Row>>, Vec<Trend>)>;
+
+    fn run<T: SufficientStats + Sync + PartialEq>(self, columns: &[&[T]]) -> Self::Out {
+        self.ev.metric_typed(self.m, columns, self.scale)
+    }
 }
 
 /// A sample scored: every system's score and bootstrap resample scores.
@@ -113,9 +129,18 @@ impl Evaluator<'_> {
         }
     }
 
-    /// Rows (`[system][row]`) and trends of one metric. `scale` multiplies every score
-    /// (100 for RIBES).
-    pub fn metric<T: SufficientStats + Sync + PartialEq>(
+    /// Rows (`[system][row]`) and trends of one metric from its statistics of every
+    /// system (`columns`, one per system). `scale` multiplies every score (100 for RIBES).
+    pub fn metric(
+        &self,
+        m: &Metric,
+        columns: &[&PerLine],
+        scale: f64,
+    ) -> Result<(Vec<Vec<Row>>, Vec<Trend>)> {
+        with_columns(columns, Typed { ev: self, m, scale })
+    }
+
+    fn metric_typed<T: SufficientStats + Sync + PartialEq>(
         &self,
         m: &Metric,
         stats: &[&[T]],

@@ -27,7 +27,7 @@ pub mod stats;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use ldd_eval::MeanStats;
+use ldd_eval::{MetricDef, PerLine, METRICS};
 use ldd_io::Input;
 
 pub use ldd_eval::significance::Method;
@@ -280,7 +280,12 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
         )));
     }
     check_options(args)?;
-    let ribes = l.units.iter().any(|u| u.set.kind == SetKind::Reorder);
+    // The registry's metrics, RIBES only when there are reorder sets.
+    let has_reorder = l.units.iter().any(|u| u.set.kind == SetKind::Reorder);
+    let defs: Vec<&MetricDef> = METRICS
+        .iter()
+        .filter(|d| !d.reorder_only || has_reorder)
+        .collect();
     let mut systems: Vec<System> = Vec::new();
     let mut stats: Vec<LineStats> = Vec::new();
     for hyp in &args.hyps {
@@ -292,7 +297,7 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
                 ldd_io::text::escape(&name)
             )));
         }
-        let (st, hn, _, sha256) = line_stats(hyp, &reference, ribes)?;
+        let (st, hn, _, sha256) = line_stats(hyp, &reference, &defs)?;
         if hn != l.m.corpus.lines {
             return Err(count_error(hyp, hn, &l));
         }
@@ -303,31 +308,28 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
             sha256: Some(sha256),
         });
     }
-    // Segment-level metrics: seg[m][system] = the lines' values.
-    let mut seg: Vec<Vec<Vec<MeanStats>>> = Vec::new();
+    // Segment-level metrics: one more column per system, after the registry's.
     for s in &args.seg_scores {
-        let mut per_system = Vec::new();
-        for f in &s.files {
-            per_system.push(read_seg_scores(f, l.m.corpus.lines, &l.manifest_path)?);
+        for (f, st) in s.files.iter().zip(stats.iter_mut()) {
+            let values = read_seg_scores(f, l.m.corpus.lines, &l.manifest_path)?;
+            st.columns.push(PerLine::Mean(values));
         }
-        seg.push(per_system);
     }
     let manifest_sha = ldd_io::sha256_file(&l.manifest_path)?.0;
     let sig = &args.significance;
     let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
     let ctx = signature::Context::new(&l, &manifest_sha, sig, method);
-    let mut metrics = vec![
-        builtin("bleu", "BLEU", false, ctx.metric(signature::BLEU)),
-        builtin("chrf", "chrF", false, ctx.metric(signature::CHRF)),
-    ];
-    if ribes {
-        metrics.push(builtin(
-            "ribes",
-            "RIBES",
-            true,
-            ctx.metric(signature::RIBES),
-        ));
-    }
+    let mut metrics: Vec<Metric> = defs
+        .iter()
+        .map(|d| Metric {
+            key: d.key.into(),
+            label: d.label.into(),
+            higher_is_better: d.higher_is_better,
+            reorder_only: d.reorder_only,
+            signature: ctx.metric(d.signature),
+        })
+        .collect();
+    let mut scales: Vec<f64> = defs.iter().map(|d| d.scale).collect();
     for s in &args.seg_scores {
         metrics.push(Metric {
             key: s.name.clone(),
@@ -336,6 +338,7 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
             reorder_only: false,
             signature: ctx.segment(&s.name, s.higher_is_better),
         });
+        scales.push(1.0);
     }
     let names: Vec<String> = systems.iter().map(|s| s.name.clone()).collect();
     let ev = evaluate::Evaluator {
@@ -345,17 +348,10 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
         method,
     };
     // per_metric[m] = ([system][rows], trends), in `metrics` order.
-    let mut per_metric = vec![
-        ev.metric(&metrics[0], &views(&stats, |s| &s.bleu), 1.0)?,
-        ev.metric(&metrics[1], &views(&stats, |s| &s.chrf), 1.0)?,
-    ];
-    if ribes {
-        per_metric.push(ev.metric(&metrics[2], &views(&stats, |s| &s.ribes), 100.0)?);
-    }
-    let first_seg = per_metric.len();
-    for (m, values) in metrics[first_seg..].iter().zip(&seg) {
-        let v: Vec<&[MeanStats]> = values.iter().map(Vec::as_slice).collect();
-        per_metric.push(ev.metric(m, &v, 1.0)?);
+    let mut per_metric = Vec::with_capacity(metrics.len());
+    for (k, (m, scale)) in metrics.iter().zip(&scales).enumerate() {
+        let columns: Vec<&PerLine> = stats.iter().map(|s| &s.columns[k]).collect();
+        per_metric.push(ev.metric(m, &columns, *scale)?);
     }
     let mut rows = Vec::new();
     let mut trends = Vec::new();
@@ -394,21 +390,6 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
         rows,
         trends,
     })
-}
-
-fn views<'a, T>(stats: &'a [LineStats], f: impl Fn(&'a LineStats) -> &'a Vec<T>) -> Vec<&'a [T]> {
-    stats.iter().map(|s| f(s).as_slice()).collect()
-}
-
-/// A built-in metric (higher is better).
-fn builtin(key: &str, label: &str, reorder_only: bool, signature: String) -> Metric {
-    Metric {
-        key: key.into(),
-        label: label.into(),
-        higher_is_better: true,
-        reorder_only,
-        signature,
-    }
 }
 
 /// Checks what the library cannot take from the command line's types alone.
@@ -465,7 +446,7 @@ pub fn check_metric_name(name: &str) -> Result<()> {
             ldd_io::text::quote(name, 40)
         )));
     }
-    if ["bleu", "chrf", "ribes"].contains(&name) {
+    if ldd_eval::metric::find(name).is_some() {
         return Err(Error::Config(format!(
             "--seg-scores name `{name}` is a built-in metric; choose another name"
         )));

@@ -13,13 +13,6 @@ use ldd_eval::significance::Method;
 
 use super::{Loaded, SignificanceOptions};
 
-/// sacreBLEU 2.4.3's BLEU signature after `nrefs` and the test part.
-pub const BLEU: &str = "case:mixed|eff:no|tok:13a|smooth:exp|version:2.4.3";
-/// sacreBLEU 2.4.3's chrF signature after `nrefs` and the test part.
-pub const CHRF: &str = "case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.4.3";
-/// RIBES.py 1.03 settings, in the same shape.
-pub const RIBES: &str = "case:lc|tok:space|alpha:0.25|beta:0.1|ribes:1.03";
-
 /// What every signature of one `score` run shares.
 pub struct Context {
     test: String,
@@ -52,7 +45,8 @@ impl Context {
         Context { test, ldd }
     }
 
-    /// The signature of a metric with these settings: [`BLEU`], [`CHRF`], [`RIBES`].
+    /// The signature of a metric with these settings (a registry metric's
+    /// [`signature`](ldd_eval::MetricDef::signature)).
     pub fn metric(&self, settings: &str) -> String {
         let mut s = String::from("nrefs:1|");
         if !self.test.is_empty() {

@@ -3,37 +3,39 @@
 
 use std::path::Path;
 
-use ldd_eval::{BleuStats, ChrfStats, MeanStats, RibesStats};
+use ldd_eval::{MeanStats, MetricDef, PerLine};
 use ldd_io::Input;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 
-/// Per-line statistics of one system.
-#[derive(Debug, Default)]
+/// Per-line statistics of one system: a column per metric, in the order asked for.
+#[derive(Debug)]
 pub struct LineStats {
-    /// BLEU statistics per corpus line.
-    pub bleu: Vec<BleuStats>,
-    /// chrF statistics per corpus line.
-    pub chrf: Vec<ChrfStats>,
-    /// RIBES statistics per corpus line (empty unless requested).
-    pub ribes: Vec<RibesStats>,
+    /// `columns[m]`: the statistics of metric `m` for every corpus line.
+    pub columns: Vec<PerLine>,
 }
 
-/// Lines per parallel chunk when computing statistics.
+/// Lines read per round when computing statistics.
 const STAT_CHUNK: usize = 4096;
+/// Lines per parallel task within a round.
+const TASK_LINES: usize = 256;
 
-/// Computes per-line statistics of `hyp` against `reference`, streaming both in lockstep.
-/// Returns the statistics and the number of lines of each file (equal unless they differ
-/// in length, in which case statistics are partial).
+/// Computes per-line statistics of `hyp` against `reference` for each of `metrics`,
+/// streaming both in lockstep. Returns the statistics, the number of lines of each file
+/// (equal unless they differ in length, in which case statistics are partial) and the
+/// SHA-256 of `hyp`.
 pub fn line_stats(
     hyp: &Path,
     reference: &Path,
-    ribes: bool,
+    metrics: &[&MetricDef],
 ) -> Result<(LineStats, u64, u64, String)> {
     let mut h = Input::open_once(hyp)?;
     let mut r = Input::open(reference)?;
-    let mut out = LineStats::default();
+    let mut out = LineStats {
+        columns: metrics.iter().map(|m| m.empty()).collect(),
+    };
+    let mut done: u64 = 0;
     let mut pairs: Vec<(String, String)> = Vec::with_capacity(STAT_CHUNK);
     loop {
         pairs.clear();
@@ -55,34 +57,31 @@ pub fn line_stats(
                 }
             }
         }
-        let first = out.bleu.len() as u64 + 1;
-        let chunk: Vec<Result<(BleuStats, ChrfStats, Option<RibesStats>)>> = pairs
-            .par_iter()
+        // [task][metric], tasks in line order.
+        let tasks: Vec<Result<Vec<PerLine>>> = pairs
+            .par_chunks(TASK_LINES)
             .enumerate()
-            .map(|(i, (a, b))| {
-                let rs = if ribes {
-                    let s = RibesStats::from_pair(a, b).map_err(|e| {
-                        Error::input(reference, first + i as u64, format!("RIBES: {e}"))
-                    })?;
-                    Some(s)
-                } else {
-                    None
-                };
-                Ok((BleuStats::from_pair(a, b), ChrfStats::from_pair(a, b), rs))
+            .map(|(t, chunk)| {
+                metrics
+                    .iter()
+                    .map(|m| {
+                        m.stats(chunk).map_err(|(i, e)| {
+                            let line = done + (t * TASK_LINES + i) as u64 + 1;
+                            Error::input(reference, line, format!("{}: {e}", m.label))
+                        })
+                    })
+                    .collect()
             })
             .collect();
-        for c in chunk {
-            let (b, c, rs) = c?;
-            out.bleu.push(b);
-            out.chrf.push(c);
-            if let Some(rs) = rs {
-                out.ribes.push(rs);
+        for task in tasks {
+            for (col, part) in out.columns.iter_mut().zip(task?) {
+                col.append(part);
             }
         }
+        done += pairs.len() as u64;
         if ended {
-            let n = out.bleu.len() as u64;
             let sha256 = h.finish()?.sha256;
-            return Ok((out, n, n, sha256));
+            return Ok((out, done, done, sha256));
         }
     }
 }

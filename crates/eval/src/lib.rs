@@ -2,6 +2,8 @@
 //!
 //! * [`bleu`] and [`chrf`]: bit-for-bit reimplementations of sacreBLEU 2.x's default
 //!   `BLEU` (13a tokenizer, exp smoothing, order 4) and `chrF` (char order 6, beta 2).
+//! * [`metric`]: the registry of corpus metrics (key, label, scale, signature, per-line
+//!   statistics), which `score` and the report iterate over.
 //! * [`ribes`]: RIBES (Isozaki et al. 2010) following NTT's `RIBES.py` 1.03.
 //! * [`stats`]: Spearman/Pearson correlation and summaries of control scores.
 //! * [`controls`]: length-matched control corpora (an optimal ±1 matching, [`matching`])
@@ -18,6 +20,7 @@ pub mod bleu;
 pub mod chrf;
 pub mod controls;
 pub mod matching;
+pub mod metric;
 pub mod ribes;
 pub mod rng;
 pub mod significance;
@@ -28,7 +31,7 @@ mod util;
 pub use bleu::{BleuScore, BleuStats};
 pub use chrf::ChrfStats;
 pub use controls::{sample_controls, Control, ControlOptions, Controls, Shortfall};
-pub use ribes::RibesStats;
+pub use metric::{MetricDef, PerLine, METRICS};
 
 /// Errors of this crate.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

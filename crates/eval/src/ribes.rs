@@ -27,7 +27,7 @@
 //! word `""` there (so two empty lines score 1.0 and an empty hypothesis otherwise 0).
 
 use crate::util::py_split;
-use crate::{EvalError, SufficientStats};
+use crate::{EvalError, MeanStats};
 
 /// Default α (precision exponent).
 pub const ALPHA: f64 = 0.25;
@@ -166,57 +166,28 @@ pub fn sentence_ribes<S: AsRef<str> + PartialEq>(
     Ok(sentence_parts(reference, hyp)?.score(ALPHA, BETA))
 }
 
-/// RIBES "sufficient statistics": the sum of sentence scores and the number of sentences
-/// (corpus RIBES is their mean; 0 for no sentences).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct RibesStats {
-    /// Sum of sentence scores.
-    pub sum: f64,
-    /// Number of sentences.
-    pub count: u64,
-}
-
-impl RibesStats {
-    /// Statistics of one raw line pair, tokenized with [`words`] (lowercased).
-    pub fn from_pair(hyp: &str, reference: &str) -> Result<Self, EvalError> {
-        let s = sentence_ribes(&words(reference, false), &words(hyp, false))?;
-        Ok(RibesStats { sum: s, count: 1 })
-    }
-}
-
-impl SufficientStats for RibesStats {
-    fn add(&mut self, o: &Self) {
-        self.sum += o.sum;
-        self.count += o.count;
-    }
-
-    fn add_times(&mut self, o: &Self, times: u64) {
-        self.sum += o.sum * times as f64;
-        self.count += o.count * times;
-    }
-
-    fn score(&self) -> f64 {
-        if self.count == 0 {
-            0.0
-        } else {
-            self.sum / self.count as f64
-        }
-    }
+/// RIBES "sufficient statistics" of one raw line pair, tokenized with [`words`]
+/// (lowercased): its sentence score, to be averaged ([`MeanStats`]: corpus RIBES is the
+/// mean of sentence scores, 0 for no sentences).
+pub fn stats(hyp: &str, reference: &str) -> Result<MeanStats, EvalError> {
+    Ok(MeanStats::one(sentence_ribes(
+        &words(reference, false),
+        &words(hyp, false),
+    )?))
 }
 
 /// Per-line RIBES statistics of parallel raw corpora (lowercased, whitespace-tokenized).
 pub fn line_stats<H: AsRef<str>, R: AsRef<str>>(
     hyps: &[H],
     refs: &[R],
-) -> Result<Vec<RibesStats>, EvalError> {
-    crate::per_line(hyps, refs, RibesStats::from_pair)?
-        .into_iter()
-        .collect()
+) -> Result<Vec<MeanStats>, EvalError> {
+    crate::per_line(hyps, refs, stats)?.into_iter().collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SufficientStats;
 
     fn w(s: &str) -> Vec<&str> {
         s.split(' ').collect()
@@ -293,8 +264,8 @@ mod tests {
         let s = sentence_ribes(&w("a"), &w("a b")).unwrap();
         assert!((s - 0.5f64.powf(0.25)).abs() < 1e-15);
         // empty lines become [""]: two empty lines score 1, an empty hypothesis 0
-        assert_eq!(RibesStats::from_pair("", " ").unwrap().sum, 1.0);
-        assert_eq!(RibesStats::from_pair("", "a b").unwrap().sum, 0.0);
+        assert_eq!(stats("", " ").unwrap().sum, 1.0);
+        assert_eq!(stats("", "a b").unwrap().sum, 0.0);
     }
 
     #[test]
