@@ -16,6 +16,7 @@ pub mod config;
 pub mod detect;
 pub mod error;
 pub mod format;
+pub mod layout;
 pub mod parse;
 pub mod pipeline;
 pub mod read;

@@ -1,7 +1,8 @@
 //! The shape of the code, checked: stages import only earlier stages, no module cycle in
 //! any crate of the workspace, one file constructs a gzip decoder, the library does not
-//! depend on clap, the library touches the file system only through ldd-io, and every
-//! stage folder says what enters and what leaves it.
+//! depend on clap, the library touches the file system only through ldd-io, only
+//! `src/layout` names output files, and every stage folder says what enters and what
+//! leaves it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -139,9 +140,9 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 }
 
 /// The pipeline order of `src/`: a module may import only modules of lower rank.
-const ORDER: [&str; 12] = [
-    "error", "config", "format", "read", "parse", "detect", "bucket", "sample", "write", "score",
-    "report", "pipeline",
+const ORDER: [&str; 13] = [
+    "error", "config", "layout", "format", "read", "parse", "detect", "bucket", "sample", "write",
+    "score", "report", "pipeline",
 ];
 
 #[test]
@@ -246,6 +247,54 @@ fn the_library_touches_the_file_system_only_through_ldd_io() {
         }
     }
     assert!(found.is_empty(), "outside ldd-io:\n{}", found.join("\n"));
+}
+
+/// Output file names are made in one place, `src/layout`: no other code of `src/` (the
+/// CLI included, tests excluded) spells a bucket, a control, slice, score, report, shard,
+/// reorder, aligner-model or manifest file name.
+#[test]
+fn only_the_layout_module_names_output_files() {
+    const NAMES: [&str; 19] = [
+        "\"ge{",
+        "\"eq{",
+        "/controls/",
+        "hyp.{",
+        "\"manifest.json\"",
+        "\"scores.json\"",
+        "\"scores.csv\"",
+        "\"summary.csv\"",
+        "report.{",
+        ".ldda",
+        "alignments.txt",
+        "reorder.tsv\"",
+        "shard-lengths",
+        "shard-parse",
+        "{base}.",
+        "{stem}.",
+        "{prefix}.",
+        ".ids\"",
+        "\"marked.",
+    ];
+    let src = root().join("src");
+    let mut found = Vec::new();
+    for f in rust_files(&src) {
+        if f.starts_with(src.join("layout")) {
+            continue;
+        }
+        let text = code(&f);
+        let lib = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (k, line) in lib.lines().enumerate() {
+            if let Some(n) = NAMES.iter().find(|n| line.contains(*n)) {
+                let rel = f.strip_prefix(root()).unwrap().display().to_string();
+                found.push(format!("{rel}:{}: {n} in {}", k + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "file names outside src/layout:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

@@ -136,6 +136,7 @@ fn check_controls(out: &Path, lengths: &[u32], include_set: bool) -> (usize, usi
             );
             assert!(c["note"].as_str().unwrap().contains("eligible"));
             assert!(!out.join(format!("{p}/controls/{b}.1.ids")).exists());
+            assert!(c.get("files").is_none(), "{p}/{b}: no files recorded");
             continue;
         }
         assert_eq!(status, "written", "{p}/{b}");
@@ -149,8 +150,15 @@ fn check_controls(out: &Path, lengths: &[u32], include_set: bool) -> (usize, usi
         let set: BTreeSet<u64> = set_ids.iter().copied().collect();
         let mut set_lens: Vec<u32> = set_ids.iter().map(|&i| lengths[i as usize - 1]).collect();
         set_lens.sort_unstable();
+        // The manifest records each control's files, named as documented.
+        let files = c["files"].as_array().unwrap();
+        assert_eq!(files.len(), 4, "{p}/{b}");
         for k in 1..=4 {
             let base = format!("{p}/controls/{b}.{k}");
+            let f = &files[k - 1];
+            for (key, ext) in [("ids", "ids"), ("source", "de"), ("target", "en")] {
+                assert_eq!(f[key].as_str(), Some(format!("{base}.{ext}").as_str()));
+            }
             let ids = id_list(&out.join(format!("{base}.ids")));
             assert_eq!(ids.len(), set_ids.len(), "{base}: same size as the set");
             assert!(

@@ -58,8 +58,8 @@ impl Bucket {
 impl fmt::Display for Bucket {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Bucket::AtLeast(k) => write!(f, "ge{k}"),
-            Bucket::Exactly(k) => write!(f, "eq{k}"),
+            Bucket::AtLeast(k) => f.write_str(&crate::layout::bucket(false, *k)),
+            Bucket::Exactly(k) => f.write_str(&crate::layout::bucket(true, *k)),
         }
     }
 }

@@ -8,6 +8,7 @@ use clap::Args;
 use ldd_sets::config::Pair;
 use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::error::{Error, Result};
+use ldd_sets::layout;
 use ldd_sets::parse::{describe, find_model, parse_cached_lines};
 use ldd_sets::pipeline::{
     self, check_shard_reorder, extract as run_extract, ExtractOptions, ExtractReport, RunOptions,
@@ -292,20 +293,20 @@ fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {
         r.corpus.source_words,
         ldd_io::text::shown(&opts.out)
     );
-    for (title, prefix) in [
-        ("sentences with a pair at distance >= d", "ge"),
-        ("sentences with a pair at distance = d", "eq"),
+    for (title, exact) in [
+        ("sentences with a pair at distance >= d", false),
+        ("sentences with a pair at distance = d", true),
     ] {
         println!("\n{title}:");
         let mut header = format!("{:<24}", "phenomenon");
         for d in 0..=max {
-            header.push_str(&format!(" {:>7}", format!("{prefix}{d}")));
+            header.push_str(&format!(" {:>7}", layout::bucket(exact, d)));
         }
         println!("{header}");
         for p in &opts.rules.phenomena {
             let mut row = format!("{:<24}", p.name);
             for d in 0..=max {
-                let bucket = format!("{prefix}{d}");
+                let bucket = layout::bucket(exact, d);
                 let n = r
                     .sets
                     .iter()
@@ -331,7 +332,7 @@ fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {
                 .buckets
                 .iter()
                 .zip(&m.lines)
-                .map(|(b, n)| format!(" {:>6} {n:<7}", format!("ge{b}")))
+                .map(|(b, n)| format!(" {:>6} {n:<7}", layout::bucket(false, *b)))
                 .collect();
             let mark = if m.builds_sets { "*" } else { " " };
             let row = format!(

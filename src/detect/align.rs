@@ -185,15 +185,13 @@ pub fn pair_tokens(
 
 /// Path of a saved model: `PREFIX.fwd.ldda` or `PREFIX.rev.ldda`.
 pub fn model_path(prefix: &Path, reverse: bool) -> PathBuf {
-    let mut s = prefix.as_os_str().to_owned();
-    s.push(if reverse { ".rev.ldda" } else { ".fwd.ldda" });
-    PathBuf::from(s)
+    crate::layout::model_file(prefix, reverse)
 }
 
 /// Finds `P.<lang>` or `P.<lang>.gz`.
 fn side(prefix: &Path, lang: &str) -> Result<PathBuf> {
-    let base = format!("{}.{lang}", prefix.display());
-    [format!("{base}.gz"), base.clone()]
+    let [gz, base] = crate::layout::side_candidates(&prefix.display().to_string(), lang);
+    [gz, base.clone()]
         .into_iter()
         .map(PathBuf::from)
         .find(|p| p.is_file())

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::align::AlignOptions;
 
 /// The phenomenon name (output directory) of reordering sets.
-pub const NAME: &str = "reorder";
+pub const NAME: &str = crate::layout::REORDER_DIR;
 
 /// A per-sentence reordering measure (see [`ldd_align::Reordering`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -271,8 +271,8 @@ impl ReorderFiles {
     /// The file names used by ldd-sets.
     pub fn standard() -> Self {
         ReorderFiles {
-            alignments: format!("{NAME}/alignments.txt"),
-            measures: format!("{NAME}/reorder.tsv"),
+            alignments: crate::layout::reorder_alignments(),
+            measures: crate::layout::reorder_measures(),
         }
     }
 }

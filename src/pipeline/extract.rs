@@ -18,13 +18,14 @@ use crate::detect::align::{self, pair_tokens};
 use crate::detect::reorder::{self, ReorderFiles, ReorderInfo, ReorderOptions};
 use crate::detect::rules::{Match, Matcher, RuleSet};
 use crate::error::{Error, Result};
+use crate::layout;
 use crate::parse::Parsed;
 use crate::read::belongs::{check_belongs, Belongs};
 use crate::read::lockstep::{Line, Lockstep};
 use crate::read::select::{read_ids, read_needed};
 use crate::read::shard::Shard;
 use crate::read::Languages;
-use crate::sample::{self, ControlOptions, SetControls};
+use crate::sample::{self, ControlFiles, ControlOptions, SetControls};
 use crate::write::controls::{write_control, LineMap};
 use crate::write::manifest::{
     is_output, write_summary, CorpusStats, Inputs, Manifest, ShardParse, ShardPart, ShardRecord,
@@ -354,7 +355,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         shard,
         checksums: Default::default(),
     };
-    write_summary(&root.join("summary.csv"), &sets)?;
+    write_summary(&root.join(crate::layout::SUMMARY), &sets)?;
     m.record_checksums(&root)?;
     m.write(&root.join(MANIFEST))?;
     staging.commit(&is_output)?;
@@ -437,7 +438,7 @@ fn reorder_sets(
     let thresholds = r.thresholds();
     let mut writers = Vec::new();
     for b in &thresholds {
-        let mut f = SetFiles::new(reorder::NAME, &format!("ge{b}"), langs.0, langs.1);
+        let mut f = SetFiles::new(reorder::NAME, &layout::bucket(false, *b), langs.0, langs.1);
         f.marked_target = Some(format!("{}/ge{b}.marked.{}", reorder::NAME, langs.1));
         writers.push(SetWriter::create(root, f)?);
     }
@@ -579,7 +580,7 @@ pub(crate) fn draw_controls(
     let exts = (languages.source.as_str(), languages.target.as_str());
     let mut entries = Vec::with_capacity(sets.len());
     for g in sample::groups(&sizes, copts.count) {
-        let sampled: Vec<sample::Sampled> = sets[g]
+        let mut sampled: Vec<sample::Sampled> = sets[g]
             .par_iter()
             .map(|s| {
                 let ids = read_ids(&root.join(&s.files.ids))?;
@@ -600,10 +601,11 @@ pub(crate) fn draw_controls(
                 source: &source,
                 target: &target,
             };
-            for s in &sampled {
+            for s in &mut sampled {
                 for (k, ids) in s.controls.iter().enumerate() {
-                    let base = format!("{}.{}", s.entry.prefix, k + 1);
-                    write_control(root, &base, exts, ids, &map)?;
+                    let files = ControlFiles::new(&s.entry.prefix, k + 1, exts);
+                    write_control(root, &files, ids, &map)?;
+                    s.entry.files.push(files);
                 }
             }
         }

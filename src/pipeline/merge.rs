@@ -545,7 +545,7 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
         })),
         checksums: Default::default(),
     };
-    write_summary(&root.join("summary.csv"), &manifest.sets)?;
+    write_summary(&root.join(crate::layout::SUMMARY), &manifest.sets)?;
     manifest.record_checksums(&root)?;
     manifest.write(&root.join(MANIFEST))?;
     staging.commit(&is_output)?;

@@ -183,11 +183,12 @@ pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<Co
             if r.align.model.is_none() {
                 // Train the aligner on the pair's other corpora too: a small test set
                 // alone aligns poorly (the paper used a large training corpus).
-                r.align.train.extend(
-                    all.iter()
-                        .filter(|o| o.name != c.name)
-                        .map(|o| opts.corpora.join(format!("{}.{}", o.name, pair.files))),
-                );
+                r.align
+                    .train
+                    .extend(all.iter().filter(|o| o.name != c.name).map(|o| {
+                        opts.corpora
+                            .join(crate::layout::corpus_stem(&o.name, &pair.files))
+                    }));
             }
             r
         });

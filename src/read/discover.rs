@@ -20,16 +20,16 @@ pub struct LocalCorpus {
 /// sorted by name. Errors if there are none.
 pub fn discover(pair: &Pair, dir: &Path) -> Result<Vec<LocalCorpus>> {
     let entries = ldd_io::fs::list_dir(dir)?;
-    let suffix = format!(".{}.{}", pair.files, pair.source);
     let mut found = Vec::new();
     for e in entries {
-        let file = e.name.clone();
-        let stem = file.strip_suffix(".gz").unwrap_or(&file);
-        let Some(name) = stem.strip_suffix(&suffix) else {
+        let Some(name) = crate::layout::corpus_name(&e.name, &pair.files, &pair.source) else {
             continue;
         };
-        let tgt_name = format!("{name}.{}.{}", pair.files, pair.target);
-        let target = [format!("{tgt_name}.gz"), tgt_name.clone()]
+        let [tgt_gz, tgt_name] = crate::layout::side_candidates(
+            &crate::layout::corpus_stem(name, &pair.files),
+            &pair.target,
+        );
+        let target = [tgt_gz, tgt_name.clone()]
             .into_iter()
             .map(|f| dir.join(f))
             .find(|p| p.is_file())

@@ -27,7 +27,7 @@ pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf
         let langs = [pair.source.as_str(), pair.target.as_str()];
         let finals: Vec<PathBuf> = langs
             .iter()
-            .map(|l| dir.join(format!("{}.{}.{l}.gz", c.name, pair.files)))
+            .map(|l| crate::layout::corpus_side(dir, &c.name, &pair.files, l))
             .collect();
         if finals.iter().all(|p| p.is_file()) {
             if !quiet {

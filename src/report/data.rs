@@ -110,28 +110,23 @@ pub struct Measure {
     pub undefined: u64,
 }
 
-/// The per-line reordering files, newest first: `reorder.tsv` (one row per corpus line,
-/// one column per measure) and the older `max_distance.tsv` (rows only for lines with a
-/// link).
-const REORDER_FILES: [&str; 2] = ["reorder/reorder.tsv", "reorder/max_distance.tsv"];
-
 /// Columns of the reordering file that are measures.
 const MEASURES: [&str; 5] = ["position", "crossing", "kendall", "fuzzy", "distance"];
 
-/// The reordering measures of every line (empty when the run has no reordering sets or
-/// its per-line file is missing). Memory: one counter per distinct value (rounded to
-/// 0.01), whatever the corpus size.
+/// The reordering measures of every line, from the per-line file the manifest records
+/// (`reorder.tsv`: one row per corpus line, one column per measure; older runs'
+/// `max_distance.tsv`: rows only for lines with a link), checked as the run wrote it
+/// ([`Manifest::file`]); empty when the run has no reordering sets or the file is
+/// missing. Memory: one counter per distinct value (rounded to 0.01), whatever the corpus
+/// size.
 pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Vec<Measure>)> {
-    if m.reorder.is_none() {
-        return Ok((None, Vec::new()));
-    }
-    let Some(path) = REORDER_FILES
-        .iter()
-        .map(|f| dir.join(f))
-        .find(|p| p.is_file())
-    else {
+    let Some(info) = &m.reorder else {
         return Ok((None, Vec::new()));
     };
+    if !crate::write::manifest::resolve(dir, &info.files.measures)?.is_file() {
+        return Ok((None, Vec::new()));
+    }
+    let path = m.file(dir, &info.files.measures)?;
     let mut r = Input::open(&path)?;
     let Some(header) = r.next_line()? else {
         return Err(Error::input(&path, 1, "empty file: expected a header row"));

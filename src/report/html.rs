@@ -427,7 +427,7 @@ fn settings(s: &mut String, r: &Report) {
                  buckets {}; source tokens: {}; target tokens: {}; {} lines with a link between words</td></tr>",
                 o.align.direction.name(),
                 o.align.iterations,
-                esc(&o.buckets.iter().map(|b| format!("ge{b}")).collect::<Vec<_>>().join(", ")),
+                esc(&o.buckets.iter().map(|&b| crate::layout::bucket(false, b)).collect::<Vec<_>>().join(", ")),
                 esc(&ro.source_tokens),
                 esc(&ro.target_tokens),
                 ro.lines_with_links
@@ -730,7 +730,7 @@ fn distances(s: &mut String, r: &Report) -> Result<()> {
                 thresholds
                     .iter()
                     .filter(|&&t| (t as usize) < bars.len())
-                    .map(|&t| (t as usize, format!("ge{t}")))
+                    .map(|&t| (t as usize, crate::layout::bucket(false, t)))
                     .collect()
             } else {
                 Vec::new()

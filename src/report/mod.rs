@@ -97,7 +97,7 @@ pub fn gather(opts: &ReportOptions) -> Result<Report> {
     let m = Manifest::read_complete(dir)?;
     let scores_path = match &opts.scores {
         Some(p) => Some(p.clone()),
-        None => Some(dir.join("scores.json")).filter(|p| p.is_file()),
+        None => Some(dir.join(crate::layout::SCORES_JSON)).filter(|p| p.is_file()),
     };
     let scores = match &scores_path {
         Some(p) => Some(scores::read(p, &m)?),
@@ -127,7 +127,7 @@ pub fn gather(opts: &ReportOptions) -> Result<Report> {
 pub fn out_path(opts: &ReportOptions) -> Result<PathBuf> {
     let ext = opts.format.extension();
     let Some(out) = &opts.out else {
-        return Ok(opts.sets.join(format!("report.{ext}")));
+        return Ok(crate::layout::report_file(&opts.sets, ext));
     };
     let ok = out.extension().is_some_and(|e| {
         e.eq_ignore_ascii_case(ext) || (ext == "html" && e.eq_ignore_ascii_case("htm"))

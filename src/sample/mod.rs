@@ -112,6 +112,10 @@ pub struct SetControls {
     /// Path prefix of the control files relative to the output directory: control `k`
     /// is `<prefix>.<k>.ids`, `<prefix>.<k>.<src>`, `<prefix>.<k>.<tgt>`.
     pub prefix: String,
+    /// The files of each control written, in control order (absent in manifests written
+    /// before they were recorded: then [`ControlFiles::new`] of the prefix).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<ControlFiles>,
     /// Source-length histogram of the set, `"len:count len:count ..."` ascending.
     pub set_lengths: String,
     /// Source-length histogram of each control (same form), in control order.
@@ -121,6 +125,44 @@ pub struct SetControls {
     pub shortfall_total: u64,
     /// The out-of-tolerance draws, by control and set length.
     pub shortfalls: Vec<ShortfallEntry>,
+}
+
+/// The files of one control, relative to the output directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ControlFiles {
+    /// Its corpus line ids, ascending.
+    pub ids: String,
+    /// Its source lines.
+    pub source: String,
+    /// Its target lines.
+    pub target: String,
+}
+
+impl ControlFiles {
+    /// The files of control `k` (1-based) of the set whose controls have `prefix`, for the
+    /// languages `(source, target)`.
+    pub fn new(prefix: &str, k: usize, langs: (&str, &str)) -> ControlFiles {
+        let stem = crate::layout::control_stem(prefix, k);
+        ControlFiles {
+            ids: crate::layout::with_ext(&stem, crate::layout::IDS),
+            source: crate::layout::with_ext(&stem, langs.0),
+            target: crate::layout::with_ext(&stem, langs.1),
+        }
+    }
+}
+
+impl SetControls {
+    /// The ids file of control `k` (1-based): as recorded, or by the layout for manifests
+    /// that record none.
+    pub fn ids_file(&self, k: usize) -> String {
+        match self.files.get(k.wrapping_sub(1)) {
+            Some(f) => f.ids.clone(),
+            None => crate::layout::with_ext(
+                &crate::layout::control_stem(&self.prefix, k),
+                crate::layout::IDS,
+            ),
+        }
+    }
 }
 
 /// Formats a `(length, count)` histogram compactly: `"3:1 5:2"`.
@@ -153,7 +195,7 @@ pub fn stream_seed(seed: u64, phenomenon: &str, bucket: &str) -> u64 {
 
 /// Path prefix (relative to the output directory) of a set's control files.
 pub fn control_prefix(phenomenon: &str, bucket: &str) -> String {
-    format!("{phenomenon}/controls/{bucket}")
+    crate::layout::control_prefix(phenomenon, bucket)
 }
 
 /// One set's sampling outcome.
@@ -188,6 +230,7 @@ pub fn sample_set(
         tolerance: opts.tolerance,
         include_set: opts.allow_set_members,
         prefix: control_prefix(phenomenon, bucket),
+        files: Vec::new(),
         set_lengths: String::new(),
         control_lengths: Vec::new(),
         shortfall_total: 0,
@@ -272,6 +315,24 @@ pub fn groups(sizes: &[u64], count: usize) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Control files are read as the manifest records them, and by the layout from
+    /// manifests that record none.
+    #[test]
+    fn control_ids_file_is_the_recorded_one_or_the_layout_one() {
+        let json = r#"{"phenomenon": "p", "bucket": "ge1", "status": "written",
+            "sentences": 1, "count": 2, "seed": 0, "stream_seed": 0, "tolerance": 1,
+            "include_set": false, "prefix": "p/controls/ge1", "set_lengths": "",
+            "control_lengths": [], "shortfall_total": 0, "shortfalls": []}"#;
+        let mut c: SetControls = serde_json::from_str(json).unwrap();
+        assert_eq!(c.ids_file(2), "p/controls/ge1.2.ids");
+        c.files = (1..=2)
+            .map(|k| ControlFiles::new(&c.prefix, k, ("de", "en")))
+            .collect();
+        assert_eq!(c.files[0].target, "p/controls/ge1.1.en");
+        c.files[1].ids = "elsewhere.ids".into();
+        assert_eq!(c.ids_file(2), "elsewhere.ids");
+    }
 
     #[test]
     fn status_names_are_the_serialized_names() {

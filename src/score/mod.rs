@@ -160,7 +160,7 @@ pub fn load(dir: &Path) -> Result<Loaded> {
             Some(c) => {
                 if c.status == ControlStatus::Written {
                     for k in 1..=c.count {
-                        let p = m.file(dir, &format!("{}.{k}.ids", c.prefix))?;
+                        let p = m.file(dir, &c.ids_file(k))?;
                         let ids = read_ids(&p)?;
                         check_ids(&p, &ids, m.corpus.lines)?;
                         ctl_ids.push(ids);

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::{Method, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
 use crate::error::{Error, Result};
+use crate::layout;
 
 /// The first columns of `scores.csv`, common to every version (how an existing file is
 /// recognised as ours).
@@ -18,7 +19,7 @@ controls,control_status,control_mean,control_sd,rank,ties,points,spearman,pearso
 /// (a JSON score report; a CSV with ldd-sets' header), and never if they are inputs.
 pub fn write_outputs(report: &Scores, dir: &Path, inputs: &[&Path]) -> Result<()> {
     ldd_io::fs::create_dir_all(dir)?;
-    let (json_path, csv_path) = (dir.join("scores.json"), dir.join("scores.csv"));
+    let (json_path, csv_path) = (dir.join(layout::SCORES_JSON), dir.join(layout::SCORES_CSV));
     for p in [&json_path, &csv_path] {
         ldd_io::output::refuse_same_file(p, inputs)?;
         if p.exists() && !written_by_us(p) {

@@ -15,6 +15,7 @@ use std::path::PathBuf;
 
 use super::{check_name, count_error, load, system_name};
 use crate::error::Result;
+use crate::layout;
 use crate::read::select::read_selected;
 use crate::write::manifest::resolve;
 
@@ -77,10 +78,12 @@ pub fn slice(args: &SliceOptions) -> Result<()> {
     };
     for u in &l.units {
         let ids = &u.set.files.ids;
-        let stem = ids.strip_suffix(".ids").unwrap_or(ids).to_string();
-        write(format!("{stem}.hyp.{name}"), &u.ids)?;
+        write(layout::hyp_file(layout::set_stem(ids), &name), &u.ids)?;
         for (k, ids) in u.controls.iter().enumerate() {
-            write(format!("{}.{}.hyp.{name}", u.prefix, k + 1), ids)?;
+            write(
+                layout::hyp_file(&layout::control_stem(&u.prefix, k + 1), &name),
+                ids,
+            )?;
         }
     }
     // Moved into place with stops held back: a stop finds all of them moved or none.

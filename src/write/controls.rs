@@ -4,6 +4,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::sample::ControlFiles;
 
 /// The corpus lines of a group of controls: `ids` (ascending, no repeats) with their
 /// source and target lines.
@@ -16,12 +17,10 @@ pub struct LineMap<'a> {
     pub target: &'a [String],
 }
 
-/// Writes one control's three files `<base>.ids`, `<base>.<src_ext>`, `<base>.<tgt_ext>`
-/// under `root` (`ids` ascending, all in `lines`).
+/// Writes one control's three `files` under `root` (`ids` ascending, all in `lines`).
 pub fn write_control(
     root: &Path,
-    base: &str,
-    exts: (&str, &str),
+    files: &ControlFiles,
     ids: &[u32],
     lines: &LineMap<'_>,
 ) -> Result<()> {
@@ -34,7 +33,7 @@ pub fn write_control(
                 .map_err(|_| Error::Data(format!("control id {id} missing from the line map")))
         })
         .collect::<Result<_>>()?;
-    let write = |rel: String, line: &dyn Fn(usize) -> String| -> Result<()> {
+    let write = |rel: &str, line: &dyn Fn(usize) -> String| -> Result<()> {
         let path = root.join(rel);
         ldd_io::fs::create_parent(&path)?;
         let file = ldd_io::fs::create(&path)?;
@@ -48,12 +47,8 @@ pub fn write_control(
         })();
         res.map_err(|e| Error::io(&path, e))
     };
-    write(format!("{base}.ids"), &|j| ids[j].to_string())?;
-    write(format!("{base}.{}", exts.0), &|j| {
-        lines.source[idx[j]].clone()
-    })?;
-    write(format!("{base}.{}", exts.1), &|j| {
-        lines.target[idx[j]].clone()
-    })?;
+    write(&files.ids, &|j| ids[j].to_string())?;
+    write(&files.source, &|j| lines.source[idx[j]].clone())?;
+    write(&files.target, &|j| lines.target[idx[j]].clone())?;
     Ok(())
 }

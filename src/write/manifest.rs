@@ -23,7 +23,7 @@ use crate::sample::{ControlOptions, SetControls};
 pub const FORMAT_VERSION: u32 = 1;
 
 /// The file whose presence marks a directory as an ldd-sets output.
-pub const MANIFEST: &str = "manifest.json";
+pub use crate::layout::MANIFEST;
 
 /// Largest manifest read: 256 MiB.
 const MAX_MANIFEST_BYTES: u64 = 256 << 20;

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bucket::Bucket;
 use crate::error::Result;
+use crate::layout;
 
 /// Bytes buffered per file before they are appended to it.
 const FLUSH_BYTES: usize = 1 << 16;
@@ -61,13 +62,13 @@ pub struct SetFiles {
 impl SetFiles {
     /// File names of set `dir/name` for the two languages.
     pub fn new(dir: &str, name: &str, src: &str, tgt: &str) -> SetFiles {
-        let p = |ext: &str| format!("{dir}/{name}.{ext}");
+        let p = |ext: &str| layout::set_file(dir, name, ext);
         SetFiles {
             source: p(src),
             target: p(tgt),
-            ids: p("ids"),
-            conllu: p("conllu"),
-            marked: p(&format!("marked.{src}")),
+            ids: p(layout::IDS),
+            conllu: p(layout::CONLLU),
+            marked: p(&layout::marked(src)),
             marked_target: None,
         }
     }

@@ -8,10 +8,10 @@ use ldd_io::Input;
 use crate::error::{Error, Result};
 
 /// The lengths file of a shard's output.
-pub const LENGTHS: &str = "shard-lengths.txt";
+pub use crate::layout::SHARD_LENGTHS as LENGTHS;
 
 /// The copy of a shard's parse in its output.
-pub const PARSE: &str = "shard-parse.conllu.gz";
+pub use crate::layout::SHARD_PARSE as PARSE;
 
 /// Writes one length per line (all-or-nothing).
 pub fn write_lengths(path: &Path, lengths: &[u32]) -> Result<()> {

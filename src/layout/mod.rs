@@ -1,0 +1,176 @@
+//! Where every file of ldd-sets lives: the one module that names output files, used by the
+//! writers that create them and the readers that find them again.
+//!
+//! An output directory `OUT` (paths relative to it):
+//!
+//! ```text
+//! manifest.json  summary.csv                    the run, and one row per set
+//! <phenomenon>/<bucket>.{<src>,<tgt>,ids,conllu,marked.<src>}   a set
+//! reorder/ge<k>.{…, marked.<tgt>}                a reorder set
+//! reorder/alignments.txt  reorder/reorder.tsv   every line's alignment and measures
+//! <phenomenon>/controls/<bucket>.<k>.{ids,<src>,<tgt>}   control k (1-based) of a set
+//! <set file stem>.hyp.<system>  <control stem>.hyp.<system>   `slice`'s per-set outputs
+//! scores.json  scores.csv  report.html  report.tex   `score` and `report`
+//! shard-lengths.txt  shard-parse.conllu.gz       a shard's extras, for `merge`
+//! ```
+//!
+//! Corpora (`corpora`, `run`): `<dir>/<name>.<files>.<lang>.gz`; aligner models:
+//! `<prefix>.fwd.ldda`, `<prefix>.rev.ldda`.
+
+use std::path::{Path, PathBuf};
+
+/// The run's record: `OUT/manifest.json`.
+pub const MANIFEST: &str = "manifest.json";
+/// One row per set: `OUT/summary.csv`.
+pub const SUMMARY: &str = "summary.csv";
+/// `score`'s result: `scores.json`.
+pub const SCORES_JSON: &str = "scores.json";
+/// `score`'s rows as CSV: `scores.csv`.
+pub const SCORES_CSV: &str = "scores.csv";
+/// A shard's source lengths, for merge to draw controls: `shard-lengths.txt`.
+pub const SHARD_LENGTHS: &str = "shard-lengths.txt";
+/// A shard's parse, for merge to join: `shard-parse.conllu.gz`.
+pub const SHARD_PARSE: &str = "shard-parse.conllu.gz";
+/// The directory of reorder sets and files (also the phenomenon name of reorder sets).
+pub const REORDER_DIR: &str = "reorder";
+
+/// The name of a bucket: `ge<d>` (distance at least `d`) or `eq<d>` (exactly `d`).
+pub fn bucket(exact: bool, d: u32) -> String {
+    if exact {
+        format!("eq{d}")
+    } else {
+        format!("ge{d}")
+    }
+}
+
+/// A set's file: `<dir>/<name>.<ext>` (`ext` a language code, `ids`, `conllu`, or
+/// [`marked`]).
+pub fn set_file(dir: &str, name: &str, ext: &str) -> String {
+    format!("{dir}/{name}.{ext}")
+}
+
+/// The extension of a set's marked file in `lang`: `marked.<lang>`.
+pub fn marked(lang: &str) -> String {
+    format!("marked.{lang}")
+}
+
+/// The extension of a set's line ids: `ids`.
+pub const IDS: &str = "ids";
+/// The extension of a set's trees: `conllu`.
+pub const CONLLU: &str = "conllu";
+
+/// Every line's Pharaoh alignment: `reorder/alignments.txt`.
+pub fn reorder_alignments() -> String {
+    format!("{REORDER_DIR}/alignments.txt")
+}
+
+/// Every line's reordering measures: `reorder/reorder.tsv`.
+pub fn reorder_measures() -> String {
+    format!("{REORDER_DIR}/reorder.tsv")
+}
+
+/// The stem of a set's control files: `<phenomenon>/controls/<bucket>`.
+pub fn control_prefix(phenomenon: &str, bucket: &str) -> String {
+    format!("{phenomenon}/controls/{bucket}")
+}
+
+/// Control `k` (1-based) of the set whose control stem is `prefix`: `<prefix>.<k>`, to
+/// which a file's extension is added ([`with_ext`]).
+pub fn control_stem(prefix: &str, k: usize) -> String {
+    format!("{prefix}.{k}")
+}
+
+/// `<stem>.<ext>`.
+pub fn with_ext(stem: &str, ext: &str) -> String {
+    format!("{stem}.{ext}")
+}
+
+/// The stem of a set's files, from its ids file (`p/ge1.ids` → `p/ge1`).
+pub fn set_stem(ids_file: &str) -> &str {
+    ids_file
+        .strip_suffix(&format!(".{IDS}"))
+        .unwrap_or(ids_file)
+}
+
+/// `slice`'s output for `system` of the set or control with stem `stem`:
+/// `<stem>.hyp.<system>`.
+pub fn hyp_file(stem: &str, system: &str) -> String {
+    format!("{stem}.hyp.{system}")
+}
+
+/// A report's default file in the sets directory: `report.<ext>`.
+pub fn report_file(sets: &Path, ext: &str) -> PathBuf {
+    sets.join(format!("report.{ext}"))
+}
+
+/// The common stem of a corpus's two sides: `<name>.<files>`.
+pub fn corpus_stem(name: &str, files: &str) -> String {
+    format!("{name}.{files}")
+}
+
+/// One side of a corpus as `corpora` writes it: `<dir>/<name>.<files>.<lang>.gz`.
+pub fn corpus_side(dir: &Path, name: &str, files: &str, lang: &str) -> PathBuf {
+    dir.join(format!("{}.{lang}.gz", corpus_stem(name, files)))
+}
+
+/// The corpus name of a file named like a side of a corpus (`<name>.<files>.<lang>[.gz]`),
+/// or `None`.
+pub fn corpus_name<'a>(file: &'a str, files: &str, lang: &str) -> Option<&'a str> {
+    let stem = file.strip_suffix(".gz").unwrap_or(file);
+    stem.strip_suffix(&format!(".{files}.{lang}"))
+}
+
+/// The files a corpus side may be, given the stem (`P` → `P.<lang>.gz`, `P.<lang>`), in
+/// the order they are looked for.
+pub fn side_candidates(stem: &str, lang: &str) -> [String; 2] {
+    let base = format!("{stem}.{lang}");
+    [format!("{base}.gz"), base]
+}
+
+/// A saved aligner model: `<prefix>.fwd.ldda` or `<prefix>.rev.ldda`.
+pub fn model_file(prefix: &Path, reverse: bool) -> PathBuf {
+    let mut s = prefix.as_os_str().to_owned();
+    s.push(if reverse { ".rev.ldda" } else { ".fwd.ldda" });
+    PathBuf::from(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names the README documents, as the writers and readers get them.
+    #[test]
+    fn names_are_the_documented_ones() {
+        assert_eq!(set_file("prt", &bucket(false, 3), IDS), "prt/ge3.ids");
+        assert_eq!(
+            set_file(REORDER_DIR, &bucket(true, 1), &marked("en")),
+            "reorder/eq1.marked.en"
+        );
+        let c = control_stem(&control_prefix("prt", "ge3"), 2);
+        assert_eq!(with_ext(&c, "de"), "prt/controls/ge3.2.de");
+        assert_eq!(hyp_file(set_stem("prt/ge3.ids"), "sys"), "prt/ge3.hyp.sys");
+        assert_eq!(hyp_file(&c, "sys"), "prt/controls/ge3.2.hyp.sys");
+        assert_eq!(reorder_measures(), "reorder/reorder.tsv");
+        assert_eq!(
+            corpus_side(Path::new("c"), "newstest2013", "de-en", "de"),
+            Path::new("c/newstest2013.de-en.de.gz")
+        );
+        assert_eq!(
+            corpus_name("newstest2013.de-en.de.gz", "de-en", "de"),
+            Some("newstest2013")
+        );
+        assert_eq!(corpus_name("newstest2013.de-en.en", "de-en", "de"), None);
+        assert_eq!(
+            side_candidates("c/x", "en"),
+            ["c/x.en.gz".to_string(), "c/x.en".to_string()]
+        );
+        assert_eq!(
+            model_file(Path::new("m/a"), true),
+            Path::new("m/a.rev.ldda")
+        );
+        assert_eq!(
+            report_file(Path::new("s"), "tex"),
+            Path::new("s/report.tex")
+        );
+    }
+}
