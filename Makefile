@@ -37,7 +37,7 @@ SHARD ?=
 ALIGN_MODEL ?=
 SHARD_ARG := $(if $(SHARD),--shard $(SHARD)) $(if $(ALIGN_MODEL),--align-model $(ALIGN_MODEL))
 
-.PHONY: reorder-evidence quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report bench-shard extract corpora score report venv lint demo demo-run browser
+.PHONY: reorder-evidence quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report bench-shard extract corpora score report venv lint demo demo-run browser docs
 
 build:
 	cargo build --release
@@ -77,6 +77,10 @@ test:
 	log=$$(mktemp); st=0; cargo test --workspace --release 2>&1 | tee "$$log" || st=$$?; \
 	awk '/^test result:/ { p += $$4; f += $$6 } END { printf "%d passed, %d failed\n", p, f; exit (p == 0 || f > 0) }' "$$log" || st=1; \
 	rm -f "$$log"; exit $$st
+
+# docs/reference.md from the binary's --help (tests/docs.rs fails when they differ).
+docs:
+	LDD_SETS_BLESS=1 cargo test --release --test docs flag_reference
 
 lint:
 	cargo fmt --all --check

@@ -199,7 +199,7 @@ pub struct SetArgs {
     /// The paper's released criterion (auto_challenge_sets): position measure, a pair in
     /// geK when its distance is strictly greater than K, one link per source word,
     /// unaligned words at their own position, fast_align's reverse direction unless
-    /// --align-direction says otherwise (see the README).
+    /// --align-direction says otherwise (see docs/reordering.md).
     #[arg(long)]
     pub paper_compat: bool,
 }

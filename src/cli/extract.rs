@@ -40,7 +40,7 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "FILE")]
     conllu: Option<PathBuf>,
     /// Skip the check that each tree of --conllu belongs to its corpus line (same letters
-    /// and digits after undoing tokenizer escapes, NFKC and lower-casing; README, "Bring
+    /// and digits after undoing tokenizer escapes, NFKC and lower-casing; docs/usage.md, "Bring
     /// your own parse"), for a parse you trust whose text differs more than that.
     #[arg(long, requires = "conllu")]
     trust_conllu: bool,
@@ -213,7 +213,7 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         if c.normalised_lines > 0 {
             eprintln!(
                 "ldd-sets: {} of {} trees matched their corpus line only after normalisation \
-                 (tokenizer escapes, Unicode, case; README, \"Bring your own parse\")",
+                 (tokenizer escapes, Unicode, case; docs/usage.md, \"Bring your own parse\")",
                 c.normalised_lines, c.lines
             );
         }
