@@ -15,6 +15,7 @@ pub mod bucket;
 pub mod config;
 pub mod detect;
 pub mod error;
+pub mod fetch;
 pub mod format;
 pub mod layout;
 pub mod parse;

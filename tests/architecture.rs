@@ -140,9 +140,9 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 }
 
 /// The pipeline order of `src/`: a module may import only modules of lower rank.
-const ORDER: [&str; 13] = [
-    "error", "config", "layout", "format", "read", "parse", "detect", "bucket", "sample", "write",
-    "score", "report", "pipeline",
+const ORDER: [&str; 14] = [
+    "error", "config", "layout", "format", "fetch", "read", "parse", "detect", "bucket", "sample",
+    "write", "score", "report", "pipeline",
 ];
 
 #[test]
@@ -254,9 +254,12 @@ fn the_library_touches_the_file_system_only_through_ldd_io() {
 /// reorder, aligner-model or manifest file name.
 #[test]
 fn only_the_layout_module_names_output_files() {
-    const NAMES: [&str; 19] = [
+    const NAMES: [&str; 22] = [
         "\"ge{",
+        "/ge{",
         "\"eq{",
+        "/eq{",
+        "marked.{",
         "/controls/",
         "hyp.{",
         "\"manifest.json\"",
@@ -300,7 +303,7 @@ fn only_the_layout_module_names_output_files() {
 #[test]
 fn every_stage_folder_says_what_enters_and_leaves() {
     for stage in [
-        "read", "parse", "detect", "bucket", "sample", "write", "score", "report",
+        "fetch", "read", "parse", "detect", "bucket", "sample", "write", "score", "report",
     ] {
         let p = root().join("src").join(stage).join("mod.rs");
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));

@@ -6,9 +6,9 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
 use ldd_align::{GoldFormat, GoldOptions};
-use ldd_sets::detect::align::Direction;
+use ldd_sets::detect::alignment::Direction;
 use ldd_sets::error::Result;
-use ldd_sets::pipeline::align::{align_corpus, AlignRun};
+use ldd_sets::pipeline::align_corpus::{align_corpus, AlignRun};
 use ldd_sets::read::Languages;
 
 use super::args::{AlignArgs, QuietArgs, ThreadArgs};

@@ -7,7 +7,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
 use ldd_sets::config::{Pair, PairOrigin};
-use ldd_sets::detect::align::{AlignOptions, Direction, DEFAULT_MAX_TOKENS};
+use ldd_sets::detect::alignment::{AlignOptions, Direction, DEFAULT_MAX_TOKENS};
 use ldd_sets::detect::reorder::{Measure, ReorderOptions};
 use ldd_sets::error::{Error, Result};
 use ldd_sets::parse::ParseSettings;

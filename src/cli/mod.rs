@@ -5,6 +5,7 @@
 
 mod align;
 mod args;
+mod corpora;
 mod extract;
 mod languages;
 mod merge;
@@ -111,7 +112,7 @@ enum Command {
     /// Download a language pair's corpora (config/pairs/<PAIR>.toml, or for a pair without
     /// a config OPUS Books) and normalise them into DIR/<name>.<pair>.<lang>.gz.
     #[command(after_help = EXIT_CODES)]
-    Corpora(parse::CorporaArgs),
+    Corpora(corpora::CorporaArgs),
     /// List the built-in registry of UDPipe 2.5 models: languages, ISO codes, models, and
     /// the phenomena that run by default for each source language.
     #[command(after_help = EXIT_CODES)]
@@ -134,7 +135,7 @@ pub fn main() -> ExitCode {
         Command::Report(a) => report::report(a),
         Command::Compare(a) => score::compare(a),
         Command::Align(a) => align::align(a),
-        Command::Corpora(a) => parse::corpora(a),
+        Command::Corpora(a) => corpora::corpora(a),
         Command::Languages(a) => languages::languages(a),
     };
     match res {

@@ -1,4 +1,4 @@
-//! `parse` and `corpora`.
+//! `parse`.
 
 use std::path::PathBuf;
 
@@ -6,7 +6,6 @@ use clap::Args;
 
 use ldd_sets::error::Result;
 use ldd_sets::parse::{describe, find_model, parse_cached_lines, write_parse};
-use ldd_sets::read::fetch::fetch_corpora;
 use ldd_sets::read::shard::{count_lines, shard_range};
 
 use super::args::{ConfigArgs, ModelArgs, QuietArgs, ShardArgs, ThreadArgs};
@@ -33,21 +32,6 @@ pub struct ParseArgs {
     shard: ShardArgs,
     #[command(flatten)]
     threads: ThreadArgs,
-    #[command(flatten)]
-    quiet: QuietArgs,
-}
-
-#[derive(Args)]
-pub struct CorporaArgs {
-    /// Language pair: its config (config/pairs/<PAIR>.toml, shipped, or a path to a .toml),
-    /// else the registry's default corpus for the pair (OPUS Books, if OPUS has the pair).
-    #[arg(long, value_name = "PAIR")]
-    pair: String,
-    /// Directory to write the corpora to.
-    #[arg(long, value_name = "DIR")]
-    dir: PathBuf,
-    #[command(flatten)]
-    config: ConfigArgs,
     #[command(flatten)]
     quiet: QuietArgs,
 }
@@ -80,9 +64,4 @@ pub fn parse(a: ParseArgs) -> Result<()> {
         Some(out) => write_parse(&parsed.conllu, out, &[&a.src, &model]),
         None => Ok(()),
     }
-}
-
-pub fn corpora(a: CorporaArgs) -> Result<()> {
-    let pair = a.config.pair(&a.pair, a.quiet.quiet)?;
-    fetch_corpora(&pair, &a.dir, a.quiet.quiet).map(|_| ())
 }

@@ -1,7 +1,7 @@
 //! Reordering LDD: sentence pairs whose word alignment reorders words far apart
 //! (Choshen & Abend 2019, §4.1; Birch 2011).
 //!
-//! The alignment comes from [`super::align`]. Every line gets the four measures of
+//! The alignment comes from [`super::alignment`]. Every line gets the four measures of
 //! [`ldd_align::Reordering`] — `position`, `crossing`, `kendall`, `fuzzy` — and the
 //! [`Measure`] chosen by `--reorder-measure` builds the `geK` sets: a pair is in
 //! `reorder/geK` when its measure is at least K (K in words for `position` and
@@ -15,7 +15,7 @@ use std::str::FromStr;
 use ldd_align::{paper_position, Alignment, Corpus, Link, Reordering};
 use serde::{Deserialize, Serialize};
 
-use super::align::AlignOptions;
+use super::alignment::AlignOptions;
 
 /// The phenomenon name (output directory) of reordering sets.
 pub const NAME: &str = crate::layout::REORDER_DIR;

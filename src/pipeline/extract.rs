@@ -14,7 +14,7 @@ use ldd_io::{LineRange, Staging};
 use rayon::prelude::*;
 
 use crate::bucket::Bucket;
-use crate::detect::align::{self, pair_tokens};
+use crate::detect::alignment::{self, pair_tokens};
 use crate::detect::reorder::{self, ReorderFiles, ReorderInfo, ReorderOptions};
 use crate::detect::rules::{Match, Matcher, RuleSet};
 use crate::error::{Error, Result};
@@ -32,7 +32,7 @@ use crate::write::manifest::{
     Tool, FORMAT_VERSION, MANIFEST,
 };
 use crate::write::marked::{mark, mark_plain, MARKER};
-use crate::write::reorder::write_corpus_files;
+use crate::write::reorder_files::write_corpus_files;
 use crate::write::set::{Entry, SetEntry, SetFiles, SetKind, SetWriter};
 use crate::write::shard::{write_lengths, LENGTHS, PARSE};
 
@@ -161,8 +161,8 @@ impl ExtractOptions {
             v.extend(r.alignments.iter().cloned());
             v.extend(r.align.train.iter().cloned());
             for prefix in r.align.model.iter().chain(&r.align.save_model) {
-                v.push(align::model_path(prefix, false));
-                v.push(align::model_path(prefix, true));
+                v.push(alignment::model_path(prefix, false));
+                v.push(alignment::model_path(prefix, true));
             }
         }
         v
@@ -419,14 +419,14 @@ fn reorder_sets(
     let (alignments, trained_pairs, too_long) = match &r.alignments {
         Some(path) => match &opts.shard {
             Some(s) => (
-                align::read_alignments_of(path, pairs, s.lines.first, s.corpus_lines)?,
+                alignment::read_alignments_of(path, pairs, s.lines.first, s.corpus_lines)?,
                 0,
                 0,
             ),
-            None => (align::read_alignments(path, pairs)?, 0, 0),
+            None => (alignment::read_alignments(path, pairs)?, 0, 0),
         },
         None => {
-            let a = align::align(pairs, &r.align, langs)?;
+            let a = alignment::align(pairs, &r.align, langs)?;
             (a.alignments, a.trained_pairs, a.too_long)
         }
     };
@@ -439,7 +439,11 @@ fn reorder_sets(
     let mut writers = Vec::new();
     for b in &thresholds {
         let mut f = SetFiles::new(reorder::NAME, &layout::bucket(false, *b), langs.0, langs.1);
-        f.marked_target = Some(format!("{}/ge{b}.marked.{}", reorder::NAME, langs.1));
+        f.marked_target = Some(layout::set_file(
+            reorder::NAME,
+            &layout::bucket(false, *b),
+            &layout::marked(langs.1),
+        ));
         writers.push(SetWriter::create(root, f)?);
     }
     let mut input = opts.open()?;

@@ -31,7 +31,7 @@ use crate::write::manifest::{
     is_output, resolve, write_summary, CorpusStats, Inputs, Manifest, MergedShard, MergedShards,
     ShardPart, ShardRecord, Tool, MANIFEST,
 };
-use crate::write::reorder::TSV_HEADER;
+use crate::write::reorder_files::TSV_HEADER;
 use crate::write::set::SetEntry;
 use crate::write::shard::read_lengths;
 

@@ -3,7 +3,7 @@
 //!
 //! This is the only module that imports every stage; no stage imports it.
 
-pub mod align;
+pub mod align_corpus;
 pub mod extract;
 pub mod merge;
 

@@ -1,14 +1,13 @@
 //! Stage 1, **read**: the corpus and everything else ldd-sets reads, through `ldd-io`.
 //!
-//! What enters: file paths (corpus sides, CoNLL-U, id lists, corpus directories, URLs of
-//! corpora to download). What leaves: corpus lines read in lockstep with their trees'
-//! text ([`lockstep`]) and checked to belong together ([`belongs`]), selected lines by id ([`select`]), the corpora of a directory
-//! ([`discover`]), downloaded corpora normalised on disk ([`fetch`]), the line range of a
-//! shard ([`shard`]), and the [`Languages`] of a corpus.
+//! What enters: file paths (corpus sides, CoNLL-U, id lists, corpus directories).
+//! What leaves: corpus lines read in lockstep with their trees' text ([`lockstep`]) and
+//! checked to belong together ([`belongs`]), selected lines by id ([`select`]), the corpora of a
+//! directory ([`discover`]), the line range of a shard ([`shard`]), and the
+//! [`Languages`] of a corpus. Downloading corpora is [`crate::fetch`]'s.
 
 pub mod belongs;
 pub mod discover;
-pub mod fetch;
 pub mod lockstep;
 pub mod select;
 pub mod shard;

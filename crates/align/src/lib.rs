@@ -22,24 +22,24 @@ mod diag;
 mod error;
 pub mod gold;
 mod index;
+mod measures;
 mod metrics;
 mod model;
 pub mod pharaoh;
 mod punct_table;
-mod reorder;
 mod symmetrize;
 mod tokenize;
 
 pub use corpus::{Corpus, Vocab};
 pub use error::{AlignError, Result};
 pub use gold::{read_gold, Gold, GoldFormat, GoldOptions, GoldSentence, OutsideLink};
-pub use metrics::{alignment_error_rate, precision_recall_f1, AerScores, Prf};
-pub use model::{Model, TrainOptions, MAX_LONG_CELLS, UNSEEN_PROB};
-pub use punct_table::UNICODE_VERSION as TOKENIZER_UNICODE_VERSION;
-pub use reorder::{
+pub use measures::{
     is_alpha_token, is_word, paper_position, permutation, word_links, Crossing, Ratio, ReorderHit,
     Reordering,
 };
+pub use metrics::{alignment_error_rate, precision_recall_f1, AerScores, Prf};
+pub use model::{Model, TrainOptions, MAX_LONG_CELLS, UNSEEN_PROB};
+pub use punct_table::UNICODE_VERSION as TOKENIZER_UNICODE_VERSION;
 pub use symmetrize::{symmetrize, Method};
 pub use tokenize::{is_punct_or_symbol, tokenize};
 

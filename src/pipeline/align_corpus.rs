@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use ldd_align::{alignment_error_rate, read_gold, AerScores, Corpus, Gold, GoldOptions};
 use ldd_conllu::parse_block;
 
-use crate::detect::align::{align, pair_tokens, push_files, AlignOptions};
+use crate::detect::alignment::{align, pair_tokens, push_files, AlignOptions};
 use crate::error::{Error, Result};
 use crate::read::lockstep::{Line, Lockstep};
 use crate::read::Languages;

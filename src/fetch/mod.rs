@@ -1,4 +1,8 @@
-//! `ldd-sets corpora`: download a pair's corpora and normalise them.
+//! Stage 0, **fetch**: `ldd-sets corpora` — download a pair's corpora and normalise them.
+//!
+//! What enters: a pair's config (its corpora's URLs, archive members, SHA-256) and a
+//! directory. What leaves: `DIR/<name>.<files>.<lang>.gz`, the corpus files every later
+//! stage reads.
 //!
 //! Each corpus of `config/pairs/<pair>.toml` is downloaded (zip, tar.gz, or one plain
 //! or gzip file per language with `{lang}` in the URL), its two sides are taken from
