@@ -20,6 +20,7 @@ pub mod format;
 pub mod layout;
 pub mod parse;
 pub mod pipeline;
+pub mod printer;
 pub mod read;
 pub mod report;
 pub mod sample;

@@ -140,9 +140,9 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 }
 
 /// The pipeline order of `src/`: a module may import only modules of lower rank.
-const ORDER: [&str; 14] = [
+const ORDER: [&str; 15] = [
     "error", "config", "layout", "format", "fetch", "read", "parse", "detect", "bucket", "sample",
-    "write", "score", "report", "pipeline",
+    "write", "score", "report", "pipeline", "printer",
 ];
 
 #[test]

@@ -8,12 +8,11 @@ use clap::Args;
 use ldd_sets::config::Pair;
 use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::error::{Error, Result};
-use ldd_sets::layout;
 use ldd_sets::parse::{describe, find_model, parse_cached_lines};
 use ldd_sets::pipeline::{
-    self, check_shard_reorder, extract as run_extract, ExtractOptions, ExtractReport, RunOptions,
-    ShardRun,
+    self, check_shard_reorder, extract as run_extract, ExtractOptions, RunOptions, ShardRun,
 };
+use ldd_sets::printer;
 use ldd_sets::read::shard::{count_lines, shard_range};
 use ldd_sets::read::Languages;
 
@@ -223,7 +222,10 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
                 c.unchecked_lines
             );
         }
-        print_summary(&opts, &report, start.elapsed().as_secs_f64());
+        print!(
+            "{}",
+            printer::extract::extract_summary(&opts, &report, start.elapsed().as_secs_f64())
+        );
     }
     Ok(())
 }
@@ -255,92 +257,14 @@ pub fn run(a: RunArgs) -> Result<()> {
     let runs = pipeline::run(&opts, &mut |r| {
         if !quiet {
             println!("\n== {} ==", r.corpus.name);
-            print_summary(&r.options, &r.report, r.extract_seconds);
+            print!(
+                "{}",
+                printer::extract::extract_summary(&r.options, &r.report, r.extract_seconds)
+            );
         }
     })?;
     if !quiet {
-        println!(
-            "\ntiming per stage (s):\n{:<24} {:>9} {:>9}",
-            "corpus", "parse", "extract"
-        );
-        for r in runs {
-            println!(
-                "{:<24} {:>9.2} {:>9.2}",
-                r.corpus.name, r.parse_seconds, r.extract_seconds
-            );
-        }
+        print!("{}", printer::extract::run_timing(&runs));
     }
     Ok(())
-}
-
-/// The summary table of one extraction.
-fn print_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) {
-    let max = opts.rules.max_distance;
-    if let Some(s) = &opts.shard {
-        println!(
-            "shard {} of the corpus: lines {}..{} of {} (merge the shards with `ldd-sets merge`; \
-             it draws the controls)",
-            s.shard,
-            s.lines.first,
-            s.lines.end().saturating_sub(1),
-            s.corpus_lines
-        );
-    }
-    println!(
-        "{} lines ({} empty, {} source words) in {secs:.2} s; sets in {}",
-        r.corpus.lines,
-        r.corpus.empty_lines,
-        r.corpus.source_words,
-        ldd_io::text::shown(&opts.out)
-    );
-    for (title, exact) in [
-        ("sentences with a pair at distance >= d", false),
-        ("sentences with a pair at distance = d", true),
-    ] {
-        println!("\n{title}:");
-        let mut header = format!("{:<24}", "phenomenon");
-        for d in 0..=max {
-            header.push_str(&format!(" {:>7}", layout::bucket(exact, d)));
-        }
-        println!("{header}");
-        for p in &opts.rules.phenomena {
-            let mut row = format!("{:<24}", p.name);
-            for d in 0..=max {
-                let bucket = layout::bucket(exact, d);
-                let n = r
-                    .sets
-                    .iter()
-                    .find(|s| s.phenomenon == p.name && s.bucket == bucket)
-                    .map_or(0, |s| s.sentences);
-                row.push_str(&format!(" {n:>7}"));
-            }
-            println!("{row}");
-        }
-    }
-    if let Some(info) = &r.reorder {
-        let paper = if info.options.paper_compat {
-            ", --paper-compat: distance > K"
-        } else {
-            ""
-        };
-        println!(
-            "\nsentence pairs at reordering >= K, per measure (* built the sets{paper}; \
-             reorder/reorder.tsv has every measure of every line):"
-        );
-        for m in &info.sizes {
-            let cells: String = m
-                .buckets
-                .iter()
-                .zip(&m.lines)
-                .map(|(b, n)| format!(" {:>6} {n:<7}", layout::bucket(false, *b)))
-                .collect();
-            let mark = if m.builds_sets { "*" } else { " " };
-            let row = format!(
-                "{mark} {:<9} {:<8}{cells}",
-                m.measure.name(),
-                m.measure.unit()
-            );
-            println!("{}", row.trim_end());
-        }
-    }
 }

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use ldd_sets::error::{Error, Result};
+use ldd_sets::printer::scores::{render_table, small_sets};
 use ldd_sets::score::compare::compare as compare_sets;
-use ldd_sets::score::render::{render_table, small_sets, write_outputs};
+use ldd_sets::score::render::write_outputs;
 use ldd_sets::score::slice::{slice as slice_sets, SliceOptions};
 use ldd_sets::score::{
     score as score_sets, Method, ScoreOptions, SegScores, SignificanceOptions, SMALL_SET,

@@ -1,10 +1,11 @@
-//! The outputs of `score`: `scores.json`, `scores.csv` and the table on stdout.
+//! The files of `score`: `scores.json` and `scores.csv` (its table on stdout is
+//! [`crate::printer::scores`]'s).
 
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 
-use super::{Method, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
+use super::Scores;
 use crate::error::{Error, Result};
 use crate::layout;
 
@@ -138,217 +139,6 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-/// Input text (names from the manifest and the command line) as printed.
-fn esc(s: &str) -> std::borrow::Cow<'_, str> {
-    ldd_io::text::escape(s)
-}
-
-fn f2(v: Option<f64>) -> String {
-    v.map_or_else(|| "-".into(), |x| format!("{x:.2}"))
-}
-
-/// `[low, high]` with two decimals, `-` when undefined.
-fn range(lo: Option<f64>, hi: Option<f64>) -> String {
-    match (lo, hi) {
-        (Some(a), Some(b)) => format!("[{a:.2}, {b:.2}]"),
-        _ => "-".into(),
-    }
-}
-
-/// Whether a p-value is below the significance level `1 − confidence`.
-fn significant(p: Option<f64>, confidence: f64) -> bool {
-    p.is_some_and(|p| p < 1.0 - confidence)
-}
-
-/// The stdout table: per metric, one row per corpus/set, per system the score (`*`:
-/// differs from the baseline), its interval, the controls' `mean±sd`, the rank and the
-/// set-minus-controls difference (`!`: worse than the controls); `~` marks small sets.
-/// Then the distance trends and the signatures.
-pub fn render_table(r: &Scores) -> String {
-    let mut s = String::new();
-    let sig = &r.significance;
-    let conf = sig.confidence.unwrap_or(DEFAULT_CONFIDENCE);
-    let level = format!("{}%", conf * 100.0);
-    let alpha = format!("{}", ((1.0 - conf) * 1e6).round() / 1e6);
-    let _ = writeln!(
-        s,
-        "{} corpus lines; reference {}",
-        r.corpus_lines,
-        r.reference
-            .as_deref()
-            .map_or_else(|| "–".to_string(), ldd_io::text::shown)
-    );
-    if let (Some(b @ 1..), Some(seed)) = (sig.bootstrap, sig.seed) {
-        let _ = writeln!(
-            s,
-            "[{level} CI]: bootstrap interval ({b} resamples, seed {seed})"
-        );
-    }
-    if let (Some(m), Some(base), Some(n)) = (sig.method.as_deref(), r.systems.first(), sig.n) {
-        let _ = writeln!(
-            s,
-            "*: differs from the baseline {} (paired {}, {n} {}, p < {alpha})",
-            esc(&base.name),
-            esc(m),
-            if m == Method::Bootstrap.name() {
-                "resamples"
-            } else {
-                "trials"
-            },
-        );
-    }
-    let _ = writeln!(
-        s,
-        "rank: controls scoring better than the set, of K; Δctl: set minus controls' mean, \
-         !: worse than its controls (one-sided p < {alpha}); ~: fewer than {SMALL_SET} sentences"
-    );
-    let label_w = r
-        .rows
-        .iter()
-        .map(|x| esc(&x.phenomenon).len() + esc(&x.bucket).len() + 1)
-        .max()
-        .unwrap_or(6)
-        .max(6);
-    for metric in &r.metrics {
-        let _ = writeln!(s, "\n{}", metric.label);
-        let mut head = format!("{:<label_w$} {:>7}", "set", "n");
-        for sys in &r.systems {
-            head.push_str(&format!(
-                " | {:>8} {:>16} {:>13} {:>7} {:>9}",
-                esc(&sys.name),
-                format!("{level} CI"),
-                "ctl mean±sd",
-                "rank",
-                "Δctl"
-            ));
-        }
-        let _ = writeln!(s, "{head}");
-        let Some(first) = r.systems.first().map(|s| &s.name) else {
-            continue;
-        };
-        for row in r
-            .rows
-            .iter()
-            .filter(|x| x.metric == metric.key && &x.system == first)
-        {
-            let label = if row.scope == "corpus" {
-                "corpus".to_string()
-            } else {
-                format!("{}/{}", esc(&row.phenomenon), esc(&row.bucket))
-            };
-            let small = if row.small_set { "~" } else { " " };
-            let mut line = format!("{label:<label_w$} {:>6}{small}", row.sentences);
-            for sys in &r.systems {
-                let x = r.rows.iter().find(|x| {
-                    x.system == sys.name
-                        && x.metric == row.metric
-                        && x.scope == row.scope
-                        && x.phenomenon == row.phenomenon
-                        && x.bucket == row.bucket
-                });
-                let cells = match x {
-                    Some(x) => [
-                        format!(
-                            "{}{}",
-                            f2(x.score),
-                            if significant(x.p_value, conf) {
-                                "*"
-                            } else {
-                                " "
-                            }
-                        ),
-                        range(x.ci_low, x.ci_high),
-                        match (x.control_mean, x.control_sd) {
-                            (Some(m), Some(sd)) => format!("{m:.2}±{sd:.2}"),
-                            (Some(m), None) => format!("{m:.2}"),
-                            _ => "-".into(),
-                        },
-                        x.rank
-                            .map_or_else(|| "-".into(), |k| format!("{k}/{}", x.controls)),
-                        match x.control_diff {
-                            Some(d) => format!(
-                                "{d:+.2}{}",
-                                if significant(x.control_p_value, conf) {
-                                    "!"
-                                } else {
-                                    " "
-                                }
-                            ),
-                            None => "- ".into(),
-                        },
-                    ],
-                    None => ["- ".into(), "-".into(), "-".into(), "-".into(), "- ".into()],
-                };
-                line.push_str(&format!(
-                    " | {:>8} {:>16} {:>13} {:>7} {:>9}",
-                    cells[0], cells[1], cells[2], cells[3], cells[4]
-                ));
-            }
-            let _ = writeln!(s, "{line}");
-        }
-    }
-    if !r.trends.is_empty() {
-        let _ = writeln!(
-            s,
-            "\nDistance trend over ge sets (correlation of min distance and score, {level} CI)"
-        );
-        let _ = writeln!(
-            s,
-            "{:<8} {:<24} {:<16} {:>6} {:>8} {:>16} {:>8} {:>16}",
-            "metric", "phenomenon", "system", "points", "spearman", "CI", "pearson", "CI"
-        );
-        for t in &r.trends {
-            let label = r
-                .metrics
-                .iter()
-                .find(|m| m.key == t.metric)
-                .map_or(t.metric.as_str(), |m| m.label.as_str());
-            let _ = writeln!(
-                s,
-                "{:<8} {:<24} {:<16} {:>6} {:>8} {:>16} {:>8} {:>16}",
-                label,
-                esc(&t.phenomenon),
-                esc(&t.system),
-                t.points.len(),
-                f2(t.spearman),
-                range(t.spearman_ci_low, t.spearman_ci_high),
-                f2(t.pearson),
-                range(t.pearson_ci_low, t.pearson_ci_high)
-            );
-        }
-    }
-    if !r.metrics.is_empty() {
-        let _ = writeln!(s, "\nSignatures");
-        for m in &r.metrics {
-            let _ = writeln!(s, "  {:<8} {}", m.label, m.signature);
-        }
-    }
-    s
-}
-
-/// Sets with fewer than [`SMALL_SET`] sentences (non-empty), as `phenomenon/bucket (n)`,
-/// once per set.
-pub fn small_sets(r: &Scores) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let Some(first) = r.systems.first() else {
-        return out;
-    };
-    for row in &r.rows {
-        if row.system == first.name && row.scope == "set" && row.small_set && row.sentences > 0 {
-            let name = format!(
-                "{}/{} ({})",
-                esc(&row.phenomenon),
-                esc(&row.bucket),
-                row.sentences
-            );
-            if !out.contains(&name) {
-                out.push(name);
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,7 +149,7 @@ mod tests {
         assert!(CSV_COLUMNS.starts_with(CSV_HEADER));
     }
 
-    /// A report without systems renders (it used to panic).
+    /// Scores without systems render (it used to panic).
     #[test]
     fn empty_report_renders() {
         let r = Scores {
@@ -374,7 +164,6 @@ mod tests {
             rows: Vec::new(),
             trends: Vec::new(),
         };
-        assert!(render_table(&r).starts_with("0 corpus lines"));
         assert_eq!(render_csv(&r).lines().count(), 1);
     }
 }

@@ -1,0 +1,103 @@
+//! `extract`'s summary (set sizes per phenomenon and distance, reordering sets per
+//! measure) and `run`'s timing per corpus.
+
+use std::fmt::Write as _;
+
+use crate::layout;
+use crate::pipeline::extract::{ExtractOptions, ExtractReport};
+use crate::pipeline::CorpusRun;
+
+/// The summary table of one extraction.
+pub fn extract_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) -> String {
+    let mut out = String::new();
+    let max = opts.rules.max_distance;
+    if let Some(s) = &opts.shard {
+        let _ = writeln!(
+            out,
+            "shard {} of the corpus: lines {}..{} of {} (merge the shards with `ldd-sets merge`; \
+             it draws the controls)",
+            s.shard,
+            s.lines.first,
+            s.lines.end().saturating_sub(1),
+            s.corpus_lines
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} lines ({} empty, {} source words) in {secs:.2} s; sets in {}",
+        r.corpus.lines,
+        r.corpus.empty_lines,
+        r.corpus.source_words,
+        ldd_io::text::shown(&opts.out)
+    );
+    for (title, exact) in [
+        ("sentences with a pair at distance >= d", false),
+        ("sentences with a pair at distance = d", true),
+    ] {
+        let _ = writeln!(out, "\n{title}:");
+        let mut header = format!("{:<24}", "phenomenon");
+        for d in 0..=max {
+            header.push_str(&format!(" {:>7}", layout::bucket(exact, d)));
+        }
+        let _ = writeln!(out, "{header}");
+        for p in &opts.rules.phenomena {
+            let mut row = format!("{:<24}", p.name);
+            for d in 0..=max {
+                let bucket = layout::bucket(exact, d);
+                let n = r
+                    .sets
+                    .iter()
+                    .find(|s| s.phenomenon == p.name && s.bucket == bucket)
+                    .map_or(0, |s| s.sentences);
+                row.push_str(&format!(" {n:>7}"));
+            }
+            let _ = writeln!(out, "{row}");
+        }
+    }
+    if let Some(info) = &r.reorder {
+        let paper = if info.options.paper_compat {
+            ", --paper-compat: distance > K"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "\nsentence pairs at reordering >= K, per measure (* built the sets{paper}; \
+             reorder/reorder.tsv has every measure of every line):"
+        );
+        for m in &info.sizes {
+            let cells: String = m
+                .buckets
+                .iter()
+                .zip(&m.lines)
+                .map(|(b, n)| format!(" {:>6} {n:<7}", layout::bucket(false, *b)))
+                .collect();
+            let mark = if m.builds_sets { "*" } else { " " };
+            let row = format!(
+                "{mark} {:<9} {:<8}{cells}",
+                m.measure.name(),
+                m.measure.unit()
+            );
+            let _ = writeln!(out, "{}", row.trim_end());
+        }
+    }
+    out
+}
+
+/// `run`'s seconds per stage and corpus.
+pub fn run_timing(runs: &[CorpusRun]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\ntiming per stage (s):\n{:<24} {:>9} {:>9}",
+        "corpus", "parse", "extract"
+    );
+    for r in runs {
+        let _ = writeln!(
+            out,
+            "{:<24} {:>9.2} {:>9.2}",
+            r.corpus.name, r.parse_seconds, r.extract_seconds
+        );
+    }
+    out
+}
