@@ -381,6 +381,22 @@ fn lexical_distances_agree_with_the_buckets() {
     assert_eq!(d[0].phenomenon, "reflexive");
     assert_eq!(d[0].total(), 135);
     assert_eq!(d[1].total(), 119);
+    // They are extract's record, not found again: the manifest holds them, and a manifest
+    // without them (older runs) gives the same by re-running the rules over the trees.
+    assert_eq!(d, m.distances);
+    let mut old = m.clone();
+    old.distances.clear();
+    assert_eq!(
+        ldd_sets::report::data::lexical_distances(&f.sets, &old).unwrap(),
+        d
+    );
+    // A record that disagrees with the sets is refused.
+    let mut edited = m.clone();
+    edited.distances[1].counts[0] += 1;
+    let e = ldd_sets::report::data::lexical_distances(&f.sets, &edited)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("120 particle pairs by distance but 119"), "{e}");
 }
 
 #[test]

@@ -28,8 +28,8 @@ use crate::read::Languages;
 use crate::sample::{self, ControlFiles, ControlOptions, SetControls};
 use crate::write::controls::{write_control, LineMap};
 use crate::write::manifest::{
-    is_output, write_summary, CorpusStats, Inputs, Manifest, ShardParse, ShardPart, ShardRecord,
-    Tool, FORMAT_VERSION, MANIFEST,
+    is_output, write_summary, CorpusStats, Distances, Inputs, Manifest, ShardParse, ShardPart,
+    ShardRecord, Tool, FORMAT_VERSION, MANIFEST,
 };
 use crate::write::marked::{mark, mark_plain, MARKER};
 use crate::write::reorder_files::write_corpus_files;
@@ -276,6 +276,15 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
     }
 
     let mut corpus = CorpusStats::default();
+    let mut distances: Vec<Distances> = opts
+        .rules
+        .phenomena
+        .iter()
+        .map(|p| Distances {
+            phenomenon: p.name.clone(),
+            counts: Vec::new(),
+        })
+        .collect();
     let mut lengths = Vec::new();
     let mut align_pairs = Corpus::new();
     let mut lines: Vec<Line> = (0..CHUNK_LINES).map(|_| Line::default()).collect();
@@ -311,6 +320,9 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
                 continue;
             }
             if !d.matches.is_empty() {
+                for f in &d.matches {
+                    distances[usize::from(f.phenomenon)].add(f.distance as usize);
+                }
                 write_matches(line, id, &d, &buckets, &mut writers)?;
             }
         }
@@ -352,6 +364,7 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         sets: sets.clone(),
         reorder: reorder_info.clone(),
         controls,
+        distances,
         shard,
         checksums: Default::default(),
     };

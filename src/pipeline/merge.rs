@@ -28,8 +28,8 @@ use crate::error::{Error, Result};
 use crate::read::select::read_ids;
 use crate::read::shard::Shard;
 use crate::write::manifest::{
-    is_output, resolve, write_summary, CorpusStats, Inputs, Manifest, MergedShard, MergedShards,
-    ShardPart, ShardRecord, Tool, MANIFEST,
+    is_output, resolve, write_summary, CorpusStats, Distances, Inputs, Manifest, MergedShard,
+    MergedShards, ShardPart, ShardRecord, Tool, MANIFEST,
 };
 use crate::write::reorder_files::TSV_HEADER;
 use crate::write::set::SetEntry;
@@ -278,6 +278,20 @@ fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
     Ok(parts)
 }
 
+/// The shards' pair counts per distance, summed (empty when a shard recorded none).
+fn merged_distances(parts: &[Part]) -> Vec<Distances> {
+    if parts.iter().any(|p| p.manifest.distances.is_empty()) {
+        return Vec::new();
+    }
+    let mut out = parts[0].manifest.distances.clone();
+    for p in &parts[1..] {
+        for (a, b) in out.iter_mut().zip(&p.manifest.distances) {
+            a.merge(b);
+        }
+    }
+    out
+}
+
 /// What must be equal in the manifests of the shards of one run: everything except each
 /// shard's own counts, range, parse and file checksums, and the paths of the inputs (shards
 /// may run in other directories; the inputs' checksums must agree).
@@ -290,7 +304,7 @@ fn settings(m: &Manifest) -> Result<Value> {
             }
         }
     };
-    remove(&mut v, &["corpus", "checksums"]);
+    remove(&mut v, &["corpus", "checksums", "distances"]);
     if let Some(sets) = v.get_mut("sets").and_then(Value::as_array_mut) {
         for s in sets {
             remove(s, &["sentences", "pairs", "mean_source_words"]);
@@ -531,6 +545,7 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
         sets,
         reorder,
         controls,
+        distances: merged_distances(parts),
         shard: Some(ShardRecord::Merged(MergedShards {
             count: p0.count,
             shards: parts

@@ -14,27 +14,34 @@ use crate::read::select::{read_ids, read_needed, read_selected};
 use crate::write::manifest::Manifest;
 use crate::write::set::{SetEntry, SetKind};
 
-/// The distances of one lexical phenomenon's pairs.
-#[derive(Debug, Clone)]
-pub struct Distances {
-    /// Phenomenon.
-    pub phenomenon: String,
-    /// `counts[d]`: pairs at distance `d`.
-    pub counts: Vec<u64>,
-}
+pub use crate::write::manifest::Distances;
 
-impl Distances {
-    /// All pairs.
-    pub fn total(&self) -> u64 {
-        self.counts.iter().sum()
-    }
-}
-
-/// The distance of every pair of every lexical phenomenon, found again by running the
-/// manifest's rules over each phenomenon's `ge0` trees (which hold every instance). The
-/// phenomena are read in parallel; the result is in rule order.
+/// The distance of every pair of every lexical phenomenon, in rule order: as extract
+/// recorded them in the manifest, checked against the `ge0` sets' pair counts; for
+/// manifests that record none, found again by running the manifest's rules over each
+/// phenomenon's `ge0` trees (which hold every instance), in parallel.
 pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
     use rayon::prelude::*;
+    if !m.distances.is_empty() {
+        let mut out = Vec::new();
+        for d in &m.distances {
+            let Some(set) = ge0(m, &d.phenomenon) else {
+                continue;
+            };
+            if d.total() != set.pairs {
+                return Err(Error::Data(format!(
+                    "{}: records {} {} pairs by distance but {} in its ge0 set; the manifest was \
+                     edited",
+                    ldd_io::text::shown(&dir.join(crate::layout::MANIFEST)),
+                    d.total(),
+                    d.phenomenon,
+                    set.pairs
+                )));
+            }
+            out.push(d.clone());
+        }
+        return Ok(out);
+    }
     let matcher = m.rules.compile();
     let found: Vec<Option<Distances>> = m
         .rules
@@ -42,32 +49,22 @@ pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
         .par_iter()
         .enumerate()
         .map(|(pi, p)| -> Result<Option<Distances>> {
-            let Some(set) = m.sets.iter().find(|s| {
-                s.kind == SetKind::Lexical
-                    && s.phenomenon == p.name
-                    && !s.exact
-                    && s.min_distance == 0
-            }) else {
+            let Some(set) = ge0(m, &p.name) else {
                 return Ok(None);
             };
             let path = m.file(dir, &set.files.conllu)?;
-            let mut counts: Vec<u64> = Vec::new();
+            let mut dist = Distances {
+                phenomenon: p.name.clone(),
+                counts: Vec::new(),
+            };
             let mut matches: Vec<Match> = Vec::new();
             ldd_conllu::for_each_sentence(&path, |_, s| -> Result<()> {
                 matcher.detect(s, &mut matches);
                 for f in matches.iter().filter(|f| usize::from(f.phenomenon) == pi) {
-                    let d = f.distance as usize;
-                    if counts.len() <= d {
-                        counts.resize(d + 1, 0);
-                    }
-                    counts[d] += 1;
+                    dist.add(f.distance as usize);
                 }
                 Ok(())
             })?;
-            let dist = Distances {
-                phenomenon: p.name.clone(),
-                counts,
-            };
             if dist.total() != set.pairs {
                 return Err(Error::Data(format!(
                     "{}: has {} {} pairs under the manifest's rules but the manifest records {}; \
@@ -82,6 +79,13 @@ pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
         })
         .collect::<Result<_>>()?;
     Ok(found.into_iter().flatten().collect())
+}
+
+/// The `ge0` set of a lexical phenomenon (every sentence with one of its pairs).
+fn ge0<'a>(m: &'a Manifest, phenomenon: &str) -> Option<&'a SetEntry> {
+    m.sets.iter().find(|s| {
+        s.kind == SetKind::Lexical && s.phenomenon == phenomenon && !s.exact && s.min_distance == 0
+    })
 }
 
 /// The parse cache's record `K.json` beside the trees `K.conllu.gz` that `extract` read,

@@ -52,6 +52,10 @@ pub struct Manifest {
     /// The control samples of every set.
     #[serde(default)]
     pub controls: Vec<SetControls>,
+    /// Pairs per distance of every lexical phenomenon, in rule order, as extract found them
+    /// (what the report charts; absent in manifests written before they were recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub distances: Vec<Distances>,
     /// SHA-256 of every file of the output but `manifest.json`, by path relative to the
     /// output directory: what [`Manifest::file`] checks before a file is read. Empty in
     /// manifests written before checksums were recorded (their files are read unchecked).
@@ -61,6 +65,40 @@ pub struct Manifest {
     /// the whole corpus).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardRecord>,
+}
+
+/// The pairs of one lexical phenomenon, counted by distance.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Distances {
+    /// Phenomenon.
+    pub phenomenon: String,
+    /// `counts[d]`: pairs at distance `d` (no trailing zeros).
+    pub counts: Vec<u64>,
+}
+
+impl Distances {
+    /// All pairs.
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Counts one more pair at distance `d`.
+    pub fn add(&mut self, d: usize) {
+        if self.counts.len() <= d {
+            self.counts.resize(d + 1, 0);
+        }
+        self.counts[d] += 1;
+    }
+
+    /// Adds another count of the same phenomenon (a shard's).
+    pub fn merge(&mut self, other: &Distances) {
+        if self.counts.len() < other.counts.len() {
+            self.counts.resize(other.counts.len(), 0);
+        }
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a += b;
+        }
+    }
 }
 
 /// Sharding: what a shard's output is, or what a merged output was merged from.
