@@ -153,7 +153,16 @@ impl ReorderOptions {
         b
     }
 
-    /// Whether a pair with measures `r` belongs to the set of threshold `k`.
+    /// For each threshold of `thresholds`, whether a line with measures `r` belongs to its
+    /// set (`None`: a line that belongs to none, e.g. an empty one).
+    pub fn membership(&self, r: Option<&Reordering>, thresholds: &[u32]) -> Vec<bool> {
+        thresholds
+            .iter()
+            .map(|&b| r.is_some_and(|r| self.qualifies(r, b)))
+            .collect()
+    }
+
+    /// Whether a line with measures `r` belongs to the set `geK` (`k`).
     pub fn qualifies(&self, r: &Reordering, k: u32) -> bool {
         if self.paper_compat {
             r.position.is_some_and(|h| h.distance > k as usize)

@@ -31,7 +31,7 @@ use crate::write::manifest::{
     is_output, write_summary, CorpusStats, Distances, Inputs, Manifest, ShardParse, ShardPart,
     ShardRecord, Tool, FORMAT_VERSION, MANIFEST,
 };
-use crate::write::marked::{mark, mark_plain, MARKER};
+use crate::write::marked::{mark_links, mark_pairs, MARKER};
 use crate::write::reorder_files::write_corpus_files;
 use crate::write::set::{Entry, SetEntry, SetFiles, SetKind, SetWriter};
 use crate::write::shard::{write_lengths, LENGTHS, PARSE};
@@ -394,12 +394,8 @@ fn write_matches(
             if q.is_empty() {
                 continue;
             }
-            let mut marks = vec![Vec::new(); d.words as usize];
-            for (k, m) in q.iter().enumerate() {
-                marks[m.dependent as usize - 1].push(format!("d{}", k + 1));
-                marks[m.head as usize - 1].push(format!("h{}", k + 1));
-            }
-            let marked = mark(&d.tokens, &marks);
+            let pairs: Vec<(u32, u32)> = q.iter().map(|m| (m.dependent, m.head)).collect();
+            let marked = mark_pairs(&d.tokens, d.words as usize, &pairs);
             w.write(&Entry {
                 id,
                 source: &line.source,
@@ -465,28 +461,17 @@ fn reorder_sets(
     while input.next(&mut line)? {
         let m = measures.get(k);
         let nonempty = lengths.get(k).is_some_and(|&l| l > 0);
-        let member: Vec<bool> = thresholds
-            .iter()
-            .map(|&b| nonempty && m.is_some_and(|m| r.qualifies(m, b)))
-            .collect();
+        let member = r.membership(m.filter(|_| nonempty), &thresholds);
         if let (Some(m), true) = (m, member.contains(&true)) {
             let tree = parse_block(&line.block, &opts.conllu)?;
             let text = tree.to_conllu();
             let links = r.marked_links(m);
-            let mut marks = vec![Vec::new(); tree.len()];
-            for (n, &(i, _)) in links.iter().enumerate() {
-                if let Some(w) = marks.get_mut(i) {
-                    w.push(format!("s{}", n + 1));
-                }
-            }
-            let marked = mark(&tree.owned_tokens(), &marks);
-            let tags: Vec<String> = (1..=links.len()).map(|n| format!("t{n}")).collect();
-            let tgt_marks: Vec<(usize, &str)> = links
-                .iter()
-                .zip(&tags)
-                .map(|(&(_, j), t)| (j, t.as_str()))
-                .collect();
-            let marked_t = mark_plain(&pairs.tgt_tokens(k), &tgt_marks);
+            let (marked, marked_t) = mark_links(
+                &tree.owned_tokens(),
+                tree.len(),
+                &pairs.tgt_tokens(k),
+                &links,
+            );
             for (w, _) in writers.iter_mut().zip(&member).filter(|(_, &m)| m) {
                 w.write(&Entry {
                     id: first + k as u64,

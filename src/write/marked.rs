@@ -4,6 +4,42 @@
 pub const MARKER: &str = "tokens joined by spaces; in pair k (numbered from 1 in each line) \
 the dependent is wrapped as <dk>form</dk> and its head as <hk>form</hk>";
 
+/// A lexical set line marked: in pair `k` (1-based, in the order given) the dependent
+/// tagged `dk` and the head `hk`. `pairs` are `(dependent, head)` word ids (1-based) of a
+/// sentence of `words` words whose tokens are `tokens` (as for [`mark`]).
+pub fn mark_pairs(tokens: &[(String, u32, u32)], words: usize, pairs: &[(u32, u32)]) -> String {
+    let mut marks = vec![Vec::new(); words];
+    for (k, &(dependent, head)) in pairs.iter().enumerate() {
+        marks[dependent as usize - 1].push(format!("d{}", k + 1));
+        marks[head as usize - 1].push(format!("h{}", k + 1));
+    }
+    mark(tokens, &marks)
+}
+
+/// A reorder set line marked on both sides: link `n` (1-based) of `links`, `(source word
+/// index, target token index)` (0-based), tags the source word `sn` and the target token
+/// `tn`. Returns the marked source (tokens as for [`mark`], `words` words) and target.
+pub fn mark_links(
+    tokens: &[(String, u32, u32)],
+    words: usize,
+    target: &[&str],
+    links: &[(usize, usize)],
+) -> (String, String) {
+    let mut marks = vec![Vec::new(); words];
+    for (n, &(i, _)) in links.iter().enumerate() {
+        if let Some(w) = marks.get_mut(i) {
+            w.push(format!("s{}", n + 1));
+        }
+    }
+    let tags: Vec<String> = (1..=links.len()).map(|n| format!("t{n}")).collect();
+    let tgt_marks: Vec<(usize, &str)> = links
+        .iter()
+        .zip(&tags)
+        .map(|(&(_, j), t)| (j, t.as_str()))
+        .collect();
+    (mark(tokens, &marks), mark_plain(target, &tgt_marks))
+}
+
 /// Renders tokens with marks. `tokens` are `(form, first word id, last word id)`;
 /// `marks[k]` lists, for word id `k + 1`, the tags it carries (e.g. `d1`, `h1`): a token is
 /// written as `<d1>form</d1>`, tags nested in list order. A multiword token carries the
