@@ -6,14 +6,13 @@ use std::time::Instant;
 use clap::Args;
 
 use ldd_sets::config::Pair;
-use ldd_sets::detect::rules::RuleSet;
-use ldd_sets::error::{Error, Result};
-use ldd_sets::parse::{describe, find_model, parse_cached_lines};
+use ldd_sets::error::Result;
+use ldd_sets::parse::find_model;
 use ldd_sets::pipeline::{
-    self, check_shard_reorder, extract as run_extract, ExtractOptions, RunOptions, ShardRun,
+    self, check_phenomena, check_shard_reorder, extract as run_extract, prepare_corpus,
+    ExtractOptions, RunOptions, Trees,
 };
 use ldd_sets::printer;
-use ldd_sets::read::shard::{count_lines, shard_range};
 use ldd_sets::read::Languages;
 
 use super::args::{
@@ -108,30 +107,6 @@ pub struct RunArgs {
     quiet: QuietArgs,
 }
 
-/// Says on stderr when no lexical phenomenon runs for the source language, and refuses to
-/// run when there is nothing to extract at all.
-fn check_phenomena(rules: &RuleSet, src_lang: &str, reorder: bool, quiet: bool) -> Result<()> {
-    if !rules.phenomena.is_empty() {
-        return Ok(());
-    }
-    let why = pipeline::no_phenomena_reason(src_lang).unwrap_or_else(|| {
-        format!("no phenomenon of the rules applies to source language `{src_lang}`")
-    });
-    if !reorder {
-        return Err(Error::Config(format!(
-            "{why}; with --no-reorder there is nothing to extract (name phenomena with \
-             --phenomena to run them anyway)"
-        )));
-    }
-    if !quiet {
-        eprintln!(
-            "ldd-sets: note: {why}. Only reordering sets are built; name phenomena with \
-             --phenomena to run them anyway"
-        );
-    }
-    Ok(())
-}
-
 pub fn extract(a: ExtractArgs) -> Result<()> {
     a.threads.apply()?;
     ldd_io::identity::note_inputs(
@@ -169,33 +144,28 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
     )?;
     check_phenomena(&rules, &a.src_lang, !a.sets.no_reorder, quiet)?;
     let reorder = a.sets.reorder(&a.align, a.alignments, !quiet)?;
-    let lines = match a.shard.shard {
-        Some(s) => {
-            check_shard_reorder(s, reorder.as_ref())?;
-            let total = count_lines(&a.src)?;
-            Some((s, shard_range(s, &a.src, total)?, total))
-        }
-        None => None,
-    };
+    if let Some(s) = a.shard.shard {
+        check_shard_reorder(s, reorder.as_ref())?;
+    }
     let mut protect = Vec::new();
-    let (conllu, shard) = match a.conllu {
-        Some(c) => (c, lines.map(|(s, r, t)| ShardRun::new(s, r, t, None))),
+    let prepared = match a.conllu {
+        Some(c) => prepare_corpus(&a.src, Trees::Given(c), a.shard.shard, quiet)?,
         None => {
             let settings = a.model.settings(&a.threads, quiet);
             let model = find_model(pair.as_ref().and_then(|p| p.model.as_ref()), &settings)?;
-            let parsed = parse_cached_lines(&a.src, &model, lines.map(|l| l.1), &settings)?;
-            if !quiet {
-                eprintln!("ldd-sets: {}", describe(&parsed, &a.src));
-            }
+            let trees = Trees::Parse {
+                model: &model,
+                settings: &settings,
+            };
+            let prepared = prepare_corpus(&a.src, trees, a.shard.shard, quiet)?;
             protect.push(model);
-            let shard = lines.map(|(s, r, t)| ShardRun::new(s, r, t, Some(&parsed)));
-            (parsed.conllu, shard)
+            prepared
         }
     };
     let opts = ExtractOptions {
         source: a.src,
         target: a.tgt,
-        conllu,
+        conllu: prepared.conllu,
         trust_conllu: a.trust_conllu,
         languages,
         rules,
@@ -203,7 +173,7 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         controls: a.controls.options(),
         reorder,
         protect,
-        shard,
+        shard: prepared.shard,
     };
     let start = Instant::now();
     let report = run_extract(&opts)?;

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use ldd_sets::error::Result;
-use ldd_sets::parse::{describe, find_model, parse_cached_lines, write_parse};
-use ldd_sets::read::shard::{count_lines, shard_range};
+use ldd_sets::parse::{find_model, write_parse};
+use ldd_sets::pipeline::{prepare_corpus, Trees};
 
 use super::args::{ConfigArgs, ModelArgs, QuietArgs, ShardArgs, ThreadArgs};
 
@@ -52,16 +52,13 @@ pub fn parse(a: ParseArgs) -> Result<()> {
         None => None,
     };
     let model = find_model(pair.as_ref().and_then(|p| p.model.as_ref()), &settings)?;
-    let range = match a.shard.shard {
-        Some(s) => Some(shard_range(s, &a.src, count_lines(&a.src)?)?),
-        None => None,
+    let trees = Trees::Parse {
+        model: &model,
+        settings: &settings,
     };
-    let parsed = parse_cached_lines(&a.src, &model, range, &settings)?;
-    if !quiet {
-        eprintln!("ldd-sets: {}", describe(&parsed, &a.src));
-    }
+    let prepared = prepare_corpus(&a.src, trees, a.shard.shard, quiet)?;
     match &a.out {
-        Some(out) => write_parse(&parsed.conllu, out, &[&a.src, &model]),
+        Some(out) => write_parse(&prepared.conllu, out, &[&a.src, &model]),
         None => Ok(()),
     }
 }

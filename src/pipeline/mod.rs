@@ -6,90 +6,23 @@
 pub mod align_corpus;
 pub mod extract;
 pub mod merge;
+pub mod plan;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::config::registry::Registry;
 use crate::config::Pair;
 use crate::detect::reorder::ReorderOptions;
 use crate::detect::rules::RuleSet;
 use crate::error::{Error, Result};
-use crate::parse::{describe, find_model, parse_cached_lines, ParseSettings};
+use crate::parse::{find_model, ParseSettings};
 use crate::read::discover::{discover, LocalCorpus};
-use crate::read::shard::{count_lines, shard_range, Shard};
+use crate::read::shard::Shard;
 use crate::read::Languages;
 use crate::sample::ControlOptions;
 
 pub use extract::{check_shard_reorder, extract, ExtractOptions, ExtractReport, ShardRun};
-
-/// Which rules run: `rules` (a file) or the pair's rules file or the built-in rules; then
-/// `phenomena` (or the pair's list) if given; else, with the built-in rules and a source
-/// language the model registry knows, the phenomena of the pair's model if it is a
-/// registry model, or of the language's default model (see `config/udpipe-2.5.toml`);
-/// else those whose `languages` include `src_lang`. `max_distance` overrides the rules'
-/// `buckets.max`.
-pub fn select_rules(
-    rules: Option<&Path>,
-    phenomena: Option<&[String]>,
-    max_distance: Option<u32>,
-    pair: Option<&Pair>,
-    src_lang: &str,
-) -> Result<RuleSet> {
-    let file = rules
-        .map(Path::to_path_buf)
-        .or_else(|| pair.and_then(|p| p.rules.clone()));
-    let builtin = file.is_none();
-    let set = match file {
-        Some(p) => RuleSet::load(&p)?,
-        None => RuleSet::builtin()?,
-    };
-    let mut only = phenomena
-        .map(<[String]>::to_vec)
-        .or_else(|| pair.and_then(|p| p.phenomena.clone()));
-    if only.is_none() && builtin {
-        only = registry_phenomena(pair, src_lang)?;
-    }
-    let mut set = set.select(only.as_deref(), src_lang)?;
-    if let Some(m) = max_distance {
-        set.max_distance = m;
-    }
-    Ok(set)
-}
-
-/// The registry's default phenomena for `src_lang` with the pair's model (`None`: the
-/// registry does not know the language).
-fn registry_phenomena(pair: Option<&Pair>, src_lang: &str) -> Result<Option<Vec<String>>> {
-    let reg = Registry::builtin()?;
-    let Some(lang) = reg.language(src_lang) else {
-        return Ok(None);
-    };
-    let model = pair
-        .and_then(|p| p.model.as_ref())
-        .and_then(|m| reg.model(&m.name))
-        .filter(|(l, _)| l.code == lang.code)
-        .map_or_else(|| lang.default_model(), |(_, m)| m);
-    Ok(Some(model.phenomena.clone()))
-}
-
-/// Why no phenomenon runs for `src_lang` by default (for a note to the user), if the
-/// registry knows the language and its default model has none.
-pub fn no_phenomena_reason(src_lang: &str) -> Option<String> {
-    let reg = Registry::builtin().ok()?;
-    let lang = reg.language(src_lang)?;
-    let m = lang.default_model();
-    if !m.phenomena.is_empty() {
-        return None;
-    }
-    let mut why = format!(
-        "{} ({}): the UDPipe model {} annotates none of the built-in phenomena ({})",
-        lang.name, lang.code, m.file, m.evidence
-    );
-    if !lang.notes.is_empty() {
-        why.push_str(&format!("; {}", lang.notes));
-    }
-    Some(why)
-}
+pub use plan::{check_phenomena, prepare_corpus, select_rules, Prepared, Trees};
 
 /// What `run` does for a language pair.
 #[derive(Debug, Clone)]
@@ -168,17 +101,15 @@ pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<Co
                 ldd_io::text::shown(&c.target)
             );
         }
-        let lines = match opts.shard {
-            Some(s) => {
-                let total = count_lines(&c.source)?;
-                Some((s, shard_range(s, &c.source, total)?, total))
-            }
-            None => None,
-        };
-        let parsed = parse_cached_lines(&c.source, &model, lines.map(|l| l.1), &opts.parse)?;
-        if !opts.quiet {
-            eprintln!("ldd-sets: {}", describe(&parsed, &c.source));
-        }
+        let prepared = prepare_corpus(
+            &c.source,
+            Trees::Parse {
+                model: &model,
+                settings: &opts.parse,
+            },
+            opts.shard,
+            opts.quiet,
+        )?;
         let reorder = opts.reorder.clone().map(|mut r| {
             if r.align.model.is_none() {
                 // Train the aligner on the pair's other corpora too: a small test set
@@ -195,7 +126,7 @@ pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<Co
         let options = ExtractOptions {
             source: c.source.clone(),
             target: c.target.clone(),
-            conllu: parsed.conllu.clone(),
+            conllu: prepared.conllu,
             trust_conllu: false,
             languages: Languages::new(&pair.source, &pair.target)?,
             rules: opts.rules.clone(),
@@ -203,7 +134,7 @@ pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<Co
             controls: opts.controls,
             reorder,
             protect: vec![model.clone(), opts.corpora.clone()],
-            shard: lines.map(|(s, range, total)| ShardRun::new(s, range, total, Some(&parsed))),
+            shard: prepared.shard,
         };
         let start = Instant::now();
         let report = extract(&options)?;
@@ -211,7 +142,7 @@ pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<Co
             corpus: c,
             options,
             report,
-            parse_seconds: parsed.seconds,
+            parse_seconds: prepared.parsed.map_or(0.0, |p| p.seconds),
             extract_seconds: start.elapsed().as_secs_f64(),
         };
         done(&run);
