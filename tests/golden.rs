@@ -8,9 +8,11 @@
 //! - `newstest2013-de-en`: newstest2013 German → English parsed by `german-small`.
 //!
 //! All with default options (10 controls, seed 1, reordering sets with the built-in
-//! aligner trained on the corpus itself). `LDD_SETS_RECORD_GOLDEN=1` rewrites the
-//! recorded files instead of comparing (only when a deliberate change is made; the commit
-//! must say which values changed and why).
+//! aligner trained on the corpus itself). The manifest's schema is pinned too: the path of
+//! every field it holds (`tests/golden/*.manifest-fields`), so that renaming a field of a
+//! type the manifest records is a visible change of the file format, not a silent one.
+//! `LDD_SETS_RECORD_GOLDEN=1` rewrites the recorded files instead of comparing (only when
+//! a deliberate change is made; the commit must say which values changed and why).
 
 mod common;
 
@@ -45,7 +47,61 @@ fn checksums(root: &Path) -> BTreeMap<String, String> {
     out
 }
 
+/// Every field path of a JSON value (`a.b`, `a[].c`; the file names of `checksums` as
+/// `{file}`), sorted, once each.
+fn field_paths(v: &serde_json::Value, at: &str, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(o) => {
+            for (k, x) in o {
+                let k = if at == "checksums" {
+                    "{file}"
+                } else {
+                    k.as_str()
+                };
+                let p = if at.is_empty() {
+                    k.to_string()
+                } else {
+                    format!("{at}.{k}")
+                };
+                out.insert(p.clone());
+                field_paths(x, &p, out);
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for x in a {
+                field_paths(x, &format!("{at}[]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check_manifest_fields(case: &str, out: &Path) {
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    let mut got = std::collections::BTreeSet::new();
+    field_paths(&m, "", &mut got);
+    let text: String = got.iter().map(|p| format!("{p}\n")).collect();
+    let file = golden_dir().join(format!("{case}.manifest-fields"));
+    if std::env::var_os("LDD_SETS_RECORD_GOLDEN").is_some() {
+        std::fs::write(&file, text).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let want: std::collections::BTreeSet<String> = want.lines().map(str::to_string).collect();
+    assert!(want.len() > 100, "{case}: {} recorded fields", want.len());
+    let gone: Vec<_> = want.difference(&got).collect();
+    let new: Vec<_> = got.difference(&want).collect();
+    assert!(
+        gone.is_empty() && new.is_empty(),
+        "{case}: manifest.json's fields differ from {} (a format change: bump format_version \
+         or keep the old name with serde)\ngone: {gone:?}\nnew: {new:?}",
+        file.display()
+    );
+}
+
 fn check(case: &str, out: &Path) {
+    check_manifest_fields(case, out);
     let got = checksums(out);
     let file = golden_dir().join(format!("{case}.sha256"));
     let text: String = got.iter().map(|(p, h)| format!("{h}  {p}\n")).collect();
