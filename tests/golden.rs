@@ -19,7 +19,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{data, run_ok, shared};
+use common::Ldd;
 use sha2::{Digest, Sha256};
 
 fn golden_dir() -> PathBuf {
@@ -133,10 +133,6 @@ fn check(case: &str, out: &Path) {
     );
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 fn pud(src: &str, case: &str) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
@@ -159,24 +155,11 @@ fn newstest2013_de_en_small_model() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let cache = dir.path().join("cache");
-    let model = shared().join("models/german-small.udpipe");
-    run_ok(&[
-        "extract",
-        "--src",
-        s(&data("parallel/newstest2013.de-en.de")),
-        "--tgt",
-        s(&data("parallel/newstest2013.de-en.en")),
-        "--src-lang",
-        "de",
-        "--tgt-lang",
-        "en",
-        "--model",
-        s(&model),
-        "--cache",
-        s(&cache),
-        "--out",
-        s(&out),
-        "--quiet",
-    ]);
+    Ldd::cmd("extract")
+        .newstest()
+        .small_german(&cache)
+        .out(&out)
+        .args(&["--quiet"])
+        .ok();
     check("newstest2013-de-en", &out);
 }

@@ -726,26 +726,12 @@ fn books_sized_report_is_fast_and_small() {
     rep(&f.systems[0], &a);
     rep(&f.systems[1], &b);
     let sets = dir.join("sets");
-    run_ok(&[
-        "extract",
-        "-q",
-        "--src",
-        s(&src),
-        "--tgt",
-        s(&tgt),
-        "--src-lang",
-        "de",
-        "--tgt-lang",
-        "en",
-        "--conllu",
-        s(&conllu),
-        "--max-distance",
-        "7",
-        "--controls",
-        "10",
-        "--out",
-        s(&sets),
-    ]);
+    Ldd::cmd("extract")
+        .corpus(&src, &tgt, ("de", "en"))
+        .path("--conllu", &conllu)
+        .args(&["-q", "--max-distance", "7", "--controls", "10"])
+        .out(&sets)
+        .ok();
     run_ok(&[
         "score",
         "-q",
@@ -793,31 +779,15 @@ fn parsed_sets_name_their_model() {
         lines(&data("parallel/pud.de-en.en"))[..40].join("\n") + "\n",
     )
     .unwrap();
-    let model = shared().join("models/german-small.udpipe");
+    let model = german_small();
     let sets = tmp.path().join("sets");
     let cache = tmp.path().join("cache");
-    run_ok(&[
-        "extract",
-        "-q",
-        "--offline",
-        "--src",
-        s(&src),
-        "--tgt",
-        s(&tgt),
-        "--src-lang",
-        "de",
-        "--tgt-lang",
-        "en",
-        "--model",
-        s(&model),
-        "--cache",
-        s(&cache),
-        "--no-reorder",
-        "--controls",
-        "0",
-        "--out",
-        s(&sets),
-    ]);
+    Ldd::cmd("extract")
+        .corpus(&src, &tgt, ("de", "en"))
+        .small_german(&cache)
+        .args(&["-q", "--offline", "--no-reorder", "--controls", "0"])
+        .out(&sets)
+        .ok();
     run_ok(&["report", "-q", "--sets", s(&sets)]);
     let html = read(&sets.join("report.html"));
     let sha = format!("{:x}", Sha256::digest(std::fs::read(&model).unwrap()));

@@ -10,7 +10,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{assert_same_output, data, files, pud_command, run, run_ok, shared, stderr, strs};
+use common::{
+    assert_same_output, data, files, pud_command, run, run_ok, shared, stderr, strs, Ldd,
+};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -105,22 +107,11 @@ fn pud_shards_with_whole_corpus_alignments() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let align = d.join("en-de.align");
-    run_ok(&[
-        "align",
-        "--src",
-        s(&data("parallel/pud.de-en.en")),
-        "--tgt",
-        s(&data("parallel/pud.de-en.de")),
-        "--src-lang",
-        "en",
-        "--tgt-lang",
-        "de",
-        "--conllu",
-        s(&data("ud/en_pud-ud-test.conllu")),
-        "--out",
-        s(&align),
-        "--quiet",
-    ]);
+    Ldd::cmd("align")
+        .pud("en")
+        .out(&align)
+        .args(&["--quiet"])
+        .ok();
     // Gzipped, without .gz: recognised by content.
     let gz = d.join("en-de-align-gz");
     {
@@ -162,60 +153,32 @@ fn newstest2013_parsed_shards_merge_to_the_unsharded_run() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let cache = d.join("cache");
-    let model = shared().join("models/german-small.udpipe");
     let src = data("parallel/newstest2013.de-en.de");
-    let tgt = data("parallel/newstest2013.de-en.en");
-    let base = [
-        "--src",
-        s(&src),
-        "--tgt",
-        s(&tgt),
-        "--src-lang",
-        "de",
-        "--tgt-lang",
-        "en",
-        "--model",
-        s(&model),
-        "--cache",
-        s(&cache),
-        "--quiet",
-    ];
     // The whole parse, and an aligner trained once on the UD words of it.
     let whole_conllu = d.join("whole.conllu");
-    run_ok(
-        &[
-            &["parse"][..],
-            &base[..2],
-            &base[8..],
-            &["--out", s(&whole_conllu)],
-        ]
-        .concat(),
-    );
+    let parse = || {
+        Ldd::cmd("parse")
+            .path("--src", &src)
+            .small_german(&cache)
+            .args(&["--quiet"])
+    };
+    parse().path("--out", &whole_conllu).ok();
     let aligner = d.join("aligner");
-    run_ok(
-        &[
-            &["align"][..],
-            &base[..8],
-            &[
-                "--conllu",
-                s(&whole_conllu),
-                "--save-model",
-                s(&aligner),
-                "--quiet",
-            ],
-        ]
-        .concat(),
-    );
+    Ldd::cmd("align")
+        .newstest()
+        .path("--conllu", &whole_conllu)
+        .path("--save-model", &aligner)
+        .args(&["--quiet"])
+        .ok();
+    let extract_to = |out: &Path| {
+        Ldd::cmd("extract")
+            .newstest()
+            .small_german(&cache)
+            .path("--align-model", &aligner)
+            .out(out)
+    };
     let extract = |out: &Path, extra: &[&str]| {
-        run_ok(
-            &[
-                &["extract"][..],
-                &base[..],
-                &["--align-model", s(aligner.as_path()), "--out", s(out)],
-                extra,
-            ]
-            .concat(),
-        )
+        extract_to(out).args(&["--quiet"]).args(extra).ok();
     };
     extract(&d.join("whole"), &[]);
     // Set the whole corpus's cache entry aside: merge must build it from the shards.
@@ -242,19 +205,7 @@ fn newstest2013_parsed_shards_merge_to_the_unsharded_run() {
     }
     // Three shard entries in the cache, one per range; a re-run shard is a cache hit.
     assert_eq!(entries(".conllu.gz").len(), 3);
-    let again = run(&[
-        &["extract"][..],
-        &base[..12],
-        &[
-            "--align-model",
-            s(&aligner),
-            "--out",
-            s(&shards[1]),
-            "--shard",
-            "2/3",
-        ],
-    ]
-    .concat());
+    let again = extract_to(&shards[1]).args(&["--shard", "2/3"]).run();
     assert!(again.status.success(), "{}", stderr(&again));
     assert!(
         stderr(&again).contains("lines 1001-2000") && stderr(&again).contains("cache hit"),
@@ -263,15 +214,7 @@ fn newstest2013_parsed_shards_merge_to_the_unsharded_run() {
     );
     // `parse --shard` writes the shard's trees, numbered by corpus line.
     let part = d.join("part2.conllu");
-    run_ok(
-        &[
-            &["parse"][..],
-            &base[..2],
-            &base[8..],
-            &["--shard", "2/3", "--out", s(&part)],
-        ]
-        .concat(),
-    );
+    parse().args(&["--shard", "2/3"]).path("--out", &part).ok();
     let text = std::fs::read_to_string(&part).unwrap();
     assert!(text.starts_with("# sent_id = 1001\n"), "{}", &text[..40]);
     assert_eq!(text.matches("# sent_id = ").count(), 1000);
@@ -293,12 +236,7 @@ fn newstest2013_parsed_shards_merge_to_the_unsharded_run() {
         .expect("merge put the whole corpus's parse into the cache");
     assert!(std::fs::read(&assembled).unwrap() == whole_bytes);
     // ... and it is a valid cache entry: an unsharded run now finds it.
-    let hit = run(&[
-        &["extract"][..],
-        &base[..12],
-        &["--align-model", s(&aligner), "--out", s(&d.join("again"))],
-    ]
-    .concat());
+    let hit = extract_to(&d.join("again")).run();
     assert!(stderr(&hit).contains("cache hit"), "{}", stderr(&hit));
 }
 

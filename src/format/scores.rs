@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 pub const SMALL_SET: u64 = 100;
 
 /// The whole of `scores.json`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Scores {
     /// The sets directory.
     #[serde(default)]

@@ -166,11 +166,7 @@ pub fn render_table(r: &Scores) -> String {
             "metric", "phenomenon", "system", "points", "spearman", "CI", "pearson", "CI"
         );
         for t in &r.trends {
-            let label = r
-                .metrics
-                .iter()
-                .find(|m| m.key == t.metric)
-                .map_or(t.metric.as_str(), |m| m.label.as_str());
+            let label = r.label(&t.metric);
             let _ = writeln!(
                 s,
                 "{:<8} {:<24} {:<16} {:>6} {:>8} {:>16} {:>8} {:>16}",
@@ -225,16 +221,8 @@ mod tests {
     #[test]
     fn empty_scores_render() {
         let r = Scores {
-            sets: "s".into(),
             reference: Some("r".into()),
-            corpus_lines: 0,
-            systems: Vec::new(),
-            settings: None,
-            metrics: Vec::new(),
-            signatures: Default::default(),
-            significance: Default::default(),
-            rows: Vec::new(),
-            trends: Vec::new(),
+            ..Default::default()
         };
         assert!(render_table(&r).starts_with("0 corpus lines"));
         assert!(small_sets(&r).is_empty());

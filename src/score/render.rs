@@ -153,16 +153,8 @@ mod tests {
     #[test]
     fn empty_report_renders() {
         let r = Scores {
-            sets: "s".into(),
             reference: Some("r".into()),
-            corpus_lines: 0,
-            systems: Vec::new(),
-            settings: None,
-            metrics: Vec::new(),
-            signatures: Default::default(),
-            significance: Default::default(),
-            rows: Vec::new(),
-            trends: Vec::new(),
+            ..Default::default()
         };
         assert_eq!(render_csv(&r).lines().count(), 1);
     }

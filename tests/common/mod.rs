@@ -97,14 +97,103 @@ pub fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
+/// A command line of `ldd-sets`, built by what the run is made of rather than spelled flag
+/// by flag: `Ldd::cmd("extract").newstest().small_german(&cache).out(&o).ok()`.
+#[derive(Debug, Clone)]
+pub struct Ldd {
+    args: Vec<String>,
+    dir: Option<PathBuf>,
+}
+
+impl Ldd {
+    /// `ldd-sets CMD`.
+    pub fn cmd(cmd: &str) -> Ldd {
+        Ldd {
+            args: vec![cmd.to_string()],
+            dir: None,
+        }
+    }
+
+    /// More arguments, as they are.
+    pub fn args(mut self, args: &[&str]) -> Ldd {
+        self.args.extend(args.iter().map(|a| a.to_string()));
+        self
+    }
+
+    /// `FLAG PATH`.
+    pub fn path(self, flag: &str, p: &Path) -> Ldd {
+        self.args(&[flag, p.to_str().expect("a UTF-8 path")])
+    }
+
+    /// `--out DIR`.
+    pub fn out(self, dir: &Path) -> Ldd {
+        self.path("--out", dir)
+    }
+
+    /// `--src S --tgt T --src-lang A --tgt-lang B`.
+    pub fn corpus(self, src: &Path, tgt: &Path, (a, b): (&str, &str)) -> Ldd {
+        self.path("--src", src)
+            .path("--tgt", tgt)
+            .args(&["--src-lang", a, "--tgt-lang", b])
+    }
+
+    /// The shared newstest2013, German → English.
+    pub fn newstest(self) -> Ldd {
+        self.corpus(
+            &data("parallel/newstest2013.de-en.de"),
+            &data("parallel/newstest2013.de-en.en"),
+            ("de", "en"),
+        )
+    }
+
+    /// PUD with `src` (`de` or `en`) as the source side and its gold trees ([`pud_inputs`]).
+    pub fn pud(mut self, src: &str) -> Ldd {
+        self.args.extend(pud_inputs(src));
+        self
+    }
+
+    /// The small German UDPipe model of ../shared, with the parse cache in `cache`.
+    pub fn small_german(self, cache: &Path) -> Ldd {
+        self.path("--model", &german_small()).path("--cache", cache)
+    }
+
+    /// Runs in `dir` instead of the test's directory.
+    pub fn current_dir(mut self, dir: &Path) -> Ldd {
+        self.dir = Some(dir.to_path_buf());
+        self
+    }
+
+    /// Runs it.
+    pub fn run(&self) -> Output {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_ldd-sets"));
+        c.args(&self.args);
+        if let Some(d) = &self.dir {
+            c.current_dir(d);
+        }
+        c.output().expect("the ldd-sets binary runs")
+    }
+
+    /// Runs it and asserts success.
+    pub fn ok(&self) -> Output {
+        let out = self.run();
+        assert!(
+            out.status.success(),
+            "ldd-sets {:?} failed: {}",
+            self.args,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+}
+
+/// The small German UDPipe model of ../shared.
+pub fn german_small() -> PathBuf {
+    shared().join("models/german-small.udpipe")
+}
+
 /// Runs `extract` on PUD with the given source language (gold trees) into `out`.
 pub fn extract_pud(src: &str, out: &Path, extra: &[&str]) -> Output {
-    let args = pud_command(
-        "extract",
-        src,
-        &[&["--out", out.to_str().unwrap()], extra].concat(),
-    );
-    run_ok(&strs(&args))
+    Ldd::cmd("extract").pud(src).out(out).args(extra).ok()
 }
 
 /// Whether a directory is absent or empty.
