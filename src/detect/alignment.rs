@@ -190,9 +190,10 @@ pub fn model_path(prefix: &Path, reverse: bool) -> PathBuf {
 
 /// Finds `P.<lang>` or `P.<lang>.gz`.
 fn side(prefix: &Path, lang: &str) -> Result<PathBuf> {
-    let [gz, base] = crate::layout::side_candidates(&prefix.display().to_string(), lang);
-    [gz, base.clone()]
-        .into_iter()
+    let candidates = crate::layout::side_candidates(&prefix.display().to_string(), lang);
+    let base = &candidates[1];
+    candidates
+        .iter()
         .map(PathBuf::from)
         .find(|p| p.is_file())
         .inspect(|p| ldd_io::identity::note_input(p))
@@ -200,7 +201,7 @@ fn side(prefix: &Path, lang: &str) -> Result<PathBuf> {
             Error::Resource(format!(
                 "--align-train {}: no file {}[.gz]",
                 ldd_io::text::shown(prefix),
-                ldd_io::text::escape(&base)
+                ldd_io::text::escape(base)
             ))
         })
 }

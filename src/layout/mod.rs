@@ -80,6 +80,12 @@ pub fn control_stem(prefix: &str, k: usize) -> String {
     format!("{prefix}.{k}")
 }
 
+/// File `ext` of control `k` (1-based) of the set whose control stem is `prefix`:
+/// `<prefix>.<k>.<ext>`.
+pub fn control_file(prefix: &str, k: usize, ext: &str) -> String {
+    with_ext(&control_stem(prefix, k), ext)
+}
+
 /// `<stem>.<ext>`.
 pub fn with_ext(stem: &str, ext: &str) -> String {
     format!("{stem}.{ext}")
@@ -148,6 +154,10 @@ mod tests {
         );
         let c = control_stem(&control_prefix("prt", "ge3"), 2);
         assert_eq!(with_ext(&c, "de"), "prt/controls/ge3.2.de");
+        assert_eq!(
+            control_file("prt/controls/ge3", 2, IDS),
+            "prt/controls/ge3.2.ids"
+        );
         assert_eq!(hyp_file(set_stem("prt/ge3.ids"), "sys"), "prt/ge3.hyp.sys");
         assert_eq!(hyp_file(&c, "sys"), "prt/controls/ge3.2.hyp.sys");
         assert_eq!(reorder_measures(), "reorder/reorder.tsv");

@@ -447,10 +447,11 @@ fn reorder_sets(
     let thresholds = r.thresholds();
     let mut writers = Vec::new();
     for b in &thresholds {
-        let mut f = SetFiles::new(reorder::NAME, &layout::bucket(false, *b), langs.0, langs.1);
+        let bucket = layout::bucket(false, *b);
+        let mut f = SetFiles::new(reorder::NAME, &bucket, langs.0, langs.1);
         f.marked_target = Some(layout::set_file(
             reorder::NAME,
-            &layout::bucket(false, *b),
+            &bucket,
             &layout::marked(langs.1),
         ));
         writers.push(SetWriter::create(root, f)?);

@@ -25,19 +25,20 @@ pub fn discover(pair: &Pair, dir: &Path) -> Result<Vec<LocalCorpus>> {
         let Some(name) = crate::layout::corpus_name(&e.name, &pair.files, &pair.source) else {
             continue;
         };
-        let [tgt_gz, tgt_name] = crate::layout::side_candidates(
+        let candidates = crate::layout::side_candidates(
             &crate::layout::corpus_stem(name, &pair.files),
             &pair.target,
         );
-        let target = [tgt_gz, tgt_name.clone()]
-            .into_iter()
+        let tgt_name = &candidates[1];
+        let target = candidates
+            .iter()
             .map(|f| dir.join(f))
             .find(|p| p.is_file())
             .ok_or_else(|| {
                 Error::Data(format!(
                     "{}: found the source side but no target side {}[.gz]",
                     ldd_io::text::shown(&e.path),
-                    ldd_io::text::shown(&dir.join(&tgt_name))
+                    ldd_io::text::shown(&dir.join(tgt_name))
                 ))
             })?;
         found.push(LocalCorpus {

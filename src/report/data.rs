@@ -34,7 +34,7 @@ pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
                      edited",
                     ldd_io::text::shown(&dir.join(crate::layout::MANIFEST)),
                     d.total(),
-                    d.phenomenon,
+                    ldd_io::text::escape(&d.phenomenon),
                     set.pairs
                 )));
             }
@@ -71,7 +71,7 @@ pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
                      the set files were changed",
                     ldd_io::text::shown(&path),
                     dist.total(),
-                    p.name,
+                    ldd_io::text::escape(&p.name),
                     set.pairs
                 )));
             }

@@ -44,6 +44,7 @@ pub use ldd_eval::ControlOptions;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::layout;
 
 /// At most this many drawn ids (over all controls of a group of sets) are held in
 /// memory at once; see the module docs.
@@ -142,11 +143,10 @@ impl ControlFiles {
     /// The files of control `k` (1-based) of the set whose controls have `prefix`, for the
     /// languages `(source, target)`.
     pub fn new(prefix: &str, k: usize, langs: (&str, &str)) -> ControlFiles {
-        let stem = crate::layout::control_stem(prefix, k);
         ControlFiles {
-            ids: crate::layout::with_ext(&stem, crate::layout::IDS),
-            source: crate::layout::with_ext(&stem, langs.0),
-            target: crate::layout::with_ext(&stem, langs.1),
+            ids: layout::control_file(prefix, k, layout::IDS),
+            source: layout::control_file(prefix, k, langs.0),
+            target: layout::control_file(prefix, k, langs.1),
         }
     }
 }
@@ -157,10 +157,7 @@ impl SetControls {
     pub fn ids_file(&self, k: usize) -> String {
         match self.files.get(k.wrapping_sub(1)) {
             Some(f) => f.ids.clone(),
-            None => crate::layout::with_ext(
-                &crate::layout::control_stem(&self.prefix, k),
-                crate::layout::IDS,
-            ),
+            None => layout::control_file(&self.prefix, k, layout::IDS),
         }
     }
 }
@@ -191,11 +188,6 @@ fn fnv1a64(s: &str) -> u64 {
 /// The seed set `phenomenon/bucket` is sampled with.
 pub fn stream_seed(seed: u64, phenomenon: &str, bucket: &str) -> u64 {
     ldd_eval::rng::mix64(seed ^ fnv1a64(&format!("{phenomenon}/{bucket}")))
-}
-
-/// Path prefix (relative to the output directory) of a set's control files.
-pub fn control_prefix(phenomenon: &str, bucket: &str) -> String {
-    crate::layout::control_prefix(phenomenon, bucket)
 }
 
 /// One set's sampling outcome.
@@ -229,7 +221,7 @@ pub fn sample_set(
         stream_seed: seed,
         tolerance: opts.tolerance,
         include_set: opts.allow_set_members,
-        prefix: control_prefix(phenomenon, bucket),
+        prefix: layout::control_prefix(phenomenon, bucket),
         files: Vec::new(),
         set_lengths: String::new(),
         control_lengths: Vec::new(),

@@ -329,7 +329,6 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
             signature: ctx.metric(d.signature),
         })
         .collect();
-    let mut scales: Vec<f64> = defs.iter().map(|d| d.scale).collect();
     for s in &args.seg_scores {
         metrics.push(Metric {
             key: s.name.clone(),
@@ -338,7 +337,6 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
             reorder_only: false,
             signature: ctx.segment(&s.name, s.higher_is_better),
         });
-        scales.push(1.0);
     }
     let names: Vec<String> = systems.iter().map(|s| s.name.clone()).collect();
     let ev = evaluate::Evaluator {
@@ -349,9 +347,11 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
     };
     // per_metric[m] = ([system][rows], trends), in `metrics` order.
     let mut per_metric = Vec::with_capacity(metrics.len());
-    for (k, (m, scale)) in metrics.iter().zip(&scales).enumerate() {
+    for (k, m) in metrics.iter().enumerate() {
         let columns: Vec<&PerLine> = stats.iter().map(|s| &s.columns[k]).collect();
-        per_metric.push(ev.metric(m, &columns, *scale)?);
+        // The registry's metrics come first; segment-level values are reported as given.
+        let scale = defs.get(k).map_or(1.0, |d| d.scale);
+        per_metric.push(ev.metric(m, &columns, scale)?);
     }
     let mut rows = Vec::new();
     let mut trends = Vec::new();

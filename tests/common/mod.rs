@@ -25,21 +25,12 @@ pub fn data(rel: &str) -> PathBuf {
 
 /// Runs `ldd-sets` with `args`.
 pub fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ldd-sets"))
-        .args(args)
-        .output()
-        .expect("the ldd-sets binary runs")
+    Ldd::default().args(args).run()
 }
 
 /// Runs `ldd-sets` and asserts success.
 pub fn run_ok(args: &[&str]) -> Output {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "ldd-sets {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    Ldd::default().args(args).ok()
 }
 
 /// stderr as text.
@@ -99,7 +90,7 @@ pub fn strs(v: &[String]) -> Vec<&str> {
 
 /// A command line of `ldd-sets`, built by what the run is made of rather than spelled flag
 /// by flag: `Ldd::cmd("extract").newstest().small_german(&cache).out(&o).ok()`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Ldd {
     args: Vec<String>,
     dir: Option<PathBuf>,
@@ -108,10 +99,7 @@ pub struct Ldd {
 impl Ldd {
     /// `ldd-sets CMD`.
     pub fn cmd(cmd: &str) -> Ldd {
-        Ldd {
-            args: vec![cmd.to_string()],
-            dir: None,
-        }
+        Ldd::default().args(&[cmd])
     }
 
     /// More arguments, as they are.

@@ -4,7 +4,7 @@
 //! [`METRICS`] (and, for a new kind of statistics, a variant of [`PerLine`] below).
 //!
 //! Segment-level metrics given as files (`--seg-scores NAME=…`) are not in the registry:
-//! they are [`MeanStats`] per line, aggregated as the mean, like [`Ribes`](METRICS).
+//! they are [`MeanStats`] per line, aggregated as the mean, like RIBES.
 
 use crate::{BleuStats, ChrfStats, EvalError, MeanStats, SufficientStats};
 
@@ -82,7 +82,7 @@ impl MetricDef {
         match self.kind {
             Kind::Bleu => PerLine::Bleu(Vec::new()),
             Kind::Chrf => PerLine::Chrf(Vec::new()),
-            Kind::Ribes => PerLine::Ribes(Vec::new()),
+            Kind::Ribes => PerLine::Mean(Vec::new()),
         }
     }
 
@@ -96,7 +96,7 @@ impl MetricDef {
         Ok(match self.kind {
             Kind::Bleu => PerLine::Bleu(each.map(|(h, r)| BleuStats::from_pair(h, r)).collect()),
             Kind::Chrf => PerLine::Chrf(each.map(|(h, r)| ChrfStats::from_pair(h, r)).collect()),
-            Kind::Ribes => PerLine::Ribes(
+            Kind::Ribes => PerLine::Mean(
                 each.enumerate()
                     .map(|(i, (h, r))| crate::ribes::stats(h, r).map_err(|e| (i, e)))
                     .collect::<Result<_, _>>()?,
@@ -112,9 +112,8 @@ pub enum PerLine {
     Bleu(Vec<BleuStats>),
     /// chrF character and word n-gram counts ([`ChrfStats`]).
     Chrf(Vec<ChrfStats>),
-    /// Sentence RIBES, averaged ([`crate::ribes::stats`]).
-    Ribes(Vec<MeanStats>),
-    /// A segment-level metric's values, averaged.
+    /// Values per line, averaged: sentence RIBES ([`crate::ribes::stats`]) or a
+    /// segment-level metric's values.
     Mean(Vec<MeanStats>),
 }
 
@@ -124,9 +123,7 @@ impl PerLine {
         match (self, other) {
             (PerLine::Bleu(a), PerLine::Bleu(b)) => a.extend(b),
             (PerLine::Chrf(a), PerLine::Chrf(b)) => a.extend(b),
-            (PerLine::Ribes(a), PerLine::Ribes(b)) | (PerLine::Mean(a), PerLine::Mean(b)) => {
-                a.extend(b)
-            }
+            (PerLine::Mean(a), PerLine::Mean(b)) => a.extend(b),
             _ => unreachable!("statistics of two metrics appended"),
         }
     }
@@ -136,7 +133,7 @@ impl PerLine {
         match self {
             PerLine::Bleu(v) => v.len(),
             PerLine::Chrf(v) => v.len(),
-            PerLine::Ribes(v) | PerLine::Mean(v) => v.len(),
+            PerLine::Mean(v) => v.len(),
         }
     }
 
@@ -175,17 +172,7 @@ pub fn with_columns<F: OnColumns>(columns: &[&PerLine], f: F) -> F::Out {
     match columns.first() {
         Some(PerLine::Bleu(_)) => typed!(Bleu),
         Some(PerLine::Chrf(_)) => typed!(Chrf),
-        Some(PerLine::Ribes(_)) => typed!(Ribes),
-        Some(PerLine::Mean(_)) | None => {
-            let v: Vec<&[MeanStats]> = columns
-                .iter()
-                .map(|c| match c {
-                    PerLine::Mean(v) | PerLine::Ribes(v) => v.as_slice(),
-                    _ => unreachable!("columns of two metrics"),
-                })
-                .collect();
-            f.run(&v)
-        }
+        Some(PerLine::Mean(_)) | None => typed!(Mean),
     }
 }
 
