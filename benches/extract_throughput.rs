@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use ldd_sets::config::Languages;
 use ldd_sets::detect::rules::RuleSet;
-use ldd_sets::pipeline::{extract, ExtractOptions};
-use ldd_sets::read::Languages;
+use ldd_sets::pipeline::{extract, CorpusFiles, Output, SetOptions};
 use ldd_sets::sample::ControlOptions;
 
 /// CPU seconds (user + system) of this process, or of its finished children.
@@ -87,30 +87,32 @@ fn main() {
             .num_threads(threads)
             .build()
             .unwrap();
-        let opts = ExtractOptions {
+        let corpus = CorpusFiles {
             source: src.clone(),
             target: tgt.clone(),
             conllu: conllu.clone(),
             trust_conllu: false,
-            languages: Languages {
-                source: "en".into(),
-                target: "de".into(),
-            },
-            rules: rules.clone(),
-            out: tmp.path().join(format!("out{threads}")),
-            reorder: None,
-            protect: Vec::new(),
             shard: None,
-            controls: ControlOptions {
-                count: 0,
-                ..Default::default()
-            },
+        };
+        let languages = Languages::new("en", "de").expect("languages");
+        let sets = SetOptions {
+            rules: rules.clone(),
+            reorder: None,
+        };
+        let controls = ControlOptions {
+            count: 0,
+            ..Default::default()
+        };
+        let output = Output {
+            dir: tmp.path().join(format!("out{threads}")),
+            protect: Vec::new(),
         };
         let mut best = (f64::MAX, f64::MAX);
         for _ in 0..3 {
             let cpu0 = cpu_seconds(libc::RUSAGE_SELF);
             let t0 = Instant::now();
-            pool.install(|| extract(&opts)).unwrap();
+            pool.install(|| extract(&corpus, &languages, &sets, &controls, &output))
+                .unwrap();
             let wall = t0.elapsed().as_secs_f64();
             let cpu = cpu_seconds(libc::RUSAGE_SELF) - cpu0;
             best = (best.0.min(wall), best.1.min(cpu));

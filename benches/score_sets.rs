@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use ldd_io::read_lines;
+use ldd_sets::config::Languages;
 use ldd_sets::detect::reorder::ReorderOptions;
 use ldd_sets::detect::rules::RuleSet;
-use ldd_sets::pipeline::{extract, ExtractOptions};
-use ldd_sets::read::Languages;
+use ldd_sets::pipeline::{extract, CorpusFiles, Output, SetOptions};
 use ldd_sets::sample::ControlOptions;
 use ldd_sets::score::{score, ScoreOptions, SignificanceOptions};
 
@@ -37,27 +37,28 @@ fn main() {
     let rules = RuleSet::builtin()
         .and_then(|r| r.select(None, "de"))
         .expect("built-in rules");
-    let opts = ExtractOptions {
+    let corpus = CorpusFiles {
         source: src,
         target: tgt.clone(),
         conllu: shared("ud/de_pud-ud-test.conllu"),
         trust_conllu: false,
-        languages: Languages {
-            source: "de".into(),
-            target: "en".into(),
-        },
-        rules,
-        out: out.clone(),
-        controls: ControlOptions {
-            count: 100,
-            ..ControlOptions::default()
-        },
-        reorder: Some(ReorderOptions::default()),
-        protect: Vec::new(),
         shard: None,
     };
+    let languages = Languages::new("de", "en").expect("languages");
+    let sets = SetOptions {
+        rules,
+        reorder: Some(ReorderOptions::default()),
+    };
+    let controls = ControlOptions {
+        count: 100,
+        ..ControlOptions::default()
+    };
+    let output = Output {
+        dir: out.clone(),
+        protect: Vec::new(),
+    };
     let t = Instant::now();
-    extract(&opts).expect("extract");
+    extract(&corpus, &languages, &sets, &controls, &output).expect("extract");
     let extract_s = t.elapsed().as_secs_f64();
 
     // A degraded system: every 3rd word dropped.

@@ -23,11 +23,11 @@ use std::process::Command;
 use std::time::Instant;
 
 use ldd_io::read_lines;
+use ldd_sets::config::Languages;
 use ldd_sets::detect::reorder::ReorderOptions;
 use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::parse::{parse_cached, ParseSettings};
-use ldd_sets::pipeline::{extract, ExtractOptions};
-use ldd_sets::read::Languages;
+use ldd_sets::pipeline::{extract, CorpusFiles, Output, SetOptions};
 use ldd_sets::sample::ControlOptions;
 use ldd_sets::score::{score, ScoreOptions, SignificanceOptions};
 
@@ -82,22 +82,25 @@ fn main() {
         .and_then(|r| r.select(None, "de"))
         .expect("built-in rules");
     let t = Instant::now();
-    extract(&ExtractOptions {
-        source: src,
-        target: tgt.clone(),
-        conllu: parsed.conllu,
-        trust_conllu: false,
-        languages: Languages {
-            source: "de".into(),
-            target: "en".into(),
+    extract(
+        &CorpusFiles {
+            source: src,
+            target: tgt.clone(),
+            conllu: parsed.conllu,
+            trust_conllu: false,
+            shard: None,
         },
-        rules,
-        out: out.clone(),
-        controls: ControlOptions::default(),
-        reorder: Some(ReorderOptions::default()),
-        protect: Vec::new(),
-        shard: None,
-    })
+        &Languages::new("de", "en").expect("languages"),
+        &SetOptions {
+            rules,
+            reorder: Some(ReorderOptions::default()),
+        },
+        &ControlOptions::default(),
+        &Output {
+            dir: out.clone(),
+            protect: Vec::new(),
+        },
+    )
     .expect("extract");
     println!(
         "extract (10 controls per set): {:.1} s",

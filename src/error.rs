@@ -39,7 +39,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// Bad input at a known place in a file.
-    #[error("{}:{line}: {msg}", shown(path))]
+    #[error("{}{}: {msg}", shown(path), ldd_io::text::at_line(*line))]
     Input {
         /// The offending file.
         path: PathBuf,

@@ -182,8 +182,8 @@ format = "plain"
 fn shipped_pair_configs_load() {
     for p in ["de-en", "en-de", "en-ru"] {
         // Built into the binary: no config directory needed.
-        let (pair, origin) =
-            ldd_sets::config::Pair::resolve(p, None).unwrap_or_else(|e| panic!("{p}: {e}"));
+        let (pair, origin) = ldd_sets::config::Pair::resolve(&p.parse().unwrap(), None)
+            .unwrap_or_else(|e| panic!("{p}: {e}"));
         assert!(
             matches!(
                 origin,

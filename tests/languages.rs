@@ -118,7 +118,7 @@ fn registry_has_every_udpipe_2_5_model() {
     assert!(known.iter().all(|m| m.size.is_some()));
     // A pair without a config: files SRC-TGT, the default model, OPUS Books (OPUS names
     // its pairs in alphabetical order).
-    let (fr, origin) = ldd_sets::config::Pair::resolve("fr-en", None).unwrap();
+    let (fr, origin) = ldd_sets::config::Pair::resolve(&"fr-en".parse().unwrap(), None).unwrap();
     assert_eq!(origin, ldd_sets::config::PairOrigin::Registry);
     assert_eq!(
         (fr.source.as_str(), fr.target.as_str(), fr.files.as_str()),
@@ -133,7 +133,7 @@ fn registry_has_every_udpipe_2_5_model() {
     assert_eq!(fr.corpus[0].members["en"], "Books.en-fr.en");
     // The shipped pair configs name the registry's default models.
     for (pair, src) in [("de-en", "de"), ("en-de", "en"), ("en-ru", "en")] {
-        let (p, _) = ldd_sets::config::Pair::resolve(pair, None).unwrap();
+        let (p, _) = ldd_sets::config::Pair::resolve(&pair.parse().unwrap(), None).unwrap();
         assert_eq!(
             p.model.unwrap().name,
             reg.language(src).unwrap().default_model().file

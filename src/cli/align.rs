@@ -1,17 +1,18 @@
 //! `align`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
 use ldd_align::{GoldFormat, GoldOptions};
+use ldd_sets::config::Languages;
 use ldd_sets::detect::alignment::Direction;
 use ldd_sets::error::Result;
 use ldd_sets::pipeline::align_corpus::{align_corpus, AlignRun};
-use ldd_sets::read::Languages;
 
-use super::args::{AlignArgs, QuietArgs, ThreadArgs};
+use super::args::{given, AlignArgs, Common, QuietArgs, ThreadArgs};
+use super::plan;
 
 #[derive(Args)]
 pub struct AlignCmdArgs {
@@ -66,21 +67,23 @@ pub struct AlignCmdArgs {
     quiet: QuietArgs,
 }
 
+impl Common for AlignCmdArgs {
+    fn inputs(&self) -> Vec<&Path> {
+        given([
+            Some(&self.src),
+            Some(&self.tgt),
+            self.conllu.as_ref(),
+            self.gold.as_ref(),
+        ])
+    }
+    fn threads(&self) -> Option<&ThreadArgs> {
+        Some(&self.threads)
+    }
+}
+
 pub fn align(a: AlignCmdArgs) -> Result<()> {
-    a.threads.apply()?;
     let quiet = a.quiet.quiet;
-    ldd_io::identity::note_inputs(
-        [
-            Some(&a.src),
-            Some(&a.tgt),
-            a.conllu.as_ref(),
-            a.gold.as_ref(),
-        ]
-        .into_iter()
-        .flatten()
-        .map(PathBuf::as_path),
-    );
-    let options = a.align.options(!quiet, Direction::Intersection);
+    let options = plan::align_options(&a.align, !quiet, Direction::Intersection);
     let gold_opts = GoldOptions {
         format: a.gold_format,
         one_based: a.gold_base == 1,
@@ -90,10 +93,7 @@ pub fn align(a: AlignCmdArgs) -> Result<()> {
         source: a.src,
         target: a.tgt,
         conllu: a.conllu,
-        languages: Languages {
-            source: a.src_lang,
-            target: a.tgt_lang,
-        },
+        languages: Languages::new(&a.src_lang, &a.tgt_lang)?,
         align: options.clone(),
         out: a.out,
         gold: a.gold.clone().map(|g| (g, gold_opts)),

@@ -1,18 +1,34 @@
 //! Option groups, each defined once and flattened into every subcommand that takes it, so
-//! every concept has one flag name, one default and one help text.
+//! every concept has one flag name, one default and one help text. They hold what was
+//! typed; [`super::plan`] resolves them into the library's options.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
-use ldd_sets::config::{Pair, PairOrigin};
-use ldd_sets::detect::alignment::{AlignOptions, Direction, DEFAULT_MAX_TOKENS};
-use ldd_sets::detect::reorder::{Measure, ReorderOptions};
+use ldd_sets::detect::alignment::{Direction, DEFAULT_MAX_TOKENS};
+use ldd_sets::detect::reorder::Measure;
 use ldd_sets::error::{Error, Result};
-use ldd_sets::parse::ParseSettings;
 use ldd_sets::read::shard::Shard;
-use ldd_sets::sample::ControlOptions;
+
+/// What every command shares, done once in `cli::main` before the command runs: its worker
+/// threads, and the files it reads, noted so that no output of the run can replace one.
+pub trait Common {
+    /// The files the command reads (given on its command line).
+    fn inputs(&self) -> Vec<&Path> {
+        Vec::new()
+    }
+    /// Its `--threads`, if it takes the flag.
+    fn threads(&self) -> Option<&ThreadArgs> {
+        None
+    }
+}
+
+/// The given paths among `paths`, for [`Common::inputs`].
+pub fn given<'a>(paths: impl IntoIterator<Item = Option<&'a PathBuf>>) -> Vec<&'a Path> {
+    paths.into_iter().flatten().map(PathBuf::as_path).collect()
+}
 
 /// The most worker threads accepted.
 pub const MAX_THREADS: usize = 256;
@@ -118,23 +134,6 @@ pub struct AlignArgs {
     pub align_lowercase: bool,
 }
 
-impl AlignArgs {
-    /// The library options (direction: as given, else `default`).
-    pub fn options(&self, progress: bool, default: Direction) -> AlignOptions {
-        AlignOptions {
-            direction: self.align_direction.unwrap_or(default),
-            iterations: self.align_iterations,
-            train: self.align_train.clone(),
-            model: self.align_model.clone(),
-            save_model: self.save_align_model.clone(),
-            pretokenized: self.pretokenized,
-            max_tokens: self.align_max_tokens,
-            lowercase: self.align_lowercase,
-            progress,
-        }
-    }
-}
-
 /// Length-matched controls.
 #[derive(Args, Debug, Clone)]
 pub struct ControlArgs {
@@ -148,18 +147,6 @@ pub struct ControlArgs {
     /// Let a set's own sentences be drawn as its controls.
     #[arg(long)]
     pub controls_include_set: bool,
-}
-
-impl ControlArgs {
-    /// The library options.
-    pub fn options(&self) -> ControlOptions {
-        ControlOptions {
-            count: self.controls as usize,
-            seed: self.seed,
-            allow_set_members: self.controls_include_set,
-            ..ControlOptions::default()
-        }
-    }
 }
 
 /// Which sets to build.
@@ -208,46 +195,6 @@ fn measure_parser() -> impl TypedValueParser<Value = Measure> {
     PossibleValuesParser::new(Measure::ALL.map(Measure::name)).try_map(|s| s.parse::<Measure>())
 }
 
-impl SetArgs {
-    /// The reordering options (`None` with `--no-reorder`).
-    pub fn reorder(
-        &self,
-        align: &AlignArgs,
-        alignments: Option<PathBuf>,
-        progress: bool,
-    ) -> Result<Option<ReorderOptions>> {
-        if self.no_reorder {
-            return Ok(None);
-        }
-        let measure = match (self.reorder_measure, self.paper_compat) {
-            (Some(m), _) => m,
-            (None, true) => Measure::Position,
-            (None, false) => Measure::DEFAULT,
-        };
-        if self.paper_compat && measure != Measure::Position {
-            return Err(Error::Config(format!(
-                "--paper-compat uses the position measure; it cannot build sets with \
-                 --reorder-measure {measure}"
-            )));
-        }
-        let direction = if self.paper_compat {
-            Direction::Reverse
-        } else {
-            Direction::Intersection
-        };
-        Ok(Some(ReorderOptions {
-            buckets: self
-                .reorder_buckets
-                .clone()
-                .unwrap_or_else(|| measure.default_buckets().to_vec()),
-            measure,
-            paper_compat: self.paper_compat,
-            align: align.options(progress, direction),
-            alignments,
-        }))
-    }
-}
-
 /// The UDPipe model and the parse cache (used when no --conllu is given).
 #[derive(Args, Debug, Clone)]
 pub struct ModelArgs {
@@ -269,21 +216,6 @@ pub struct ModelArgs {
     pub offline: bool,
 }
 
-impl ModelArgs {
-    /// The parse stage's settings.
-    pub fn settings(&self, threads: &ThreadArgs, quiet: bool) -> ParseSettings {
-        ParseSettings {
-            model: self.model.clone(),
-            models_dir: self.models.clone(),
-            models_url: self.models_url.clone(),
-            cache_dir: self.cache.clone(),
-            offline: self.offline,
-            threads: threads.count(),
-            quiet,
-        }
-    }
-}
-
 /// Where language-pair configs are.
 #[derive(Args, Debug, Clone)]
 pub struct ConfigArgs {
@@ -293,22 +225,23 @@ pub struct ConfigArgs {
     pub config: Option<PathBuf>,
 }
 
-impl ConfigArgs {
-    /// The configuration of `pair` (see `Pair::resolve`), with a note on stderr when it
-    /// comes from the registry defaults.
-    pub fn pair(&self, pair: &str, quiet: bool) -> Result<Pair> {
-        let (p, origin) = Pair::resolve(pair, self.config.as_deref())?;
-        if !quiet && origin == PairOrigin::Registry {
-            let model = p.model.as_ref().map_or_else(
-                || "no registry model for the source language".to_string(),
-                |m| format!("model {}", m.name),
-            );
-            eprintln!(
-                "ldd-sets: pair {pair}: no config, using the defaults ({model}; corpus files \
-                 <name>.{}.<lang>[.gz])",
-                p.files
-            );
-        }
-        Ok(p)
-    }
+/// The options `extract` and `run` share, resolved by [`PlanArgs::plan`](super::plan).
+#[derive(Args, Debug, Clone)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub sets: SetArgs,
+    #[command(flatten)]
+    pub controls: ControlArgs,
+    #[command(flatten)]
+    pub align: AlignArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+    #[command(flatten)]
+    pub threads: ThreadArgs,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
 }

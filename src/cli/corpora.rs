@@ -7,7 +7,10 @@ use clap::Args;
 use ldd_sets::error::Result;
 use ldd_sets::fetch::fetch_corpora;
 
-use super::args::{ConfigArgs, QuietArgs};
+use super::args::{Common, ConfigArgs, QuietArgs};
+use super::plan;
+
+impl Common for CorporaArgs {}
 
 #[derive(Args)]
 pub struct CorporaArgs {
@@ -25,6 +28,6 @@ pub struct CorporaArgs {
 }
 
 pub fn corpora(a: CorporaArgs) -> Result<()> {
-    let pair = a.config.pair(&a.pair, a.quiet.quiet)?;
+    let pair = plan::pair(&a.config, &a.pair, a.quiet.quiet)?;
     fetch_corpora(&pair, &a.dir, a.quiet.quiet).map(|_| ())
 }

@@ -1,23 +1,21 @@
 //! `extract` and `run`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
 
-use ldd_sets::config::Pair;
+use ldd_sets::config::Languages;
 use ldd_sets::error::Result;
 use ldd_sets::parse::find_model;
 use ldd_sets::pipeline::{
-    self, check_phenomena, check_shard_reorder, extract as run_extract, prepare_corpus,
-    ExtractOptions, RunOptions, Trees,
+    corpus_jobs, extract as extract_sets, prepare_corpus, run as run_corpora, CorpusFiles, Output,
+    Parsing, Progress, SetOptions, Trees,
 };
 use ldd_sets::printer;
-use ldd_sets::read::Languages;
 
-use super::args::{
-    AlignArgs, ConfigArgs, ControlArgs, ModelArgs, QuietArgs, SetArgs, ShardArgs, ThreadArgs,
-};
+use super::args::{given, Common, PlanArgs, ThreadArgs};
+use super::plan::{self, Plan};
 
 #[derive(Args)]
 pub struct ExtractArgs {
@@ -55,21 +53,7 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     #[command(flatten)]
-    sets: SetArgs,
-    #[command(flatten)]
-    controls: ControlArgs,
-    #[command(flatten)]
-    align: AlignArgs,
-    #[command(flatten)]
-    model: ModelArgs,
-    #[command(flatten)]
-    config: ConfigArgs,
-    #[command(flatten)]
-    shard: ShardArgs,
-    #[command(flatten)]
-    threads: ThreadArgs,
-    #[command(flatten)]
-    quiet: QuietArgs,
+    plan: PlanArgs,
 }
 
 #[derive(Args)]
@@ -90,93 +74,61 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     #[command(flatten)]
-    sets: SetArgs,
-    #[command(flatten)]
-    controls: ControlArgs,
-    #[command(flatten)]
-    align: AlignArgs,
-    #[command(flatten)]
-    model: ModelArgs,
-    #[command(flatten)]
-    config: ConfigArgs,
-    #[command(flatten)]
-    shard: ShardArgs,
-    #[command(flatten)]
-    threads: ThreadArgs,
-    #[command(flatten)]
-    quiet: QuietArgs,
+    plan: PlanArgs,
+}
+
+impl Common for ExtractArgs {
+    fn inputs(&self) -> Vec<&Path> {
+        given([
+            Some(&self.src),
+            Some(&self.tgt),
+            self.conllu.as_ref(),
+            self.alignments.as_ref(),
+        ])
+    }
+    fn threads(&self) -> Option<&ThreadArgs> {
+        Some(&self.plan.threads)
+    }
+}
+
+impl Common for RunArgs {
+    fn threads(&self) -> Option<&ThreadArgs> {
+        Some(&self.plan.threads)
+    }
 }
 
 pub fn extract(a: ExtractArgs) -> Result<()> {
-    a.threads.apply()?;
-    ldd_io::identity::note_inputs(
-        [
-            Some(&a.src),
-            Some(&a.tgt),
-            a.conllu.as_ref(),
-            a.alignments.as_ref(),
-        ]
-        .into_iter()
-        .flatten()
-        .map(PathBuf::as_path),
-    );
-    let quiet = a.quiet.quiet;
     let languages = Languages::new(&a.src_lang, &a.tgt_lang)?;
-    let pair = match &a.pair {
-        Some(p) => Some(a.config.pair(p, quiet)?),
-        // Without --pair, the pair's config only matters for the model and the rules; its
-        // absence is not worth a note.
-        None => {
-            let name = format!("{}-{}", a.src_lang, a.tgt_lang);
-            Some(if ldd_io::name::is_valid(ldd_io::NameKind::Pair, &name) {
-                a.config.pair(&name, true)?
-            } else {
-                Pair::from_registry(&a.src_lang, &a.tgt_lang)? // codes with hyphens
-            })
-        }
-    };
-    let rules = pipeline::select_rules(
-        a.sets.rules.as_deref(),
-        a.sets.phenomena.as_deref(),
-        a.sets.max_distance,
-        pair.as_ref(),
-        &a.src_lang,
-    )?;
-    check_phenomena(&rules, &a.src_lang, !a.sets.no_reorder, quiet)?;
-    let reorder = a.sets.reorder(&a.align, a.alignments, !quiet)?;
-    if let Some(s) = a.shard.shard {
-        check_shard_reorder(s, reorder.as_ref())?;
-    }
+    let quiet = a.plan.quiet.quiet;
+    let pair = plan::pair_of(&a.plan.config, a.pair.as_deref(), &languages, quiet)?;
+    let plan = Plan::new(&a.plan, pair, languages.source(), a.alignments)?;
     let mut protect = Vec::new();
-    let prepared = match a.conllu {
-        Some(c) => prepare_corpus(&a.src, Trees::Given(c), a.shard.shard, quiet)?,
+    let trees = match a.conllu {
+        Some(c) => Trees::Given(c),
         None => {
-            let settings = a.model.settings(&a.threads, quiet);
-            let model = find_model(pair.as_ref().and_then(|p| p.model.as_ref()), &settings)?;
-            let trees = Trees::Parse {
-                model: &model,
-                settings: &settings,
-            };
-            let prepared = prepare_corpus(&a.src, trees, a.shard.shard, quiet)?;
-            protect.push(model);
-            prepared
+            let model = find_model(plan.pair.model.as_ref(), &plan.parse)?;
+            protect.push(model.clone());
+            Trees::Parse(model)
         }
     };
-    let opts = ExtractOptions {
+    let prepared = prepare_corpus(&a.src, trees, &plan.parse, plan.shard)?;
+    let corpus = CorpusFiles {
         source: a.src,
         target: a.tgt,
         conllu: prepared.conllu,
         trust_conllu: a.trust_conllu,
-        languages,
-        rules,
-        out: a.out,
-        controls: a.controls.options(),
-        reorder,
-        protect,
         shard: prepared.shard,
     };
+    let sets = SetOptions {
+        rules: plan.rules,
+        reorder: plan.reorder,
+    };
+    let out = Output {
+        dir: a.out,
+        protect,
+    };
     let start = Instant::now();
-    let report = run_extract(&opts)?;
+    let report = extract_sets(&corpus, &languages, &sets, &plan.controls, &out)?;
     if !quiet {
         let c = &report.corpus;
         if c.normalised_lines > 0 {
@@ -194,45 +146,50 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         }
         print!(
             "{}",
-            printer::extract::extract_summary(&opts, &report, start.elapsed().as_secs_f64())
+            printer::extract::extract_summary(&report, start.elapsed().as_secs_f64())
         );
     }
     Ok(())
 }
 
 pub fn run(a: RunArgs) -> Result<()> {
-    a.threads.apply()?;
-    let quiet = a.quiet.quiet;
-    let pair = a.config.pair(&a.pair, quiet)?;
-    let rules = pipeline::select_rules(
-        a.sets.rules.as_deref(),
-        a.sets.phenomena.as_deref(),
-        a.sets.max_distance,
-        Some(&pair),
-        &pair.source,
-    )?;
-    check_phenomena(&rules, &pair.source, !a.sets.no_reorder, quiet)?;
-    let opts = RunOptions {
-        rules,
-        corpora: a.corpora,
-        only: a.only,
-        out: a.out,
-        controls: a.controls.options(),
-        reorder: a.sets.reorder(&a.align, None, !quiet)?,
-        parse: a.model.settings(&a.threads, quiet),
-        quiet,
-        pair,
-        shard: a.shard.shard,
+    let quiet = a.plan.quiet.quiet;
+    let pair = plan::pair(&a.plan.config, &a.pair, quiet)?;
+    let languages = Languages::new(&pair.source, &pair.target)?;
+    let plan = Plan::new(&a.plan, pair, languages.source(), None)?;
+    let jobs = corpus_jobs(&plan.pair, &a.corpora, a.only.as_deref(), &a.out)?;
+    let parsing = Parsing {
+        model: find_model(plan.pair.model.as_ref(), &plan.parse)?,
+        settings: plan.parse,
+        shard: plan.shard,
     };
-    let runs = pipeline::run(&opts, &mut |r| {
-        if !quiet {
-            println!("\n== {} ==", r.corpus.name);
-            print!(
-                "{}",
-                printer::extract::extract_summary(&r.options, &r.report, r.extract_seconds)
-            );
-        }
-    })?;
+    let sets = SetOptions {
+        rules: plan.rules,
+        reorder: plan.reorder,
+    };
+    let runs = run_corpora(
+        &jobs,
+        &languages,
+        &sets,
+        &plan.controls,
+        &parsing,
+        &mut |p| match p {
+            _ if quiet => {}
+            Progress::Starting(c) => eprintln!(
+                "ldd-sets: corpus {} ({} -> {})",
+                c.name,
+                ldd_io::text::shown(&c.source),
+                ldd_io::text::shown(&c.target)
+            ),
+            Progress::Done(r) => {
+                println!("\n== {} ==", r.corpus.name);
+                print!(
+                    "{}",
+                    printer::extract::extract_summary(&r.report, r.extract_seconds)
+                );
+            }
+        },
+    )?;
     if !quiet {
         print!("{}", printer::extract::run_timing(&runs));
     }

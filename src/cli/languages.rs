@@ -6,6 +6,10 @@ use clap::Args;
 use ldd_sets::config::registry::{Language, Registry};
 use ldd_sets::error::{Error, Result};
 
+use super::args::Common;
+
+impl Common for LanguagesArgs {}
+
 #[derive(Args)]
 pub struct LanguagesArgs {
     /// Show one language in full (ISO 639-1 or 639-3 code): every model with its URL,

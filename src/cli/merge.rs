@@ -1,13 +1,13 @@
 //! `merge`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use ldd_sets::error::Result;
 use ldd_sets::pipeline::merge::{merge as run_merge, MergeOptions};
 
-use super::args::QuietArgs;
+use super::args::{Common, QuietArgs};
 
 #[derive(Args)]
 pub struct MergeArgs {
@@ -26,8 +26,13 @@ pub struct MergeArgs {
     quiet: QuietArgs,
 }
 
+impl Common for MergeArgs {
+    fn inputs(&self) -> Vec<&Path> {
+        self.shards.iter().map(PathBuf::as_path).collect()
+    }
+}
+
 pub fn merge(a: MergeArgs) -> Result<()> {
-    ldd_io::identity::note_inputs(a.shards.iter().map(PathBuf::as_path));
     let merged = run_merge(&MergeOptions {
         shards: a.shards,
         out: a.out,

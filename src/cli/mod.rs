@@ -10,6 +10,7 @@ mod extract;
 mod languages;
 mod merge;
 mod parse;
+mod plan;
 mod report;
 mod score;
 
@@ -18,6 +19,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use ldd_sets::error::Result;
+
+use args::Common;
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -125,7 +128,45 @@ pub fn main() -> ExitCode {
     if let Err(e) = ldd_io::cleanup::install_signal_handlers() {
         eprintln!("ldd-sets: warning: cannot handle interrupts ({e}); an interrupted run may leave temporary files");
     }
-    let res: Result<()> = match cli.command {
+    let res = setup(&cli.command).and_then(|()| run(cli.command));
+    match res {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let msg = e.to_string();
+            eprintln!(
+                "ldd-sets: error: {}",
+                ldd_io::text::escape_except(&msg, Some('\n'))
+            );
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}
+
+/// Sizes the thread pool and notes the command's inputs ([`args::Common`]).
+fn setup(command: &Command) -> Result<()> {
+    let common: &dyn Common = match command {
+        Command::Extract(a) => a,
+        Command::Run(a) => a,
+        Command::Parse(a) => a,
+        Command::Merge(a) => a,
+        Command::Slice(a) => a,
+        Command::Score(a) => a,
+        Command::Report(a) => a,
+        Command::Compare(a) => a,
+        Command::Align(a) => a,
+        Command::Corpora(a) => a,
+        Command::Languages(a) => a,
+    };
+    if let Some(t) = common.threads() {
+        t.apply()?;
+    }
+    ldd_io::identity::note_inputs(common.inputs());
+    Ok(())
+}
+
+/// Runs the command.
+fn run(command: Command) -> Result<()> {
+    match command {
         Command::Extract(a) => extract::extract(a),
         Command::Run(a) => extract::run(a),
         Command::Parse(a) => parse::parse(a),
@@ -137,16 +178,5 @@ pub fn main() -> ExitCode {
         Command::Align(a) => align::align(a),
         Command::Corpora(a) => corpora::corpora(a),
         Command::Languages(a) => languages::languages(a),
-    };
-    match res {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let msg = e.to_string();
-            eprintln!(
-                "ldd-sets: error: {}",
-                ldd_io::text::escape_except(&msg, Some('\n'))
-            );
-            ExitCode::from(e.exit_code() as u8)
-        }
     }
 }

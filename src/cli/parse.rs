@@ -1,6 +1,6 @@
 //! `parse`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -8,7 +8,8 @@ use ldd_sets::error::Result;
 use ldd_sets::parse::{find_model, write_parse};
 use ldd_sets::pipeline::{prepare_corpus, Trees};
 
-use super::args::{ConfigArgs, ModelArgs, QuietArgs, ShardArgs, ThreadArgs};
+use super::args::{Common, ConfigArgs, ModelArgs, QuietArgs, ShardArgs, ThreadArgs};
+use super::plan;
 
 #[derive(Args)]
 pub struct ParseArgs {
@@ -36,27 +37,38 @@ pub struct ParseArgs {
     quiet: QuietArgs,
 }
 
+impl Common for ParseArgs {
+    fn inputs(&self) -> Vec<&Path> {
+        vec![&self.src]
+    }
+    fn threads(&self) -> Option<&ThreadArgs> {
+        Some(&self.threads)
+    }
+}
+
 pub fn parse(a: ParseArgs) -> Result<()> {
     let quiet = a.quiet.quiet;
-    a.threads.apply()?;
-    ldd_io::identity::note_input(&a.src);
     // Refuse an output that is the input before spending time parsing.
     let mut inputs = vec![a.src.as_path()];
     inputs.extend(a.model.model.as_deref());
     if let Some(out) = &a.out {
         ldd_io::output::refuse_same_file(out, &inputs)?;
     }
-    let settings = a.model.settings(&a.threads, quiet);
+    let settings = plan::parse_settings(&a.model, &a.threads, quiet);
     let pair = match &a.pair {
-        Some(p) => Some(a.config.pair(p, quiet)?),
+        Some(p) => Some(plan::with_model_source(
+            &a.model,
+            plan::pair(&a.config, p, quiet)?,
+        )?),
         None => None,
     };
     let model = find_model(pair.as_ref().and_then(|p| p.model.as_ref()), &settings)?;
-    let trees = Trees::Parse {
-        model: &model,
-        settings: &settings,
-    };
-    let prepared = prepare_corpus(&a.src, trees, a.shard.shard, quiet)?;
+    let prepared = prepare_corpus(
+        &a.src,
+        Trees::Parse(model.clone()),
+        &settings,
+        a.shard.shard,
+    )?;
     match &a.out {
         Some(out) => write_parse(&prepared.conllu, out, &[&a.src, &model]),
         None => Ok(()),

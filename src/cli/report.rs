@@ -7,7 +7,9 @@ use clap::{Args, ValueEnum};
 use ldd_sets::error::Result;
 use ldd_sets::report::{report as write_report, Format, ReportOptions, DEFAULT_EXAMPLES};
 
-use super::args::QuietArgs;
+use super::args::{Common, QuietArgs};
+
+impl Common for ReportArgs {}
 
 /// `--format`.
 #[derive(Clone, Copy, Debug, ValueEnum)]

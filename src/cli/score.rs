@@ -1,6 +1,6 @@
 //! `slice`, `score` and `compare`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -13,7 +13,7 @@ use ldd_sets::score::{
     score as score_sets, Method, ScoreOptions, SegScores, SignificanceOptions, SMALL_SET,
 };
 
-use super::args::{QuietArgs, ThreadArgs};
+use super::args::{Common, QuietArgs, ThreadArgs};
 
 #[derive(Args)]
 pub struct SliceArgs {
@@ -141,8 +141,25 @@ pub struct CompareArgs {
     bucket: String,
 }
 
+impl Common for SliceArgs {
+    fn inputs(&self) -> Vec<&Path> {
+        vec![&self.hyp]
+    }
+}
+
+impl Common for ScoreArgs {
+    fn inputs(&self) -> Vec<&Path> {
+        let segs = self.seg_scores.iter().flat_map(|(_, f)| f);
+        self.hyp.iter().chain(segs).map(PathBuf::as_path).collect()
+    }
+    fn threads(&self) -> Option<&ThreadArgs> {
+        Some(&self.threads)
+    }
+}
+
+impl Common for CompareArgs {}
+
 pub fn slice(a: SliceArgs) -> Result<()> {
-    ldd_io::identity::note_input(&a.hyp);
     slice_sets(&SliceOptions {
         sets: a.sets,
         hyp: a.hyp,
@@ -151,13 +168,6 @@ pub fn slice(a: SliceArgs) -> Result<()> {
 }
 
 pub fn score(a: ScoreArgs) -> Result<()> {
-    a.threads.apply()?;
-    ldd_io::identity::note_inputs(a.hyp.iter().map(PathBuf::as_path));
-    ldd_io::identity::note_inputs(
-        a.seg_scores
-            .iter()
-            .flat_map(|(_, f)| f.iter().map(PathBuf::as_path)),
-    );
     for name in &a.lower_is_better {
         if !a.seg_scores.iter().any(|(n, _)| n == name) {
             return Err(Error::Config(format!(

@@ -10,8 +10,9 @@
 //! config gets defaults from the registry ([`Pair::resolve`]); the shipped pair configs
 //! and the registry are built into the binary, so every command works from any directory.
 //!
-//! What enters: TOML files. What leaves: [`Pair`], the [`registry::Registry`] and the text
-//! of the built-in rules. Names that become paths are checked by `ldd_io::name`.
+//! What enters: TOML files and language codes. What leaves: [`Pair`], checked
+//! [`Languages`], the [`registry::Registry`] and the text of the built-in rules. Names that
+//! become paths are checked by `ldd_io::name`.
 
 pub mod registry;
 
@@ -112,6 +113,65 @@ impl CorpusSpec {
     }
 }
 
+/// Language codes of a corpus, checked when made (also when read from a manifest): they
+/// name set files.
+#[derive(Debug, Serialize, Deserialize, Clone, PartialEq, Eq)]
+#[serde(try_from = "UncheckedLanguages")]
+pub struct Languages {
+    source: String,
+    target: String,
+}
+
+/// [`Languages`] as written, before the check.
+#[derive(Deserialize)]
+struct UncheckedLanguages {
+    source: String,
+    target: String,
+}
+
+impl TryFrom<UncheckedLanguages> for Languages {
+    type Error = Error;
+
+    fn try_from(l: UncheckedLanguages) -> Result<Languages> {
+        Languages::new(&l.source, &l.target)
+    }
+}
+
+impl Languages {
+    /// The source language (the parsed side).
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The target language.
+    pub fn target(&self) -> &str {
+        &self.target
+    }
+
+    /// Checks both codes (they name set files: letters, digits and hyphens, not a file
+    /// extension ldd-sets uses) and that they differ.
+    pub fn new(source: &str, target: &str) -> Result<Languages> {
+        let l = Languages {
+            source: source.to_string(),
+            target: target.to_string(),
+        };
+        l.check()?;
+        Ok(l)
+    }
+
+    fn check(&self) -> Result<()> {
+        check(NameKind::Language, &self.source, "source language")?;
+        check(NameKind::Language, &self.target, "target language")?;
+        if self.source.eq_ignore_ascii_case(&self.target) {
+            return Err(Error::Config(format!(
+                "source and target language are both `{}`: set file names would collide",
+                self.source
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// The pair configs shipped with ldd-sets, built into the binary.
 pub const SHIPPED_PAIRS: [(&str, &str); 3] = [
     ("de-en", include_str!("../../config/pairs/de-en.toml")),
@@ -140,19 +200,65 @@ impl std::fmt::Display for PairOrigin {
     }
 }
 
+/// Which language pair a command runs with, checked once: what `--pair` names (a pair
+/// `SRC-TGT`, a name safe in file names, or a config file `*.toml`), or the pair of a
+/// corpus's languages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PairSpec {
+    /// A pair name such as `de-en`.
+    Name(String),
+    /// A pair config file.
+    File(PathBuf),
+    /// The pair of a corpus's languages (`extract` without `--pair`).
+    Languages(Languages),
+}
+
+impl std::str::FromStr for PairSpec {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<PairSpec> {
+        if s.ends_with(".toml") {
+            return Ok(PairSpec::File(PathBuf::from(s)));
+        }
+        check(NameKind::Pair, s, "language pair")?;
+        Ok(PairSpec::Name(s.to_string()))
+    }
+}
+
+impl std::fmt::Display for PairSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PairSpec::Name(n) => f.write_str(n),
+            PairSpec::File(p) => f.write_str(&ldd_io::text::shown(p)),
+            PairSpec::Languages(l) => write!(f, "{}-{}", l.source, l.target),
+        }
+    }
+}
+
 impl Pair {
-    /// The configuration of pair `name`, from the first of:
-    /// 1. the file `name` itself if it ends in `.toml`;
+    /// The configuration of the pair `spec` names, from the first of:
+    /// 1. the file itself for a `.toml` spec;
     /// 2. `<config_dir>/pairs/<name>.toml` (`--config DIR`; the directory must exist);
     /// 3. `config/pairs/<name>.toml` in the current directory (when no `--config`);
     /// 4. the configs shipped with ldd-sets (built in);
-    /// 5. defaults built from the model registry ([`Pair::from_registry`]).
-    pub fn resolve(name: &str, config_dir: Option<&Path>) -> Result<(Pair, PairOrigin)> {
-        if name.ends_with(".toml") {
-            let path = PathBuf::from(name);
-            return Ok((Pair::load_file(&path)?, PairOrigin::File(path)));
-        }
-        check(NameKind::Pair, name, "language pair")?;
+    /// 5. defaults built from the model registry ([`Pair::defaults`]); always for the
+    ///    languages of a corpus whose codes make no pair name (codes with hyphens, such as
+    ///    `pt-BR`).
+    pub fn resolve(spec: &PairSpec, config_dir: Option<&Path>) -> Result<(Pair, PairOrigin)> {
+        let name = match spec {
+            PairSpec::File(path) => {
+                return Ok((Pair::load_file(path)?, PairOrigin::File(path.clone())))
+            }
+            PairSpec::Name(name) => name.clone(),
+            PairSpec::Languages(l) => {
+                let name = format!("{}-{}", l.source, l.target);
+                if !ldd_io::name::is_valid(NameKind::Pair, &name) {
+                    return Ok((Pair::defaults(l)?, PairOrigin::Registry));
+                }
+                name
+            }
+        };
+        let name = name.as_str();
         let dir = match config_dir {
             Some(d) if !d.is_dir() => {
                 return Err(Error::Config(format!(
@@ -172,16 +278,18 @@ impl Pair {
             return Ok((Pair::parse(text, &origin)?, PairOrigin::Shipped));
         }
         let (src, tgt) = name.split_once('-').unwrap_or((name, ""));
-        Ok((Pair::from_registry(src, tgt)?, PairOrigin::Registry))
+        Ok((
+            Pair::defaults(&Languages::new(src, tgt)?)?,
+            PairOrigin::Registry,
+        ))
     }
 
-    /// The default pair `src`-`tgt`: corpus files `<name>.<src>-<tgt>.<lang>`, the source
-    /// language's default model from the registry (none if the registry does not know the
-    /// language), the registry's default corpus, and the default phenomena (chosen by
-    /// `pipeline::select_rules` from the registry).
-    pub fn from_registry(src: &str, tgt: &str) -> Result<Pair> {
-        check(NameKind::Language, src, "source language")?;
-        check(NameKind::Language, tgt, "target language")?;
+    /// The default pair of `languages` (`SRC`-`TGT`): corpus files
+    /// `<name>.<SRC>-<TGT>.<lang>`, the source language's default model from the registry
+    /// (none if the registry does not know the language), the registry's default corpus,
+    /// and the default phenomena (chosen by `pipeline::select_rules` from the registry).
+    pub fn defaults(languages: &Languages) -> Result<Pair> {
+        let (src, tgt) = (languages.source(), languages.target());
         let reg = registry::Registry::builtin()?;
         let model = reg.language(src).map(|l| reg.model_spec(l.default_model()));
         Ok(Pair {

@@ -14,11 +14,9 @@
 //! temporary name and renamed when complete; a corpus that fails leaves none of its files
 //! behind; corpora already present are skipped.
 
-use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use flate2::write::GzEncoder;
-use ldd_io::{AtomicFile, Input};
+use ldd_io::{gzip_lines, gzip_member, Archive, AtomicFile, Input};
 
 use crate::config::{CorpusSpec, Pair};
 use crate::error::{Error, Result};
@@ -27,96 +25,143 @@ use crate::error::{Error, Result};
 pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf>> {
     ldd_io::fs::create_dir_all(dir)?;
     let mut written = Vec::new();
-    for c in &pair.corpus {
-        let langs = [pair.source.as_str(), pair.target.as_str()];
-        let finals: Vec<PathBuf> = langs
-            .iter()
-            .map(|l| crate::layout::corpus_side(dir, &c.name, &pair.files, l))
-            .collect();
-        if finals.iter().all(|p| p.is_file()) {
+    for job in plan(pair, dir)? {
+        if job.present {
             if !quiet {
-                eprintln!("ldd-sets: {} already present in {}", c.name, dir.display());
+                eprintln!(
+                    "ldd-sets: {} already present in {}",
+                    job.name,
+                    dir.display()
+                );
             }
-            written.extend(finals);
-            continue;
+        } else {
+            // Both sides or neither: they are moved into place together (also when stopped
+            // by a signal), and a failure keeps no side.
+            let lines = job.fetch(quiet)?;
+            if !quiet {
+                eprintln!(
+                    "ldd-sets: {}: {lines} line pairs in {}",
+                    job.name,
+                    dir.display()
+                );
+            }
         }
-        // One side there without the other: not something `corpora` leaves (unless killed
-        // between its two renames); never replaced or removed, since it may be the user's.
-        if let Some(there) = finals.iter().find(|p| ldd_io::fs::kind(p).is_some()) {
-            return Err(Error::Config(format!(
-                "{}: exists, but the other side of corpus {} does not; ldd-sets does not \
-                 replace a file it may not have written — move it away and run `corpora` again",
-                ldd_io::text::shown(there),
-                ldd_io::text::escape(&c.name)
-            )));
-        }
-        // Both sides or neither: they are moved into place together (also when stopped by
-        // a signal), and a failure keeps no side.
-        let counts = fetch_one(c, dir, &langs, &finals, quiet)?;
-        if !quiet {
-            eprintln!(
-                "ldd-sets: {}: {} line pairs in {}",
-                c.name,
-                counts[0],
-                dir.display()
-            );
-        }
-        written.extend(finals);
+        written.extend(job.finals);
     }
     Ok(written)
 }
 
-/// Downloads one corpus and writes its two sides, moved into place together
-/// ([`AtomicFile::commit_together`]); returns their line counts.
-fn fetch_one(
-    c: &CorpusSpec,
-    dir: &Path,
-    langs: &[&str; 2],
-    finals: &[PathBuf],
-    quiet: bool,
-) -> Result<[u64; 2]> {
-    let mut counts = [0u64; 2];
-    let mut sides = Vec::new();
-    match c.format.as_str() {
-        "zip" | "tgz" => {
-            let temp = dir.join(format!("{}.download", c.name));
-            let archive = download(&c.url, &temp, c.sha256_for(None), quiet)?;
-            for (k, (lang, fin)) in langs.iter().zip(finals).enumerate() {
-                let member = member(c, lang)?;
-                let (side, n) = if c.format == "zip" {
-                    from_zip(archive.path(), member, fin)?
-                } else {
-                    from_tgz(archive.path(), member, fin)?
-                };
-                sides.push(side);
-                counts[k] = n;
+/// One corpus to fetch: its config, its languages and the two files it becomes.
+struct Job<'a> {
+    name: &'a str,
+    spec: &'a CorpusSpec,
+    langs: [&'a str; 2],
+    dir: &'a Path,
+    finals: [PathBuf; 2],
+    /// Both files are there already.
+    present: bool,
+}
+
+/// What fetching `pair`'s corpora into `dir` does, corpus by corpus. One side there without
+/// the other is not something `corpora` leaves (unless killed between its two renames), and
+/// never replaced or removed, since it may be the user's: refused before any download.
+fn plan<'a>(pair: &'a Pair, dir: &'a Path) -> Result<Vec<Job<'a>>> {
+    let langs = [pair.source.as_str(), pair.target.as_str()];
+    let mut jobs = Vec::new();
+    for c in &pair.corpus {
+        let finals = langs.map(|l| crate::layout::corpus_side(dir, &c.name, &pair.files, l));
+        let present = finals.iter().all(|p| p.is_file());
+        if !present {
+            if let Some(there) = finals.iter().find(|p| ldd_io::fs::kind(p).is_some()) {
+                // (Corpus names are checked file names: nothing to escape.)
+                return Err(Error::Config(format!(
+                    "{}: exists, but the other side of corpus {} does not; ldd-sets does not \
+                     replace a file it may not have written — move it away and run `corpora` again",
+                    ldd_io::text::shown(there),
+                    c.name
+                )));
             }
         }
-        "plain" => {
-            for (k, (lang, fin)) in langs.iter().zip(finals).enumerate() {
-                let url = c.url.replace("{lang}", lang);
-                let temp = dir.join(format!("{}.{lang}.download", c.name));
-                let file = download(&url, &temp, c.sha256_for(Some(lang)), quiet)?;
-                let (side, n) = normalise(Input::open(file.path())?, fin)?;
-                sides.push(side);
-                counts[k] = n;
+        jobs.push(Job {
+            name: &c.name,
+            spec: c,
+            langs,
+            dir,
+            finals,
+            present,
+        });
+    }
+    Ok(jobs)
+}
+
+impl Job<'_> {
+    /// Downloads the corpus and writes its two sides, moved into place together
+    /// ([`AtomicFile::commit_together`]); returns their line count.
+    fn fetch(&self, quiet: bool) -> Result<u64> {
+        let c = self.spec;
+        let format = match c.format.as_str() {
+            "zip" => Unpack::Zip,
+            "tgz" => Unpack::Tgz,
+            "plain" => Unpack::Plain,
+            other => {
+                return Err(Error::Config(format!(
+                    "corpus `{}`: unknown format `{other}` (zip, tgz or plain)",
+                    c.name
+                )))
             }
+        };
+        // An archive holds both sides; a plain corpus is a file per side ({lang} in its URL).
+        let urls: Vec<(String, Option<&str>, PathBuf)> = match format {
+            Unpack::Plain => self
+                .langs
+                .iter()
+                .map(|l| {
+                    let temp = self.dir.join(format!("{}.{l}.download", c.name));
+                    (c.url.replace("{lang}", l), Some(*l), temp)
+                })
+                .collect(),
+            _ => vec![(
+                c.url.clone(),
+                None,
+                self.dir.join(format!("{}.download", c.name)),
+            )],
+        };
+        let mut files = Vec::new();
+        for (url, lang, temp) in &urls {
+            files.push(download(url, temp, c.sha256_for(*lang), quiet)?);
         }
-        other => {
-            return Err(Error::Config(format!(
-                "corpus `{}`: unknown format `{other}` (zip, tgz or plain)",
-                c.name
-            )))
+        let mut sides = Vec::new();
+        let mut counts = [0u64; 2];
+        for (k, (lang, fin)) in self.langs.iter().zip(&self.finals).enumerate() {
+            let file = files[k.min(files.len() - 1)].path();
+            let (side, n) = match format {
+                Unpack::Zip => gzip_member(file, Archive::Zip, member(c, lang)?, fin)?,
+                Unpack::Tgz => gzip_member(file, Archive::Tgz, member(c, lang)?, fin)?,
+                Unpack::Plain => gzip_lines(Input::open(file)?, fin)?,
+            };
+            sides.push(side);
+            counts[k] = n;
         }
+        if counts[0] != counts[1] {
+            return Err(Error::Data(format!(
+                "corpus `{}` from {}: the {} side has {} lines but the {} side has {}",
+                c.name, c.url, self.langs[0], counts[0], self.langs[1], counts[1]
+            )));
+        }
+        AtomicFile::commit_together(sides)?;
+        Ok(counts[0])
     }
-    if counts[0] != counts[1] {
-        return Err(Error::Data(format!(
-            "corpus `{}` from {}: the {} side has {} lines but the {} side has {}",
-            c.name, c.url, langs[0], counts[0], langs[1], counts[1]
-        )));
-    }
-    AtomicFile::commit_together(sides)?;
-    Ok(counts)
+}
+
+/// How a corpus download becomes its two sides.
+#[derive(Clone, Copy)]
+enum Unpack {
+    /// A zip archive with a member per side.
+    Zip,
+    /// A tar.gz archive with a member per side.
+    Tgz,
+    /// A plain or gzip file per side.
+    Plain,
 }
 
 fn member<'a>(c: &'a CorpusSpec, lang: &str) -> Result<&'a str> {
@@ -154,56 +199,4 @@ fn download(
              <name>.<pair>.<lang>[.gz], in a directory and pass CORPORA=DIR / --corpora DIR)"
         ))
     })
-}
-
-fn from_zip(archive: &Path, member: &str, fin: &Path) -> Result<(AtomicFile, u64)> {
-    let f = ldd_io::fs::open_raw(archive)?;
-    let mut z = zip::ZipArchive::new(f).map_err(|e| {
-        Error::Data(format!(
-            "{}: not a zip archive: {e}",
-            ldd_io::text::shown(archive)
-        ))
-    })?;
-    let entry = z.by_name(member).map_err(|e| {
-        Error::Data(format!(
-            "{}: no member `{member}`: {e}",
-            ldd_io::text::shown(archive)
-        ))
-    })?;
-    let input = Input::from_reader(Path::new(member), entry)?;
-    normalise(input, fin)
-}
-
-fn from_tgz(archive: &Path, member: &str, fin: &Path) -> Result<(AtomicFile, u64)> {
-    let mut tar = tar::Archive::new(Input::open(archive)?);
-    let bad = |e: io::Error| {
-        Error::Data(format!(
-            "{}: not a tar.gz archive: {e}",
-            ldd_io::text::shown(archive)
-        ))
-    };
-    for entry in tar.entries().map_err(bad)? {
-        let entry = entry.map_err(bad)?;
-        let path = entry.path().map_err(bad)?.to_string_lossy().into_owned();
-        if path.trim_start_matches("./") == member {
-            return normalise(Input::from_reader(Path::new(member), entry)?, fin);
-        }
-    }
-    Err(Error::Data(format!(
-        "{}: no member `{member}`",
-        ldd_io::text::shown(archive)
-    )))
-}
-
-/// Writes the lines of `input` (plain or gzip) as gzip to a temporary file for `fin`;
-/// returns it, complete but not yet in place, and the number of lines.
-fn normalise<R: Read>(mut input: Input<R>, fin: &Path) -> Result<(AtomicFile, u64)> {
-    let mut w = GzEncoder::new(AtomicFile::create(fin)?, flate2::Compression::default());
-    while let Some(line) = input.next_line()? {
-        w.write_all(line.as_bytes())
-            .and_then(|_| w.write_all(b"\n"))
-            .map_err(|e| Error::io(fin, e))?;
-    }
-    let file = w.finish().map_err(|e| Error::io(fin, e))?;
-    Ok((file, input.line_no()))
 }

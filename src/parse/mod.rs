@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use ldd_parse::{CacheManifest, CacheOutcome, LineRange, ParseCache, ParseOptions};
 
-use crate::config::{ModelSpec, Pair};
+use crate::config::ModelSpec;
 use crate::error::{Error, Result};
 
 /// Environment variable naming the parse cache directory.
@@ -24,8 +24,6 @@ pub struct ParseSettings {
     pub model: Option<PathBuf>,
     /// `--models`: the models directory (default `$LDD_SETS_MODELS`, else the user cache).
     pub models_dir: Option<PathBuf>,
-    /// `--models-url`: replaces the registry's base URL of model downloads (a mirror).
-    pub models_url: Option<String>,
     /// `--cache`: the parse cache directory.
     pub cache_dir: Option<PathBuf>,
     /// Never download a model.
@@ -76,7 +74,8 @@ pub fn cache_dir(explicit: Option<&Path>) -> Result<PathBuf> {
 pub const MODELS_URL_ENV: &str = "LDD_SETS_MODELS_URL";
 
 /// Finds the model: `--model`, else the pair's model (or one of its alternatives) in
-/// the models directory, else a download of the pair's model (unless offline), verified
+/// the models directory, else a download of the pair's model (unless offline) from its
+/// URL (`Pair::model_source` fills it in from the registry), verified
 /// before it is kept (SHA-256 where the config or the registry knows it; it must load as
 /// a UDPipe model).
 pub fn find_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> {
@@ -104,8 +103,6 @@ fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> 
                 .into(),
         ));
     };
-    let env_url = std::env::var(MODELS_URL_ENV).ok().filter(|u| !u.is_empty());
-    let spec = &Pair::model_source(spec, s.models_url.as_deref().or(env_url.as_deref()))?;
     let dir = match &s.models_dir {
         Some(d) => d.clone(),
         None => ldd_parse::default_models_dir()?,

@@ -11,10 +11,10 @@ use std::path::PathBuf;
 use ldd_align::{alignment_error_rate, read_gold, AerScores, Corpus, Gold, GoldOptions};
 use ldd_conllu::parse_block;
 
+use crate::config::Languages;
 use crate::detect::alignment::{align, pair_tokens, push_files, AlignOptions};
 use crate::error::{Error, Result};
 use crate::read::lockstep::{Line, Lockstep};
-use crate::read::Languages;
 
 /// What `align` aligns.
 #[derive(Debug, Clone)]
@@ -48,7 +48,6 @@ pub struct AlignReport {
 /// gold alignments. Gold token indices refer to the tokens aligned here (with `--conllu`,
 /// UD words; else the aligner's tokenizer, or whitespace with `pretokenized`).
 pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
-    run.languages.check()?;
     let mut inputs = vec![run.source.as_path(), run.target.as_path()];
     inputs.extend(run.conllu.as_deref());
     inputs.extend(run.align.train.iter().map(PathBuf::as_path));
@@ -71,7 +70,7 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
             push_files(&mut pairs, &run.source, &run.target, run.align.pretokenized)?;
         }
     }
-    let langs = (run.languages.source.as_str(), run.languages.target.as_str());
+    let langs = (run.languages.source(), run.languages.target());
     let lengths: Vec<(usize, usize)> = (0..pairs.len()).map(|k| pairs.lengths(k)).collect();
     // Read the gold first: a bad gold file fails before the (long) alignment.
     let gold = match &run.gold {

@@ -14,6 +14,7 @@ use ldd_io::{LineRange, Staging};
 use rayon::prelude::*;
 
 use crate::bucket::Bucket;
+use crate::config::Languages;
 use crate::detect::alignment::{self, pair_tokens};
 use crate::detect::reorder::{self, ReorderFiles, ReorderInfo, ReorderOptions};
 use crate::detect::rules::{Match, Matcher, RuleSet};
@@ -24,7 +25,6 @@ use crate::read::belongs::{check_belongs, Belongs};
 use crate::read::lockstep::{Line, Lockstep};
 use crate::read::select::{read_ids, read_needed};
 use crate::read::shard::Shard;
-use crate::read::Languages;
 use crate::sample::{self, ControlFiles, ControlOptions, SetControls};
 use crate::write::controls::{write_control, LineMap};
 use crate::write::manifest::{
@@ -39,9 +39,9 @@ use crate::write::shard::{write_lengths, LENGTHS, PARSE};
 /// Lines per parallel chunk.
 pub const CHUNK_LINES: usize = 2048;
 
-/// What to extract and where.
+/// The corpus to extract from: its files, read in lockstep.
 #[derive(Debug, Clone)]
-pub struct ExtractOptions {
+pub struct CorpusFiles {
     /// Source side of the corpus (plain or gzip).
     pub source: PathBuf,
     /// Target side.
@@ -50,21 +50,27 @@ pub struct ExtractOptions {
     pub conllu: PathBuf,
     /// Do not check that each tree belongs to its corpus line (`--trust-conllu`).
     pub trust_conllu: bool,
-    /// Languages.
-    pub languages: Languages,
+    /// Only the lines of one shard (`None`: the whole corpus).
+    pub shard: Option<ShardRun>,
+}
+
+/// Which sets to build.
+#[derive(Debug, Clone)]
+pub struct SetOptions {
     /// The phenomena to run (already selected).
     pub rules: RuleSet,
-    /// Output directory (replaced as a whole on success).
-    pub out: PathBuf,
-    /// Length-matched controls.
-    pub controls: ControlOptions,
     /// Reordering sets (word alignment); `None` skips them.
     pub reorder: Option<ReorderOptions>,
+}
+
+/// Where the sets go.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// Output directory (replaced as a whole on success).
+    pub dir: PathBuf,
     /// Other files the run depends on (the UDPipe model, the parse cache): like the
     /// inputs, never inside the output directory.
     pub protect: Vec<PathBuf>,
-    /// Only the lines of one shard (`None`: the whole corpus).
-    pub shard: Option<ShardRun>,
 }
 
 /// What one shard of a sharded run extracts (see [`crate::read::shard`]).
@@ -118,25 +124,20 @@ impl ShardRun {
             }),
         }
     }
-
-    /// Opens the inputs at the shard's lines.
-    fn open(&self, opts: &ExtractOptions) -> Result<Lockstep> {
-        Lockstep::open_lines(
-            &opts.source,
-            &opts.target,
-            &opts.conllu,
-            self.lines,
-            self.corpus_lines,
-            self.parse.is_none(),
-        )
-    }
 }
 
-impl ExtractOptions {
+impl CorpusFiles {
     /// The inputs read in lockstep: the whole corpus, or the shard's lines.
     fn open(&self) -> Result<Lockstep> {
         match &self.shard {
-            Some(s) => s.open(self),
+            Some(s) => Lockstep::open_lines(
+                &self.source,
+                &self.target,
+                &self.conllu,
+                s.lines,
+                s.corpus_lines,
+                s.parse.is_none(),
+            ),
             None => Lockstep::open(&self.source, &self.target, &self.conllu),
         }
     }
@@ -147,26 +148,25 @@ impl ExtractOptions {
     }
 }
 
-impl ExtractOptions {
-    /// Every file the run reads or depends on.
-    fn inputs(&self) -> Vec<PathBuf> {
-        let mut v = vec![
-            self.source.clone(),
-            self.target.clone(),
-            self.conllu.clone(),
-            self.rules.source.clone(),
-        ];
-        v.extend(self.protect.iter().cloned());
-        if let Some(r) = &self.reorder {
-            v.extend(r.alignments.iter().cloned());
-            v.extend(r.align.train.iter().cloned());
-            for prefix in r.align.model.iter().chain(&r.align.save_model) {
-                v.push(alignment::model_path(prefix, false));
-                v.push(alignment::model_path(prefix, true));
-            }
+/// Every file the run reads or depends on: the corpus, the rules, what `out` protects and
+/// the aligner's files.
+fn inputs(corpus: &CorpusFiles, sets: &SetOptions, out: &Output) -> Vec<PathBuf> {
+    let mut v = vec![
+        corpus.source.clone(),
+        corpus.target.clone(),
+        corpus.conllu.clone(),
+        sets.rules.source.clone(),
+    ];
+    v.extend(out.protect.iter().cloned());
+    if let Some(r) = &sets.reorder {
+        v.extend(r.alignments.iter().cloned());
+        v.extend(r.align.train.iter().cloned());
+        for prefix in r.align.model.iter().chain(&r.align.save_model) {
+            v.push(alignment::model_path(prefix, false));
+            v.push(alignment::model_path(prefix, true));
         }
-        v
     }
+    v
 }
 
 /// The result of a run.
@@ -180,6 +180,14 @@ pub struct ExtractReport {
     pub lengths: Vec<u32>,
     /// How the reordering sets were built (`None` without them).
     pub reorder: Option<ReorderInfo>,
+    /// The phenomena that ran, in order.
+    pub phenomena: Vec<String>,
+    /// The largest distance bucket.
+    pub max_distance: u32,
+    /// The shard that ran (`None`: the whole corpus).
+    pub shard: Option<ShardRun>,
+    /// The output directory.
+    pub out: PathBuf,
 }
 
 /// What the parallel stage found in one line.
@@ -248,25 +256,34 @@ fn detect(
     Ok(d)
 }
 
-/// Runs the extraction and moves the finished output into `opts.out`.
-pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
-    opts.languages.check()?;
-    if let Some(s) = &opts.shard {
-        check_shard_reorder(s.shard, opts.reorder.as_ref())?;
+/// Extracts the sets of `sets` from `corpus`, in `languages`, with `controls`, and moves
+/// the finished output into `out.dir`. Each part goes to the stages that need it: the
+/// corpus to reading (and again to the reorder sets' second pass and the controls), the
+/// languages to file names, the rules and reordering options to detection, the control
+/// options to sampling.
+pub fn extract(
+    corpus: &CorpusFiles,
+    languages: &Languages,
+    sets: &SetOptions,
+    controls: &ControlOptions,
+    out: &Output,
+) -> Result<ExtractReport> {
+    if let Some(s) = &corpus.shard {
+        check_shard_reorder(s.shard, sets.reorder.as_ref())?;
     }
-    let src_lang = &opts.languages.source;
-    let tgt_lang = &opts.languages.target;
-    let inputs = opts.inputs();
+    let inputs = inputs(corpus, sets, out);
     let input_refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-    let staging = Staging::new(&opts.out, &is_output, &input_refs)?;
+    let staging = Staging::new(&out.dir, &is_output, &input_refs)?;
     let root = staging.path().to_path_buf();
-    let matcher = opts.rules.compile();
-    let mut input = opts.open()?;
-    let offset = opts.first_line() - 1;
+    let (src_lang, tgt_lang) = (languages.source(), languages.target());
+    let rules = &sets.rules;
+    let matcher = rules.compile();
+    let mut input = corpus.open()?;
+    let offset = corpus.first_line() - 1;
 
-    let buckets = Bucket::all(opts.rules.max_distance);
+    let buckets = Bucket::all(rules.max_distance);
     let mut writers: Vec<Vec<SetWriter>> = Vec::new();
-    for p in &opts.rules.phenomena {
+    for p in &rules.phenomena {
         let mut row = Vec::new();
         for b in &buckets {
             let files = SetFiles::new(&p.name, &b.to_string(), src_lang, tgt_lang);
@@ -275,9 +292,8 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         writers.push(row);
     }
 
-    let mut corpus = CorpusStats::default();
-    let mut distances: Vec<Distances> = opts
-        .rules
+    let mut stats = CorpusStats::default();
+    let mut distances: Vec<Distances> = rules
         .phenomena
         .iter()
         .map(|p| Distances {
@@ -299,24 +315,25 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
             n += 1;
         }
         let conllu = input.conllu_path();
-        let reorder = opts.reorder.as_ref();
+        let reorder = sets.reorder.as_ref();
+        let trust = corpus.trust_conllu;
         let detected: Vec<Result<Detected>> = lines[..n]
             .par_iter()
-            .map(|l| detect(l, &matcher, conllu, reorder, opts.trust_conllu))
+            .map(|l| detect(l, &matcher, conllu, reorder, trust))
             .collect();
         for (line, d) in lines[..n].iter().zip(detected) {
             let d = d?;
             if let Some((s, t)) = &d.align_pair {
                 align_pairs.push_pair(s, t);
             }
-            corpus.lines += 1;
-            corpus.normalised_lines += u64::from(d.normalised);
-            corpus.unchecked_lines += u64::from(opts.trust_conllu);
-            let id = offset + corpus.lines;
-            corpus.source_words += u64::from(d.words);
+            stats.lines += 1;
+            stats.normalised_lines += u64::from(d.normalised);
+            stats.unchecked_lines += u64::from(trust);
+            let id = offset + stats.lines;
+            stats.source_words += u64::from(d.words);
             lengths.push(if d.empty { 0 } else { d.words });
             if d.empty {
-                corpus.empty_lines += 1;
+                stats.empty_lines += 1;
                 continue;
             }
             if !d.matches.is_empty() {
@@ -334,49 +351,60 @@ pub fn extract(opts: &ExtractOptions) -> Result<ExtractReport> {
         conllu,
     };
 
-    let mut sets = Vec::new();
-    for (p, row) in opts.rules.phenomena.iter().zip(writers) {
+    let mut written = Vec::new();
+    for (p, row) in rules.phenomena.iter().zip(writers) {
         for (b, w) in buckets.iter().zip(row) {
-            sets.push(w.finish(SetKind::Lexical, &p.name, *b)?);
+            written.push(w.finish(SetKind::Lexical, &p.name, *b)?);
         }
     }
-    let reorder_info = match &opts.reorder {
+    let reorder_info = match &sets.reorder {
         Some(r) => {
-            let (rsets, info) = reorder_sets(&align_pairs, r, opts, &lengths, &root)?;
-            sets.extend(rsets);
+            let (rsets, info) = reorder_sets(&align_pairs, r, corpus, languages, &lengths, &root)?;
+            written.extend(rsets);
             Some(info)
         }
         None => None,
     };
     drop(align_pairs);
-    let (controls, shard) = match &opts.shard {
-        Some(s) => (Vec::new(), Some(shard_record(&root, s, &lengths, opts)?)),
-        None => (controls(&root, &sets, &lengths, opts)?, None),
+    let (drawn, shard) = match &corpus.shard {
+        Some(s) => {
+            let record = shard_record(&root, s, &lengths, &corpus.conllu, controls)?;
+            (Vec::new(), Some(record))
+        }
+        None => {
+            let files = (corpus.source.as_path(), corpus.target.as_path());
+            let drawn = draw_controls(&root, &written, &lengths, files, languages, controls)?;
+            (drawn, None)
+        }
     };
     let mut m = Manifest {
         format_version: FORMAT_VERSION,
         tool: Tool::default(),
-        languages: opts.languages.clone(),
+        languages: languages.clone(),
         inputs,
-        corpus: corpus.clone(),
-        rules: opts.rules.clone(),
+        corpus: stats.clone(),
+        rules: rules.clone(),
         marker: MARKER.to_string(),
-        sets: sets.clone(),
+        sets: written.clone(),
         reorder: reorder_info.clone(),
-        controls,
+        controls: drawn,
         distances,
         shard,
         checksums: Default::default(),
     };
-    write_summary(&root.join(crate::layout::SUMMARY), &sets)?;
+    write_summary(&root.join(crate::layout::SUMMARY), &written)?;
     m.record_checksums(&root)?;
     m.write(&root.join(MANIFEST))?;
     staging.commit(&is_output)?;
     Ok(ExtractReport {
-        corpus,
-        sets,
+        corpus: stats,
+        sets: written,
         lengths,
         reorder: reorder_info,
+        phenomena: rules.phenomena.iter().map(|p| p.name.clone()).collect(),
+        max_distance: rules.max_distance,
+        shard: corpus.shard.clone(),
+        out: out.dir.clone(),
     })
 }
 
@@ -417,16 +445,14 @@ fn write_matches(
 fn reorder_sets(
     pairs: &Corpus,
     r: &ReorderOptions,
-    opts: &ExtractOptions,
+    corpus: &CorpusFiles,
+    languages: &Languages,
     lengths: &[u32],
     root: &Path,
 ) -> Result<(Vec<SetEntry>, ReorderInfo)> {
-    let langs = (
-        opts.languages.source.as_str(),
-        opts.languages.target.as_str(),
-    );
+    let langs = (languages.source(), languages.target());
     let (alignments, trained_pairs, too_long) = match &r.alignments {
-        Some(path) => match &opts.shard {
+        Some(path) => match &corpus.shard {
             Some(s) => (
                 alignment::read_alignments_of(path, pairs, s.lines.first, s.corpus_lines)?,
                 0,
@@ -441,7 +467,7 @@ fn reorder_sets(
     };
     let measures: Vec<Reordering> = reorder::measure(pairs, &alignments, r.paper_compat);
     let files = ReorderFiles::standard();
-    let first = opts.first_line();
+    let first = corpus.first_line();
     write_corpus_files(root, &files, first, pairs, &alignments, &measures)?;
 
     let thresholds = r.thresholds();
@@ -456,7 +482,7 @@ fn reorder_sets(
         ));
         writers.push(SetWriter::create(root, f)?);
     }
-    let mut input = opts.open()?;
+    let mut input = corpus.open()?;
     let mut line = Line::default();
     let mut k = 0usize;
     while input.next(&mut line)? {
@@ -464,7 +490,7 @@ fn reorder_sets(
         let nonempty = lengths.get(k).is_some_and(|&l| l > 0);
         let member = r.membership(m.filter(|_| nonempty), &thresholds);
         if let (Some(m), true) = (m, member.contains(&true)) {
-            let tree = parse_block(&line.block, &opts.conllu)?;
+            let tree = parse_block(&line.block, &corpus.conllu)?;
             let text = tree.to_conllu();
             let links = r.marked_links(m);
             let (marked, marked_t) = mark_links(
@@ -515,13 +541,14 @@ fn shard_record(
     root: &Path,
     s: &ShardRun,
     lengths: &[u32],
-    opts: &ExtractOptions,
+    conllu: &Path,
+    controls: &ControlOptions,
 ) -> Result<ShardRecord> {
     write_lengths(&root.join(LENGTHS), lengths)?;
     let parse = match &s.parse {
         Some(p) => {
             let dest = root.join(PARSE);
-            ldd_io::fs::copy_new(&opts.conllu, &dest)?;
+            ldd_io::fs::copy_new(conllu, &dest)?;
             Some(ShardParse {
                 file: PARSE.to_string(),
                 ..p.clone()
@@ -535,26 +562,9 @@ fn shard_record(
         lines: s.lines,
         corpus_lines: s.corpus_lines,
         lengths: LENGTHS.to_string(),
-        controls: opts.controls,
+        controls: *controls,
         parse,
     }))
-}
-
-/// Draws and writes the controls of every set under `root` (see [`crate::sample`]).
-fn controls(
-    root: &Path,
-    sets: &[SetEntry],
-    lengths: &[u32],
-    opts: &ExtractOptions,
-) -> Result<Vec<SetControls>> {
-    draw_controls(
-        root,
-        sets,
-        lengths,
-        (&opts.source, &opts.target),
-        &opts.languages,
-        &opts.controls,
-    )
 }
 
 /// Draws the controls of every set of `sets` (written under `root`) from a corpus whose
@@ -580,7 +590,7 @@ pub(crate) fn draw_controls(
         )));
     }
     let sizes: Vec<u64> = sets.iter().map(|s| s.sentences).collect();
-    let exts = (languages.source.as_str(), languages.target.as_str());
+    let exts = (languages.source(), languages.target());
     let mut entries = Vec::with_capacity(sets.len());
     for g in sample::groups(&sizes, copts.count) {
         let mut sampled: Vec<sample::Sampled> = sets[g]

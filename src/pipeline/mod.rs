@@ -11,40 +11,27 @@ pub mod plan;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::config::Pair;
-use crate::detect::reorder::ReorderOptions;
-use crate::detect::rules::RuleSet;
-use crate::error::{Error, Result};
-use crate::parse::{find_model, ParseSettings};
-use crate::read::discover::{discover, LocalCorpus};
+use crate::config::Languages;
+use crate::error::Result;
+use crate::parse::ParseSettings;
+use crate::read::discover::LocalCorpus;
 use crate::read::shard::Shard;
-use crate::read::Languages;
 use crate::sample::ControlOptions;
 
-pub use extract::{check_shard_reorder, extract, ExtractOptions, ExtractReport, ShardRun};
-pub use plan::{check_phenomena, prepare_corpus, select_rules, Prepared, Trees};
+pub use extract::{
+    check_shard_reorder, extract, CorpusFiles, ExtractReport, Output, SetOptions, ShardRun,
+};
+pub use plan::{
+    check_phenomena, corpus_jobs, prepare_corpus, select_rules, CorpusJob, Prepared, Trees,
+};
 
-/// What `run` does for a language pair.
+/// How `run` parses every corpus.
 #[derive(Debug, Clone)]
-pub struct RunOptions {
-    /// The pair.
-    pub pair: Pair,
-    /// Directory of corpora named `<name>.<files>.<lang>[.gz]`.
-    pub corpora: PathBuf,
-    /// Only these corpora (all found if `None`).
-    pub only: Option<Vec<String>>,
-    /// Output directory; each corpus gets `OUT/<name>/`.
-    pub out: PathBuf,
-    /// The rules that run.
-    pub rules: RuleSet,
-    /// Controls.
-    pub controls: ControlOptions,
-    /// Reordering sets (`None`: skipped).
-    pub reorder: Option<ReorderOptions>,
-    /// Where the model is and how to parse.
-    pub parse: ParseSettings,
-    /// No messages on stderr.
-    pub quiet: bool,
+pub struct Parsing {
+    /// The UDPipe model (found by `parse::find_model`).
+    pub model: PathBuf,
+    /// The parse cache, threads, and whether to say what is done on stderr.
+    pub settings: ParseSettings,
     /// Only this shard of every corpus (`None`: whole corpora).
     pub shard: Option<Shard>,
 }
@@ -54,8 +41,6 @@ pub struct RunOptions {
 pub struct CorpusRun {
     /// The corpus.
     pub corpus: LocalCorpus,
-    /// The options extract ran with.
-    pub options: ExtractOptions,
     /// Its report.
     pub report: ExtractReport,
     /// Seconds of the parse stage.
@@ -64,88 +49,56 @@ pub struct CorpusRun {
     pub extract_seconds: f64,
 }
 
-/// Runs parse and extract on every corpus of the pair found in `opts.corpora`, calling
-/// `done` after each.
-pub fn run(opts: &RunOptions, done: &mut dyn FnMut(&CorpusRun)) -> Result<Vec<CorpusRun>> {
-    let pair = &opts.pair;
-    let all = discover(pair, &opts.corpora)?;
-    let mut corpora = all.clone();
-    if let Some(only) = &opts.only {
-        for name in only {
-            if !corpora.iter().any(|c| &c.name == name) {
-                return Err(Error::Config(format!(
-                    "--only: no corpus `{}` in {} (found: {})",
-                    ldd_io::text::escape(name),
-                    ldd_io::text::shown(&opts.corpora),
-                    corpora
-                        .iter()
-                        .map(|c| c.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            }
-        }
-        corpora.retain(|c| only.contains(&c.name));
-    }
-    if let Some(s) = opts.shard {
-        check_shard_reorder(s, opts.reorder.as_ref())?;
-    }
-    let model = find_model(pair.model.as_ref(), &opts.parse)?;
+/// What `run` says as it goes, for the caller to print.
+pub enum Progress<'a> {
+    /// A corpus is about to be parsed and extracted.
+    Starting(&'a LocalCorpus),
+    /// A corpus is done.
+    Done(&'a CorpusRun),
+}
+
+/// Parses and extracts every corpus of `jobs` (see [`plan::corpus_jobs`]) in `languages`
+/// with `sets` and `controls`, telling `progress` as it goes.
+pub fn run(
+    jobs: &[CorpusJob],
+    languages: &Languages,
+    sets: &SetOptions,
+    controls: &ControlOptions,
+    parsing: &Parsing,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<Vec<CorpusRun>> {
     let mut runs = Vec::new();
-    for c in corpora {
-        if !opts.quiet {
-            eprintln!(
-                "ldd-sets: corpus {} ({} -> {})",
-                c.name,
-                ldd_io::text::shown(&c.source),
-                ldd_io::text::shown(&c.target)
-            );
-        }
-        let prepared = prepare_corpus(
-            &c.source,
-            Trees::Parse {
-                model: &model,
-                settings: &opts.parse,
-            },
-            opts.shard,
-            opts.quiet,
-        )?;
-        let reorder = opts.reorder.clone().map(|mut r| {
-            if r.align.model.is_none() {
-                // Train the aligner on the pair's other corpora too: a small test set
-                // alone aligns poorly (the paper used a large training corpus).
-                r.align
-                    .train
-                    .extend(all.iter().filter(|o| o.name != c.name).map(|o| {
-                        opts.corpora
-                            .join(crate::layout::corpus_stem(&o.name, &pair.files))
-                    }));
-            }
-            r
-        });
-        let options = ExtractOptions {
-            source: c.source.clone(),
-            target: c.target.clone(),
+    for job in jobs {
+        progress(Progress::Starting(&job.corpus));
+        let trees = Trees::Parse(parsing.model.clone());
+        let source = &job.corpus.source;
+        let prepared = prepare_corpus(source, trees, &parsing.settings, parsing.shard)?;
+        let corpus = CorpusFiles {
+            source: source.clone(),
+            target: job.corpus.target.clone(),
             conllu: prepared.conllu,
             trust_conllu: false,
-            languages: Languages::new(&pair.source, &pair.target)?,
-            rules: opts.rules.clone(),
-            out: opts.out.join(&c.name),
-            controls: opts.controls,
-            reorder,
-            protect: vec![model.clone(), opts.corpora.clone()],
             shard: prepared.shard,
         };
+        let mut sets = sets.clone();
+        if let Some(r) = sets.reorder.as_mut().filter(|r| r.align.model.is_none()) {
+            r.align.train.extend(job.align_train.iter().cloned());
+        }
+        let mut protect = job.protect.clone();
+        protect.push(parsing.model.clone());
+        let out = Output {
+            dir: job.out.clone(),
+            protect,
+        };
         let start = Instant::now();
-        let report = extract(&options)?;
+        let report = extract(&corpus, languages, &sets, controls, &out)?;
         let run = CorpusRun {
-            corpus: c,
-            options,
+            corpus: job.corpus.clone(),
             report,
             parse_seconds: prepared.parsed.map_or(0.0, |p| p.seconds),
             extract_seconds: start.elapsed().as_secs_f64(),
         };
-        done(&run);
+        progress(Progress::Done(&run));
         runs.push(run);
     }
     Ok(runs)

@@ -1,7 +1,7 @@
 //! What a run works on, resolved once for `extract`, `run` and `parse`: the rules that run
-//! (the rules file, the pair's choice, the registry's defaults for the source language)
-//! and the corpus's trees (given, or parsed with the parse cache, for the whole corpus or
-//! one shard of it).
+//! (the rules file, the pair's choice, the registry's defaults for the source language),
+//! the corpora of a pair (`run`), and a corpus's trees (given, or parsed with the parse
+//! cache, for the whole corpus or one shard of it).
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +10,7 @@ use crate::config::Pair;
 use crate::detect::rules::RuleSet;
 use crate::error::{Error, Result};
 use crate::parse::{describe, parse_cached_lines, ParseSettings, Parsed};
+use crate::read::discover::{discover, LocalCorpus};
 use crate::read::shard::{count_lines, shard_range, Shard};
 
 use super::extract::ShardRun;
@@ -107,16 +108,11 @@ pub fn check_phenomena(rules: &RuleSet, src_lang: &str, reorder: bool, quiet: bo
 }
 
 /// Where a corpus's trees come from.
-pub enum Trees<'a> {
+pub enum Trees {
     /// A CoNLL-U of the whole corpus, one tree per line (`extract --conllu`).
     Given(PathBuf),
     /// Parsed from the source side with this UDPipe model (cached).
-    Parse {
-        /// The model file.
-        model: &'a Path,
-        /// Cache and threads.
-        settings: &'a ParseSettings,
-    },
+    Parse(PathBuf),
 }
 
 /// A corpus ready for extraction.
@@ -131,13 +127,13 @@ pub struct Prepared {
 }
 
 /// Prepares the corpus whose source side is `source`: the line range of `shard` (if any),
-/// then its trees, parsed (and said on stderr unless `quiet`) or given. The one way
-/// `extract`, `run` and `parse` get their trees.
+/// then its trees, given or parsed with `settings` (and said on stderr unless quiet). The
+/// one way `extract`, `run` and `parse` get their trees.
 pub fn prepare_corpus(
     source: &Path,
-    trees: Trees<'_>,
+    trees: Trees,
+    settings: &ParseSettings,
     shard: Option<Shard>,
-    quiet: bool,
 ) -> Result<Prepared> {
     let lines = match shard {
         Some(s) => {
@@ -152,9 +148,9 @@ pub fn prepare_corpus(
             shard: lines.map(|(s, r, t)| ShardRun::new(s, r, t, None)),
             parsed: None,
         },
-        Trees::Parse { model, settings } => {
-            let parsed = parse_cached_lines(source, model, lines.map(|l| l.1), settings)?;
-            if !quiet {
+        Trees::Parse(model) => {
+            let parsed = parse_cached_lines(source, &model, lines.map(|l| l.1), settings)?;
+            if !settings.quiet {
                 eprintln!("ldd-sets: {}", describe(&parsed, source));
             }
             Prepared {
@@ -164,4 +160,58 @@ pub fn prepare_corpus(
             }
         }
     })
+}
+
+/// One corpus of a `run`: its files, where its sets go, and what else its run reads.
+#[derive(Debug, Clone)]
+pub struct CorpusJob {
+    /// The corpus.
+    pub corpus: LocalCorpus,
+    /// Its output directory.
+    pub out: PathBuf,
+    /// More training data for the aligner (unless a model is loaded): the pair's other
+    /// corpora, as `PREFIX`es.
+    pub align_train: Vec<PathBuf>,
+    /// Files the run depends on besides the corpus (the corpora directory): never inside
+    /// an output.
+    pub protect: Vec<PathBuf>,
+}
+
+/// The corpora of `pair` in `dir` (only those `only` names, if given), each with its
+/// output directory `out/<name>` and, as more training data for the aligner, the pair's
+/// other corpora: a small test set alone aligns poorly (the paper used a large training
+/// corpus).
+pub fn corpus_jobs(
+    pair: &Pair,
+    dir: &Path,
+    only: Option<&[String]>,
+    out: &Path,
+) -> Result<Vec<CorpusJob>> {
+    let all = discover(pair, dir)?;
+    if let Some(only) = only {
+        if let Some(name) = only.iter().find(|n| !all.iter().any(|c| &c.name == *n)) {
+            let found: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+            return Err(Error::Config(format!(
+                "--only: no corpus `{}` in {} (found: {})",
+                ldd_io::text::escape(name),
+                ldd_io::text::shown(dir),
+                found.join(", ")
+            )));
+        }
+    }
+    let wanted = |c: &&LocalCorpus| only.is_none_or(|o| o.contains(&c.name));
+    Ok(all
+        .iter()
+        .filter(wanted)
+        .map(|c| CorpusJob {
+            corpus: c.clone(),
+            out: out.join(&c.name),
+            align_train: all
+                .iter()
+                .filter(|o| o.name != c.name)
+                .map(|o| dir.join(crate::layout::corpus_stem(&o.name, &pair.files)))
+                .collect(),
+            protect: vec![dir.to_path_buf()],
+        })
+        .collect())
 }

@@ -4,14 +4,14 @@
 use std::fmt::Write as _;
 
 use crate::layout;
-use crate::pipeline::extract::{ExtractOptions, ExtractReport};
+use crate::pipeline::extract::ExtractReport;
 use crate::pipeline::CorpusRun;
 
 /// The summary table of one extraction.
-pub fn extract_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) -> String {
+pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
     let mut out = String::new();
-    let max = opts.rules.max_distance;
-    if let Some(s) = &opts.shard {
+    let max = r.max_distance;
+    if let Some(s) = &r.shard {
         let _ = writeln!(
             out,
             "shard {} of the corpus: lines {}..{} of {} (merge the shards with `ldd-sets merge`; \
@@ -28,7 +28,7 @@ pub fn extract_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) -> S
         r.corpus.lines,
         r.corpus.empty_lines,
         r.corpus.source_words,
-        ldd_io::text::shown(&opts.out)
+        ldd_io::text::shown(&r.out)
     );
     for (title, exact) in [
         ("sentences with a pair at distance >= d", false),
@@ -40,14 +40,14 @@ pub fn extract_summary(opts: &ExtractOptions, r: &ExtractReport, secs: f64) -> S
             header.push_str(&format!(" {:>7}", layout::bucket(exact, d)));
         }
         let _ = writeln!(out, "{header}");
-        for p in &opts.rules.phenomena {
-            let mut row = format!("{:<24}", p.name);
+        for p in &r.phenomena {
+            let mut row = format!("{p:<24}");
             for d in 0..=max {
                 let bucket = layout::bucket(exact, d);
                 let n = r
                     .sets
                     .iter()
-                    .find(|s| s.phenomenon == p.name && s.bucket == bucket)
+                    .find(|s| &s.phenomenon == p && s.bucket == bucket)
                     .map_or(0, |s| s.sentences);
                 row.push_str(&format!(" {n:>7}"));
             }

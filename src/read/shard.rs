@@ -80,11 +80,14 @@ pub fn count_lines(path: &Path) -> Result<u64> {
 /// shard would exceed what the controls and ids support.
 pub fn shard_range(shard: Shard, corpus: &Path, total: u64) -> Result<LineRange> {
     if u32::try_from(total).is_err() {
-        return Err(Error::Data(format!(
-            "{}: {total} lines; ldd-sets supports at most {} lines per corpus",
-            ldd_io::text::shown(corpus),
-            u32::MAX
-        )));
+        return Err(Error::Input {
+            path: corpus.to_path_buf(),
+            line: total,
+            msg: format!(
+                "more lines than ldd-sets supports ({} per corpus)",
+                u32::MAX
+            ),
+        });
     }
     Ok(shard.range(total))
 }

@@ -169,7 +169,7 @@ fn figure(out: &mut String, c: &Chart, caption: &str) {
 pub fn page(r: &Report) -> Result<String> {
     let mut s = String::with_capacity(1 << 20);
     let corpus = file_name(&r.m.inputs.source.path);
-    let lang = format!("{} → {}", r.m.languages.source, r.m.languages.target);
+    let lang = format!("{} → {}", r.m.languages.source(), r.m.languages.target());
     let _ = writeln!(
             s,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -271,8 +271,8 @@ pub fn extract_command(r: &Report) -> String {
     };
     push("--src", m.inputs.source.path.display().to_string());
     push("--tgt", m.inputs.target.path.display().to_string());
-    push("--src-lang", m.languages.source.clone());
-    push("--tgt-lang", m.languages.target.clone());
+    push("--src-lang", m.languages.source().to_string());
+    push("--tgt-lang", m.languages.target().to_string());
     match &r.parse {
         Some(p) => push("--model", p.model.display().to_string()),
         None => push("--conllu", m.inputs.conllu.path.display().to_string()),
@@ -379,7 +379,7 @@ fn settings(s: &mut String, r: &Report) {
         m.corpus.lines,
         m.corpus.empty_lines,
         m.corpus.source_words,
-        esc(&format!("{} → {}", m.languages.source, m.languages.target))
+        esc(&format!("{} → {}", m.languages.source(), m.languages.target()))
     );
     let _ = write!(
         s,
@@ -776,7 +776,7 @@ fn scores(s: &mut String, r: &Report) -> Result<()> {
              again.</p>\n</section>",
             esc(&r.m.inputs.source.path.display().to_string()),
             esc(&sh(&r.dir.display().to_string())),
-            esc(&r.m.languages.target)
+            esc(r.m.languages.target())
         );
         return Ok(());
     };
@@ -1044,8 +1044,8 @@ fn example_items(
     let reorder =
         r.m.set(&ex.phenomenon, &ex.bucket)
             .is_some_and(|x| x.kind == SetKind::Reorder);
-    let src_lang = esc(&r.m.languages.source);
-    let tgt_lang = esc(&r.m.languages.target);
+    let src_lang = esc(r.m.languages.source());
+    let tgt_lang = esc(r.m.languages.target());
     let _ = write!(s, "<ol start=\"{}\">", range.start + 1);
     for e in &ex.examples[range] {
         let _ = write!(

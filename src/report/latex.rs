@@ -42,8 +42,8 @@ pub fn tables(r: &Report) -> String {
         "% ldd-sets {} report tables for {} ({} -> {}), {} corpus lines.\n% Needs \\usepackage{{booktabs}}. Sets marked $^\\ddagger$ have fewer than {SMALL_SET} sentences.",
         r.m.tool.version,
         file_name(&r.m.inputs.source.path),
-        r.m.languages.source,
-        r.m.languages.target,
+        r.m.languages.source(),
+        r.m.languages.target(),
         r.m.corpus.lines
     );
     // Sizes: one row per phenomenon, ge then eq buckets as columns.

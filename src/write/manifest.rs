@@ -13,10 +13,10 @@ use ldd_parse::ChunkRecord;
 use serde::{Deserialize, Serialize};
 
 use super::set::SetEntry;
+use crate::config::Languages;
 use crate::detect::reorder::ReorderInfo;
 use crate::detect::rules::RuleSet;
 use crate::error::{Error, Result};
-use crate::read::Languages;
 use crate::sample::{ControlOptions, SetControls};
 
 /// Manifest format version written (and the only one read).

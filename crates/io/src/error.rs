@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::text::shown;
+use crate::text::{at_line, shown};
 
 /// `e`, an error of an operation on `path`, with the system's terse message replaced by
 /// what it means where that is known: "File exists" from creating a directory where a file
@@ -39,8 +39,8 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The content of `path` is unusable at `line` (invalid UTF-8, corrupt gzip data, a line
-    /// over the length limit, ...).
-    #[error("{}:{line}: {msg}", shown(path))]
+    /// over the length limit, ...); line 0: the file as a whole (e.g. not a zip archive).
+    #[error("{}{}: {msg}", shown(path), at_line(*line))]
     Input {
         /// The file.
         path: PathBuf,

@@ -12,11 +12,14 @@
 //! - [`name`]: the one validated type for names that become parts of paths.
 //! - [`text`]: input shown in messages has its control characters escaped.
 //! - [`fs`]: directories, listings, raw copies and renames, each error naming its path.
+//! - [`archive`]: members of zip and tar.gz archives, and lines written as gzip (with
+//!   [`input`], the only code that decompresses or compresses corpus text).
 //! - [`download`]: downloads streamed to a temporary file, verified (HTML pages, size,
 //!   SHA-256) before the caller keeps them.
 
 #![warn(missing_docs)]
 
+pub mod archive;
 pub mod cleanup;
 pub mod download;
 mod error;
@@ -29,6 +32,7 @@ pub mod output;
 mod paths;
 pub mod text;
 
+pub use archive::{gzip_lines, gzip_member, Archive};
 pub use error::{clear as clear_io_error, Error, Result};
 pub use input::{read_lines, read_text, sha256_file, FileInfo, Input, LineRange, MAX_LINE_BYTES};
 pub use name::{Name, NameKind};

@@ -56,6 +56,15 @@ pub fn quote(s: &str, max: usize) -> String {
     format!("{}{more}", escape(&cut))
 }
 
+/// `:LINE` after a file name in a message, or nothing for line 0 (the file as a whole).
+pub fn at_line(line: u64) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
