@@ -314,6 +314,10 @@ pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result
             s > opts.max_tokens || t > opts.max_tokens
         })
         .count() as u64;
+    if let Some(prefix) = &opts.save_model {
+        // The directory of the saved models exists before training, not after it.
+        ldd_io::fs::create_parent(&model_path(prefix, false))?;
+    }
     let mut out: [Option<Vec<Alignment>>; 2] = [None, None];
     // Saved models, moved into place together once both are trained.
     let mut saved = Vec::new();

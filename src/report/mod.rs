@@ -193,6 +193,7 @@ pub fn report(opts: &ReportOptions) -> Result<PathBuf> {
     let out = out_path(opts)?;
     let r = gather(opts)?;
     let text = render(&r, opts.format)?;
+    ldd_io::fs::create_parent(&out)?;
     ldd_io::write_bytes_atomic(&out, text.as_bytes())?;
     Ok(out)
 }
