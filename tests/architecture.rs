@@ -1,8 +1,8 @@
 //! The shape of the code, checked: stages import only earlier stages, no module cycle in
 //! any crate of the workspace, one file constructs a gzip decoder, the library does not
 //! depend on clap, the library touches the file system only through ldd-io, only
-//! `src/layout` names output files, and every stage folder says what enters and what
-//! leaves it.
+//! `src/layout` names output files, only `src/format` gives types a file form, and every
+//! stage folder says what enters and what leaves it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -296,6 +296,41 @@ fn only_the_layout_module_names_output_files() {
     assert!(
         found.is_empty(),
         "file names outside src/layout:\n{}",
+        found.join("\n")
+    );
+}
+
+/// One schema per file ldd-sets writes: only `src/format` gives a type a serialised form
+/// (`Serialize`, derived or implemented). Outside it, `Deserialize` reads only the TOML
+/// that users write — pair files and the model registry (`src/config`), rule files
+/// (`src/detect/rules.rs`) — into their raw types. Stage types reach the manifest through
+/// records in `src/format` and conversions, so renaming a stage field changes no file.
+#[test]
+fn only_the_format_module_gives_types_a_file_form() {
+    let src = root().join("src");
+    let reads_user_toml =
+        |f: &Path| f.starts_with(src.join("config")) || f == src.join("detect/rules.rs");
+    let mut found = Vec::new();
+    for f in rust_files(&src) {
+        if f.starts_with(src.join("format")) {
+            continue;
+        }
+        let text = code(&f);
+        let lib = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (k, line) in lib.lines().enumerate() {
+            let serialises =
+                line.contains("Serialize") && (line.contains("derive(") || line.contains("impl"));
+            let deserialises =
+                line.contains("Deserialize") && (line.contains("derive(") || line.contains("impl"));
+            if serialises || (deserialises && !reads_user_toml(&f)) {
+                let rel = f.strip_prefix(root()).unwrap().display().to_string();
+                found.push(format!("{rel}:{}: {}", k + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "serialised forms outside src/format:\n{}",
         found.join("\n")
     );
 }

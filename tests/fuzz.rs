@@ -14,7 +14,7 @@ use proptest::prelude::*;
 
 use ldd_conllu::{for_each_sentence, Extra};
 use ldd_sets::detect::rules::RuleSet;
-use ldd_sets::write::manifest::{resolve, Manifest};
+use ldd_sets::format::manifest::{resolve, Manifest};
 
 fn config() -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")

@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use common::*;
-use ldd_sets::sample::ControlStatus;
-use ldd_sets::write::manifest::Manifest;
+use ldd_sets::format::manifest::Manifest;
+use ldd_sets::format::sets::ControlStatus;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -44,7 +44,7 @@ pub fn merge(a: MergeArgs) -> Result<()> {
     for m in merged {
         let c = &m.manifest.corpus;
         let shards = match &m.manifest.shard {
-            Some(ldd_sets::write::manifest::ShardRecord::Merged(s)) => s.count,
+            Some(ldd_sets::format::manifest::ShardRecord::Merged(s)) => s.count,
             _ => 0,
         };
         let controls = m

@@ -19,14 +19,14 @@ pub mod registry;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use ldd_io::name::{check, NameKind};
 
 use crate::error::{Error, Result};
 
 /// A language pair.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pair {
     /// Source language code (the parsed side).
@@ -51,7 +51,7 @@ pub struct Pair {
 }
 
 /// Where the UDPipe model comes from.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelSpec {
     /// File name of the official model.
@@ -71,7 +71,7 @@ pub struct ModelSpec {
 }
 
 /// A corpus to download.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CorpusSpec {
     /// Short name; the local files are `<name>.<files>.<lang>.gz`.
@@ -93,7 +93,7 @@ pub struct CorpusSpec {
 }
 
 /// The SHA-256 of a corpus download: one file, or one per language.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
 pub enum Sha256Spec {
     /// The archive's hash.
@@ -115,26 +115,10 @@ impl CorpusSpec {
 
 /// Language codes of a corpus, checked when made (also when read from a manifest): they
 /// name set files.
-#[derive(Debug, Serialize, Deserialize, Clone, PartialEq, Eq)]
-#[serde(try_from = "UncheckedLanguages")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Languages {
     source: String,
     target: String,
-}
-
-/// [`Languages`] as written, before the check.
-#[derive(Deserialize)]
-struct UncheckedLanguages {
-    source: String,
-    target: String,
-}
-
-impl TryFrom<UncheckedLanguages> for Languages {
-    type Error = Error;
-
-    fn try_from(l: UncheckedLanguages) -> Result<Languages> {
-        Languages::new(&l.source, &l.target)
-    }
 }
 
 impl Languages {

@@ -18,13 +18,12 @@ use std::str::FromStr;
 use ldd_align::{symmetrize, Alignment, Corpus, Method, Model, TrainOptions};
 use ldd_conllu::Sentence;
 use ldd_io::Input;
-use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::format::options;
 
 /// Which alignment the detection uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
     /// Source→target model only (fast_align's default direction).
     Forward,
@@ -90,7 +89,7 @@ impl FromStr for Direction {
 }
 
 /// How to align (the same options for `extract`, `run` and `align`).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AlignOptions {
     /// Which alignment is used.
     pub direction: Direction,
@@ -107,23 +106,16 @@ pub struct AlignOptions {
     pub pretokenized: bool,
     /// Pairs with more tokens than this on either side are not aligned (counted and
     /// reported); bounds the aligner's memory per pair.
-    #[serde(default = "default_max_tokens")]
     pub max_tokens: usize,
     /// Lowercase every token (corpus and training data) before training and aligning.
-    #[serde(default)]
     pub lowercase: bool,
     /// Report alignment progress on stderr.
-    #[serde(skip)]
     pub progress: bool,
 }
 
 /// Default of [`AlignOptions::max_tokens`]: long enough for every sentence of the shared
 /// literary corpora (at most about 450 tokens), far below what exhausts memory.
 pub const DEFAULT_MAX_TOKENS: usize = 1000;
-
-fn default_max_tokens() -> usize {
-    DEFAULT_MAX_TOKENS
-}
 
 impl Default for AlignOptions {
     fn default() -> Self {
@@ -136,6 +128,62 @@ impl Default for AlignOptions {
             pretokenized: false,
             max_tokens: DEFAULT_MAX_TOKENS,
             lowercase: false,
+            progress: false,
+        }
+    }
+}
+
+impl From<Direction> for options::Direction {
+    fn from(d: Direction) -> Self {
+        match d {
+            Direction::Forward => options::Direction::Forward,
+            Direction::Reverse => options::Direction::Reverse,
+            Direction::Intersection => options::Direction::Intersection,
+            Direction::Union => options::Direction::Union,
+            Direction::GrowDiagFinalAnd => options::Direction::GrowDiagFinalAnd,
+        }
+    }
+}
+
+impl From<options::Direction> for Direction {
+    fn from(d: options::Direction) -> Self {
+        match d {
+            options::Direction::Forward => Direction::Forward,
+            options::Direction::Reverse => Direction::Reverse,
+            options::Direction::Intersection => Direction::Intersection,
+            options::Direction::Union => Direction::Union,
+            options::Direction::GrowDiagFinalAnd => Direction::GrowDiagFinalAnd,
+        }
+    }
+}
+
+/// The manifest's record of the options (without `progress`, which changes no output).
+impl From<&AlignOptions> for options::Align {
+    fn from(o: &AlignOptions) -> Self {
+        options::Align {
+            direction: o.direction.into(),
+            iterations: o.iterations,
+            train: o.train.clone(),
+            model: o.model.clone(),
+            save_model: o.save_model.clone(),
+            pretokenized: o.pretokenized,
+            max_tokens: o.max_tokens,
+            lowercase: o.lowercase,
+        }
+    }
+}
+
+impl From<&options::Align> for AlignOptions {
+    fn from(o: &options::Align) -> Self {
+        AlignOptions {
+            direction: o.direction.into(),
+            iterations: o.iterations,
+            train: o.train.clone(),
+            model: o.model.clone(),
+            save_model: o.save_model.clone(),
+            pretokenized: o.pretokenized,
+            max_tokens: o.max_tokens,
+            lowercase: o.lowercase,
             progress: false,
         }
     }
@@ -449,6 +497,21 @@ fn check_model(m: &Model, path: &Path, reverse: bool, langs: (&str, &str)) -> Re
                  languages; they cannot be checked"
             );
             Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{options, Direction};
+
+    /// The manifest records a direction by its command-line name, and reads it back.
+    #[test]
+    fn direction_names_are_the_recorded_names() {
+        for d in Direction::ALL {
+            let rec = options::Direction::from(d);
+            assert_eq!(serde_json::to_value(rec).unwrap(), d.name());
+            assert_eq!(Direction::from(rec), d);
         }
     }
 }

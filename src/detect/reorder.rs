@@ -13,16 +13,15 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use ldd_align::{paper_position, Alignment, Corpus, Link, Reordering};
-use serde::{Deserialize, Serialize};
 
 use super::alignment::AlignOptions;
+use crate::format::options::{self, MeasureSizes};
 
 /// The phenomenon name (output directory) of reordering sets.
 pub const NAME: &str = crate::layout::REORDER_DIR;
 
 /// A per-sentence reordering measure (see [`ldd_align::Reordering`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Measure {
     /// Largest `|i − j|` of a word link (the paper's measure).
     Position,
@@ -104,28 +103,21 @@ impl FromStr for Measure {
     }
 }
 
-fn legacy_measure() -> Measure {
-    Measure::Position
-}
-
 /// How reordering sets are built.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ReorderOptions {
     /// The measure that builds the `geK` sets (manifests written before measures existed
     /// used `position`).
-    #[serde(default = "legacy_measure")]
     pub measure: Measure,
     /// The paper's released criterion (auto_challenge_sets, `find_reordered_sentences`):
     /// the position measure computed with one link per source word (the last one),
     /// unaligned source words at their own position, tokens that are entirely alphabetic,
     /// and a pair in `geK` when its distance is *strictly greater* than K. Requires
     /// `measure = position`; the released code used fast_align's reverse direction.
-    #[serde(default)]
     pub paper_compat: bool,
     /// Thresholds of the `geK` sets, in the measure's unit.
     pub buckets: Vec<u32>,
     /// How the corpus is aligned.
-    #[serde(flatten)]
     pub align: AlignOptions,
     /// Use these Pharaoh alignments (source word index − target token index, 0-based,
     /// one line per corpus line) instead of aligning.
@@ -217,7 +209,7 @@ impl ReorderOptions {
                     })
                     .collect();
                 MeasureSizes {
-                    measure: m,
+                    measure: m.into(),
                     builds_sets: chosen,
                     buckets,
                     lines,
@@ -227,61 +219,48 @@ impl ReorderOptions {
     }
 }
 
-/// How many lines each threshold of a measure selects.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct MeasureSizes {
-    /// The measure.
-    pub measure: Measure,
-    /// Whether it built the sets (its thresholds are then the sets').
-    pub builds_sets: bool,
-    /// Thresholds.
-    pub buckets: Vec<u32>,
-    /// Lines at or above each threshold.
-    pub lines: Vec<u64>,
+impl From<Measure> for options::Measure {
+    fn from(m: Measure) -> Self {
+        match m {
+            Measure::Position => options::Measure::Position,
+            Measure::Crossing => options::Measure::Crossing,
+            Measure::Kendall => options::Measure::Kendall,
+            Measure::Fuzzy => options::Measure::Fuzzy,
+        }
+    }
 }
 
-/// What alignment produced, for the manifest.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct ReorderInfo {
-    /// The options used.
-    pub options: ReorderOptions,
-    /// Source tokens: always the UD words of the tree.
-    pub source_tokens: String,
-    /// Target tokens: aligner tokenizer or whitespace.
-    pub target_tokens: String,
-    /// Sentence pairs the aligner was trained on (0 with external alignments or a loaded
-    /// model).
-    pub trained_pairs: u64,
-    /// Pairs left out of training because a side has more than `max_tokens` tokens
-    /// (aligned afterwards one at a time).
-    #[serde(default)]
-    pub too_long: u64,
-    /// Lines with at least one link between word tokens.
-    pub lines_with_links: u64,
-    /// Set sizes of every measure.
-    #[serde(default)]
-    pub sizes: Vec<MeasureSizes>,
-    /// Corpus-wide alignment file (Pharaoh) and per-line measures.
-    pub files: ReorderFiles,
+impl From<options::Measure> for Measure {
+    fn from(m: options::Measure) -> Self {
+        match m {
+            options::Measure::Position => Measure::Position,
+            options::Measure::Crossing => Measure::Crossing,
+            options::Measure::Kendall => Measure::Kendall,
+            options::Measure::Fuzzy => Measure::Fuzzy,
+        }
+    }
 }
 
-/// Corpus-wide reorder files.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct ReorderFiles {
-    /// Pharaoh alignments of every corpus line.
-    pub alignments: String,
-    /// `reorder.tsv`: every line's measures and the links that produced them (older runs:
-    /// `max_distance.tsv`).
-    #[serde(alias = "max_distance")]
-    pub measures: String,
+impl From<&ReorderOptions> for options::Reorder {
+    fn from(o: &ReorderOptions) -> Self {
+        options::Reorder {
+            measure: o.measure.into(),
+            paper_compat: o.paper_compat,
+            buckets: o.buckets.clone(),
+            align: (&o.align).into(),
+            alignments: o.alignments.clone(),
+        }
+    }
 }
 
-impl ReorderFiles {
-    /// The file names used by ldd-sets.
-    pub fn standard() -> Self {
-        ReorderFiles {
-            alignments: crate::layout::reorder_alignments(),
-            measures: crate::layout::reorder_measures(),
+impl From<&options::Reorder> for ReorderOptions {
+    fn from(o: &options::Reorder) -> Self {
+        ReorderOptions {
+            measure: o.measure.into(),
+            paper_compat: o.paper_compat,
+            buckets: o.buckets.clone(),
+            align: (&o.align).into(),
+            alignments: o.alignments.clone(),
         }
     }
 }
@@ -299,4 +278,19 @@ pub fn measure(pairs: &Corpus, alignments: &[Alignment], paper_compat: bool) -> 
             r
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{options, Measure};
+
+    /// The manifest records a measure by its command-line name, and reads it back.
+    #[test]
+    fn measure_names_are_the_recorded_names() {
+        for m in Measure::ALL {
+            let rec = options::Measure::from(m);
+            assert_eq!(serde_json::to_value(rec).unwrap(), m.name());
+            assert_eq!(Measure::from(rec), m);
+        }
+    }
 }

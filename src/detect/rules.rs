@@ -17,11 +17,12 @@ use std::path::{Path, PathBuf};
 
 use ldd_conllu::{Sentence, Word};
 use ldd_io::name::NameKind;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use toml::Spanned;
 
 use crate::config::{BUILTIN_RULES, MAX_CONFIG_BYTES};
 use crate::error::{Error, Result};
+use crate::format::options;
 
 /// Most phenomena one rules file may define (each writes 2 × (max + 1) sets).
 pub const MAX_PHENOMENA: usize = 100;
@@ -91,38 +92,28 @@ struct ConditionToml {
 
 /// Conditions on one word. Empty lists impose nothing; within a list any value
 /// matches (`feats`: all must be present; `not_*`: none may match).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Condition {
     /// Relations; `obl` matches `obl` and every subtype `obl:*`, `obl:tmod` only itself.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub deprel: Vec<String>,
     /// Relations (same matching) the word must not have.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_deprel: Vec<String>,
     /// Universal POS tags.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub upos: Vec<String>,
     /// Universal POS tags the word must not have.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_upos: Vec<String>,
     /// `Key=Value` features that must all be present.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub feats: Vec<String>,
     /// `Key=Value` features none of which may be present.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_feats: Vec<String>,
     /// Lemmas (exact, case-sensitive); any may match.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lemma: Vec<String>,
     /// Word forms (exact, case-sensitive); any may match.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub form: Vec<String>,
 }
 
 /// Relative order of dependent and head a phenomenon requires.
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Order {
     /// Either order.
     #[default]
@@ -145,7 +136,7 @@ impl Order {
 }
 
 /// One phenomenon: a named dependent–head rule.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Phenomenon {
     /// Name, used as the output directory (`[a-z0-9_-]+`).
     pub name: String,
@@ -162,7 +153,7 @@ pub struct Phenomenon {
 }
 
 /// A set of phenomena and the distance buckets to write.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleSet {
     /// Where the rules were read from.
     pub source: PathBuf,
@@ -170,6 +161,122 @@ pub struct RuleSet {
     pub max_distance: u32,
     /// The phenomena, in file order.
     pub phenomena: Vec<Phenomenon>,
+}
+
+impl From<&RuleSet> for options::Rules {
+    fn from(r: &RuleSet) -> Self {
+        options::Rules {
+            source: r.source.clone(),
+            max_distance: r.max_distance,
+            phenomena: r.phenomena.iter().map(options::Phenomenon::from).collect(),
+        }
+    }
+}
+
+impl From<&options::Rules> for RuleSet {
+    fn from(r: &options::Rules) -> Self {
+        RuleSet {
+            source: r.source.clone(),
+            max_distance: r.max_distance,
+            phenomena: r.phenomena.iter().map(Phenomenon::from).collect(),
+        }
+    }
+}
+
+impl From<&Phenomenon> for options::Phenomenon {
+    fn from(p: &Phenomenon) -> Self {
+        options::Phenomenon {
+            name: p.name.clone(),
+            description: p.description.clone(),
+            languages: p.languages.clone(),
+            order: p.order.into(),
+            dependent: (&p.dependent).into(),
+            head: (&p.head).into(),
+        }
+    }
+}
+
+impl From<&options::Phenomenon> for Phenomenon {
+    fn from(p: &options::Phenomenon) -> Self {
+        Phenomenon {
+            name: p.name.clone(),
+            description: p.description.clone(),
+            languages: p.languages.clone(),
+            order: p.order.into(),
+            dependent: (&p.dependent).into(),
+            head: (&p.head).into(),
+        }
+    }
+}
+
+impl From<Order> for options::Order {
+    fn from(o: Order) -> Self {
+        match o {
+            Order::Any => options::Order::Any,
+            Order::DependentFirst => options::Order::DependentFirst,
+            Order::HeadFirst => options::Order::HeadFirst,
+        }
+    }
+}
+
+impl From<options::Order> for Order {
+    fn from(o: options::Order) -> Self {
+        match o {
+            options::Order::Any => Order::Any,
+            options::Order::DependentFirst => Order::DependentFirst,
+            options::Order::HeadFirst => Order::HeadFirst,
+        }
+    }
+}
+
+impl From<&Condition> for options::Condition {
+    fn from(c: &Condition) -> Self {
+        let Condition {
+            deprel,
+            not_deprel,
+            upos,
+            not_upos,
+            feats,
+            not_feats,
+            lemma,
+            form,
+        } = c.clone();
+        options::Condition {
+            deprel,
+            not_deprel,
+            upos,
+            not_upos,
+            feats,
+            not_feats,
+            lemma,
+            form,
+        }
+    }
+}
+
+impl From<&options::Condition> for Condition {
+    fn from(c: &options::Condition) -> Self {
+        let options::Condition {
+            deprel,
+            not_deprel,
+            upos,
+            not_upos,
+            feats,
+            not_feats,
+            lemma,
+            form,
+        } = c.clone();
+        Condition {
+            deprel,
+            not_deprel,
+            upos,
+            not_upos,
+            feats,
+            not_feats,
+            lemma,
+            form,
+        }
+    }
 }
 
 /// One dependent–head pair found in a sentence.
@@ -539,12 +646,15 @@ impl RuleSet {
 
 #[cfg(test)]
 mod tests {
-    use super::Order;
+    use super::{options, Order};
 
+    /// The manifest records an order as the rule file spells it, and reads it back.
     #[test]
     fn order_names_are_the_rule_file_spelling() {
         for o in [Order::Any, Order::DependentFirst, Order::HeadFirst] {
-            assert_eq!(serde_json::to_value(o).unwrap(), o.name());
+            let rec = options::Order::from(o);
+            assert_eq!(serde_json::to_value(rec).unwrap(), o.name());
+            assert_eq!(Order::from(rec), o);
         }
     }
 }

@@ -16,24 +16,26 @@ use rayon::prelude::*;
 use crate::bucket::Bucket;
 use crate::config::Languages;
 use crate::detect::alignment::{self, pair_tokens};
-use crate::detect::reorder::{self, ReorderFiles, ReorderInfo, ReorderOptions};
+use crate::detect::reorder::{self, ReorderOptions};
 use crate::detect::rules::{Match, Matcher, RuleSet};
 use crate::error::{Error, Result};
+use crate::format::manifest::{
+    is_output, write_summary, CorpusStats, Distances, Inputs, Manifest, ShardParse, ShardPart,
+    ShardRecord, Tool, FORMAT_VERSION, MANIFEST,
+};
+use crate::format::options::{ReorderFiles, ReorderInfo};
+use crate::format::sets::{ControlFiles, SetControls, SetEntry, SetFiles, SetKind};
 use crate::layout;
 use crate::parse::Parsed;
 use crate::read::belongs::{check_belongs, Belongs};
 use crate::read::lockstep::{Line, Lockstep};
 use crate::read::select::{read_ids, read_needed};
 use crate::read::shard::Shard;
-use crate::sample::{self, ControlFiles, ControlOptions, SetControls};
+use crate::sample::{self, ControlOptions};
 use crate::write::controls::{write_control, LineMap};
-use crate::write::manifest::{
-    is_output, write_summary, CorpusStats, Distances, Inputs, Manifest, ShardParse, ShardPart,
-    ShardRecord, Tool, FORMAT_VERSION, MANIFEST,
-};
 use crate::write::marked::{mark_links, mark_pairs, MARKER};
 use crate::write::reorder_files::write_corpus_files;
-use crate::write::set::{Entry, SetEntry, SetFiles, SetKind, SetWriter};
+use crate::write::set::{Entry, SetWriter};
 use crate::write::shard::{write_lengths, LENGTHS, PARSE};
 
 /// Lines per parallel chunk.
@@ -383,7 +385,7 @@ pub fn extract(
         languages: languages.clone(),
         inputs,
         corpus: stats.clone(),
-        rules: rules.clone(),
+        rules: rules.into(),
         marker: MARKER.to_string(),
         sets: written.clone(),
         reorder: reorder_info.clone(),
@@ -519,7 +521,7 @@ fn reorder_sets(
         sets.push(w.finish(SetKind::Reorder, reorder::NAME, Bucket::AtLeast(*b))?);
     }
     let info = ReorderInfo {
-        options: r.clone(),
+        options: r.into(),
         source_tokens: "UD words of the source tree".into(),
         target_tokens: if r.align.pretokenized {
             "whitespace".into()
@@ -562,7 +564,7 @@ fn shard_record(
         lines: s.lines,
         corpus_lines: s.corpus_lines,
         lengths: LENGTHS.to_string(),
-        controls: *controls,
+        controls: (*controls).into(),
         parse,
     }))
 }

@@ -25,14 +25,14 @@ use serde_json::Value;
 
 use super::extract::draw_controls;
 use crate::error::{Error, Result};
-use crate::read::select::read_ids;
-use crate::read::shard::Shard;
-use crate::write::manifest::{
+use crate::format::manifest::{
     is_output, resolve, write_summary, CorpusStats, Distances, Inputs, Manifest, MergedShard,
     MergedShards, ShardPart, ShardRecord, Tool, MANIFEST,
 };
+use crate::format::sets::SetEntry;
+use crate::read::select::read_ids;
+use crate::read::shard::Shard;
 use crate::write::reorder_files::TSV_HEADER;
-use crate::write::set::SetEntry;
 use crate::write::shard::read_lengths;
 
 /// What `merge` joins and where.
@@ -524,7 +524,7 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
             &lengths,
             (&m0.inputs.source.path, &m0.inputs.target.path),
             &m0.languages,
-            &p0.controls,
+            &p0.controls.into(),
         )?
     } else {
         Vec::new()

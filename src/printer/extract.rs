@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::detect::reorder::Measure;
 use crate::layout;
 use crate::pipeline::extract::ExtractReport;
 use crate::pipeline::CorpusRun;
@@ -75,8 +76,8 @@ pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
             let mark = if m.builds_sets { "*" } else { " " };
             let row = format!(
                 "{mark} {:<9} {:<8}{cells}",
-                m.measure.name(),
-                m.measure.unit()
+                Measure::from(m.measure).name(),
+                Measure::from(m.measure).unit()
             );
             let _ = writeln!(out, "{}", row.trim_end());
         }

@@ -10,7 +10,6 @@ use std::path::Path;
 use std::str::FromStr;
 
 use ldd_io::{Input, LineRange};
-use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
@@ -18,7 +17,7 @@ use crate::error::{Error, Result};
 pub const MAX_SHARDS: u32 = 100_000;
 
 /// Shard `index` of `count` (`--shard I/N`, 1-based).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
     /// This shard, 1..=count.
     pub index: u32,

@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 use ldd_io::Input;
 
 use super::scores::Scores;
-use crate::detect::rules::Match;
+use crate::detect::rules::{Match, RuleSet};
 use crate::error::{Error, Result};
+use crate::format::manifest::Manifest;
+use crate::format::sets::{SetEntry, SetKind};
 use crate::read::select::{read_ids, read_needed, read_selected};
-use crate::write::manifest::Manifest;
-use crate::write::set::{SetEntry, SetKind};
 
-pub use crate::write::manifest::Distances;
+pub use crate::format::manifest::Distances;
 
 /// The distance of every pair of every lexical phenomenon, in rule order: as extract
 /// recorded them in the manifest, checked against the `ge0` sets' pair counts; for
@@ -42,7 +42,7 @@ pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
         }
         return Ok(out);
     }
-    let matcher = m.rules.compile();
+    let matcher = RuleSet::from(&m.rules).compile();
     let found: Vec<Option<Distances>> = m
         .rules
         .phenomena
@@ -127,7 +127,7 @@ pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Ve
     let Some(info) = &m.reorder else {
         return Ok((None, Vec::new()));
     };
-    if !crate::write::manifest::resolve(dir, &info.files.measures)?.is_file() {
+    if !crate::format::manifest::resolve(dir, &info.files.measures)?.is_file() {
         return Ok((None, Vec::new()));
     }
     let path = m.file(dir, &info.files.measures)?;

@@ -9,9 +9,12 @@ use super::chart::{self, esc, Bar, Chart, Panel, ScorePoint, Series};
 use super::data::{parse_marked, Measure, Piece, SetExamples};
 use super::scores::{metric_label, Row, Scores, SMALL_SET};
 use super::{file_name, Report};
+use crate::detect::alignment::Direction;
+use crate::detect::reorder::{self, ReorderOptions};
+use crate::detect::rules::Order;
 use crate::error::Result;
-use crate::sample::ControlStatus;
-use crate::write::set::{SetEntry, SetKind};
+use crate::format::sets::ControlStatus;
+use crate::format::sets::{SetEntry, SetKind};
 
 /// Examples shown per set before "show more".
 pub const SHOWN: usize = 2;
@@ -237,7 +240,7 @@ fn file_row(s: &mut String, label: &str, f: &ldd_io::FileInfo) {
     );
 }
 
-fn condition(c: &crate::detect::rules::Condition) -> String {
+fn condition(c: &crate::format::options::Condition) -> String {
     let mut parts = Vec::new();
     for (k, v) in [
         ("deprel", &c.deprel),
@@ -303,11 +306,17 @@ pub fn extract_command(r: &Report) -> String {
             if o.paper_compat {
                 flags.push("--paper-compat".into());
             } else {
-                push("--reorder-measure", o.measure.name().into());
+                push(
+                    "--reorder-measure",
+                    reorder::Measure::from(o.measure).name().into(),
+                );
             }
             let b: Vec<String> = o.buckets.iter().map(u32::to_string).collect();
             push("--reorder-buckets", b.join(","));
-            push("--align-direction", o.align.direction.name().into());
+            push(
+                "--align-direction",
+                Direction::from(o.align.direction).name().into(),
+            );
             push("--align-iterations", o.align.iterations.to_string());
             for t in &o.align.train {
                 push("--align-train", t.display().to_string());
@@ -389,7 +398,7 @@ fn settings(s: &mut String, r: &Report) {
         max = m.rules.max_distance
     );
     for p in &m.rules.phenomena {
-        let order = p.order.name();
+        let order = Order::from(p.order).name();
         let _ = write!(
             s,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -425,7 +434,7 @@ fn settings(s: &mut String, r: &Report) {
             s,
             "<tr><th scope=\"row\">Reordering</th><td>{how}; direction <code>{}</code>, {} EM iterations; \
                  buckets {}; source tokens: {}; target tokens: {}; {} lines with a link between words</td></tr>",
-                o.align.direction.name(),
+                Direction::from(o.align.direction).name(),
                 o.align.iterations,
                 esc(&o.buckets.iter().map(|&b| crate::layout::bucket(false, b)).collect::<Vec<_>>().join(", ")),
                 esc(&ro.source_tokens),
@@ -721,7 +730,7 @@ fn distances(s: &mut String, r: &Report) -> Result<()> {
     let thresholds: Vec<u32> =
         r.m.reorder
             .as_ref()
-            .map(|ro| ro.options.thresholds())
+            .map(|ro| ReorderOptions::from(&ro.options).thresholds())
             .unwrap_or_default();
     for meas in &r.measures {
         let bars = measure_bars(meas);

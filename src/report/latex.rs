@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::html::mark;
 use super::scores::{metric_label, SMALL_SET};
 use super::{file_name, Report};
-use crate::write::set::SetEntry;
+use crate::format::sets::SetEntry;
 
 /// Escapes LaTeX's special characters.
 pub fn tex(s: &str) -> String {

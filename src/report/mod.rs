@@ -23,7 +23,7 @@ pub mod scores;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::write::manifest::Manifest;
+use crate::format::manifest::Manifest;
 use data::{Distances, Measure, SetExamples};
 use scores::Scores;
 

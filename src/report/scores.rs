@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::format::manifest::Manifest;
 pub use crate::format::scores::{Row, Scores, SMALL_SET};
-use crate::write::manifest::Manifest;
 pub use ldd_eval::metric::label as metric_label;
 
 /// Largest `scores.json` read: 256 MiB.

@@ -41,123 +41,35 @@
 use std::ops::Range;
 
 pub use ldd_eval::ControlOptions;
-use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::format::options;
+use crate::format::sets::{ControlStatus, SetControls, ShortfallEntry};
 use crate::layout;
 
 /// At most this many drawn ids (over all controls of a group of sets) are held in
 /// memory at once; see the module docs.
 pub const IDS_PER_PASS: usize = 1 << 20;
 
-/// What happened to a set's controls.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ControlStatus {
-    /// `count` controls were written.
-    Written,
-    /// The set is empty: nothing to match.
-    EmptySet,
-    /// The eligible pool is smaller than the set: no controls (see `note`).
-    PoolTooSmall,
-}
-
-impl ControlStatus {
-    /// The name used in the manifest and in score outputs.
-    pub fn name(self) -> &'static str {
-        match self {
-            ControlStatus::Written => "written",
-            ControlStatus::EmptySet => "empty_set",
-            ControlStatus::PoolTooSmall => "pool_too_small",
+/// The manifest's record of how controls are drawn.
+impl From<ControlOptions> for options::Controls {
+    fn from(o: ControlOptions) -> Self {
+        options::Controls {
+            count: o.count,
+            seed: o.seed,
+            tolerance: o.tolerance,
+            allow_set_members: o.allow_set_members,
         }
     }
 }
 
-/// Out-of-tolerance draws of one control for set sentences of one length.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShortfallEntry {
-    /// Control number (1-based).
-    pub control: usize,
-    /// Length of the set sentences concerned.
-    pub set_length: u32,
-    /// How many partners fell outside the tolerance.
-    pub count: u32,
-    /// Partner lengths actually used, compact histogram `"len:count ..."`.
-    pub lengths_used: String,
-}
-
-/// Controls written for one set (manifest entry).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SetControls {
-    /// Phenomenon name.
-    pub phenomenon: String,
-    /// Bucket name.
-    pub bucket: String,
-    /// Whether controls were written, and if not why.
-    pub status: ControlStatus,
-    /// Explanation when no controls were written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-    /// Sentences in the set (= in each control).
-    pub sentences: u64,
-    /// Controls written (0 unless `status` is `written`).
-    pub count: usize,
-    /// The run's `--seed`.
-    pub seed: u64,
-    /// The seed this set's controls were drawn with (derived from `seed` and the name).
-    pub stream_seed: u64,
-    /// Largest allowed length difference in words.
-    pub tolerance: u32,
-    /// Whether set members could be drawn (`--controls-include-set`).
-    pub include_set: bool,
-    /// Path prefix of the control files relative to the output directory: control `k`
-    /// is `<prefix>.<k>.ids`, `<prefix>.<k>.<src>`, `<prefix>.<k>.<tgt>`.
-    pub prefix: String,
-    /// The files of each control written, in control order (absent in manifests written
-    /// before they were recorded: then [`ControlFiles::new`] of the prefix).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<ControlFiles>,
-    /// Source-length histogram of the set, `"len:count len:count ..."` ascending.
-    pub set_lengths: String,
-    /// Source-length histogram of each control (same form), in control order.
-    pub control_lengths: Vec<String>,
-    /// Total out-of-tolerance draws over all controls (0 = every partner within
-    /// the tolerance).
-    pub shortfall_total: u64,
-    /// The out-of-tolerance draws, by control and set length.
-    pub shortfalls: Vec<ShortfallEntry>,
-}
-
-/// The files of one control, relative to the output directory.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ControlFiles {
-    /// Its corpus line ids, ascending.
-    pub ids: String,
-    /// Its source lines.
-    pub source: String,
-    /// Its target lines.
-    pub target: String,
-}
-
-impl ControlFiles {
-    /// The files of control `k` (1-based) of the set whose controls have `prefix`, for the
-    /// languages `(source, target)`.
-    pub fn new(prefix: &str, k: usize, langs: (&str, &str)) -> ControlFiles {
-        ControlFiles {
-            ids: layout::control_file(prefix, k, layout::IDS),
-            source: layout::control_file(prefix, k, langs.0),
-            target: layout::control_file(prefix, k, langs.1),
-        }
-    }
-}
-
-impl SetControls {
-    /// The ids file of control `k` (1-based): as recorded, or by the layout for manifests
-    /// that record none.
-    pub fn ids_file(&self, k: usize) -> String {
-        match self.files.get(k.wrapping_sub(1)) {
-            Some(f) => f.ids.clone(),
-            None => layout::control_file(&self.prefix, k, layout::IDS),
+impl From<options::Controls> for ControlOptions {
+    fn from(o: options::Controls) -> Self {
+        ControlOptions {
+            count: o.count,
+            seed: o.seed,
+            tolerance: o.tolerance,
+            allow_set_members: o.allow_set_members,
         }
     }
 }
@@ -307,35 +219,6 @@ pub fn groups(sizes: &[u64], count: usize) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Control files are read as the manifest records them, and by the layout from
-    /// manifests that record none.
-    #[test]
-    fn control_ids_file_is_the_recorded_one_or_the_layout_one() {
-        let json = r#"{"phenomenon": "p", "bucket": "ge1", "status": "written",
-            "sentences": 1, "count": 2, "seed": 0, "stream_seed": 0, "tolerance": 1,
-            "include_set": false, "prefix": "p/controls/ge1", "set_lengths": "",
-            "control_lengths": [], "shortfall_total": 0, "shortfalls": []}"#;
-        let mut c: SetControls = serde_json::from_str(json).unwrap();
-        assert_eq!(c.ids_file(2), "p/controls/ge1.2.ids");
-        c.files = (1..=2)
-            .map(|k| ControlFiles::new(&c.prefix, k, ("de", "en")))
-            .collect();
-        assert_eq!(c.files[0].target, "p/controls/ge1.1.en");
-        c.files[1].ids = "elsewhere.ids".into();
-        assert_eq!(c.ids_file(2), "elsewhere.ids");
-    }
-
-    #[test]
-    fn status_names_are_the_serialized_names() {
-        for s in [
-            ControlStatus::Written,
-            ControlStatus::EmptySet,
-            ControlStatus::PoolTooSmall,
-        ] {
-            assert_eq!(serde_json::to_value(s).unwrap(), s.name());
-        }
-    }
 
     #[test]
     fn groups_hold_at_most_ids_per_pass() {

@@ -4,14 +4,12 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use serde::Serialize;
-
 use crate::error::{Error, Result};
+use crate::format::manifest::Manifest;
 use crate::read::select::read_ids;
-use crate::write::manifest::Manifest;
 
 /// Agreement of one set.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SetAgreement {
     /// Phenomenon.
     pub phenomenon: String,

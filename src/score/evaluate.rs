@@ -14,8 +14,8 @@ use ldd_eval::{EvalError, PerLine, SufficientStats};
 
 use super::{Loaded, Metric, Row, SignificanceOptions, Trend, Unit, SMALL_SET};
 use crate::error::{Error, Result};
-use crate::sample::ControlStatus;
-use crate::write::set::SetKind;
+use crate::format::sets::ControlStatus;
+use crate::format::sets::SetKind;
 
 /// Stream label of the trend bootstrap.
 pub const TREND_STREAM: u64 = 1 << 40;

@@ -35,10 +35,10 @@ pub use ldd_eval::significance::Method;
 pub use crate::format::scores::{Metric, Row, Scores, Significance, System, Trend, SMALL_SET};
 
 use crate::error::{Error, Result};
+use crate::format::manifest::{Manifest, MANIFEST};
+use crate::format::sets::{ControlStatus, SetControls};
+use crate::format::sets::{SetEntry, SetKind};
 use crate::read::select::read_ids;
-use crate::sample::{ControlStatus, SetControls};
-use crate::write::manifest::{Manifest, MANIFEST};
-use crate::write::set::{SetEntry, SetKind};
 use stats::{line_stats, read_seg_scores, LineStats};
 
 /// What `score` scores.

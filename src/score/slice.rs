@@ -15,9 +15,9 @@ use std::path::PathBuf;
 
 use super::{check_name, count_error, load, system_name};
 use crate::error::Result;
+use crate::format::manifest::resolve;
 use crate::layout;
 use crate::read::select::read_selected;
-use crate::write::manifest::resolve;
 
 /// What `slice` cuts.
 #[derive(Debug, Clone)]

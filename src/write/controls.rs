@@ -4,7 +4,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::sample::ControlFiles;
+use crate::format::sets::ControlFiles;
 
 /// The corpus lines of a group of controls: `ids` (ascending, no repeats) with their
 /// source and target lines.

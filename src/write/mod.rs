@@ -8,7 +8,6 @@
 //! directory that becomes OUT only when the run succeeds (`ldd_io::Staging`).
 
 pub mod controls;
-pub mod manifest;
 pub mod marked;
 pub mod reorder_files;
 pub mod set;

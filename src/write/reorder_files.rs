@@ -21,8 +21,8 @@ use std::path::Path;
 
 use ldd_align::{Alignment, Corpus, Link, Ratio, Reordering};
 
-use crate::detect::reorder::ReorderFiles;
 use crate::error::{Error, Result};
+use crate::format::options::ReorderFiles;
 
 /// The header of `reorder.tsv`.
 pub const TSV_HEADER: &str = "id\tposition\tcrossing\tkendall\tfuzzy\taligned\t\

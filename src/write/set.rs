@@ -12,103 +12,12 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use crate::bucket::Bucket;
 use crate::error::Result;
-use crate::layout;
+use crate::format::sets::{SetEntry, SetFiles, SetKind};
 
 /// Bytes buffered per file before they are appended to it.
 const FLUSH_BYTES: usize = 1 << 16;
-
-/// What a set is built from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SetKind {
-    /// A phenomenon of the rules, found in the source tree.
-    Lexical,
-    /// Reordering found by word alignment.
-    Reorder,
-}
-
-impl SetKind {
-    /// The name used in the manifest and in score outputs.
-    pub fn name(self) -> &'static str {
-        match self {
-            SetKind::Lexical => "lexical",
-            SetKind::Reorder => "reorder",
-        }
-    }
-}
-
-/// Paths of a set's files, relative to the output directory.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct SetFiles {
-    /// Source sentences.
-    pub source: String,
-    /// Target sentences.
-    pub target: String,
-    /// 1-based corpus line ids.
-    pub ids: String,
-    /// Source trees.
-    pub conllu: String,
-    /// Marked source tokens.
-    pub marked: String,
-    /// Marked target tokens (reorder sets only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub marked_target: Option<String>,
-}
-
-impl SetFiles {
-    /// File names of set `dir/name` for the two languages.
-    pub fn new(dir: &str, name: &str, src: &str, tgt: &str) -> SetFiles {
-        let p = |ext: &str| layout::set_file(dir, name, ext);
-        SetFiles {
-            source: p(src),
-            target: p(tgt),
-            ids: p(layout::IDS),
-            conllu: p(layout::CONLLU),
-            marked: p(&layout::marked(src)),
-            marked_target: None,
-        }
-    }
-
-    /// Every file name, in the order [`SetWriter`] writes them.
-    pub fn all(&self) -> Vec<&str> {
-        let mut v = vec![
-            self.source.as_str(),
-            self.target.as_str(),
-            self.ids.as_str(),
-            self.conllu.as_str(),
-            self.marked.as_str(),
-        ];
-        v.extend(self.marked_target.as_deref());
-        v
-    }
-}
-
-/// One written set (manifest entry).
-#[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
-pub struct SetEntry {
-    /// `lexical` or `reorder`.
-    pub kind: SetKind,
-    /// Phenomenon name (the output directory).
-    pub phenomenon: String,
-    /// Bucket name, e.g. `ge1`.
-    pub bucket: String,
-    /// Minimum distance of the bucket.
-    pub min_distance: u32,
-    /// Whether the bucket is `exactly` (eq) rather than `at least` (ge).
-    pub exact: bool,
-    /// Sentences in the set.
-    pub sentences: u64,
-    /// Matched pairs that qualify those sentences.
-    pub pairs: u64,
-    /// Mean source length in words (0 for an empty set).
-    pub mean_source_words: f64,
-    /// File names relative to the output directory.
-    pub files: SetFiles,
-}
 
 /// One selected sentence, ready to be written to a set.
 pub struct Entry<'a> {
@@ -259,12 +168,5 @@ mod tests {
             .unwrap_err();
         assert!(e.to_string().contains("p/ge1.ids"), "{e}");
         assert!(std::fs::read_to_string(dir.path().join("p/ge1.de")).unwrap() == "a\n");
-    }
-
-    #[test]
-    fn kind_names_are_the_serialized_names() {
-        for k in [SetKind::Lexical, SetKind::Reorder] {
-            assert_eq!(serde_json::to_value(k).unwrap(), k.name());
-        }
     }
 }

@@ -29,8 +29,8 @@ use crate::matching;
 use crate::rng::{self, Xoshiro256StarStar};
 use crate::{line_index, EvalError};
 
-/// Options of [`sample_controls`]: how controls are drawn (recorded in the manifest).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// Options of [`sample_controls`]: how controls are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ControlOptions {
     /// Number of control corpora K.
     pub count: usize,

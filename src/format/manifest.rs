@@ -12,12 +12,10 @@ use ldd_io::{FileInfo, LineRange};
 use ldd_parse::ChunkRecord;
 use serde::{Deserialize, Serialize};
 
-use super::set::SetEntry;
+use super::options::{Controls, ReorderInfo, Rules};
+use super::sets::{SetControls, SetEntry};
 use crate::config::Languages;
-use crate::detect::reorder::ReorderInfo;
-use crate::detect::rules::RuleSet;
 use crate::error::{Error, Result};
-use crate::sample::{ControlOptions, SetControls};
 
 /// Manifest format version written (and the only one read).
 pub const FORMAT_VERSION: u32 = 1;
@@ -35,14 +33,15 @@ pub struct Manifest {
     pub format_version: u32,
     /// `ldd-sets` and its version.
     pub tool: Tool,
-    /// Source and target language codes.
+    /// Source and target language codes (checked when read).
+    #[serde(with = "languages")]
     pub languages: Languages,
     /// Input files with sizes and checksums.
     pub inputs: Inputs,
     /// Corpus statistics.
     pub corpus: CorpusStats,
     /// The rules that ran, as resolved.
-    pub rules: RuleSet,
+    pub rules: Rules,
     /// How `.marked` files mark words.
     pub marker: String,
     /// Every set written.
@@ -127,7 +126,7 @@ pub struct ShardPart {
     /// shard, one per line, for the controls `merge` draws.
     pub lengths: String,
     /// How `merge` draws the controls.
-    pub controls: ControlOptions,
+    pub controls: Controls,
     /// The shard's own parse of its lines (`None`: the trees came from a CoNLL-U of the
     /// whole corpus).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -226,6 +225,33 @@ pub struct CorpusStats {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// [`Languages`] in the manifest: `{"source": …, "target": …}`, checked when read (the
+/// codes name set files).
+mod languages {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::config::Languages;
+
+    #[derive(Serialize, Deserialize)]
+    struct Record<'a> {
+        source: std::borrow::Cow<'a, str>,
+        target: std::borrow::Cow<'a, str>,
+    }
+
+    pub fn serialize<S: Serializer>(l: &Languages, s: S) -> Result<S::Ok, S::Error> {
+        Record {
+            source: l.source().into(),
+            target: l.target().into(),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Languages, D::Error> {
+        let r = Record::deserialize(d)?;
+        Languages::new(&r.source, &r.target).map_err(serde::de::Error::custom)
+    }
 }
 
 #[derive(Deserialize)]
