@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::chart::{self, esc, Bar, Chart, Panel, ScorePoint, Series};
+use super::chart::{self, Bar, Chart, Panel, ScorePoint, Series};
 use super::data::{parse_marked, Measure, Piece, SetExamples};
 use super::scores::{metric_label, Row, Scores, SMALL_SET};
 use super::{file_name, Report};
@@ -164,8 +164,41 @@ fn figure(out: &mut String, c: &Chart, caption: &str) {
     let _ = writeln!(
         out,
         "<figure>{}<figcaption>{}</figcaption></figure>",
-        c.svg, caption
+        accessible(c),
+        caption
     );
+}
+
+/// Inserts `role`, `aria-labelledby`, `<title>` and `<desc>` into plotters' `<svg>`.
+fn accessible(c: &Chart) -> String {
+    let (svg, id) = (&c.svg, &c.id);
+    let Some(end) = svg.find('>') else {
+        return svg.clone();
+    };
+    let (open, rest) = svg.split_at(end);
+    let open = open.trim_end_matches('/');
+    format!(
+        "{open} id=\"{id}\" role=\"img\" aria-labelledby=\"{id}-t {id}-d\" class=\"chart\"><title id=\"{id}-t\">{}</title><desc id=\"{id}-d\">{}</desc>{}",
+        esc(&c.title),
+        esc(&c.desc),
+        &rest[1..]
+    )
+}
+
+/// Escapes text for HTML and SVG.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The whole page.
@@ -1144,6 +1177,28 @@ fn examples(s: &mut String, r: &Report) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn charts_carry_title_and_description() {
+        let s = Series {
+            label: "ge".into(),
+            points: vec![(0.0, 10.0), (1.0, 5.0)],
+            dashed: false,
+            hollow: false,
+        };
+        let c = chart::lines("c1", "Sizes <x>", "d", "sentences", &[s], "two & points").unwrap();
+        let mut out = String::new();
+        figure(&mut out, &c, "caption");
+        assert!(out.starts_with("<figure><svg"), "{}", &out[..80]);
+        assert!(out.contains(
+            "<title id=\"c1-t\">Sizes &lt;x&gt;</title><desc id=\"c1-d\">two &amp; points</desc>"
+        ));
+        assert!(out.contains("aria-labelledby=\"c1-t c1-d\""));
+        assert!(out.contains("</svg>"));
+        assert!(out
+            .trim_end()
+            .ends_with("<figcaption>caption</figcaption></figure>"));
+    }
 
     #[test]
     fn marked_words_get_labelled_marks() {
