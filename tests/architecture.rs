@@ -1,8 +1,9 @@
 //! The shape of the code, checked: stages import only earlier stages, no module cycle in
 //! any crate of the workspace, one file constructs a gzip decoder, the library does not
 //! depend on clap, the library touches the file system only through ldd-io, only
-//! `src/layout` names output files, only `src/format` gives types a file form, and every
-//! stage folder says what enters and what leaves it.
+//! `src/layout` names output files, only `src/format` gives types a file form, every
+//! stage folder says what enters and what leaves it, and tests spawn the binary through
+//! one builder.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -331,6 +332,31 @@ fn only_the_format_module_gives_types_a_file_form() {
     assert!(
         found.is_empty(),
         "serialised forms outside src/format:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Tests run `ldd-sets` through the one builder of `tests/common` (`Ldd`), not through
+/// command lines spelled in each file: the binary is spawned in `tests/common` only (other
+/// tests hand its path to `make`, a shell or Slurm).
+#[test]
+fn tests_run_the_binary_through_the_common_builder() {
+    let tests = root().join("tests");
+    let mut found = Vec::new();
+    for f in rust_files(&tests) {
+        if f.starts_with(tests.join("common")) {
+            continue;
+        }
+        for (k, line) in code(&f).lines().enumerate() {
+            if line.contains("Command::new(env!(\"CARGO_BIN_EXE") {
+                let rel = f.strip_prefix(root()).unwrap().display().to_string();
+                found.push(format!("{rel}:{}: {}", k + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "spawned outside tests/common:\n{}",
         found.join("\n")
     );
 }

@@ -6,13 +6,13 @@
 //! run in order as one shell script in a sandbox made from ../shared, except those listed
 //! in `NOT_RUN_HERE` with where they run instead.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::Ldd;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -36,12 +36,11 @@ fn pages() -> Vec<PathBuf> {
 }
 
 fn help(args: &[&str]) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_ldd-sets"))
+    let o = Ldd::default()
         .args(args)
-        .arg("--help")
+        .args(&["--help"])
         .env_remove("COLUMNS")
-        .output()
-        .unwrap();
+        .run();
     assert!(
         o.status.success(),
         "{args:?}: {}",
@@ -273,11 +272,7 @@ fn every_command_shown_still_parses() {
             match words.first().copied() {
                 Some("ldd-sets") | Some("target/release/ldd-sets") => {
                     ldd += 1;
-                    let o = Command::new(env!("CARGO_BIN_EXE_ldd-sets"))
-                        .args(&words[1..])
-                        .arg("--help")
-                        .output()
-                        .unwrap();
+                    let o = Ldd::default().args(&words[1..]).args(&["--help"]).run();
                     if !o.status.success() {
                         bad.push(format!(
                             "{name}: `{cmd}`: {}",
@@ -374,21 +369,18 @@ fn sandbox(dir: &Path) {
         dir.join("models/german-small.udpipe"),
     )
     .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_ldd-sets"))
+    // Absolute inputs: `make score` reads the recorded reference from the repository root.
+    Ldd::cmd("extract")
         .current_dir(dir)
-        // Absolute inputs: `make score` reads the recorded reference from the repository root.
-        .args(["extract", "-q", "--src", s(&dir.join("pud.de-en.de"))])
-        .args(["--tgt", s(&dir.join("pud.de-en.en"))])
-        .args(["--src-lang", "de", "--tgt-lang", "en"])
-        .args([
-            "--conllu",
-            "de_pud-ud-test.conllu",
-            "--out",
-            "out/de-en/newstest2013",
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        .args(&["-q"])
+        .corpus(
+            &dir.join("pud.de-en.de"),
+            &dir.join("pud.de-en.en"),
+            ("de", "en"),
+        )
+        .args(&["--conllu", "de_pud-ud-test.conllu"])
+        .args(&["--out", "out/de-en/newstest2013"])
+        .ok();
     // Systems: the reference, and the reference without every third word.
     let reference = read(&pud("en"));
     let dropped: String = reference

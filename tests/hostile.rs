@@ -19,7 +19,7 @@ fn s(p: &Path) -> &str {
 }
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ldd-sets"))
+    Ldd::default().command()
 }
 
 fn code(o: &Output) -> i32 {

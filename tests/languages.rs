@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::*;
 use ldd_sets::config::registry::Registry;
@@ -20,12 +20,11 @@ fn s(p: &Path) -> &str {
 
 /// Runs `ldd-sets` in `cwd`.
 fn run_in(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ldd-sets"))
+    Ldd::default()
         .args(args)
         .current_dir(cwd)
         .env_remove("LDD_SETS_MODELS_URL")
-        .output()
-        .unwrap()
+        .run()
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {

@@ -8,11 +8,14 @@
 //! touch `~/.cache` or the network. Run in release mode (UDPipe is slow unoptimised):
 //! `cargo test --release --test parse_pipeline`.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+use common::Ldd;
 use serde_json::Value;
 use tempfile::TempDir;
 
@@ -63,12 +66,12 @@ fn isolation() -> &'static Path {
 /// `config/` is found).
 fn ldd() -> Command {
     let iso = isolation();
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ldd-sets"));
-    c.current_dir(repo())
-        .env("LDD_SETS_MODELS", iso.join("env-models"))
-        .env("LDD_SETS_CACHE", iso.join("env-cache"))
-        .env("XDG_CACHE_HOME", iso.join("xdg-cache"));
-    c
+    Ldd::default()
+        .current_dir(&repo())
+        .env("LDD_SETS_MODELS", &iso.join("env-models"))
+        .env("LDD_SETS_CACHE", &iso.join("env-cache"))
+        .env("XDG_CACHE_HOME", &iso.join("xdg-cache"))
+        .command()
 }
 
 fn run(args: &[&str]) -> Output {

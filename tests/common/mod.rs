@@ -94,6 +94,8 @@ pub fn strs(v: &[String]) -> Vec<&str> {
 pub struct Ldd {
     args: Vec<String>,
     dir: Option<PathBuf>,
+    /// Environment changes: a value set, or `None` for a variable removed.
+    env: Vec<(String, Option<PathBuf>)>,
 }
 
 impl Ldd {
@@ -151,14 +153,37 @@ impl Ldd {
         self
     }
 
-    /// Runs it.
-    pub fn run(&self) -> Output {
+    /// Sets the environment variable `k` to `v` for the run.
+    pub fn env(mut self, k: &str, v: &Path) -> Ldd {
+        self.env.push((k.to_string(), Some(v.to_path_buf())));
+        self
+    }
+
+    /// Removes the environment variable `k` for the run.
+    pub fn env_remove(mut self, k: &str) -> Ldd {
+        self.env.push((k.to_string(), None));
+        self
+    }
+
+    /// The command, for a test that spawns it, feeds it input or signals it.
+    pub fn command(&self) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_ldd-sets"));
         c.args(&self.args);
         if let Some(d) = &self.dir {
             c.current_dir(d);
         }
-        c.output().expect("the ldd-sets binary runs")
+        for (k, v) in &self.env {
+            match v {
+                Some(v) => c.env(k, v),
+                None => c.env_remove(k),
+            };
+        }
+        c
+    }
+
+    /// Runs it.
+    pub fn run(&self) -> Output {
+        self.command().output().expect("the ldd-sets binary runs")
     }
 
     /// Runs it and asserts success.
