@@ -67,6 +67,10 @@ venv: .venv/bin/python
 	python3 -m venv .venv
 	.venv/bin/pip install --quiet sacrebleu==2.4.3
 
+# eflomal, the quality baseline of `make bench-align` (benchmarks only).
+.venv/bin/eflomal-align: .venv/bin/python
+	.venv/bin/pip install --quiet eflomal==2.0.0
+
 # Sets up a fresh machine for the tests (tests/setup/install.sh: Debian packages with root or
 # sudo, npm ci, the virtualenv), runs every test, and closes with one summed line (cargo's
 # last "test result" line belongs to the empty doc-tests).
@@ -94,7 +98,7 @@ bench-core:
 bench-parse:
 	cargo bench -p ldd-parse --bench parse_throughput
 
-bench-align:
+bench-align: .venv/bin/eflomal-align
 	cargo bench -p ldd-align --bench align_reference
 	cargo bench -p ldd-align --bench gold_aer
 

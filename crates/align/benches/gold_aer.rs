@@ -12,8 +12,17 @@
 //! the diagonal (every source word linked to the target word at the same relative
 //! position). The gold's one link outside its sentence (sentence 63, `12-16`) is reported
 //! and left out.
+//!
+//! eflomal 2.0 (Östling & Tiedemann 2016; `--model 3`, IBM1 + HMM + fertility, collapsed
+//! Gibbs sampling) is measured in the same run on the same tokens, both directions, when
+//! `eflomal-align` is found (`make bench-align` installs it from PyPI into `.venv`; or
+//! `EFLOMAL_ALIGN=/path/to/eflomal-align`): AER of every direction and symmetrisation
+//! (symmetrised by ldd-align, as for the built-in aligner), wall time and peak memory
+//! (`/usr/bin/time`), next to the built-in aligner's time and this process's peak memory.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Instant;
 
 use ldd_align::{
@@ -59,6 +68,95 @@ fn align_last(corpus: &Corpus, n: usize) -> (Vec<Alignment>, Vec<Alignment>, f64
     (fwd, rev, t.elapsed().as_secs_f64())
 }
 
+/// Peak resident memory of this process so far (VmHWM), in MB.
+fn peak_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// `eflomal-align`: `EFLOMAL_ALIGN`, else the repository's `.venv`.
+fn eflomal_bin() -> Option<PathBuf> {
+    let p = match std::env::var_os("EFLOMAL_ALIGN") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/eflomal-align"),
+    };
+    p.is_file().then_some(p)
+}
+
+/// eflomal on the same tokens (written one pair per line): forward and reverse
+/// alignments (source–target) of the last `n` pairs, wall seconds, peak MB.
+fn eflomal(
+    bin: &Path,
+    corpus: &Corpus,
+    n: usize,
+) -> (Vec<Alignment>, Vec<Alignment>, f64, Option<f64>) {
+    let dir = std::env::temp_dir().join(format!("ldd-gold-aer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (s, t) = (dir.join("train.de"), dir.join("train.en"));
+    let (fw, rv) = (dir.join("fwd"), dir.join("rev"));
+    for (path, src) in [(&s, true), (&t, false)] {
+        let mut w = std::io::BufWriter::new(std::fs::File::create(path).expect("write"));
+        for k in 0..corpus.len() {
+            let toks = if src {
+                corpus.src_tokens(k)
+            } else {
+                corpus.tgt_tokens(k)
+            };
+            writeln!(w, "{}", toks.join(" ")).expect("write");
+        }
+        w.flush().expect("write");
+    }
+    let time = Path::new("/usr/bin/time").exists();
+    let mut cmd = if time {
+        let mut c = Command::new("/usr/bin/time");
+        c.args(["-f", "%M"]).arg(bin);
+        c
+    } else {
+        Command::new(bin)
+    };
+    cmd.args(["--model", "3", "--overwrite", "-s"])
+        .arg(&s)
+        .arg("-t")
+        .arg(&t)
+        .arg("-f")
+        .arg(&fw)
+        .arg("-r")
+        .arg(&rv);
+    let clock = Instant::now();
+    let o = cmd.output().expect("eflomal-align runs");
+    let secs = clock.elapsed().as_secs_f64();
+    assert!(
+        o.status.success(),
+        "eflomal-align: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let peak = time
+        .then(|| {
+            String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .last()?
+                .trim()
+                .parse::<f64>()
+                .ok()
+        })
+        .flatten()
+        .map(|kb| kb / 1024.0);
+    let read = |p: &Path| {
+        let al = ldd_align::pharaoh::read_file(p, None).expect("eflomal's alignments");
+        assert_eq!(al.len(), corpus.len(), "one eflomal alignment per pair");
+        al[al.len() - n..].to_vec()
+    };
+    let out = (read(&fw), read(&rv), secs, peak);
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
 fn print_row(name: &str, s: &AerScores) {
     println!(
         "  {name:<38} AER {:.3}  P {:.3}  R {:.3}   ({} links, {} sure matched)",
@@ -66,16 +164,18 @@ fn print_row(name: &str, s: &AerScores) {
     );
 }
 
-/// Rows for the two directions and the three symmetrisations; returns the best AER.
+/// Rows for the two directions and the three symmetrisations; returns the best AER and
+/// the AER of each row, in order (forward, reverse, intersection, union, gdfa).
 fn report(
     title: &str,
     gold: &Gold,
     lens: &[(usize, usize)],
     fwd: &[Alignment],
     rev: &[Alignment],
-) -> f64 {
+) -> (f64, Vec<f64>) {
     println!("{title}");
     let mut best = f64::INFINITY;
+    let mut rows = Vec::new();
     let sym = |m: Method| -> Vec<Alignment> {
         (0..lens.len())
             .map(|k| symmetrize(&fwd[k], &rev[k], lens[k].0, lens[k].1, m))
@@ -83,19 +183,17 @@ fn report(
     };
     for (name, al) in [
         ("forward", fwd.to_vec()),
-        ("reverse (fast_align -r, the paper's)", rev.to_vec()),
-        (
-            "intersection (ldd-sets' default)",
-            sym(Method::Intersection),
-        ),
+        ("reverse", rev.to_vec()),
+        ("intersection", sym(Method::Intersection)),
         ("union", sym(Method::Union)),
         ("grow-diag-final-and", sym(Method::GrowDiagFinalAnd)),
     ] {
         let s = alignment_error_rate(&gold.sentences, &al).expect("100 alignments");
         best = best.min(s.aer);
+        rows.push(s.aer);
         print_row(name, &s);
     }
-    best
+    (best, rows)
 }
 
 fn main() {
@@ -159,9 +257,11 @@ fn main() {
     println!(
         "training: {n} pairs of the shared de-en corpora + the 100 gold pairs, lowercased, 5 EM iterations, -d -o -v"
     );
+    println!("(reverse = fast_align -r, the paper's; intersection = ldd-sets' default)");
 
     let (fwd, rev, secs) = align_last(&corpus, gold_pairs.len());
-    let best = report(
+    let ours_peak = peak_mb();
+    let (best, ours) = report(
         &format!(
             "aligner trained on {} pairs ({secs:.1} s for both directions):",
             corpus.len()
@@ -175,7 +275,7 @@ fn main() {
     // Baseline 1: the same aligner trained on the 100 gold pairs alone.
     let small = Corpus::from_pairs(gold_pairs.iter().cloned());
     let (f1, r1, _) = align_last(&small, gold_pairs.len());
-    let base = report(
+    let (base, _) = report(
         "baseline: the same aligner trained on the 100 gold pairs alone:",
         &gold,
         &lens,
@@ -200,6 +300,35 @@ fn main() {
         best / d.aer,
         d.aer
     );
+    // eflomal on the same data, in the same run.
+    match eflomal_bin() {
+        None => println!(
+            "eflomal: not measured (no eflomal-align; `make bench-align` installs it into .venv, or set EFLOMAL_ALIGN)"
+        ),
+        Some(bin) => {
+            let (ef, er, esecs, epeak) = eflomal(&bin, &corpus, gold_pairs.len());
+            let mem = epeak.map_or("peak memory not measured (no /usr/bin/time)".into(), |m| {
+                format!("peak {m:.0} MB")
+            });
+            let (_, theirs) = report(
+                &format!("eflomal 2.0 --model 3 on the same {} pairs ({esecs:.1} s wall for both directions, {mem}):", corpus.len()),
+                &gold,
+                &lens,
+                &ef,
+                &er,
+            );
+            println!(
+                "built-in vs eflomal: AER intersection {:+.3}, grow-diag-final-and {:+.3}, forward {:+.3}, reverse {:+.3}; \
+                 time {secs:.1} s vs {esecs:.1} s = {:.3}x; peak {ours_peak:.0} MB (this process) vs {}",
+                ours[2] - theirs[2],
+                ours[4] - theirs[4],
+                ours[0] - theirs[0],
+                ours[1] - theirs[1],
+                secs / esecs,
+                epeak.map_or("–".into(), |m| format!("{m:.0} MB"))
+            );
+        }
+    }
     print!("published, other gold set (RWTH de-en, 508 sentences), not measured here:");
     for (name, aer) in PUBLISHED {
         print!(" {name} {aer};");
