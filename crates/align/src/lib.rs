@@ -21,6 +21,7 @@ mod corpus;
 mod diag;
 mod error;
 pub mod gold;
+mod hmm;
 mod index;
 mod measures;
 mod metrics;
@@ -33,6 +34,9 @@ mod tokenize;
 pub use corpus::{Corpus, Vocab};
 pub use error::{AlignError, Result};
 pub use gold::{read_gold, Gold, GoldFormat, GoldOptions, GoldSentence, OutsideLink};
+pub use hmm::{
+    train_and_align_hmm, train_and_align_hmm_joint, HmmAlignment, HmmOptions, JointAlignment,
+};
 pub use measures::{
     is_alpha_token, is_word, paper_position, permutation, word_links, Crossing, Ratio, ReorderHit,
     Reordering,

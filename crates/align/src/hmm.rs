@@ -1,0 +1,962 @@
+//! The HMM alignment model (Vogel, Ney & Tillmann 1996), with null states as Och & Ney
+//! (2003) define them, initialised by IBM Model 1 and trained by EM with forward–backward.
+//!
+//! Each generated word is emitted by one conditioning word or by the null word; which
+//! conditioning word is a hidden state whose transitions depend only on the jump width
+//! `i − i'` from the previously aligned position (a null state remembers it), so aligned
+//! words move together — what IBM Model 2 and fast_align's diagonal prior cannot say.
+//!
+//! - States of a pair with `n` conditioning words: `0..n` (word `i`), `n..2n` (null after
+//!   word `i`) and `2n` (null before any word). From a state remembering position `p`
+//!   (`−1` at the start), word `i` follows with `(1 − p0) · s(i − p) / Σ_i'' s(i'' − p)` and
+//!   the null state remembering `p` with `p0`.
+//! - `s(d)` is one weight per jump width, widths beyond ±[`HmmOptions::max_jump`] sharing
+//!   the outermost weight, estimated from the expected jumps of every pair.
+//! - The lexical table `t(g | c)` starts from IBM Model 1 and is re-estimated from the
+//!   posteriors with fast_align's variational-Bayes M-step (a small Dirichlet prior that
+//!   keeps rare words from taking every link).
+//! - Alignment: every generated word gets the conditioning word of highest posterior
+//!   probability, unless the null states together are more probable; the posterior of the
+//!   chosen link is returned beside it (its confidence).
+//!
+//! **Determinism.** The E-step runs over fixed chunks of pairs in parallel (rayon); each
+//! pair's expected counts are returned in order and summed sequentially in corpus order,
+//! so results are bit-identical whatever the number of threads.
+//!
+//! **Memory.** The corpus, one `u32` slot id per (generated word, conditioning word + null)
+//! cell of every pair and 16 bytes per distinct co-occurring word pair (as fast_align's
+//! model), plus the posteriors of one chunk of pairs.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use crate::corpus::{Corpus, Side};
+use crate::diag::digamma;
+use crate::error::{AlignError, Result};
+use crate::Alignment;
+
+/// Pairs whose E-step runs together; their counts are summed in corpus order.
+const CHUNK: usize = 2048;
+
+/// Smallest probability any emission or transition gets (keeps forward–backward finite).
+const FLOOR: f64 = 1e-12;
+
+/// Training options of the HMM aligner.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HmmOptions {
+    /// IBM Model 1 EM iterations that initialise the lexical table.
+    pub ibm1_iterations: u32,
+    /// HMM EM iterations.
+    pub hmm_iterations: u32,
+    /// Probability of moving to a null state.
+    pub p0: f64,
+    /// Jump widths beyond ±this share one weight.
+    pub max_jump: usize,
+    /// Dirichlet concentration of the variational-Bayes lexical M-step.
+    pub alpha: f64,
+    /// Reverse direction: condition on the target side and align every source word.
+    /// Alignments are reported in source–target order whatever the direction.
+    pub reverse: bool,
+    /// Pairs with more tokens than this on either side are left out of training and get an
+    /// empty alignment.
+    pub max_len: usize,
+    /// Joint training: a word pair is linked in the agreed alignment when the product of
+    /// its two directional posteriors reaches this.
+    pub agreement_threshold: f64,
+}
+
+impl Default for HmmOptions {
+    fn default() -> Self {
+        HmmOptions {
+            ibm1_iterations: 5,
+            hmm_iterations: 5,
+            p0: 0.2,
+            max_jump: 10,
+            alpha: 0.01,
+            reverse: false,
+            max_len: 1000,
+            agreement_threshold: 0.5,
+        }
+    }
+}
+
+impl HmmOptions {
+    fn validate(&self) -> Result<()> {
+        if !(0.0..1.0).contains(&self.p0) || self.p0 == 0.0 {
+            return Err(AlignError::Options("p0 must be in (0, 1)".into()));
+        }
+        if !(self.alpha > 0.0 && self.alpha.is_finite()) {
+            return Err(AlignError::Options("alpha must be > 0".into()));
+        }
+        if self.max_jump == 0 {
+            return Err(AlignError::Options("max_jump must be >= 1".into()));
+        }
+        Ok(())
+    }
+}
+
+/// Alignments of every pair with the posterior probability of each link.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HmmAlignment {
+    /// Sorted `(source, target)` links of every pair, 0-based.
+    pub links: Vec<Alignment>,
+    /// The posterior probability of each link, in the order of `links`.
+    pub posteriors: Vec<Vec<f64>>,
+}
+
+/// The slots of a corpus in one direction: cell `(j, i)` of pair `k` (generated position
+/// `j`, conditioning position `i − 1`, `i = 0` the null word) is
+/// `cells[cell_off[k] + j·(n + 1) + i]`.
+struct Slots {
+    cells: Vec<u32>,
+    cell_off: Vec<usize>,
+    /// Conditioning word of every slot (the null word is the vocabulary size).
+    slot_cond: Vec<u32>,
+    /// Number of conditioning words, the null word included.
+    conds: usize,
+    /// Whether pair `k` is trained and aligned (both sides non-empty, within `max_len`).
+    used: Vec<bool>,
+}
+
+impl Slots {
+    fn build(view: &Side<'_>, max_len: usize) -> Slots {
+        let null = view.cond_vocab.len() as u32;
+        let mut ids: HashMap<u64, u32> = HashMap::new();
+        let mut slot_cond = Vec::new();
+        let mut cells = Vec::new();
+        let mut cell_off = Vec::with_capacity(view.len() + 1);
+        let mut used = Vec::with_capacity(view.len());
+        for k in 0..view.len() {
+            cell_off.push(cells.len());
+            let (c, g) = (view.cond(k), view.gen(k));
+            let ok = !c.is_empty() && !g.is_empty() && c.len() <= max_len && g.len() <= max_len;
+            used.push(ok);
+            if !ok {
+                continue;
+            }
+            for &gw in g {
+                for &cw in std::iter::once(&null).chain(c) {
+                    let key = (u64::from(cw) << 32) | u64::from(gw);
+                    let next = slot_cond.len() as u32;
+                    let s = *ids.entry(key).or_insert_with(|| {
+                        slot_cond.push(cw);
+                        next
+                    });
+                    cells.push(s);
+                }
+            }
+        }
+        cell_off.push(cells.len());
+        Slots {
+            cells,
+            cell_off,
+            slot_cond,
+            conds: null as usize + 1,
+            used,
+        }
+    }
+
+    fn pair(&self, k: usize) -> &[u32] {
+        &self.cells[self.cell_off[k]..self.cell_off[k + 1]]
+    }
+}
+
+/// Expected counts of one pair: per cell of the pair (in cell order), per jump bucket, and
+/// the exposure of every bucket (how many positions it offered, weighted by the posterior
+/// of the state it was offered from).
+struct PairCounts {
+    cells: Vec<f64>,
+    jumps: Vec<f64>,
+    exposure: Vec<f64>,
+}
+
+/// The jump weights `s(d)` per position, `d` clipped to `[−max, max]`, stored at `d + max`:
+/// the two outer weights hold for every position beyond the window, so a long sentence's
+/// far positions share their mass instead of each taking a whole bucket.
+struct Jumps {
+    max: usize,
+    w: Vec<f64>,
+}
+
+impl Jumps {
+    fn uniform(max: usize) -> Jumps {
+        Jumps {
+            max,
+            w: vec![1.0; 2 * max + 1],
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, d: isize) -> usize {
+        (d.clamp(-(self.max as isize), self.max as isize) + self.max as isize) as usize
+    }
+
+    /// Weight of jump width `d`, per position.
+    #[inline]
+    fn w(&self, d: isize) -> f64 {
+        self.w[self.bucket(d)]
+    }
+
+    /// `Z(p)` for `p = −1..n` (stored at `p + 1`): the weights of every word position
+    /// from a state remembering `p`, summed.
+    fn norms(&self, n: usize) -> Vec<f64> {
+        let dm = self.max as isize;
+        let (lo, hi) = (self.w[0], self.w[2 * self.max]);
+        (-1..n as isize)
+            .map(|p| {
+                let first = (p - dm + 1).max(0);
+                let last = (p + dm - 1).min(n as isize - 1);
+                let inner: f64 = (first..=last).map(|i| self.w(i - p)).sum();
+                inner + hi * far_above(p, dm, n) + lo * far_below(p, dm)
+            })
+            .collect()
+    }
+}
+
+/// Word positions `i ≥ p + D` of `0..n`.
+#[inline]
+fn far_above(p: isize, d: isize, n: usize) -> f64 {
+    (n as isize - (p + d)).max(0) as f64
+}
+
+/// Word positions `i ≤ p − D`.
+#[inline]
+fn far_below(p: isize, d: isize) -> f64 {
+    (p - d + 1).max(0) as f64
+}
+
+/// Prefix sums: `out[x] = v[0] + … + v[x − 1]`.
+fn prefix(v: &[f64], out: &mut Vec<f64>) {
+    out.clear();
+    out.push(0.0);
+    let mut acc = 0.0;
+    for &x in v {
+        acc += x;
+        out.push(acc);
+    }
+}
+
+/// The state of training in one direction.
+struct Hmm<'a> {
+    view: Side<'a>,
+    slots: Slots,
+    t: Vec<f64>,
+    jumps: Jumps,
+    opts: HmmOptions,
+}
+
+impl<'a> Hmm<'a> {
+    fn new(corpus: &'a Corpus, opts: &HmmOptions) -> Hmm<'a> {
+        let view = corpus.view(opts.reverse);
+        let slots = Slots::build(&view, opts.max_len);
+        let t = vec![1.0; slots.slot_cond.len()];
+        Hmm {
+            view,
+            slots,
+            t,
+            jumps: Jumps::uniform(opts.max_jump),
+            opts: opts.clone(),
+        }
+    }
+
+    /// Runs `f` on every used pair in parallel, chunk by chunk, and hands the results to
+    /// `sum` in corpus order.
+    fn each_pair<R: Send>(&self, f: impl Fn(usize) -> R + Sync, mut sum: impl FnMut(usize, R)) {
+        let n = self.view.len();
+        let mut start = 0;
+        while start < n {
+            let end = (start + CHUNK).min(n);
+            let out: Vec<Option<R>> = (start..end)
+                .into_par_iter()
+                .map(|k| self.slots.used[k].then(|| f(k)))
+                .collect();
+            for (k, r) in (start..end).zip(out) {
+                if let Some(r) = r {
+                    sum(k, r);
+                }
+            }
+            start = end;
+        }
+    }
+
+    /// IBM Model 1 E-step of pair `k`: the posterior of every cell.
+    fn ibm1_pair(&self, k: usize) -> PairCounts {
+        let n1 = self.view.cond(k).len() + 1;
+        let cells = self.slots.pair(k);
+        let mut post = Vec::with_capacity(cells.len());
+        for row in cells.chunks(n1) {
+            let z: f64 = row.iter().map(|&s| self.t[s as usize]).sum();
+            post.extend(row.iter().map(|&s| self.t[s as usize] / z));
+        }
+        PairCounts {
+            cells: post,
+            jumps: Vec::new(),
+            exposure: Vec::new(),
+        }
+    }
+
+    /// Forward–backward of pair `k`: the posterior of every cell (null cell = all null
+    /// states), the expected jumps and their exposure. Transitions are summed inside the
+    /// jump window one by one and beyond it through prefix sums: `O(m · n · D)` per pair.
+    fn hmm_pair(&self, k: usize) -> PairCounts {
+        let (n, m) = (self.view.cond(k).len(), self.view.gen(k).len());
+        let n1 = n + 1;
+        let cells = self.slots.pair(k);
+        let (p0, jm) = (self.opts.p0, &self.jumps);
+        let dm = jm.max as isize;
+        let (w_lo, w_hi) = (jm.w[0], jm.w[2 * jm.max]);
+        // Emissions, looked up once: `e[j·(n + 1) + i]`.
+        let e: Vec<f64> = cells
+            .iter()
+            .map(|&c| self.t[c as usize].max(FLOOR))
+            .collect();
+        let emit = |j: usize, i: usize| e[j * n1 + i];
+        // Weights inside the window, `win[d + D − 1]` for |d| < D.
+        let win: Vec<f64> = (1 - dm..dm).map(|d| jm.w(d)).collect();
+        let ww = |d: isize| win[(d + dm - 1) as usize];
+        // (1 − p0) / Z(p), at p + 1.
+        let inv_z: Vec<f64> = jm.norms(n).iter().map(|z| (1.0 - p0) / z).collect();
+        // States: 0..n words, n..2n null after word i, 2n null at the start; the memory
+        // of a state (its p + 1): word i and null-after-i remember i, the start −1.
+        let s_n = 2 * n + 1;
+        let mem = |s: usize| -> usize {
+            if s < n {
+                s + 1
+            } else if s < 2 * n {
+                s - n + 1
+            } else {
+                0
+            }
+        };
+        let mut alpha = vec![0.0; m * s_n];
+        let mut scale = vec![0.0; m];
+        let mut q = vec![0.0; n1];
+        let mut qs = Vec::new();
+        // Σ_p q(p) · s(i − p) for every word i, q indexed by p + 1.
+        let spread = |q: &[f64], qs: &mut Vec<f64>, out: &mut dyn FnMut(usize, f64)| {
+            prefix(q, qs);
+            let total = qs[n1];
+            for i in 0..n as isize {
+                let (first, last) = ((i - dm + 1).max(-1), (i + dm - 1).min(n as isize - 1));
+                let mut sum = 0.0;
+                for p in first..=last {
+                    sum += q[(p + 1) as usize] * ww(i - p);
+                }
+                // p ≤ i − D, i.e. p + 1 < i − D + 2.
+                let below = (i - dm + 2).clamp(0, n1 as isize) as usize;
+                // p ≥ i + D, i.e. p + 1 ≥ i + D + 1.
+                let above = (i + dm + 1).clamp(0, n1 as isize) as usize;
+                sum += w_hi * qs[below] + w_lo * (total - qs[above]);
+                out(i as usize, sum);
+            }
+        };
+        for (i, a) in alpha[..n].iter_mut().enumerate() {
+            *a = jm.w(i as isize + 1) * inv_z[0] * emit(0, i + 1);
+        }
+        alpha[2 * n] = p0 * emit(0, 0);
+        let mut by_mem = vec![0.0; n1];
+        for j in 0..m {
+            if j > 0 {
+                by_mem.iter_mut().for_each(|x| *x = 0.0);
+                for (s, &x) in alpha[(j - 1) * s_n..j * s_n].iter().enumerate() {
+                    by_mem[mem(s)] += x;
+                }
+                for (x, (b, iz)) in q.iter_mut().zip(by_mem.iter().zip(&inv_z)) {
+                    *x = b * iz;
+                }
+                let e0 = emit(j, 0);
+                let cur = &mut alpha[j * s_n..(j + 1) * s_n];
+                spread(&q, &mut qs, &mut |i, v| cur[i] = v * emit(j, i + 1));
+                for i in 0..n {
+                    cur[n + i] = p0 * by_mem[i + 1] * e0;
+                }
+                cur[2 * n] = p0 * by_mem[0] * e0;
+            }
+            let row = &mut alpha[j * s_n..(j + 1) * s_n];
+            let z: f64 = row.iter().sum();
+            scale[j] = z;
+            row.iter_mut().for_each(|x| *x /= z);
+        }
+        // Backward, scaled by the same factors; beta depends on the memory only.
+        let mut beta = vec![0.0; m * n1];
+        beta[(m - 1) * n1..].iter_mut().for_each(|x| *x = 1.0);
+        let mut ew = vec![0.0; n];
+        let mut es = Vec::new();
+        for j in (0..m - 1).rev() {
+            let e0 = emit(j + 1, 0);
+            let (now, next) = beta.split_at_mut((j + 1) * n1);
+            let next = &next[..n1];
+            for (i, x) in ew.iter_mut().enumerate() {
+                *x = emit(j + 1, i + 1) * next[i + 1];
+            }
+            prefix(&ew, &mut es);
+            let total = es[n];
+            let row = &mut now[j * n1..];
+            for p in -1..n as isize {
+                let (first, last) = ((p - dm + 1).max(0), (p + dm - 1).min(n as isize - 1));
+                let mut sum = 0.0;
+                for i in first..=last {
+                    sum += ww(i - p) * ew[i as usize];
+                }
+                let above = (p + dm).clamp(0, n as isize) as usize;
+                let below = (p - dm + 1).clamp(0, n as isize) as usize;
+                sum += w_hi * (total - es[above]) + w_lo * es[below];
+                let p1 = (p + 1) as usize;
+                row[p1] = (sum * inv_z[p1] + p0 * e0 * next[p1]) / scale[j + 1];
+            }
+        }
+        // Posteriors of the cells; expected jumps and their exposure.
+        let nb = jm.w.len();
+        let mut post = vec![0.0; m * n1];
+        let mut jumps = vec![0.0; nb];
+        let mut exposure = vec![0.0; nb];
+        // Posterior of each memory at the previous position (the start: all at −1).
+        let mut prev_mem = vec![0.0; n1];
+        prev_mem[0] = 1.0;
+        let mut cur_mem = vec![0.0; n1];
+        for j in 0..m {
+            let al = &alpha[j * s_n..(j + 1) * s_n];
+            let be = &beta[j * n1..(j + 1) * n1];
+            let out = &mut post[j * n1..(j + 1) * n1];
+            cur_mem.iter_mut().for_each(|x| *x = 0.0);
+            let mut z = 0.0;
+            for s in 0..s_n {
+                let g = al[s] * be[mem(s)];
+                z += g;
+                cur_mem[mem(s)] += g;
+                if s < n {
+                    out[s + 1] += g;
+                } else {
+                    out[0] += g;
+                }
+            }
+            out.iter_mut().for_each(|x| *x /= z);
+            cur_mem.iter_mut().for_each(|x| *x /= z);
+            // Expected jumps into word states: q(p) · s(i − p) · emit · beta / scale, with
+            // q from the previous position's forward mass (the start for j = 0).
+            for (i, x) in ew.iter_mut().enumerate() {
+                *x = emit(j, i + 1) * be[i + 1] / scale[j];
+            }
+            if j > 0 {
+                by_mem.iter_mut().for_each(|x| *x = 0.0);
+                for (s, &x) in alpha[(j - 1) * s_n..j * s_n].iter().enumerate() {
+                    by_mem[mem(s)] += x;
+                }
+            } else {
+                by_mem.iter_mut().for_each(|x| *x = 0.0);
+                // alpha_0 = s(i + 1) · inv_z(−1) · emit / scale_0: the start's mass is 1.
+                by_mem[0] = 1.0;
+            }
+            for (x, (b, iz)) in q.iter_mut().zip(by_mem.iter().zip(&inv_z)) {
+                *x = b * iz;
+            }
+            prefix(&ew, &mut es);
+            let total = es[n];
+            for p in -1..n as isize {
+                let qp = q[(p + 1) as usize];
+                let gm = prev_mem[(p + 1) as usize];
+                if qp == 0.0 && gm == 0.0 {
+                    continue;
+                }
+                let (first, last) = ((p - dm + 1).max(0), (p + dm - 1).min(n as isize - 1));
+                for i in first..=last {
+                    let b = (i - p + dm) as usize;
+                    jumps[b] += qp * ww(i - p) * ew[i as usize];
+                    exposure[b] += gm;
+                }
+                let above = (p + dm).clamp(0, n as isize) as usize;
+                let below = (p - dm + 1).clamp(0, n as isize) as usize;
+                jumps[nb - 1] += qp * w_hi * (total - es[above]);
+                jumps[0] += qp * w_lo * es[below];
+                exposure[nb - 1] += gm * far_above(p, dm, n);
+                exposure[0] += gm * far_below(p, dm);
+            }
+            std::mem::swap(&mut prev_mem, &mut cur_mem);
+        }
+        PairCounts {
+            cells: post,
+            jumps,
+            exposure,
+        }
+    }
+
+    /// The expected counts of pair `k` under IBM Model 1 (`hmm = false`) or the HMM.
+    fn counts(&self, k: usize, hmm: bool) -> PairCounts {
+        if hmm {
+            self.hmm_pair(k)
+        } else {
+            self.ibm1_pair(k)
+        }
+    }
+
+    /// One EM iteration of this direction alone.
+    fn iterate(&mut self, hmm: bool) {
+        let mut tot = Totals::new(self);
+        let this = &*self;
+        this.each_pair(|k| this.counts(k, hmm), |k, pc| tot.add(this, k, &pc));
+        self.update(&tot, hmm);
+    }
+
+    /// The M-step from the summed counts: the lexical table, and the jump weights (per
+    /// position: expected jumps over the positions offered) after an HMM E-step.
+    fn update(&mut self, tot: &Totals, hmm: bool) {
+        self.m_step(&tot.counts);
+        if hmm {
+            let rate: Vec<f64> = tot
+                .jumps
+                .iter()
+                .zip(&tot.exposure)
+                .map(|(&c, &e)| if e > 0.0 { c / e } else { 0.0 })
+                .collect();
+            let z: f64 = rate.iter().sum();
+            if z > 0.0 {
+                self.jumps.w = rate.iter().map(|&r| (r / z).max(FLOOR)).collect();
+            }
+            if std::env::var_os("LDD_ALIGN_VERBOSE").is_some() {
+                let w: Vec<String> = self.jumps.w.iter().map(|x| format!("{x:.3}")).collect();
+                eprintln!("[ldd-align hmm] jumps {}", w.join(" "));
+            }
+        }
+    }
+
+    /// Variational-Bayes M-step of the lexical table (fast_align's).
+    fn m_step(&mut self, counts: &[f64]) {
+        let alpha = self.opts.alpha;
+        let mut tot = vec![0.0f64; self.slots.conds];
+        for (&c, &e) in counts.iter().zip(&self.slots.slot_cond) {
+            tot[e as usize] += c + alpha;
+        }
+        let dg: Vec<f64> = tot.iter().map(|&t| digamma(t.max(alpha))).collect();
+        self.t
+            .par_iter_mut()
+            .zip(counts.par_iter().zip(self.slots.slot_cond.par_iter()))
+            .with_min_len(4096)
+            .for_each(|(t, (&c, &e))| *t = (digamma(c + alpha) - dg[e as usize]).exp());
+    }
+
+    /// The best link of every generated word and its posterior.
+    fn align(&self) -> HmmAlignment {
+        let mut links = vec![Vec::new(); self.view.len()];
+        let mut posteriors = vec![Vec::new(); self.view.len()];
+        self.each_pair(
+            |k| {
+                let n = self.view.cond(k).len();
+                let pc = self.hmm_pair(k);
+                let mut out: Vec<((usize, usize), f64)> = Vec::new();
+                for (j, row) in pc.cells.chunks(n + 1).enumerate() {
+                    let (mut b, mut best) = (0, row[0]);
+                    for (i, &p) in row.iter().enumerate().skip(1) {
+                        if p > best {
+                            (b, best) = (i, p);
+                        }
+                    }
+                    if b > 0 {
+                        let link = if self.opts.reverse {
+                            (j, b - 1)
+                        } else {
+                            (b - 1, j)
+                        };
+                        out.push((link, best));
+                    }
+                }
+                out.sort_by_key(|x| x.0);
+                out
+            },
+            |k, out| {
+                links[k] = out.iter().map(|x| x.0).collect();
+                posteriors[k] = out.iter().map(|x| x.1).collect();
+            },
+        );
+        HmmAlignment { links, posteriors }
+    }
+}
+
+/// Expected counts summed over the corpus, in corpus order.
+struct Totals {
+    counts: Vec<f64>,
+    jumps: Vec<f64>,
+    exposure: Vec<f64>,
+}
+
+impl Totals {
+    fn new(h: &Hmm<'_>) -> Totals {
+        Totals {
+            counts: vec![0.0; h.t.len()],
+            jumps: vec![0.0; h.jumps.w.len()],
+            exposure: vec![0.0; h.jumps.w.len()],
+        }
+    }
+
+    fn add(&mut self, h: &Hmm<'_>, k: usize, pc: &PairCounts) {
+        for (&s, &c) in h.slots.pair(k).iter().zip(&pc.cells) {
+            self.counts[s as usize] += c;
+        }
+        for (a, b) in self.jumps.iter_mut().zip(&pc.jumps) {
+            *a += b;
+        }
+        for (a, b) in self.exposure.iter_mut().zip(&pc.exposure) {
+            *a += b;
+        }
+    }
+}
+
+/// Alignment by agreement (Liang, Taskar & Klein 2006): the lexical counts of both
+/// directions become the product of their posteriors for every word pair, the null cells
+/// taking what is left of each word's mass; each direction keeps its own jumps.
+fn agree(f: &mut PairCounts, r: &mut PairCounts, ns: usize, nt: usize) {
+    for j in 0..nt {
+        for i in 0..ns {
+            let mu = f.cells[j * (ns + 1) + i + 1] * r.cells[i * (nt + 1) + j + 1];
+            f.cells[j * (ns + 1) + i + 1] = mu;
+            r.cells[i * (nt + 1) + j + 1] = mu;
+        }
+    }
+    for j in 0..nt {
+        let row = &mut f.cells[j * (ns + 1)..(j + 1) * (ns + 1)];
+        row[0] = (1.0 - row[1..].iter().sum::<f64>()).max(0.0);
+    }
+    for i in 0..ns {
+        let row = &mut r.cells[i * (nt + 1)..(i + 1) * (nt + 1)];
+        row[0] = (1.0 - row[1..].iter().sum::<f64>()).max(0.0);
+    }
+}
+
+/// One EM iteration of both directions together, by agreement.
+fn iterate_joint(f: &mut Hmm<'_>, r: &mut Hmm<'_>, hmm: bool) {
+    let (mut tf, mut tr) = (Totals::new(f), Totals::new(r));
+    {
+        let (fv, rv) = (&*f, &*r);
+        fv.each_pair(
+            |k| {
+                let (mut a, mut b) = (fv.counts(k, hmm), rv.counts(k, hmm));
+                agree(&mut a, &mut b, fv.view.cond(k).len(), fv.view.gen(k).len());
+                (a, b)
+            },
+            |k, (a, b)| {
+                tf.add(fv, k, &a);
+                tr.add(rv, k, &b);
+            },
+        );
+    }
+    f.update(&tf, hmm);
+    r.update(&tr, hmm);
+}
+
+/// What joint training aligns: each direction as [`train_and_align_hmm`] gives it, and the
+/// agreed alignment (links whose two posteriors multiply to at least
+/// [`HmmOptions::agreement_threshold`], with that product as their posterior).
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointAlignment {
+    /// Source→target direction (every target word linked at most once).
+    pub forward: HmmAlignment,
+    /// Target→source direction (every source word linked at most once).
+    pub reverse: HmmAlignment,
+    /// The links both directions agree on.
+    pub agreed: HmmAlignment,
+}
+
+/// The agreed links of every pair: the product of the two directions' posteriors.
+fn agreed(f: &Hmm<'_>, r: &Hmm<'_>, threshold: f64) -> HmmAlignment {
+    let n = f.view.len();
+    let mut links = vec![Vec::new(); n];
+    let mut posteriors = vec![Vec::new(); n];
+    f.each_pair(
+        |k| {
+            let (a, b) = (f.hmm_pair(k), r.hmm_pair(k));
+            let (ns, nt) = (f.view.cond(k).len(), f.view.gen(k).len());
+            let mut out = Vec::new();
+            for i in 0..ns {
+                for j in 0..nt {
+                    let mu = a.cells[j * (ns + 1) + i + 1] * b.cells[i * (nt + 1) + j + 1];
+                    if mu >= threshold {
+                        out.push(((i, j), mu));
+                    }
+                }
+            }
+            out
+        },
+        |k, out| {
+            links[k] = out.iter().map(|x| x.0).collect();
+            posteriors[k] = out.iter().map(|x| x.1).collect();
+        },
+    );
+    HmmAlignment { links, posteriors }
+}
+
+/// Trains both directions of the HMM aligner together by agreement (IBM Model 1 in each
+/// direction, then the HMM jointly) and aligns the corpus. `opts.reverse` is ignored.
+pub fn train_and_align_hmm_joint(corpus: &Corpus, opts: &HmmOptions) -> Result<JointAlignment> {
+    opts.validate()?;
+    let fo = HmmOptions {
+        reverse: false,
+        ..opts.clone()
+    };
+    let ro = HmmOptions {
+        reverse: true,
+        ..opts.clone()
+    };
+    let (mut f, mut r) = (Hmm::new(corpus, &fo), Hmm::new(corpus, &ro));
+    // IBM Model 1 alone in each direction: from a uniform table the product of two
+    // posteriors would hand almost every word to null.
+    for _ in 0..opts.ibm1_iterations {
+        f.iterate(false);
+        r.iterate(false);
+    }
+    for _ in 0..opts.hmm_iterations {
+        iterate_joint(&mut f, &mut r, true);
+    }
+    Ok(JointAlignment {
+        forward: f.align(),
+        reverse: r.align(),
+        agreed: agreed(&f, &r, opts.agreement_threshold),
+    })
+}
+
+/// Trains the HMM aligner on `corpus` (IBM Model 1, then the HMM) and aligns it: every
+/// generated word linked to its most probable conditioning word unless null is more
+/// probable, each link with its posterior probability.
+pub fn train_and_align_hmm(corpus: &Corpus, opts: &HmmOptions) -> Result<HmmAlignment> {
+    opts.validate()?;
+    let mut h = Hmm::new(corpus, opts);
+    for _ in 0..opts.ibm1_iterations {
+        h.iterate(false);
+    }
+    for _ in 0..opts.hmm_iterations {
+        h.iterate(true);
+    }
+    Ok(h.align())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus(pairs: &[(&str, &str)]) -> Corpus {
+        let mut c = Corpus::new();
+        for (s, t) in pairs {
+            let s: Vec<&str> = s.split(' ').collect();
+            let t: Vec<&str> = t.split(' ').collect();
+            c.push_pair(&s, &t);
+        }
+        c
+    }
+
+    /// The classic toy: "das Haus" / "the house" and friends; every word is learnt.
+    #[test]
+    fn learns_the_toy_dictionary() {
+        let c = corpus(&[
+            ("das haus", "the house"),
+            ("das buch", "the book"),
+            ("ein buch", "a book"),
+            ("ein haus", "a house"),
+            ("das kleine haus", "the small house"),
+        ]);
+        for reverse in [false, true] {
+            let opts = HmmOptions {
+                reverse,
+                ..HmmOptions::default()
+            };
+            let a = train_and_align_hmm(&c, &opts).unwrap();
+            assert_eq!(a.links[0], vec![(0, 0), (1, 1)], "reverse {reverse}");
+            assert_eq!(a.links[2], vec![(0, 0), (1, 1)], "reverse {reverse}");
+            assert_eq!(
+                a.links[4],
+                vec![(0, 0), (1, 1), (2, 2)],
+                "reverse {reverse}"
+            );
+            for p in a.posteriors.iter().flatten() {
+                assert!(*p > 0.5 && *p <= 1.0 + 1e-9, "{p}");
+            }
+        }
+    }
+
+    /// Swapped word order is followed: the jump model does not force monotone links.
+    #[test]
+    fn follows_reordering() {
+        let c = corpus(&[
+            ("rot haus", "house red"),
+            ("rot buch", "book red"),
+            ("blau buch", "book blue"),
+            ("blau haus", "house blue"),
+        ]);
+        let a = train_and_align_hmm(&c, &HmmOptions::default()).unwrap();
+        assert_eq!(a.links[0], vec![(0, 1), (1, 0)]);
+        assert_eq!(a.links[2], vec![(0, 1), (1, 0)]);
+    }
+
+    /// Posteriors of every cell row sum to one, with and without the HMM.
+    #[test]
+    fn posteriors_are_distributions() {
+        let c = corpus(&[("a b c", "x y"), ("a c", "y z w"), ("b", "x")]);
+        let mut h = Hmm::new(&c, &HmmOptions::default());
+        h.iterate(false);
+        h.iterate(true);
+        for k in 0..c.len() {
+            let n = h.view.cond(k).len();
+            let pc = h.hmm_pair(k);
+            for row in pc.cells.chunks(n + 1) {
+                let s: f64 = row.iter().sum();
+                assert!((s - 1.0).abs() < 1e-9, "{s}");
+            }
+            // One jump per generated word.
+            let j: f64 = pc.jumps.iter().sum();
+            let p_word: f64 = pc.cells.chunks(n + 1).map(|r| 1.0 - r[0]).sum();
+            assert!(
+                j > 0.0 && j <= c.view(false).gen(k).len() as f64 + 1e-9,
+                "{j} {p_word}"
+            );
+        }
+    }
+
+    /// Forward–backward (windowed, prefix sums beyond the window) equals brute force: every
+    /// state path of a 5 × 3 pair enumerated, with jump widths beyond the window of 2.
+    #[test]
+    fn forward_backward_equals_enumeration() {
+        let c = corpus(&[("a b c d e", "x y z")]);
+        let opts = HmmOptions {
+            max_jump: 2,
+            p0: 0.15,
+            ..HmmOptions::default()
+        };
+        let mut h = Hmm::new(&c, &opts);
+        for (k, t) in h.t.iter_mut().enumerate() {
+            *t = 0.05 + ((k * 37 + 11) % 17) as f64 / 20.0;
+        }
+        h.jumps.w = vec![0.1, 0.15, 0.3, 0.25, 0.2];
+        let pc = h.hmm_pair(0);
+        let (n, m, p0) = (5usize, 3usize, opts.p0);
+        let v = |d: isize| h.jumps.w[h.jumps.bucket(d)];
+        let z = |p: isize| (0..n as isize).map(|i| v(i - p)).sum::<f64>();
+        let cells = h.slots.pair(0).to_vec();
+        let t = |j: usize, i: usize| h.t[cells[j * (n + 1) + i] as usize];
+        // A state: Some(i) a word, None null; the memory is the last word (−1 at first).
+        let states: Vec<Option<usize>> = (0..n).map(Some).chain([None]).collect();
+        let mut post = vec![0.0; m * (n + 1)];
+        let mut jumps = vec![0.0; h.jumps.w.len()];
+        let mut total = 0.0;
+        let mut path = vec![0usize; m];
+        loop {
+            let mut prob = 1.0;
+            let mut p: isize = -1;
+            let mut jumped = Vec::new();
+            for (j, &s) in path.iter().enumerate() {
+                match states[s] {
+                    Some(i) => {
+                        prob *= (1.0 - p0) * v(i as isize - p) / z(p) * t(j, i + 1);
+                        jumped.push(h.jumps.bucket(i as isize - p));
+                        p = i as isize;
+                    }
+                    None => prob *= p0 * t(j, 0),
+                }
+            }
+            total += prob;
+            for (j, &s) in path.iter().enumerate() {
+                post[j * (n + 1) + states[s].map_or(0, |i| i + 1)] += prob;
+            }
+            for b in jumped {
+                jumps[b] += prob;
+            }
+            // Next path.
+            let mut j = 0;
+            while j < m && path[j] == states.len() - 1 {
+                path[j] = 0;
+                j += 1;
+            }
+            if j == m {
+                break;
+            }
+            path[j] += 1;
+        }
+        for (a, b) in pc.cells.iter().zip(&post) {
+            assert!((a - b / total).abs() < 1e-12, "{a} {}", b / total);
+        }
+        for (a, b) in pc.jumps.iter().zip(&jumps) {
+            assert!((a - b / total).abs() < 1e-12, "{a} {}", b / total);
+        }
+    }
+
+    /// Joint training by agreement learns the toy dictionary in both directions; with a
+    /// threshold above one half, every agreed link is the best link of both directions;
+    /// the result is the same on 1 and 3 threads.
+    #[test]
+    fn joint_training_agrees() {
+        let c = corpus(&[
+            ("das haus", "the house"),
+            ("das buch", "the book"),
+            ("ein buch", "a book"),
+            ("ein haus", "a house"),
+            ("das kleine haus", "the small house"),
+            ("rot haus", "house red"),
+        ]);
+        let opts = HmmOptions {
+            agreement_threshold: 0.6,
+            ..HmmOptions::default()
+        };
+        let run = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| train_and_align_hmm_joint(&c, &opts).unwrap())
+        };
+        let a = run(1);
+        assert_eq!(a, run(3));
+        assert_eq!(a.forward.links[4], vec![(0, 0), (1, 1), (2, 2)]);
+        assert_eq!(a.reverse.links[4], vec![(0, 0), (1, 1), (2, 2)]);
+        assert!(a.agreed.links[4].contains(&(0, 0)), "{:?}", a.agreed);
+        for k in 0..c.len() {
+            for (l, p) in a.agreed.links[k].iter().zip(&a.agreed.posteriors[k]) {
+                assert!(*p >= 0.6 && *p <= 1.0 + 1e-9);
+                assert!(a.forward.links[k].contains(l) && a.reverse.links[k].contains(l));
+            }
+        }
+    }
+
+    /// Same alignments and posteriors, bit for bit, on 1 and 3 threads.
+    #[test]
+    fn deterministic_across_thread_counts() {
+        let mut pairs = Vec::new();
+        for k in 0..3000 {
+            pairs.push((
+                format!("w{} v{} u{}", k % 7, k % 11, k % 5),
+                format!("x{} y{} z{} q", k % 11, k % 7, k % 5),
+            ));
+        }
+        let c = corpus(
+            &pairs
+                .iter()
+                .map(|(a, b)| (a.as_str(), b.as_str()))
+                .collect::<Vec<_>>(),
+        );
+        let run = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| train_and_align_hmm(&c, &HmmOptions::default()).unwrap())
+        };
+        assert_eq!(run(1), run(3));
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        let c = corpus(&[("a", "b")]);
+        for o in [
+            HmmOptions {
+                p0: 0.0,
+                ..HmmOptions::default()
+            },
+            HmmOptions {
+                alpha: -1.0,
+                ..HmmOptions::default()
+            },
+            HmmOptions {
+                max_jump: 0,
+                ..HmmOptions::default()
+            },
+        ] {
+            assert!(train_and_align_hmm(&c, &o).is_err());
+        }
+    }
+}
