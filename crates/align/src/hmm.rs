@@ -742,16 +742,19 @@ mod tests {
         c
     }
 
-    /// The classic toy: "das Haus" / "the house" and friends; every word is learnt.
+    /// The classic toy corpus: "das Haus" / "the house" and friends.
+    const TOY: [(&str, &str); 5] = [
+        ("das haus", "the house"),
+        ("das buch", "the book"),
+        ("ein buch", "a book"),
+        ("ein haus", "a house"),
+        ("das kleine haus", "the small house"),
+    ];
+
+    /// Every word of the toy corpus is learnt.
     #[test]
     fn learns_the_toy_dictionary() {
-        let c = corpus(&[
-            ("das haus", "the house"),
-            ("das buch", "the book"),
-            ("ein buch", "a book"),
-            ("ein haus", "a house"),
-            ("das kleine haus", "the small house"),
-        ]);
+        let c = corpus(&TOY);
         for reverse in [false, true] {
             let opts = HmmOptions {
                 reverse,
@@ -881,14 +884,7 @@ mod tests {
     /// the result is the same on 1 and 3 threads.
     #[test]
     fn joint_training_agrees() {
-        let c = corpus(&[
-            ("das haus", "the house"),
-            ("das buch", "the book"),
-            ("ein buch", "a book"),
-            ("ein haus", "a house"),
-            ("das kleine haus", "the small house"),
-            ("rot haus", "house red"),
-        ]);
+        let c = corpus(&[TOY.as_slice(), &[("rot haus", "house red")]].concat());
         let opts = HmmOptions {
             agreement_threshold: 0.6,
             ..HmmOptions::default()
