@@ -535,40 +535,53 @@ impl<'a> Hmm<'a> {
             .for_each(|(t, (&c, &e))| *t = (digamma(c + alpha) - dg[e as usize]).exp());
     }
 
+    /// The best link of every generated word of pair `k` and its posterior, from the
+    /// pair's posteriors `pc`: sorted `(source, target)` links.
+    fn best_links(&self, k: usize, pc: &PairCounts) -> Vec<((usize, usize), f64)> {
+        let n = self.view.cond(k).len();
+        let mut out = Vec::new();
+        for (j, row) in pc.cells.chunks(n + 1).enumerate() {
+            let (mut b, mut best) = (0, row[0]);
+            for (i, &p) in row.iter().enumerate().skip(1) {
+                if p > best {
+                    (b, best) = (i, p);
+                }
+            }
+            if b > 0 {
+                let link = if self.opts.reverse {
+                    (j, b - 1)
+                } else {
+                    (b - 1, j)
+                };
+                out.push((link, best));
+            }
+        }
+        out.sort_by_key(|x| x.0);
+        out
+    }
+
     /// The best link of every generated word and its posterior.
     fn align(&self) -> HmmAlignment {
-        let mut links = vec![Vec::new(); self.view.len()];
-        let mut posteriors = vec![Vec::new(); self.view.len()];
+        let mut out = HmmAlignment::empty(self.view.len());
         self.each_pair(
-            |k| {
-                let n = self.view.cond(k).len();
-                let pc = self.hmm_pair(k);
-                let mut out: Vec<((usize, usize), f64)> = Vec::new();
-                for (j, row) in pc.cells.chunks(n + 1).enumerate() {
-                    let (mut b, mut best) = (0, row[0]);
-                    for (i, &p) in row.iter().enumerate().skip(1) {
-                        if p > best {
-                            (b, best) = (i, p);
-                        }
-                    }
-                    if b > 0 {
-                        let link = if self.opts.reverse {
-                            (j, b - 1)
-                        } else {
-                            (b - 1, j)
-                        };
-                        out.push((link, best));
-                    }
-                }
-                out.sort_by_key(|x| x.0);
-                out
-            },
-            |k, out| {
-                links[k] = out.iter().map(|x| x.0).collect();
-                posteriors[k] = out.iter().map(|x| x.1).collect();
-            },
+            |k| self.best_links(k, &self.hmm_pair(k)),
+            |k, links| out.set(k, &links),
         );
-        HmmAlignment { links, posteriors }
+        out
+    }
+}
+
+impl HmmAlignment {
+    fn empty(n: usize) -> HmmAlignment {
+        HmmAlignment {
+            links: vec![Vec::new(); n],
+            posteriors: vec![Vec::new(); n],
+        }
+    }
+
+    fn set(&mut self, k: usize, links: &[((usize, usize), f64)]) {
+        self.links[k] = links.iter().map(|x| x.0).collect();
+        self.posteriors[k] = links.iter().map(|x| x.1).collect();
     }
 }
 
@@ -656,32 +669,37 @@ pub struct JointAlignment {
     pub agreed: HmmAlignment,
 }
 
-/// The agreed links of every pair: the product of the two directions' posteriors.
-fn agreed(f: &Hmm<'_>, r: &Hmm<'_>, threshold: f64) -> HmmAlignment {
+/// Aligns every pair in both directions and by agreement (links whose two posteriors
+/// multiply to at least `threshold`), from one forward–backward per pair and direction.
+fn align_joint(f: &Hmm<'_>, r: &Hmm<'_>, threshold: f64) -> JointAlignment {
     let n = f.view.len();
-    let mut links = vec![Vec::new(); n];
-    let mut posteriors = vec![Vec::new(); n];
+    let mut out = JointAlignment {
+        forward: HmmAlignment::empty(n),
+        reverse: HmmAlignment::empty(n),
+        agreed: HmmAlignment::empty(n),
+    };
     f.each_pair(
         |k| {
             let (a, b) = (f.hmm_pair(k), r.hmm_pair(k));
             let (ns, nt) = (f.view.cond(k).len(), f.view.gen(k).len());
-            let mut out = Vec::new();
+            let mut agreed = Vec::new();
             for i in 0..ns {
                 for j in 0..nt {
                     let mu = a.cells[j * (ns + 1) + i + 1] * b.cells[i * (nt + 1) + j + 1];
                     if mu >= threshold {
-                        out.push(((i, j), mu));
+                        agreed.push(((i, j), mu));
                     }
                 }
             }
-            out
+            (f.best_links(k, &a), r.best_links(k, &b), agreed)
         },
-        |k, out| {
-            links[k] = out.iter().map(|x| x.0).collect();
-            posteriors[k] = out.iter().map(|x| x.1).collect();
+        |k, (fl, rl, al)| {
+            out.forward.set(k, &fl);
+            out.reverse.set(k, &rl);
+            out.agreed.set(k, &al);
         },
     );
-    HmmAlignment { links, posteriors }
+    out
 }
 
 /// Trains both directions of the HMM aligner together by agreement (IBM Model 1 in each
@@ -706,11 +724,7 @@ pub fn train_and_align_hmm_joint(corpus: &Corpus, opts: &HmmOptions) -> Result<J
     for _ in 0..opts.hmm_iterations {
         iterate_joint(&mut f, &mut r, true);
     }
-    Ok(JointAlignment {
-        forward: f.align(),
-        reverse: r.align(),
-        agreed: agreed(&f, &r, opts.agreement_threshold),
-    })
+    Ok(align_joint(&f, &r, opts.agreement_threshold))
 }
 
 /// Trains the HMM aligner on `corpus` (IBM Model 1, then the HMM) and aligns it: every
