@@ -11,6 +11,8 @@
 //! Set `FAST_ALIGN_BIN=/path/to/fast_align` to also time the C++ program side by side (wall
 //! time and, through `/usr/bin/time`, peak memory) on the same machine in the same run.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -29,17 +31,6 @@ const FAST_ALIGN_PEAK_MB: f64 = 760.0;
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/reference/fast_align")
-}
-
-fn vm_hwm_kb() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
-        })
-        .unwrap_or(0)
 }
 
 /// CPU time (user + system) of this process so far, in seconds, from /proc/self/stat.
@@ -72,7 +63,7 @@ fn child(job: &str, out: &Path) {
     let (model, al) = Model::train_and_align(&corpus, &opts).expect("train");
     let train = t1.elapsed().as_secs_f64();
     let cpu = cpu_secs() - cpu0;
-    let hwm = vm_hwm_kb();
+    let hwm = common::vm_hwm_kb();
     // Re-aligning the corpus with the trained model (index rebuilt from scratch), timed
     // separately; it must give the same alignments.
     let t2 = Instant::now();

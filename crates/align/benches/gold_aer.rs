@@ -20,6 +20,8 @@
 //! (symmetrised by ldd-align, as for the built-in aligner), wall time and peak memory
 //! (`/usr/bin/time`), next to the built-in aligner's time and this process's peak memory.
 
+mod common;
+
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -66,18 +68,6 @@ fn align_last(corpus: &Corpus, n: usize) -> (Vec<Alignment>, Vec<Alignment>, f64
     let rev = out.pop().unwrap_or_default();
     let fwd = out.pop().unwrap_or_default();
     (fwd, rev, t.elapsed().as_secs_f64())
-}
-
-/// Peak resident memory of this process so far (VmHWM), in MB.
-fn peak_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 /// `eflomal-align`: `EFLOMAL_ALIGN`, else the repository's `.venv`.
@@ -279,7 +269,7 @@ fn main() {
     println!("(reverse = fast_align -r, the paper's; intersection = ldd-sets' default)");
 
     let (fwd, rev, secs) = align_last(&corpus, gold_pairs.len());
-    let ours_peak = peak_mb();
+    let ours_peak = common::vm_hwm_kb() as f64 / 1024.0;
     let (best, ours) = report(
         &format!(
             "aligner trained on {} pairs ({secs:.1} s for both directions):",
