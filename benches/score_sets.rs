@@ -13,7 +13,7 @@ use ldd_sets::detect::reorder::ReorderOptions;
 use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::pipeline::{extract, CorpusFiles, Output, SetOptions};
 use ldd_sets::sample::ControlOptions;
-use ldd_sets::score::{score, ScoreOptions, SignificanceOptions};
+use ldd_sets::score::{load, score, ScoreOptions, SignificanceOptions};
 
 fn shared(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -78,7 +78,6 @@ fn main() {
     std::fs::write(&hyp, hyps.join("\n") + "\n").expect("write hyp");
 
     let args = ScoreOptions {
-        sets: out.clone(),
         hyps: vec![hyp],
         reference: Some(tgt),
         seg_scores: Vec::new(),
@@ -89,7 +88,8 @@ fn main() {
         },
     };
     let t = Instant::now();
-    let report = score(&args).expect("score");
+    let loaded = load(&out).expect("load");
+    let report = score(&loaded, &args).expect("score");
     let ours = t.elapsed().as_secs_f64();
     let subsets: usize = report
         .rows

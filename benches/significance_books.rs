@@ -29,7 +29,7 @@ use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::parse::{parse_cached, ParseSettings};
 use ldd_sets::pipeline::{extract, CorpusFiles, Output, SetOptions};
 use ldd_sets::sample::ControlOptions;
-use ldd_sets::score::{score, ScoreOptions, SignificanceOptions};
+use ldd_sets::score::{load, score, ScoreOptions, SignificanceOptions};
 
 /// sacreBLEU runs on every STEP-th file triple.
 const STEP: usize = 8;
@@ -133,7 +133,6 @@ fn main() {
         hyps.push(p);
     }
     let opts = |bootstrap: usize| ScoreOptions {
-        sets: out.clone(),
         hyps: hyps.clone(),
         reference: Some(tgt.clone()),
         seg_scores: Vec::new(),
@@ -143,10 +142,10 @@ fn main() {
         },
     };
     let t = Instant::now();
-    let plain = score(&opts(0)).expect("score");
+    let plain = score(&load(&out).expect("load"), &opts(0)).expect("score");
     let t_plain = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let report = score(&opts(1000)).expect("score with significance");
+    let report = score(&load(&out).expect("load"), &opts(1000)).expect("score with significance");
     let t_sig = t.elapsed().as_secs_f64();
     assert_eq!(plain.rows.len(), report.rows.len());
     let sets: Vec<_> = report

@@ -8,9 +8,10 @@ use ldd_sets::error::{Error, Result};
 use ldd_sets::printer::scores::{render_table, small_sets};
 use ldd_sets::score::compare::compare as compare_sets;
 use ldd_sets::score::render::write_outputs;
-use ldd_sets::score::slice::{slice as slice_sets, SliceOptions};
+use ldd_sets::score::slice::slice as slice_sets;
 use ldd_sets::score::{
-    score as score_sets, Method, ScoreOptions, SegScores, SignificanceOptions, SMALL_SET,
+    check_name, check_options, load, score as score_sets, system_name, Method, ScoreOptions,
+    SegScores, SignificanceOptions, SMALL_SET,
 };
 
 use super::args::{Common, QuietArgs, ThreadArgs};
@@ -160,11 +161,9 @@ impl Common for ScoreArgs {
 impl Common for CompareArgs {}
 
 pub fn slice(a: SliceArgs) -> Result<()> {
-    slice_sets(&SliceOptions {
-        sets: a.sets,
-        hyp: a.hyp,
-        name: a.name,
-    })
+    let name = a.name.unwrap_or_else(|| system_name(&a.hyp));
+    check_name(&name)?;
+    slice_sets(&a.sets, &a.hyp, &name)
 }
 
 pub fn score(a: ScoreArgs) -> Result<()> {
@@ -186,13 +185,14 @@ pub fn score(a: ScoreArgs) -> Result<()> {
         })
         .collect();
     let opts = ScoreOptions {
-        sets: a.sets.clone(),
         hyps: a.hyp,
         reference: a.reference,
         seg_scores,
         significance: a.significance.options(),
     };
-    let report = score_sets(&opts)?;
+    check_options(&opts)?;
+    let sets = load(&a.sets)?;
+    let report = score_sets(&sets, &opts)?;
     // Inputs are never replaced by the outputs.
     let mut inputs: Vec<&std::path::Path> = opts.hyps.iter().map(PathBuf::as_path).collect();
     inputs.extend(

@@ -356,28 +356,38 @@ impl Manifest {
     /// content is what the run wrote (its SHA-256 in [`Manifest::checksums`]). A file
     /// changed since, or a name the run did not record, is an error naming both.
     pub fn file(&self, dir: &Path, rel: &str) -> Result<PathBuf> {
-        let path = resolve(dir, rel)?;
-        if self.checksums.is_empty() {
+        let (path, want) = self.recorded(dir, rel)?;
+        let Some(want) = want else {
             return Ok(path);
-        }
-        let manifest = dir.join(MANIFEST);
-        let Some(want) = self.checksums.get(rel) else {
-            return Err(Error::Data(format!(
-                "{}: `{}` is not among the files the run recorded; the manifest was edited",
-                ldd_io::text::shown(&manifest),
-                ldd_io::text::quote(rel, 80)
-            )));
         };
         let got = ldd_io::sha256_file(&path)?.0;
-        if &got != want {
+        if got != want {
             return Err(Error::Data(format!(
                 "{}: changed since ldd-sets wrote it (sha256 {got}; {} records {want}); \
                  re-run `ldd-sets extract`, or restore the file",
                 ldd_io::text::shown(&path),
-                ldd_io::text::shown(&manifest)
+                ldd_io::text::shown(&dir.join(MANIFEST))
             )));
         }
         Ok(path)
+    }
+
+    /// The path of `rel`, a file this manifest names, resolved inside `dir` ([`resolve`]),
+    /// and the SHA-256 the run recorded for it (`None` for a manifest without checksums),
+    /// for a reader that hashes while it reads. A name the run did not record is an error.
+    pub fn recorded(&self, dir: &Path, rel: &str) -> Result<(PathBuf, Option<&str>)> {
+        let path = resolve(dir, rel)?;
+        if self.checksums.is_empty() {
+            return Ok((path, None));
+        }
+        match self.checksums.get(rel) {
+            Some(want) => Ok((path, Some(want.as_str()))),
+            None => Err(Error::Data(format!(
+                "{}: `{}` is not among the files the run recorded; the manifest was edited",
+                ldd_io::text::shown(&dir.join(MANIFEST)),
+                ldd_io::text::quote(rel, 80)
+            ))),
+        }
     }
 
     /// The set with this phenomenon and bucket.

@@ -8,28 +8,42 @@ use crate::error::{Error, Result};
 
 /// Reads an ids file (1-based corpus line numbers, strictly ascending).
 pub fn read_ids(path: &Path) -> Result<Vec<u32>> {
+    read_ids_hashed(path)?.0
+}
+
+/// [`read_ids`] and the SHA-256 of the file's bytes as stored, from one read to the end:
+/// the ids or the first bad line's error, and the checksum either way, so that a caller
+/// holding a recorded checksum can tell a changed file from a bad one.
+pub fn read_ids_hashed(path: &Path) -> Result<(Result<Vec<u32>>, String)> {
     let mut r = Input::open(path)?;
     let mut ids: Vec<u32> = Vec::new();
+    let mut bad: Option<Error> = None;
     let mut line = 0;
     while let Some(l) = r.next_line()? {
         line += 1;
-        let id: u32 = l.trim().parse().map_err(|_| {
-            Error::input(
-                path,
-                line,
-                format!("not a line id: `{}`", ldd_io::text::quote(l, 40)),
-            )
-        })?;
-        if id == 0 || ids.last().is_some_and(|&p| p >= id) {
-            return Err(Error::input(
-                path,
-                line,
-                format!("ids must be positive and strictly ascending: `{id}`"),
-            ));
+        if bad.is_some() {
+            continue;
         }
-        ids.push(id);
+        match l.trim().parse::<u32>() {
+            Err(_) => {
+                bad = Some(Error::input(
+                    path,
+                    line,
+                    format!("not a line id: `{}`", ldd_io::text::quote(l, 40)),
+                ))
+            }
+            Ok(id) if id == 0 || ids.last().is_some_and(|&p| p >= id) => {
+                bad = Some(Error::input(
+                    path,
+                    line,
+                    format!("ids must be positive and strictly ascending: `{id}`"),
+                ))
+            }
+            Ok(id) => ids.push(id),
+        }
     }
-    Ok(ids)
+    let sha256 = r.finish()?.sha256;
+    Ok((bad.map_or(Ok(ids), Err), sha256))
 }
 
 /// Reads `path` to its end and returns the lines with the given 1-based `ids` (strictly

@@ -24,7 +24,6 @@ pub mod signature;
 pub mod slice;
 pub mod stats;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use ldd_eval::{MetricDef, PerLine, METRICS};
@@ -35,17 +34,13 @@ pub use ldd_eval::significance::Method;
 pub use crate::format::scores::{Metric, Row, Scores, Significance, System, Trend, SMALL_SET};
 
 use crate::error::{Error, Result};
-use crate::format::manifest::{Manifest, MANIFEST};
-use crate::format::sets::{ControlStatus, SetControls};
-use crate::format::sets::{SetEntry, SetKind};
-use crate::read::select::read_ids;
+use crate::format::sets::SetKind;
+pub use crate::read::sets::{load, Loaded, Unit};
 use stats::{line_stats, read_seg_scores, LineStats};
 
-/// What `score` scores.
+/// What `score` scores a loaded sets directory ([`load`]) with.
 #[derive(Debug, Clone)]
 pub struct ScoreOptions {
-    /// Output directory of `ldd-sets extract`.
-    pub sets: PathBuf,
     /// Systems' translations of the whole corpus.
     pub hyps: Vec<PathBuf>,
     /// Reference [default: the target file recorded in the manifest]; must be the file
@@ -97,109 +92,6 @@ impl Default for SignificanceOptions {
     }
 }
 
-/// A set with its ids and its controls' ids.
-#[derive(Debug)]
-pub struct Unit {
-    /// The set.
-    pub set: SetEntry,
-    /// Its ids.
-    pub ids: Vec<u32>,
-    /// Control status (`None`: the manifest has no controls for the set).
-    pub status: Option<ControlStatus>,
-    /// Control prefix.
-    pub prefix: String,
-    /// Each control's ids.
-    pub controls: Vec<Vec<u32>>,
-}
-
-/// A sets directory, loaded: the manifest and every set's and control's ids.
-#[derive(Debug)]
-pub struct Loaded {
-    /// The directory.
-    pub dir: PathBuf,
-    /// Its manifest file.
-    pub manifest_path: PathBuf,
-    /// The manifest.
-    pub m: Manifest,
-    /// Every set, in manifest order.
-    pub units: Vec<Unit>,
-    /// Controls per set requested at extraction (the largest `count` in the manifest).
-    pub control_count: usize,
-    /// The controls' `--seed` (`None` without controls in the manifest).
-    pub control_seed: Option<u64>,
-}
-
-/// Loads a sets directory; every file name in the manifest must stay inside it.
-pub fn load(dir: &Path) -> Result<Loaded> {
-    let manifest_path = dir.join(MANIFEST);
-    let mut m = Manifest::read_complete(dir)?;
-    let control_count = m.controls.iter().map(|c| c.count).max().unwrap_or(0);
-    let control_seed = m.controls.first().map(|c| c.seed);
-    let mut controls: HashMap<(String, String), SetControls> = m
-        .controls
-        .drain(..)
-        .map(|c| ((c.phenomenon.clone(), c.bucket.clone()), c))
-        .collect();
-    let mut units = Vec::with_capacity(m.sets.len());
-    for set in std::mem::take(&mut m.sets) {
-        let ids_path = m.file(dir, &set.files.ids)?;
-        let ids = read_ids(&ids_path)?;
-        check_ids(&ids_path, &ids, m.corpus.lines)?;
-        if ids.len() as u64 != set.sentences {
-            return Err(Error::Data(format!(
-                "{}: has {} ids but {} records {} sentences",
-                ldd_io::text::shown(&ids_path),
-                ids.len(),
-                ldd_io::text::shown(&manifest_path),
-                set.sentences
-            )));
-        }
-        let c = controls.remove(&(set.phenomenon.clone(), set.bucket.clone()));
-        let mut ctl_ids = Vec::new();
-        let (status, prefix) = match c {
-            Some(c) => {
-                if c.status == ControlStatus::Written {
-                    for k in 1..=c.count {
-                        let p = m.file(dir, &c.ids_file(k))?;
-                        let ids = read_ids(&p)?;
-                        check_ids(&p, &ids, m.corpus.lines)?;
-                        ctl_ids.push(ids);
-                    }
-                }
-                (Some(c.status), c.prefix)
-            }
-            None => (None, String::new()),
-        };
-        units.push(Unit {
-            set,
-            ids,
-            status,
-            prefix,
-            controls: ctl_ids,
-        });
-    }
-    Ok(Loaded {
-        dir: dir.to_path_buf(),
-        manifest_path,
-        m,
-        units,
-        control_count,
-        control_seed,
-    })
-}
-
-fn check_ids(path: &Path, ids: &[u32], lines: u64) -> Result<()> {
-    if let Some(&last) = ids.last() {
-        if u64::from(last) > lines {
-            return Err(Error::Data(format!(
-                "{}: line id {last} exceeds the corpus's {lines} lines",
-                ldd_io::text::shown(path)
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// The system name of a hypothesis file: its file name without `.gz` and without its last
 /// extension.
 pub fn system_name(hyp: &Path) -> String {
@@ -243,9 +135,9 @@ chrF: sacreBLEU defaults (char order 6, beta 2, no word n-grams); RIBES: RIBES.p
 (alpha 0.25, beta 0.10, lowercased), reported x100, reorder sets only; segment-level \
 metrics (--seg-scores): the mean of the lines' values; one reference: the corpus target side";
 
-/// Scores every set, its controls and the corpus for each system (no output files).
-pub fn score(args: &ScoreOptions) -> Result<Scores> {
-    let l = load(&args.sets)?;
+/// Scores every set of `l`, its controls and the corpus for each system (no output
+/// files); `args` checked by [`check_options`] first.
+pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scores> {
     let reference = match &args.reference {
         Some(r) => r.clone(),
         None => l.m.inputs.target.path.clone(),
@@ -279,7 +171,6 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
             l.m.inputs.target.sha256
         )));
     }
-    check_options(args)?;
     // The registry's metrics, RIBES only when there are reorder sets.
     let has_reorder = l.units.iter().any(|u| u.set.kind == SetKind::Reorder);
     let defs: Vec<&MetricDef> = METRICS
@@ -299,7 +190,7 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
         }
         let (st, hn, _, sha256) = line_stats(hyp, &reference, &defs)?;
         if hn != l.m.corpus.lines {
-            return Err(count_error(hyp, hn, &l));
+            return Err(count_error(hyp, hn, l));
         }
         stats.push(st);
         systems.push(System {
@@ -318,7 +209,7 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
     let manifest_sha = ldd_io::sha256_file(&l.manifest_path)?.0;
     let sig = &args.significance;
     let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
-    let ctx = signature::Context::new(&l, &manifest_sha, sig, method);
+    let ctx = signature::Context::new(l, &manifest_sha, sig, method);
     let mut metrics: Vec<Metric> = defs
         .iter()
         .map(|d| Metric {
@@ -340,7 +231,7 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
     }
     let names: Vec<String> = systems.iter().map(|s| s.name.clone()).collect();
     let ev = evaluate::Evaluator {
-        l: &l,
+        l,
         systems: &names,
         sig,
         method,
@@ -392,8 +283,9 @@ pub fn score(args: &ScoreOptions) -> Result<Scores> {
     })
 }
 
-/// Checks what the library cannot take from the command line's types alone.
-fn check_options(args: &ScoreOptions) -> Result<()> {
+/// Checks what the command line's types alone cannot: the level, a paired test's
+/// systems, the `--seg-scores` names and file counts.
+pub fn check_options(args: &ScoreOptions) -> Result<()> {
     let c = args.significance.confidence;
     if !(c > 0.0 && c < 1.0) {
         return Err(Error::Config(format!(

@@ -11,89 +11,93 @@
 //! none); a failure before the move leaves the sets directory as it was. Existing
 //! `.hyp.<NAME>` files are replaced; nothing else in `SETS` is touched.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::{check_name, count_error, load, system_name};
+use super::count_error;
 use crate::error::Result;
 use crate::format::manifest::resolve;
 use crate::layout;
 use crate::read::select::read_selected;
+use crate::read::sets::{load, Loaded};
 
-/// What `slice` cuts.
-#[derive(Debug, Clone)]
-pub struct SliceOptions {
-    /// Output directory of `ldd-sets extract`.
-    pub sets: PathBuf,
-    /// A system's translation of the whole corpus.
-    pub hyp: PathBuf,
-    /// System name [default: from the file name].
-    pub name: Option<String>,
+/// Cuts the hypothesis `hyp` of system `name` (checked by [`super::check_name`]; the
+/// CLI's default is [`super::system_name`]) into per-set and per-control files of the
+/// sets directory `sets`.
+pub fn slice(sets: &Path, hyp: &Path, name: &str) -> Result<()> {
+    // Keep an `extract` from replacing the sets while they are sliced.
+    let _lock = ldd_io::lock::Lock::acquire(sets)?;
+    let l = load(sets)?;
+    // Every output, named: the set's (control's) file name and its ids.
+    let mut outputs: Vec<(String, &[u32])> = Vec::new();
+    for u in &l.units {
+        let stem = layout::set_stem(&u.set.files.ids);
+        outputs.push((layout::hyp_file(stem, name), &u.ids));
+        for (k, ids) in u.controls.iter().enumerate() {
+            let stem = layout::control_stem(&u.prefix, k + 1);
+            outputs.push((layout::hyp_file(&stem, name), ids));
+        }
+    }
+    // Where: each name resolved inside SETS.
+    let mut targets: Vec<PathBuf> = Vec::with_capacity(outputs.len());
+    for (rel, _) in &outputs {
+        targets.push(resolve(&l.dir, rel)?);
+    }
+    let lines = hypothesis_lines(hyp, &l)?;
+    // All files are staged in a hidden directory inside SETS and moved into place only
+    // when every one is complete.
+    let staging = ldd_io::Staging::new(&l.dir.join(".slice"), &|_| false, &[])?;
+    let mut staged: Vec<PathBuf> = Vec::with_capacity(outputs.len());
+    for (rel, ids) in &outputs {
+        let path = staging.path().join(rel);
+        let mut text = String::new();
+        for id in *ids {
+            text.push_str(lines.line(*id));
+            text.push('\n');
+        }
+        ldd_io::fs::create_parent(&path)?;
+        ldd_io::fs::write(&path, text.as_bytes())?;
+        staged.push(path);
+    }
+    // Moved into place with stops held back: a stop finds all of them moved or none.
+    ldd_io::cleanup::uninterrupted(|| {
+        for (from, to) in staged.iter().zip(&targets) {
+            ldd_io::fs::create_parent(to)?;
+            ldd_io::fs::rename(from, to)?;
+        }
+        Ok(())
+    })
 }
 
-/// Runs `slice`.
-pub fn slice(args: &SliceOptions) -> Result<()> {
-    let name = match &args.name {
-        Some(n) => n.clone(),
-        None => system_name(&args.hyp),
-    };
-    check_name(&name)?;
-    // Keep an `extract` from replacing the sets while they are sliced.
-    let _lock = ldd_io::lock::Lock::acquire(&args.sets)?;
-    let l = load(&args.sets)?;
-    let mut union: Vec<u32> = l
+/// The hypothesis lines of every id of `l`'s sets and controls.
+struct Selected {
+    ids: Vec<u32>,
+    lines: Vec<String>,
+}
+
+impl Selected {
+    /// The line with id `id` (every id of the sets is there: the count is checked).
+    fn line(&self, id: u32) -> &str {
+        self.ids
+            .binary_search(&id)
+            .ok()
+            .and_then(|i| self.lines.get(i))
+            .map_or("", String::as_str)
+    }
+}
+
+/// Reads the lines of `hyp` that some set or control of `l` holds; `hyp` must have the
+/// corpus's line count.
+fn hypothesis_lines(hyp: &Path, l: &Loaded) -> Result<Selected> {
+    let mut ids: Vec<u32> = l
         .units
         .iter()
         .flat_map(|u| u.ids.iter().chain(u.controls.iter().flatten()).copied())
         .collect();
-    union.sort_unstable();
-    union.dedup();
-    let (lines, n) = read_selected(&args.hyp, &union)?;
+    ids.sort_unstable();
+    ids.dedup();
+    let (lines, n) = read_selected(hyp, &ids)?;
     if n != l.m.corpus.lines {
-        return Err(count_error(&args.hyp, n, &l));
+        return Err(count_error(hyp, n, l));
     }
-    let line = |id: &u32| -> &str {
-        // Every id is in `union` and the file has all of them (count checked).
-        union
-            .binary_search(id)
-            .ok()
-            .and_then(|i| lines.get(i))
-            .map_or("", String::as_str)
-    };
-    // All files are staged in a hidden directory inside SETS and moved into place only
-    // when every one is complete.
-    let staging = ldd_io::Staging::new(&l.dir.join(".slice"), &|_| false, &[])?;
-    let mut written: Vec<String> = Vec::new();
-    let mut write = |rel: String, ids: &[u32]| -> Result<()> {
-        resolve(&l.dir, &rel)?;
-        let path = staging.path().join(&rel);
-        ldd_io::fs::create_parent(&path)?;
-        let mut text = String::new();
-        for id in ids {
-            text.push_str(line(id));
-            text.push('\n');
-        }
-        ldd_io::fs::write(&path, text.as_bytes())?;
-        written.push(rel);
-        Ok(())
-    };
-    for u in &l.units {
-        let ids = &u.set.files.ids;
-        write(layout::hyp_file(layout::set_stem(ids), &name), &u.ids)?;
-        for (k, ids) in u.controls.iter().enumerate() {
-            write(
-                layout::hyp_file(&layout::control_stem(&u.prefix, k + 1), &name),
-                ids,
-            )?;
-        }
-    }
-    // Moved into place with stops held back: a stop finds all of them moved or none.
-    ldd_io::cleanup::uninterrupted(|| {
-        for rel in &written {
-            let from = staging.path().join(rel);
-            let to = resolve(&l.dir, rel)?;
-            ldd_io::fs::create_parent(&to)?;
-            ldd_io::fs::rename(&from, &to)?;
-        }
-        Ok(())
-    })
+    Ok(Selected { ids, lines })
 }

@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 
 use crate::cleanup::{create_registered, register, Registration};
 use crate::error::{Error, Result};
-use crate::paths::parent_dir;
 
 /// A held lock; released (and its file removed) when dropped.
 #[derive(Debug)]
@@ -25,28 +24,17 @@ pub struct Lock {
     _reg: Registration,
 }
 
-/// The lock file of `target`.
+/// The lock file of `target`: `.<name>.ldd-lock` beside it.
 pub fn lock_path(target: &Path) -> PathBuf {
     let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    parent_dir(target).join(format!(".{name}.ldd-lock"))
+    target.with_file_name(format!(".{name}.ldd-lock"))
 }
 
 /// What a lock file holds before the owner's process id.
 const LOCK_MARK: &str = "ldd-sets lock, process ";
-
-/// Opens the lock file at `path`: creating it (failing if something is there) when
-/// `create`, else an existing one; never through a symbolic link.
-fn open_lock(path: &Path, create: bool) -> std::io::Result<File> {
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(create)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)
-}
 
 /// The start of a lock file's text (at most 64 bytes).
 fn head(file: &mut File) -> String {
@@ -68,15 +56,38 @@ fn is_lock_file(file: &mut File) -> bool {
     t.is_empty() || t.starts_with(LOCK_MARK) || t.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// The error for a file or directory of someone else's at the lock's name.
-fn not_a_lock(path: &Path, target: &Path, e: Option<std::io::Error>) -> Error {
-    let why = e.map(|e| format!(" ({e})")).unwrap_or_default();
-    Error::Refused(format!(
-        "{}: the lock of {} cannot be taken: something that is not an ldd-sets lock is at its \
-         name{why}; ldd-sets leaves it alone — move it away or choose another output",
-        crate::text::shown(path),
-        crate::text::shown(target)
-    ))
+/// Why the lock was not taken.
+enum Refusal {
+    /// The system failed on this file or directory.
+    Io(PathBuf, std::io::Error),
+    /// Something that is not an ldd-sets lock is at the lock's name (this one).
+    NotALock(PathBuf, Option<std::io::Error>),
+    /// Another process (this id) holds the lock file (this one).
+    InUse(PathBuf, u32),
+}
+
+impl Refusal {
+    /// The error for a refusal to lock `target`.
+    fn into_error(self, target: &Path) -> Error {
+        match self {
+            Refusal::Io(path, e) => Error::io(&path, e),
+            Refusal::NotALock(path, e) => {
+                let why = e.map(|e| format!(" ({e})")).unwrap_or_default();
+                Error::Refused(format!(
+                    "{}: the lock of {} cannot be taken: something that is not an ldd-sets \
+                     lock is at its name{why}; ldd-sets leaves it alone — move it away or \
+                     choose another output",
+                    crate::text::shown(&path),
+                    crate::text::shown(target)
+                ))
+            }
+            Refusal::InUse(lock, pid) => Error::InUse {
+                path: target.to_path_buf(),
+                lock,
+                pid,
+            },
+        }
+    }
 }
 
 fn pid_in(file: &mut File) -> u32 {
@@ -102,83 +113,100 @@ impl Lock {
         Self::take(target, Some(waiting))
     }
 
-    fn take(target: &Path, mut waiting: Option<&mut dyn FnMut(u32)>) -> Result<Lock> {
-        let path = lock_path(target);
-        let parent = parent_dir(target);
-        fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
-        loop {
-            // Claim the name atomically (never following a symbolic link planted there);
-            // a file already there is used only if it is an ldd-sets lock.
-            let mut created = None;
-            let reg = create_registered(&path, false, |p| {
-                created = Some(open_lock(p, true)?);
-                Ok(())
-            });
-            let (mut file, reg) = match (reg, created) {
-                (Ok(reg), Some(f)) => (f, Some(reg)),
-                (Err(e), _) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    match open_lock(&path, false) {
-                        Ok(f) => (f, None),
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                        Err(e) => return Err(not_a_lock(&path, target, Some(e))),
-                    }
-                }
-                (Err(e), _) => return Err(Error::io(&path, e)),
-                (Ok(_), None) => return Err(Error::io(&path, std::io::Error::other("not opened"))),
-            };
-            if reg.is_none() && !is_lock_file(&mut file) {
-                return Err(not_a_lock(&path, target, None));
-            }
-            match file.try_lock() {
-                Ok(()) => {}
-                Err(TryLockError::WouldBlock) => {
-                    let pid = pid_in(&mut file);
-                    match waiting.take() {
-                        None => {
-                            return Err(Error::InUse {
-                                path: target.to_path_buf(),
-                                lock: path,
-                                pid,
-                            })
-                        }
-                        Some(w) => {
-                            w(pid);
-                            file.lock().map_err(|e| Error::io(&path, e))?;
-                        }
-                    }
-                }
-                Err(TryLockError::Error(e)) => return Err(Error::io(&path, e)),
-            }
-            // The file may have been removed by its previous owner between our open and
-            // our lock: then we hold a lock nobody else can see; take the new file.
-            let same = match (file.metadata(), fs::metadata(&path)) {
-                (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-                _ => false,
-            };
-            if !same {
-                continue;
-            }
-            let reg = reg.unwrap_or_else(|| register(&path, false));
-            // From here the file is ours: dropping the lock (on an error too, e.g. a full
-            // disk) removes it.
-            let mut lock = Lock {
-                path,
-                target: target.to_path_buf(),
-                file,
-                _reg: reg,
-            };
-            let owner = format!("{LOCK_MARK}{}\n", std::process::id());
-            lock.file
-                .set_len(0)
-                .and_then(|()| lock.file.write_all(owner.as_bytes()))
-                .map_err(|e| Error::io(&lock.path, e))?;
-            return Ok(lock);
-        }
+    fn take(target: &Path, waiting: Option<&mut dyn FnMut(u32)>) -> Result<Lock> {
+        claim(target, waiting).map_err(|r| r.into_error(target))
     }
 
     /// The locked output.
     pub fn target(&self) -> &Path {
         &self.target
+    }
+}
+
+/// Takes the lock of `target`: claims the lock file's name, locks the file (waiting if
+/// `waiting` is given) and writes the owner's process id into it.
+fn claim(target: &Path, mut waiting: Option<&mut dyn FnMut(u32)>) -> Result<Lock, Refusal> {
+    let path = lock_path(target);
+    // The directory the output and its lock go into (none to make for a bare name).
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).map_err(|e| Refusal::Io(parent.to_path_buf(), e))?;
+    }
+    // The lock file: created (failing if something is there) when `create`, else an
+    // existing one; never opened through a symbolic link.
+    let open = |p: &Path, create: bool| {
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(create)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(p)
+    };
+    loop {
+        // Claim the name atomically (never following a symbolic link planted there); a
+        // file already there is used only if it is an ldd-sets lock.
+        let mut created = None;
+        let reg = create_registered(&path, false, |p| {
+            created = Some(open(p, true)?);
+            Ok(())
+        });
+        let (mut file, reg) = match (reg, created) {
+            (Ok(reg), Some(f)) => (f, Some(reg)),
+            (Err(e), _) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                match open(&path, false) {
+                    Ok(f) => (f, None),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(e) => return Err(Refusal::NotALock(path, Some(e))),
+                }
+            }
+            (Err(e), _) => return Err(Refusal::Io(path, e)),
+            (Ok(_), None) => return Err(Refusal::Io(path, std::io::Error::other("not opened"))),
+        };
+        if reg.is_none() && !is_lock_file(&mut file) {
+            return Err(Refusal::NotALock(path, None));
+        }
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                let pid = pid_in(&mut file);
+                match waiting.take() {
+                    None => return Err(Refusal::InUse(path, pid)),
+                    Some(w) => {
+                        w(pid);
+                        if let Err(e) = file.lock() {
+                            return Err(Refusal::Io(path, e));
+                        }
+                    }
+                }
+            }
+            Err(TryLockError::Error(e)) => return Err(Refusal::Io(path, e)),
+        }
+        // The file may have been removed by its previous owner between our open and our
+        // lock: then we hold a lock nobody else can see; take the new file.
+        let same = match (file.metadata(), fs::metadata(&path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        };
+        if !same {
+            continue;
+        }
+        let reg = reg.unwrap_or_else(|| register(&path, false));
+        // From here the file is ours: dropping the lock (on an error too, e.g. a full
+        // disk) removes it.
+        let mut lock = Lock {
+            path,
+            target: target.to_path_buf(),
+            file,
+            _reg: reg,
+        };
+        let owner = format!("{LOCK_MARK}{}\n", std::process::id());
+        if let Err(e) = lock
+            .file
+            .set_len(0)
+            .and_then(|()| lock.file.write_all(owner.as_bytes()))
+        {
+            return Err(Refusal::Io(lock.path.clone(), e));
+        }
+        return Ok(lock);
     }
 }
 
