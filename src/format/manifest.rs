@@ -357,17 +357,8 @@ impl Manifest {
     /// changed since, or a name the run did not record, is an error naming both.
     pub fn file(&self, dir: &Path, rel: &str) -> Result<PathBuf> {
         let (path, want) = self.recorded(dir, rel)?;
-        let Some(want) = want else {
-            return Ok(path);
-        };
-        let got = ldd_io::sha256_file(&path)?.0;
-        if got != want {
-            return Err(Error::Data(format!(
-                "{}: changed since ldd-sets wrote it (sha256 {got}; {} records {want}); \
-                 re-run `ldd-sets extract`, or restore the file",
-                ldd_io::text::shown(&path),
-                ldd_io::text::shown(&dir.join(MANIFEST))
-            )));
+        if let Some(want) = want {
+            unchanged(dir, &path, &ldd_io::sha256_file(&path)?.0, want)?;
         }
         Ok(path)
     }
@@ -396,6 +387,21 @@ impl Manifest {
             .iter()
             .find(|s| s.phenomenon == phenomenon && s.bucket == bucket)
     }
+}
+
+/// Checks that `path`, a file of the output in `dir`, is what the run wrote: `got`, its
+/// SHA-256 now, equals `want`, the one the manifest records. A changed file is an error
+/// naming the file and the manifest.
+pub fn unchanged(dir: &Path, path: &Path, got: &str, want: &str) -> Result<()> {
+    if got == want {
+        return Ok(());
+    }
+    Err(Error::Data(format!(
+        "{}: changed since ldd-sets wrote it (sha256 {got}; {} records {want}); re-run \
+         `ldd-sets extract`, or restore the file",
+        ldd_io::text::shown(path),
+        ldd_io::text::shown(&dir.join(MANIFEST))
+    )))
 }
 
 /// Whether `dir` holds an ldd-sets output: its manifest reads as one.

@@ -2,9 +2,9 @@
 //!
 //! What enters: file paths (corpus sides, CoNLL-U, id lists, corpus directories).
 //! What leaves: corpus lines read in lockstep with their trees' text ([`lockstep`]) and
-//! checked to belong together ([`belongs`]), selected lines by id ([`select`]), a sets directory's manifest and ids ([`sets`]), the corpora of a
-//! directory ([`discover`]) and the line range of a shard ([`shard`]). Downloading corpora is
-//! [`crate::fetch`]'s.
+//! checked to belong together ([`belongs`]), selected lines by id ([`select`]), a sets
+//! directory's manifest and ids ([`sets`]), the corpora of a directory ([`discover`]) and
+//! the line range of a shard ([`shard`]). Downloading corpora is [`crate::fetch`]'s.
 
 pub mod belongs;
 pub mod discover;

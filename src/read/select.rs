@@ -8,7 +8,14 @@ use crate::error::{Error, Result};
 
 /// Reads an ids file (1-based corpus line numbers, strictly ascending).
 pub fn read_ids(path: &Path) -> Result<Vec<u32>> {
-    read_ids_hashed(path)?.0
+    let mut r = Input::open(path)?;
+    let mut ids: Vec<u32> = Vec::new();
+    let mut line = 0;
+    while let Some(l) = r.next_line()? {
+        line += 1;
+        ids.push(parse_id(path, line, l, ids.last().copied())?);
+    }
+    Ok(ids)
 }
 
 /// [`read_ids`] and the SHA-256 of the file's bytes as stored, from one read to the end:
@@ -16,34 +23,38 @@ pub fn read_ids(path: &Path) -> Result<Vec<u32>> {
 /// holding a recorded checksum can tell a changed file from a bad one.
 pub fn read_ids_hashed(path: &Path) -> Result<(Result<Vec<u32>>, String)> {
     let mut r = Input::open(path)?;
-    let mut ids: Vec<u32> = Vec::new();
-    let mut bad: Option<Error> = None;
+    let mut ids: Result<Vec<u32>> = Ok(Vec::new());
     let mut line = 0;
     while let Some(l) = r.next_line()? {
         line += 1;
-        if bad.is_some() {
-            continue;
-        }
-        match l.trim().parse::<u32>() {
-            Err(_) => {
-                bad = Some(Error::input(
-                    path,
-                    line,
-                    format!("not a line id: `{}`", ldd_io::text::quote(l, 40)),
-                ))
+        if let Ok(v) = &mut ids {
+            match parse_id(path, line, l, v.last().copied()) {
+                Ok(id) => v.push(id),
+                Err(e) => ids = Err(e),
             }
-            Ok(id) if id == 0 || ids.last().is_some_and(|&p| p >= id) => {
-                bad = Some(Error::input(
-                    path,
-                    line,
-                    format!("ids must be positive and strictly ascending: `{id}`"),
-                ))
-            }
-            Ok(id) => ids.push(id),
         }
     }
-    let sha256 = r.finish()?.sha256;
-    Ok((bad.map_or(Ok(ids), Err), sha256))
+    Ok((ids, r.finish()?.sha256))
+}
+
+/// Line `line` of the ids file `path`, `l`, as an id: a number above `last` (the id
+/// before it) and above 0.
+fn parse_id(path: &Path, line: u64, l: &str, last: Option<u32>) -> Result<u32> {
+    let id: u32 = l.trim().parse().map_err(|_| {
+        Error::input(
+            path,
+            line,
+            format!("not a line id: `{}`", ldd_io::text::quote(l, 40)),
+        )
+    })?;
+    if id == 0 || last.is_some_and(|p| p >= id) {
+        return Err(Error::input(
+            path,
+            line,
+            format!("ids must be positive and strictly ascending: `{id}`"),
+        ));
+    }
+    Ok(id)
 }
 
 /// Reads `path` to its end and returns the lines with the given 1-based `ids` (strictly

@@ -11,7 +11,7 @@
 //! none); a failure before the move leaves the sets directory as it was. Existing
 //! `.hyp.<NAME>` files are replaced; nothing else in `SETS` is touched.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::count_error;
 use crate::error::Result;
@@ -37,16 +37,14 @@ pub fn slice(sets: &Path, hyp: &Path, name: &str) -> Result<()> {
             outputs.push((layout::hyp_file(&stem, name), ids));
         }
     }
-    // Where: each name resolved inside SETS.
-    let mut targets: Vec<PathBuf> = Vec::with_capacity(outputs.len());
+    // Each name must stay inside SETS, checked before anything is written.
     for (rel, _) in &outputs {
-        targets.push(resolve(&l.dir, rel)?);
+        resolve(&l.dir, rel)?;
     }
     let lines = hypothesis_lines(hyp, &l)?;
     // All files are staged in a hidden directory inside SETS and moved into place only
     // when every one is complete.
     let staging = ldd_io::Staging::new(&l.dir.join(".slice"), &|_| false, &[])?;
-    let mut staged: Vec<PathBuf> = Vec::with_capacity(outputs.len());
     for (rel, ids) in &outputs {
         let path = staging.path().join(rel);
         let mut text = String::new();
@@ -56,13 +54,14 @@ pub fn slice(sets: &Path, hyp: &Path, name: &str) -> Result<()> {
         }
         ldd_io::fs::create_parent(&path)?;
         ldd_io::fs::write(&path, text.as_bytes())?;
-        staged.push(path);
     }
-    // Moved into place with stops held back: a stop finds all of them moved or none.
+    // Moved into place with stops held back: a stop finds all of them moved or none. Each
+    // name is checked again just before its move.
     ldd_io::cleanup::uninterrupted(|| {
-        for (from, to) in staged.iter().zip(&targets) {
-            ldd_io::fs::create_parent(to)?;
-            ldd_io::fs::rename(from, to)?;
+        for (rel, _) in &outputs {
+            let to = resolve(&l.dir, rel)?;
+            ldd_io::fs::create_parent(&to)?;
+            ldd_io::fs::rename(&staging.path().join(rel), &to)?;
         }
         Ok(())
     })
