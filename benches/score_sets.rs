@@ -89,6 +89,7 @@ fn main() {
     };
     let t = Instant::now();
     let loaded = load(&out).expect("load");
+    let load_s = t.elapsed().as_secs_f64();
     let report = score(&loaded, &args).expect("score");
     let ours = t.elapsed().as_secs_f64();
     let subsets: usize = report
@@ -137,6 +138,9 @@ fn main() {
     println!(
         "score (per-line BLEU+chrF stats once + summing {} subsets = sets + controls): {:.3} s",
         subsets, ours
+    );
+    println!(
+        "  of which loading the sets (manifest, every ids file read once with its SHA-256 checked): {load_s:.3} s",
     );
     println!(
         "from scratch: {:.2} ms/subset measured on {} of {} subsets → {:.2} s extrapolated (checksum {checksum:.1})",

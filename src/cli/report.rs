@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use ldd_sets::error::Result;
-use ldd_sets::report::{report as write_report, Format, ReportOptions, DEFAULT_EXAMPLES};
+use ldd_sets::read::sets::load;
+use ldd_sets::report::{gather, out_path, render, Format, ReportOptions, DEFAULT_EXAMPLES};
 
 use super::args::{Common, QuietArgs};
 
@@ -44,8 +45,10 @@ pub struct ReportArgs {
     quiet: QuietArgs,
 }
 
+/// Names the output, loads the sets, gathers, renders and writes the report
+/// all-or-nothing.
 pub fn report(a: ReportArgs) -> Result<()> {
-    let out = write_report(&ReportOptions {
+    let opts = ReportOptions {
         sets: a.sets,
         out: a.out,
         scores: a.scores,
@@ -54,7 +57,12 @@ pub fn report(a: ReportArgs) -> Result<()> {
             FormatArg::Latex => Format::Latex,
         },
         examples: a.examples as usize,
-    })?;
+    };
+    let out = out_path(&opts)?;
+    let r = gather(load(&opts.sets)?, opts.scores.as_deref(), opts.examples)?;
+    let text = render(&r, opts.format)?;
+    ldd_io::fs::create_parent(&out)?;
+    ldd_io::write_bytes_atomic(&out, text.as_bytes())?;
     if !a.quiet.quiet {
         println!("report written to {}", ldd_io::text::shown(&out));
     }

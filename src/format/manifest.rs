@@ -364,9 +364,9 @@ impl Manifest {
     }
 
     /// The path of `rel`, a file this manifest names, resolved inside `dir` ([`resolve`]),
-    /// and the SHA-256 the run recorded for it (`None` for a manifest without checksums),
-    /// for a reader that hashes while it reads. A name the run did not record is an error.
-    pub fn recorded(&self, dir: &Path, rel: &str) -> Result<(PathBuf, Option<&str>)> {
+    /// and the SHA-256 the run recorded for it (`None` for a manifest without checksums).
+    /// A name the run did not record is an error.
+    fn recorded(&self, dir: &Path, rel: &str) -> Result<(PathBuf, Option<&str>)> {
         let path = resolve(dir, rel)?;
         if self.checksums.is_empty() {
             return Ok((path, None));
@@ -381,6 +381,33 @@ impl Manifest {
         }
     }
 
+    /// Reads `rel`, a file this manifest names, resolved inside `dir`, once and checked:
+    /// `read` returns what it made of the file (or why that cannot be used) and the SHA-256
+    /// of the bytes it read, which is compared with the record first, so a changed file is
+    /// reported as changed before its content is judged. Returns the path and what was read.
+    pub fn read_recorded<T>(
+        &self,
+        dir: &Path,
+        rel: &str,
+        read: impl FnOnce(&Path) -> Result<(Result<T>, String)>,
+    ) -> Result<(PathBuf, T)> {
+        let (path, want) = self.recorded(dir, rel)?;
+        let (value, got) = match read(&path) {
+            Ok(read) => read,
+            // A file that cannot be read as text may be a changed one: that is said first.
+            Err(e) => {
+                if let Some(want) = want {
+                    unchanged(dir, &path, &ldd_io::sha256_file(&path)?.0, want)?;
+                }
+                return Err(e);
+            }
+        };
+        if let Some(want) = want {
+            unchanged(dir, &path, &got, want)?;
+        }
+        Ok((path, value?))
+    }
+
     /// The set with this phenomenon and bucket.
     pub fn set(&self, phenomenon: &str, bucket: &str) -> Option<&SetEntry> {
         self.sets
@@ -392,7 +419,7 @@ impl Manifest {
 /// Checks that `path`, a file of the output in `dir`, is what the run wrote: `got`, its
 /// SHA-256 now, equals `want`, the one the manifest records. A changed file is an error
 /// naming the file and the manifest.
-pub fn unchanged(dir: &Path, path: &Path, got: &str, want: &str) -> Result<()> {
+fn unchanged(dir: &Path, path: &Path, got: &str, want: &str) -> Result<()> {
     if got == want {
         return Ok(());
     }

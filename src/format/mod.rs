@@ -9,11 +9,14 @@
 //!
 //! - [`manifest`]: `manifest.json` and `summary.csv`, written by `extract` and `merge`,
 //!   read by `score`, `slice`, `compare`, `merge` and `report`.
+//! - [`marked`]: the marked lines of `.marked` files (words of a pair or link wrapped in
+//!   tags), written by `extract`, parsed by `report`.
 //! - [`options`]: the manifest's record of the options a run was made with.
 //! - [`scores`]: `scores.json`, written by `score`, read by `report`.
 //! - [`sets`]: the manifest's record of every set and its controls.
 
 pub mod manifest;
+pub mod marked;
 pub mod options;
 pub mod scores;
 pub mod sets;

@@ -23,6 +23,7 @@ use crate::format::manifest::{
     is_output, write_summary, CorpusStats, Distances, Inputs, Manifest, ShardParse, ShardPart,
     ShardRecord, Tool, FORMAT_VERSION, MANIFEST,
 };
+use crate::format::marked::{mark_links, mark_pairs, MARKER};
 use crate::format::options::{ReorderFiles, ReorderInfo};
 use crate::format::sets::{ControlFiles, SetControls, SetEntry, SetFiles, SetKind};
 use crate::layout;
@@ -33,7 +34,6 @@ use crate::read::select::{read_ids, read_needed};
 use crate::read::shard::Shard;
 use crate::sample::{self, ControlOptions};
 use crate::write::controls::{write_control, LineMap};
-use crate::write::marked::{mark_links, mark_pairs, MARKER};
 use crate::write::reorder_files::write_corpus_files;
 use crate::write::set::{Entry, SetWriter};
 use crate::write::shard::{write_lengths, LENGTHS, PARSE};

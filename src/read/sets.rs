@@ -1,13 +1,15 @@
 //! A sets directory read in one pass: its manifest (a complete run, not one shard), then
 //! every set's and written control's ids file — each name resolved inside the directory,
-//! each file read once, checked against the SHA-256 the run recorded (hashed while it is
+//! each file read once (in parallel), checked against the SHA-256 the run recorded (hashed while it is
 //! read), against the manifest's sentence count and against the corpus's line count.
 
 use std::collections::HashMap;
+
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::format::manifest::{unchanged, Manifest, MANIFEST};
+use crate::format::manifest::{Manifest, MANIFEST};
 use crate::format::sets::{ControlStatus, SetControls, SetEntry};
 use crate::read::select::read_ids_hashed;
 
@@ -33,7 +35,7 @@ pub struct Loaded {
     pub dir: PathBuf,
     /// Its manifest file.
     pub manifest_path: PathBuf,
-    /// The manifest.
+    /// The manifest (its sets and controls are also in `units`).
     pub m: Manifest,
     /// Every set, in manifest order.
     pub units: Vec<Unit>,
@@ -45,39 +47,29 @@ pub struct Loaded {
 
 /// Loads a sets directory; every file name in the manifest must stay inside it.
 pub fn load(dir: &Path) -> Result<Loaded> {
-    let mut m = Manifest::read_complete(dir)?;
+    let m = Manifest::read_complete(dir)?;
     let control_count = m.controls.iter().map(|c| c.count).max().unwrap_or(0);
     let control_seed = m.controls.first().map(|c| c.seed);
-    let mut controls: HashMap<(String, String), SetControls> = m
+    let mut controls: HashMap<(&str, &str), &SetControls> = m
         .controls
-        .drain(..)
-        .map(|c| ((c.phenomenon.clone(), c.bucket.clone()), c))
+        .iter()
+        .map(|c| ((c.phenomenon.as_str(), c.bucket.as_str()), c))
         .collect();
-    let sets = std::mem::take(&mut m.sets);
-    let mut units = Vec::with_capacity(sets.len());
-    for set in sets {
-        let ids = read_recorded_ids(&m, dir, &set.files.ids, Some(set.sentences))?;
-        let c = controls.remove(&(set.phenomenon.clone(), set.bucket.clone()));
-        let mut ctl_ids = Vec::new();
-        let (status, prefix) = match c {
-            Some(c) => {
-                if c.status == ControlStatus::Written {
-                    for k in 1..=c.count {
-                        ctl_ids.push(read_recorded_ids(&m, dir, &c.ids_file(k), None)?);
-                    }
-                }
-                (Some(c.status), c.prefix)
-            }
-            None => (None, String::new()),
-        };
-        units.push(Unit {
-            set,
-            ids,
-            status,
-            prefix,
-            controls: ctl_ids,
-        });
-    }
+    let paired: Vec<(&SetEntry, Option<&SetControls>)> = m
+        .sets
+        .iter()
+        .map(|set| {
+            let c = controls.remove(&(set.phenomenon.as_str(), set.bucket.as_str()));
+            (set, c)
+        })
+        .collect();
+    // Files are read in parallel (thousands of small files: the time goes into opening
+    // them); the first error in manifest order is the one reported.
+    let read: Vec<Result<Unit>> = paired
+        .par_iter()
+        .map(|&(set, c)| read_unit(&m, dir, set, c))
+        .collect();
+    let units = read.into_iter().collect::<Result<Vec<Unit>>>()?;
     Ok(Loaded {
         dir: dir.to_path_buf(),
         manifest_path: dir.join(MANIFEST),
@@ -88,23 +80,29 @@ pub fn load(dir: &Path) -> Result<Loaded> {
     })
 }
 
+/// A set's unit: its ids and, when its controls were written, theirs.
+fn read_unit(m: &Manifest, dir: &Path, set: &SetEntry, c: Option<&SetControls>) -> Result<Unit> {
+    let ids = read_recorded_ids(m, dir, &set.files.ids, Some(set.sentences))?;
+    let mut controls = Vec::new();
+    if let Some(c) = c.filter(|c| c.status == ControlStatus::Written) {
+        for k in 1..=c.count {
+            controls.push(read_recorded_ids(m, dir, &c.ids_file(k), None)?);
+        }
+    }
+    Ok(Unit {
+        set: set.clone(),
+        ids,
+        status: c.map(|c| c.status),
+        prefix: c.map(|c| c.prefix.clone()).unwrap_or_default(),
+        controls,
+    })
+}
+
 /// The ids file `rel` of the sets directory `dir`, read once and checked: against the
 /// SHA-256 `m` records of it (a changed file is reported as changed before anything
 /// else), the corpus's line count and, for a set, the `count` of sentences `m` records.
 fn read_recorded_ids(m: &Manifest, dir: &Path, rel: &str, count: Option<u64>) -> Result<Vec<u32>> {
-    let (path, want) = m.recorded(dir, rel)?;
-    let (ids, got) = match read_ids_hashed(&path) {
-        Ok(read) => read,
-        // A file that cannot be read as text may be a changed one: that is said first.
-        Err(e) => {
-            m.file(dir, rel)?;
-            return Err(e);
-        }
-    };
-    if let Some(want) = want {
-        unchanged(dir, &path, &got, want)?;
-    }
-    let ids = ids?;
+    let (path, ids) = m.read_recorded(dir, rel, read_ids_hashed)?;
     let lines = m.corpus.lines;
     if let Some(&last) = ids.last().filter(|&&last| u64::from(last) > lines) {
         return Err(Error::Data(format!(

@@ -24,6 +24,49 @@ pub struct Chart {
     pub svg: String,
 }
 
+/// One chart to draw: its frame and what it plots. The page says every chart it wants
+/// first, then [`draw`]s them all, then lays them out.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    /// Element id of the `<svg>`.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// X axis label.
+    pub x_desc: String,
+    /// Y axis label.
+    pub y_desc: String,
+    /// What is plotted.
+    pub plot: Plot,
+}
+
+/// What a chart plots.
+#[derive(Debug, Clone)]
+pub enum Plot {
+    /// Lines against distance ([`lines`]), with their text alternative.
+    Lines(Vec<Series>, String),
+    /// Bars with marked bins ([`histogram`]; it writes its own text alternative).
+    Histogram(Vec<Bar>, Vec<(usize, String)>),
+    /// Scores against distance, one panel per system ([`scores`]), with their text
+    /// alternative.
+    Scores(Vec<Panel>, String),
+}
+
+/// Draws every chart, in order.
+pub fn draw(specs: &[Spec]) -> Result<Vec<Chart>> {
+    specs
+        .iter()
+        .map(|c| {
+            let (id, title, x, y) = (&c.id, &c.title, &c.x_desc, &c.y_desc);
+            match &c.plot {
+                Plot::Lines(series, desc) => lines(id, title, x, y, series, desc),
+                Plot::Histogram(bars, marks) => histogram(id, title, x, y, bars, marks),
+                Plot::Scores(panels, desc) => scores(id, title, x, y, panels, desc),
+            }
+        })
+        .collect()
+}
+
 /// Okabe–Ito colours, one per series in order.
 const COLOURS: [RGBColor; 6] = [
     RGBColor(0, 0, 0),

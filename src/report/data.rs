@@ -11,8 +11,10 @@ use super::scores::Scores;
 use crate::detect::rules::{Match, RuleSet};
 use crate::error::{Error, Result};
 use crate::format::manifest::Manifest;
+use crate::format::marked::{self, Piece};
 use crate::format::sets::{SetEntry, SetKind};
-use crate::read::select::{read_ids, read_needed, read_selected};
+use crate::read::select::{read_needed, read_selected};
+use crate::read::sets::Loaded;
 
 pub use crate::format::manifest::Distances;
 
@@ -199,10 +201,10 @@ pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Ve
 pub struct Example {
     /// Corpus line id.
     pub id: u32,
-    /// The marked source (`<dk>`/`<hk>`, `<sk>` tags).
-    pub source: String,
-    /// The reference: marked (`<tk>`) for reorder sets, plain otherwise.
-    pub target: String,
+    /// The marked source (`<dk>`/`<hk>`, `<sk>` tags), parsed.
+    pub source: Vec<Piece>,
+    /// The reference: marked (`<tk>`) for reorder sets, parsed; one text piece otherwise.
+    pub target: Vec<Piece>,
     /// Each system's output (`None`: not available).
     pub outputs: Vec<Option<String>>,
 }
@@ -308,40 +310,31 @@ pub fn outputs(
     Ok(out)
 }
 
-/// The sample of every non-empty set, with each system's output: `per_set` lines a set.
+/// The sample of every non-empty set of a loaded sets directory, with each system's
+/// output: `per_set` lines a set.
 pub fn examples(
-    dir: &Path,
-    m: &Manifest,
+    l: &Loaded,
     scores: Option<&Scores>,
     per_set: usize,
     notes: &mut Vec<String>,
 ) -> Result<Vec<SetExamples>> {
-    struct Picked {
-        set: usize,
+    struct Picked<'a> {
+        set: &'a SetEntry,
         positions: Vec<u32>,
         ids: Vec<u32>,
     }
+    let (dir, m) = (&l.dir, &l.m);
     let mut picked = Vec::new();
     let mut all_ids = BTreeSet::new();
-    for (k, set) in m.sets.iter().enumerate() {
-        if set.sentences == 0 || per_set == 0 {
+    for u in &l.units {
+        if u.ids.is_empty() || per_set == 0 {
             continue;
         }
-        let ids_path = m.file(dir, &set.files.ids)?;
-        let ids = read_ids(&ids_path)?;
-        if ids.len() as u64 != set.sentences {
-            return Err(Error::Data(format!(
-                "{}: has {} ids but the manifest records {} sentences",
-                ldd_io::text::shown(&ids_path),
-                ids.len(),
-                set.sentences
-            )));
-        }
-        let positions = sample_positions(set, &ids, per_set);
-        let chosen: Vec<u32> = positions.iter().map(|&p| ids[p as usize - 1]).collect();
+        let positions = sample_positions(&u.set, &u.ids, per_set);
+        let chosen: Vec<u32> = positions.iter().map(|&p| u.ids[p as usize - 1]).collect();
         all_ids.extend(chosen.iter().copied());
         picked.push(Picked {
-            set: k,
+            set: &u.set,
             positions,
             ids: chosen,
         });
@@ -349,7 +342,7 @@ pub fn examples(
     let outs = outputs(scores, &all_ids, m.corpus.lines, notes)?;
     let mut result = Vec::new();
     for p in picked {
-        let set = &m.sets[p.set];
+        let set = p.set;
         let mut sorted = p.positions.clone();
         sorted.sort_unstable();
         let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
@@ -373,8 +366,11 @@ pub fn examples(
             .zip(&p.ids)
             .map(|(pos, &id)| Example {
                 id,
-                source: source.remove(pos).unwrap_or_default(),
-                target: target.remove(pos).unwrap_or_default(),
+                source: marked::parse(&source.remove(pos).unwrap_or_default()),
+                target: match target.remove(pos).unwrap_or_default() {
+                    t if set.kind == SetKind::Reorder => marked::parse(&t),
+                    t => vec![Piece::Text(t)],
+                },
                 outputs: outs
                     .iter()
                     .map(|o| o.as_ref().and_then(|o| o.get(&id).cloned()))
@@ -391,99 +387,9 @@ pub fn examples(
     Ok(result)
 }
 
-/// A piece of a marked line: text, or a marked word with its tags (`d1`, `h1`, `s1`, …).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Piece<'a> {
-    /// Unmarked text.
-    Text(&'a str),
-    /// A word wrapped in marks, outermost tag first.
-    Marked(Vec<&'a str>, &'a str),
-}
-
-/// Whether `t` is a mark tag name: `d`, `h`, `s` or `t` followed by digits.
-fn is_tag(t: &str) -> bool {
-    let mut c = t.chars();
-    matches!(c.next(), Some('d' | 'h' | 's' | 't'))
-        && t.len() > 1
-        && t[1..].bytes().all(|b| b.is_ascii_digit())
-}
-
-/// Splits a marked line into pieces. Only well-formed mark tags count; anything else
-/// (e.g. a literal `<` in the corpus) is text.
-pub fn parse_marked(line: &str) -> Vec<Piece<'_>> {
-    let mut out = Vec::new();
-    let mut plain_start = 0;
-    let mut i = 0;
-    let bytes = line.as_bytes();
-    while i < bytes.len() {
-        if bytes[i] == b'<' {
-            // Opening tags, then the word, then the same closing tags in reverse.
-            let mut tags = Vec::new();
-            let mut j = i;
-            while j < bytes.len() && bytes[j] == b'<' {
-                let Some(end) = line[j..].find('>') else {
-                    break;
-                };
-                let name = &line[j + 1..j + end];
-                if !is_tag(name) {
-                    break;
-                }
-                tags.push(name);
-                j += end + 1;
-            }
-            if !tags.is_empty() {
-                let close: String = tags.iter().rev().map(|t| format!("</{t}>")).collect();
-                if let Some(w) = line[j..].find(&close) {
-                    let word = &line[j..j + w];
-                    if !word.is_empty() && !word.contains(' ') {
-                        if plain_start < i {
-                            out.push(Piece::Text(&line[plain_start..i]));
-                        }
-                        out.push(Piece::Marked(tags, word));
-                        i = j + w + close.len();
-                        plain_start = i;
-                        continue;
-                    }
-                }
-            }
-        }
-        i += line[i..].chars().next().map_or(1, char::len_utf8);
-    }
-    if plain_start < line.len() {
-        out.push(Piece::Text(&line[plain_start..]));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn marked_lines_split_into_words_and_marks() {
-        let p = parse_marked("Osborne <h1>meldete</h1> sich <d1>an</d1> , <x> a<b");
-        assert_eq!(
-            p,
-            vec![
-                Piece::Text("Osborne "),
-                Piece::Marked(vec!["h1"], "meldete"),
-                Piece::Text(" sich "),
-                Piece::Marked(vec!["d1"], "an"),
-                Piece::Text(" , <x> a<b"),
-            ]
-        );
-        let p = parse_marked("<d1><h2>sich</h2></d1> x <t12>wär</t12>");
-        assert_eq!(
-            p,
-            vec![
-                Piece::Marked(vec!["d1", "h2"], "sich"),
-                Piece::Text(" x "),
-                Piece::Marked(vec!["t12"], "wär"),
-            ]
-        );
-        // An unclosed tag is text.
-        assert_eq!(parse_marked("<d1>x"), vec![Piece::Text("<d1>x")]);
-    }
 
     #[test]
     fn sample_is_deterministic_and_within_the_set() {

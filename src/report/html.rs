@@ -5,14 +5,15 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::chart::{self, Bar, Chart, Panel, ScorePoint, Series};
-use super::data::{parse_marked, Measure, Piece, SetExamples};
-use super::scores::{metric_label, Row, Scores, SMALL_SET};
-use super::{file_name, Report};
+use super::chart::{self, Bar, Chart, Panel, Plot, ScorePoint, Series, Spec};
+use super::data::{Measure, SetExamples};
+use super::scores::{mark, metric_label, Row, Scores, SMALL_SET};
+use super::Report;
 use crate::detect::alignment::Direction;
 use crate::detect::reorder::{self, ReorderOptions};
 use crate::detect::rules::Order;
 use crate::error::Result;
+use crate::format::marked::Piece;
 use crate::format::sets::ControlStatus;
 use crate::format::sets::{SetEntry, SetKind};
 
@@ -90,18 +91,6 @@ fn sh(s: &str) -> String {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
-/// The significance mark of a set row: `**` / `*` for a one-sided control p-value below
-/// 0.01 / 0.05; without p-values, `†` when every control scored higher than the set.
-pub fn mark(r: &Row) -> &'static str {
-    match r.control_p_value {
-        Some(p) if p < 0.01 => "**",
-        Some(p) if p < 0.05 => "*",
-        Some(_) => "",
-        None if r.score.is_some() && r.controls > 0 && r.rank == Some(r.controls) => "†",
-        None => "",
     }
 }
 
@@ -201,10 +190,30 @@ fn esc(s: &str) -> String {
     out
 }
 
-/// The whole page.
+/// Draws the figures of every section at once ([`chart::draw`]), each keeping its
+/// caption, section by section.
+fn draw(sections: Vec<Vec<(Spec, String)>>) -> Result<Vec<Vec<(Chart, String)>>> {
+    let mut counts = Vec::with_capacity(sections.len());
+    let (mut specs, mut captions) = (Vec::new(), Vec::new());
+    for section in sections {
+        counts.push(section.len());
+        for (spec, caption) in section {
+            specs.push(spec);
+            captions.push(caption);
+        }
+    }
+    let mut drawn = chart::draw(&specs)?.into_iter().zip(captions);
+    Ok(counts
+        .into_iter()
+        .map(|n| drawn.by_ref().take(n).collect())
+        .collect())
+}
+
+/// The whole page: every chart is said first, drawn at once, then laid out with the
+/// tables.
 pub fn page(r: &Report) -> Result<String> {
     let mut s = String::with_capacity(1 << 20);
-    let corpus = file_name(&r.m.inputs.source.path);
+    let corpus = &r.corpus;
     let lang = format!("{} → {}", r.m.languages.source(), r.m.languages.target());
     let _ = writeln!(
             s,
@@ -213,7 +222,7 @@ pub fn page(r: &Report) -> Result<String> {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"generator\" content=\"ldd-sets {}\">\n<title>LDD challenge sets: {} ({})</title>\n<style>{}</style>\n</head>\n<body>",
         esc(&r.m.tool.version),
-        esc(&corpus),
+        esc(corpus),
         esc(&lang),
         STYLE
     );
@@ -222,7 +231,7 @@ pub fn page(r: &Report) -> Result<String> {
             "<header><h1>LDD challenge sets: {} ({})</h1>\n<p>Long-distance-dependency challenge sets \
          (Choshen &amp; Abend, CoNLL 2019) built by ldd-sets {} from <code>{}</code>: {} corpus lines, \
          {} sets{}.</p></header>",
-        esc(&corpus),
+        esc(corpus),
         esc(&lang),
         esc(&r.m.tool.version),
         esc(&r.dir.display().to_string()),
@@ -247,10 +256,18 @@ pub fn page(r: &Report) -> Result<String> {
     s.push_str("<nav aria-label=\"Contents\"><ul><li><a href=\"#settings\">Inputs and settings</a></li>\
         <li><a href=\"#sizes\">Set sizes</a></li><li><a href=\"#distances\">Distance distributions</a></li>\
         <li><a href=\"#scores\">Scores</a></li><li><a href=\"#examples\">Examples</a></li></ul></nav>\n<main>\n");
+    let mut sections = vec![size_figures(r), distance_figures(r)];
+    sections.extend(score_figures(r));
+    let mut drawn = draw(sections)?.into_iter();
+    let (size_figs, distance_figs) = (
+        drawn.next().unwrap_or_default(),
+        drawn.next().unwrap_or_default(),
+    );
+    let score_figs: Vec<_> = drawn.collect();
     settings(&mut s, r);
-    sizes(&mut s, r)?;
-    distances(&mut s, r)?;
-    scores(&mut s, r)?;
+    sizes(&mut s, r, &size_figs);
+    distances(&mut s, &distance_figs);
+    scores(&mut s, r, &score_figs);
     examples(&mut s, r);
     s.push_str(
         "</main>\n<footer><p><small>PUD-style sets and their controls are described in \
@@ -572,46 +589,12 @@ fn small_mark(n: u64) -> &'static str {
     }
 }
 
-fn sizes(s: &mut String, r: &Report) -> Result<()> {
-    s.push_str("<section id=\"sizes\"><h2>Set sizes</h2>\n<p>Sentences per set: <code>geK</code> holds the \
-        lines with a pair at distance ≥ K, <code>eqK</code> those with a pair at distance exactly K; reorder \
-        sets hold the pairs with an aligned word pair ≥ K positions apart. ⚠ marks sets of fewer than 100 \
-        sentences, whose scores are noisy.</p>\n");
-    let mut charts = Vec::new();
+/// The set-size charts, one per phenomenon, with their captions.
+fn size_figures(r: &Report) -> Vec<(Spec, String)> {
+    let mut figs = Vec::new();
     for (p, kind) in phenomena(r) {
         let ge: Vec<&SetEntry> = sets_of(r, &p, false).collect();
         let eq: Vec<&SetEntry> = sets_of(r, &p, true).collect();
-        let _ = write!(
-            s,
-            "<h3>{}</h3><div class=\"wide\"><table><thead><tr><th>set</th>",
-            esc(&p)
-        );
-        for x in ge.iter().chain(&eq) {
-            let _ = write!(s, "<th class=\"n\">{}</th>", esc(&x.bucket));
-        }
-        s.push_str("</tr></thead><tbody><tr><th scope=\"row\">sentences</th>");
-        for x in ge.iter().chain(&eq) {
-            let _ = write!(
-                s,
-                "<td class=\"n{}\">{}{}</td>",
-                if x.sentences < SMALL_SET {
-                    " small"
-                } else {
-                    ""
-                },
-                x.sentences,
-                small_mark(x.sentences)
-            );
-        }
-        s.push_str("</tr><tr><th scope=\"row\">pairs</th>");
-        for x in ge.iter().chain(&eq) {
-            let _ = write!(s, "<td class=\"n\">{}</td>", x.pairs);
-        }
-        s.push_str("</tr><tr><th scope=\"row\">mean source words</th>");
-        for x in ge.iter().chain(&eq) {
-            let _ = write!(s, "<td class=\"n\">{:.1}</td>", x.mean_source_words);
-        }
-        s.push_str("</tr></tbody></table></div>\n");
         let mut series = vec![Series {
             label: "≥ d (geK)".into(),
             points: ge
@@ -652,29 +635,70 @@ fn sizes(s: &mut String, r: &Report) -> Result<()> {
         } else {
             "distance d (words between dependent and head)"
         };
-        let c = chart::lines(
-            &format!("size-{}", anchor(&p)),
-            &format!("Set sizes: {p}"),
-            x_desc,
-            "sentences",
-            &series,
-            &desc,
-        )?;
-        charts.push(c);
+        let caption = format!(
+            "{} Solid line, filled markers: geK; dashed line, hollow markers: eqK.",
+            esc(&desc)
+        );
+        figs.push((
+            Spec {
+                id: format!("size-{}", anchor(&p)),
+                title: format!("Set sizes: {p}"),
+                x_desc: x_desc.into(),
+                y_desc: "sentences".into(),
+                plot: Plot::Lines(series, desc),
+            },
+            caption,
+        ));
+    }
+    figs
+}
+
+/// The set sizes: a table per phenomenon, then its charts (`figs`).
+fn sizes(s: &mut String, r: &Report, figs: &[(Chart, String)]) {
+    s.push_str("<section id=\"sizes\"><h2>Set sizes</h2>\n<p>Sentences per set: <code>geK</code> holds the \
+        lines with a pair at distance ≥ K, <code>eqK</code> those with a pair at distance exactly K; reorder \
+        sets hold the pairs with an aligned word pair ≥ K positions apart. ⚠ marks sets of fewer than 100 \
+        sentences, whose scores are noisy.</p>\n");
+    for (p, _) in phenomena(r) {
+        let ge: Vec<&SetEntry> = sets_of(r, &p, false).collect();
+        let eq: Vec<&SetEntry> = sets_of(r, &p, true).collect();
+        let _ = write!(
+            s,
+            "<h3>{}</h3><div class=\"wide\"><table><thead><tr><th>set</th>",
+            esc(&p)
+        );
+        for x in ge.iter().chain(&eq) {
+            let _ = write!(s, "<th class=\"n\">{}</th>", esc(&x.bucket));
+        }
+        s.push_str("</tr></thead><tbody><tr><th scope=\"row\">sentences</th>");
+        for x in ge.iter().chain(&eq) {
+            let _ = write!(
+                s,
+                "<td class=\"n{}\">{}{}</td>",
+                if x.sentences < SMALL_SET {
+                    " small"
+                } else {
+                    ""
+                },
+                x.sentences,
+                small_mark(x.sentences)
+            );
+        }
+        s.push_str("</tr><tr><th scope=\"row\">pairs</th>");
+        for x in ge.iter().chain(&eq) {
+            let _ = write!(s, "<td class=\"n\">{}</td>", x.pairs);
+        }
+        s.push_str("</tr><tr><th scope=\"row\">mean source words</th>");
+        for x in ge.iter().chain(&eq) {
+            let _ = write!(s, "<td class=\"n\">{:.1}</td>", x.mean_source_words);
+        }
+        s.push_str("</tr></tbody></table></div>\n");
     }
     s.push_str("<div class=\"grid\">");
-    for c in &charts {
-        figure(
-            s,
-            c,
-            &format!(
-                "{} Solid line, filled markers: geK; dashed line, hollow markers: eqK.",
-                esc(&c.desc)
-            ),
-        );
+    for (c, caption) in figs {
+        figure(s, c, caption);
     }
     s.push_str("</div>\n</section>\n");
-    Ok(())
 }
 
 /// Bars for a reordering measure: one per integer value (the tail beyond 60 in one bar),
@@ -719,9 +743,9 @@ fn measure_bars(m: &Measure) -> Vec<Bar> {
     }
 }
 
-fn distances(s: &mut String, r: &Report) -> Result<()> {
-    s.push_str("<section id=\"distances\"><h2>Distance distributions</h2>\n");
-    let mut charts: Vec<(Chart, String)> = Vec::new();
+/// The distance histograms (lexical pairs, then reordering measures) with their captions.
+fn distance_figures(r: &Report) -> Vec<(Spec, String)> {
+    let mut figs = Vec::new();
     for d in &r.distances {
         let mut bars: Vec<Bar> = d
             .counts
@@ -740,17 +764,15 @@ fn distances(s: &mut String, r: &Report) -> Result<()> {
                 count: tail,
             });
         }
-        let c = chart::histogram(
-            &format!("dist-{}", anchor(&d.phenomenon)),
-            &format!("Dependency distances: {}", d.phenomenon),
-            "distance (words between dependent and head)",
-            "pairs",
-            &bars,
-            &[(1, "ge1".into())],
-        )?;
         let longest = d.counts.len().saturating_sub(1);
-        charts.push((
-            c,
+        figs.push((
+            Spec {
+                id: format!("dist-{}", anchor(&d.phenomenon)),
+                title: format!("Dependency distances: {}", d.phenomenon),
+                x_desc: "distance (words between dependent and head)".into(),
+                y_desc: "pairs".into(),
+                plot: Plot::Histogram(bars, vec![(1, "ge1".into())]),
+            },
             format!(
                 "All {} {} pairs of the corpus (its ge0 set) by distance; the longest is {} words. \
                  The dashed line separates adjacent pairs (distance 0) from ge1, the paper's default challenge set.",
@@ -777,38 +799,123 @@ fn distances(s: &mut String, r: &Report) -> Result<()> {
             } else {
                 Vec::new()
             };
-        let c = chart::histogram(
-            &format!("reorder-{}", anchor(&meas.name)),
-            &format!("Reordering measure: {}", meas.name),
-            &meas.name,
-            "sentence pairs",
-            &bars,
-            &marks,
-        )?;
-        charts.push((
-            c,
-            format!(
+        let caption = format!(
                 "Every corpus line by its largest reordering ({} in <code>{}</code>){}; {} line(s) without a value \
                  (no link between words, or an empty line).",
                 esc(&meas.name),
-                esc(&r.measures_path.as_ref().map(|p| file_name(p)).unwrap_or_default()),
+                esc(r.measures_file.as_deref().unwrap_or_default()),
                 if marks.is_empty() { "" } else { "; dashed lines: the reorder set thresholds" },
                 meas.undefined
-            ),
+        );
+        figs.push((
+            Spec {
+                id: format!("reorder-{}", anchor(&meas.name)),
+                title: format!("Reordering measure: {}", meas.name),
+                x_desc: meas.name.clone(),
+                y_desc: "sentence pairs".into(),
+                plot: Plot::Histogram(bars, marks),
+            },
+            caption,
         ));
     }
-    if charts.is_empty() {
+    figs
+}
+
+/// The distance distributions: the charts `figs`.
+fn distances(s: &mut String, figs: &[(Chart, String)]) {
+    s.push_str("<section id=\"distances\"><h2>Distance distributions</h2>\n");
+    if figs.is_empty() {
         s.push_str("<p>No lexical phenomenon and no reordering sets in this run.</p>\n");
     }
     s.push_str("<div class=\"grid\">");
-    for (c, cap) in &charts {
+    for (c, cap) in figs {
         figure(s, c, cap);
     }
     s.push_str("</div>\n</section>\n");
-    Ok(())
 }
 
-fn scores(s: &mut String, r: &Report) -> Result<()> {
+/// The score charts: for each metric of the scores, one chart per phenomenon with scores,
+/// with its caption.
+fn score_figures(r: &Report) -> Vec<Vec<(Spec, String)>> {
+    let Some(sc) = &r.scores else {
+        return Vec::new();
+    };
+    let mut figs = Vec::new();
+    for (mi, m) in sc.metric_keys().iter().enumerate() {
+        let label = metric_label(m);
+        let mut metric = Vec::new();
+        for (p, kind) in phenomena(r) {
+            let panels: Vec<Panel> = sc
+                .systems
+                .iter()
+                .map(|sys| Panel {
+                    system: sys.name.clone(),
+                    points: sets_of(r, &p, false)
+                        .filter_map(|set| sc.row(&sys.name, m, &p, &set.bucket))
+                        .filter_map(|row| {
+                            Some(ScorePoint {
+                                d: f64::from(row.min_distance?),
+                                score: row.score?,
+                                control_mean: row.control_mean,
+                                band: band(row),
+                                mark: mark(row).to_string(),
+                            })
+                        })
+                        .collect(),
+                })
+                .collect();
+            if panels.iter().all(|p| p.points.is_empty()) {
+                continue;
+            }
+            let mut desc =
+                format!("{label} against minimum distance on the {p} sets (ge buckets). ");
+            for panel in &panels {
+                let _ = write!(desc, "{}: ", panel.system);
+                let pts: Vec<String> = panel
+                    .points
+                    .iter()
+                    .map(|q| {
+                        format!(
+                            "d {} set {:.2}{} controls {}",
+                            q.d,
+                            q.score,
+                            q.mark,
+                            q.control_mean
+                                .map_or_else(|| "–".into(), |c| format!("{c:.2}"))
+                        )
+                    })
+                    .collect();
+                let _ = write!(desc, "{}. ", pts.join("; "));
+            }
+            let x_desc = if kind == SetKind::Reorder {
+                "minimum alignment distance d"
+            } else {
+                "minimum distance d"
+            };
+            let caption = format!(
+                "{label} of each system on the {} sets against their minimum distance (the paper's Table 5 as a figure), \
+                 with the length-matched controls' mean (dashed) and 95% band (grey).",
+                esc(&p)
+            );
+            metric.push((
+                Spec {
+                    id: format!("score-{mi}-{}", anchor(&p)),
+                    title: format!("{label} vs distance: {p}"),
+                    x_desc: x_desc.into(),
+                    y_desc: label.into(),
+                    plot: Plot::Scores(panels, desc.trim_end().to_string()),
+                },
+                caption,
+            ));
+        }
+        figs.push(metric);
+    }
+    figs
+}
+
+/// The scores: the whole corpus's, then per metric its charts (`figs`, from
+/// [`score_figures`]) and set table, then the trends.
+fn scores(s: &mut String, r: &Report, figs: &[Vec<(Chart, String)>]) {
     s.push_str("<section id=\"scores\"><h2>Scores</h2>\n");
     let Some(sc) = &r.scores else {
         let _ = writeln!(
@@ -820,7 +927,7 @@ fn scores(s: &mut String, r: &Report) -> Result<()> {
             esc(&sh(&r.dir.display().to_string())),
             esc(r.m.languages.target())
         );
-        return Ok(());
+        return;
     };
     let metrics = sc.metric_keys();
     // Corpus scores.
@@ -879,74 +986,14 @@ fn scores(s: &mut String, r: &Report) -> Result<()> {
             let _ = writeln!(s, "<p>Signature: <code>{}</code></p>", esc(sig));
         }
         s.push_str("<div class=\"grid\">");
-        for (p, kind) in phenomena(r) {
-            let panels: Vec<Panel> = sc
-                .systems
-                .iter()
-                .map(|sys| Panel {
-                    system: sys.name.clone(),
-                    points: sets_of(r, &p, false)
-                        .filter_map(|set| sc.row(&sys.name, m, &p, &set.bucket))
-                        .filter_map(|row| {
-                            Some(ScorePoint {
-                                d: f64::from(row.min_distance?),
-                                score: row.score?,
-                                control_mean: row.control_mean,
-                                band: band(row),
-                                mark: mark(row).to_string(),
-                            })
-                        })
-                        .collect(),
-                })
-                .collect();
-            if panels.iter().all(|p| p.points.is_empty()) {
-                continue;
-            }
-            let mut desc =
-                format!("{label} against minimum distance on the {p} sets (ge buckets). ");
-            for panel in &panels {
-                let _ = write!(desc, "{}: ", panel.system);
-                let pts: Vec<String> = panel
-                    .points
-                    .iter()
-                    .map(|q| {
-                        format!(
-                            "d {} set {:.2}{} controls {}",
-                            q.d,
-                            q.score,
-                            q.mark,
-                            q.control_mean
-                                .map_or_else(|| "–".into(), |c| format!("{c:.2}"))
-                        )
-                    })
-                    .collect();
-                let _ = write!(desc, "{}. ", pts.join("; "));
-            }
-            let x_desc = if kind == SetKind::Reorder {
-                "minimum alignment distance d"
-            } else {
-                "minimum distance d"
-            };
-            let c = chart::scores(
-                &format!("score-{mi}-{}", anchor(&p)),
-                &format!("{label} vs distance: {p}"),
-                x_desc,
-                label,
-                &panels,
-                desc.trim_end(),
-            )?;
-            figure(s, &c, &format!(
-                "{label} of each system on the {} sets against their minimum distance (the paper's Table 5 as a figure), \
-                 with the length-matched controls' mean (dashed) and 95% band (grey).",
-                esc(&p)
-            ));
+        for (c, caption) in figs.get(mi).into_iter().flatten() {
+            figure(s, c, caption);
         }
         s.push_str("</div>\n");
         set_table(s, r, sc, m);
     }
     trend_table(s, sc);
     s.push_str("</section>\n");
-    Ok(())
 }
 
 fn set_table(s: &mut String, r: &Report, sc: &Scores, m: &str) {
@@ -1044,15 +1091,15 @@ fn trend_table(s: &mut String, sc: &Scores) {
 
 /// A marked line as HTML: marked words in `<mark>` with a visible label (`dep1`, `head1`,
 /// `aligned1`), so the marks read without colour.
-pub fn marked_html(line: &str) -> String {
-    let mut out = String::with_capacity(line.len() * 2);
-    for piece in parse_marked(line) {
+pub fn marked_html(line: &[Piece]) -> String {
+    let mut out = String::new();
+    for piece in line {
         match piece {
             Piece::Text(t) => out.push_str(&esc(t)),
             Piece::Marked(tags, word) => {
                 let mut labels = Vec::new();
                 let mut class = "m-a";
-                for t in &tags {
+                for t in tags {
                     let (kind, k) = t.split_at(1);
                     let (c, name) = match kind {
                         "d" => ("m-d", "dep"),
@@ -1083,9 +1130,6 @@ fn example_items(
     ex: &SetExamples,
     range: std::ops::Range<usize>,
 ) {
-    let reorder =
-        r.m.set(&ex.phenomenon, &ex.bucket)
-            .is_some_and(|x| x.kind == SetKind::Reorder);
     let src_lang = esc(r.m.languages.source());
     let tgt_lang = esc(r.m.languages.target());
     let _ = write!(s, "<ol start=\"{}\">", range.start + 1);
@@ -1095,7 +1139,7 @@ fn example_items(
             "<li><dl><dt>line</dt><dd>{}</dd><dt>source</dt><dd lang=\"{src_lang}\">{}</dd><dt>reference</dt><dd lang=\"{tgt_lang}\">{}</dd>",
             e.id,
             marked_html(&e.source),
-            if reorder { marked_html(&e.target) } else { esc(&e.target) }
+            marked_html(&e.target)
         );
         if let Some(sc) = sc {
             for (sys, out) in sc.systems.iter().zip(&e.outputs) {
@@ -1203,11 +1247,11 @@ mod tests {
     #[test]
     fn marked_words_get_labelled_marks() {
         assert_eq!(
-            marked_html("a <h1>b&c</h1> <d1><h2>x</h2></d1>"),
+            marked_html(&crate::format::marked::parse("a <h1>b&c</h1> <d1><h2>x</h2></d1>")),
             "a <mark class=\"m-h\">b&amp;c<sub>head1</sub></mark> <mark class=\"m-d\">x<sub>dep1,head2</sub></mark>"
         );
         assert_eq!(
-            marked_html("<s1>wurde</s1> <x>"),
+            marked_html(&crate::format::marked::parse("<s1>wurde</s1> <x>")),
             "<mark class=\"m-a\">wurde<sub>aligned1</sub></mark> &lt;x&gt;"
         );
     }

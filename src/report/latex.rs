@@ -4,9 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::html::mark;
-use super::scores::{metric_label, SMALL_SET};
-use super::{file_name, Report};
+use super::scores::{mark, metric_label, SMALL_SET};
+use super::Report;
 use crate::format::sets::SetEntry;
 
 /// Escapes LaTeX's special characters.
@@ -41,7 +40,7 @@ pub fn tables(r: &Report) -> String {
         s,
         "% ldd-sets {} report tables for {} ({} -> {}), {} corpus lines.\n% Needs \\usepackage{{booktabs}}. Sets marked $^\\ddagger$ have fewer than {SMALL_SET} sentences.",
         r.m.tool.version,
-        file_name(&r.m.inputs.source.path),
+        r.corpus,
         r.m.languages.source(),
         r.m.languages.target(),
         r.m.corpus.lines

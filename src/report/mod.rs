@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::format::manifest::Manifest;
+use crate::read::sets::Loaded;
 use data::{Distances, Measure, SetExamples};
 use scores::Scores;
 
@@ -46,7 +47,8 @@ impl Format {
     }
 }
 
-/// What `report` reads and writes.
+/// What `report` reads and writes (the CLI glues the steps: [`out_path`],
+/// [`crate::read::sets::load`], [`gather`], [`render`], then writes all-or-nothing).
 #[derive(Debug, Clone)]
 pub struct ReportOptions {
     /// Output directory of `ldd-sets extract`.
@@ -72,14 +74,16 @@ pub struct Report {
     pub dir: PathBuf,
     /// Its manifest.
     pub m: Manifest,
+    /// The corpus's file name, as titles name it.
+    pub corpus: String,
     /// The scores, if any.
     pub scores: Option<Scores>,
     /// Where they were read from.
     pub scores_path: Option<PathBuf>,
     /// Lexical pairs by distance.
     pub distances: Vec<Distances>,
-    /// Per-line reordering file read, if any.
-    pub measures_path: Option<PathBuf>,
+    /// The file name of the per-line reordering file read, if any.
+    pub measures_file: Option<String>,
     /// Reordering measures.
     pub measures: Vec<Measure>,
     /// Example lines per set.
@@ -91,30 +95,31 @@ pub struct Report {
     pub parse: Option<ldd_parse::CacheManifest>,
 }
 
-/// Reads everything the report shows.
-pub fn gather(opts: &ReportOptions) -> Result<Report> {
-    let dir = &opts.sets;
-    let m = Manifest::read_complete(dir)?;
-    let scores_path = match &opts.scores {
-        Some(p) => Some(p.clone()),
-        None => Some(dir.join(crate::layout::SCORES_JSON)).filter(|p| p.is_file()),
+/// Reads everything the report shows about a loaded sets directory: the scores
+/// (`scores`, or `SETS/scores.json` when it exists), the distances, the reordering
+/// measures, `per_set` example lines a set with each system's output, the parse record.
+pub fn gather(l: Loaded, scores: Option<&Path>, per_set: usize) -> Result<Report> {
+    let scores_path = match scores {
+        Some(p) => Some(p.to_path_buf()),
+        None => Some(l.dir.join(crate::layout::SCORES_JSON)).filter(|p| p.is_file()),
     };
     let scores = match &scores_path {
-        Some(p) => Some(scores::read(p, &m)?),
+        Some(p) => Some(scores::read(p, &l.m)?),
         None => None,
     };
-    let distances = data::lexical_distances(dir, &m)?;
-    let (measures_path, measures) = data::reorder_measures(dir, &m)?;
+    let distances = data::lexical_distances(&l.dir, &l.m)?;
+    let (measures_path, measures) = data::reorder_measures(&l.dir, &l.m)?;
     let mut notes = Vec::new();
-    let examples = data::examples(dir, &m, scores.as_ref(), opts.examples, &mut notes)?;
-    let parse = data::parse_record(&m);
+    let examples = data::examples(&l, scores.as_ref(), per_set, &mut notes)?;
+    let parse = data::parse_record(&l.m);
     Ok(Report {
-        dir: dir.clone(),
-        m,
+        corpus: file_name(&l.m.inputs.source.path),
+        measures_file: measures_path.as_deref().map(file_name),
+        dir: l.dir,
+        m: l.m,
         scores,
         scores_path,
         distances,
-        measures_path,
         measures,
         examples,
         notes,
@@ -188,18 +193,8 @@ pub fn render(r: &Report, format: Format) -> Result<String> {
     }
 }
 
-/// Runs `report`: gathers, renders and writes the output all-or-nothing; returns its path.
-pub fn report(opts: &ReportOptions) -> Result<PathBuf> {
-    let out = out_path(opts)?;
-    let r = gather(opts)?;
-    let text = render(&r, opts.format)?;
-    ldd_io::fs::create_parent(&out)?;
-    ldd_io::write_bytes_atomic(&out, text.as_bytes())?;
-    Ok(out)
-}
-
 /// The file name of a path for display (the whole path if it has none).
-pub fn file_name(p: &Path) -> String {
+fn file_name(p: &Path) -> String {
     p.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| p.display().to_string())

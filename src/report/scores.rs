@@ -76,3 +76,15 @@ pub fn read(path: &Path, m: &Manifest) -> Result<Scores> {
     }
     Ok(s)
 }
+
+/// The significance mark of a set row: `**` / `*` for a one-sided control p-value below
+/// 0.01 / 0.05; without p-values, `†` when every control scored higher than the set.
+pub fn mark(r: &Row) -> &'static str {
+    match r.control_p_value {
+        Some(p) if p < 0.01 => "**",
+        Some(p) if p < 0.05 => "*",
+        Some(_) => "",
+        None if r.score.is_some() && r.controls > 0 && r.rank == Some(r.controls) => "†",
+        None => "",
+    }
+}

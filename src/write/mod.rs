@@ -2,13 +2,12 @@
 //!
 //! What enters: the selected lines with their marks ([`set::Entry`]), the controls' ids
 //! with their lines, the alignments, and the run's description. What leaves: the set
-//! files ([`set`]), the marked format ([`marked`]), control files ([`controls`]), the
+//! files ([`set`]) with their marked lines ([`crate::format::marked`]), control files ([`controls`]), the
 //! corpus-wide reordering files ([`reorder_files`]), `manifest.json` / `summary.csv`
 //! ([`manifest`]), and a shard's files for `merge` ([`shard`]), all inside a staging
 //! directory that becomes OUT only when the run succeeds (`ldd_io::Staging`).
 
 pub mod controls;
-pub mod marked;
 pub mod reorder_files;
 pub mod set;
 pub mod shard;
