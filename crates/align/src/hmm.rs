@@ -73,7 +73,7 @@ impl Default for HmmOptions {
             hmm_iterations: 5,
             p0: 0.2,
             max_jump: 10,
-            alpha: 0.01,
+            alpha: 0.1,
             reverse: false,
             max_len: 1000,
             agreement_threshold: 0.5,
