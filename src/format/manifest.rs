@@ -357,9 +357,7 @@ impl Manifest {
     /// changed since, or a name the run did not record, is an error naming both.
     pub fn file(&self, dir: &Path, rel: &str) -> Result<PathBuf> {
         let (path, want) = self.recorded(dir, rel)?;
-        if let Some(want) = want {
-            unchanged(dir, &path, &ldd_io::sha256_file(&path)?.0, want)?;
-        }
+        unchanged_on_disk(dir, &path, want)?;
         Ok(path)
     }
 
@@ -396,9 +394,7 @@ impl Manifest {
             Ok(read) => read,
             // A file that cannot be read as text may be a changed one: that is said first.
             Err(e) => {
-                if let Some(want) = want {
-                    unchanged(dir, &path, &ldd_io::sha256_file(&path)?.0, want)?;
-                }
+                unchanged_on_disk(dir, &path, want)?;
                 return Err(e);
             }
         };
@@ -429,6 +425,15 @@ fn unchanged(dir: &Path, path: &Path, got: &str, want: &str) -> Result<()> {
         ldd_io::text::shown(path),
         ldd_io::text::shown(&dir.join(MANIFEST))
     )))
+}
+
+/// [`unchanged`] for a file hashed as it is on disk now; nothing to check (and nothing
+/// read) when the manifest records no checksum (`want` is `None`).
+fn unchanged_on_disk(dir: &Path, path: &Path, want: Option<&str>) -> Result<()> {
+    match want {
+        Some(want) => unchanged(dir, path, &ldd_io::sha256_file(path)?.0, want),
+        None => Ok(()),
+    }
 }
 
 /// Whether `dir` holds an ldd-sets output: its manifest reads as one.

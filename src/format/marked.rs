@@ -52,21 +52,12 @@ pub fn mark(tokens: &[(String, u32, u32)], marks: &[Vec<String>]) -> String {
         if i > 0 {
             s.push(' ');
         }
-        let tags: Vec<&String> = (*first..=*last)
+        let tags: Vec<&str> = (*first..=*last)
             .filter_map(|id| marks.get(id as usize - 1))
             .flatten()
+            .map(String::as_str)
             .collect();
-        for t in &tags {
-            s.push('<');
-            s.push_str(t);
-            s.push('>');
-        }
-        s.push_str(form);
-        for t in tags.iter().rev() {
-            s.push_str("</");
-            s.push_str(t);
-            s.push('>');
-        }
+        push_wrapped(&mut s, &tags, form);
     }
     s
 }
@@ -80,19 +71,24 @@ pub fn mark_plain(tokens: &[&str], marks: &[(usize, &str)]) -> String {
             s.push(' ');
         }
         let tags: Vec<&str> = marks.iter().filter(|m| m.0 == j).map(|m| m.1).collect();
-        for t in &tags {
-            s.push('<');
-            s.push_str(t);
-            s.push('>');
-        }
-        s.push_str(w);
-        for t in tags.iter().rev() {
-            s.push_str("</");
-            s.push_str(t);
-            s.push('>');
-        }
+        push_wrapped(&mut s, &tags, w);
     }
     s
+}
+
+/// Writes `word` wrapped in `tags`, the first outermost: `<t1><t2>word</t2></t1>`.
+fn push_wrapped(s: &mut String, tags: &[&str], word: &str) {
+    for t in tags {
+        s.push('<');
+        s.push_str(t);
+        s.push('>');
+    }
+    s.push_str(word);
+    for t in tags.iter().rev() {
+        s.push_str("</");
+        s.push_str(t);
+        s.push('>');
+    }
 }
 
 /// A piece of a marked line: text, or a marked word with its tags (`d1`, `h1`, `s1`, …).

@@ -1,12 +1,13 @@
 //! A sets directory read in one pass: its manifest (a complete run, not one shard), then
 //! every set's and written control's ids file — each name resolved inside the directory,
-//! each file read once (in parallel), checked against the SHA-256 the run recorded (hashed while it is
-//! read), against the manifest's sentence count and against the corpus's line count.
+//! each file read once (in parallel), checked against the SHA-256 the run recorded (hashed
+//! while it is read), against the manifest's sentence count and against the corpus's line
+//! count.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::format::manifest::{Manifest, MANIFEST};

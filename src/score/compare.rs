@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::format::manifest::Manifest;
-use crate::read::select::read_ids;
+use crate::read::select::read_ids_hashed;
 
 /// Agreement of one set.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,10 +58,15 @@ pub fn compare(gold: &Path, predicted: &Path, bucket: &str) -> Result<Vec<SetAgr
         let Some(ps) = p.set(&gs.phenomenon, bucket) else {
             continue;
         };
-        let gi: BTreeSet<u32> = read_ids(&g.file(gold, &gs.files.ids)?)?
+        // Each ids file read once, its SHA-256 checked against the record as it is read.
+        let gi: BTreeSet<u32> = g
+            .read_recorded(gold, &gs.files.ids, read_ids_hashed)?
+            .1
             .into_iter()
             .collect();
-        let pi: BTreeSet<u32> = read_ids(&p.file(predicted, &ps.files.ids)?)?
+        let pi: BTreeSet<u32> = p
+            .read_recorded(predicted, &ps.files.ids, read_ids_hashed)?
+            .1
             .into_iter()
             .collect();
         let both = gi.intersection(&pi).count();
