@@ -268,11 +268,17 @@ fn main() {
     );
     println!("(reverse = fast_align -r, the paper's; intersection = ldd-sets' default)");
 
+    // Peak memory of each aligner: reset before it runs (the corpus is already in memory).
+    let reset = common::reset_hwm();
+    let peak = || common::vm_hwm_kb() as f64 / 1024.0;
     let (fwd, rev, secs) = align_last(&corpus, gold_pairs.len());
-    let ours_peak = common::vm_hwm_kb() as f64 / 1024.0;
+    let ours_peak = peak();
+    if !reset {
+        println!("(peak memory cannot be reset here: each peak is this process's so far)");
+    }
     let (best, ours) = report(
         &format!(
-            "aligner trained on {} pairs ({secs:.1} s for both directions):",
+            "aligner trained on {} pairs ({secs:.1} s for both directions, peak {ours_peak:.0} MB):",
             corpus.len()
         ),
         &gold,
@@ -283,10 +289,14 @@ fn main() {
 
     // The HMM aligner trained by agreement, on the same data.
     const AGREED: f64 = 0.3;
+    common::reset_hwm();
     let ((hf, hr, ha), hsecs) = hmm_last(&corpus, gold_pairs.len(), AGREED);
+    let hmm_peak = peak();
+    let o = HmmOptions::default();
     let (_, hmm) = report(
         &format!(
-            "HMM aligner by agreement (5 IBM1 iterations per direction, then 5 joint HMM iterations) on the same {} pairs ({hsecs:.1} s for both directions):",
+            "HMM aligner by agreement ({} IBM1 iterations per direction, then {} joint HMM iterations; p0 {}, alpha {}, max_jump {}) on the same {} pairs ({hsecs:.1} s for both directions, peak {hmm_peak:.0} MB):",
+            o.ibm1_iterations, o.hmm_iterations, o.p0, o.alpha, o.max_jump,
             corpus.len()
         ),
         &gold,
@@ -343,17 +353,18 @@ fn main() {
                 &er,
             );
             println!(
-                "HMM vs eflomal: AER intersection {:+.3}, agreed {:+.3}, grow-diag-final-and {:+.3}, forward {:+.3}, reverse {:+.3}; time {hsecs:.1} s = {:.3}x",
+                "HMM vs eflomal: AER intersection {:+.3}, agreed {:+.3}, grow-diag-final-and {:+.3}, forward {:+.3}, reverse {:+.3}; time {hsecs:.1} s vs {esecs:.1} s = {:.3}x; peak {hmm_peak:.0} MB vs {}",
                 hmm[2] - theirs[2],
                 agreed.aer - theirs[2],
                 hmm[4] - theirs[4],
                 hmm[0] - theirs[0],
                 hmm[1] - theirs[1],
-                hsecs / esecs
+                hsecs / esecs,
+                epeak.map_or("–".into(), |m| format!("{m:.0} MB"))
             );
             println!(
                 "built-in vs eflomal: AER intersection {:+.3}, grow-diag-final-and {:+.3}, forward {:+.3}, reverse {:+.3}; \
-                 time {secs:.1} s vs {esecs:.1} s = {:.3}x; peak {ours_peak:.0} MB (this process) vs {}",
+                 time {secs:.1} s vs {esecs:.1} s = {:.3}x; peak {ours_peak:.0} MB vs {}",
                 ours[2] - theirs[2],
                 ours[4] - theirs[4],
                 ours[0] - theirs[0],

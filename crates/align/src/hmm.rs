@@ -25,19 +25,18 @@
 //!
 //! **Memory.** The corpus, one `u32` slot id per (generated word, conditioning word + null)
 //! cell of every pair and 16 bytes per distinct co-occurring word pair (as fast_align's
-//! model), plus the posteriors of one chunk of pairs.
-
-use std::collections::HashMap;
+//! model), plus the posteriors of two chunks of pairs (one summed, one computed).
 
 use rayon::prelude::*;
 
 use crate::corpus::{Corpus, Side};
 use crate::diag::digamma;
 use crate::error::{AlignError, Result};
+use crate::index::{split_by_offsets, CellIndex};
 use crate::Alignment;
 
 /// Pairs whose E-step runs together; their counts are summed in corpus order.
-const CHUNK: usize = 2048;
+const CHUNK: usize = 512;
 
 /// Smallest probability any emission or transition gets (keeps forward–backward finite).
 const FLOOR: f64 = 1e-12;
@@ -69,9 +68,9 @@ pub struct HmmOptions {
 impl Default for HmmOptions {
     fn default() -> Self {
         HmmOptions {
-            ibm1_iterations: 5,
+            ibm1_iterations: 2,
             hmm_iterations: 5,
-            p0: 0.2,
+            p0: 0.05,
             max_jump: 10,
             alpha: 0.1,
             reverse: false,
@@ -120,39 +119,62 @@ struct Slots {
 }
 
 impl Slots {
+    /// Slots from the corpus's [`CellIndex`] (built in parallel, no hashing), its rows
+    /// copied from group order into pair order.
     fn build(view: &Side<'_>, max_len: usize) -> Slots {
-        let null = view.cond_vocab.len() as u32;
-        let mut ids: HashMap<u64, u32> = HashMap::new();
-        let mut slot_cond = Vec::new();
-        let mut cells = Vec::new();
+        let idx = CellIndex::build(view, max_len);
+        let used: Vec<bool> = (0..view.len())
+            .map(|k| {
+                let (c, g) = (view.cond(k), view.gen(k));
+                !c.is_empty() && !g.is_empty() && c.len() <= max_len && g.len() <= max_len
+            })
+            .collect();
         let mut cell_off = Vec::with_capacity(view.len() + 1);
-        let mut used = Vec::with_capacity(view.len());
-        for k in 0..view.len() {
-            cell_off.push(cells.len());
-            let (c, g) = (view.cond(k), view.gen(k));
-            let ok = !c.is_empty() && !g.is_empty() && c.len() <= max_len && g.len() <= max_len;
-            used.push(ok);
-            if !ok {
-                continue;
-            }
-            for &gw in g {
-                for &cw in std::iter::once(&null).chain(c) {
-                    let key = (u64::from(cw) << 32) | u64::from(gw);
-                    let next = slot_cond.len() as u32;
-                    let s = *ids.entry(key).or_insert_with(|| {
-                        slot_cond.push(cw);
-                        next
-                    });
-                    cells.push(s);
-                }
+        let mut tok_off = Vec::with_capacity(view.len() + 1);
+        let (mut cells_n, mut toks_n) = (0, 0);
+        for (k, &ok) in used.iter().enumerate() {
+            cell_off.push(cells_n);
+            tok_off.push(toks_n);
+            if ok {
+                cells_n += view.gen(k).len() * (view.cond(k).len() + 1);
+                toks_n += view.gen(k).len();
             }
         }
-        cell_off.push(cells.len());
+        cell_off.push(cells_n);
+        tok_off.push(toks_n);
+        // Where the row of every generated token starts in the index.
+        let mut row_at = vec![0usize; toks_n];
+        for g in 0..idx.num_groups() {
+            let mut at = idx.cell_off[g];
+            for &(k, j) in &idx.occ[idx.occ_off[g]..idx.occ_off[g + 1]] {
+                row_at[tok_off[k as usize] + j as usize] = at;
+                at += view.cond(k as usize).len() + 1;
+            }
+        }
+        let mut cells = vec![0u32; cells_n];
+        split_by_offsets(&mut cells, &cell_off)
+            .into_par_iter()
+            .enumerate()
+            .with_min_len(256)
+            .filter(|(k, _)| used[*k])
+            .for_each(|(k, out)| {
+                let n1 = view.cond(k).len() + 1;
+                for ((row, &g), &at) in out
+                    .chunks_mut(n1)
+                    .zip(view.gen(k))
+                    .zip(&row_at[tok_off[k]..tok_off[k + 1]])
+                {
+                    let base = idx.group_off[g as usize] as u32;
+                    for (c, &r) in row.iter_mut().zip(&idx.cell_slot[at..at + n1]) {
+                        *c = base + r;
+                    }
+                }
+            });
         Slots {
             cells,
             cell_off,
-            slot_cond,
-            conds: null as usize + 1,
+            slot_cond: idx.slot_cond,
+            conds: view.cond_vocab.len() + 1,
             used,
         }
     }
@@ -226,15 +248,112 @@ fn far_below(p: isize, d: isize) -> f64 {
     (p - d + 1).max(0) as f64
 }
 
+/// One jump width `d` inside the window, for a pair with `n` conditioning words: the
+/// memories it leaves from (`p + 1` in `lo..hi`) land on words `p + d`.
+struct Width {
+    d: isize,
+    lo: usize,
+    hi: usize,
+    weight: f64,
+    /// Its jump bucket, `d + D`.
+    bucket: usize,
+}
+
+impl Width {
+    /// Memories (`p + 1`) that jump by this width to a word of the pair.
+    #[inline]
+    fn mems(&self) -> std::ops::Range<usize> {
+        self.lo..self.hi
+    }
+
+    /// The words those memories land on, in the same order.
+    #[inline]
+    fn words(&self) -> std::ops::Range<usize> {
+        let shift = |x: usize| (x as isize + self.d - 1) as usize;
+        shift(self.lo)..shift(self.hi)
+    }
+}
+
+/// The widths `|d| < D` that fit a pair, with their weights.
+struct Window {
+    widths: Vec<Width>,
+}
+
+impl Window {
+    fn new(jm: &Jumps, n: usize) -> Window {
+        let (dm, ni) = (jm.max as isize, n as isize);
+        let widths = (1 - dm..dm)
+            .filter_map(|d| {
+                // 0 ≤ p + 1 ≤ n and 0 ≤ p + d ≤ n − 1.
+                let lo = (1 - d).max(0);
+                let hi = (ni + 1 - d).min(ni + 1);
+                (hi > lo).then(|| Width {
+                    d,
+                    lo: lo as usize,
+                    hi: hi as usize,
+                    weight: jm.w(d),
+                    bucket: (d + dm) as usize,
+                })
+            })
+            .collect();
+        Window { widths }
+    }
+}
+
+/// `Σ a[x] · b[x]` in four independent sums (so it vectorises).
+#[inline]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for l in 0..4 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    let tail: f64 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
+}
+
 /// Prefix sums: `out[x] = v[0] + … + v[x − 1]`.
 fn prefix(v: &[f64], out: &mut Vec<f64>) {
-    out.clear();
-    out.push(0.0);
+    out.resize(v.len() + 1, 0.0);
+    out[0] = 0.0;
     let mut acc = 0.0;
-    for &x in v {
+    for (o, &x) in out[1..].iter_mut().zip(v) {
         acc += x;
-        out.push(acc);
+        *o = acc;
     }
+}
+
+/// Work arrays of one forward–backward, kept per thread so pairs allocate only their
+/// results.
+#[derive(Default)]
+struct Fb {
+    e: Vec<f64>,
+    alpha: Vec<f64>,
+    scale: Vec<f64>,
+    q: Vec<f64>,
+    mem: Vec<f64>,
+    qs: Vec<f64>,
+    spread: Vec<f64>,
+    beta: Vec<f64>,
+    ew: Vec<f64>,
+    es: Vec<f64>,
+    prev_mem: Vec<f64>,
+    cur_mem: Vec<f64>,
+    pm: Vec<f64>,
+}
+
+thread_local! {
+    static FB: std::cell::RefCell<Fb> = std::cell::RefCell::new(Fb::default());
+}
+
+/// `v` as `n` zeros.
+fn zeroed(v: &mut Vec<f64>, n: usize) -> &mut Vec<f64> {
+    v.clear();
+    v.resize(n, 0.0);
+    v
 }
 
 /// The state of training in one direction.
@@ -244,6 +363,9 @@ struct Hmm<'a> {
     t: Vec<f64>,
     jumps: Jumps,
     opts: HmmOptions,
+    /// The summed counts, kept between iterations: zeroing pages already written is much
+    /// cheaper than faulting in fresh ones while the other threads run.
+    tot: Totals,
 }
 
 impl<'a> Hmm<'a> {
@@ -257,26 +379,55 @@ impl<'a> Hmm<'a> {
             t,
             jumps: Jumps::uniform(opts.max_jump),
             opts: opts.clone(),
+            tot: Totals::default(),
         }
     }
 
+    /// The totals, zeroed, for one E-step (hand them back through [`Hmm::update`]).
+    fn take_totals(&mut self) -> Totals {
+        let mut tot = std::mem::take(&mut self.tot);
+        tot.counts.resize(self.t.len(), 0.0);
+        tot.counts
+            .par_iter_mut()
+            .with_min_len(1 << 16)
+            .for_each(|x| *x = 0.0);
+        tot.jumps = vec![0.0; self.jumps.w.len()];
+        tot.exposure = vec![0.0; self.jumps.w.len()];
+        tot
+    }
+
     /// Runs `f` on every used pair in parallel, chunk by chunk, and hands the results to
-    /// `sum` in corpus order.
-    fn each_pair<R: Send>(&self, f: impl Fn(usize) -> R + Sync, mut sum: impl FnMut(usize, R)) {
+    /// `sum` in corpus order; one chunk is summed while the next is computed.
+    fn each_pair<R: Send>(
+        &self,
+        f: impl Fn(usize) -> R + Sync,
+        mut sum: impl FnMut(usize, R) + Send,
+    ) {
         let n = self.view.len();
-        let mut start = 0;
-        while start < n {
+        let (mut start, mut pending_start) = (0, 0);
+        let mut pending: Vec<Option<R>> = Vec::new();
+        loop {
             let end = (start + CHUNK).min(n);
-            let out: Vec<Option<R>> = (start..end)
-                .into_par_iter()
-                .map(|k| self.slots.used[k].then(|| f(k)))
-                .collect();
-            for (k, r) in (start..end).zip(out) {
-                if let Some(r) = r {
-                    sum(k, r);
-                }
+            let (todo, at, sum) = (std::mem::take(&mut pending), pending_start, &mut sum);
+            let ((), next) = rayon::join(
+                move || {
+                    for (k, r) in (at..).zip(todo) {
+                        if let Some(r) = r {
+                            sum(k, r);
+                        }
+                    }
+                },
+                || {
+                    (start..end)
+                        .into_par_iter()
+                        .map(|k| self.slots.used[k].then(|| f(k)))
+                        .collect::<Vec<_>>()
+                },
+            );
+            if start >= n {
+                break;
             }
-            start = end;
+            (pending, pending_start, start) = (next, start, end);
         }
     }
 
@@ -297,113 +448,128 @@ impl<'a> Hmm<'a> {
     }
 
     /// Forward–backward of pair `k`: the posterior of every cell (null cell = all null
-    /// states), the expected jumps and their exposure. Transitions are summed inside the
-    /// jump window one by one and beyond it through prefix sums: `O(m · n · D)` per pair.
-    fn hmm_pair(&self, k: usize) -> PairCounts {
+    /// states), the expected jumps and their exposure (left at zero without `with_jumps`,
+    /// as alignment needs none). Transitions inside the jump window
+    /// are summed one width at a time over contiguous slices (loops the compiler
+    /// vectorises), beyond it through prefix sums: `O(m · n · D)` per pair.
+    fn hmm_pair(&self, k: usize, with_jumps: bool) -> PairCounts {
+        FB.with(|fb| self.forward_backward(k, with_jumps, &mut fb.borrow_mut()))
+    }
+
+    /// [`Hmm::hmm_pair`] in this thread's work arrays.
+    fn forward_backward(&self, k: usize, with_jumps: bool, fb: &mut Fb) -> PairCounts {
+        let Fb {
+            e,
+            alpha,
+            scale,
+            q,
+            mem,
+            qs,
+            spread,
+            beta,
+            ew,
+            es,
+            prev_mem,
+            cur_mem,
+            pm,
+        } = fb;
         let (n, m) = (self.view.cond(k).len(), self.view.gen(k).len());
-        let n1 = n + 1;
+        let (n1, ni) = (n + 1, n as isize);
         let cells = self.slots.pair(k);
         let (p0, jm) = (self.opts.p0, &self.jumps);
         let dm = jm.max as isize;
         let (w_lo, w_hi) = (jm.w[0], jm.w[2 * jm.max]);
-        // Emissions, looked up once: `e[j·(n + 1) + i]`.
-        let e: Vec<f64> = cells
-            .iter()
-            .map(|&c| self.t[c as usize].max(FLOOR))
-            .collect();
-        let emit = |j: usize, i: usize| e[j * n1 + i];
-        // Weights inside the window, `win[d + D − 1]` for |d| < D.
-        let win: Vec<f64> = (1 - dm..dm).map(|d| jm.w(d)).collect();
-        let ww = |d: isize| win[(d + dm - 1) as usize];
+        // Emissions, looked up once: `e[j·(n + 1) + i]`, `i = 0` the null word.
+        e.clear();
+        e.extend(cells.iter().map(|&c| self.t[c as usize].max(FLOOR)));
+        let win = Window::new(jm, n);
         // (1 − p0) / Z(p), at p + 1.
         let inv_z: Vec<f64> = jm.norms(n).iter().map(|z| (1.0 - p0) / z).collect();
-        // States: 0..n words, n..2n null after word i, 2n null at the start; the memory
-        // of a state (its p + 1): word i and null-after-i remember i, the start −1.
+        // States: 0..n words, n..2n null after word i, 2n null at the start. A state's
+        // memory (at p + 1): word i and null-after-i remember i, the start −1.
         let s_n = 2 * n + 1;
-        let mem = |s: usize| -> usize {
-            if s < n {
-                s + 1
-            } else if s < 2 * n {
-                s - n + 1
-            } else {
-                0
+        let by_mem = |al: &[f64], out: &mut [f64]| {
+            out[0] = al[2 * n];
+            for (o, (a, b)) in out[1..].iter_mut().zip(al[..n].iter().zip(&al[n..2 * n])) {
+                *o = a + b;
             }
         };
-        let mut alpha = vec![0.0; m * s_n];
-        let mut scale = vec![0.0; m];
-        let mut q = vec![0.0; n1];
-        let mut qs = Vec::new();
-        // Σ_p q(p) · s(i − p) for every word i, q indexed by p + 1.
-        let spread = |q: &[f64], qs: &mut Vec<f64>, out: &mut dyn FnMut(usize, f64)| {
-            prefix(q, qs);
-            let total = qs[n1];
-            for i in 0..n as isize {
-                let (first, last) = ((i - dm + 1).max(-1), (i + dm - 1).min(n as isize - 1));
-                let mut sum = 0.0;
-                for p in first..=last {
-                    sum += q[(p + 1) as usize] * ww(i - p);
-                }
-                // p ≤ i − D, i.e. p + 1 < i − D + 2.
-                let below = (i - dm + 2).clamp(0, n1 as isize) as usize;
-                // p ≥ i + D, i.e. p + 1 ≥ i + D + 1.
-                let above = (i + dm + 1).clamp(0, n1 as isize) as usize;
-                sum += w_hi * qs[below] + w_lo * (total - qs[above]);
-                out(i as usize, sum);
-            }
-        };
+        let alpha = zeroed(alpha, m * s_n);
+        let scale = zeroed(scale, m);
+        let q = zeroed(q, n1);
+        let mem = zeroed(mem, n1);
+        let spread = zeroed(spread, n);
         for (i, a) in alpha[..n].iter_mut().enumerate() {
-            *a = jm.w(i as isize + 1) * inv_z[0] * emit(0, i + 1);
+            *a = jm.w(i as isize + 1) * inv_z[0] * e[i + 1];
         }
-        alpha[2 * n] = p0 * emit(0, 0);
-        let mut by_mem = vec![0.0; n1];
+        alpha[2 * n] = p0 * e[0];
         for j in 0..m {
             if j > 0 {
-                by_mem.iter_mut().for_each(|x| *x = 0.0);
-                for (s, &x) in alpha[(j - 1) * s_n..j * s_n].iter().enumerate() {
-                    by_mem[mem(s)] += x;
-                }
-                for (x, (b, iz)) in q.iter_mut().zip(by_mem.iter().zip(&inv_z)) {
+                let (prev, cur) = alpha[(j - 1) * s_n..(j + 1) * s_n].split_at_mut(s_n);
+                by_mem(prev, mem);
+                for (x, (b, iz)) in q.iter_mut().zip(mem.iter().zip(&inv_z)) {
                     *x = b * iz;
                 }
-                let e0 = emit(j, 0);
-                let cur = &mut alpha[j * s_n..(j + 1) * s_n];
-                spread(&q, &mut qs, &mut |i, v| cur[i] = v * emit(j, i + 1));
-                for i in 0..n {
-                    cur[n + i] = p0 * by_mem[i + 1] * e0;
+                // Σ_p q(p) · s(i − p) for every word i: beyond the window, then inside.
+                prefix(q, qs);
+                let total = qs[n1];
+                for (i, o) in spread.iter_mut().enumerate() {
+                    let i = i as isize;
+                    // p ≤ i − D, i.e. p + 1 < i − D + 2; p ≥ i + D, i.e. p + 1 ≥ i + D + 1.
+                    let below = (i - dm + 2).clamp(0, n1 as isize) as usize;
+                    let above = (i + dm + 1).clamp(0, n1 as isize) as usize;
+                    *o = w_hi * qs[below] + w_lo * (total - qs[above]);
                 }
-                cur[2 * n] = p0 * by_mem[0] * e0;
+                for w in &win.widths {
+                    for (o, &x) in spread[w.words()].iter_mut().zip(&q[w.mems()]) {
+                        *o += w.weight * x;
+                    }
+                }
+                let ej = &e[j * n1..(j + 1) * n1];
+                let e0 = ej[0];
+                for (c, (s, em)) in cur[..n].iter_mut().zip(spread.iter().zip(&ej[1..])) {
+                    *c = s * em;
+                }
+                for (c, b) in cur[n..2 * n].iter_mut().zip(&mem[1..]) {
+                    *c = p0 * b * e0;
+                }
+                cur[2 * n] = p0 * mem[0] * e0;
             }
             let row = &mut alpha[j * s_n..(j + 1) * s_n];
             let z: f64 = row.iter().sum();
             scale[j] = z;
-            row.iter_mut().for_each(|x| *x /= z);
+            let inv = 1.0 / z;
+            row.iter_mut().for_each(|x| *x *= inv);
         }
         // Backward, scaled by the same factors; beta depends on the memory only.
-        let mut beta = vec![0.0; m * n1];
+        let beta = zeroed(beta, m * n1);
         beta[(m - 1) * n1..].iter_mut().for_each(|x| *x = 1.0);
-        let mut ew = vec![0.0; n];
-        let mut es = Vec::new();
+        let ew = zeroed(ew, n);
         for j in (0..m - 1).rev() {
-            let e0 = emit(j + 1, 0);
+            let ej = &e[(j + 1) * n1..(j + 2) * n1];
+            let e0 = ej[0];
             let (now, next) = beta.split_at_mut((j + 1) * n1);
             let next = &next[..n1];
-            for (i, x) in ew.iter_mut().enumerate() {
-                *x = emit(j + 1, i + 1) * next[i + 1];
+            for (x, (em, b)) in ew.iter_mut().zip(ej[1..].iter().zip(&next[1..])) {
+                *x = em * b;
             }
-            prefix(&ew, &mut es);
+            prefix(ew, es);
             let total = es[n];
             let row = &mut now[j * n1..];
-            for p in -1..n as isize {
-                let (first, last) = ((p - dm + 1).max(0), (p + dm - 1).min(n as isize - 1));
-                let mut sum = 0.0;
-                for i in first..=last {
-                    sum += ww(i - p) * ew[i as usize];
+            for (p1, r) in row.iter_mut().enumerate() {
+                let p = p1 as isize - 1;
+                let above = (p + dm).clamp(0, ni) as usize;
+                let below = (p - dm + 1).clamp(0, ni) as usize;
+                *r = w_hi * (total - es[above]) + w_lo * es[below];
+            }
+            for w in &win.widths {
+                for (r, &x) in row[w.mems()].iter_mut().zip(&ew[w.words()]) {
+                    *r += w.weight * x;
                 }
-                let above = (p + dm).clamp(0, n as isize) as usize;
-                let below = (p - dm + 1).clamp(0, n as isize) as usize;
-                sum += w_hi * (total - es[above]) + w_lo * es[below];
-                let p1 = (p + 1) as usize;
-                row[p1] = (sum * inv_z[p1] + p0 * e0 * next[p1]) / scale[j + 1];
+            }
+            let inv = 1.0 / scale[j + 1];
+            for (r, (iz, nx)) in row.iter_mut().zip(inv_z.iter().zip(next)) {
+                *r = (*r * iz + p0 * e0 * nx) * inv;
             }
         }
         // Posteriors of the cells; expected jumps and their exposure.
@@ -412,65 +578,66 @@ impl<'a> Hmm<'a> {
         let mut jumps = vec![0.0; nb];
         let mut exposure = vec![0.0; nb];
         // Posterior of each memory at the previous position (the start: all at −1).
-        let mut prev_mem = vec![0.0; n1];
+        let mut prev_mem = zeroed(prev_mem, n1);
         prev_mem[0] = 1.0;
-        let mut cur_mem = vec![0.0; n1];
+        let mut cur_mem = zeroed(cur_mem, n1);
         for j in 0..m {
             let al = &alpha[j * s_n..(j + 1) * s_n];
             let be = &beta[j * n1..(j + 1) * n1];
             let out = &mut post[j * n1..(j + 1) * n1];
-            cur_mem.iter_mut().for_each(|x| *x = 0.0);
-            let mut z = 0.0;
-            for s in 0..s_n {
-                let g = al[s] * be[mem(s)];
-                z += g;
-                cur_mem[mem(s)] += g;
-                if s < n {
-                    out[s + 1] += g;
-                } else {
-                    out[0] += g;
-                }
+            let mut null = al[2 * n] * be[0];
+            cur_mem[0] = null;
+            for i in 0..n {
+                let (word, after) = (al[i] * be[i + 1], al[n + i] * be[i + 1]);
+                out[i + 1] = word;
+                cur_mem[i + 1] = word + after;
+                null += after;
             }
-            out.iter_mut().for_each(|x| *x /= z);
-            cur_mem.iter_mut().for_each(|x| *x /= z);
+            out[0] = null;
+            let z: f64 = cur_mem.iter().sum();
+            let inv = 1.0 / z;
+            out.iter_mut().for_each(|x| *x *= inv);
+            cur_mem.iter_mut().for_each(|x| *x *= inv);
+            if !with_jumps {
+                continue;
+            }
             // Expected jumps into word states: q(p) · s(i − p) · emit · beta / scale, with
-            // q from the previous position's forward mass (the start for j = 0).
-            for (i, x) in ew.iter_mut().enumerate() {
-                *x = emit(j, i + 1) * be[i + 1] / scale[j];
+            // q from the previous position's forward mass (the start's mass is 1 at j = 0).
+            let ej = &e[j * n1..(j + 1) * n1];
+            let inv = 1.0 / scale[j];
+            for (x, (em, b)) in ew.iter_mut().zip(ej[1..].iter().zip(&be[1..])) {
+                *x = em * b * inv;
             }
             if j > 0 {
-                by_mem.iter_mut().for_each(|x| *x = 0.0);
-                for (s, &x) in alpha[(j - 1) * s_n..j * s_n].iter().enumerate() {
-                    by_mem[mem(s)] += x;
-                }
+                by_mem(&alpha[(j - 1) * s_n..j * s_n], mem);
             } else {
-                by_mem.iter_mut().for_each(|x| *x = 0.0);
-                // alpha_0 = s(i + 1) · inv_z(−1) · emit / scale_0: the start's mass is 1.
-                by_mem[0] = 1.0;
+                mem.iter_mut().for_each(|x| *x = 0.0);
+                mem[0] = 1.0;
             }
-            for (x, (b, iz)) in q.iter_mut().zip(by_mem.iter().zip(&inv_z)) {
+            for (x, (b, iz)) in q.iter_mut().zip(mem.iter().zip(&inv_z)) {
                 *x = b * iz;
             }
-            prefix(&ew, &mut es);
+            prefix(ew, es);
+            prefix(prev_mem, pm);
             let total = es[n];
-            for p in -1..n as isize {
-                let qp = q[(p + 1) as usize];
-                let gm = prev_mem[(p + 1) as usize];
-                if qp == 0.0 && gm == 0.0 {
-                    continue;
-                }
-                let (first, last) = ((p - dm + 1).max(0), (p + dm - 1).min(n as isize - 1));
-                for i in first..=last {
-                    let b = (i - p + dm) as usize;
-                    jumps[b] += qp * ww(i - p) * ew[i as usize];
-                    exposure[b] += gm;
-                }
-                let above = (p + dm).clamp(0, n as isize) as usize;
-                let below = (p - dm + 1).clamp(0, n as isize) as usize;
-                jumps[nb - 1] += qp * w_hi * (total - es[above]);
-                jumps[0] += qp * w_lo * es[below];
-                exposure[nb - 1] += gm * far_above(p, dm, n);
-                exposure[0] += gm * far_below(p, dm);
+            let (mut far_hi, mut far_lo, mut exp_hi, mut exp_lo) = (0.0, 0.0, 0.0, 0.0);
+            for (p1, (qp, gm)) in q.iter().zip(prev_mem.iter()).enumerate() {
+                let p = p1 as isize - 1;
+                let above = (p + dm).clamp(0, ni) as usize;
+                let below = (p - dm + 1).clamp(0, ni) as usize;
+                far_hi += qp * (total - es[above]);
+                far_lo += qp * es[below];
+                exp_hi += gm * far_above(p, dm, n);
+                exp_lo += gm * far_below(p, dm);
+            }
+            jumps[nb - 1] += w_hi * far_hi;
+            jumps[0] += w_lo * far_lo;
+            exposure[nb - 1] += exp_hi;
+            exposure[0] += exp_lo;
+            for w in &win.widths {
+                let (mems, b) = (w.mems(), w.bucket);
+                jumps[b] += w.weight * dot(&q[mems.clone()], &ew[w.words()]);
+                exposure[b] += pm[mems.end] - pm[mems.start];
             }
             std::mem::swap(&mut prev_mem, &mut cur_mem);
         }
@@ -484,7 +651,7 @@ impl<'a> Hmm<'a> {
     /// The expected counts of pair `k` under IBM Model 1 (`hmm = false`) or the HMM.
     fn counts(&self, k: usize, hmm: bool) -> PairCounts {
         if hmm {
-            self.hmm_pair(k)
+            self.hmm_pair(k, true)
         } else {
             self.ibm1_pair(k)
         }
@@ -492,15 +659,15 @@ impl<'a> Hmm<'a> {
 
     /// One EM iteration of this direction alone.
     fn iterate(&mut self, hmm: bool) {
-        let mut tot = Totals::new(self);
+        let mut tot = self.take_totals();
         let this = &*self;
         this.each_pair(|k| this.counts(k, hmm), |k, pc| tot.add(this, k, &pc));
-        self.update(&tot, hmm);
+        self.update(tot, hmm);
     }
 
-    /// The M-step from the summed counts: the lexical table, and the jump weights (per
+    /// The M-step from the summed counts (kept for the next E-step): the lexical table, and the jump weights (per
     /// position: expected jumps over the positions offered) after an HMM E-step.
-    fn update(&mut self, tot: &Totals, hmm: bool) {
+    fn update(&mut self, tot: Totals, hmm: bool) {
         self.m_step(&tot.counts);
         if hmm {
             let rate: Vec<f64> = tot
@@ -518,6 +685,7 @@ impl<'a> Hmm<'a> {
                 eprintln!("[ldd-align hmm] jumps {}", w.join(" "));
             }
         }
+        self.tot = tot;
     }
 
     /// Variational-Bayes M-step of the lexical table (fast_align's).
@@ -564,7 +732,7 @@ impl<'a> Hmm<'a> {
     fn align(&self) -> HmmAlignment {
         let mut out = HmmAlignment::empty(self.view.len());
         self.each_pair(
-            |k| self.best_links(k, &self.hmm_pair(k)),
+            |k| self.best_links(k, &self.hmm_pair(k, false)),
             |k, links| out.set(k, &links),
         );
         out
@@ -586,6 +754,7 @@ impl HmmAlignment {
 }
 
 /// Expected counts summed over the corpus, in corpus order.
+#[derive(Default)]
 struct Totals {
     counts: Vec<f64>,
     jumps: Vec<f64>,
@@ -593,14 +762,6 @@ struct Totals {
 }
 
 impl Totals {
-    fn new(h: &Hmm<'_>) -> Totals {
-        Totals {
-            counts: vec![0.0; h.t.len()],
-            jumps: vec![0.0; h.jumps.w.len()],
-            exposure: vec![0.0; h.jumps.w.len()],
-        }
-    }
-
     fn add(&mut self, h: &Hmm<'_>, k: usize, pc: &PairCounts) {
         for (&s, &c) in h.slots.pair(k).iter().zip(&pc.cells) {
             self.counts[s as usize] += c;
@@ -637,7 +798,7 @@ fn agree(f: &mut PairCounts, r: &mut PairCounts, ns: usize, nt: usize) {
 
 /// One EM iteration of both directions together, by agreement.
 fn iterate_joint(f: &mut Hmm<'_>, r: &mut Hmm<'_>, hmm: bool) {
-    let (mut tf, mut tr) = (Totals::new(f), Totals::new(r));
+    let (mut tf, mut tr) = (f.take_totals(), r.take_totals());
     {
         let (fv, rv) = (&*f, &*r);
         fv.each_pair(
@@ -652,8 +813,8 @@ fn iterate_joint(f: &mut Hmm<'_>, r: &mut Hmm<'_>, hmm: bool) {
             },
         );
     }
-    f.update(&tf, hmm);
-    r.update(&tr, hmm);
+    f.update(tf, hmm);
+    r.update(tr, hmm);
 }
 
 /// What joint training aligns: each direction as [`train_and_align_hmm`] gives it, and the
@@ -680,7 +841,7 @@ fn align_joint(f: &Hmm<'_>, r: &Hmm<'_>, threshold: f64) -> JointAlignment {
     };
     f.each_pair(
         |k| {
-            let (a, b) = (f.hmm_pair(k), r.hmm_pair(k));
+            let (a, b) = (f.hmm_pair(k, false), r.hmm_pair(k, false));
             let (ns, nt) = (f.view.cond(k).len(), f.view.gen(k).len());
             let mut agreed = Vec::new();
             for i in 0..ns {
@@ -811,7 +972,7 @@ mod tests {
         h.iterate(true);
         for k in 0..c.len() {
             let n = h.view.cond(k).len();
-            let pc = h.hmm_pair(k);
+            let pc = h.hmm_pair(k, true);
             for row in pc.cells.chunks(n + 1) {
                 let s: f64 = row.iter().sum();
                 assert!((s - 1.0).abs() < 1e-9, "{s}");
@@ -841,7 +1002,7 @@ mod tests {
             *t = 0.05 + ((k * 37 + 11) % 17) as f64 / 20.0;
         }
         h.jumps.w = vec![0.1, 0.15, 0.3, 0.25, 0.2];
-        let pc = h.hmm_pair(0);
+        let pc = h.hmm_pair(0, true);
         let (n, m, p0) = (5usize, 3usize, opts.p0);
         let v = |d: isize| h.jumps.w[h.jumps.bucket(d)];
         let z = |p: isize| (0..n as isize).map(|i| v(i - p)).sum::<f64>();
