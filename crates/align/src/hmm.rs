@@ -29,10 +29,15 @@
 
 use rayon::prelude::*;
 
-use crate::corpus::{Corpus, Side};
+use std::path::Path;
+
+use crate::binfmt;
+use crate::corpus::{Corpus, Side, Vocab};
 use crate::diag::digamma;
 use crate::error::{AlignError, Result};
 use crate::index::{split_by_offsets, CellIndex};
+use crate::model::UNSEEN_PROB;
+use crate::table::Columns;
 use crate::Alignment;
 
 /// Pairs whose E-step runs together; their counts are summed in corpus order.
@@ -116,6 +121,8 @@ struct Slots {
     conds: usize,
     /// Whether pair `k` is trained and aligned (both sides non-empty, within `max_len`).
     used: Vec<bool>,
+    /// Per generated word id, its slot range (slots are grouped by generated word).
+    group_off: Vec<usize>,
 }
 
 impl Slots {
@@ -176,6 +183,7 @@ impl Slots {
             slot_cond: idx.slot_cond,
             conds: view.cond_vocab.len() + 1,
             used,
+            group_off: idx.group_off,
         }
     }
 
@@ -381,6 +389,42 @@ impl<'a> Hmm<'a> {
             opts: opts.clone(),
             tot: Totals::default(),
         }
+    }
+
+    /// The direction `opts.reverse` of a trained model on another corpus: its lexical table
+    /// (`unseen` for word pairs it does not hold) and jump weights.
+    fn from_model(
+        corpus: &'a Corpus,
+        opts: &HmmOptions,
+        vocabs: (&Vocab, &Vocab),
+        table: &Columns,
+        jumps: &[f64],
+    ) -> Hmm<'a> {
+        let view = corpus.view(opts.reverse);
+        let slots = Slots::build(&view, opts.max_len);
+        let t = table.slot_probs(
+            vocabs,
+            &view,
+            &slots.group_off,
+            &slots.slot_cond,
+            UNSEEN_PROB,
+        );
+        Hmm {
+            view,
+            slots,
+            t,
+            jumps: Jumps {
+                max: opts.max_jump,
+                w: jumps.to_vec(),
+            },
+            opts: opts.clone(),
+            tot: Totals::default(),
+        }
+    }
+
+    /// The trained lexical table, one column per generated word.
+    fn columns(&self) -> Columns {
+        Columns::from_slots(&self.slots.group_off, &self.slots.slot_cond, |s| self.t[s])
     }
 
     /// The totals, zeroed, for one E-step (hand them back through [`Hmm::update`]).
@@ -866,15 +910,14 @@ fn align_joint(f: &Hmm<'_>, r: &Hmm<'_>, threshold: f64) -> JointAlignment {
 /// Trains both directions of the HMM aligner together by agreement (IBM Model 1 in each
 /// direction, then the HMM jointly) and aligns the corpus. `opts.reverse` is ignored.
 pub fn train_and_align_hmm_joint(corpus: &Corpus, opts: &HmmOptions) -> Result<JointAlignment> {
+    let (f, r) = train_joint(corpus, opts)?;
+    Ok(align_joint(&f, &r, opts.agreement_threshold))
+}
+
+/// Both directions trained together on `corpus` (see [`train_and_align_hmm_joint`]).
+fn train_joint<'a>(corpus: &'a Corpus, opts: &HmmOptions) -> Result<(Hmm<'a>, Hmm<'a>)> {
     opts.validate()?;
-    let fo = HmmOptions {
-        reverse: false,
-        ..opts.clone()
-    };
-    let ro = HmmOptions {
-        reverse: true,
-        ..opts.clone()
-    };
+    let (fo, ro) = directions(opts);
     let (mut f, mut r) = (Hmm::new(corpus, &fo), Hmm::new(corpus, &ro));
     // IBM Model 1 alone in each direction: from a uniform table the product of two
     // posteriors would hand almost every word to null.
@@ -885,7 +928,200 @@ pub fn train_and_align_hmm_joint(corpus: &Corpus, opts: &HmmOptions) -> Result<J
     for _ in 0..opts.hmm_iterations {
         iterate_joint(&mut f, &mut r, true);
     }
-    Ok(align_joint(&f, &r, opts.agreement_threshold))
+    Ok((f, r))
+}
+
+/// The options of the forward and the reverse direction.
+fn directions(opts: &HmmOptions) -> (HmmOptions, HmmOptions) {
+    let dir = |reverse| HmmOptions {
+        reverse,
+        ..opts.clone()
+    };
+    (dir(false), dir(true))
+}
+
+/// A trained HMM aligner, both directions, as joint training leaves it: what
+/// [`HmmModel::align`] needs to align any corpus, and what is saved.
+#[derive(Debug, Clone)]
+pub struct HmmModel {
+    options: HmmOptions,
+    /// What the two sides are (e.g. language codes); empty when unknown.
+    labels: (String, String),
+    src_vocab: Vocab,
+    tgt_vocab: Vocab,
+    /// `p(target | source)` (forward) and `p(source | target)` (reverse).
+    tables: [Columns; 2],
+    /// Jump weights of the forward and the reverse direction.
+    jumps: [Vec<f64>; 2],
+}
+
+impl HmmModel {
+    /// Trains both directions together on `corpus` (see [`train_and_align_hmm_joint`]).
+    pub fn train(corpus: &Corpus, opts: &HmmOptions) -> Result<HmmModel> {
+        let (f, r) = train_joint(corpus, opts)?;
+        Ok(HmmModel {
+            options: HmmOptions {
+                reverse: false,
+                ..opts.clone()
+            },
+            labels: (String::new(), String::new()),
+            src_vocab: corpus.src_vocab().clone(),
+            tgt_vocab: corpus.tgt_vocab().clone(),
+            tables: [f.columns(), r.columns()],
+            jumps: [f.jumps.w.clone(), r.jumps.w.clone()],
+        })
+    }
+
+    /// Aligns every pair of `corpus` (which need not be the training corpus) in both
+    /// directions and by agreement, as [`train_and_align_hmm_joint`] aligns its training
+    /// corpus: word pairs the model never saw get [`UNSEEN_PROB`]; pairs with an empty side
+    /// or over [`HmmOptions::max_len`] tokens get no links.
+    pub fn align(&self, corpus: &Corpus) -> JointAlignment {
+        let (fo, ro) = directions(&self.options);
+        let (src, tgt) = (&self.src_vocab, &self.tgt_vocab);
+        let f = Hmm::from_model(corpus, &fo, (src, tgt), &self.tables[0], &self.jumps[0]);
+        let r = Hmm::from_model(corpus, &ro, (tgt, src), &self.tables[1], &self.jumps[1]);
+        align_joint(&f, &r, self.options.agreement_threshold)
+    }
+
+    /// Options the model was trained with (`reverse` is false: it holds both directions).
+    pub fn options(&self) -> &HmmOptions {
+        &self.options
+    }
+
+    /// Sets the length limit of [`HmmModel::align`] (not stored in saved models).
+    pub fn set_max_len(&mut self, n: usize) {
+        self.options.max_len = n;
+    }
+
+    /// Records what the two sides are (e.g. language codes), saved with the model.
+    pub fn set_labels(&mut self, source: &str, target: &str) {
+        self.labels = (source.to_string(), target.to_string());
+    }
+
+    /// The recorded side labels, if any.
+    pub fn labels(&self) -> Option<(&str, &str)> {
+        (!self.labels.0.is_empty() || !self.labels.1.is_empty())
+            .then_some((self.labels.0.as_str(), self.labels.1.as_str()))
+    }
+
+    /// Number of stored word-pair probabilities of both directions (null pairs included).
+    pub fn num_params(&self) -> usize {
+        self.tables.iter().map(|t| t.probs.len()).sum()
+    }
+
+    /// Saves the model (format version 3; see the crate README):
+    ///
+    /// ```text
+    /// magic "LDDALIGN" | u32 version=3 | u32 ibm1_iterations | u32 hmm_iterations |
+    /// f64 p0 | f64 alpha | f64 agreement_threshold | u64 max_jump |
+    /// source label, target label (u32 byte length + UTF-8) |
+    /// source vocab, target vocab (u64 count, then per word u32 byte length + UTF-8) |
+    /// forward then reverse direction: u64 jump weights count (2·max_jump + 1), the f64
+    /// weights, and the lexical table as in version 2 (generated words' columns) |
+    /// u32 CRC-32 of all preceding bytes
+    /// ```
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        self.save_staged(path)?.commit()?;
+        Ok(())
+    }
+
+    /// [`HmmModel::save`] up to the last step (see [`crate::Model::save_staged`]).
+    pub fn save_staged(&self, path: impl AsRef<Path>) -> Result<ldd_io::AtomicFile> {
+        let o = &self.options;
+        let mut w = binfmt::Writer::create(path.as_ref(), binfmt::HMM_VERSION)?;
+        w.u32(o.ibm1_iterations)?;
+        w.u32(o.hmm_iterations)?;
+        for x in [o.p0, o.alpha, o.agreement_threshold] {
+            w.f64(x)?;
+        }
+        w.u64(o.max_jump as u64)?;
+        w.str(&self.labels.0)?;
+        w.str(&self.labels.1)?;
+        w.vocab(&self.src_vocab)?;
+        w.vocab(&self.tgt_vocab)?;
+        for (table, jumps) in self.tables.iter().zip(&self.jumps) {
+            w.u64(jumps.len() as u64)?;
+            for &x in jumps {
+                w.f64(x)?;
+            }
+            w.columns(table)?;
+        }
+        w.finish()
+    }
+
+    /// Loads a model saved by [`HmmModel::save`]. A missing, truncated, corrupt (CRC
+    /// mismatch) or inconsistent file is an error naming the file, and so is a fast_align
+    /// model (load it with [`crate::Model::load`]).
+    pub fn load(path: impl AsRef<Path>) -> Result<HmmModel> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| AlignError::io(path, e))?;
+        let bad = |reason: String| AlignError::ModelFormat {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let (version, mut r) = binfmt::open(&bytes).map_err(bad)?;
+        if (1..=binfmt::FAST_ALIGN_VERSION).contains(&version) {
+            return Err(bad(
+                "a fast_align model, not an HMM model (choose the fast_align model type to load it)"
+                    .into(),
+            ));
+        }
+        if version != binfmt::HMM_VERSION {
+            return Err(bad(format!(
+                "unsupported format version {version} (expected {})",
+                binfmt::HMM_VERSION
+            )));
+        }
+        let parse = |r: &mut binfmt::Reader<'_>| -> std::result::Result<HmmModel, String> {
+            let ibm1_iterations = r.u32()?;
+            let hmm_iterations = r.u32()?;
+            let (p0, alpha, agreement_threshold) = (r.f64()?, r.f64()?, r.f64()?);
+            let max_jump = usize::try_from(r.u64()?).map_err(|_| "bad max_jump".to_string())?;
+            let options = HmmOptions {
+                ibm1_iterations,
+                hmm_iterations,
+                p0,
+                max_jump,
+                alpha,
+                reverse: false,
+                max_len: HmmOptions::default().max_len,
+                agreement_threshold,
+            };
+            options.validate().map_err(|e| e.to_string())?;
+            let labels = (r.str("label")?, r.str("label")?);
+            let (src_vocab, tgt_vocab) = (r.vocab()?, r.vocab()?);
+            let mut dirs = Vec::with_capacity(2);
+            for (gens, conds) in [
+                (tgt_vocab.len(), src_vocab.len()),
+                (src_vocab.len(), tgt_vocab.len()),
+            ] {
+                let n = r.len()?;
+                if Some(n) != max_jump.checked_mul(2).map(|x| x + 1) {
+                    return Err(format!("{n} jump weights for max_jump {max_jump}"));
+                }
+                let jumps = (0..n)
+                    .map(|_| r.f64())
+                    .collect::<std::result::Result<Vec<_>, _>>()?;
+                if jumps.iter().any(|&w| !(w.is_finite() && w > 0.0)) {
+                    return Err("bad jump weight".into());
+                }
+                dirs.push((r.columns(gens, conds)?, jumps));
+            }
+            r.end()?;
+            let (rt, rj) = dirs.pop().ok_or("no reverse direction")?;
+            let (ft, fj) = dirs.pop().ok_or("no forward direction")?;
+            Ok(HmmModel {
+                options,
+                labels,
+                src_vocab,
+                tgt_vocab,
+                tables: [ft, rt],
+                jumps: [fj, rj],
+            })
+        };
+        parse(&mut r).map_err(bad)
+    }
 }
 
 /// Trains the HMM aligner on `corpus` (IBM Model 1, then the HMM) and aligns it: every

@@ -17,6 +17,7 @@
 
 #![warn(missing_docs)]
 
+mod binfmt;
 mod corpus;
 mod diag;
 mod error;
@@ -29,13 +30,15 @@ mod model;
 pub mod pharaoh;
 mod punct_table;
 mod symmetrize;
+mod table;
 mod tokenize;
 
 pub use corpus::{Corpus, Vocab};
 pub use error::{AlignError, Result};
 pub use gold::{read_gold, Gold, GoldFormat, GoldOptions, GoldSentence, OutsideLink};
 pub use hmm::{
-    train_and_align_hmm, train_and_align_hmm_joint, HmmAlignment, HmmOptions, JointAlignment,
+    train_and_align_hmm, train_and_align_hmm_joint, HmmAlignment, HmmModel, HmmOptions,
+    JointAlignment,
 };
 pub use measures::{
     is_alpha_token, is_word, paper_position, permutation, word_links, Crossing, Ratio, ReorderHit,

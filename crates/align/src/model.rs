@@ -1,16 +1,17 @@
 //! fast_align's reparameterised IBM Model 2: training (EM), Viterbi alignment, save/load.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use crate::binfmt;
 use crate::corpus::{Corpus, Side, Vocab};
 use crate::diag::{digamma, dlog_z_sum, DiagonalPrior};
 use crate::error::{AlignError, Result};
 use crate::index::{split_by_offsets, with_scratch, CellIndex};
+use crate::table::Columns;
 use crate::Alignment;
 
 /// Translation probability of a word pair never seen in training (fast_align's floor).
@@ -105,11 +106,8 @@ pub struct Model {
     labels: (String, String),
     cond_vocab: Vocab,
     gen_vocab: Vocab,
-    /// Per generated word id, its range in `conds`/`probs` (`len = gen_vocab.len() + 1`).
-    col_off: Vec<usize>,
-    /// Conditioning word ids (null = `cond_vocab.len()`), ascending within a column.
-    conds: Vec<u32>,
-    probs: Vec<f64>,
+    /// `p(generated | conditioning)`, one column per generated word.
+    table: Columns,
 }
 
 /// Training-time parameter of one slot: probability and expected count side by side, so that
@@ -423,38 +421,17 @@ impl<'a> Trainer<'a> {
         self.index.cell_slot = Vec::new();
         self.index.occ = Vec::new();
         let view = corpus.view(self.opts.reverse);
-        let (index, params) = (&self.index, &self.params);
-        let n = index.num_slots();
-        let mut conds = vec![0u32; n];
-        let mut probs = vec![0.0f64; n];
-        let cs = split_by_offsets(&mut conds, &index.group_off);
-        let ps = split_by_offsets(&mut probs, &index.group_off);
-        cs.into_par_iter()
-            .zip(ps)
-            .enumerate()
-            .with_min_len(64)
-            .for_each(|(g, (c, p))| {
-                let range = index.group_off[g]..index.group_off[g + 1];
-                let mut col: Vec<(u32, f64)> = index.slot_cond[range.clone()]
-                    .iter()
-                    .zip(&params[range])
-                    .map(|(&e, q)| (e, q.t))
-                    .collect();
-                col.sort_unstable_by_key(|x| x.0);
-                for ((dc, dp), (e, t)) in c.iter_mut().zip(p.iter_mut()).zip(col) {
-                    *dc = e;
-                    *dp = t;
-                }
-            });
+        let params = &self.params;
+        let table = Columns::from_slots(&self.index.group_off, &self.index.slot_cond, |s| {
+            params[s].t
+        });
         Model {
             labels: (String::new(), String::new()),
             options: self.opts,
             tension: self.tension,
             cond_vocab: view.cond_vocab.clone(),
             gen_vocab: view.gen_vocab.clone(),
-            col_off: self.index.group_off,
-            conds,
-            probs,
+            table,
         }
     }
 }
@@ -556,6 +533,13 @@ impl Model {
     fn align_inner(&self, corpus: &Corpus) -> Vec<Alignment> {
         let view = corpus.view(self.options.reverse);
         let index = CellIndex::build(&view, self.options.max_len);
+        let t = self.table.slot_probs(
+            (&self.cond_vocab, &self.gen_vocab),
+            &view,
+            &index.group_off,
+            &index.slot_cond,
+            UNSEEN_PROB,
+        );
         let model_null = self.cond_vocab.len();
         let mut cond_map: Vec<u32> = view
             .cond_vocab
@@ -563,37 +547,6 @@ impl Model {
             .map(|w| self.cond_vocab.get(w).unwrap_or(u32::MAX))
             .collect();
         cond_map.push(model_null as u32); // the null word
-                                          // Probability of every slot of this corpus, looked up column by column through a
-                                          // scratch map of the model column (no hashing per cell).
-        let mut t = vec![UNSEEN_PROB; index.num_slots()];
-        split_by_offsets(&mut t, &index.group_off)
-            .into_par_iter()
-            .enumerate()
-            .with_min_len(64)
-            .for_each(|(g, out)| {
-                if out.is_empty() {
-                    return;
-                }
-                let Some(mg) = self.gen_vocab.get(view.gen_vocab.word(g as u32)) else {
-                    return;
-                };
-                let (lo, hi) = (self.col_off[mg as usize], self.col_off[mg as usize + 1]);
-                with_scratch(model_null + 1, |pos| {
-                    for p in lo..hi {
-                        pos[self.conds[p] as usize] = p as u32;
-                    }
-                    let conds = &index.slot_cond[index.group_off[g]..index.group_off[g + 1]];
-                    for (o, &e) in out.iter_mut().zip(conds) {
-                        let em = cond_map[e as usize];
-                        if em != u32::MAX && pos[em as usize] != u32::MAX {
-                            *o = self.probs[pos[em as usize] as usize];
-                        }
-                    }
-                    for p in lo..hi {
-                        pos[self.conds[p] as usize] = u32::MAX;
-                    }
-                });
-            });
         let off = &index.group_off;
         let lookup = |g: usize| SliceProbs(&t[off[g]..off[g + 1]]);
         let mut out = viterbi_corpus(&view, &index, &self.options, self.tension, &lookup);
@@ -630,15 +583,18 @@ impl Model {
             for group in order.chunk_by(|&a, &b| gen[a as usize] == gen[b as usize]) {
                 let g = gen[group[0] as usize];
                 let (lo, hi) = match self.gen_vocab.get(view.gen_vocab.word(g)) {
-                    Some(mg) => (self.col_off[mg as usize], self.col_off[mg as usize + 1]),
+                    Some(mg) => (
+                        self.table.col_off[mg as usize],
+                        self.table.col_off[mg as usize + 1],
+                    ),
                     None => (0, 0),
                 };
                 for p in lo..hi {
-                    pos[self.conds[p] as usize] = p as u32;
+                    pos[self.table.conds[p] as usize] = p as u32;
                 }
                 let t = |em: u32| -> f64 {
                     match pos.get(em as usize) {
-                        Some(&p) if p != u32::MAX => self.probs[p as usize],
+                        Some(&p) if p != u32::MAX => self.table.probs[p as usize],
                         _ => UNSEEN_PROB,
                     }
                 };
@@ -664,7 +620,7 @@ impl Model {
                     }
                 }
                 for p in lo..hi {
-                    pos[self.conds[p] as usize] = u32::MAX;
+                    pos[self.table.conds[p] as usize] = u32::MAX;
                 }
             }
         });
@@ -703,7 +659,7 @@ impl Model {
 
     /// Number of stored word-pair probabilities (null pairs included).
     pub fn num_params(&self) -> usize {
-        self.probs.len()
+        self.table.probs.len()
     }
 
     /// `p(generated | conditioning)` for two words; `None` as `conditioning` is the null word.
@@ -717,11 +673,7 @@ impl Model {
         let (Some(e), Some(g)) = (cond, self.gen_vocab.get(generated)) else {
             return UNSEEN_PROB;
         };
-        let (lo, hi) = (self.col_off[g as usize], self.col_off[g as usize + 1]);
-        match self.conds[lo..hi].binary_search(&e) {
-            Ok(p) => self.probs[lo + p],
-            Err(_) => UNSEEN_PROB,
-        }
+        self.table.get(e, g).unwrap_or(UNSEEN_PROB)
     }
 
     /// Saves the model; see the crate README for the format (version 2):
@@ -748,55 +700,28 @@ impl Model {
     /// place; committing it (alone, or with others by [`ldd_io::AtomicFile::commit_together`])
     /// moves it there, dropping it removes it.
     pub fn save_staged(&self, path: impl AsRef<Path>) -> Result<ldd_io::AtomicFile> {
-        let path = path.as_ref();
-        let io = |e| AlignError::io(path, e);
-        let mut w = CrcWriter {
-            inner: ldd_io::AtomicFile::create(path)?,
-            crc: flate2::Crc::new(),
-        };
+        let mut w = binfmt::Writer::create(path.as_ref(), binfmt::FAST_ALIGN_VERSION)?;
         let o = &self.options;
         let flags = u32::from(o.reverse)
             | u32::from(o.favor_diagonal) << 1
             | u32::from(o.optimize_tension) << 2
             | u32::from(o.variational_bayes) << 3;
-        w.put(MAGIC).map_err(io)?;
-        w.put(&FORMAT_VERSION.to_le_bytes()).map_err(io)?;
-        w.put(&flags.to_le_bytes()).map_err(io)?;
-        w.put(&o.iterations.to_le_bytes()).map_err(io)?;
+        w.u32(flags)?;
+        w.u32(o.iterations)?;
         for x in [o.alpha, o.prob_align_null, o.initial_tension, self.tension] {
-            w.put(&x.to_le_bytes()).map_err(io)?;
+            w.f64(x)?;
         }
-        for label in [&self.labels.0, &self.labels.1] {
-            w.put(&(label.len() as u32).to_le_bytes()).map_err(io)?;
-            w.put(label.as_bytes()).map_err(io)?;
-        }
-        for v in [&self.cond_vocab, &self.gen_vocab] {
-            w.put(&(v.len() as u64).to_le_bytes()).map_err(io)?;
-            for word in v.words() {
-                w.put(&(word.len() as u32).to_le_bytes()).map_err(io)?;
-                w.put(word.as_bytes()).map_err(io)?;
-            }
-        }
-        let cols = self.col_off.len() - 1;
-        w.put(&(cols as u64).to_le_bytes()).map_err(io)?;
-        let mut buf = Vec::with_capacity(1 << 16);
-        for g in 0..cols {
-            let range = self.col_off[g]..self.col_off[g + 1];
-            buf.clear();
-            buf.extend_from_slice(&(range.len() as u64).to_le_bytes());
-            for (&e, &p) in self.conds[range.clone()].iter().zip(&self.probs[range]) {
-                buf.extend_from_slice(&e.to_le_bytes());
-                buf.extend_from_slice(&p.to_le_bytes());
-            }
-            w.put(&buf).map_err(io)?;
-        }
-        let crc = w.crc.sum();
-        w.inner.write_all(&crc.to_le_bytes()).map_err(io)?;
-        Ok(w.inner)
+        w.str(&self.labels.0)?;
+        w.str(&self.labels.1)?;
+        w.vocab(&self.cond_vocab)?;
+        w.vocab(&self.gen_vocab)?;
+        w.columns(&self.table)?;
+        w.finish()
     }
 
-    /// Loads a model saved by [`Model::save`]. A missing, truncated, corrupt (CRC mismatch) or
-    /// inconsistent file is an error naming the file.
+    /// Loads a model saved by [`Model::save`] (format version 1 or 2). A missing,
+    /// truncated, corrupt (CRC mismatch) or inconsistent file is an error naming the file,
+    /// and so is an HMM model (load it with [`crate::HmmModel::load`]).
     pub fn load(path: impl AsRef<Path>) -> Result<Model> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| AlignError::io(path, e))?;
@@ -804,30 +729,19 @@ impl Model {
             path: path.to_path_buf(),
             reason,
         };
-        if bytes.len() < MAGIC.len() + 8 || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(bad("not an ldd-align model (bad magic header)".into()));
+        let (version, mut r) = binfmt::open(&bytes).map_err(bad)?;
+        if version == binfmt::HMM_VERSION {
+            return Err(bad(
+                "an HMM model, not fast_align's (choose the HMM model type to load it)".into(),
+            ));
         }
-        let mut r = Reader {
-            bytes: &bytes[..bytes.len() - 4],
-            pos: MAGIC.len(),
-        };
-        let version = r.u32().map_err(&bad)?;
-        if !(1..=FORMAT_VERSION).contains(&version) {
+        if !(1..=binfmt::FAST_ALIGN_VERSION).contains(&version) {
             return Err(bad(format!(
-                "unsupported format version {version} (expected 1 to {FORMAT_VERSION})"
+                "unsupported format version {version} (expected 1 to {})",
+                binfmt::FAST_ALIGN_VERSION
             )));
         }
-        let mut crc = flate2::Crc::new();
-        crc.update(r.bytes);
-        let stored = u32::from_le_bytes(
-            bytes[bytes.len() - 4..]
-                .try_into()
-                .map_err(|_| bad("truncated".into()))?,
-        );
-        if crc.sum() != stored {
-            return Err(bad("checksum mismatch (file truncated or corrupt)".into()));
-        }
-        let parse = |r: &mut Reader<'_>| -> std::result::Result<Model, String> {
+        let parse = |r: &mut binfmt::Reader<'_>| -> std::result::Result<Model, String> {
             let flags = r.u32()?;
             let iterations = r.u32()?;
             let alpha = r.f64()?;
@@ -837,15 +751,11 @@ impl Model {
             if !(tension.is_finite() && tension > 0.0) {
                 return Err(format!("bad diagonal tension {tension}"));
             }
-            let mut labels = (String::new(), String::new());
-            if version >= 2 {
-                for l in [&mut labels.0, &mut labels.1] {
-                    let n = r.u32()? as usize;
-                    *l = std::str::from_utf8(r.take(n)?)
-                        .map_err(|_| "label is not UTF-8".to_string())?
-                        .to_string();
-                }
-            }
+            let labels = if version >= 2 {
+                (r.str("label")?, r.str("label")?)
+            } else {
+                (String::new(), String::new())
+            };
             let options = TrainOptions {
                 iterations,
                 favor_diagonal: flags & 2 != 0,
@@ -858,56 +768,10 @@ impl Model {
                 threads: None,
                 max_len: usize::MAX,
             };
-            let mut vocabs = Vec::with_capacity(2);
-            for _ in 0..2 {
-                let n = r.len()?;
-                let mut v = Vocab::new();
-                for _ in 0..n {
-                    let l = r.u32()? as usize;
-                    let w = std::str::from_utf8(r.take(l)?)
-                        .map_err(|_| "vocabulary word is not UTF-8".to_string())?;
-                    let before = v.len();
-                    v.intern(w);
-                    if v.len() == before {
-                        return Err(format!("duplicate vocabulary word {w:?}"));
-                    }
-                }
-                vocabs.push(v);
-            }
-            let gen_vocab = vocabs.pop().unwrap_or_default();
-            let cond_vocab = vocabs.pop().unwrap_or_default();
-            let n_cols = r.len()?;
-            if n_cols != gen_vocab.len() {
-                return Err(format!(
-                    "{n_cols} columns for {} generated words",
-                    gen_vocab.len()
-                ));
-            }
-            let mut col_off = Vec::with_capacity(n_cols + 1);
-            col_off.push(0);
-            let mut conds = Vec::new();
-            let mut probs = Vec::new();
-            for _ in 0..n_cols {
-                let n = r.len()?;
-                let mut last: Option<u32> = None;
-                for _ in 0..n {
-                    let e = r.u32()?;
-                    let p = r.f64()?;
-                    if e as usize > cond_vocab.len() || last.is_some_and(|l| l >= e) {
-                        return Err(format!("bad conditioning-word id {e}"));
-                    }
-                    if !(p.is_finite() && p >= 0.0) {
-                        return Err(format!("bad probability {p}"));
-                    }
-                    last = Some(e);
-                    conds.push(e);
-                    probs.push(p);
-                }
-                col_off.push(conds.len());
-            }
-            if r.pos != r.bytes.len() {
-                return Err("trailing bytes".into());
-            }
+            let cond_vocab = r.vocab()?;
+            let gen_vocab = r.vocab()?;
+            let table = r.columns(gen_vocab.len(), cond_vocab.len())?;
+            r.end()?;
             options.validate().map_err(|e| e.to_string())?;
             Ok(Model {
                 labels,
@@ -915,66 +779,9 @@ impl Model {
                 tension,
                 cond_vocab,
                 gen_vocab,
-                col_off,
-                conds,
-                probs,
+                table,
             })
         };
         parse(&mut r).map_err(bad)
-    }
-}
-
-const MAGIC: &[u8; 8] = b"LDDALIGN";
-const FORMAT_VERSION: u32 = 2;
-
-struct CrcWriter<W: Write> {
-    inner: W,
-    crc: flate2::Crc,
-}
-
-impl<W: Write> CrcWriter<W> {
-    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
-        self.crc.update(b);
-        self.inner.write_all(b)
-    }
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
-        let end = self
-            .pos
-            .checked_add(n)
-            .filter(|&e| e <= self.bytes.len())
-            .ok_or_else(|| "unexpected end of file (truncated)".to_string())?;
-        let s = &self.bytes[self.pos..end];
-        self.pos = end;
-        Ok(s)
-    }
-    fn u32(&mut self) -> std::result::Result<u32, String> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-    fn u64(&mut self) -> std::result::Result<u64, String> {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(self.take(8)?);
-        Ok(u64::from_le_bytes(a))
-    }
-    fn f64(&mut self) -> std::result::Result<f64, String> {
-        Ok(f64::from_bits(self.u64()?))
-    }
-    /// A count, checked against the bytes left (each counted item takes at least 4 bytes).
-    fn len(&mut self) -> std::result::Result<usize, String> {
-        let n = self.u64()?;
-        if n > (self.bytes.len() - self.pos) as u64 / 4 {
-            return Err(format!(
-                "count {n} exceeds the file size (truncated or corrupt)"
-            ));
-        }
-        Ok(n as usize)
     }
 }

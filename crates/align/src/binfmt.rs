@@ -1,0 +1,246 @@
+//! The saved-model file format both models share: a magic header and a version, then
+//! little-endian fields, and a CRC-32 of every preceding byte at the end. Floats are stored
+//! bit-exactly; strings and vocabularies as byte length + UTF-8; a lexical table column by
+//! column (see [`Columns`]).
+//!
+//! Versions: 1 and 2 are fast_align's model (2 adds the side labels), 3 the HMM by
+//! agreement. Each model reads the versions it owns and names the other's.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::corpus::Vocab;
+use crate::error::{AlignError, Result};
+use crate::table::Columns;
+
+/// First bytes of every saved model.
+const MAGIC: &[u8; 8] = b"LDDALIGN";
+
+/// Newest version of fast_align's model files.
+pub(crate) const FAST_ALIGN_VERSION: u32 = 2;
+/// Version of the HMM model files.
+pub(crate) const HMM_VERSION: u32 = 3;
+
+/// Writes a model file through an [`ldd_io::AtomicFile`], summing the CRC as it goes.
+pub(crate) struct Writer {
+    inner: ldd_io::AtomicFile,
+    crc: flate2::Crc,
+    path: PathBuf,
+}
+
+impl Writer {
+    /// Starts the file at `path` with the header of `version`.
+    pub fn create(path: &Path, version: u32) -> Result<Writer> {
+        let mut w = Writer {
+            inner: ldd_io::AtomicFile::create(path)?,
+            crc: flate2::Crc::new(),
+            path: path.to_path_buf(),
+        };
+        w.put(MAGIC)?;
+        w.u32(version)?;
+        Ok(w)
+    }
+
+    /// Raw bytes.
+    pub fn put(&mut self, b: &[u8]) -> Result<()> {
+        self.crc.update(b);
+        self.inner
+            .write_all(b)
+            .map_err(|e| AlignError::io(&self.path, e))
+    }
+
+    /// A `u32`.
+    pub fn u32(&mut self, x: u32) -> Result<()> {
+        self.put(&x.to_le_bytes())
+    }
+
+    /// A `u64`.
+    pub fn u64(&mut self, x: u64) -> Result<()> {
+        self.put(&x.to_le_bytes())
+    }
+
+    /// An `f64`, bit-exactly.
+    pub fn f64(&mut self, x: f64) -> Result<()> {
+        self.put(&x.to_le_bytes())
+    }
+
+    /// A string: `u32` byte length + UTF-8.
+    pub fn str(&mut self, s: &str) -> Result<()> {
+        self.u32(s.len() as u32)?;
+        self.put(s.as_bytes())
+    }
+
+    /// A vocabulary: `u64` count, then every word as [`Writer::str`], in id order.
+    pub fn vocab(&mut self, v: &Vocab) -> Result<()> {
+        self.u64(v.len() as u64)?;
+        for word in v.words() {
+            self.str(word)?;
+        }
+        Ok(())
+    }
+
+    /// A table: `u64` columns, then per column `u64` length and per entry `u32`
+    /// conditioning id + `f64` probability.
+    pub fn columns(&mut self, c: &Columns) -> Result<()> {
+        let cols = c.col_off.len() - 1;
+        self.u64(cols as u64)?;
+        let mut buf = Vec::with_capacity(1 << 16);
+        for g in 0..cols {
+            let range = c.col_off[g]..c.col_off[g + 1];
+            buf.clear();
+            buf.extend_from_slice(&(range.len() as u64).to_le_bytes());
+            for (&e, &p) in c.conds[range.clone()].iter().zip(&c.probs[range]) {
+                buf.extend_from_slice(&e.to_le_bytes());
+                buf.extend_from_slice(&p.to_le_bytes());
+            }
+            self.put(&buf)?;
+        }
+        Ok(())
+    }
+
+    /// Appends the CRC; the file is complete but not yet in place (see
+    /// [`ldd_io::AtomicFile`]).
+    pub fn finish(mut self) -> Result<ldd_io::AtomicFile> {
+        let crc = self.crc.sum();
+        self.inner
+            .write_all(&crc.to_le_bytes())
+            .map_err(|e| AlignError::io(&self.path, e))?;
+        Ok(self.inner)
+    }
+}
+
+/// Reads the fields of a model file whose header and CRC were checked by [`open`].
+pub(crate) struct Reader<'a> {
+    pub bytes: &'a [u8],
+    pub pos: usize,
+}
+
+/// Checks the magic header and the CRC of a model file's bytes: its version and a reader
+/// after the version. Errors are the reason, for [`AlignError::ModelFormat`].
+pub(crate) fn open(bytes: &[u8]) -> std::result::Result<(u32, Reader<'_>), String> {
+    if bytes.len() < MAGIC.len() + 8 || &bytes[..MAGIC.len()] != MAGIC {
+        return Err("not an ldd-align model (bad magic header)".into());
+    }
+    let mut r = Reader {
+        bytes: &bytes[..bytes.len() - 4],
+        pos: MAGIC.len(),
+    };
+    let version = r.u32()?;
+    let mut crc = flate2::Crc::new();
+    crc.update(r.bytes);
+    let mut stored = [0u8; 4];
+    stored.copy_from_slice(&bytes[bytes.len() - 4..]);
+    // An unknown version is reported as such, before its checksum is judged.
+    if (1..=HMM_VERSION).contains(&version) && crc.sum() != u32::from_le_bytes(stored) {
+        return Err("checksum mismatch (file truncated or corrupt)".into());
+    }
+    Ok((version, r))
+}
+
+impl<'a> Reader<'a> {
+    /// The next `n` bytes.
+    pub fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or_else(|| "unexpected end of file (truncated)".to_string())?;
+        let s = &self.bytes[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+
+    /// A `u32`.
+    pub fn u32(&mut self) -> std::result::Result<u32, String> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// A `u64`.
+    pub fn u64(&mut self) -> std::result::Result<u64, String> {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(self.take(8)?);
+        Ok(u64::from_le_bytes(a))
+    }
+
+    /// An `f64`.
+    pub fn f64(&mut self) -> std::result::Result<f64, String> {
+        Ok(f64::from_bits(self.u64()?))
+    }
+
+    /// A count, checked against the bytes left (each counted item takes at least 4 bytes).
+    pub fn len(&mut self) -> std::result::Result<usize, String> {
+        let n = self.u64()?;
+        if n > (self.bytes.len() - self.pos) as u64 / 4 {
+            return Err(format!(
+                "count {n} exceeds the file size (truncated or corrupt)"
+            ));
+        }
+        Ok(n as usize)
+    }
+
+    /// A string written by [`Writer::str`]; `what` names it in errors.
+    pub fn str(&mut self, what: &str) -> std::result::Result<String, String> {
+        let n = self.u32()? as usize;
+        std::str::from_utf8(self.take(n)?)
+            .map(str::to_string)
+            .map_err(|_| format!("{what} is not UTF-8"))
+    }
+
+    /// A vocabulary written by [`Writer::vocab`]; a repeated word is an error.
+    pub fn vocab(&mut self) -> std::result::Result<Vocab, String> {
+        let n = self.len()?;
+        let mut v = Vocab::new();
+        for _ in 0..n {
+            let w = self.str("vocabulary word")?;
+            let before = v.len();
+            v.intern(&w);
+            if v.len() == before {
+                return Err(format!("duplicate vocabulary word {w:?}"));
+            }
+        }
+        Ok(v)
+    }
+
+    /// A table written by [`Writer::columns`], checked: one column per generated word,
+    /// conditioning ids ascending and at most `conds` (the null word), probabilities finite
+    /// and non-negative.
+    pub fn columns(&mut self, gens: usize, conds: usize) -> std::result::Result<Columns, String> {
+        let n_cols = self.len()?;
+        if n_cols != gens {
+            return Err(format!("{n_cols} columns for {gens} generated words"));
+        }
+        let mut c = Columns {
+            col_off: Vec::with_capacity(n_cols + 1),
+            ..Columns::default()
+        };
+        c.col_off.push(0);
+        for _ in 0..n_cols {
+            let n = self.len()?;
+            let mut last: Option<u32> = None;
+            for _ in 0..n {
+                let e = self.u32()?;
+                let p = self.f64()?;
+                if e as usize > conds || last.is_some_and(|l| l >= e) {
+                    return Err(format!("bad conditioning-word id {e}"));
+                }
+                if !(p.is_finite() && p >= 0.0) {
+                    return Err(format!("bad probability {p}"));
+                }
+                last = Some(e);
+                c.conds.push(e);
+                c.probs.push(p);
+            }
+            c.col_off.push(c.conds.len());
+        }
+        Ok(c)
+    }
+
+    /// Fails unless every byte was read.
+    pub fn end(&self) -> std::result::Result<(), String> {
+        if self.pos != self.bytes.len() {
+            return Err("trailing bytes".into());
+        }
+        Ok(())
+    }
+}
