@@ -325,6 +325,26 @@ fn a_20000_word_pair_is_aligned_alone_and_memory_stays_bounded() {
     let (sp, tp) = (tmp.path().join("c.de"), tmp.path().join("c.en"));
     std::fs::write(&sp, &src).unwrap();
     std::fs::write(&tp, &tgt).unwrap();
+    // The HMM leaves the long pair unaligned, and says so.
+    let hal = tmp.path().join("h.align");
+    let o = bin()
+        .args(["align", "--src", s(&sp), "--tgt", s(&tp), "--pretokenized"])
+        .args(["--align-model-type", "hmm"])
+        .args(["--out", s(&hal)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let h = lines(&hal);
+    assert_eq!(h.len(), 1001);
+    assert!(h[1000].is_empty() && h[..1000].iter().filter(|l| !l.is_empty()).count() > 950);
+    assert!(
+        stderr(&o).contains(
+            "1 sentence pairs with more than 1000 tokens on a side were left out of training and not aligned"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // fast_align's model aligns it alone, after training.
     let al = tmp.path().join("c.align");
     let (o, peak) = run_measured(bin().args([
         "align",
@@ -333,6 +353,8 @@ fn a_20000_word_pair_is_aligned_alone_and_memory_stays_bounded() {
         "--tgt",
         s(&tp),
         "--pretokenized",
+        "--align-model-type",
+        "fast-align",
         "--out",
         s(&al),
     ]));
@@ -618,6 +640,8 @@ fn aligner_models_must_fit_the_languages_direction_and_be_sound() {
         &[
             "--controls",
             "0",
+            "--align-model-type",
+            "fast-align",
             "--save-align-model",
             s(&prefix),
             "--quiet",
@@ -625,7 +649,7 @@ fn aligner_models_must_fit_the_languages_direction_and_be_sound() {
     ));
     assert!(o.status.success(), "{}", stderr(&o));
     // Another language pair: PUD en→de with the de-en model.
-    let en_args = |out: &Path| -> Vec<String> {
+    let en_args = |out: &Path, model_type: &str, prefix: &Path| -> Vec<String> {
         vec![
             "extract".into(),
             "--src".into(),
@@ -640,19 +664,39 @@ fn aligner_models_must_fit_the_languages_direction_and_be_sound() {
             s(&data("ud/en_pud-ud-test.conllu")).into(),
             "--controls".into(),
             "0".into(),
+            "--align-model-type".into(),
+            model_type.into(),
             "--align-model".into(),
-            s(&prefix).into(),
+            s(prefix).into(),
             "--out".into(),
             s(out).into(),
         ]
     };
-    let o = run_args(&en_args(&tmp.path().join("o2")));
-    assert_eq!(code(&o), 3, "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("an aligner model for de-en, but this corpus is en-de"),
-        "{}",
-        stderr(&o)
-    );
+    // The same with the HMM's one file.
+    let hmm = tmp.path().join("h");
+    let o = run_args(&pud_args(
+        &tmp.path().join("h1"),
+        &[
+            "--controls",
+            "0",
+            "--align-model-type",
+            "hmm",
+            "--save-align-model",
+            s(&hmm),
+            "--quiet",
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(tmp.path().join("h.hmm.ldda").is_file());
+    for (model_type, p, o) in [("fast-align", &prefix, "o2"), ("hmm", &hmm, "h2")] {
+        let o = run_args(&en_args(&tmp.path().join(o), model_type, p));
+        assert_eq!(code(&o), 3, "{model_type}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("an aligner model for de-en, but this corpus is en-de"),
+            "{}",
+            stderr(&o)
+        );
+    }
     // The two directions swapped.
     let (fwd, rev) = (tmp.path().join("m.fwd.ldda"), tmp.path().join("m.rev.ldda"));
     let swap = tmp.path().join("swap");
@@ -661,7 +705,14 @@ fn aligner_models_must_fit_the_languages_direction_and_be_sound() {
     std::fs::rename(&swap, &rev).unwrap();
     let o = run_args(&pud_args(
         &tmp.path().join("o3"),
-        &["--controls", "0", "--align-model", s(&prefix)],
+        &[
+            "--controls",
+            "0",
+            "--align-model-type",
+            "fast-align",
+            "--align-model",
+            s(&prefix),
+        ],
     ));
     assert_eq!(code(&o), 3, "{}", stderr(&o));
     assert!(
@@ -683,6 +734,8 @@ fn aligner_models_must_fit_the_languages_direction_and_be_sound() {
         &[
             "--controls",
             "0",
+            "--align-model-type",
+            "fast-align",
             "--align-model",
             s(&prefix),
             "--align-direction",
@@ -1350,6 +1403,8 @@ fn no_output_may_be_an_input_of_the_same_command() {
             s(&de),
             "--tgt",
             s(&en),
+            "--align-model-type",
+            "fast-align",
             "--save-align-model",
             s(&prefix),
         ])
@@ -1367,6 +1422,8 @@ fn no_output_may_be_an_input_of_the_same_command() {
             s(&de),
             "--tgt",
             s(&en),
+            "--align-model-type",
+            "fast-align",
             "--align-model",
             s(&prefix),
         ])
@@ -1381,12 +1438,32 @@ fn no_output_may_be_an_input_of_the_same_command() {
     std::fs::copy(&en, &tgt).unwrap();
     let o = bin()
         .args(["align", "-q", "--src", s(&de), "--tgt", s(&tgt)])
+        .args(["--align-model-type", "fast-align"])
         .args(["--save-align-model", s(&tmp.path().join("t"))])
         .output()
         .unwrap();
     assert_eq!(code(&o), 4, "{}", stderr(&o));
     assert_eq!(std::fs::read(&tgt).unwrap(), std::fs::read(&en).unwrap());
     assert!(!tmp.path().join("t.rev.ldda").exists());
+    // The HMM's model file, loaded and named as the output.
+    let h = tmp.path().join("h");
+    let o = bin()
+        .args(["align", "-q", "--src", s(&de), "--tgt", s(&en)])
+        .args(["--align-model-type", "hmm", "--save-align-model", s(&h)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let hfile = tmp.path().join("h.hmm.ldda");
+    let model = std::fs::read(&hfile).unwrap();
+    let o = bin()
+        .args(["align", "-q", "--src", s(&de), "--tgt", s(&en)])
+        .args(["--align-model-type", "hmm"])
+        .args(["--align-model", s(&h), "--out", s(&hfile)])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert!(stderr(&o).contains("is the input"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&hfile).unwrap(), model);
 }
 
 #[test]

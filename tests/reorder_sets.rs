@@ -567,8 +567,8 @@ fn f1(reference: &[String], hyp: &[String]) -> f64 {
     2.0 * both as f64 / (r + h) as f64
 }
 
-/// `ldd-sets align` on the fast_align reference input (31,030 pairs) agrees with the C++
-/// fast_align output (`-d -o -v`, 5 iterations) at F1 >= 0.95 in all three settings.
+/// `ldd-sets align --align-model-type fast-align` on the fast_align reference input (31,030
+/// pairs) agrees with the C++ fast_align output (`-d -o -v`, 5 iterations) at F1 >= 0.95 in all three settings.
 #[test]
 fn align_subcommand_agrees_with_fast_align() {
     let refdir = data("reference/fast_align");
@@ -592,6 +592,8 @@ fn align_subcommand_agrees_with_fast_align() {
             "--tgt",
             tgt.to_str().unwrap(),
             "--pretokenized",
+            "--align-model-type",
+            "fast-align",
             "--align-direction",
             direction,
             "--out",
@@ -828,6 +830,30 @@ fn default_sets_hold_no_monotone_pair_on_real_corpora() {
     }
 }
 
+/// `align` of the shared hand-aligned Europarl sentences (tokenized, lowercased for the
+/// aligner), scored against `gold`, written to `out`, quietly.
+fn gold_align_args(gold: &Path, out: &Path) -> Vec<String> {
+    let g = data("reference/gold-align/de-en-europarl100");
+    let (de, en) = (g.join("test.de"), g.join("test.en"));
+    let mut v: Vec<String> = ["align", "--src", "", "--tgt", "", "--src-lang", "de"]
+        .map(String::from)
+        .to_vec();
+    (v[2], v[4]) = (de.display().to_string(), en.display().to_string());
+    v.extend(
+        [
+            "--tgt-lang",
+            "en",
+            "--pretokenized",
+            "--align-lowercase",
+            "-q",
+        ]
+        .map(String::from),
+    );
+    v.extend(["--gold".into(), gold.display().to_string()]);
+    v.extend(["--out".into(), out.display().to_string()]);
+    v
+}
+
 /// `align --gold` on the shared hand-aligned Europarl sentences prints AER, precision and
 /// recall equal to those computed here from its own --out file and the gold links (both
 /// gold formats), and reports the gold link outside its sentence with file and line.
@@ -843,29 +869,10 @@ fn align_gold_prints_aer_precision_recall() {
         ("de-en.ref.wa", vec!["--gold-format", "wpt"]),
     ] {
         let gold = g.join(file);
-        let (de, en) = (g.join("test.de"), g.join("test.en"));
-        let mut args = vec![
-            "align",
-            "--src",
-            de.to_str().unwrap(),
-            "--tgt",
-            en.to_str().unwrap(),
-            "--src-lang",
-            "de",
-            "--tgt-lang",
-            "en",
-            "--pretokenized",
-            "--align-lowercase",
-            "--align-train",
-            news.to_str().unwrap(),
-            "--gold",
-            gold.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ];
-        args.extend(extra);
-        let o = run_ok(&args);
+        let mut args = gold_align_args(&gold, &out);
+        args.extend(["--align-train", news.to_str().unwrap()].map(String::from));
+        args.extend(extra.iter().map(|x| x.to_string()));
+        let o = run_ok(&strs(&args));
         let err = stderr(&o);
         assert!(!err.contains("have no gold link"), "{err}");
         let line = if file == "de-en.wa" { 63 } else { 776 };
@@ -968,4 +975,102 @@ fn gold_args(gold: &Path, extra: &[&str]) -> Vec<String> {
     .collect();
     v.extend(extra.iter().map(|s| s.to_string()));
     v
+}
+
+/// The HMM aligner through the command line: on the shared hand-aligned sentences (trained
+/// with newstest2013) its AER is far below fast_align's model's; `--posteriors` gives one
+/// probability per link of every `--out` line; a saved HMM model loads and aligns the same;
+/// `extract` records the model type (fast-align by default and with --paper-compat, which
+/// refuses hmm; hmm when asked); `--posteriors` and a model of the other type are refused
+/// with clear errors.
+#[test]
+fn hmm_aligner_on_the_command_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = data("reference/gold-align/de-en-europarl100");
+    let news = data("parallel/newstest2013.de-en");
+    let (de, en, gold) = (g.join("test.de"), g.join("test.en"), g.join("de-en.wa"));
+    let path = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
+    let model = path("m");
+    let align = |model_type: &str, extra: &[&str]| -> (f64, Vec<String>) {
+        let out = path(&format!("{model_type}.align"));
+        let mut args = gold_align_args(&gold, Path::new(&out));
+        args.extend(["--align-model-type", model_type].map(String::from));
+        args.extend(extra.iter().map(|x| x.to_string()));
+        let o = run_ok(&strs(&args));
+        let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+        let last = stdout.lines().last().unwrap_or_default().to_string();
+        let aer: f64 = last.split_whitespace().nth(1).unwrap().parse().unwrap();
+        (aer, lines(Path::new(&out)))
+    };
+    let train = ["--align-train", news.to_str().unwrap()];
+    let (fa, _) = align("fast-align", &train);
+    let post = path("hmm.post");
+    let mut extra = train.to_vec();
+    extra.extend(["--posteriors", &post, "--save-align-model", &model]);
+    let (hmm, links) = align("hmm", &extra);
+    assert!(hmm + 0.05 < fa, "HMM AER {hmm} against fast_align's {fa}");
+    let probs = lines(Path::new(&post));
+    assert_eq!(probs.len(), 100);
+    for (l, p) in links.iter().zip(&probs) {
+        let p: Vec<f64> = p.split_whitespace().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(p.len(), l.split_whitespace().count(), "{l} / {p:?}");
+        assert!(p.iter().all(|&x| x > 0.0 && x <= 1.0), "{p:?}");
+    }
+    // The saved model: same links and posteriors, without training.
+    let post2 = path("hmm2.post");
+    let (again, links2) = align("hmm", &["--align-model", &model, "--posteriors", &post2]);
+    assert_eq!((again, &links2), (hmm, &links));
+    assert_eq!(lines(Path::new(&post2)), probs);
+    // Each direction alone: different alignments, each holding every intersection link.
+    let one = |d: &str| align("hmm", &["--align-model", &model, "--align-direction", d]).1;
+    let (fwd, rev) = (one("forward"), one("reverse"));
+    assert_ne!(fwd, rev);
+    for k in 0..100 {
+        for l in links[k].split_whitespace() {
+            let has = |v: &[String]| v[k].split_whitespace().any(|x| x == l);
+            assert!(has(&fwd) && has(&rev), "line {}: {l}", k + 1);
+        }
+    }
+    // Loading it as the other type names the type that loads it; fast_align's model has no
+    // posteriors. Both refused, nothing written.
+    let fast = |rest: &[&str]| {
+        let (de, en) = (de.to_str().unwrap(), en.to_str().unwrap());
+        let mut args = vec!["align", "--src", de, "--tgt", en, "--align-model-type"];
+        args.push("fast-align");
+        args.extend_from_slice(rest);
+        run(&args)
+    };
+    let o = fast(&["--align-model", &model, "--out", &path("x")]);
+    assert_eq!(o.status.code(), Some(6), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("load it with --align-model-type hmm"), "{err}");
+    let o = fast(&["--out", &path("y"), "--posteriors", &path("z")]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--posteriors needs --align-model-type hmm"));
+    assert!(absent_or_empty(&tmp.path().join("y")) && absent_or_empty(&tmp.path().join("z")));
+
+    // extract records the model type it aligned with.
+    let (d, h, p) = (
+        tmp.path().join("default"),
+        tmp.path().join("hmm"),
+        tmp.path().join("paper"),
+    );
+    extract_pud("de", &d, &["--controls", "0"]);
+    assert_eq!(
+        manifest(&d)["reorder"]["options"]["model_type"],
+        "fast-align"
+    );
+    extract_pud("de", &h, &["--controls", "0", "--align-model-type", "hmm"]);
+    assert_eq!(manifest(&h)["reorder"]["options"]["model_type"], "hmm");
+    extract_pud("de", &p, &["--controls", "0", "--paper-compat"]);
+    assert_eq!(
+        manifest(&p)["reorder"]["options"]["model_type"],
+        "fast-align"
+    );
+    let mut args = pud_command("extract", "de", &["--controls", "0", "--paper-compat"]);
+    args.extend(["--align-model-type", "hmm", "--out", &path("bad")].map(String::from));
+    let o = run(&strs(&args));
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--paper-compat aligns with fast_align's model"));
+    assert!(absent_or_empty(&tmp.path().join("bad")));
 }

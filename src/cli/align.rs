@@ -7,7 +7,7 @@ use clap::Args;
 
 use ldd_align::{GoldFormat, GoldOptions};
 use ldd_sets::config::Languages;
-use ldd_sets::detect::alignment::Direction;
+use ldd_sets::detect::alignment::{Direction, ModelType};
 use ldd_sets::error::Result;
 use ldd_sets::pipeline::align_corpus::{align_corpus, AlignRun};
 
@@ -38,6 +38,12 @@ pub struct AlignCmdArgs {
     /// sharded run).
     #[arg(long, value_name = "FILE", required_unless_present_any = ["gold", "save_align_model"])]
     out: Option<PathBuf>,
+    /// Also write the confidence of every link (needs --align-model-type hmm): one line per
+    /// pair, one probability per link of the --out line in the same order — the link's
+    /// posterior in the directional model that chose it, the lower of the two when both did.
+    /// Written together with --out (both or neither).
+    #[arg(long, value_name = "FILE", requires = "out")]
+    posteriors: Option<PathBuf>,
     /// Score the alignments against these gold alignments of the same corpus: prints the
     /// alignment error rate (AER), precision and recall (sure/possible links, Och & Ney
     /// 2003), also with --quiet. Gold indices refer to the aligned tokens (use --pretokenized for a
@@ -83,7 +89,11 @@ impl Common for AlignCmdArgs {
 
 pub fn align(a: AlignCmdArgs) -> Result<()> {
     let quiet = a.quiet.quiet;
-    let options = plan::align_options(&a.align, !quiet, Direction::Intersection);
+    let options = plan::align_options(
+        &a.align,
+        !quiet,
+        (ModelType::DEFAULT, Direction::Intersection),
+    );
     let gold_opts = GoldOptions {
         format: a.gold_format,
         one_based: a.gold_base == 1,
@@ -96,6 +106,7 @@ pub fn align(a: AlignCmdArgs) -> Result<()> {
         languages: Languages::new(&a.src_lang, &a.tgt_lang)?,
         align: options.clone(),
         out: a.out,
+        posteriors: a.posteriors,
         gold: a.gold.clone().map(|g| (g, gold_opts)),
     })?;
     let (Some((gold, s)), Some(path)) = (report.gold, a.gold) else {

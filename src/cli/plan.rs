@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use ldd_sets::config::{Languages, Pair, PairOrigin, PairSpec};
-use ldd_sets::detect::alignment::{AlignOptions, Direction};
+use ldd_sets::detect::alignment::{AlignOptions, Direction, ModelType};
 use ldd_sets::detect::reorder::{Measure, ReorderOptions};
 use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::error::{Error, Result};
@@ -131,10 +131,15 @@ pub fn with_model_source(m: &ModelArgs, mut pair: Pair) -> Result<Pair> {
     Ok(pair)
 }
 
-/// The aligner's options (direction: as given, else `default`).
-pub fn align_options(a: &AlignArgs, progress: bool, default: Direction) -> AlignOptions {
+/// The aligner's options (model and direction: as given, else the defaults).
+pub fn align_options(
+    a: &AlignArgs,
+    progress: bool,
+    (model, direction): (ModelType, Direction),
+) -> AlignOptions {
     AlignOptions {
-        direction: a.align_direction.unwrap_or(default),
+        model_type: a.align_model_type.unwrap_or(model),
+        direction: a.align_direction.unwrap_or(direction),
         iterations: a.align_iterations,
         train: a.align_train.clone(),
         model: a.align_model.clone(),
@@ -177,10 +182,17 @@ fn reorder_options(
                  --reorder-measure {measure}"
         )));
     }
-    let direction = if s.paper_compat {
-        Direction::Reverse
+    if s.paper_compat && align.align_model_type == Some(ModelType::Hmm) {
+        return Err(Error::Config(
+            "--paper-compat aligns with fast_align's model, as the paper did; it cannot use \
+             --align-model-type hmm"
+                .into(),
+        ));
+    }
+    let defaults = if s.paper_compat {
+        (ModelType::FastAlign, Direction::Reverse)
     } else {
-        Direction::Intersection
+        (ModelType::DEFAULT, Direction::Intersection)
     };
     Ok(Some(ReorderOptions {
         buckets: s
@@ -189,7 +201,7 @@ fn reorder_options(
             .unwrap_or_else(|| measure.default_buckets().to_vec()),
         measure,
         paper_compat: s.paper_compat,
-        align: align_options(align, progress, direction),
+        align: align_options(align, progress, defaults),
         alignments,
     }))
 }

@@ -136,9 +136,22 @@ pub enum Direction {
     GrowDiagFinalAnd,
 }
 
+/// Which alignment model aligned the corpus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ModelType {
+    /// The HMM by agreement.
+    Hmm,
+    /// fast_align's reparameterised IBM Model 2.
+    FastAlign,
+}
+
 /// How the corpus was aligned.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Align {
+    /// The alignment model (manifests before it was recorded: fast_align's, the only one).
+    #[serde(default = "fast_align")]
+    pub model_type: ModelType,
     /// Which alignment was used.
     pub direction: Direction,
     /// EM iterations.
@@ -161,6 +174,10 @@ pub struct Align {
 
 fn default_max_tokens() -> usize {
     1000
+}
+
+fn fast_align() -> ModelType {
+    ModelType::FastAlign
 }
 
 /// How controls are drawn (recorded in a shard's manifest for `merge`).

@@ -133,10 +133,19 @@ pub fn side_candidates(stem: &str, lang: &str) -> [String; 2] {
     [format!("{base}.gz"), base]
 }
 
-/// A saved aligner model: `<prefix>.fwd.ldda` or `<prefix>.rev.ldda`.
+/// A saved aligner model of fast_align's type: `<prefix>.fwd.ldda` or `<prefix>.rev.ldda`.
 pub fn model_file(prefix: &Path, reverse: bool) -> PathBuf {
+    with_suffix(prefix, if reverse { ".rev.ldda" } else { ".fwd.ldda" })
+}
+
+/// A saved HMM aligner model, both directions: `<prefix>.hmm.ldda`.
+pub fn hmm_model_file(prefix: &Path) -> PathBuf {
+    with_suffix(prefix, ".hmm.ldda")
+}
+
+fn with_suffix(prefix: &Path, suffix: &str) -> PathBuf {
     let mut s = prefix.as_os_str().to_owned();
-    s.push(if reverse { ".rev.ldda" } else { ".fwd.ldda" });
+    s.push(suffix);
     PathBuf::from(s)
 }
 

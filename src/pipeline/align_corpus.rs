@@ -6,13 +6,14 @@
 //! `extract --alignments` gives the same reordering sets as `extract`'s own alignment with
 //! the same settings.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use ldd_align::{alignment_error_rate, read_gold, AerScores, Corpus, Gold, GoldOptions};
 use ldd_conllu::parse_block;
 
 use crate::config::Languages;
-use crate::detect::alignment::{align, pair_tokens, push_files, AlignOptions};
+use crate::detect::alignment::{align, pair_tokens, push_files, AlignOptions, ModelType};
 use crate::error::{Error, Result};
 use crate::read::lockstep::{Line, Lockstep};
 
@@ -31,6 +32,8 @@ pub struct AlignRun {
     pub align: AlignOptions,
     /// The Pharaoh output file (none: alignments are only scored).
     pub out: Option<PathBuf>,
+    /// The confidence of every link of `out`, one line per pair (the HMM's only).
+    pub posteriors: Option<PathBuf>,
     /// Gold alignments of the corpus to score the alignments against.
     pub gold: Option<(PathBuf, GoldOptions)>,
 }
@@ -51,8 +54,21 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
     let mut inputs = vec![run.source.as_path(), run.target.as_path()];
     inputs.extend(run.conllu.as_deref());
     inputs.extend(run.align.train.iter().map(PathBuf::as_path));
-    if let Some(out) = &run.out {
+    for out in run.out.iter().chain(&run.posteriors) {
         ldd_io::output::refuse_same_file(out, &inputs)?;
+    }
+    if run.posteriors.is_some() && run.align.model_type != ModelType::Hmm {
+        return Err(Error::Config(format!(
+            "--posteriors needs --align-model-type hmm: {} has no link posteriors",
+            run.align.model_type
+        )));
+    }
+    if let (Some(a), Some(b)) = (&run.out, &run.posteriors) {
+        if ldd_io::text::shown(a) == ldd_io::text::shown(b) {
+            return Err(Error::Config(
+                "--out and --posteriors name the same file".into(),
+            ));
+        }
     }
     let mut pairs = Corpus::new();
     match &run.conllu {
@@ -77,15 +93,26 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
         Some((path, opts)) => Some(read_gold(path, opts, &lengths)?),
         None => None,
     };
-    let alignments = align(&pairs, &run.align, langs)?.alignments;
+    let aligned = align(&pairs, &run.align, langs)?;
+    let alignments = aligned.alignments;
+    let mut files = Vec::new();
     if let Some(out) = &run.out {
-        ldd_io::write_file_atomic::<Error>(out, |w| {
-            for a in &alignments {
-                writeln!(w, "{}", ldd_align::pharaoh::format_line(a))?;
-            }
-            Ok(())
-        })?;
+        let mut w = ldd_io::AtomicFile::create(out)?;
+        for a in &alignments {
+            writeln!(w, "{}", ldd_align::pharaoh::format_line(a))
+                .map_err(|e| ldd_io::Error::io(out, e))?;
+        }
+        files.push(w);
     }
+    if let (Some(path), Some(post)) = (&run.posteriors, &aligned.posteriors) {
+        let mut w = ldd_io::AtomicFile::create(path)?;
+        for p in post {
+            let line: Vec<String> = p.iter().map(|x| format!("{x:.4}")).collect();
+            writeln!(w, "{}", line.join(" ")).map_err(|e| ldd_io::Error::io(path, e))?;
+        }
+        files.push(w);
+    }
+    ldd_io::AtomicFile::commit_together(files)?;
     let gold = match gold {
         Some(g) => {
             let scores = alignment_error_rate(&g.sentences, &alignments)?;

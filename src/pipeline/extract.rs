@@ -164,8 +164,7 @@ fn inputs(corpus: &CorpusFiles, sets: &SetOptions, out: &Output) -> Vec<PathBuf>
         v.extend(r.alignments.iter().cloned());
         v.extend(r.align.train.iter().cloned());
         for prefix in r.align.model.iter().chain(&r.align.save_model) {
-            v.push(alignment::model_path(prefix, false));
-            v.push(alignment::model_path(prefix, true));
+            v.extend(alignment::model_files(prefix, r.align.model_type));
         }
     }
     v
