@@ -453,7 +453,9 @@ pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result
         .count() as u64;
     if let Some(prefix) = &opts.save_model {
         // The directory of the saved models exists before training, not after it.
-        ldd_io::fs::create_parent(&model_path(prefix, false))?;
+        for f in model_files(prefix, opts.model_type) {
+            ldd_io::fs::create_parent(&f)?;
+        }
     }
     let dirs = match opts.model_type {
         ModelType::FastAlign => fast_align(pairs, train_corpus, opts, langs)?,
@@ -622,8 +624,7 @@ fn hmm(
             let mut m = HmmModel::train(train_corpus, &hopts)?;
             m.set_labels(langs.0, langs.1);
             if let Some(prefix) = &opts.save_model {
-                m.save_staged(crate::layout::hmm_model_file(prefix))?
-                    .commit()?;
+                m.save(crate::layout::hmm_model_file(prefix))?;
             }
             m
         }

@@ -64,11 +64,9 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
         )));
     }
     if let (Some(a), Some(b)) = (&run.out, &run.posteriors) {
-        if ldd_io::text::shown(a) == ldd_io::text::shown(b) {
-            return Err(Error::Config(
-                "--out and --posteriors name the same file".into(),
-            ));
-        }
+        // The same path, a link or a hard link: one would overwrite the other.
+        ldd_io::output::refuse_same_file(b, &[a.as_path()])
+            .map_err(|_| Error::Config("--out and --posteriors name the same file".into()))?;
     }
     let mut pairs = Corpus::new();
     match &run.conllu {

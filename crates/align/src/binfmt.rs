@@ -9,7 +9,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::corpus::Vocab;
+use crate::corpus::{Labels, Vocab};
 use crate::error::{AlignError, Result};
 use crate::table::Columns;
 
@@ -68,6 +68,12 @@ impl Writer {
     pub fn str(&mut self, s: &str) -> Result<()> {
         self.u32(s.len() as u32)?;
         self.put(s.as_bytes())
+    }
+
+    /// Side labels: the source's, then the target's, each as [`Writer::str`].
+    pub fn labels(&mut self, l: &Labels) -> Result<()> {
+        self.str(&l.source)?;
+        self.str(&l.target)
     }
 
     /// A vocabulary: `u64` count, then every word as [`Writer::str`], in id order.
@@ -185,6 +191,14 @@ impl<'a> Reader<'a> {
         std::str::from_utf8(self.take(n)?)
             .map(str::to_string)
             .map_err(|_| format!("{what} is not UTF-8"))
+    }
+
+    /// Side labels written by [`Writer::labels`].
+    pub fn labels(&mut self) -> std::result::Result<Labels, String> {
+        Ok(Labels {
+            source: self.str("label")?,
+            target: self.str("label")?,
+        })
     }
 
     /// A vocabulary written by [`Writer::vocab`]; a repeated word is an error.

@@ -258,6 +258,30 @@ impl Corpus {
     }
 }
 
+/// What the two sides of a model's corpus are (e.g. language codes), saved with the model
+/// and checked by whoever loads it; both empty when unknown.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Labels {
+    pub source: String,
+    pub target: String,
+}
+
+impl Labels {
+    /// Labels of the source and target sides.
+    pub fn new(source: &str, target: &str) -> Labels {
+        Labels {
+            source: source.to_string(),
+            target: target.to_string(),
+        }
+    }
+
+    /// Both labels; `None` when neither was recorded.
+    pub fn get(&self) -> Option<(&str, &str)> {
+        let (s, t) = (&self.source, &self.target);
+        (!s.is_empty() || !t.is_empty()).then_some((s.as_str(), t.as_str()))
+    }
+}
+
 /// A direction-resolved view: `cond` words generate (are aligned to by) `gen` words.
 #[derive(Clone, Copy)]
 pub(crate) struct Side<'a> {

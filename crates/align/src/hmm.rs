@@ -32,12 +32,12 @@ use rayon::prelude::*;
 use std::path::Path;
 
 use crate::binfmt;
-use crate::corpus::{Corpus, Side, Vocab};
+use crate::corpus::{Corpus, Labels, Side, Vocab};
 use crate::diag::digamma;
 use crate::error::{AlignError, Result};
-use crate::index::{split_by_offsets, CellIndex};
+use crate::index::{indexed, split_by_offsets, CellIndex};
 use crate::model::UNSEEN_PROB;
-use crate::table::Columns;
+use crate::table::{self, Columns};
 use crate::Alignment;
 
 /// Pairs whose E-step runs together; their counts are summed in corpus order.
@@ -131,10 +131,7 @@ impl Slots {
     fn build(view: &Side<'_>, max_len: usize) -> Slots {
         let idx = CellIndex::build(view, max_len);
         let used: Vec<bool> = (0..view.len())
-            .map(|k| {
-                let (c, g) = (view.cond(k), view.gen(k));
-                !c.is_empty() && !g.is_empty() && c.len() <= max_len && g.len() <= max_len
-            })
+            .map(|k| indexed(view.cond(k), view.gen(k), max_len))
             .collect();
         let mut cell_off = Vec::with_capacity(view.len() + 1);
         let mut tok_off = Vec::with_capacity(view.len() + 1);
@@ -405,8 +402,8 @@ impl<'a> Hmm<'a> {
         let t = table.slot_probs(
             vocabs,
             &view,
-            &slots.group_off,
-            &slots.slot_cond,
+            &table::cond_map(vocabs.0, &view),
+            (&slots.group_off, &slots.slot_cond),
             UNSEEN_PROB,
         );
         Hmm {
@@ -946,7 +943,7 @@ fn directions(opts: &HmmOptions) -> (HmmOptions, HmmOptions) {
 pub struct HmmModel {
     options: HmmOptions,
     /// What the two sides are (e.g. language codes); empty when unknown.
-    labels: (String, String),
+    labels: Labels,
     src_vocab: Vocab,
     tgt_vocab: Vocab,
     /// `p(target | source)` (forward) and `p(source | target)` (reverse).
@@ -964,7 +961,7 @@ impl HmmModel {
                 reverse: false,
                 ..opts.clone()
             },
-            labels: (String::new(), String::new()),
+            labels: Labels::default(),
             src_vocab: corpus.src_vocab().clone(),
             tgt_vocab: corpus.tgt_vocab().clone(),
             tables: [f.columns(), r.columns()],
@@ -996,13 +993,12 @@ impl HmmModel {
 
     /// Records what the two sides are (e.g. language codes), saved with the model.
     pub fn set_labels(&mut self, source: &str, target: &str) {
-        self.labels = (source.to_string(), target.to_string());
+        self.labels = Labels::new(source, target);
     }
 
     /// The recorded side labels, if any.
     pub fn labels(&self) -> Option<(&str, &str)> {
-        (!self.labels.0.is_empty() || !self.labels.1.is_empty())
-            .then_some((self.labels.0.as_str(), self.labels.1.as_str()))
+        self.labels.get()
     }
 
     /// Number of stored word-pair probabilities of both directions (null pairs included).
@@ -1036,8 +1032,7 @@ impl HmmModel {
             w.f64(x)?;
         }
         w.u64(o.max_jump as u64)?;
-        w.str(&self.labels.0)?;
-        w.str(&self.labels.1)?;
+        w.labels(&self.labels)?;
         w.vocab(&self.src_vocab)?;
         w.vocab(&self.tgt_vocab)?;
         for (table, jumps) in self.tables.iter().zip(&self.jumps) {
@@ -1089,7 +1084,7 @@ impl HmmModel {
                 agreement_threshold,
             };
             options.validate().map_err(|e| e.to_string())?;
-            let labels = (r.str("label")?, r.str("label")?);
+            let labels = r.labels()?;
             let (src_vocab, tgt_vocab) = (r.vocab()?, r.vocab()?);
             let mut dirs = Vec::with_capacity(2);
             for (gens, conds) in [

@@ -64,6 +64,12 @@ pub(crate) fn split_by_offsets<'v, T>(mut v: &'v mut [T], offsets: &[usize]) -> 
     out
 }
 
+/// Whether a pair with these sides is in the index: both sides non-empty and at most
+/// `max_len` tokens long.
+pub(crate) fn indexed(cond: &[u32], gen: &[u32], max_len: usize) -> bool {
+    !cond.is_empty() && !gen.is_empty() && cond.len() <= max_len && gen.len() <= max_len
+}
+
 impl CellIndex {
     /// Number of slots (distinct word pairs, null included).
     pub fn num_slots(&self) -> usize {
@@ -76,11 +82,9 @@ impl CellIndex {
     }
 
     /// Builds the index of `view`, leaving out pairs with an empty side or more than
-    /// `max_len` tokens on a side.
+    /// `max_len` tokens on a side (see [`indexed`]).
     pub fn build(view: &Side<'_>, max_len: usize) -> Self {
-        let skip = |cond: &[u32], gen: &[u32]| {
-            cond.is_empty() || cond.len() > max_len || gen.len() > max_len
-        };
+        let skip = |cond: &[u32], gen: &[u32]| !indexed(cond, gen, max_len);
         let pairs = view.len();
         let n_cond = view.cond_vocab.len();
         let null_id = n_cond as u32;

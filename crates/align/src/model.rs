@@ -7,11 +7,11 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use crate::binfmt;
-use crate::corpus::{Corpus, Side, Vocab};
+use crate::corpus::{Corpus, Labels, Side, Vocab};
 use crate::diag::{digamma, dlog_z_sum, DiagonalPrior};
 use crate::error::{AlignError, Result};
 use crate::index::{split_by_offsets, with_scratch, CellIndex};
-use crate::table::Columns;
+use crate::table::{self, Columns};
 use crate::Alignment;
 
 /// Translation probability of a word pair never seen in training (fast_align's floor).
@@ -103,7 +103,7 @@ pub struct Model {
     tension: f64,
     /// What the two sides are (e.g. language codes), recorded in the saved file; empty
     /// when unknown.
-    labels: (String, String),
+    labels: Labels,
     cond_vocab: Vocab,
     gen_vocab: Vocab,
     /// `p(generated | conditioning)`, one column per generated word.
@@ -426,7 +426,7 @@ impl<'a> Trainer<'a> {
             params[s].t
         });
         Model {
-            labels: (String::new(), String::new()),
+            labels: Labels::default(),
             options: self.opts,
             tension: self.tension,
             cond_vocab: view.cond_vocab.clone(),
@@ -533,20 +533,14 @@ impl Model {
     fn align_inner(&self, corpus: &Corpus) -> Vec<Alignment> {
         let view = corpus.view(self.options.reverse);
         let index = CellIndex::build(&view, self.options.max_len);
+        let cond_map = table::cond_map(&self.cond_vocab, &view);
         let t = self.table.slot_probs(
             (&self.cond_vocab, &self.gen_vocab),
             &view,
-            &index.group_off,
-            &index.slot_cond,
+            &cond_map,
+            (&index.group_off, &index.slot_cond),
             UNSEEN_PROB,
         );
-        let model_null = self.cond_vocab.len();
-        let mut cond_map: Vec<u32> = view
-            .cond_vocab
-            .words()
-            .map(|w| self.cond_vocab.get(w).unwrap_or(u32::MAX))
-            .collect();
-        cond_map.push(model_null as u32); // the null word
         let off = &index.group_off;
         let lookup = |g: usize| SliceProbs(&t[off[g]..off[g + 1]]);
         let mut out = viterbi_corpus(&view, &index, &self.options, self.tension, &lookup);
@@ -642,14 +636,13 @@ impl Model {
     /// Records what the source and target sides are (e.g. their language codes); saved
     /// with the model and checked by whoever loads it.
     pub fn set_labels(&mut self, source: &str, target: &str) {
-        self.labels = (source.to_string(), target.to_string());
+        self.labels = Labels::new(source, target);
     }
 
     /// The labels of the source and target sides; `None` when the file did not record them
     /// (a version 1 file).
     pub fn labels(&self) -> Option<(&str, &str)> {
-        let (s, t) = &self.labels;
-        (!s.is_empty() || !t.is_empty()).then_some((s.as_str(), t.as_str()))
+        self.labels.get()
     }
 
     /// Final diagonal tension.
@@ -711,8 +704,7 @@ impl Model {
         for x in [o.alpha, o.prob_align_null, o.initial_tension, self.tension] {
             w.f64(x)?;
         }
-        w.str(&self.labels.0)?;
-        w.str(&self.labels.1)?;
+        w.labels(&self.labels)?;
         w.vocab(&self.cond_vocab)?;
         w.vocab(&self.gen_vocab)?;
         w.columns(&self.table)?;
@@ -752,9 +744,9 @@ impl Model {
                 return Err(format!("bad diagonal tension {tension}"));
             }
             let labels = if version >= 2 {
-                (r.str("label")?, r.str("label")?)
+                r.labels()?
             } else {
-                (String::new(), String::new())
+                Labels::default()
             };
             let options = TrainOptions {
                 iterations,

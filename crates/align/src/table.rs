@@ -30,6 +30,18 @@ impl Columns {
     }
 }
 
+/// The model's id of every conditioning word of `view` (`u32::MAX` for a word the model
+/// does not know), and of the null word last.
+pub(crate) fn cond_map(model_cond_vocab: &Vocab, view: &Side<'_>) -> Vec<u32> {
+    let mut m: Vec<u32> = view
+        .cond_vocab
+        .words()
+        .map(|w| model_cond_vocab.get(w).unwrap_or(u32::MAX))
+        .collect();
+    m.push(model_cond_vocab.len() as u32); // the null word
+    m
+}
+
 impl Columns {
     /// The table of a trained slot index: column `g` holds the slots
     /// `group_off[g]..group_off[g + 1]` (conditioning word `slot_cond[s]`, probability
@@ -65,24 +77,18 @@ impl Columns {
     }
 
     /// The probability of every slot of another corpus (`view`, its slots grouped by
-    /// generated word as `group_off`/`slot_cond` say), through the words: `unseen` where
-    /// the table has no entry. Looked up column by column through a scratch map of the
-    /// table's column (no hashing per cell).
+    /// generated word as `group_off`/`slot_cond` say), through the words (`cond_map` from
+    /// [`cond_map`]): `unseen` where the table has no entry. Looked up column by column
+    /// through a scratch map of the table's column (no hashing per cell).
     pub fn slot_probs(
         &self,
         (cond_vocab, gen_vocab): (&Vocab, &Vocab),
         view: &Side<'_>,
-        group_off: &[usize],
-        slot_cond: &[u32],
+        cond_map: &[u32],
+        (group_off, slot_cond): (&[usize], &[u32]),
         unseen: f64,
     ) -> Vec<f64> {
         let model_null = cond_vocab.len();
-        let mut cond_map: Vec<u32> = view
-            .cond_vocab
-            .words()
-            .map(|w| cond_vocab.get(w).unwrap_or(u32::MAX))
-            .collect();
-        cond_map.push(model_null as u32); // the null word
         let mut t = vec![unseen; slot_cond.len()];
         split_by_offsets(&mut t, group_off)
             .into_par_iter()
