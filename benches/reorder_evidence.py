@@ -26,7 +26,7 @@ from pathlib import Path
 # kendall and fuzzy are in percent, the tsv holds fractions.
 MEASURES = {
     "position": ([5, 10, 15, 20], 1),
-    "crossing": ([6, 8, 10, 12], 1),
+    "crossing": ([7, 9, 11, 13], 1),
     "kendall": ([15, 20, 25, 30], 100),
     "fuzzy": ([70, 80, 90, 100], 100),
 }

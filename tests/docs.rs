@@ -516,7 +516,7 @@ fn every_command_shown_runs() {
         "books.de.conllu.gz",
         "pud.align",
         "test.align",
-        "aligners/de-en.fwd.ldda",
+        "aligners/de-en.hmm.ldda",
         "out/big/manifest.json",
         "out/de-en/newstest2013/scores.json",
         "out/de-en/newstest2013/report.html",

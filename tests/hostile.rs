@@ -1464,6 +1464,17 @@ fn no_output_may_be_an_input_of_the_same_command() {
     assert_eq!(code(&o), 4, "{}", stderr(&o));
     assert!(stderr(&o).contains("is the input"), "{}", stderr(&o));
     assert_eq!(std::fs::read(&hfile).unwrap(), model);
+    // `--save-align-model P` with the default model (the HMM) where an input is
+    // P.hmm.ldda.
+    let tgt = tmp.path().join("u.hmm.ldda");
+    std::fs::copy(&en, &tgt).unwrap();
+    let o = bin()
+        .args(["align", "-q", "--src", s(&de), "--tgt", s(&tgt)])
+        .args(["--save-align-model", s(&tmp.path().join("u"))])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert_eq!(std::fs::read(&tgt).unwrap(), std::fs::read(&en).unwrap());
 }
 
 #[test]

@@ -758,6 +758,57 @@ fn run_pipeline_on_pud_both_directions() {
             "run and extract differ in {name}"
         );
     }
+    // One aligner for the run, trained once on every corpus of the pair; the manifest
+    // records its training files, and `extract` given them (its own corpus among them, so
+    // not added twice) writes byte-identical files, reordering sets included.
+    assert_eq!(
+        e.matches("training the HMM aligner").count(),
+        1,
+        "trained once: {e}"
+    );
+    let train: Vec<String> = m["reorder"]["options"]["train"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_string())
+        .collect();
+    let names: Vec<&str> = train
+        .iter()
+        .map(|t| t.rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "books-sample.de-en",
+            "multi30k-train.de-en",
+            "newstest2013.de-en",
+            "pud.de-en"
+        ]
+    );
+    let again = dir.path().join("extract-again");
+    let mut args = pud_de_extract_args(&again, &cache, &[]);
+    let c = args.iter().position(|a| a == "--controls").unwrap();
+    args[c + 1] = "2".into();
+    for t in &train {
+        args.extend(["--align-train".to_string(), t.clone()]);
+    }
+    run_ok_owned(&args);
+    let ours = tree(&pud);
+    assert_eq!(
+        ours.keys().collect::<Vec<_>>(),
+        tree(&again).keys().collect::<Vec<_>>()
+    );
+    for (name, bytes) in tree(&again) {
+        if name != "manifest.json" {
+            assert!(ours[&name] == bytes, "run and extract differ in {name}");
+        }
+    }
+    let m2: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(again.join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(m2["reorder"]["trained_pairs"], 61_030);
+    assert_eq!(m2["reorder"]["options"], m["reorder"]["options"]);
+
     // --controls 2: two length-matched controls of the set's size, without set members.
     let set = ids(&pud, "reflexive", "ge1");
     for k in 1..=2 {

@@ -101,8 +101,7 @@ pub struct AlignArgs {
     /// Alignment model: hmm (the HMM by agreement, both directions trained together; AER
     /// 0.18 on the shared hand-aligned de-en gold, against 0.26 for fast_align's model and
     /// about 0.20 for eflomal) or fast-align (fast_align's IBM Model 2, the paper's)
-    /// [default: fast-align, until the reordering sets are re-calibrated for the HMM;
-    /// always fast-align with extract/run --paper-compat].
+    /// [default: hmm; always fast-align with extract/run --paper-compat].
     #[arg(long, value_name = "MODEL", value_parser = model_type_parser())]
     pub align_model_type: Option<ModelType>,
     /// Alignment used: intersection of the two directional models (most precise),
@@ -116,7 +115,9 @@ pub struct AlignArgs {
           value_parser = clap::value_parser!(u32).range(1..=100))]
     pub align_iterations: u32,
     /// Extra parallel data for training the aligner: files PREFIX.SRC[.gz] and
-    /// PREFIX.TGT[.gz] (repeatable). A small test set alone aligns poorly.
+    /// PREFIX.TGT[.gz] (repeatable). A small test set alone aligns poorly. The corpus's own
+    /// pairs are added unless its files are one of the prefixes; run trains once on all
+    /// the pair's corpora and these.
     #[arg(long, value_name = "PREFIX")]
     pub align_train: Vec<PathBuf>,
     /// Load a trained aligner model instead of training: PREFIX.hmm.ldda (hmm), or
@@ -191,7 +192,7 @@ pub struct SetArgs {
     #[arg(long, value_name = "MEASURE", value_parser = measure_parser())]
     pub reorder_measure: Option<Measure>,
     /// Thresholds K of the reorder/geK sets, in the measure's unit [default: crossing
-    /// 6,8,10,12; position 5,10,15,20; kendall 15,20,25,30; fuzzy 70,80,90,100].
+    /// 7,9,11,13; position 5,10,15,20; kendall 15,20,25,30; fuzzy 70,80,90,100].
     #[arg(
         long,
         value_name = "K,..",

@@ -167,7 +167,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         rules: plan.rules,
         reorder: plan.reorder,
     };
-    let runs = run_corpora(
+    let report = run_corpora(
         &jobs,
         &languages,
         &sets,
@@ -191,7 +191,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         },
     )?;
     if !quiet {
-        print!("{}", printer::extract::run_timing(&runs));
+        print!("{}", printer::extract::run_timing(&report));
     }
     Ok(())
 }

@@ -61,7 +61,7 @@ enum Command {
     /// alignment, each with length-matched controls.
     ///
     /// Writes OUT/<phenomenon>/{ge0..geN,eq0..eqN}.{SRC,TGT,ids,conllu,marked.SRC},
-    /// OUT/reorder/{ge6,ge8,..}.* (sets of the --reorder-measure), OUT/reorder/reorder.tsv
+    /// OUT/reorder/{ge7,ge9,..}.* (sets of the --reorder-measure), OUT/reorder/reorder.tsv
     /// (every reordering measure of every line), OUT/reorder/alignments.txt,
     /// OUT/<phenomenon>/controls/, OUT/manifest.json and OUT/summary.csv, and prints a
     /// summary table. The output directory is replaced as a

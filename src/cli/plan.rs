@@ -203,5 +203,6 @@ fn reorder_options(
         paper_compat: s.paper_compat,
         align: align_options(align, progress, defaults),
         alignments,
+        trained: None,
     }))
 }

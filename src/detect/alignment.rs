@@ -9,7 +9,8 @@
 //! indices, and so the set files, keep the original tokens).
 //!
 //! Memory: alignment EM needs the whole corpus (and any training data) in memory, as
-//! interned token ids; it is the one stage that does.
+//! interned token ids; it is the one stage that does. `run` trains one aligner for every
+//! corpus of a pair ([`train`]) and keeps it, not the training data, while it aligns them.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -101,7 +102,7 @@ pub enum ModelType {
 
 impl ModelType {
     /// The model used unless one is named (`--paper-compat` uses fast_align's).
-    pub const DEFAULT: ModelType = ModelType::FastAlign;
+    pub const DEFAULT: ModelType = ModelType::Hmm;
 
     /// Every model type, in the order `--help` lists them.
     pub const ALL: [ModelType; 2] = [ModelType::Hmm, ModelType::FastAlign];
@@ -417,11 +418,108 @@ struct Directional {
     posteriors: Option<[Vec<Vec<f64>>; 2]>,
 }
 
+/// The trained (or loaded) models of one model type.
+enum Models {
+    /// fast_align's model, forward and reverse (each present when the direction needs it).
+    FastAlign([Option<Model>; 2]),
+    /// The HMM by agreement, both directions.
+    Hmm(HmmModel),
+}
+
+/// An aligner trained once on the `--align-train` files alone, to align several corpora
+/// with (`run` trains one for all the corpora of a language pair).
+pub struct Trained {
+    models: Models,
+    /// Sentence pairs it was trained on.
+    pub pairs: u64,
+    /// The options it was trained with: a corpus aligned with it uses the same.
+    opts: AlignOptions,
+}
+
+impl fmt::Debug for Trained {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Trained")
+            .field("model_type", &self.opts.model_type)
+            .field("pairs", &self.pairs)
+            .finish()
+    }
+}
+
+/// The corpus being aligned, by its two files: when they are a prefix of `--align-train`,
+/// its pairs are already in the training data and are not added a second time.
+#[derive(Debug, Clone, Copy)]
+pub struct CorpusSides<'a> {
+    /// Source side.
+    pub source: &'a Path,
+    /// Target side.
+    pub target: &'a Path,
+}
+
+/// Trains the aligner of `opts` on its `--align-train` files alone (saving it under
+/// `save_model`), to align corpora with [`align`] afterwards. Every corpus aligned with it
+/// gets what [`align`] alone gives when that corpus's files are among the training files.
+pub fn train(opts: &AlignOptions, langs: (&str, &str)) -> Result<Trained> {
+    let mut c = Corpus::new();
+    let pairs = push_train(&mut c, opts, langs)?;
+    let c = if opts.lowercase { lowercase(&c) } else { c };
+    create_model_dirs(opts)?;
+    let models = models(&c, opts, langs)?;
+    Ok(Trained {
+        models,
+        pairs,
+        opts: AlignOptions {
+            progress: false,
+            ..opts.clone()
+        },
+    })
+}
+
+/// Appends the pairs of the `--align-train` files to `c`, split by the aligner's tokenizer
+/// (training corpora are usually raw text); returns their number.
+fn push_train(c: &mut Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result<u64> {
+    let mut n = 0;
+    for p in &opts.train {
+        let (sp, tp) = (side(p, langs.0)?, side(p, langs.1)?);
+        n += push_files(c, &sp, &tp, false)?;
+    }
+    Ok(n)
+}
+
+/// Whether the files of `own` are one of the `--align-train` prefixes.
+fn trains_on(own: CorpusSides<'_>, opts: &AlignOptions, langs: (&str, &str)) -> Result<bool> {
+    for p in &opts.train {
+        let (sp, tp) = (side(p, langs.0)?, side(p, langs.1)?);
+        if ldd_io::output::same_file(&sp, own.source) && ldd_io::output::same_file(&tp, own.target)
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The directories of the models `--save-align-model` writes, created before training
+/// (not after it).
+fn create_model_dirs(opts: &AlignOptions) -> Result<()> {
+    if let Some(prefix) = &opts.save_model {
+        for f in model_files(prefix, opts.model_type) {
+            ldd_io::fs::create_parent(&f)?;
+        }
+    }
+    Ok(())
+}
+
 /// Aligns every pair of `pairs` (source–target orientation) with the options. `langs` name
 /// the `--align-train` files and label saved models; a loaded model must carry the same
-/// labels (and, for fast_align's, direction).
-pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result<Aligned> {
-    let mut trained_pairs = 0u64;
+/// labels (and, for fast_align's, direction). The aligner is `trained` (by [`train`], with
+/// the same options), loaded (`opts.model`), or trained here on the `--align-train` files
+/// and on `pairs` themselves, unless `own`, the corpus's files, are among those files.
+pub fn align(
+    pairs: &Corpus,
+    opts: &AlignOptions,
+    langs: (&str, &str),
+    own: Option<CorpusSides<'_>>,
+    trained: Option<&Trained>,
+) -> Result<Aligned> {
     let lowered;
     let pairs = if opts.lowercase {
         lowered = lowercase(pairs);
@@ -429,41 +527,56 @@ pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result
     } else {
         pairs
     };
-    let training;
-    let train_corpus = if opts.train.is_empty() || opts.model.is_some() {
-        pairs
-    } else {
-        let mut c = Corpus::new();
-        for p in &opts.train {
-            let (sp, tp) = (side(p, langs.0)?, side(p, langs.1)?);
-            // Training corpora are usually raw text: always the aligner's tokenizer.
-            trained_pairs += push_files(&mut c, &sp, &tp, false)?;
-        }
-        for k in 0..pairs.len() {
-            c.push_pair(&pairs.src_tokens(k), &pairs.tgt_tokens(k));
-        }
-        training = if opts.lowercase { lowercase(&c) } else { c };
-        &training
-    };
     let too_long = (0..pairs.len())
         .filter(|&k| {
             let (s, t) = pairs.lengths(k);
             s > opts.max_tokens || t > opts.max_tokens
         })
         .count() as u64;
-    if let Some(prefix) = &opts.save_model {
-        // The directory of the saved models exists before training, not after it.
-        for f in model_files(prefix, opts.model_type) {
-            ldd_io::fs::create_parent(&f)?;
+    let (owned, training);
+    let (models, trained_pairs) = match trained {
+        Some(t) => {
+            if t.opts
+                != (AlignOptions {
+                    progress: false,
+                    ..opts.clone()
+                })
+            {
+                return Err(Error::Config(
+                    "internal: a corpus aligned with an aligner trained with other options".into(),
+                ));
+            }
+            (&t.models, t.pairs)
         }
-    }
-    let dirs = match opts.model_type {
-        ModelType::FastAlign => fast_align(pairs, train_corpus, opts, langs)?,
-        ModelType::Hmm => hmm(pairs, train_corpus, opts, langs)?,
+        None if opts.model.is_some() => {
+            owned = models(pairs, opts, langs)?;
+            (&owned, 0)
+        }
+        None => {
+            let with_own = match own {
+                Some(own) => !trains_on(own, opts, langs)?,
+                None => true,
+            };
+            let mut n = if with_own { pairs.len() as u64 } else { 0 };
+            let train_corpus = if opts.train.is_empty() {
+                pairs
+            } else {
+                let mut c = Corpus::new();
+                n += push_train(&mut c, opts, langs)?;
+                if with_own {
+                    for k in 0..pairs.len() {
+                        c.push_pair(&pairs.src_tokens(k), &pairs.tgt_tokens(k));
+                    }
+                }
+                training = if opts.lowercase { lowercase(&c) } else { c };
+                &training
+            };
+            create_model_dirs(opts)?;
+            owned = models(train_corpus, opts, langs)?;
+            (&owned, n)
+        }
     };
-    if opts.model.is_none() {
-        trained_pairs += pairs.len() as u64;
-    }
+    let dirs = align_with(models, pairs, opts);
     if too_long > 0 && opts.progress {
         note_too_long(pairs, opts, too_long);
     }
@@ -517,15 +630,51 @@ pub fn align(pairs: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result
     })
 }
 
-/// The directions `opts.direction` needs, from fast_align's model (trained, or loaded
-/// from `PREFIX.fwd.ldda` / `PREFIX.rev.ldda`).
+/// The models of `opts.model_type`: loaded from `opts.model`, or trained on `train_corpus`
+/// (and saved under `opts.save_model`).
+fn models(train_corpus: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result<Models> {
+    match opts.model_type {
+        ModelType::FastAlign => fast_align(train_corpus, opts, langs).map(Models::FastAlign),
+        ModelType::Hmm => hmm(train_corpus, opts, langs).map(Models::Hmm),
+    }
+}
+
+/// The directions of `models` that `opts.direction` needs, for every pair of `pairs`.
+fn align_with(models: &Models, pairs: &Corpus, opts: &AlignOptions) -> Directional {
+    let clock = std::time::Instant::now();
+    let dirs = match models {
+        Models::FastAlign([fwd, rev]) => Directional {
+            fwd: fwd.as_ref().map(|m| m.align(pairs)),
+            rev: rev.as_ref().map(|m| m.align(pairs)),
+            posteriors: None,
+        },
+        Models::Hmm(m) => {
+            let j = m.align(pairs);
+            Directional {
+                fwd: Some(j.forward.links),
+                rev: Some(j.reverse.links),
+                posteriors: Some([j.forward.posteriors, j.reverse.posteriors]),
+            }
+        }
+    };
+    if opts.progress {
+        eprintln!(
+            "ldd-sets: alignment of {} pairs done in {:.1} s",
+            pairs.len(),
+            clock.elapsed().as_secs_f64()
+        );
+    }
+    dirs
+}
+
+/// fast_align's model in each direction `opts.direction` needs: trained, or loaded from
+/// `PREFIX.fwd.ldda` / `PREFIX.rev.ldda`.
 fn fast_align(
-    pairs: &Corpus,
     train_corpus: &Corpus,
     opts: &AlignOptions,
     langs: (&str, &str),
-) -> Result<Directional> {
-    let mut out: [Option<Vec<Alignment>>; 2] = [None, None];
+) -> Result<[Option<Model>; 2]> {
+    let mut out: [Option<Model>; 2] = [None, None];
     // Saved models, moved into place together once both are trained.
     let mut saved = Vec::new();
     for (i, reverse) in [false, true].into_iter().enumerate() {
@@ -533,7 +682,6 @@ fn fast_align(
             continue;
         }
         let name = if reverse { "reverse" } else { "forward" };
-        let clock = std::time::Instant::now();
         let model = match &opts.model {
             Some(prefix) => {
                 let path = model_path(prefix, reverse);
@@ -550,6 +698,7 @@ fn fast_align(
                 m
             }
             None => {
+                let clock = std::time::Instant::now();
                 if opts.progress {
                     eprintln!(
                         "ldd-sets: training the {name} aligner on {} sentence pairs ({} EM iterations)...",
@@ -568,37 +717,24 @@ fn fast_align(
                 if let Some(prefix) = &opts.save_model {
                     saved.push(m.save_staged(model_path(prefix, reverse))?);
                 }
+                if opts.progress {
+                    eprintln!(
+                        "ldd-sets: {name} aligner trained in {:.1} s",
+                        clock.elapsed().as_secs_f64()
+                    );
+                }
                 m
             }
         };
-        out[i] = Some(model.align(pairs));
-        if opts.progress {
-            eprintln!(
-                "ldd-sets: {name} alignment of {} pairs done in {:.1} s",
-                pairs.len(),
-                clock.elapsed().as_secs_f64()
-            );
-        }
+        out[i] = Some(model);
     }
     ldd_io::AtomicFile::commit_together(saved)?;
-    let [fwd, rev] = out;
-    Ok(Directional {
-        fwd,
-        rev,
-        posteriors: None,
-    })
+    Ok(out)
 }
 
-/// Both directions of the HMM by agreement (trained, or loaded from `PREFIX.hmm.ldda`),
-/// with the posterior of every link.
-fn hmm(
-    pairs: &Corpus,
-    train_corpus: &Corpus,
-    opts: &AlignOptions,
-    langs: (&str, &str),
-) -> Result<Directional> {
-    let clock = std::time::Instant::now();
-    let model = match &opts.model {
+/// The HMM by agreement, both directions: trained, or loaded from `PREFIX.hmm.ldda`.
+fn hmm(train_corpus: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result<HmmModel> {
+    match &opts.model {
         Some(prefix) => {
             let path = crate::layout::hmm_model_file(prefix);
             ldd_io::identity::note_input(&path);
@@ -606,9 +742,10 @@ fn hmm(
             let mut m = HmmModel::load(&path)?;
             check_labels(m.labels(), &path, langs)?;
             m.set_max_len(opts.max_tokens);
-            m
+            Ok(m)
         }
         None => {
+            let clock = std::time::Instant::now();
             let hopts = HmmOptions {
                 max_len: opts.max_tokens,
                 ..HmmOptions::default()
@@ -626,22 +763,15 @@ fn hmm(
             if let Some(prefix) = &opts.save_model {
                 m.save(crate::layout::hmm_model_file(prefix))?;
             }
-            m
+            if opts.progress {
+                eprintln!(
+                    "ldd-sets: HMM aligner trained in {:.1} s",
+                    clock.elapsed().as_secs_f64()
+                );
+            }
+            Ok(m)
         }
-    };
-    let j = model.align(pairs);
-    if opts.progress {
-        eprintln!(
-            "ldd-sets: HMM alignment of {} pairs done in {:.1} s",
-            pairs.len(),
-            clock.elapsed().as_secs_f64()
-        );
     }
-    Ok(Directional {
-        fwd: Some(j.forward.links),
-        rev: Some(j.reverse.links),
-        posteriors: Some([j.forward.posteriors, j.reverse.posteriors]),
-    })
 }
 
 /// When the model file `path` is missing but `other`, a model of type `kind`, is there:

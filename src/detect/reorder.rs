@@ -11,10 +11,11 @@
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use ldd_align::{paper_position, Alignment, Corpus, Link, Reordering};
 
-use super::alignment::AlignOptions;
+use super::alignment::{AlignOptions, Trained};
 use crate::format::options::{self, MeasureSizes};
 
 /// The phenomenon name (output directory) of reordering sets.
@@ -69,7 +70,7 @@ impl Measure {
     pub fn default_buckets(self) -> &'static [u32] {
         match self {
             Measure::Position => &[5, 10, 15, 20],
-            Measure::Crossing => &[6, 8, 10, 12],
+            Measure::Crossing => &[7, 9, 11, 13],
             Measure::Kendall => &[15, 20, 25, 30],
             Measure::Fuzzy => &[70, 80, 90, 100],
         }
@@ -104,7 +105,7 @@ impl FromStr for Measure {
 }
 
 /// How reordering sets are built.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct ReorderOptions {
     /// The measure that builds the `geK` sets (manifests written before measures existed
     /// used `position`).
@@ -122,6 +123,9 @@ pub struct ReorderOptions {
     /// Use these Pharaoh alignments (source word index − target token index, 0-based,
     /// one line per corpus line) instead of aligning.
     pub alignments: Option<PathBuf>,
+    /// The aligner, already trained with `align`'s options (`run` trains one for all the
+    /// corpora of a pair); `None`: trained (or loaded) for this corpus.
+    pub trained: Option<Arc<Trained>>,
 }
 
 impl Default for ReorderOptions {
@@ -132,6 +136,7 @@ impl Default for ReorderOptions {
             buckets: Measure::DEFAULT.default_buckets().to_vec(),
             align: AlignOptions::default(),
             alignments: None,
+            trained: None,
         }
     }
 }
@@ -261,6 +266,7 @@ impl From<&options::Reorder> for ReorderOptions {
             buckets: o.buckets.clone(),
             align: (&o.align).into(),
             alignments: o.alignments.clone(),
+            trained: None,
         }
     }
 }

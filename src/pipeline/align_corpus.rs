@@ -13,7 +13,9 @@ use ldd_align::{alignment_error_rate, read_gold, AerScores, Corpus, Gold, GoldOp
 use ldd_conllu::parse_block;
 
 use crate::config::Languages;
-use crate::detect::alignment::{align, pair_tokens, push_files, AlignOptions, ModelType};
+use crate::detect::alignment::{
+    align, pair_tokens, push_files, AlignOptions, CorpusSides, ModelType,
+};
 use crate::error::{Error, Result};
 use crate::read::lockstep::{Line, Lockstep};
 
@@ -91,7 +93,11 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
         Some((path, opts)) => Some(read_gold(path, opts, &lengths)?),
         None => None,
     };
-    let aligned = align(&pairs, &run.align, langs)?;
+    let own = CorpusSides {
+        source: &run.source,
+        target: &run.target,
+    };
+    let aligned = align(&pairs, &run.align, langs, Some(own), None)?;
     let alignments = aligned.alignments;
     let mut files = Vec::new();
     if let Some(out) = &run.out {

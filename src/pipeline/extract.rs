@@ -462,7 +462,11 @@ fn reorder_sets(
             None => (alignment::read_alignments(path, pairs)?, 0, 0),
         },
         None => {
-            let a = alignment::align(pairs, &r.align, langs)?;
+            let own = alignment::CorpusSides {
+                source: &corpus.source,
+                target: &corpus.target,
+            };
+            let a = alignment::align(pairs, &r.align, langs, Some(own), r.trained.as_deref())?;
             (a.alignments, a.trained_pairs, a.too_long)
         }
     };

@@ -9,9 +9,11 @@ pub mod merge;
 pub mod plan;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::config::Languages;
+use crate::detect::alignment;
 use crate::error::Result;
 use crate::parse::ParseSettings;
 use crate::read::discover::LocalCorpus;
@@ -49,6 +51,16 @@ pub struct CorpusRun {
     pub extract_seconds: f64,
 }
 
+/// What `run` did: every corpus, and the aligner it trained for all of them.
+#[derive(Debug)]
+pub struct RunReport {
+    /// Every corpus, in order.
+    pub corpora: Vec<CorpusRun>,
+    /// The aligner trained once for every corpus: its training pairs and seconds (`None`:
+    /// no reordering sets, or a loaded model or given alignments).
+    pub aligner: Option<(u64, f64)>,
+}
+
 /// What `run` says as it goes, for the caller to print.
 pub enum Progress<'a> {
     /// A corpus is about to be parsed and extracted.
@@ -58,7 +70,8 @@ pub enum Progress<'a> {
 }
 
 /// Parses and extracts every corpus of `jobs` (see [`plan::corpus_jobs`]) in `languages`
-/// with `sets` and `controls`, telling `progress` as it goes.
+/// with `sets` and `controls`, telling `progress` as it goes. Reordering sets are aligned
+/// by one aligner, trained first on every corpus of the pair (unless one is loaded).
 pub fn run(
     jobs: &[CorpusJob],
     languages: &Languages,
@@ -66,7 +79,23 @@ pub fn run(
     controls: &ControlOptions,
     parsing: &Parsing,
     progress: &mut dyn FnMut(Progress<'_>),
-) -> Result<Vec<CorpusRun>> {
+) -> Result<RunReport> {
+    let mut sets = sets.clone();
+    let mut aligner = None;
+    if let (Some(r), Some(first)) = (
+        sets.reorder
+            .as_mut()
+            .filter(|r| r.align.model.is_none() && r.alignments.is_none()),
+        jobs.first(),
+    ) {
+        // One aligner for every corpus: trained on all of them (and --align-train) once.
+        r.align.train.extend(first.align_train.iter().cloned());
+        let langs = (languages.source(), languages.target());
+        let start = Instant::now();
+        let trained = alignment::train(&r.align, langs)?;
+        aligner = Some((trained.pairs, start.elapsed().as_secs_f64()));
+        r.trained = Some(Arc::new(trained));
+    }
     let mut runs = Vec::new();
     for job in jobs {
         progress(Progress::Starting(&job.corpus));
@@ -80,10 +109,6 @@ pub fn run(
             trust_conllu: false,
             shard: prepared.shard,
         };
-        let mut sets = sets.clone();
-        if let Some(r) = sets.reorder.as_mut().filter(|r| r.align.model.is_none()) {
-            r.align.train.extend(job.align_train.iter().cloned());
-        }
         let mut protect = job.protect.clone();
         protect.push(parsing.model.clone());
         let out = Output {
@@ -101,5 +126,8 @@ pub fn run(
         progress(Progress::Done(&run));
         runs.push(run);
     }
-    Ok(runs)
+    Ok(RunReport {
+        corpora: runs,
+        aligner,
+    })
 }

@@ -169,8 +169,8 @@ pub struct CorpusJob {
     pub corpus: LocalCorpus,
     /// Its output directory.
     pub out: PathBuf,
-    /// More training data for the aligner (unless a model is loaded): the pair's other
-    /// corpora, as `PREFIX`es.
+    /// The aligner's training data (unless a model is loaded): every corpus of the pair,
+    /// this one too, as `PREFIX`es; the same for every corpus of a run.
     pub align_train: Vec<PathBuf>,
     /// Files the run depends on besides the corpus (the corpora directory): never inside
     /// an output.
@@ -178,9 +178,8 @@ pub struct CorpusJob {
 }
 
 /// The corpora of `pair` in `dir` (only those `only` names, if given), each with its
-/// output directory `out/<name>` and, as more training data for the aligner, the pair's
-/// other corpora: a small test set alone aligns poorly (the paper used a large training
-/// corpus).
+/// output directory `out/<name>` and, as the aligner's training data, all the pair's
+/// corpora: a small test set alone aligns poorly (the paper used a large training corpus).
 pub fn corpus_jobs(
     pair: &Pair,
     dir: &Path,
@@ -208,7 +207,6 @@ pub fn corpus_jobs(
             out: out.join(&c.name),
             align_train: all
                 .iter()
-                .filter(|o| o.name != c.name)
                 .map(|o| dir.join(crate::layout::corpus_stem(&o.name, &pair.files)))
                 .collect(),
             protect: vec![dir.to_path_buf()],

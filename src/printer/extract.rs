@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use crate::detect::reorder::Measure;
 use crate::layout;
 use crate::pipeline::extract::ExtractReport;
-use crate::pipeline::CorpusRun;
+use crate::pipeline::RunReport;
 
 /// The summary table of one extraction.
 pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
@@ -85,19 +85,25 @@ pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
     out
 }
 
-/// `run`'s seconds per stage and corpus.
-pub fn run_timing(runs: &[CorpusRun]) -> String {
+/// `run`'s seconds per stage and corpus, and of the aligner trained once for them all.
+pub fn run_timing(run: &RunReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "\ntiming per stage (s):\n{:<24} {:>9} {:>9}",
         "corpus", "parse", "extract"
     );
-    for r in runs {
+    for r in &run.corpora {
         let _ = writeln!(
             out,
             "{:<24} {:>9.2} {:>9.2}",
             r.corpus.name, r.parse_seconds, r.extract_seconds
+        );
+    }
+    if let Some((pairs, seconds)) = run.aligner {
+        let _ = writeln!(
+            out,
+            "aligner: trained once, on {pairs} sentence pairs, in {seconds:.2} s (before the corpora)"
         );
     }
     out

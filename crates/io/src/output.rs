@@ -48,16 +48,20 @@ pub fn refuse_containing(target: &Path, inputs: &[&Path]) -> Result<()> {
     Ok(())
 }
 
+/// Whether `a` and `b` name the same file: the same path once resolved, or (when both
+/// exist) the same file through a link or hard link.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    let same_inode = match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    };
+    same_inode || resolved(a) == resolved(b)
+}
+
 /// Refuses an output file `target` that is one of `inputs` (same path or same file).
 pub fn refuse_same_file(target: &Path, inputs: &[&Path]) -> Result<()> {
-    let t = resolved(target);
-    let tm = fs::metadata(target).ok();
     for input in inputs {
-        let same_inode = match (&tm, fs::metadata(input)) {
-            (Some(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-            _ => false,
-        };
-        if same_inode || resolved(input) == t {
+        if same_file(target, input) {
             return Err(Error::Refused(format!(
                 "{}: the output is the input {}; writing it would destroy the input — choose \
                  another output file",
