@@ -602,6 +602,31 @@ fn bad_scores_and_outputs_are_rejected() {
     assert!(stderr(&o).contains("nope/manifest.json"), "{}", stderr(&o));
 }
 
+/// The report reads the per-line reordering file and the sampled sets' marked files once,
+/// checked against the checksums the run recorded as they are read: a changed file is
+/// refused naming it (exit 3), even when its content still parses; restored, it renders.
+#[test]
+fn changed_measures_and_marked_files_are_refused() {
+    let (_tmp, sets) = scored(0);
+    for rel in ["reorder/reorder.tsv", "reflexive/ge1.marked.de"] {
+        let path = sets.join(rel);
+        let good = std::fs::read(&path).unwrap();
+        // A valid row more at the end (ids and measures that parse).
+        let mut changed = good.clone();
+        changed.extend_from_slice(&good[good.len() - 40..]);
+        std::fs::write(&path, &changed).unwrap();
+        let o = run(&["report", "--sets", s(&sets)]);
+        assert_eq!(o.status.code(), Some(3), "{rel}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("{rel}: changed since ldd-sets wrote it")),
+            "{rel}: {}",
+            stderr(&o)
+        );
+        std::fs::write(&path, &good).unwrap();
+        run_ok(&["report", "--sets", s(&sets)]);
+    }
+}
+
 /// The bundled demo sample is exactly the first 300 PUD pairs with their gold German
 /// trees, plus the two synthetic systems `demo/make-sample.sh` describes, under 1 MB.
 #[test]

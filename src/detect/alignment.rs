@@ -460,7 +460,7 @@ pub struct CorpusSides<'a> {
 /// gets what [`align`] alone gives when that corpus's files are among the training files.
 pub fn train(opts: &AlignOptions, langs: (&str, &str)) -> Result<Trained> {
     let mut c = Corpus::new();
-    let pairs = push_train(&mut c, opts, langs)?;
+    let pairs = push_train(&mut c, &train_files(opts, langs)?)?;
     let c = if opts.lowercase { lowercase(&c) } else { c };
     create_model_dirs(opts)?;
     let models = models(&c, opts, langs)?;
@@ -474,27 +474,22 @@ pub fn train(opts: &AlignOptions, langs: (&str, &str)) -> Result<Trained> {
     })
 }
 
-/// Appends the pairs of the `--align-train` files to `c`, split by the aligner's tokenizer
-/// (training corpora are usually raw text); returns their number.
-fn push_train(c: &mut Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result<u64> {
-    let mut n = 0;
-    for p in &opts.train {
-        let (sp, tp) = (side(p, langs.0)?, side(p, langs.1)?);
-        n += push_files(c, &sp, &tp, false)?;
-    }
-    Ok(n)
+/// The two files of every `--align-train` prefix.
+fn train_files(opts: &AlignOptions, langs: (&str, &str)) -> Result<Vec<(PathBuf, PathBuf)>> {
+    opts.train
+        .iter()
+        .map(|p| Ok((side(p, langs.0)?, side(p, langs.1)?)))
+        .collect()
 }
 
-/// Whether the files of `own` are one of the `--align-train` prefixes.
-fn trains_on(own: CorpusSides<'_>, opts: &AlignOptions, langs: (&str, &str)) -> Result<bool> {
-    for p in &opts.train {
-        let (sp, tp) = (side(p, langs.0)?, side(p, langs.1)?);
-        if ldd_io::output::same_file(&sp, own.source) && ldd_io::output::same_file(&tp, own.target)
-        {
-            return Ok(true);
-        }
+/// Appends the pairs of the training `files` to `c`, split by the aligner's tokenizer
+/// (training corpora are usually raw text); returns their number.
+fn push_train(c: &mut Corpus, files: &[(PathBuf, PathBuf)]) -> Result<u64> {
+    let mut n = 0;
+    for (sp, tp) in files {
+        n += push_files(c, sp, tp, false)?;
     }
-    Ok(false)
+    Ok(n)
 }
 
 /// The directories of the models `--save-align-model` writes, created before training
@@ -553,16 +548,19 @@ pub fn align(
             (&owned, 0)
         }
         None => {
-            let with_own = match own {
-                Some(own) => !trains_on(own, opts, langs)?,
-                None => true,
-            };
+            let files = train_files(opts, langs)?;
+            // The corpus's own pairs, unless its files are among the training files.
+            let with_own = own.is_none_or(|o| {
+                !files.iter().any(|(s, t)| {
+                    ldd_io::output::same_file(s, o.source) && ldd_io::output::same_file(t, o.target)
+                })
+            });
             let mut n = if with_own { pairs.len() as u64 } else { 0 };
             let train_corpus = if opts.train.is_empty() {
                 pairs
             } else {
                 let mut c = Corpus::new();
-                n += push_train(&mut c, opts, langs)?;
+                n += push_train(&mut c, &files)?;
                 if with_own {
                     for k in 0..pairs.len() {
                         c.push_pair(&pairs.src_tokens(k), &pairs.tgt_tokens(k));

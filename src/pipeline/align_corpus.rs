@@ -6,7 +6,6 @@
 //! `extract --alignments` gives the same reordering sets as `extract`'s own alignment with
 //! the same settings.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use ldd_align::{alignment_error_rate, read_gold, AerScores, Corpus, Gold, GoldOptions};
@@ -18,6 +17,7 @@ use crate::detect::alignment::{
 };
 use crate::error::{Error, Result};
 use crate::read::lockstep::{Line, Lockstep};
+use crate::write::alignments;
 
 /// What `align` aligns.
 #[derive(Debug, Clone)]
@@ -56,19 +56,12 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
     let mut inputs = vec![run.source.as_path(), run.target.as_path()];
     inputs.extend(run.conllu.as_deref());
     inputs.extend(run.align.train.iter().map(PathBuf::as_path));
-    for out in run.out.iter().chain(&run.posteriors) {
-        ldd_io::output::refuse_same_file(out, &inputs)?;
-    }
+    alignments::check(run.out.as_deref(), run.posteriors.as_deref(), &inputs)?;
     if run.posteriors.is_some() && run.align.model_type != ModelType::Hmm {
         return Err(Error::Config(format!(
             "--posteriors needs --align-model-type hmm: {} has no link posteriors",
             run.align.model_type
         )));
-    }
-    if let (Some(a), Some(b)) = (&run.out, &run.posteriors) {
-        // The same path, a link or a hard link: one would overwrite the other.
-        ldd_io::output::refuse_same_file(b, &[a.as_path()])
-            .map_err(|_| Error::Config("--out and --posteriors name the same file".into()))?;
     }
     let mut pairs = Corpus::new();
     match &run.conllu {
@@ -98,25 +91,9 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
         target: &run.target,
     };
     let aligned = align(&pairs, &run.align, langs, Some(own), None)?;
+    let posteriors = run.posteriors.as_deref().zip(aligned.posteriors.as_deref());
+    alignments::write(run.out.as_deref(), &aligned.alignments, posteriors)?;
     let alignments = aligned.alignments;
-    let mut files = Vec::new();
-    if let Some(out) = &run.out {
-        let mut w = ldd_io::AtomicFile::create(out)?;
-        for a in &alignments {
-            writeln!(w, "{}", ldd_align::pharaoh::format_line(a))
-                .map_err(|e| ldd_io::Error::io(out, e))?;
-        }
-        files.push(w);
-    }
-    if let (Some(path), Some(post)) = (&run.posteriors, &aligned.posteriors) {
-        let mut w = ldd_io::AtomicFile::create(path)?;
-        for p in post {
-            let line: Vec<String> = p.iter().map(|x| format!("{x:.4}")).collect();
-            writeln!(w, "{}", line.join(" ")).map_err(|e| ldd_io::Error::io(path, e))?;
-        }
-        files.push(w);
-    }
-    ldd_io::AtomicFile::commit_together(files)?;
     let gold = match gold {
         Some(g) => {
             let scores = alignment_error_rate(&g.sentences, &alignments)?;

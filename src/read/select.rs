@@ -61,7 +61,11 @@ fn parse_id(path: &Path, line: u64, l: &str, last: Option<u32>) -> Result<u32> {
 /// ascending), in that order, and the file's line count. If the file is shorter than the
 /// largest id, fewer lines than ids are returned: check the count.
 pub fn read_selected(path: &Path, ids: &[u32]) -> Result<(Vec<String>, u64)> {
-    let mut r = Input::open(path)?;
+    select(&mut Input::open(path)?, ids)
+}
+
+/// The lines of `r` with the given 1-based `ids`, reading to its end, and its line count.
+fn select(r: &mut Input, ids: &[u32]) -> Result<(Vec<String>, u64)> {
     let mut out = Vec::with_capacity(ids.len());
     let mut next = ids.iter().peekable();
     let mut no = 0u64;
@@ -78,6 +82,19 @@ pub fn read_selected(path: &Path, ids: &[u32]) -> Result<(Vec<String>, u64)> {
 /// [`read_selected`], failing if the file lacks some id.
 pub fn read_needed(path: &Path, ids: &[u32]) -> Result<Vec<String>> {
     let (lines, n) = read_selected(path, ids)?;
+    needed(path, ids, lines, n)
+}
+
+/// [`read_needed`] and the SHA-256 of the file's bytes as stored, from one read to the
+/// end (for [`crate::format::manifest::Manifest::read_recorded`]).
+pub fn read_needed_hashed(path: &Path, ids: &[u32]) -> Result<(Result<Vec<String>>, String)> {
+    let mut r = Input::open(path)?;
+    let (lines, n) = select(&mut r, ids)?;
+    Ok((needed(path, ids, lines, n), r.finish()?.sha256))
+}
+
+/// `lines`, the lines of `ids` found in `path` of `n` lines, unless some are missing.
+fn needed(path: &Path, ids: &[u32], lines: Vec<String>, n: u64) -> Result<Vec<String>> {
     if lines.len() < ids.len() {
         return Err(Error::Data(format!(
             "{}: has {n} lines but line {} is needed (did the file change during the run?)",

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::format::manifest::Manifest;
 use crate::format::marked::{self, Piece};
 use crate::format::sets::{SetEntry, SetKind};
-use crate::read::select::{read_needed, read_selected};
+use crate::read::select::{read_needed_hashed, read_selected};
 use crate::read::sets::Loaded;
 
 pub use crate::format::manifest::Distances;
@@ -122,8 +122,8 @@ const MEASURES: [&str; 5] = ["position", "crossing", "kendall", "fuzzy", "distan
 /// The reordering measures of every line, from the per-line file the manifest records
 /// (`reorder.tsv`: one row per corpus line, one column per measure; older runs'
 /// `max_distance.tsv`: rows only for lines with a link), checked as the run wrote it
-/// ([`Manifest::file`]); empty when the run has no reordering sets or the file is
-/// missing. Memory: one counter per distinct value (rounded to 0.01), whatever the corpus
+/// (read once, hashed as it is read: [`Manifest::read_recorded`]); empty when the run has
+/// no reordering sets or the file is missing. Memory: one counter per distinct value (rounded to 0.01), whatever the corpus
 /// size.
 pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Vec<Measure>)> {
     let Some(info) = &m.reorder else {
@@ -132,10 +132,19 @@ pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Ve
     if !crate::format::manifest::resolve(dir, &info.files.measures)?.is_file() {
         return Ok((None, Vec::new()));
     }
-    let path = m.file(dir, &info.files.measures)?;
-    let mut r = Input::open(&path)?;
+    let (path, measures) = m.read_recorded(dir, &info.files.measures, |p| {
+        let mut r = Input::open(p)?;
+        let measures = read_measures(&mut r, p, m.corpus.lines);
+        Ok((measures, r.finish()?.sha256))
+    })?;
+    Ok((Some(path), measures))
+}
+
+/// The measures of the per-line reordering file `path`, read from `r` (up to its first
+/// bad line); `corpus_lines` counts the lines without a row as undefined.
+fn read_measures(r: &mut Input, path: &Path, corpus_lines: u64) -> Result<Vec<Measure>> {
     let Some(header) = r.next_line()? else {
-        return Err(Error::input(&path, 1, "empty file: expected a header row"));
+        return Err(Error::input(path, 1, "empty file: expected a header row"));
     };
     let columns: Vec<(usize, String)> = header
         .split('\t')
@@ -145,7 +154,7 @@ pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Ve
         .collect();
     if columns.is_empty() {
         return Err(Error::input(
-            &path,
+            path,
             1,
             format!("no measure column ({}) in the header", MEASURES.join(", ")),
         ));
@@ -175,7 +184,7 @@ pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Ve
                 .filter(|v: &f64| v.is_finite())
                 .ok_or_else(|| {
                     Error::input(
-                        &path,
+                        path,
                         rows + 1,
                         format!(
                             "column `{name}`: not a number: `{}`",
@@ -191,9 +200,9 @@ pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Ve
     }
     // max_distance.tsv has rows only for lines with a link.
     for meas in &mut measures {
-        meas.undefined += m.corpus.lines.saturating_sub(rows);
+        meas.undefined += corpus_lines.saturating_sub(rows);
     }
-    Ok((Some(path), measures))
+    Ok(measures)
 }
 
 /// A corpus line shown in the examples browser.
@@ -345,13 +354,10 @@ pub fn examples(
         let set = p.set;
         let mut sorted = p.positions.clone();
         sorted.sort_unstable();
+        // Each file read once, checked against its recorded checksum as it is read.
         let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
-            let path = m.file(dir, rel)?;
-            Ok(sorted
-                .iter()
-                .copied()
-                .zip(read_needed(&path, &sorted)?)
-                .collect())
+            let (_, lines) = m.read_recorded(dir, rel, |p| read_needed_hashed(p, &sorted))?;
+            Ok(sorted.iter().copied().zip(lines).collect())
         };
         let mut source = read(&set.files.marked)?;
         let mut target = read(

@@ -5,8 +5,10 @@
 //! files ([`set`]) with their marked lines ([`crate::format::marked`]), control files ([`controls`]), the
 //! corpus-wide reordering files ([`reorder_files`]), `manifest.json` / `summary.csv`
 //! ([`manifest`]), and a shard's files for `merge` ([`shard`]), all inside a staging
-//! directory that becomes OUT only when the run succeeds (`ldd_io::Staging`).
+//! directory that becomes OUT only when the run succeeds (`ldd_io::Staging`); and `align`'s
+//! Pharaoh and posterior files ([`alignments`]).
 
+pub mod alignments;
 pub mod controls;
 pub mod reorder_files;
 pub mod set;
