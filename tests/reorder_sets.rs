@@ -642,10 +642,14 @@ fn align_with_conllu_feeds_extract_the_same_reorder_sets() {
         al.to_str().unwrap(),
         "--quiet",
     ];
+    let post = tmp.path().join("pud.post");
     let mut with_parse = args.clone();
     with_parse.extend(["--conllu", conllu.to_str().unwrap()]);
+    with_parse.extend(["--posteriors", post.to_str().unwrap()]);
     run_ok(&with_parse);
     assert_eq!(lines(&al), lines(&own.join("reorder/alignments.txt")));
+    // The links' confidences too: `extract` writes what `align --posteriors` does.
+    assert_eq!(lines(&post), lines(&own.join("reorder/posteriors.txt")));
 
     let fed = tmp.path().join("fed");
     extract_pud("de", &fed, &["--alignments", al.to_str().unwrap()]);
@@ -663,7 +667,9 @@ fn align_with_conllu_feeds_extract_the_same_reorder_sets() {
         v.sort();
         v
     };
-    let (a, b) = (files(&own), files(&fed));
+    let (mut a, b) = (files(&own), files(&fed));
+    // Alignments given with --alignments carry no confidences: no posteriors.txt.
+    a.retain(|(name, _)| name != "reorder/posteriors.txt");
     assert!(a.len() > 40, "{} reorder files", a.len());
     assert_eq!(
         a.iter().map(|x| &x.0).collect::<Vec<_>>(),
@@ -1057,6 +1063,29 @@ fn hmm_aligner_on_the_command_line() {
     );
     extract_pud("de", &d, &["--controls", "0"]);
     assert_eq!(manifest(&d)["reorder"]["options"]["model_type"], "hmm");
+    // With the HMM, reorder/posteriors.txt holds one confidence per link of every
+    // alignments.txt line, a probability, and the manifest names it.
+    assert_eq!(
+        manifest(&d)["reorder"]["files"]["posteriors"],
+        "reorder/posteriors.txt"
+    );
+    let (al, post) = (
+        lines(&d.join("reorder/alignments.txt")),
+        lines(&d.join("reorder/posteriors.txt")),
+    );
+    assert_eq!((al.len(), post.len()), (1000, 1000));
+    let mut links = 0;
+    for (k, (a, p)) in al.iter().zip(&post).enumerate() {
+        let values: Vec<f64> = p.split_whitespace().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(values.len(), a.split_whitespace().count(), "line {}", k + 1);
+        assert!(
+            values.iter().all(|&v| v > 0.0 && v <= 1.0),
+            "line {}",
+            k + 1
+        );
+        links += values.len();
+    }
+    assert!(links > 10_000, "{links} links");
     extract_pud(
         "de",
         &f,
@@ -1066,6 +1095,9 @@ fn hmm_aligner_on_the_command_line() {
         manifest(&f)["reorder"]["options"]["model_type"],
         "fast-align"
     );
+    // fast_align's model has no posteriors: no file, and the manifest names none.
+    assert!(!f.join("reorder/posteriors.txt").exists());
+    assert!(manifest(&f)["reorder"]["files"].get("posteriors").is_none());
     extract_pud("de", &p, &["--controls", "0", "--paper-compat"]);
     assert_eq!(
         manifest(&p)["reorder"]["options"]["model_type"],

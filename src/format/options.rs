@@ -240,6 +240,11 @@ pub struct ReorderFiles {
     /// `max_distance.tsv`).
     #[serde(alias = "max_distance")]
     pub measures: String,
+    /// The aligner's confidence in every link of `alignments` (the HMM's posteriors, one
+    /// line per corpus line, one value per link in its order); `None` when the aligner has
+    /// none (fast_align's model, alignments given with `--alignments`, older runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub posteriors: Option<String>,
 }
 
 impl ReorderFiles {
@@ -248,6 +253,7 @@ impl ReorderFiles {
         ReorderFiles {
             alignments: crate::layout::reorder_alignments(),
             measures: crate::layout::reorder_measures(),
+            posteriors: None,
         }
     }
 }

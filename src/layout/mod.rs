@@ -64,6 +64,11 @@ pub fn reorder_alignments() -> String {
     format!("{REORDER_DIR}/alignments.txt")
 }
 
+/// The confidence of every link of [`reorder_alignments`]: `reorder/posteriors.txt`.
+pub fn reorder_posteriors() -> String {
+    format!("{REORDER_DIR}/posteriors.txt")
+}
+
 /// Every line's reordering measures: `reorder/reorder.tsv`.
 pub fn reorder_measures() -> String {
     format!("{REORDER_DIR}/reorder.tsv")

@@ -452,14 +452,15 @@ fn reorder_sets(
     root: &Path,
 ) -> Result<(Vec<SetEntry>, ReorderInfo)> {
     let langs = (languages.source(), languages.target());
-    let (alignments, trained_pairs, too_long) = match &r.alignments {
+    let (alignments, posteriors, trained_pairs, too_long) = match &r.alignments {
         Some(path) => match &corpus.shard {
             Some(s) => (
                 alignment::read_alignments_of(path, pairs, s.lines.first, s.corpus_lines)?,
+                None,
                 0,
                 0,
             ),
-            None => (alignment::read_alignments(path, pairs)?, 0, 0),
+            None => (alignment::read_alignments(path, pairs)?, None, 0, 0),
         },
         None => {
             let own = alignment::CorpusSides {
@@ -467,13 +468,17 @@ fn reorder_sets(
                 target: &corpus.target,
             };
             let a = alignment::align(pairs, &r.align, langs, Some(own), r.trained.as_deref())?;
-            (a.alignments, a.trained_pairs, a.too_long)
+            (a.alignments, a.posteriors, a.trained_pairs, a.too_long)
         }
     };
     let measures: Vec<Reordering> = reorder::measure(pairs, &alignments, r.paper_compat);
-    let files = ReorderFiles::standard();
+    let files = ReorderFiles {
+        posteriors: posteriors.is_some().then(layout::reorder_posteriors),
+        ..ReorderFiles::standard()
+    };
     let first = corpus.first_line();
-    write_corpus_files(root, &files, first, pairs, &alignments, &measures)?;
+    let post = posteriors.as_deref();
+    write_corpus_files(root, &files, first, pairs, &alignments, post, &measures)?;
 
     let thresholds = r.thresholds();
     let mut writers = Vec::new();

@@ -438,6 +438,9 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
         Some(r0) => {
             concatenate(&root, &r0.files.alignments, parts, None)?;
             concatenate(&root, &r0.files.measures, parts, Some(TSV_HEADER))?;
+            if let Some(rel) = &r0.files.posteriors {
+                concatenate(&root, rel, parts, None)?;
+            }
             let mut r = r0.clone();
             for p in &parts[1..] {
                 let Some(o) = &p.manifest.reorder else {

@@ -24,6 +24,12 @@ pub fn check(out: Option<&Path>, posteriors: Option<&Path>, inputs: &[&Path]) ->
     Ok(())
 }
 
+/// The posteriors of one pair's links as a line: 4 decimals, space-separated.
+pub fn posterior_line(p: &[f64]) -> String {
+    let v: Vec<String> = p.iter().map(|x| format!("{x:.4}")).collect();
+    v.join(" ")
+}
+
 /// Writes `alignments` to `out` and `posteriors` (each with its file) to theirs, both
 /// moved into place together once both are written; `None` skips a file.
 pub fn write(
@@ -43,8 +49,7 @@ pub fn write(
     if let Some((path, post)) = posteriors {
         let mut w = AtomicFile::create(path)?;
         for p in post {
-            let line: Vec<String> = p.iter().map(|x| format!("{x:.4}")).collect();
-            writeln!(w, "{}", line.join(" ")).map_err(|e| ldd_io::Error::io(path, e))?;
+            writeln!(w, "{}", posterior_line(p)).map_err(|e| ldd_io::Error::io(path, e))?;
         }
         files.push(w);
     }

@@ -28,14 +28,16 @@ use crate::format::options::ReorderFiles;
 pub const TSV_HEADER: &str = "id\tposition\tcrossing\tkendall\tfuzzy\taligned\t\
 position_link\tposition_words\tcrossing_links\tcrossing_words";
 
-/// Writes `alignments.txt` and `reorder.tsv` under `root` (a directory that exists); pair
-/// `k` of `pairs` is corpus line `first_id + k`.
+/// Writes `alignments.txt`, `posteriors.txt` (when `files` names it and the aligner gave
+/// `posteriors`) and `reorder.tsv` under `root` (a directory that exists); pair `k` of
+/// `pairs` is corpus line `first_id + k`.
 pub fn write_corpus_files(
     root: &Path,
     files: &ReorderFiles,
     first_id: u64,
     pairs: &Corpus,
     alignments: &[Alignment],
+    posteriors: Option<&[Vec<f64>]>,
     measures: &[Reordering],
 ) -> Result<()> {
     let dir = ldd_io::parent_dir(&root.join(&files.measures));
@@ -46,6 +48,14 @@ pub fn write_corpus_files(
         }
         Ok(())
     })?;
+    if let (Some(rel), Some(post)) = (&files.posteriors, posteriors) {
+        ldd_io::write_file_atomic::<Error>(&root.join(rel), |w| {
+            for p in post {
+                writeln!(w, "{}", super::alignments::posterior_line(p))?;
+            }
+            Ok(())
+        })?;
+    }
     ldd_io::write_file_atomic(&root.join(&files.measures), |w| {
         writeln!(w, "{TSV_HEADER}")?;
         for (k, r) in measures.iter().enumerate() {
