@@ -671,6 +671,58 @@ fn missing_model_offline_is_exit_6_with_paths_and_advice() {
 // 4. run: the whole pipeline on a directory of corpora.
 // ---------------------------------------------------------------------------------------
 
+/// `run` over two corpora trains one aligner, once, on all the pair's corpora, before
+/// either corpus, and aligns both with it: one training message, one timing line, and
+/// the same training record in both manifests.
+#[test]
+fn run_trains_one_aligner_for_every_corpus() {
+    let dir = TempDir::new().unwrap();
+    let cache = dir.path().join("cache");
+    copy_dir(&pud_de().cache(), &cache);
+    let out = dir.path().join("out");
+    let o = run_ok(&[
+        "run",
+        "--pair",
+        "de-en",
+        "--corpora",
+        s(&data("parallel")),
+        "--models",
+        s(&shared().join("models")),
+        "--only",
+        "pud",
+        "--only",
+        "newstest2013",
+        "--out",
+        s(&out),
+        "--cache",
+        s(&cache),
+        "--controls",
+        "0",
+    ]);
+    let (e, so) = (stderr(&o), stdout(&o));
+    assert_eq!(e.matches("training the HMM aligner").count(), 1, "{e}");
+    assert_eq!(e.matches("alignment of ").count(), 2, "{e}");
+    // Trained before the first corpus is parsed.
+    let trained = e.find("HMM aligner trained").unwrap();
+    assert!(
+        trained < e.find("ldd-sets: corpus newstest2013").unwrap(),
+        "{e}"
+    );
+    assert!(
+        so.contains("aligner: trained once, on 61030 sentence pairs"),
+        "{so}"
+    );
+    let record = |c: &str| -> Value {
+        let m: Value = serde_json::from_str(
+            &std::fs::read_to_string(out.join(c).join("manifest.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(m["reorder"]["trained_pairs"], 61_030, "{c}");
+        m["reorder"]["options"].clone()
+    };
+    assert_eq!(record("pud"), record("newstest2013"));
+}
+
 #[test]
 fn run_pipeline_on_pud_both_directions() {
     let corpora = data("parallel");
