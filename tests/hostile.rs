@@ -1433,17 +1433,21 @@ fn no_output_may_be_an_input_of_the_same_command() {
     assert_eq!(code(&o), 4, "{}", stderr(&o));
     assert!(stderr(&o).contains("is the input"), "{}", stderr(&o));
     assert_eq!(std::fs::read(&fwd).unwrap(), model);
-    // `--save-align-model P` where an input is P.fwd.ldda (here the target side).
-    let tgt = tmp.path().join("t.fwd.ldda");
-    std::fs::copy(&en, &tgt).unwrap();
-    let o = bin()
-        .args(["align", "-q", "--src", s(&de), "--tgt", s(&tgt)])
-        .args(["--align-model-type", "fast-align"])
-        .args(["--save-align-model", s(&tmp.path().join("t"))])
-        .output()
-        .unwrap();
-    assert_eq!(code(&o), 4, "{}", stderr(&o));
-    assert_eq!(std::fs::read(&tgt).unwrap(), std::fs::read(&en).unwrap());
+    // `--save-align-model P` where an input (here the target side) is the file `name` the
+    // model would be saved as: refused, the input untouched.
+    let save_over_input = |name: &str, prefix: &str, model_type: &[&str]| {
+        let tgt = tmp.path().join(name);
+        std::fs::copy(&en, &tgt).unwrap();
+        let o = bin()
+            .args(["align", "-q", "--src", s(&de), "--tgt", s(&tgt)])
+            .args(model_type)
+            .args(["--save-align-model", s(&tmp.path().join(prefix))])
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 4, "{name}: {}", stderr(&o));
+        assert_eq!(std::fs::read(&tgt).unwrap(), std::fs::read(&en).unwrap());
+    };
+    save_over_input("t.fwd.ldda", "t", &["--align-model-type", "fast-align"]);
     assert!(!tmp.path().join("t.rev.ldda").exists());
     // The HMM's model file, loaded and named as the output.
     let h = tmp.path().join("h");
@@ -1464,17 +1468,8 @@ fn no_output_may_be_an_input_of_the_same_command() {
     assert_eq!(code(&o), 4, "{}", stderr(&o));
     assert!(stderr(&o).contains("is the input"), "{}", stderr(&o));
     assert_eq!(std::fs::read(&hfile).unwrap(), model);
-    // `--save-align-model P` with the default model (the HMM) where an input is
-    // P.hmm.ldda.
-    let tgt = tmp.path().join("u.hmm.ldda");
-    std::fs::copy(&en, &tgt).unwrap();
-    let o = bin()
-        .args(["align", "-q", "--src", s(&de), "--tgt", s(&tgt)])
-        .args(["--save-align-model", s(&tmp.path().join("u"))])
-        .output()
-        .unwrap();
-    assert_eq!(code(&o), 4, "{}", stderr(&o));
-    assert_eq!(std::fs::read(&tgt).unwrap(), std::fs::read(&en).unwrap());
+    // The same with the default model, the HMM: P.hmm.ldda.
+    save_over_input("u.hmm.ldda", "u", &[]);
 }
 
 #[test]

@@ -671,6 +671,19 @@ fn missing_model_offline_is_exit_6_with_paths_and_advice() {
 // 4. run: the whole pipeline on a directory of corpora.
 // ---------------------------------------------------------------------------------------
 
+/// `run --pair de-en` over the shared corpora named by `only`, with the small models,
+/// the parse cache `cache` and `controls` controls per set, into `out`.
+fn run_de_en(only: &[&str], out: &Path, cache: &Path, controls: &str) -> Output {
+    let (corpora, models) = (data("parallel"), shared().join("models"));
+    let mut args = vec!["run", "--pair", "de-en", "--corpora", s(&corpora)];
+    args.extend(["--models", s(&models)]);
+    for o in only {
+        args.extend(["--only", o]);
+    }
+    args.extend(["--out", s(out), "--cache", s(cache), "--controls", controls]);
+    run_ok(&args)
+}
+
 /// `run` over two corpora trains one aligner, once, on all the pair's corpora, before
 /// either corpus, and aligns both with it: one training message, one timing line, and
 /// the same training record in both manifests.
@@ -680,25 +693,7 @@ fn run_trains_one_aligner_for_every_corpus() {
     let cache = dir.path().join("cache");
     copy_dir(&pud_de().cache(), &cache);
     let out = dir.path().join("out");
-    let o = run_ok(&[
-        "run",
-        "--pair",
-        "de-en",
-        "--corpora",
-        s(&data("parallel")),
-        "--models",
-        s(&shared().join("models")),
-        "--only",
-        "pud",
-        "--only",
-        "newstest2013",
-        "--out",
-        s(&out),
-        "--cache",
-        s(&cache),
-        "--controls",
-        "0",
-    ]);
+    let o = run_de_en(&["pud", "newstest2013"], &out, &cache, "0");
     let (e, so) = (stderr(&o), stdout(&o));
     assert_eq!(e.matches("training the HMM aligner").count(), 1, "{e}");
     assert_eq!(e.matches("alignment of ").count(), 2, "{e}");
@@ -713,10 +708,7 @@ fn run_trains_one_aligner_for_every_corpus() {
         "{so}"
     );
     let record = |c: &str| -> Value {
-        let m: Value = serde_json::from_str(
-            &std::fs::read_to_string(out.join(c).join("manifest.json")).unwrap(),
-        )
-        .unwrap();
+        let m = manifest(&out.join(c));
         assert_eq!(m["reorder"]["trained_pairs"], 61_030, "{c}");
         m["reorder"]["options"].clone()
     };
@@ -734,23 +726,7 @@ fn run_pipeline_on_pud_both_directions() {
     let cache = dir.path().join("cache-de");
     copy_dir(&f.cache(), &cache);
     let out = dir.path().join("out-de-en");
-    let o = run_ok(&[
-        "run",
-        "--pair",
-        "de-en",
-        "--corpora",
-        s(&corpora),
-        "--models",
-        s(&shared().join("models")),
-        "--only",
-        "pud",
-        "--out",
-        s(&out),
-        "--cache",
-        s(&cache),
-        "--controls",
-        "2",
-    ]);
+    let o = run_de_en(&["pud"], &out, &cache, "2");
     let (e, so) = (stderr(&o), stdout(&o));
     assert!(
         e.contains("german-small.udpipe"),
@@ -779,8 +755,7 @@ fn run_pipeline_on_pud_both_directions() {
     }
     // Same parse and rules as the fixture's `extract`: identical lexical sets. (Reorder
     // sets differ: `run` trains the aligner on all the pair's corpora in the directory.)
-    let m: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(pud.join("manifest.json")).unwrap()).unwrap();
+    let m = manifest(&pud);
     assert_eq!(
         m["reorder"]["trained_pairs"], 61_030,
         "books-sample 28,030 + multi30k-train 29,000 + newstest2013 3,000 + pud 1,000"
@@ -855,9 +830,7 @@ fn run_pipeline_on_pud_both_directions() {
             assert!(ours[&name] == bytes, "run and extract differ in {name}");
         }
     }
-    let m2: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(again.join("manifest.json")).unwrap())
-            .unwrap();
+    let m2 = manifest(&again);
     assert_eq!(m2["reorder"]["trained_pairs"], 61_030);
     assert_eq!(m2["reorder"]["options"], m["reorder"]["options"]);
 

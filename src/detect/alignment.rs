@@ -79,13 +79,7 @@ impl FromStr for Direction {
     type Err = String;
 
     fn from_str(s: &str) -> std::result::Result<Self, String> {
-        Direction::ALL
-            .into_iter()
-            .find(|d| d.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Direction::ALL.iter().map(|d| d.name()).collect();
-                format!("`{s}`: expected one of {}", names.join(", "))
-            })
+        super::by_name(&Direction::ALL, Direction::name, s)
     }
 }
 
@@ -126,10 +120,7 @@ impl FromStr for ModelType {
     type Err = String;
 
     fn from_str(s: &str) -> std::result::Result<Self, String> {
-        ModelType::ALL
-            .into_iter()
-            .find(|d| d.name() == s)
-            .ok_or_else(|| format!("`{s}`: expected hmm or fast-align"))
+        super::by_name(&ModelType::ALL, ModelType::name, s)
     }
 }
 
@@ -459,11 +450,7 @@ pub struct CorpusSides<'a> {
 /// `save_model`), to align corpora with [`align`] afterwards. Every corpus aligned with it
 /// gets what [`align`] alone gives when that corpus's files are among the training files.
 pub fn train(opts: &AlignOptions, langs: (&str, &str)) -> Result<Trained> {
-    let mut c = Corpus::new();
-    let pairs = push_train(&mut c, &train_files(opts, langs)?)?;
-    let c = if opts.lowercase { lowercase(&c) } else { c };
-    create_model_dirs(opts)?;
-    let models = models(&c, opts, langs)?;
+    let (models, pairs) = train_on(&train_files(opts, langs)?, None, opts, langs)?;
     Ok(Trained {
         models,
         pairs,
@@ -482,14 +469,36 @@ fn train_files(opts: &AlignOptions, langs: (&str, &str)) -> Result<Vec<(PathBuf,
         .collect()
 }
 
-/// Appends the pairs of the training `files` to `c`, split by the aligner's tokenizer
-/// (training corpora are usually raw text); returns their number.
-fn push_train(c: &mut Corpus, files: &[(PathBuf, PathBuf)]) -> Result<u64> {
-    let mut n = 0;
-    for (sp, tp) in files {
-        n += push_files(c, sp, tp, false)?;
-    }
-    Ok(n)
+/// The models of `opts` trained on the training `files` (split by the aligner's
+/// tokenizer: training corpora are usually raw text) followed by the pairs of `corpus`
+/// (already lowercased with `opts.lowercase`), and the number of pairs trained on.
+fn train_on(
+    files: &[(PathBuf, PathBuf)],
+    corpus: Option<&Corpus>,
+    opts: &AlignOptions,
+    langs: (&str, &str),
+) -> Result<(Models, u64)> {
+    let training;
+    let (train_corpus, pairs) = match (files.is_empty(), corpus) {
+        (true, Some(c)) => (c, c.len() as u64),
+        _ => {
+            let mut c = Corpus::new();
+            let mut n = 0;
+            for (sp, tp) in files {
+                n += push_files(&mut c, sp, tp, false)?;
+            }
+            if let Some(own) = corpus {
+                for k in 0..own.len() {
+                    c.push_pair(&own.src_tokens(k), &own.tgt_tokens(k));
+                }
+                n += own.len() as u64;
+            }
+            training = if opts.lowercase { lowercase(&c) } else { c };
+            (&training, n)
+        }
+    };
+    create_model_dirs(opts)?;
+    Ok((models(train_corpus, opts, langs)?, pairs))
 }
 
 /// The directories of the models `--save-align-model` writes, created before training
@@ -528,7 +537,7 @@ pub fn align(
             s > opts.max_tokens || t > opts.max_tokens
         })
         .count() as u64;
-    let (owned, training);
+    let owned;
     let (models, trained_pairs) = match trained {
         Some(t) => {
             if t.opts
@@ -555,22 +564,8 @@ pub fn align(
                     ldd_io::output::same_file(s, o.source) && ldd_io::output::same_file(t, o.target)
                 })
             });
-            let mut n = if with_own { pairs.len() as u64 } else { 0 };
-            let train_corpus = if opts.train.is_empty() {
-                pairs
-            } else {
-                let mut c = Corpus::new();
-                n += push_train(&mut c, &files)?;
-                if with_own {
-                    for k in 0..pairs.len() {
-                        c.push_pair(&pairs.src_tokens(k), &pairs.tgt_tokens(k));
-                    }
-                }
-                training = if opts.lowercase { lowercase(&c) } else { c };
-                &training
-            };
-            create_model_dirs(opts)?;
-            owned = models(train_corpus, opts, langs)?;
+            let (m, n) = train_on(&files, with_own.then_some(pairs), opts, langs)?;
+            owned = m;
             (&owned, n)
         }
     };

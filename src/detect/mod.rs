@@ -8,3 +8,12 @@
 pub mod alignment;
 pub mod reorder;
 pub mod rules;
+
+/// The value among `all` whose `name` is `s` (the `FromStr` of the option enums), or an
+/// error listing every name.
+fn by_name<T: Copy>(all: &[T], name: fn(T) -> &'static str, s: &str) -> Result<T, String> {
+    all.iter().copied().find(|&v| name(v) == s).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+        format!("`{s}`: expected one of {}", names.join(", "))
+    })
+}

@@ -97,10 +97,7 @@ impl FromStr for Measure {
     type Err = String;
 
     fn from_str(s: &str) -> std::result::Result<Self, String> {
-        Measure::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| format!("`{s}`: expected position, crossing, kendall or fuzzy"))
+        super::by_name(&Measure::ALL, Measure::name, s)
     }
 }
 
