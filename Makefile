@@ -37,7 +37,7 @@ SHARD ?=
 ALIGN_MODEL ?=
 SHARD_ARG := $(if $(SHARD),--shard $(SHARD)) $(if $(ALIGN_MODEL),--align-model $(ALIGN_MODEL))
 
-.PHONY: reorder-evidence quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report bench-shard extract corpora score report venv lint demo demo-run browser docs
+.PHONY: reorder-evidence quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-locus bench-report bench-shard extract corpora score report venv lint demo demo-run browser docs
 
 build:
 	cargo build --release
@@ -65,7 +65,7 @@ tests/browser/node_modules/playwright-core/package.json: tests/browser/package-l
 venv: .venv/bin/python
 .venv/bin/python:
 	python3 -m venv .venv
-	.venv/bin/pip install --quiet sacrebleu==2.4.3
+	.venv/bin/pip install --quiet sacrebleu==2.4.3 statsmodels==0.14.4
 
 # eflomal, the quality baseline of `make bench-align` (benchmarks only).
 .venv/bin/eflomal-align: .venv/bin/python
@@ -90,7 +90,7 @@ lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --release -- -D warnings
 
-bench: bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-report bench-shard
+bench: bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-locus bench-report bench-shard
 
 bench-core:
 	cargo bench --bench extract_throughput
@@ -111,6 +111,11 @@ bench-score:
 # Needs the venv (sacreBLEU is the baseline); the first run parses the Books sample (~7 min).
 bench-significance: venv
 	cargo bench --bench significance_books
+
+# Locus accuracy of 2 systems on the books sample, beside BLEU's time (parse cached after
+# the first run, which takes minutes).
+bench-locus:
+	cargo bench --bench locus_books
 
 # The report of the books sample (its parse is cached after the first run, which takes minutes).
 bench-report: build

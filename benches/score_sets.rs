@@ -81,6 +81,8 @@ fn main() {
         hyps: vec![hyp],
         reference: Some(tgt),
         seg_scores: Vec::new(),
+        metrics: Vec::new(),
+        align_model: None,
         // Scores only (no resampling): `make bench-significance` times the intervals.
         significance: SignificanceOptions {
             bootstrap: 0,

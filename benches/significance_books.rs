@@ -136,6 +136,8 @@ fn main() {
         hyps: hyps.clone(),
         reference: Some(tgt.clone()),
         seg_scores: Vec::new(),
+        metrics: Vec::new(),
+        align_model: None,
         significance: SignificanceOptions {
             bootstrap,
             ..SignificanceOptions::default()

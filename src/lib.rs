@@ -3,7 +3,7 @@
 //! Data flows one way, and so do imports — a stage uses only the stages before it:
 //!
 //! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`](mod@write) → [`score`] →
-//! [`report`]
+//! [`judge`] → [`report`]
 //!
 //! [`config`] (language pairs, built-in rules) and [`error`] sit below every stage;
 //! [`pipeline`] glues the stages together for `extract` and `run`. Files are opened and
@@ -17,6 +17,7 @@ pub mod detect;
 pub mod error;
 pub mod fetch;
 pub mod format;
+pub mod judge;
 pub mod layout;
 pub mod parse;
 pub mod pipeline;

@@ -106,22 +106,6 @@ fn english_pud_hand_checked_sentences() {
     );
 }
 
-/// Sentences of a CoNLL-U file as (word lines split into columns); deliberately
-/// simple and independent of the crate's reader.
-fn oracle_trees(path: &Path) -> Vec<Vec<Vec<String>>> {
-    let text = std::fs::read_to_string(path).unwrap();
-    text.split("\n\n")
-        .filter(|b| !b.trim().is_empty())
-        .map(|b| {
-            b.lines()
-                .filter(|l| !l.starts_with('#'))
-                .map(|l| l.split('\t').map(str::to_string).collect::<Vec<_>>())
-                .filter(|c| c[0].chars().all(|ch| ch.is_ascii_digit()))
-                .collect()
-        })
-        .collect()
-}
-
 /// Every set of both runs equals what an independent reading of the trees gives.
 #[test]
 fn sets_equal_an_independent_oracle() {

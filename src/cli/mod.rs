@@ -7,6 +7,7 @@ mod align;
 mod args;
 mod corpora;
 mod extract;
+mod judge;
 mod languages;
 mod merge;
 mod parse;
@@ -60,7 +61,7 @@ enum Command {
     /// trees (parsed with UDPipe unless --conllu is given) and reordering sets from word
     /// alignment, each with length-matched controls.
     ///
-    /// Writes OUT/<phenomenon>/{ge0..geN,eq0..eqN}.{SRC,TGT,ids,conllu,marked.SRC},
+    /// Writes OUT/<phenomenon>/{ge0..geN,eq0..eqN}.{SRC,TGT,ids,conllu,marked.SRC,locus.tsv},
     /// OUT/reorder/{ge7,ge9,..}.* (sets of the --reorder-measure), OUT/reorder/reorder.tsv
     /// (every reordering measure of every line), OUT/reorder/alignments.txt,
     /// OUT/<phenomenon>/controls/, OUT/manifest.json and OUT/summary.csv, and prints a
@@ -94,6 +95,19 @@ enum Command {
     /// set-vs-controls difference and its test, ranks, distance trends and signatures.
     #[command(after_help = EXIT_CODES)]
     Score(score::ScoreArgs),
+    /// Write annotation sheets: a seeded sample of loci spread over phenomena and distances
+    /// (the paper's d = 1, 2, 5), as a detection sheet (does the marked pair form the
+    /// phenomenon?) and a translation sheet (does each blinded system's output convey it?),
+    /// CSV for spreadsheets and one self-contained HTML form that saves the same CSV; the
+    /// key that unblinds the systems is written apart.
+    #[command(after_help = EXIT_CODES)]
+    Sheets(judge::SheetsArgs),
+    /// Count filled annotation sheets (one file per annotator): the share judged correct per
+    /// phenomenon, distance and system with Wilson intervals, Cohen's and Fleiss' kappa,
+    /// raw agreement, the disagreements, and how far locus accuracy agrees with the
+    /// annotators' majority (with the key).
+    #[command(after_help = EXIT_CODES)]
+    Tally(judge::TallyArgs),
     /// Write one self-contained HTML report of a sets directory (and its scores.json when
     /// scored): inputs and settings, set sizes, distance distributions, scores against
     /// distance with the controls' band and significance marks, and an examples browser
@@ -151,6 +165,8 @@ fn setup(command: &Command) -> Result<()> {
         Command::Merge(a) => a,
         Command::Slice(a) => a,
         Command::Score(a) => a,
+        Command::Sheets(a) => a,
+        Command::Tally(a) => a,
         Command::Report(a) => a,
         Command::Compare(a) => a,
         Command::Align(a) => a,
@@ -173,6 +189,8 @@ fn run(command: Command) -> Result<()> {
         Command::Merge(a) => merge::merge(a),
         Command::Slice(a) => score::slice(a),
         Command::Score(a) => score::score(a),
+        Command::Sheets(a) => judge::sheets(a),
+        Command::Tally(a) => judge::tally(a),
         Command::Report(a) => report::report(a),
         Command::Compare(a) => score::compare(a),
         Command::Align(a) => align::align(a),

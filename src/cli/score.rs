@@ -55,6 +55,17 @@ pub struct ScoreArgs {
     /// set-vs-controls test are turned around. Repeatable.
     #[arg(long, value_name = "NAME")]
     lower_is_better: Vec<String>,
+    /// Metrics to compute, comma-separated (sacreBLEU's --metrics): bleu, chrf, ribes (reorder
+    /// sets only), and locus — locus accuracy, the share of the sets' loci whose reference
+    /// words each output renders, judged through word alignment (see docs/evaluation.md)
+    /// [default: bleu,chrf,ribes].
+    #[arg(long, short = 'm', value_name = "KEYS", value_delimiter = ',')]
+    metrics: Vec<String>,
+    /// Aligner model for --metrics locus: PREFIX.hmm.ldda (or fast_align's two files), as
+    /// saved by `extract --save-align-model` [default: the model the manifest records as
+    /// loaded or saved].
+    #[arg(long, value_name = "PREFIX")]
+    align_model: Option<PathBuf>,
     #[command(flatten)]
     threads: ThreadArgs,
     #[command(flatten)]
@@ -189,6 +200,8 @@ pub fn score(a: ScoreArgs) -> Result<()> {
         reference: a.reference,
         seg_scores,
         significance: a.significance.options(),
+        metrics: a.metrics,
+        align_model: a.align_model,
     };
     check_options(&opts)?;
     let sets = load(&a.sets)?;

@@ -6,6 +6,7 @@
 //! the largest reordering found by word alignment ([`alignment`], [`reorder`]).
 
 pub mod alignment;
+pub mod locus;
 pub mod reorder;
 pub mod rules;
 

@@ -183,6 +183,15 @@ impl ReorderOptions {
         }
     }
 
+    /// The distance of a reorder set line's locus, in words: the largest position
+    /// difference for `position`, the crossing's distance for the other measures.
+    pub fn locus_distance(&self, r: &Reordering) -> u32 {
+        match self.measure {
+            Measure::Position => r.position.map_or(0, |h| h.distance as u32),
+            _ => r.crossing.map_or(0, |c| c.distance as u32),
+        }
+    }
+
     /// Lines of `measures` in each set of every measure: the chosen measure at these
     /// options' thresholds (and criterion), the others at their default thresholds.
     pub fn sizes(&self, measures: &[Reordering]) -> Vec<MeasureSizes> {

@@ -96,7 +96,7 @@ pub struct Significance {
 }
 
 /// One score row: a system × metric × (corpus or set).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Row {
     /// System name.
     pub system: String,
@@ -175,6 +175,12 @@ pub struct Row {
     /// The metric's signature (empty in scores written before it existed).
     #[serde(default)]
     pub signature: String,
+    /// Locus accuracy only: the loci judged (those whose reference has a word for them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loci: Option<u64>,
+    /// Locus accuracy only: the loci with no reference locus (not judged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_reference: Option<u64>,
 }
 
 impl Row {

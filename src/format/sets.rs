@@ -42,6 +42,10 @@ pub struct SetFiles {
     /// Marked target tokens (reorder sets only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub marked_target: Option<String>,
+    /// The locus of every line: its source words and the reference words aligned to them
+    /// ([`crate::format::locus`]; absent in older runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locus: Option<String>,
 }
 
 impl SetFiles {
@@ -55,10 +59,12 @@ impl SetFiles {
             conllu: p(layout::CONLLU),
             marked: p(&layout::marked(src)),
             marked_target: None,
+            locus: Some(p(layout::LOCUS)),
         }
     }
 
-    /// Every file name, in the order [`SetWriter`] writes them.
+    /// Every line-aligned file name (one line per set line), in the order [`SetWriter`]
+    /// writes them; the locus file, with its header and a row per locus, is apart.
     pub fn all(&self) -> Vec<&str> {
         let mut v = vec![
             self.source.as_str(),

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! manifest.json  summary.csv                    the run, and one row per set
-//! <phenomenon>/<bucket>.{<src>,<tgt>,ids,conllu,marked.<src>}   a set
+//! <phenomenon>/<bucket>.{<src>,<tgt>,ids,conllu,marked.<src>,locus.tsv}   a set
 //! reorder/ge<k>.{…, marked.<tgt>}                a reorder set
 //! reorder/alignments.txt  reorder/reorder.tsv   every line's alignment and measures
 //! <phenomenon>/controls/<bucket>.<k>.{ids,<src>,<tgt>}   control k (1-based) of a set
@@ -13,6 +13,10 @@
 //! scores.json  scores.csv  report.html  report.tex   `score` and `report`
 //! shard-lengths.txt  shard-parse.conllu.gz       a shard's extras, for `merge`
 //! ```
+//!
+//! Annotation (`sheets --out DIR`, `tally --out DIR`): `DIR/{detection.csv,
+//! translation.csv,form.html,sheets.json}`, the key `DIR.key.csv` beside DIR;
+//! `tally.json`, `tally.csv`.
 //!
 //! Corpora (`corpora`, `run`): `<dir>/<name>.<files>.<lang>.gz`; aligner models:
 //! `<prefix>.fwd.ldda`, `<prefix>.rev.ldda`.
@@ -58,6 +62,27 @@ pub fn marked(lang: &str) -> String {
 pub const IDS: &str = "ids";
 /// The extension of a set's trees: `conllu`.
 pub const CONLLU: &str = "conllu";
+/// An annotation sheet of detection items: `detection.csv` (in `sheets --out DIR`).
+pub const SHEET_DETECTION: &str = "detection.csv";
+/// An annotation sheet of translation items: `translation.csv`.
+pub const SHEET_TRANSLATION: &str = "translation.csv";
+/// The sheets as one page to fill in: `form.html`.
+pub const SHEET_FORM: &str = "form.html";
+/// What `sheets` sampled: `sheets.json`.
+pub const SHEET_RECORD: &str = "sheets.json";
+/// `tally`'s result: `tally.json`.
+pub const TALLY_JSON: &str = "tally.json";
+/// `tally`'s groups as CSV: `tally.csv`.
+pub const TALLY_CSV: &str = "tally.csv";
+
+/// The key of the sheets directory `<parent>/<name>`: `<parent>/<name>.key.csv`, beside it,
+/// so the directory can be given to annotators as it is.
+pub fn sheets_key(parent: &Path, name: &str) -> PathBuf {
+    parent.join(format!("{name}.key.csv"))
+}
+
+/// The extension of a set's locus file: `locus.tsv`.
+pub const LOCUS: &str = "locus.tsv";
 
 /// Every line's Pharaoh alignment: `reorder/alignments.txt`.
 pub fn reorder_alignments() -> String {

@@ -15,7 +15,8 @@ use rayon::prelude::*;
 
 use crate::bucket::Bucket;
 use crate::config::Languages;
-use crate::detect::alignment::{self, pair_tokens};
+use crate::detect::alignment::{self, pair_tokens, Aligned};
+use crate::detect::locus::{self, AlignedLine};
 use crate::detect::reorder::{self, ReorderOptions};
 use crate::detect::rules::{Match, Matcher, RuleSet};
 use crate::error::{Error, Result};
@@ -34,6 +35,7 @@ use crate::read::select::{read_ids, read_needed};
 use crate::read::shard::Shard;
 use crate::sample::{self, ControlOptions};
 use crate::write::controls::{write_control, LineMap};
+use crate::write::locus::add_reference;
 use crate::write::reorder_files::write_corpus_files;
 use crate::write::set::{Entry, SetWriter};
 use crate::write::shard::{write_lengths, LENGTHS, PARSE};
@@ -201,6 +203,8 @@ struct Detected {
     normalised: bool,
     conllu: String,
     tokens: Vec<(String, u32, u32)>,
+    /// The tree's word forms (lines with a match).
+    forms: Vec<String>,
     /// Source words and target tokens, when reorder sets are built.
     align_pair: Option<(Vec<String>, Vec<String>)>,
 }
@@ -253,6 +257,7 @@ fn detect(
     if !d.matches.is_empty() {
         d.conllu = s.to_conllu();
         d.tokens = s.owned_tokens();
+        d.forms = s.words.iter().map(|w| w.form.to_string()).collect();
     }
     Ok(d)
 }
@@ -360,7 +365,23 @@ pub fn extract(
     }
     let reorder_info = match &sets.reorder {
         Some(r) => {
-            let (rsets, info) = reorder_sets(&align_pairs, r, corpus, languages, &lengths, &root)?;
+            let aligned = align(&align_pairs, r, corpus, languages)?;
+            let first = corpus.first_line();
+            let post = aligned.posteriors.as_deref();
+            for set in &written {
+                if let Some(rel) = &set.files.locus {
+                    add_reference(&root, rel, first, &align_pairs, &aligned.alignments, post)?;
+                }
+            }
+            let (rsets, info) = reorder_sets(
+                &align_pairs,
+                &aligned,
+                r,
+                corpus,
+                languages,
+                &lengths,
+                &root,
+            )?;
             written.extend(rsets);
             Some(info)
         }
@@ -425,6 +446,7 @@ fn write_matches(
             }
             let pairs: Vec<(u32, u32)> = q.iter().map(|m| (m.dependent, m.head)).collect();
             let marked = mark_pairs(&d.tokens, d.words as usize, &pairs);
+            let loci = locus::lexical(id, &q, &d.forms, None);
             w.write(&Entry {
                 id,
                 source: &line.source,
@@ -433,6 +455,7 @@ fn write_matches(
                 marked: &marked,
                 marked_target: None,
                 pairs: q.len() as u64,
+                loci: &loci,
                 words: u64::from(d.words),
             })?;
         }
@@ -440,11 +463,46 @@ fn write_matches(
     Ok(())
 }
 
-/// Aligns the corpus (`pairs[k]` = tokens of line k+1), measures the reordering of every
-/// line, writes the corpus-wide files and then the reorder sets of the chosen measure by a
-/// second pass over the inputs.
+/// Aligns the corpus (`pairs[k]` = tokens of line k+1), or reads its alignments
+/// (`--alignments`).
+fn align(
+    pairs: &Corpus,
+    r: &ReorderOptions,
+    corpus: &CorpusFiles,
+    languages: &Languages,
+) -> Result<Aligned> {
+    let read = |alignments| Aligned {
+        alignments,
+        posteriors: None,
+        trained_pairs: 0,
+        too_long: 0,
+    };
+    Ok(match &r.alignments {
+        Some(path) => match &corpus.shard {
+            Some(s) => read(alignment::read_alignments_of(
+                path,
+                pairs,
+                s.lines.first,
+                s.corpus_lines,
+            )?),
+            None => read(alignment::read_alignments(path, pairs)?),
+        },
+        None => {
+            let own = alignment::CorpusSides {
+                source: &corpus.source,
+                target: &corpus.target,
+            };
+            let langs = (languages.source(), languages.target());
+            alignment::align(pairs, &r.align, langs, Some(own), r.trained.as_deref())?
+        }
+    })
+}
+
+/// Measures the reordering of every aligned line, writes the corpus-wide files and then
+/// the reorder sets of the chosen measure by a second pass over the inputs.
 fn reorder_sets(
     pairs: &Corpus,
+    aligned: &Aligned,
     r: &ReorderOptions,
     corpus: &CorpusFiles,
     languages: &Languages,
@@ -452,33 +510,16 @@ fn reorder_sets(
     root: &Path,
 ) -> Result<(Vec<SetEntry>, ReorderInfo)> {
     let langs = (languages.source(), languages.target());
-    let (alignments, posteriors, trained_pairs, too_long) = match &r.alignments {
-        Some(path) => match &corpus.shard {
-            Some(s) => (
-                alignment::read_alignments_of(path, pairs, s.lines.first, s.corpus_lines)?,
-                None,
-                0,
-                0,
-            ),
-            None => (alignment::read_alignments(path, pairs)?, None, 0, 0),
-        },
-        None => {
-            let own = alignment::CorpusSides {
-                source: &corpus.source,
-                target: &corpus.target,
-            };
-            let a = alignment::align(pairs, &r.align, langs, Some(own), r.trained.as_deref())?;
-            (a.alignments, a.posteriors, a.trained_pairs, a.too_long)
-        }
-    };
-    let measures: Vec<Reordering> = reorder::measure(pairs, &alignments, r.paper_compat);
+    let (alignments, posteriors) = (&aligned.alignments, &aligned.posteriors);
+    let (trained_pairs, too_long) = (aligned.trained_pairs, aligned.too_long);
+    let measures: Vec<Reordering> = reorder::measure(pairs, alignments, r.paper_compat);
     let files = ReorderFiles {
         posteriors: posteriors.is_some().then(layout::reorder_posteriors),
         ..ReorderFiles::standard()
     };
     let first = corpus.first_line();
     let post = posteriors.as_deref();
-    write_corpus_files(root, &files, first, pairs, &alignments, post, &measures)?;
+    write_corpus_files(root, &files, first, pairs, alignments, post, &measures)?;
 
     let thresholds = r.thresholds();
     let mut writers = Vec::new();
@@ -503,6 +544,10 @@ fn reorder_sets(
             let tree = parse_block(&line.block, &corpus.conllu)?;
             let text = tree.to_conllu();
             let links = r.marked_links(m);
+            let id = first + k as u64;
+            let loci = AlignedLine::new(pairs, k, alignments, post)
+                .map(|a| locus::reorder(id, r.locus_distance(m), &links, &a))
+                .unwrap_or_default();
             let (marked, marked_t) = mark_links(
                 &tree.owned_tokens(),
                 tree.len(),
@@ -511,13 +556,14 @@ fn reorder_sets(
             );
             for (w, _) in writers.iter_mut().zip(&member).filter(|(_, &m)| m) {
                 w.write(&Entry {
-                    id: first + k as u64,
+                    id,
                     source: &line.source,
                     target: &line.target,
                     conllu: &text,
                     marked: &marked,
                     marked_target: Some(&marked_t),
                     pairs: 1,
+                    loci: &loci,
                     words: u64::from(lengths[k]),
                 })?;
             }

@@ -431,6 +431,9 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
         for rel in set.files.all() {
             concatenate(&root, rel, parts, None)?;
         }
+        if let Some(rel) = &set.files.locus {
+            concatenate(&root, rel, parts, Some(crate::format::locus::HEADER))?;
+        }
         sets.push(merge_entry(k, set, parts, &lengths)?);
     }
 

@@ -1,5 +1,7 @@
 //! The tables ldd-sets prints on stdout, rendered as text by one module: `extract`'s and
-//! `run`'s summaries ([`extract`]) and `score`'s table ([`scores`]).
+//! `run`'s summaries ([`extract`]), `score`'s table ([`scores`]), and what `sheets` and
+//! `tally` print ([`judge`]).
 
 pub mod extract;
+pub mod judge;
 pub mod scores;

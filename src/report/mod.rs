@@ -1,4 +1,4 @@
-//! Stage 8, **report**: one self-contained HTML page (or LaTeX tables) about a sets
+//! Stage 9, **report**: one self-contained HTML page (or LaTeX tables) about a sets
 //! directory and, when it has been scored, its scores.
 //!
 //! What enters: a sets directory (`manifest.json`, the set files, the per-line reordering

@@ -8,7 +8,15 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::format::manifest::Manifest;
 pub use crate::format::scores::{Row, Scores, SMALL_SET};
-pub use ldd_eval::metric::label as metric_label;
+/// How a metric key is shown: its registry label (`BLEU`, `chrF`, `RIBES`), `locus
+/// accuracy` for [`crate::score::locus::KEY`], or a segment-level metric's key itself.
+pub fn metric_label(key: &str) -> &str {
+    if key == crate::score::locus::KEY {
+        "locus accuracy"
+    } else {
+        ldd_eval::metric::label(key)
+    }
+}
 
 /// Largest `scores.json` read: 256 MiB.
 const MAX_SCORES_BYTES: u64 = 256 << 20;

@@ -181,6 +181,7 @@ impl Evaluator<'_> {
                 control_p_value: None,
                 small_set: lines < SMALL_SET,
                 signature: m.signature.clone(),
+                ..Row::default()
             });
         }
         let units: Vec<&Unit> = self
@@ -234,6 +235,7 @@ impl Evaluator<'_> {
             control_p_value: None,
             small_set: (u.ids.len() as u64) < SMALL_SET,
             signature: m.signature.clone(),
+            ..Row::default()
         };
         let mut out: Vec<Row> = (0..n_sys).map(row).collect();
         if u.ids.is_empty() {

@@ -19,6 +19,7 @@
 
 pub mod compare;
 mod evaluate;
+pub mod locus;
 pub mod render;
 pub mod signature;
 pub mod slice;
@@ -50,6 +51,12 @@ pub struct ScoreOptions {
     pub seg_scores: Vec<SegScores>,
     /// Intervals and paired tests.
     pub significance: SignificanceOptions,
+    /// The metrics to compute, by key (`--metrics`); empty: every registry metric (RIBES
+    /// only with reorder sets). [`locus::KEY`] adds locus accuracy.
+    pub metrics: Vec<String>,
+    /// The aligner model for locus accuracy (`--align-model`) [default: the one the
+    /// manifest records].
+    pub align_model: Option<PathBuf>,
 }
 
 /// A segment-level metric: one value per corpus line and system (`--seg-scores`).
@@ -133,7 +140,9 @@ pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 const SETTINGS: &str = "BLEU: sacreBLEU 2.x defaults (13a, exp smoothing, order 4, mixed case); \
 chrF: sacreBLEU defaults (char order 6, beta 2, no word n-grams); RIBES: RIBES.py 1.03 \
 (alpha 0.25, beta 0.10, lowercased), reported x100, reorder sets only; segment-level \
-metrics (--seg-scores): the mean of the lines' values; one reference: the corpus target side";
+metrics (--seg-scores): the mean of the lines' values; locus accuracy (--metrics locus): the \
+share of judged loci whose reference words the output renders, Wilson intervals, McNemar's exact \
+test; one reference: the corpus target side";
 
 /// Scores every set of `l`, its controls and the corpus for each system (no output
 /// files); `args` checked by [`check_options`] first.
@@ -173,10 +182,16 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scores> {
     }
     // The registry's metrics, RIBES only when there are reorder sets.
     let has_reorder = l.units.iter().any(|u| u.set.kind == SetKind::Reorder);
+    let wanted = |key: &str| args.metrics.is_empty() || args.metrics.iter().any(|k| k == key);
     let defs: Vec<&MetricDef> = METRICS
         .iter()
-        .filter(|d| !d.reorder_only || has_reorder)
+        .filter(|d| (!d.reorder_only || has_reorder) && wanted(d.key))
         .collect();
+    let with_locus = args.metrics.iter().any(|k| k == locus::KEY);
+    let locus_aligner = match with_locus {
+        true => Some(locus::aligner(l, args.align_model.as_deref())?),
+        false => None,
+    };
     let mut systems: Vec<System> = Vec::new();
     let mut stats: Vec<LineStats> = Vec::new();
     for hyp in &args.hyps {
@@ -229,6 +244,16 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scores> {
             signature: ctx.segment(&s.name, s.higher_is_better),
         });
     }
+    let locus_metric = match &locus_aligner {
+        Some(opts) => Some(Metric {
+            key: locus::KEY.into(),
+            label: "Locus".into(),
+            higher_is_better: true,
+            reorder_only: false,
+            signature: ctx.locus(&locus::settings(opts)?),
+        }),
+        None => None,
+    };
     let names: Vec<String> = systems.iter().map(|s| s.name.clone()).collect();
     let ev = evaluate::Evaluator {
         l,
@@ -243,6 +268,17 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scores> {
         // The registry's metrics come first; segment-level values are reported as given.
         let scale = defs.get(k).map_or(1.0, |d| d.scale);
         per_metric.push(ev.metric(m, &columns, scale)?);
+    }
+    if let (Some(m), Some(opts)) = (locus_metric, &locus_aligner) {
+        per_metric.push(locus::evaluate(
+            l,
+            &args.hyps,
+            &names,
+            opts,
+            &m,
+            sig.confidence,
+        )?);
+        metrics.push(m);
     }
     let mut rows = Vec::new();
     let mut trends = Vec::new();
@@ -298,6 +334,17 @@ pub fn check_options(args: &ScoreOptions) -> Result<()> {
             m.name()
         )));
     }
+    for k in &args.metrics {
+        if ldd_eval::metric::find(k).is_none() && k != locus::KEY {
+            let mut keys: Vec<&str> = METRICS.iter().map(|m| m.key).collect();
+            keys.push(locus::KEY);
+            return Err(Error::Config(format!(
+                "--metrics: unknown metric `{}`; expected some of {}",
+                ldd_io::text::quote(k, 40),
+                keys.join(", ")
+            )));
+        }
+    }
     let mut seen: Vec<&str> = Vec::new();
     for s in &args.seg_scores {
         check_metric_name(&s.name)?;
@@ -338,7 +385,7 @@ pub fn check_metric_name(name: &str) -> Result<()> {
             ldd_io::text::quote(name, 40)
         )));
     }
-    if ldd_eval::metric::find(name).is_some() {
+    if ldd_eval::metric::find(name).is_some() || name == locus::KEY {
         return Err(Error::Config(format!(
             "--seg-scores name `{name}` is a built-in metric; choose another name"
         )));

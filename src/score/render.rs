@@ -71,7 +71,7 @@ pub const CSV_COLUMNS: &str = "system,metric,scope,kind,phenomenon,bucket,min_di
 sentences,score,controls,control_status,control_mean,control_sd,rank,ties,points,spearman,\
 pearson,ci_low,ci_high,p_value,control_diff,control_diff_ci_low,control_diff_ci_high,\
 control_p_value,small_set,spearman_ci_low,spearman_ci_high,pearson_ci_low,pearson_ci_high,\
-signature";
+loci,no_reference,signature";
 
 /// `scores.csv`: one row per system × metric × (corpus, set), then one per trend.
 pub fn render_csv(r: &Scores) -> String {
@@ -80,7 +80,7 @@ pub fn render_csv(r: &Scores) -> String {
     for row in &r.rows {
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,,{},{},{},{},{},{},{},{},,,,,{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,,{},{},{},{},{},{},{},{},,,,,{},{},{}",
             csv_field(&row.system),
             csv_field(&row.metric),
             row.scope,
@@ -105,13 +105,15 @@ pub fn render_csv(r: &Scores) -> String {
             opt(row.control_diff_ci_high),
             opt(row.control_p_value),
             row.small_set,
+            opt(row.loci),
+            opt(row.no_reference),
             csv_field(&row.signature),
         );
     }
     for t in &r.trends {
         let _ = writeln!(
             s,
-            "{},{},trend,,{},ge*,,,,,,,,,,,{},{},{},,,,,,,,,{},{},{},{},{}",
+            "{},{},trend,,{},ge*,,,,,,,,,,,{},{},{},,,,,,,,,{},{},{},{},,,{}",
             csv_field(&t.system),
             csv_field(&t.metric),
             csv_field(&t.phenomenon),

@@ -59,6 +59,12 @@ impl Context {
         s
     }
 
+    /// The signature of locus accuracy: its `settings`, without the bootstrap (its
+    /// intervals are Wilson's, its test McNemar's).
+    pub fn locus(&self, settings: &str) -> String {
+        format!("nrefs:1|{settings}|{}", self.ldd)
+    }
+
     /// The signature of a segment-level metric.
     pub fn segment(&self, name: &str, higher_is_better: bool) -> String {
         let better = if higher_is_better { "higher" } else { "lower" };

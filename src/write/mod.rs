@@ -2,7 +2,8 @@
 //!
 //! What enters: the selected lines with their marks ([`set::Entry`]), the controls' ids
 //! with their lines, the alignments, and the run's description. What leaves: the set
-//! files ([`set`]) with their marked lines ([`crate::format::marked`]), control files ([`controls`]), the
+//! files ([`set`]) with their marked lines ([`crate::format::marked`]) and loci
+//! ([`locus`]), control files ([`controls`]), the
 //! corpus-wide reordering files ([`reorder_files`]), `manifest.json` / `summary.csv`
 //! ([`manifest`]), and a shard's files for `merge` ([`shard`]), all inside a staging
 //! directory that becomes OUT only when the run succeeds (`ldd_io::Staging`); and `align`'s
@@ -10,6 +11,7 @@
 
 pub mod alignments;
 pub mod controls;
+pub mod locus;
 pub mod reorder_files;
 pub mod set;
 pub mod shard;

@@ -3,8 +3,9 @@
 //! A set `OUT/<phenomenon>/<bucket>` is five line-aligned files: `.<src>` and `.<tgt>`
 //! (the corpus lines as read, minus line terminator and BOM), `.ids` (1-based corpus line
 //! numbers, ascending), `.conllu` (the source trees) and `.marked.<src>` (the source
-//! tokens with the matched words marked, see [`super::marked`]); reorder sets also have
-//! `.marked.<tgt>`.
+//! tokens with the matched words marked, see [`crate::format::marked`]); reorder sets also
+//! have `.marked.<tgt>`. Beside them, `.locus.tsv` has a row per locus
+//! ([`crate::format::locus`]).
 //!
 //! A [`SetWriter`] holds no open file: it buffers each file's text and appends it to the
 //! file when the buffer is full (and at the end), so any number of sets can be written
@@ -14,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bucket::Bucket;
 use crate::error::Result;
+use crate::format::locus::{self, Locus};
 use crate::format::sets::{SetEntry, SetFiles, SetKind};
 
 /// Bytes buffered per file before they are appended to it.
@@ -35,6 +37,8 @@ pub struct Entry<'a> {
     pub marked_target: Option<&'a str>,
     /// Pairs that qualify the sentence for this set.
     pub pairs: u64,
+    /// The locus rows of the sentence (its qualifying pairs or marked links).
+    pub loci: &'a [Locus],
     /// Source length in words.
     pub words: u64,
 }
@@ -45,6 +49,8 @@ pub struct SetWriter {
     files: SetFiles,
     /// Text not yet appended, one buffer per file of [`SetFiles::all`].
     pending: Vec<Vec<u8>>,
+    /// Locus rows not yet appended (the header first).
+    locus_pending: Vec<u8>,
     sentences: u64,
     pairs: u64,
     source_words: u64,
@@ -58,8 +64,15 @@ impl SetWriter {
             ldd_io::fs::create_parent(&path)?;
             ldd_io::fs::create_new(&path)?;
         }
+        let mut locus_pending = Vec::new();
+        if let Some(rel) = &files.locus {
+            ldd_io::fs::create_new(&root.join(rel))?;
+            locus_pending.extend_from_slice(locus::HEADER.as_bytes());
+            locus_pending.push(b'\n');
+        }
         Ok(SetWriter {
             pending: vec![Vec::new(); files.all().len()],
+            locus_pending,
             root: root.to_path_buf(),
             files,
             sentences: 0,
@@ -93,10 +106,18 @@ impl SetWriter {
             buf.extend_from_slice(m.as_bytes());
             buf.push(b'\n');
         }
+        if self.files.locus.is_some() {
+            for l in e.loci {
+                self.locus_pending.extend_from_slice(l.row().as_bytes());
+                self.locus_pending.push(b'\n');
+            }
+        }
         self.sentences += 1;
         self.pairs += e.pairs;
         self.source_words += e.words;
-        if self.pending.iter().any(|b| b.len() >= FLUSH_BYTES) {
+        if self.locus_pending.len() >= FLUSH_BYTES
+            || self.pending.iter().any(|b| b.len() >= FLUSH_BYTES)
+        {
             self.flush()?;
         }
         Ok(())
@@ -112,6 +133,10 @@ impl SetWriter {
             let path = self.root.join(rel);
             ldd_io::fs::append(&path, buf)?;
             buf.clear();
+        }
+        if let (Some(rel), false) = (&self.files.locus, self.locus_pending.is_empty()) {
+            ldd_io::fs::append(&self.root.join(rel), &self.locus_pending)?;
+            self.locus_pending.clear();
         }
         Ok(())
     }
@@ -160,6 +185,7 @@ mod tests {
             marked: "a",
             marked_target: None,
             pairs: 1,
+            loci: &[],
             words: 1,
         })
         .unwrap();

@@ -331,3 +331,31 @@ pub fn assert_same_output(whole: &Path, merged: &Path) -> serde_json::Value {
     );
     serde_json::from_str(&mm).unwrap()
 }
+
+/// Sentences of a CoNLL-U file as (word lines split into columns); deliberately
+/// simple and independent of the crate's reader.
+pub fn oracle_trees(path: &Path) -> Vec<Vec<Vec<String>>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.split("\n\n")
+        .filter(|b| !b.trim().is_empty())
+        .map(|b| {
+            b.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(|l| l.split('\t').map(str::to_string).collect::<Vec<_>>())
+                .filter(|c| c[0].chars().all(|ch| ch.is_ascii_digit()))
+                .collect()
+        })
+        .collect()
+}
+
+/// `line` without every third word (words split on spaces): a system made from the
+/// reference.
+pub fn without_every_third_word(line: &str) -> String {
+    let w: Vec<&str> = line
+        .split(' ')
+        .enumerate()
+        .filter(|(i, _)| i % 3 != 2)
+        .map(|(_, w)| w)
+        .collect();
+    w.join(" ")
+}

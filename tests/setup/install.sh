@@ -5,7 +5,8 @@
 #   apt-get when running as root or when sudo works without a password; otherwise the
 #   missing ones are listed and the script stops with exit code 1.
 # - playwright-core from npm, pinned in tests/browser/package-lock.json (`npm ci`).
-# - a Python virtualenv .venv with sacreBLEU 2.4.3, the oracle of the BLEU/chrF tests.
+# - a Python virtualenv .venv with sacreBLEU 2.4.3, the oracle of the BLEU/chrF tests, and
+#   statsmodels 0.14.4, the oracle of locus accuracy's intervals and tests.
 # Idempotent: what is present is left as it is.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -40,4 +41,8 @@ fi
 if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import sacrebleu" 2>/dev/null; then
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check sacrebleu==2.4.3
+fi
+# statsmodels: the oracle of locus accuracy's Wilson intervals and McNemar tests.
+if ! .venv/bin/python -c "import statsmodels" 2>/dev/null; then
+  .venv/bin/pip install --quiet --disable-pip-version-check statsmodels==0.14.4
 fi

@@ -1,0 +1,149 @@
+//! Locus accuracy on the Books sample: 2 systems scored with `--metrics locus` and with
+//! BLEU alone on the same sets in the same run, so the cost of judging every locus (the
+//! outputs aligned to their sources with the sets' saved aligner, then matched) stands
+//! beside BLEU's.
+//!
+//! `make bench-locus` (`cargo bench --bench locus_books`). The Books sample (28,030 lines)
+//! is parsed with `german-small` once and kept in the parse cache (`$LDD_SETS_CACHE`, else
+//! `~/.cache/ldd-sets/parses`; the first run parses for about 7 minutes on 2 cores), then
+//! extracted without controls, its aligner (the default HMM, trained on the sample) saved.
+//! Two systems: the reference with every 3rd word dropped on the even / the odd lines.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use ldd_io::read_lines;
+use ldd_sets::config::Languages;
+use ldd_sets::detect::reorder::ReorderOptions;
+use ldd_sets::detect::rules::RuleSet;
+use ldd_sets::parse::{parse_cached, ParseSettings};
+use ldd_sets::pipeline::{extract, CorpusFiles, Output, SetOptions};
+use ldd_sets::sample::ControlOptions;
+use ldd_sets::score::{load, score, ScoreOptions, SignificanceOptions};
+
+fn shared(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(rel)
+}
+
+fn main() {
+    let src = shared("data/parallel/books-sample.de-en.de.gz");
+    let tgt = shared("data/parallel/books-sample.de-en.en.gz");
+    let settings = ParseSettings {
+        quiet: true,
+        ..ParseSettings::default()
+    };
+    let parsed = parse_cached(&src, &shared("models/german-small.udpipe"), &settings)
+        .expect("parse (german-small)");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("books");
+    let model = tmp.path().join("aligner");
+    let rules = RuleSet::builtin()
+        .and_then(|r| r.select(None, "de"))
+        .expect("built-in rules");
+    let mut reorder = ReorderOptions::default();
+    reorder.align.save_model = Some(model);
+    let t = Instant::now();
+    extract(
+        &CorpusFiles {
+            source: src,
+            target: tgt.clone(),
+            conllu: parsed.conllu,
+            trust_conllu: false,
+            shard: None,
+        },
+        &Languages::new("de", "en").expect("languages"),
+        &SetOptions {
+            rules,
+            reorder: Some(reorder),
+        },
+        &ControlOptions {
+            count: 0,
+            ..ControlOptions::default()
+        },
+        &Output {
+            dir: out.clone(),
+            protect: Vec::new(),
+        },
+    )
+    .expect("extract");
+    println!(
+        "extract (aligner trained and saved): {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+
+    let refs = read_lines(&tgt).expect("reference");
+    let mut hyps = Vec::new();
+    for parity in 0..2 {
+        let p = tmp.path().join(format!("sys{parity}.en"));
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&p).expect("create"));
+        for (i, l) in refs.iter().enumerate() {
+            let line = if i % 2 == parity {
+                l.split(' ')
+                    .enumerate()
+                    .filter(|(k, _)| k % 3 != 2)
+                    .map(|(_, w)| w)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            } else {
+                l.clone()
+            };
+            writeln!(f, "{line}").expect("write");
+        }
+        f.flush().expect("flush");
+        hyps.push(p);
+    }
+    let sets = load(&out).expect("load");
+    let opts = |metrics: &[&str]| ScoreOptions {
+        hyps: hyps.clone(),
+        reference: Some(tgt.clone()),
+        seg_scores: Vec::new(),
+        significance: SignificanceOptions {
+            bootstrap: 0,
+            ..SignificanceOptions::default()
+        },
+        metrics: metrics.iter().map(|m| m.to_string()).collect(),
+        align_model: None,
+    };
+    let t = Instant::now();
+    let bleu = score(&sets, &opts(&["bleu"])).expect("score bleu");
+    let bleu_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let locus = score(&sets, &opts(&["locus"])).expect("score locus");
+    let locus_s = t.elapsed().as_secs_f64();
+
+    println!("\nge1 sets: BLEU and locus accuracy of the two systems (no resampling)");
+    for r in locus
+        .rows
+        .iter()
+        .filter(|r| r.bucket == "ge1" || r.bucket == "ge7")
+    {
+        let b = bleu
+            .rows
+            .iter()
+            .find(|b| b.system == r.system && b.phenomenon == r.phenomenon && b.bucket == r.bucket)
+            .and_then(|b| b.score);
+        println!(
+            "  {:<10} {:<10} {:>5} loci judged  BLEU {:>6.2}  locus {:>6.2}",
+            format!("{}/{}", r.phenomenon, r.bucket),
+            r.system,
+            r.loci.unwrap_or(0),
+            b.unwrap_or(f64::NAN),
+            r.score.unwrap_or(f64::NAN)
+        );
+    }
+    let loci: u64 = locus
+        .rows
+        .iter()
+        .filter(|r| r.scope == "corpus")
+        .map(|r| r.loci.unwrap_or(0) + r.no_reference.unwrap_or(0))
+        .sum();
+    println!(
+        "\nscore --metrics bleu: {bleu_s:.2} s; score --metrics locus: {locus_s:.2} s \
+         ({:.1}x BLEU's time; 2 systems, {} distinct loci each, aligner model loaded per system)",
+        locus_s / bleu_s,
+        loci / 2
+    );
+}

@@ -1,0 +1,368 @@
+//! Annotation sheets (`sheets`, read by `tally`): CSV files with a header row, one row per
+//! item (detection) or per item and blinded system (translation), and the key that
+//! unblinds them, kept apart from what annotators see.
+//!
+//! In the texts, the locus's dependent is written `[[word]]` and its head `{{word}}`; in a
+//! reference or an output, the words aligned to them are marked the same way.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The answers of a detection item: does the marked pair really form the phenomenon?
+pub const DETECTION_ANSWERS: [&str; 3] = ["yes", "no", "unsure"];
+/// The answers of a translation item: does the output convey the marked meaning?
+pub const TRANSLATION_ANSWERS: [&str; 4] = ["yes", "partly", "no", "reference lacks it"];
+
+/// The question of every detection item.
+pub const DETECTION_QUESTION: &str =
+    "Do [[ ]] and {{ }} really form this phenomenon (dependent and head)?";
+/// The question of every translation item.
+pub const TRANSLATION_QUESTION: &str =
+    "Does the output convey the meaning of [[ ]] and {{ }} as the reference does?";
+
+/// One row of `detection.csv`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DetectionRow {
+    /// Item id (`D001` …).
+    pub item: String,
+    /// Phenomenon.
+    pub phenomenon: String,
+    /// Words between dependent and head.
+    pub distance: u32,
+    /// Corpus line (1-based).
+    pub line: u64,
+    /// The source with the locus marked.
+    pub source: String,
+    /// What is asked.
+    pub question: String,
+    /// yes / no / unsure (empty until answered).
+    pub answer: String,
+    /// Free text.
+    pub comment: String,
+}
+
+/// One row of `translation.csv`: an item as one blinded system translated it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TranslationRow {
+    /// Item id (`T001` …).
+    pub item: String,
+    /// The system's blinded slot (`A`, `B`, …), shuffled per item.
+    pub slot: String,
+    /// Phenomenon.
+    pub phenomenon: String,
+    /// Words between dependent and head.
+    pub distance: u32,
+    /// Corpus line (1-based).
+    pub line: u64,
+    /// The source with the locus marked.
+    pub source: String,
+    /// The reference with the words aligned to the locus marked.
+    pub reference: String,
+    /// The system's output with the words aligned to the locus marked.
+    pub output: String,
+    /// What is asked.
+    pub question: String,
+    /// yes / partly / no / reference lacks it (empty until answered).
+    pub answer: String,
+    /// Free text.
+    pub comment: String,
+}
+
+/// One row of the key: which system a translation item's slot is, and the automatic
+/// locus judgement of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeyRow {
+    /// Item id.
+    pub item: String,
+    /// Slot.
+    pub slot: String,
+    /// System name.
+    pub system: String,
+    /// `correct`, `incorrect` or `no reference` (locus accuracy's judgement).
+    pub automatic: String,
+}
+
+/// What `sheets` wrote, for recognising its own output and for `tally`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SheetsRecord {
+    /// ldd-sets version.
+    pub tool: String,
+    /// The sets directory's manifest SHA-256.
+    pub manifest_sha256: String,
+    /// Seed of the sample and of the slot order.
+    pub seed: u64,
+    /// Items per phenomenon and distance.
+    pub per_cell: usize,
+    /// The distances sampled.
+    pub distances: Vec<u32>,
+    /// Number of systems (their names are in the key only).
+    pub systems: usize,
+    /// Detection items written.
+    pub detection_items: usize,
+    /// Translation items written.
+    pub translation_items: usize,
+}
+
+/// One sheet as `form.html` embeds it for its script: the file it saves, its columns in
+/// order, the answers offered, and the rows.
+#[derive(Debug, Serialize)]
+pub struct FormSheet<'a, T> {
+    /// The file name the form saves (`detection.csv`, `translation.csv`).
+    pub file: &'a str,
+    /// The sheet's columns, in order.
+    pub columns: &'a [&'a str],
+    /// The answers offered.
+    pub answers: &'a [&'a str],
+    /// The rows.
+    pub rows: &'a [T],
+}
+
+/// What `tally` found: `tally.json` (and, one row per group, `tally.csv`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TallyReport {
+    /// `detection` or `translation`.
+    pub kind: String,
+    /// The annotators' sheet files, in the order given (annotator 1, 2, …).
+    pub annotators: Vec<String>,
+    /// Items (translation: item × output) in the sheets.
+    pub units: usize,
+    /// Units every annotator answered (what agreement is computed on).
+    pub answered_by_all: usize,
+    /// Agreement between the annotators.
+    pub agreement: Agreement,
+    /// Per phenomenon, distance (and system): the majority answers and the share judged
+    /// correct (detection: yes among yes and no; translation: yes among yes, partly and no).
+    pub groups: Vec<TallyGroup>,
+    /// The units the annotators answered differently.
+    pub disagreements: Vec<Disagreement>,
+    /// Agreement of locus accuracy's judgement with the annotators' majority (translation
+    /// sheets with their key).
+    pub automatic: Option<AutoAgreement>,
+    /// The level of the intervals.
+    pub confidence: f64,
+}
+
+/// Agreement between annotators.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Agreement {
+    /// Share of the units answered by all on which all gave the same answer.
+    pub raw: Option<f64>,
+    /// Cohen's κ of every pair of annotators (1-based numbers), on the units both answered.
+    pub cohen: Vec<PairKappa>,
+    /// Fleiss' κ of all annotators, on the units all answered.
+    pub fleiss: Option<f64>,
+}
+
+/// Cohen's κ of two annotators.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairKappa {
+    /// The first annotator (1-based).
+    pub a: usize,
+    /// The second.
+    pub b: usize,
+    /// Units both answered.
+    pub units: usize,
+    /// Share of them with the same answer.
+    pub agreement: Option<f64>,
+    /// κ (`None` when chance agreement is 1).
+    pub kappa: Option<f64>,
+}
+
+/// One group of units with the majority answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TallyGroup {
+    /// Phenomenon.
+    pub phenomenon: String,
+    /// Distance.
+    pub distance: u32,
+    /// System (translation sheets with their key).
+    pub system: Option<String>,
+    /// Units in the group.
+    pub units: u64,
+    /// Majority answer → units (`no majority` for ties and unanswered units).
+    pub answers: BTreeMap<String, u64>,
+    /// Units whose majority answer judges the item (see [`TallyReport::groups`]).
+    pub judged: u64,
+    /// Of them, judged correct (`yes`).
+    pub correct: u64,
+    /// `correct / judged` (×100).
+    pub share: Option<f64>,
+    /// Wilson interval of the share (×100).
+    pub ci_low: Option<f64>,
+    /// Upper bound.
+    pub ci_high: Option<f64>,
+}
+
+/// A unit the annotators answered differently.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Disagreement {
+    /// Item id.
+    pub item: String,
+    /// Slot (translation).
+    pub slot: String,
+    /// Each annotator's answer (empty: unanswered).
+    pub answers: Vec<String>,
+}
+
+/// Locus accuracy against the annotators' majority.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AutoAgreement {
+    /// Units judged by both (automatic correct or incorrect; majority yes, partly or no).
+    pub units: u64,
+    /// `[[auto correct & people yes, auto correct & people not], [auto incorrect & people
+    /// yes, auto incorrect & people not]]`.
+    pub table: [[u64; 2]; 2],
+    /// Share of units where both agree.
+    pub accuracy: Option<f64>,
+    /// Cohen's κ of the two.
+    pub kappa: Option<f64>,
+    /// The units where they disagree, with what the annotators saw.
+    #[serde(default)]
+    pub disagreements: Vec<AutoDisagreement>,
+}
+
+/// A unit where locus accuracy and the annotators' majority disagree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AutoDisagreement {
+    /// Item id.
+    pub item: String,
+    /// Slot.
+    pub slot: String,
+    /// System.
+    pub system: String,
+    /// Phenomenon.
+    pub phenomenon: String,
+    /// Distance.
+    pub distance: u32,
+    /// Locus accuracy's judgement (`correct` / `incorrect`).
+    pub automatic: String,
+    /// The annotators' majority answer.
+    pub majority: String,
+    /// The marked source.
+    pub source: String,
+    /// The marked reference.
+    pub reference: String,
+    /// The marked output.
+    pub output: String,
+}
+
+/// The two kinds of sheet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SheetKind {
+    /// `detection.csv`.
+    Detection,
+    /// `translation.csv`.
+    Translation,
+}
+
+/// The header of a sheet of `kind`.
+pub fn header(kind: SheetKind) -> &'static [&'static str] {
+    match kind {
+        SheetKind::Detection => &[
+            "item",
+            "phenomenon",
+            "distance",
+            "line",
+            "source",
+            "question",
+            "answer",
+            "comment",
+        ],
+        SheetKind::Translation => &[
+            "item",
+            "slot",
+            "phenomenon",
+            "distance",
+            "line",
+            "source",
+            "reference",
+            "output",
+            "question",
+            "answer",
+            "comment",
+        ],
+    }
+}
+
+/// The kind of the sheet `path` by its header row, which must be one of the two exactly.
+pub fn kind_of(path: &Path) -> Result<SheetKind> {
+    let text = ldd_io::read_text(path, 1 << 30)?;
+    let first = text.lines().next().unwrap_or("");
+    let first = first.strip_prefix('\u{feff}').unwrap_or(first);
+    let cells: Vec<&str> = first.split(',').map(|c| c.trim_matches('"')).collect();
+    for kind in [SheetKind::Detection, SheetKind::Translation] {
+        if cells == header(kind) {
+            return Ok(kind);
+        }
+    }
+    Err(Error::input(
+        path,
+        1,
+        format!(
+            "not an annotation sheet: expected the header `{}` (detection) or `{}` (translation)",
+            header(SheetKind::Detection).join(","),
+            header(SheetKind::Translation).join(",")
+        ),
+    ))
+}
+
+/// The CSV text of `rows` with its header.
+pub fn to_csv<T: Serialize>(rows: &[T]) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.serialize(r).map_err(|e| Error::Data(e.to_string()))?;
+    }
+    w.into_inner().map_err(|e| Error::Data(e.to_string()))
+}
+
+/// The rows of the CSV file `path` (a leading BOM allowed, as spreadsheets save it); a bad
+/// row is an error naming the file and line.
+pub fn read_csv<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
+    let text = ldd_io::read_text(path, 1 << 30)?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let mut out = Vec::new();
+    for row in r.deserialize() {
+        let row: T = row.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            Error::input(path, line, e.to_string())
+        })?;
+        out.push(row);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_round_trip_through_csv_with_quotes_and_commas() {
+        let row = DetectionRow {
+            item: "D001".into(),
+            phenomenon: "particle".into(),
+            distance: 5,
+            line: 26,
+            source: "Osborne {{meldete}} sich , \"bei\" [[an]]".into(),
+            question: DETECTION_QUESTION.into(),
+            answer: "yes".into(),
+            comment: "line\nbreak".into(),
+        };
+        let bytes = to_csv(std::slice::from_ref(&row)).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("d.csv");
+        std::fs::write(&p, &bytes).unwrap();
+        assert_eq!(kind_of(&p).unwrap(), SheetKind::Detection);
+        assert_eq!(read_csv::<DetectionRow>(&p).unwrap(), vec![row]);
+        std::fs::write(&p, "item,answer\nD1,yes\n").unwrap();
+        let e = kind_of(&p).unwrap_err().to_string();
+        assert!(
+            e.contains("d.csv") && e.contains("not an annotation sheet"),
+            "{e}"
+        );
+    }
+}

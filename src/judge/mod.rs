@@ -1,0 +1,118 @@
+//! Stage 8, **judge**: people's judgement of the loci, and how far locus accuracy agrees
+//! with it.
+//!
+//! What enters: a sets directory with locus files, systems' outputs (for translation
+//! items), and the sheets annotators filled in. What leaves: annotation sheets — CSV files
+//! and one self-contained HTML form ([`sheets`], [`form`]) with the key that unblinds the
+//! systems kept beside them — and the tally of the filled sheets ([`tally`]): majority
+//! answers, shares with Wilson intervals, Cohen's and Fleiss' κ, disagreements, and the
+//! agreement of locus accuracy with the annotators.
+
+pub mod form;
+pub mod sheets;
+pub mod tally;
+
+use std::path::Path;
+
+use ldd_io::{AtomicFile, Staging};
+
+use crate::error::{Error, Result};
+use crate::format::sheet::{to_csv, SheetsRecord, TallyReport};
+use crate::layout;
+
+/// Whether `dir` is a sheets directory written by `sheets` (it has a readable
+/// `sheets.json`), which a new run may replace.
+pub fn is_sheets_dir(dir: &Path) -> bool {
+    ldd_io::read_text(&dir.join(layout::SHEET_RECORD), 1 << 20)
+        .ok()
+        .and_then(|t| serde_json::from_str::<SheetsRecord>(&t).ok())
+        .is_some()
+}
+
+/// Writes the sheets into `out` (replaced as a whole, all or nothing) and the key to
+/// `key`, which must lie outside `out`; `inputs` are never replaced.
+pub fn write_sheets(s: &sheets::Sheets, out: &Path, key: &Path, inputs: &[&Path]) -> Result<()> {
+    if ldd_io::resolved(key).starts_with(ldd_io::resolved(out)) {
+        return Err(Error::Config(format!(
+            "--key {}: inside the sheets directory {}, which annotators see; put it elsewhere",
+            ldd_io::text::shown(key),
+            ldd_io::text::shown(out)
+        )));
+    }
+    let staging = Staging::new(out, &is_sheets_dir, inputs)?;
+    let root = staging.path().to_path_buf();
+    ldd_io::write_bytes_atomic(&root.join(layout::SHEET_DETECTION), &to_csv(&s.detection)?)?;
+    if !s.translation.is_empty() {
+        ldd_io::write_bytes_atomic(
+            &root.join(layout::SHEET_TRANSLATION),
+            &to_csv(&s.translation)?,
+        )?;
+    }
+    let page = form::page(&s.detection, &s.translation)?;
+    ldd_io::write_bytes_atomic(&root.join(layout::SHEET_FORM), page.as_bytes())?;
+    let record = serde_json::to_string_pretty(&s.record).map_err(|e| Error::Data(e.to_string()))?;
+    ldd_io::write_bytes_atomic(&root.join(layout::SHEET_RECORD), (record + "\n").as_bytes())?;
+    // The key first (it unblinds nothing without the sheets), then the sheets.
+    if !s.key.is_empty() {
+        ldd_io::fs::create_parent(key)?;
+        let mut f = AtomicFile::create_checked(key, inputs)?;
+        std::io::Write::write_all(&mut f, &to_csv(&s.key)?).map_err(|e| Error::io(key, e))?;
+        f.commit()?;
+    }
+    staging.commit(&is_sheets_dir)?;
+    Ok(())
+}
+
+/// `tally.csv`: one row per group.
+pub fn tally_csv(r: &TallyReport) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record([
+        "kind",
+        "phenomenon",
+        "distance",
+        "system",
+        "units",
+        "judged",
+        "correct",
+        "share",
+        "ci_low",
+        "ci_high",
+        "answers",
+    ]);
+    let opt = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
+    for g in &r.groups {
+        let answers: Vec<String> = g.answers.iter().map(|(a, n)| format!("{a}:{n}")).collect();
+        let _ = w.write_record([
+            r.kind.clone(),
+            g.phenomenon.clone(),
+            g.distance.to_string(),
+            g.system.clone().unwrap_or_default(),
+            g.units.to_string(),
+            g.judged.to_string(),
+            g.correct.to_string(),
+            opt(g.share),
+            opt(g.ci_low),
+            opt(g.ci_high),
+            answers.join(";"),
+        ]);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// Writes `tally.json` and `tally.csv` into `dir` (created if needed), both or neither.
+pub fn write_tally(r: &TallyReport, dir: &Path, inputs: &[&Path]) -> Result<()> {
+    ldd_io::fs::create_dir_all(dir)?;
+    let json = serde_json::to_string_pretty(r).map_err(|e| Error::Data(e.to_string()))? + "\n";
+    let mut files = Vec::new();
+    for (name, text) in [
+        (layout::TALLY_JSON, json),
+        (layout::TALLY_CSV, tally_csv(r)),
+    ] {
+        let path = dir.join(name);
+        let mut f = AtomicFile::create_checked(&path, inputs)?;
+        std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| Error::io(&path, e))?;
+        files.push(f);
+    }
+    AtomicFile::commit_together(files)?;
+    Ok(())
+}

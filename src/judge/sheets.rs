@@ -1,0 +1,328 @@
+//! `sheets`: a seeded sample of loci for people to judge, spread evenly over phenomena and
+//! distances, as two sheets — *detection* (does the marked pair really form the
+//! phenomenon?) and *translation* (does each blinded system's output convey it?) — and the
+//! key that unblinds the systems, kept apart.
+//!
+//! The sample: for every lexical phenomenon and every distance `d` of `distances`, the
+//! loci of its `eqD` set ordered by a hash of (line, locus) seeded by `seed`, phenomenon and
+//! `d`, and the first `per_cell` taken. Translation items show the same loci, one row per
+//! system in an order shuffled per item; each row's output has the words aligned to the
+//! locus marked (the aligner of locus accuracy), and the key records which system it is
+//! and what locus accuracy judged.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::format::locus::Locus;
+use crate::format::marked::{self, Piece};
+use crate::format::sets::SetKind;
+use crate::format::sheet::{
+    DetectionRow, KeyRow, SheetsRecord, TranslationRow, DETECTION_QUESTION, TRANSLATION_QUESTION,
+};
+use crate::read::select::read_needed_hashed;
+use crate::read::sets::Loaded;
+use crate::score::locus::{self, Aligned};
+
+/// What `sheets` samples and from which systems.
+#[derive(Debug, Clone)]
+pub struct SheetsOptions {
+    /// Systems' translations of the whole corpus (none: a detection sheet only).
+    pub hyps: Vec<PathBuf>,
+    /// System names, in `hyps` order (written to the key only).
+    pub names: Vec<String>,
+    /// Loci per phenomenon and distance.
+    pub per_cell: usize,
+    /// The distances sampled (the `eqD` sets).
+    pub distances: Vec<u32>,
+    /// Seed of the sample and of the order of systems.
+    pub seed: u64,
+    /// Aligner model for the outputs (`--align-model`) [default: the manifest's].
+    pub align_model: Option<PathBuf>,
+}
+
+/// The sheets, built.
+#[derive(Debug)]
+pub struct Sheets {
+    /// Detection rows.
+    pub detection: Vec<DetectionRow>,
+    /// Translation rows (empty without systems).
+    pub translation: Vec<TranslationRow>,
+    /// The key of the translation rows.
+    pub key: Vec<KeyRow>,
+    /// What was sampled.
+    pub record: SheetsRecord,
+    /// Cells with fewer loci than asked (`phenomenon eqD: n`).
+    pub short: Vec<String>,
+}
+
+/// A sampled locus with the texts shown.
+struct Item {
+    phenomenon: String,
+    locus: Locus,
+    /// The marked source line of the set.
+    marked: String,
+    /// The reference line.
+    reference: String,
+}
+
+/// splitmix64.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The source with locus `n` marked: its dependent `[[…]]`, its head `{{…}}`.
+fn mark_source(marked_line: &str, n: u32) -> String {
+    let (d, h) = (format!("d{n}"), format!("h{n}"));
+    marked::parse(marked_line)
+        .into_iter()
+        .map(|p| match p {
+            Piece::Text(t) => t,
+            Piece::Marked(tags, w) if tags.contains(&d) => format!("[[{w}]]"),
+            Piece::Marked(tags, w) if tags.contains(&h) => format!("{{{{{w}}}}}"),
+            Piece::Marked(_, w) => w,
+        })
+        .collect()
+}
+
+/// Tokens joined by spaces, those at 0-based `dep` marked `[[…]]` and at `head` `{{…}}`.
+fn mark_tokens(tokens: &[String], dep: &[usize], head: &[usize]) -> String {
+    tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            if dep.contains(&i) {
+                format!("[[{t}]]")
+            } else if head.contains(&i) {
+                format!("{{{{{t}}}}}")
+            } else {
+                t.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The sampled loci of every lexical phenomenon and distance, in that order.
+fn sample(l: &Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<Item>> {
+    let mut items = Vec::new();
+    let mut phenomena: Vec<&str> = Vec::new();
+    for u in l.units.iter().filter(|u| u.set.kind == SetKind::Lexical) {
+        if !phenomena.contains(&u.set.phenomenon.as_str()) {
+            phenomena.push(&u.set.phenomenon);
+        }
+    }
+    for ph in phenomena {
+        for &d in &o.distances {
+            let Some(k) = l.units.iter().position(|u| {
+                u.set.kind == SetKind::Lexical
+                    && u.set.phenomenon == ph
+                    && u.set.exact
+                    && u.set.min_distance == d
+            }) else {
+                short.push(format!(
+                    "{ph} eq{d}: no such set (extract with a larger --max-distance)"
+                ));
+                continue;
+            };
+            let u = &l.units[k];
+            let Some(rows) = locus::set_rows(l, k)? else {
+                return Err(Error::Config(format!(
+                    "sheets: {} names no locus file (the sets were made by an older ldd-sets); \
+                     extract again",
+                    ldd_io::text::shown(&l.manifest_path)
+                )));
+            };
+            let seed = crate::sample::stream_seed(o.seed, ph, &u.set.bucket);
+            let mut keyed: Vec<(u64, Locus)> = rows
+                .into_iter()
+                .map(|r| (mix(seed ^ (r.id << 16 | u64::from(r.n))), r))
+                .collect();
+            keyed.sort_by_key(|(h, r)| (*h, r.id, r.n));
+            keyed.truncate(o.per_cell);
+            if keyed.len() < o.per_cell {
+                short.push(format!("{ph} eq{d}: {} loci", keyed.len()));
+            }
+            // The marked source and the reference of each sampled line, read once each.
+            let position: BTreeMap<u32, u32> = u
+                .ids
+                .iter()
+                .enumerate()
+                .map(|(i, &id)| (id, i as u32 + 1))
+                .collect();
+            let mut wanted: Vec<u32> = keyed
+                .iter()
+                .filter_map(|(_, r)| position.get(&(r.id as u32)).copied())
+                .collect();
+            wanted.sort_unstable();
+            wanted.dedup();
+            let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
+                let (_, lines) =
+                    l.m.read_recorded(&l.dir, rel, |p| read_needed_hashed(p, &wanted))?;
+                Ok(wanted.iter().copied().zip(lines).collect())
+            };
+            let marked_lines = read(&u.set.files.marked)?;
+            let targets = read(&u.set.files.target)?;
+            for (_, r) in keyed {
+                let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
+                items.push(Item {
+                    phenomenon: ph.to_string(),
+                    marked: marked_lines.get(&pos).cloned().unwrap_or_default(),
+                    reference: targets.get(&pos).cloned().unwrap_or_default(),
+                    locus: r,
+                });
+            }
+        }
+    }
+    Ok(items)
+}
+
+/// Builds the sheets of `l` (no file written).
+pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<Sheets> {
+    if o.per_cell == 0 || o.distances.is_empty() {
+        return Err(Error::Config(
+            "sheets: --per-cell and --distances must ask for at least one locus".into(),
+        ));
+    }
+    let mut short = Vec::new();
+    let items = sample(l, o, &mut short)?;
+    let detection: Vec<DetectionRow> = items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| DetectionRow {
+            item: format!("D{:03}", i + 1),
+            phenomenon: it.phenomenon.clone(),
+            distance: it.locus.distance,
+            line: it.locus.id,
+            source: mark_source(&it.marked, it.locus.n),
+            question: DETECTION_QUESTION.into(),
+            answer: String::new(),
+            comment: String::new(),
+        })
+        .collect();
+    let (mut translation, mut key) = (Vec::new(), Vec::new());
+    if !o.hyps.is_empty() {
+        let opts = locus::aligner(l, o.align_model.as_deref())?;
+        let mut words = BTreeMap::new();
+        let ids: std::collections::BTreeSet<u32> =
+            items.iter().map(|i| i.locus.id as u32).collect();
+        for k in 0..l.units.len() {
+            if l.units[k].set.kind == SetKind::Lexical && l.units[k].set.exact {
+                locus::add_source_words(l, k, |id| ids.contains(&id), &mut words)?;
+            }
+        }
+        let aligned: Vec<Aligned> = o
+            .hyps
+            .iter()
+            .map(|h| locus::align_outputs(h, &words, &opts, l))
+            .collect::<Result<_>>()?;
+        let pretok = opts.pretokenized;
+        for (i, it) in items.iter().enumerate() {
+            let item = format!("T{:03}", i + 1);
+            let ref_tokens: Vec<String> = crate::detect::alignment::tokens(&it.reference, pretok)
+                .into_iter()
+                .map(String::from)
+                .collect();
+            let pos = |t: &[crate::format::locus::RefToken]| -> Vec<usize> {
+                t.iter().map(|t| t.position as usize - 1).collect()
+            };
+            let reference = mark_tokens(
+                &ref_tokens,
+                &pos(&it.locus.ref_dep),
+                &pos(&it.locus.ref_head),
+            );
+            // The systems in an order drawn for the item.
+            let mut order: Vec<usize> = (0..o.hyps.len()).collect();
+            let seed = mix(o.seed ^ mix(it.locus.id << 16 | u64::from(it.locus.n)));
+            order.sort_by_key(|&s| mix(seed ^ s as u64));
+            for (slot, &s) in order.iter().enumerate() {
+                let a = &aligned[s];
+                let id = it.locus.id as u32;
+                let toks = a.tokens.get(&id).cloned().unwrap_or_default();
+                let links = a.links.get(&id).cloned().unwrap_or_default();
+                let linked = |w: u32| -> Vec<usize> {
+                    links
+                        .iter()
+                        .filter(|l| l.0 + 1 == w as usize)
+                        .map(|l| l.1)
+                        .collect()
+                };
+                let head = it
+                    .locus
+                    .head
+                    .as_ref()
+                    .map_or_else(Vec::new, |h| linked(h.id));
+                let slot = ((b'A' + slot as u8) as char).to_string();
+                translation.push(TranslationRow {
+                    item: item.clone(),
+                    slot: slot.clone(),
+                    phenomenon: it.phenomenon.clone(),
+                    distance: it.locus.distance,
+                    line: it.locus.id,
+                    source: mark_source(&it.marked, it.locus.n),
+                    reference: reference.clone(),
+                    output: mark_tokens(&toks, &linked(it.locus.dep.id), &head),
+                    question: TRANSLATION_QUESTION.into(),
+                    answer: String::new(),
+                    comment: String::new(),
+                });
+                key.push(KeyRow {
+                    item: item.clone(),
+                    slot,
+                    system: o.names[s].clone(),
+                    automatic: match locus::judge(&it.locus, a) {
+                        None => "no reference",
+                        Some(true) => "correct",
+                        Some(false) => "incorrect",
+                    }
+                    .into(),
+                });
+            }
+        }
+    }
+    let record = SheetsRecord {
+        tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
+        manifest_sha256: manifest_sha256.into(),
+        seed: o.seed,
+        per_cell: o.per_cell,
+        distances: o.distances.clone(),
+        systems: o.hyps.len(),
+        detection_items: detection.len(),
+        translation_items: if o.hyps.is_empty() { 0 } else { items.len() },
+    };
+    Ok(Sheets {
+        detection,
+        translation,
+        key,
+        record,
+        short,
+    })
+}
+
+/// The key's default place: `<out>.key.csv`, beside the sheets directory (never in it).
+pub fn default_key(out: &Path) -> PathBuf {
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "sheets".into());
+    crate::layout::sheets_key(&ldd_io::parent_dir(out), &name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marking_keeps_one_locus() {
+        let line = "Osborne <h1>meldete</h1> sich <d2>an</d2> <h2>x</h2> , <d1>an</d1>";
+        assert_eq!(
+            mark_source(line, 1),
+            "Osborne {{meldete}} sich an x , [[an]]"
+        );
+        let toks: Vec<String> = ["He", "signed", "up"].map(String::from).to_vec();
+        assert_eq!(mark_tokens(&toks, &[2], &[1]), "He {{signed}} [[up]]");
+    }
+}

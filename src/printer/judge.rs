@@ -1,0 +1,126 @@
+//! What `sheets` and `tally` print.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::format::sheet::TallyReport;
+use crate::judge::sheets::Sheets;
+
+/// The summary of a `sheets` run: what was written where, and the cells short of loci.
+pub fn sheets_summary(s: &Sheets, out: &Path, key: Option<&Path>) -> String {
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "{} detection items{} written to {} (detection.csv{}, form.html)",
+        s.detection.len(),
+        if s.translation.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", {} translation items × {} systems",
+                s.record.translation_items, s.record.systems
+            )
+        },
+        ldd_io::text::shown(out),
+        if s.translation.is_empty() {
+            ""
+        } else {
+            ", translation.csv"
+        }
+    );
+    if let Some(k) = key {
+        let _ = writeln!(
+            t,
+            "key (which output is which system; keep it from the annotators): {}",
+            ldd_io::text::shown(k)
+        );
+    }
+    for c in &s.short {
+        let _ = writeln!(t, "fewer loci than asked: {c}");
+    }
+    t
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{v:.1}"))
+}
+
+fn num(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
+}
+
+/// `tally`'s table: groups, agreement, automatic agreement, the first `show`
+/// disagreements.
+pub fn render_tally(r: &TallyReport, show: usize) -> String {
+    let mut t = String::new();
+    let what = if r.kind == "detection" {
+        "detection precision (yes among yes/no)"
+    } else {
+        "translation accuracy (yes among yes/partly/no)"
+    };
+    let _ = writeln!(
+        t,
+        "{} annotators, {} units ({} answered by all); {what}, majority answer, {:.0}% Wilson interval",
+        r.annotators.len(),
+        r.units,
+        r.answered_by_all,
+        100.0 * r.confidence
+    );
+    let _ = writeln!(
+        t,
+        "{:<16} {:>3} {:<16} {:>6} {:>6} {:>7} {:>15}",
+        "phenomenon", "d", "system", "units", "judged", "share", "CI"
+    );
+    for g in &r.groups {
+        let _ = writeln!(
+            t,
+            "{:<16} {:>3} {:<16} {:>6} {:>6} {:>7} {:>15}",
+            g.phenomenon,
+            g.distance,
+            g.system.as_deref().unwrap_or("-"),
+            g.units,
+            g.judged,
+            pct(g.share),
+            format!("[{}, {}]", pct(g.ci_low), pct(g.ci_high))
+        );
+    }
+    let a = &r.agreement;
+    let _ = writeln!(
+        t,
+        "\nagreement: raw {}  Fleiss' kappa {}",
+        num(a.raw),
+        num(a.fleiss)
+    );
+    for p in &a.cohen {
+        let _ = writeln!(
+            t,
+            "  Cohen's kappa, annotators {} and {}: {} ({} units, agreement {})",
+            p.a,
+            p.b,
+            num(p.kappa),
+            p.units,
+            num(p.agreement)
+        );
+    }
+    if let Some(auto) = &r.automatic {
+        let _ = writeln!(
+            t,
+            "locus accuracy against the majority: agreement {}, Cohen's kappa {} on {} units \
+             (auto correct: {} yes / {} not; auto incorrect: {} yes / {} not)",
+            num(auto.accuracy),
+            num(auto.kappa),
+            auto.units,
+            auto.table[0][0],
+            auto.table[0][1],
+            auto.table[1][0],
+            auto.table[1][1]
+        );
+    }
+    if !r.disagreements.is_empty() {
+        let _ = writeln!(t, "\n{} disagreements:", r.disagreements.len());
+        for d in r.disagreements.iter().take(show) {
+            let _ = writeln!(t, "  {} {}: {}", d.item, d.slot, d.answers.join(" | "));
+        }
+    }
+    t
+}

@@ -1,0 +1,438 @@
+//! Locus accuracy: whether each system's output renders, at each locus of a set, the
+//! reference words aligned to its two source words ([`crate::format::locus`]).
+//!
+//! Each output line is aligned to its source (the UD words of the set's tree) with the
+//! aligner the sets were made with (its saved model: `--align-model`, or the model the
+//! manifest records as loaded or saved), and the output tokens linked to the locus's
+//! dependent and head are compared with the reference tokens linked to them:
+//!
+//! - a locus word is **judged** when the reference has at least one token aligned to it;
+//!   it is **rendered** when one output token aligned to it matches one of those
+//!   reference tokens ([`matches`]: equal, equal once case-folded, or sharing a
+//!   case-folded prefix of at least 4 letters and two thirds of the shorter word);
+//! - a locus is **correct** when every judged word of it is rendered; a locus with no
+//!   judged word has **no reference locus** and is counted apart, never as an error.
+//!
+//! Per set: the share of correct loci (×100) among the judged ones, its Wilson interval,
+//! and McNemar's exact test of each system against the first on the same loci; per
+//! phenomenon, Spearman and Pearson of accuracy against the sets' minimum distance.
+//! Memory: the locus rows and source words of the sets' lines, and one system's output
+//! lines and their alignment at a time.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use ldd_align::{Alignment, Corpus};
+use ldd_eval::significance::{mcnemar_exact, wilson};
+use ldd_eval::stats::{pearson, spearman};
+use ldd_io::Input;
+
+use super::{Loaded, Metric, Row, Trend, SMALL_SET};
+use crate::detect::alignment::{self, AlignOptions};
+use crate::error::{Error, Result};
+use crate::format::locus::{Locus, HEADER};
+use crate::read::select::read_selected;
+
+/// The metric's key in `--metrics`, `scores.json` and `scores.csv`.
+pub const KEY: &str = "locus";
+
+/// The matching rule, as the signature names it.
+pub const MATCH: &str = "exact,casefold,prefix4-2/3";
+
+/// Whether an output token renders a reference token: equal, equal case-folded, or with
+/// a common case-folded prefix of at least 4 characters and at least two thirds of the
+/// shorter one's length (*signed* / *signing*; not *an* / *and*, not *find* / *found*).
+pub fn matches(hyp: &str, reference: &str) -> bool {
+    if hyp == reference {
+        return true;
+    }
+    let (h, r) = (hyp.to_lowercase(), reference.to_lowercase());
+    if h == r {
+        return true;
+    }
+    let common = h.chars().zip(r.chars()).take_while(|(a, b)| a == b).count();
+    let shorter = h.chars().count().min(r.chars().count());
+    common >= 4 && 3 * common >= 2 * shorter
+}
+
+/// The aligner that aligns outputs to their sources: the manifest's alignment options
+/// with a saved model — `model` (`--align-model`), else the model the run loaded, else the
+/// one it saved.
+pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
+    let Some(r) = &l.m.reorder else {
+        return Err(Error::Config(format!(
+            "--metrics locus: {} records no aligner (the sets were made with --no-reorder), so \
+             its locus files have no reference words to judge by; extract again without \
+             --no-reorder",
+            ldd_io::text::shown(&l.manifest_path)
+        )));
+    };
+    let rec = &r.options.align;
+    let mut opts = AlignOptions::from(rec);
+    let prefix = model
+        .map(Path::to_path_buf)
+        .or_else(|| rec.model.clone())
+        .or_else(|| rec.save_model.clone());
+    let Some(prefix) = prefix else {
+        return Err(Error::Config(format!(
+            "--metrics locus aligns each output to its source with the aligner the sets were \
+             made with, but {} records no saved model: give --align-model PREFIX (a model of \
+             the same type, {}, saved by `extract --save-align-model PREFIX`, or `align`), or \
+             extract again with --save-align-model",
+            ldd_io::text::shown(&l.manifest_path),
+            opts.model_type
+        )));
+    };
+    for f in alignment::model_files(&prefix, opts.model_type) {
+        if !f.is_file() {
+            return Err(Error::Config(format!(
+                "--metrics locus: the aligner model {} does not exist (give --align-model PREFIX)",
+                ldd_io::text::shown(&f)
+            )));
+        }
+    }
+    opts.model = Some(prefix);
+    opts.train.clear();
+    opts.save_model = None;
+    opts.progress = false;
+    Ok(opts)
+}
+
+/// The settings part of the signature: matching, aligner and the model's SHA-256 (first 16
+/// hex digits of each file).
+pub fn settings(opts: &AlignOptions) -> Result<String> {
+    let mut sums = Vec::new();
+    if let Some(prefix) = &opts.model {
+        for f in alignment::model_files(prefix, opts.model_type) {
+            let (sha, _) = ldd_io::sha256_file(&f)?;
+            sums.push(sha[..16].to_string());
+        }
+    }
+    Ok(format!(
+        "locus:1|match:{MATCH}|aligner:{}-{}|model:{}|ci:wilson|test:mcnemar-exact",
+        opts.model_type,
+        opts.direction.name(),
+        sums.join("+")
+    ))
+}
+
+/// Source words (UD words of the tree) by line id.
+pub type SourceWords = BTreeMap<u32, Vec<String>>;
+
+/// A set's loci.
+struct SetLoci {
+    /// Index into `l.units`.
+    unit: usize,
+    rows: Vec<Locus>,
+}
+
+/// The locus rows of set `unit` of `l` (`None`: the set has no locus file), read once
+/// and checked against the recorded SHA-256.
+pub fn set_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
+    let Some(rel) = &l.units[unit].set.files.locus else {
+        return Ok(None);
+    };
+    let (_, rows) = l.m.read_recorded(&l.dir, rel, |p| {
+        let mut r = Input::open(p)?;
+        let rows = parse_rows(&mut r, p);
+        Ok((rows, r.finish()?.sha256))
+    })?;
+    Ok(Some(rows))
+}
+
+/// Adds to `words` the source words (UD words of the tree) of every line of set `unit`
+/// that `wanted` accepts and `words` does not hold yet.
+pub fn add_source_words(
+    l: &Loaded,
+    unit: usize,
+    wanted: impl Fn(u32) -> bool,
+    words: &mut BTreeMap<u32, Vec<String>>,
+) -> Result<()> {
+    let u = &l.units[unit];
+    let trees = l.m.file(&l.dir, &u.set.files.conllu)?;
+    let mut n = 0usize;
+    ldd_conllu::for_each_sentence(&trees, |_, s| -> Result<()> {
+        let id = u
+            .ids
+            .get(n)
+            .copied()
+            .ok_or_else(|| Error::input(&trees, 1, "more trees than the set's ids"))?;
+        n += 1;
+        if wanted(id) && !words.contains_key(&id) {
+            words.insert(id, s.words.iter().map(|w| w.form.to_string()).collect());
+        }
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// Every set's locus rows (sets without a locus file are left out) and the source words
+/// of every line they hold.
+fn read_loci(l: &Loaded) -> Result<(Vec<SetLoci>, SourceWords)> {
+    let mut sets = Vec::new();
+    let mut words: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for k in 0..l.units.len() {
+        let Some(rows) = set_rows(l, k)? else {
+            continue;
+        };
+        if !rows.is_empty() {
+            add_source_words(l, k, |_| true, &mut words)?;
+        }
+        sets.push(SetLoci { unit: k, rows });
+    }
+    if sets.is_empty() {
+        return Err(Error::Config(format!(
+            "--metrics locus: {} names no locus file (the sets were made by an older \
+             ldd-sets); extract again",
+            ldd_io::text::shown(&l.manifest_path)
+        )));
+    }
+    for s in &sets {
+        if let Some(r) = s.rows.iter().find(|r| !words.contains_key(&(r.id as u32))) {
+            return Err(Error::Data(format!(
+                "{}: line {} is not in its set",
+                l.dir
+                    .join(l.units[s.unit].set.files.locus.as_deref().unwrap_or(""))
+                    .display(),
+                r.id
+            )));
+        }
+    }
+    Ok((sets, words))
+}
+
+/// The rows of a locus file read from `r` (its header checked).
+fn parse_rows(r: &mut Input, path: &Path) -> Result<Vec<Locus>> {
+    let mut rows = Vec::new();
+    let mut n = 0u64;
+    while let Some(line) = r.next_line()? {
+        n += 1;
+        if n == 1 {
+            if line != HEADER {
+                return Err(Error::input(path, 1, "not the header of a locus file"));
+            }
+            continue;
+        }
+        rows.push(Locus::parse(line, path, n)?);
+    }
+    if n == 0 {
+        return Err(Error::input(path, 1, "empty file: expected a header row"));
+    }
+    Ok(rows)
+}
+
+/// One system's outputs of the lines `words` holds, aligned to their sources: output
+/// tokens and alignment by line id.
+pub struct Aligned {
+    /// Output tokens by line id.
+    pub tokens: BTreeMap<u32, Vec<String>>,
+    /// Their links to the source words (0-based source word, output token) by line id.
+    pub links: BTreeMap<u32, Alignment>,
+}
+
+/// Reads the lines of `hyp` that `words` holds (the file must have the corpus's line
+/// count), tokenizes them as the aligner does and aligns each to its source words.
+pub fn align_outputs(
+    hyp: &Path,
+    words: &BTreeMap<u32, Vec<String>>,
+    opts: &AlignOptions,
+    l: &Loaded,
+) -> Result<Aligned> {
+    let ids: Vec<u32> = words.keys().copied().collect();
+    let (lines, n) = read_selected(hyp, &ids)?;
+    if n != l.m.corpus.lines {
+        return Err(super::count_error(hyp, n, l));
+    }
+    let mut pairs = Corpus::new();
+    let mut tokens = BTreeMap::new();
+    for ((id, src), line) in words.iter().zip(&lines) {
+        let t: Vec<String> = alignment::tokens(line, opts.pretokenized)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        pairs.push_pair(src, &t);
+        tokens.insert(*id, t);
+    }
+    let (src, tgt) = (l.m.languages.source(), l.m.languages.target());
+    let a = alignment::align(&pairs, opts, (src, tgt), None, None)?;
+    let links = ids.iter().copied().zip(a.alignments).collect();
+    Ok(Aligned { tokens, links })
+}
+
+/// The judgement of one locus: `None` when the reference has no token for it.
+pub fn judge(loc: &Locus, a: &Aligned) -> Option<bool> {
+    let id = loc.id as u32;
+    let (Some(toks), Some(links)) = (a.tokens.get(&id), a.links.get(&id)) else {
+        return Some(false);
+    };
+    let rendered = |word: u32, refs: &[crate::format::locus::RefToken]| -> Option<bool> {
+        if refs.is_empty() {
+            return None;
+        }
+        let i = (word as usize).checked_sub(1)?;
+        Some(links.iter().filter(|l| l.0 == i).any(|&(_, j)| {
+            toks.get(j)
+                .is_some_and(|h| refs.iter().any(|r| matches(h, &r.form)))
+        }))
+    };
+    let dep = rendered(loc.dep.id, &loc.ref_dep);
+    let head = loc
+        .head
+        .as_ref()
+        .and_then(|h| rendered(h.id, &loc.ref_head));
+    match (dep, head) {
+        (None, None) => None,
+        (d, h) => Some(d.unwrap_or(true) && h.unwrap_or(true)),
+    }
+}
+
+/// Locus rows (`[system][row]`, the corpus row first: every distinct locus of the sets)
+/// and trends of every system, `confidence` the level of the Wilson intervals.
+pub fn evaluate(
+    l: &Loaded,
+    hyps: &[PathBuf],
+    systems: &[String],
+    opts: &AlignOptions,
+    m: &Metric,
+    confidence: f64,
+) -> Result<(Vec<Vec<Row>>, Vec<Trend>)> {
+    let (sets, words) = read_loci(l)?;
+    // judged[system][set][row]
+    let mut judged: Vec<Vec<Vec<Option<bool>>>> = Vec::new();
+    for hyp in hyps {
+        let a = align_outputs(hyp, &words, opts, l)?;
+        judged.push(
+            sets.iter()
+                .map(|s| s.rows.iter().map(|r| judge(r, &a)).collect())
+                .collect(),
+        );
+    }
+    let row = |s: usize, scope: &str, outcomes: &[Option<bool>], base: &[Option<bool>]| {
+        let n = outcomes.iter().flatten().count() as u64;
+        let correct = outcomes.iter().flatten().filter(|&&c| c).count() as u64;
+        let ci = wilson(correct, n, confidence);
+        let p = (s > 0 && n > 0).then(|| {
+            let (mut only_base, mut only_sys) = (0, 0);
+            for (b, x) in base.iter().zip(outcomes) {
+                match (b, x) {
+                    (Some(true), Some(false)) => only_base += 1,
+                    (Some(false), Some(true)) => only_sys += 1,
+                    _ => {}
+                }
+            }
+            mcnemar_exact(only_base, only_sys)
+        });
+        Row {
+            system: systems[s].clone(),
+            metric: m.key.clone(),
+            scope: scope.into(),
+            score: (n > 0).then(|| 100.0 * correct as f64 / n as f64),
+            ci_low: ci.map(|c| 100.0 * c.0),
+            ci_high: ci.map(|c| 100.0 * c.1),
+            p_value: p,
+            loci: Some(n),
+            no_reference: Some(outcomes.iter().filter(|o| o.is_none()).count() as u64),
+            small_set: n < SMALL_SET,
+            signature: m.signature.clone(),
+            control_status: "none".into(),
+            ..Row::default()
+        }
+    };
+    let mut rows: Vec<Vec<Row>> = vec![Vec::new(); hyps.len()];
+    // The corpus: every distinct locus (phenomenon, line, dependent, head) once.
+    let mut seen = BTreeSet::new();
+    let mut distinct: Vec<(usize, usize)> = Vec::new();
+    for (si, s) in sets.iter().enumerate() {
+        let ph = &l.units[s.unit].set.phenomenon;
+        for (ri, r) in s.rows.iter().enumerate() {
+            if seen.insert((ph.as_str(), r.id, r.dep.id, r.head.as_ref().map(|h| h.id))) {
+                distinct.push((si, ri));
+            }
+        }
+    }
+    for (s, sys_rows) in rows.iter_mut().enumerate() {
+        let pick = |s: usize| -> Vec<Option<bool>> {
+            distinct.iter().map(|&(si, ri)| judged[s][si][ri]).collect()
+        };
+        let mut r = row(s, "corpus", &pick(s), &pick(0));
+        r.bucket = "corpus".into();
+        r.sentences = l.m.corpus.lines;
+        sys_rows.push(r);
+    }
+    for (si, set) in sets.iter().enumerate() {
+        let u = &l.units[set.unit];
+        for (s, sys_rows) in rows.iter_mut().enumerate() {
+            let mut r = row(s, "set", &judged[s][si], &judged[0][si]);
+            r.kind = u.set.kind.name().into();
+            r.phenomenon = u.set.phenomenon.clone();
+            r.bucket = u.set.bucket.clone();
+            r.min_distance = Some(u.set.min_distance);
+            r.exact = Some(u.set.exact);
+            r.sentences = u.ids.len() as u64;
+            sys_rows.push(r);
+        }
+    }
+    Ok((rows.clone(), trends(m, systems, &rows)))
+}
+
+/// Spearman and Pearson of accuracy against minimum distance over each phenomenon's `ge`
+/// sets with a score.
+fn trends(m: &Metric, systems: &[String], rows: &[Vec<Row>]) -> Vec<Trend> {
+    let mut out = Vec::new();
+    for (s, sys_rows) in rows.iter().enumerate() {
+        let mut phenomena: Vec<&str> = Vec::new();
+        for r in sys_rows
+            .iter()
+            .filter(|r| r.is_set() && r.exact == Some(false))
+        {
+            if !phenomena.contains(&r.phenomenon.as_str()) {
+                phenomena.push(&r.phenomenon);
+            }
+        }
+        for ph in phenomena {
+            let points: Vec<(u32, f64)> = sys_rows
+                .iter()
+                .filter(|r| r.is_set() && r.exact == Some(false) && r.phenomenon == ph)
+                .filter_map(|r| Some((r.min_distance?, r.score?)))
+                .collect();
+            let x: Vec<f64> = points.iter().map(|p| f64::from(p.0)).collect();
+            let y: Vec<f64> = points.iter().map(|p| p.1).collect();
+            out.push(Trend {
+                system: systems[s].clone(),
+                metric: m.key.clone(),
+                phenomenon: ph.to_string(),
+                spearman: spearman(&x, &y),
+                pearson: pearson(&x, &y),
+                points,
+                spearman_ci_low: None,
+                spearman_ci_high: None,
+                pearson_ci_low: None,
+                pearson_ci_high: None,
+                signature: m.signature.clone(),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matching_rule() {
+        for (h, r, want) in [
+            ("signed", "signed", true),
+            ("Signed", "signed", true),
+            ("signing", "signed", true),
+            ("take", "taken", true),
+            ("an", "and", false),
+            ("find", "found", false),
+            ("broke", "break", false),
+            ("über", "Über", true),
+            ("interest", "internal", false),
+        ] {
+            assert_eq!(matches(h, r), want, "{h} / {r}");
+        }
+    }
+}
