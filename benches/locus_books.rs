@@ -126,7 +126,7 @@ fn main() {
             .find(|b| b.system == r.system && b.phenomenon == r.phenomenon && b.bucket == r.bucket)
             .and_then(|b| b.score);
         println!(
-            "  {:<10} {:<10} {:>5} loci judged  BLEU {:>6.2}  locus {:>6.2}",
+            "  {:<14} {:<6} {:>5} loci judged  BLEU {:>6.2}  locus {:>6.2}",
             format!("{}/{}", r.phenomenon, r.bucket),
             r.system,
             r.loci.unwrap_or(0),
