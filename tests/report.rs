@@ -233,7 +233,15 @@ fn check_in_browser(systems: usize, name: &str) {
     assert_eq!(j["externalRefs"], serde_json::json!([]));
     assert_eq!(
         j["sections"],
-        serde_json::json!(["settings", "sizes", "distances", "scores", "examples"])
+        serde_json::json!([
+            "findings",
+            "scores",
+            "sizes",
+            "distances",
+            "examples",
+            "settings"
+        ]),
+        "the findings open the page, the settings close it"
     );
 
     // Every chart rendered, with its title.
@@ -964,5 +972,96 @@ fn only_earlier_reports_are_replaced() {
     assert_eq!(
         first.len(),
         std::fs::metadata(sets.join("report.html")).unwrap().len()
+    );
+}
+
+/// The page opens with the findings: per system, each metric's score on the shortest and
+/// the longest `ge` set of every phenomenon, as scores.json has them; and, given the
+/// annotators' tally, their agreement and judgements.
+#[test]
+fn findings_open_the_page_and_the_tally_is_shown() {
+    let (tmp, sets) = scored(2);
+    // A detection sheet (no aligner needed), two annotators, tallied.
+    let sheets = tmp.path().join("sheets");
+    run_ok(&[
+        "sheets",
+        "-q",
+        "--sets",
+        s(&sets),
+        "--out",
+        s(&sheets),
+        "--per-cell",
+        "4",
+    ]);
+    let text = read(&sheets.join("detection.csv"));
+    let mut answered = [String::new(), String::new()];
+    for (k, line) in text.lines().enumerate() {
+        for (a, out) in answered.iter_mut().enumerate() {
+            let fill = if k == 0 {
+                line.to_string()
+            } else {
+                // The answer column is the second to last: rows end with `,,` unanswered.
+                let answer = if (k + a) % 3 == 0 { "no" } else { "yes" };
+                format!("{}{answer},", line.strip_suffix(",").unwrap())
+            };
+            out.push_str(&fill);
+            out.push('\n');
+        }
+    }
+    let (a, b) = (tmp.path().join("a.csv"), tmp.path().join("b.csv"));
+    std::fs::write(&a, &answered[0]).unwrap();
+    std::fs::write(&b, &answered[1]).unwrap();
+    let tally = tmp.path().join("tally");
+    run_ok(&["tally", "-q", s(&a), s(&b), "--out", s(&tally)]);
+    let t: serde_json::Value = serde_json::from_str(&read(&tally.join("tally.json"))).unwrap();
+    let kappa = t["agreement"]["cohen"][0]["kappa"].as_f64().unwrap();
+
+    run_ok(&[
+        "report",
+        "-q",
+        "--sets",
+        s(&sets),
+        "--tally",
+        s(&tally.join("tally.json")),
+    ]);
+    let html = read(&sets.join("report.html"));
+    let at = |id: &str| html.find(&format!("<section id=\"{id}\"")).unwrap();
+    assert!(at("findings") < at("scores") && at("scores") < at("annotation"));
+    assert!(at("annotation") < at("sizes") && at("examples") < at("settings"));
+    let findings = &html[at("findings")..at("scores")];
+    let sc: serde_json::Value = serde_json::from_str(&read(&sets.join("scores.json"))).unwrap();
+    let score = |sys: &str, bucket: &str| -> f64 {
+        sc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| {
+                r["system"] == sys
+                    && r["metric"] == "bleu"
+                    && r["phenomenon"] == "particle"
+                    && r["bucket"] == bucket
+            })
+            .unwrap()["score"]
+            .as_f64()
+            .unwrap()
+    };
+    for sys in ["drop3", "swap"] {
+        let block = &findings[findings.find(&format!("<h3>{sys}</h3>")).unwrap()..];
+        let row = &block[block.find("<td>particle</td><td>BLEU</td>").unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        let (first, last) = (score(sys, "ge0"), score(sys, "ge5"));
+        assert!(row.contains(&format!("{first:.2} <small>(d ≥ 0)")), "{row}");
+        assert!(row.contains(&format!("{last:.2} <small>(d ≥ 5)")), "{row}");
+        assert!(row.contains(&format!("{:+.2}", last - first)), "{row}");
+    }
+    let annotation = &html[at("annotation")..at("sizes")];
+    assert!(
+        annotation.contains("detection sheet, 2 annotators"),
+        "{annotation}"
+    );
+    assert!(annotation.contains(&format!("{kappa:.2}")), "{annotation}");
+    assert!(
+        annotation.contains("<td>particle</td><td class=\"n\">5</td>"),
+        "{annotation}"
     );
 }

@@ -10,7 +10,11 @@ use ldd_sets::report::{gather, out_path, render, Format, ReportOptions, DEFAULT_
 
 use super::args::{Common, QuietArgs};
 
-impl Common for ReportArgs {}
+impl Common for ReportArgs {
+    fn inputs(&self) -> Vec<&std::path::Path> {
+        super::args::given([self.scores.as_ref(), self.tally.as_ref()])
+    }
+}
 
 /// `--format`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -36,6 +40,10 @@ pub struct ReportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "html")]
     format: FormatArg,
+    /// The annotators' tally (tally.json of `ldd-sets tally --out`): agreement, their
+    /// judgements per phenomenon and distance, and where locus accuracy and they disagree.
+    #[arg(long, value_name = "FILE")]
+    tally: Option<PathBuf>,
     /// Example lines sampled per set for the examples browser (the same lines every time;
     /// 2 shown, the rest behind "show more"; at most 1000).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_EXAMPLES as u32,
@@ -57,9 +65,15 @@ pub fn report(a: ReportArgs) -> Result<()> {
             FormatArg::Latex => Format::Latex,
         },
         examples: a.examples as usize,
+        tally: a.tally,
     };
     let out = out_path(&opts)?;
-    let r = gather(load(&opts.sets)?, opts.scores.as_deref(), opts.examples)?;
+    let r = gather(
+        load(&opts.sets)?,
+        opts.scores.as_deref(),
+        opts.examples,
+        opts.tally.as_deref(),
+    )?;
     let text = render(&r, opts.format)?;
     ldd_io::fs::create_parent(&out)?;
     ldd_io::write_bytes_atomic(&out, text.as_bytes())?;

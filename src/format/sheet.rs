@@ -250,6 +250,18 @@ pub struct AutoDisagreement {
     pub output: String,
 }
 
+/// Reads `tally.json` (as `tally --out` wrote it); errors name the file and line.
+pub fn read_tally(path: &Path) -> Result<TallyReport> {
+    let text = ldd_io::read_text(path, 256 << 20)?;
+    serde_json::from_str(&text).map_err(|e| {
+        Error::input(
+            path,
+            e.line() as u64,
+            format!("not a tally.json of `ldd-sets tally --out`: {e}"),
+        )
+    })
+}
+
 /// The two kinds of sheet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SheetKind {

@@ -253,9 +253,15 @@ pub fn page(r: &Report) -> Result<String> {
         }
         s.push_str("</ul></div>\n");
     }
-    s.push_str("<nav aria-label=\"Contents\"><ul><li><a href=\"#settings\">Inputs and settings</a></li>\
-        <li><a href=\"#sizes\">Set sizes</a></li><li><a href=\"#distances\">Distance distributions</a></li>\
-        <li><a href=\"#scores\">Scores</a></li><li><a href=\"#examples\">Examples</a></li></ul></nav>\n<main>\n");
+    s.push_str(
+        "<nav aria-label=\"Contents\"><ul><li><a href=\"#findings\">Findings</a></li>\
+        <li><a href=\"#scores\">Scores</a></li>",
+    );
+    if r.tally.is_some() {
+        s.push_str("<li><a href=\"#annotation\">Annotation</a></li>");
+    }
+    s.push_str("<li><a href=\"#sizes\">Set sizes</a></li><li><a href=\"#distances\">Distance distributions</a></li>\
+        <li><a href=\"#examples\">Examples</a></li><li><a href=\"#settings\">Inputs and settings</a></li></ul></nav>\n<main>\n");
     let mut sections = vec![size_figures(r), distance_figures(r)];
     sections.extend(score_figures(r));
     let mut drawn = draw(sections)?.into_iter();
@@ -264,17 +270,233 @@ pub fn page(r: &Report) -> Result<String> {
         drawn.next().unwrap_or_default(),
     );
     let score_figs: Vec<_> = drawn.collect();
-    settings(&mut s, r);
+    // The findings first, the settings last.
+    findings(&mut s, r);
+    scores(&mut s, r, &score_figs);
+    annotation(&mut s, r);
     sizes(&mut s, r, &size_figs);
     distances(&mut s, &distance_figs);
-    scores(&mut s, r, &score_figs);
     examples(&mut s, r);
+    settings(&mut s, r);
     s.push_str(
         "</main>\n<footer><p><small>PUD-style sets and their controls are described in \
         ldd-sets' README and docs/evaluation.md. This page is self-contained: it loads nothing \
         from anywhere.</small></p></footer>\n</body>\n</html>\n",
     );
     Ok(s)
+}
+
+/// What changes with distance, per system: for every phenomenon and metric, the score of
+/// the shortest and the longest `ge` set with a score, the change, the trend's Spearman ρ
+/// with its interval, and the sets significantly worse than their controls.
+fn findings(s: &mut String, r: &Report) {
+    s.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
+    let Some(sc) = &r.scores else {
+        s.push_str(
+            "<p>Not scored yet: the findings appear once <code>ldd-sets score</code> has run \
+            (see <a href=\"#scores\">Scores</a>).</p></section>\n",
+        );
+        return;
+    };
+    s.push_str("<p>For every system, how each score changes from the shortest to the longest \
+        dependencies (<code>ge</code> sets: distance at least <i>d</i>), with the rank correlation of \
+        score and <i>d</i> (negative: worse on longer dependencies; its 95% interval in brackets), \
+        and the sets on which the system is significantly worse than on length-matched controls \
+        (one-sided p &lt; 0.05).</p>\n");
+    let metrics = sc.metric_keys();
+    for sys in &sc.systems {
+        let _ = write!(
+            s,
+            "<h3>{}</h3><div class=\"wide\"><table class=\"findings\"><thead><tr><th>phenomenon</th>\
+             <th>metric</th><th class=\"n\">shortest</th><th class=\"n\">longest</th>\
+             <th class=\"n\">change</th><th class=\"n\">Spearman ρ</th><th>worse than controls</th>\
+             </tr></thead><tbody>",
+            esc(&sys.name)
+        );
+        for (p, _) in phenomena(r) {
+            for m in &metrics {
+                let rows: Vec<&Row> = sets_of(r, &p, false)
+                    .filter_map(|set| sc.row(&sys.name, m, &p, &set.bucket))
+                    .filter(|row| row.score.is_some())
+                    .collect();
+                let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
+                    continue;
+                };
+                let at = |row: &Row| {
+                    format!(
+                        "{} <small>(d ≥ {})</small>",
+                        f2(row.score),
+                        row.min_distance.unwrap_or(0)
+                    )
+                };
+                let change = match (first.score, last.score) {
+                    (Some(a), Some(b)) if rows.len() > 1 => format!("{:+.2}", b - a),
+                    _ => "–".into(),
+                };
+                let trend = sc
+                    .trends
+                    .iter()
+                    .find(|t| t.system == sys.name && &t.metric == m && t.phenomenon == p);
+                let worse: Vec<String> = sets_of(r, &p, true)
+                    .filter_map(|set| sc.row(&sys.name, m, &p, &set.bucket))
+                    .filter(|row| row.control_p_value.is_some_and(|v| v < 0.05))
+                    .map(|row| row.bucket.clone())
+                    .collect();
+                let _ = write!(
+                    s,
+                    "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+                     <td class=\"n\">{}</td><td class=\"n\">{}{}</td><td>{}</td></tr>",
+                    esc(&p),
+                    esc(metric_label(m)),
+                    at(first),
+                    at(last),
+                    change,
+                    f2(trend.and_then(|t| t.spearman)),
+                    trend.map_or_else(String::new, |t| ci(t.spearman_ci_low, t.spearman_ci_high)),
+                    if worse.is_empty() {
+                        "–".to_string()
+                    } else {
+                        esc(&worse.join(", "))
+                    }
+                );
+            }
+        }
+        s.push_str("</tbody></table></div>\n");
+    }
+    s.push_str("</section>\n");
+}
+
+/// `[[w]]` (the dependent, or the words aligned to it) and `{{w}}` (the head) of an
+/// annotation sheet's text as marks.
+fn sheet_marks(text: &str) -> String {
+    let e = esc(text);
+    let mut out = String::new();
+    let mut rest = e.as_str();
+    loop {
+        let d = rest.find("[[").map(|i| (i, "[[", "]]", "m-d", "dep"));
+        let h = rest.find("{{").map(|i| (i, "{{", "}}", "m-h", "head"));
+        let next = match (d, h) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        let Some((i, open, close, class, label)) = next else {
+            out.push_str(rest);
+            return out;
+        };
+        let Some(j) = rest[i + 2..].find(close) else {
+            out.push_str(rest);
+            return out;
+        };
+        out.push_str(&rest[..i]);
+        let word = &rest[i + 2..i + 2 + j];
+        let _ = write!(
+            out,
+            "<mark class=\"{class}\">{word}<sub>{label}</sub></mark>"
+        );
+        rest = &rest[i + 2 + j + close.len()..];
+        let _ = open;
+    }
+}
+
+/// The annotators' tally (`report --tally`): agreement, shares per group, locus accuracy
+/// against the annotators, and the items where the two disagree.
+fn annotation(s: &mut String, r: &Report) {
+    let Some(t) = &r.tally else {
+        return;
+    };
+    let _ = write!(
+        s,
+        "<section id=\"annotation\"><h2>Annotation</h2>\n<p>{} sheet, {} annotators, {} items \
+         ({} answered by all). Raw agreement {}; Fleiss' κ {}.</p>",
+        esc(&t.kind),
+        t.annotators.len(),
+        t.units,
+        t.answered_by_all,
+        f2(t.agreement.raw),
+        f2(t.agreement.fleiss)
+    );
+    if !t.agreement.cohen.is_empty() {
+        s.push_str("<ul>");
+        for p in &t.agreement.cohen {
+            let _ = write!(
+                s,
+                "<li>Cohen's κ of annotators {} and {}: {} ({} items, agreement {})</li>",
+                p.a,
+                p.b,
+                f2(p.kappa),
+                p.units,
+                f2(p.agreement)
+            );
+        }
+        s.push_str("</ul>");
+    }
+    let what = if t.kind == "detection" {
+        "detection precision: <i>yes</i> among <i>yes</i> and <i>no</i>"
+    } else {
+        "translation accuracy: <i>yes</i> among <i>yes</i>, <i>partly</i> and <i>no</i>"
+    };
+    let _ = write!(
+        s,
+        "<h3>By phenomenon and distance</h3><p>The annotators' majority answer; {what}, with its \
+         {:.0}% Wilson interval.</p><div class=\"wide\"><table><thead><tr><th>phenomenon</th>\
+         <th class=\"n\">d</th><th>system</th><th class=\"n\">items</th><th class=\"n\">judged</th>\
+         <th class=\"n\">share</th></tr></thead><tbody>",
+        100.0 * t.confidence
+    );
+    for g in &t.groups {
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td><td class=\"n\">{}{}</td></tr>",
+            esc(&g.phenomenon),
+            g.distance,
+            esc(g.system.as_deref().unwrap_or("–")),
+            g.units,
+            g.judged,
+            f2(g.share),
+            ci(g.ci_low, g.ci_high)
+        );
+    }
+    s.push_str("</tbody></table></div>\n");
+    if let Some(a) = &t.automatic {
+        let _ = write!(
+            s,
+            "<h3>Locus accuracy against the annotators</h3><p>On the {} items both judged, locus \
+             accuracy and the annotators' majority agree on {} (Cohen's κ {}). Locus accuracy said \
+             correct where the annotators said yes {} times and otherwise {} times; incorrect where \
+             they said yes {} times and otherwise {} times.</p>",
+            a.units,
+            f2(a.accuracy),
+            f2(a.kappa),
+            a.table[0][0],
+            a.table[0][1],
+            a.table[1][0],
+            a.table[1][1]
+        );
+        if !a.disagreements.is_empty() {
+            s.push_str("<div class=\"wide\"><table><thead><tr><th>item</th><th>system</th>\
+                <th>automatic</th><th>people</th><th>source / reference / output</th></tr></thead><tbody>");
+            for d in a.disagreements.iter().take(30) {
+                let _ = write!(
+                    s,
+                    "<tr><td>{} {}<br><small>{} d = {}</small></td><td>{}</td><td>{}</td><td>{}</td>\
+                     <td>{}<br>{}<br>{}</td></tr>",
+                    esc(&d.item),
+                    esc(&d.slot),
+                    esc(&d.phenomenon),
+                    d.distance,
+                    esc(&d.system),
+                    esc(&d.automatic),
+                    esc(&d.majority),
+                    sheet_marks(&d.source),
+                    sheet_marks(&d.reference),
+                    sheet_marks(&d.output)
+                );
+            }
+            s.push_str("</tbody></table></div>\n");
+        }
+    }
+    s.push_str("</section>\n");
 }
 
 fn file_row(s: &mut String, label: &str, f: &ldd_io::FileInfo) {

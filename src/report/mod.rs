@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::format::manifest::Manifest;
+use crate::format::sheet::TallyReport;
 use crate::read::sets::Loaded;
 use data::{Distances, Measure, SetExamples};
 use scores::Scores;
@@ -61,6 +62,8 @@ pub struct ReportOptions {
     pub format: Format,
     /// Example lines sampled per set.
     pub examples: usize,
+    /// The annotators' tally (`tally.json`), shown when given.
+    pub tally: Option<PathBuf>,
 }
 
 /// Default number of example lines per set (the first [`html::SHOWN`] are shown, the
@@ -93,12 +96,20 @@ pub struct Report {
     /// The parse cache's record of the trees, when `extract` parsed the source itself
     /// (it names the UDPipe model).
     pub parse: Option<ldd_parse::CacheManifest>,
+    /// The annotators' tally, when given.
+    pub tally: Option<TallyReport>,
 }
 
 /// Reads everything the report shows about a loaded sets directory: the scores
 /// (`scores`, or `SETS/scores.json` when it exists), the distances, the reordering
-/// measures, `per_set` example lines a set with each system's output, the parse record.
-pub fn gather(l: Loaded, scores: Option<&Path>, per_set: usize) -> Result<Report> {
+/// measures, `per_set` example lines a set with each system's output, the parse record,
+/// and the annotators' `tally` when given.
+pub fn gather(
+    l: Loaded,
+    scores: Option<&Path>,
+    per_set: usize,
+    tally: Option<&Path>,
+) -> Result<Report> {
     let scores_path = match scores {
         Some(p) => Some(p.to_path_buf()),
         None => Some(l.dir.join(crate::layout::SCORES_JSON)).filter(|p| p.is_file()),
@@ -112,6 +123,7 @@ pub fn gather(l: Loaded, scores: Option<&Path>, per_set: usize) -> Result<Report
     let mut notes = Vec::new();
     let examples = data::examples(&l, scores.as_ref(), per_set, &mut notes)?;
     let parse = data::parse_record(&l.m);
+    let tally = tally.map(crate::format::sheet::read_tally).transpose()?;
     Ok(Report {
         corpus: file_name(&l.m.inputs.source.path),
         measures_file: measures_path.as_deref().map(file_name),
@@ -124,6 +136,7 @@ pub fn gather(l: Loaded, scores: Option<&Path>, per_set: usize) -> Result<Report
         examples,
         notes,
         parse,
+        tally,
     })
 }
 
