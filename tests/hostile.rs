@@ -1108,7 +1108,7 @@ fn sweep_base() -> tempfile::TempDir {
         let o = bin().args(&a).current_dir(b).output().unwrap();
         assert!(o.status.success(), "{}", stderr(&o));
     };
-    extract("sets", &[]);
+    extract("sets", &["--save-align-model", "aligner"]);
     extract("shard1", &["--shard", "1/2", "--no-reorder"]);
     extract("shard2", &["--shard", "2/2", "--no-reorder"]);
     let o = bin()
@@ -1117,6 +1117,29 @@ fn sweep_base() -> tempfile::TempDir {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
+    // Two annotators' sheets, for `tally`.
+    let o = bin()
+        .args([
+            "sheets",
+            "-q",
+            "--sets",
+            "sets",
+            "--out",
+            "sheets0",
+            "--per-cell",
+            "5",
+        ])
+        .current_dir(b)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    for who in ["a", "b"] {
+        std::fs::copy(
+            b.join("sheets0/detection.csv"),
+            b.join(format!("sheet-{who}.csv")),
+        )
+        .unwrap();
+    }
     base
 }
 
@@ -1192,6 +1215,17 @@ fn every_subcommand_interrupted_at_random_moments_leaves_nothing_behind() {
         let args = words(&line.replace("{M}", &models));
         sweep(name, base.path(), &args, &[whole], resumable);
     }
+    // Annotation: the sheets and their key (beside them) appear together; the tally whole.
+    let sheets = words("sheets --sets {W}/sets --hyp {W}/sys.en --out {W}/sheets --per-cell 20");
+    sweep(
+        "sheets",
+        base.path(),
+        &sheets,
+        &["sheets", "sheets.key.csv"],
+        &[],
+    );
+    let tally = words("tally {W}/sheet-a.csv {W}/sheet-b.csv --out {W}/tally");
+    sweep("tally", base.path(), &tally, &["tally"], &[]);
 }
 
 // ---------------------------------------------------------------------------------------

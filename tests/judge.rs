@@ -11,6 +11,10 @@ use std::process::Command;
 
 use common::*;
 
+fn read_text(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap()
+}
+
 /// A CSV file as rows of column → value.
 fn csv_rows(p: &Path) -> Vec<BTreeMap<String, String>> {
     let mut r = csv::Reader::from_path(p).unwrap();
@@ -436,6 +440,22 @@ fn sheets_then_tally_with_two_and_three_annotators() {
         "{}",
         stderr(&o)
     );
+    // tally replaces only its own outputs.
+    let foreign = f.p("foreign");
+    std::fs::create_dir(&foreign).unwrap();
+    std::fs::write(foreign.join("tally.json"), "{\"mine\": 1}\n").unwrap();
+    let o = Ldd::cmd("tally")
+        .args(&[det.to_str().unwrap()])
+        .path("--out", &foreign)
+        .run();
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not written by `ldd-sets tally`"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(read_text(&foreign.join("tally.json")), "{\"mine\": 1}\n");
+    assert!(!foreign.join("tally.csv").exists());
     // The key never goes where annotators look.
     let o = Ldd::cmd("sheets")
         .path("--sets", &f.sets)

@@ -52,15 +52,22 @@ pub fn write_sheets(s: &sheets::Sheets, out: &Path, key: &Path, inputs: &[&Path]
     ldd_io::write_bytes_atomic(&root.join(layout::SHEET_FORM), page.as_bytes())?;
     let record = serde_json::to_string_pretty(&s.record).map_err(|e| Error::Data(e.to_string()))?;
     ldd_io::write_bytes_atomic(&root.join(layout::SHEET_RECORD), (record + "\n").as_bytes())?;
-    // The key first (it unblinds nothing without the sheets), then the sheets.
-    if !s.key.is_empty() {
+    let key_file = if s.key.is_empty() {
+        None
+    } else {
         ldd_io::fs::create_parent(key)?;
         let mut f = AtomicFile::create_checked(key, inputs)?;
         std::io::Write::write_all(&mut f, &to_csv(&s.key)?).map_err(|e| Error::io(key, e))?;
-        f.commit()?;
-    }
-    staging.commit(&is_sheets_dir)?;
-    Ok(())
+        Some(f)
+    };
+    // The key and the sheets move into place together: a stop finds both or neither.
+    ldd_io::cleanup::uninterrupted(|| -> Result<()> {
+        if let Some(f) = key_file {
+            f.commit()?;
+        }
+        staging.commit(&is_sheets_dir)?;
+        Ok(())
+    })
 }
 
 /// `tally.csv`: one row per group.
@@ -99,20 +106,45 @@ pub fn tally_csv(r: &TallyReport) -> String {
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
-/// Writes `tally.json` and `tally.csv` into `dir` (created if needed), both or neither.
+/// Whether `path` is a `tally.json` or `tally.csv` that `tally` wrote.
+fn tally_written_by_us(path: &Path) -> bool {
+    let Ok(text) = ldd_io::read_text(path, 256 << 20) else {
+        return false;
+    };
+    if path.extension().is_some_and(|e| e == "csv") {
+        text.starts_with("kind,phenomenon,distance,system,")
+    } else {
+        serde_json::from_str::<TallyReport>(&text).is_ok()
+    }
+}
+
+/// Writes `tally.json` and `tally.csv` into `dir` (created if needed), both or neither;
+/// files of those names are replaced only if `tally` wrote them, and never an input.
 pub fn write_tally(r: &TallyReport, dir: &Path, inputs: &[&Path]) -> Result<()> {
-    ldd_io::fs::create_dir_all(dir)?;
+    let paths = [dir.join(layout::TALLY_JSON), dir.join(layout::TALLY_CSV)];
+    for p in &paths {
+        if p.exists() && !tally_written_by_us(p) {
+            return Err(Error::Config(format!(
+                "{}: exists and was not written by `ldd-sets tally`; refusing to replace it — \
+                 choose another --out",
+                ldd_io::text::shown(p)
+            )));
+        }
+    }
+    let made = ldd_io::fs::create_output_dir(dir)?;
     let json = serde_json::to_string_pretty(r).map_err(|e| Error::Data(e.to_string()))? + "\n";
     let mut files = Vec::new();
-    for (name, text) in [
-        (layout::TALLY_JSON, json),
-        (layout::TALLY_CSV, tally_csv(r)),
-    ] {
-        let path = dir.join(name);
-        let mut f = AtomicFile::create_checked(&path, inputs)?;
-        std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| Error::io(&path, e))?;
+    for (path, text) in paths.iter().zip([json, tally_csv(r)]) {
+        let mut f = AtomicFile::create_checked(path, inputs)?;
+        std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| Error::io(path, e))?;
         files.push(f);
     }
-    AtomicFile::commit_together(files)?;
-    Ok(())
+    // Both files, and the directory made for them, or none.
+    ldd_io::cleanup::uninterrupted(|| -> Result<()> {
+        for f in files {
+            f.commit()?;
+        }
+        drop(made);
+        Ok(())
+    })
 }

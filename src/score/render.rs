@@ -19,7 +19,6 @@ controls,control_status,control_mean,control_sd,rank,ties,points,spearman,pearso
 /// all-or-nothing. Existing files of those names are replaced only if ldd-sets wrote them
 /// (a JSON score report; a CSV with ldd-sets' header), and never if they are inputs.
 pub fn write_outputs(report: &Scores, dir: &Path, inputs: &[&Path]) -> Result<()> {
-    ldd_io::fs::create_dir_all(dir)?;
     let (json_path, csv_path) = (dir.join(layout::SCORES_JSON), dir.join(layout::SCORES_CSV));
     for p in [&json_path, &csv_path] {
         ldd_io::output::refuse_same_file(p, inputs)?;
@@ -34,7 +33,9 @@ pub fn write_outputs(report: &Scores, dir: &Path, inputs: &[&Path]) -> Result<()
     let mut json = serde_json::to_string_pretty(report)
         .map_err(|e| Error::Data(format!("scores.json: {e}")))?;
     json.push('\n');
-    // Both or neither: a stop never leaves a new scores.json beside an old scores.csv.
+    // Both or neither: a stop never leaves a new scores.json beside an old scores.csv, nor
+    // an empty directory made for them.
+    let made = ldd_io::fs::create_output_dir(dir)?;
     let mut files = Vec::new();
     for (path, text) in [(&json_path, json), (&csv_path, render_csv(report))] {
         let mut f = ldd_io::AtomicFile::create(path)?;
@@ -42,8 +43,13 @@ pub fn write_outputs(report: &Scores, dir: &Path, inputs: &[&Path]) -> Result<()
             .map_err(|e| Error::io(path, e))?;
         files.push(f);
     }
-    ldd_io::AtomicFile::commit_together(files)?;
-    Ok(())
+    ldd_io::cleanup::uninterrupted(|| -> Result<()> {
+        for f in files {
+            f.commit()?;
+        }
+        drop(made);
+        Ok(())
+    })
 }
 
 /// Whether an existing `scores.json` / `scores.csv` is a previous output of `score`.

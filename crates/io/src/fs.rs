@@ -80,6 +80,29 @@ pub fn create_dir_all(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
 }
 
+/// Creates `dir` and its missing parents for files about to be written into it, and
+/// registers the first directory it creates for removal should the process be stopped
+/// ([`crate::cleanup`]), so an interrupted command leaves no empty directory behind. Drop
+/// the registration when the files are in place, in the same
+/// [`uninterrupted`](crate::cleanup::uninterrupted) step as their move. `None`: `dir`
+/// existed.
+pub fn create_output_dir(dir: &Path) -> Result<Option<crate::cleanup::Registration>> {
+    if dir.is_dir() {
+        return Ok(None);
+    }
+    let mut top = dir.to_path_buf();
+    while let Some(p) = top.parent() {
+        if p.as_os_str().is_empty() || p.exists() {
+            break;
+        }
+        top = p.to_path_buf();
+    }
+    let reg = crate::cleanup::create_registered(&top, true, |t| std::fs::create_dir(t))
+        .map_err(|e| Error::io(&top, e))?;
+    create_dir_all(dir)?;
+    Ok(Some(reg))
+}
+
 /// Creates the parent directory of `path` and its missing parents.
 pub fn create_parent(path: &Path) -> Result<()> {
     match path.parent() {
