@@ -256,6 +256,14 @@ fn without_the_aligner_the_locus_has_its_source_words_only() {
         .run();
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(stderr(&o).contains("--no-reorder"), "{}", stderr(&o));
+    // Nor RIBES, which scores reorder sets.
+    let o = Ldd::cmd("score")
+        .path("--sets", &out)
+        .path("--hyp", &data("parallel/pud.de-en.en"))
+        .args(&["--metrics", "bleu,ribes"])
+        .run();
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--metrics ribes"), "{}", stderr(&o));
 }
 
 /// The locus rows of a set as (id, dep positions in the reference), for building systems.

@@ -40,8 +40,10 @@ const SCRIPT: &str = r#"
   }
   // [[w]] is the dependent (or the words aligned to it), {{w}} the head.
   function marks(s) {
-    return esc(s).replace(/\[\[(.+?)\]\]/g, '<mark class="d">$1</mark>')
-                 .replace(/\{\{(.+?)\}\}/g, '<mark class="h">$1</mark>');
+    return esc(s).replace(/\[\[(\S.*?)\]\]/g, '<mark class="d">$1</mark>')
+                 .replace(/\{\{(\S.*?)\}\}/g, '<mark class="h">$1</mark>')
+                 .replace(/\[\[ \]\]/g, '<mark class="d">&nbsp;dependent&nbsp;</mark>')
+                 .replace(/\{\{ \}\}/g, '<mark class="h">&nbsp;head&nbsp;</mark>');
   }
   function csvField(v) {
     var s = String(v);

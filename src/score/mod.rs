@@ -187,6 +187,13 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scores> {
         .iter()
         .filter(|d| (!d.reorder_only || has_reorder) && wanted(d.key))
         .collect();
+    if args.metrics.iter().any(|k| k == "ribes") && !has_reorder {
+        return Err(Error::Config(format!(
+            "--metrics ribes: RIBES scores the reorder sets, and {} has none (extracted with \
+             --no-reorder)",
+            ldd_io::text::shown(&l.manifest_path)
+        )));
+    }
     let with_locus = args.metrics.iter().any(|k| k == locus::KEY);
     let locus_aligner = match with_locus {
         true => Some(locus::aligner(l, args.align_model.as_deref())?),
