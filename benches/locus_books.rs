@@ -9,92 +9,28 @@
 //! extracted without controls, its aligner (the default HMM, trained on the sample) saved.
 //! Two systems: the reference with every 3rd word dropped on the even / the odd lines.
 
-use std::io::Write as _;
-use std::path::PathBuf;
 use std::time::Instant;
 
-use ldd_io::read_lines;
-use ldd_sets::config::Languages;
+mod common;
+
 use ldd_sets::detect::reorder::ReorderOptions;
-use ldd_sets::detect::rules::RuleSet;
-use ldd_sets::parse::{parse_cached, ParseSettings};
-use ldd_sets::pipeline::{extract, CorpusFiles, Output, SetOptions};
 use ldd_sets::sample::ControlOptions;
 use ldd_sets::score::{load, score, ScoreOptions, SignificanceOptions};
 
-fn shared(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(rel)
-}
-
 fn main() {
-    let src = shared("data/parallel/books-sample.de-en.de.gz");
-    let tgt = shared("data/parallel/books-sample.de-en.en.gz");
-    let settings = ParseSettings {
-        quiet: true,
-        ..ParseSettings::default()
-    };
-    let parsed = parse_cached(&src, &shared("models/german-small.udpipe"), &settings)
-        .expect("parse (german-small)");
+    let books = common::parsed();
+    let tgt = books.tgt.clone();
     let tmp = tempfile::tempdir().expect("tempdir");
     let out = tmp.path().join("books");
-    let model = tmp.path().join("aligner");
-    let rules = RuleSet::builtin()
-        .and_then(|r| r.select(None, "de"))
-        .expect("built-in rules");
     let mut reorder = ReorderOptions::default();
-    reorder.align.save_model = Some(model);
-    let t = Instant::now();
-    extract(
-        &CorpusFiles {
-            source: src,
-            target: tgt.clone(),
-            conllu: parsed.conllu,
-            trust_conllu: false,
-            shard: None,
-        },
-        &Languages::new("de", "en").expect("languages"),
-        &SetOptions {
-            rules,
-            reorder: Some(reorder),
-        },
-        &ControlOptions {
-            count: 0,
-            ..ControlOptions::default()
-        },
-        &Output {
-            dir: out.clone(),
-            protect: Vec::new(),
-        },
-    )
-    .expect("extract");
-    println!(
-        "extract (aligner trained and saved): {:.1} s",
-        t.elapsed().as_secs_f64()
-    );
-
-    let refs = read_lines(&tgt).expect("reference");
-    let mut hyps = Vec::new();
-    for parity in 0..2 {
-        let p = tmp.path().join(format!("sys{parity}.en"));
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&p).expect("create"));
-        for (i, l) in refs.iter().enumerate() {
-            let line = if i % 2 == parity {
-                l.split(' ')
-                    .enumerate()
-                    .filter(|(k, _)| k % 3 != 2)
-                    .map(|(_, w)| w)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            } else {
-                l.clone()
-            };
-            writeln!(f, "{line}").expect("write");
-        }
-        f.flush().expect("flush");
-        hyps.push(p);
-    }
+    reorder.align.save_model = Some(tmp.path().join("aligner"));
+    let controls = ControlOptions {
+        count: 0,
+        ..ControlOptions::default()
+    };
+    let secs = common::extract_sets(&books, &out, reorder, controls);
+    println!("extract (aligner trained and saved): {secs:.1} s");
+    let hyps = common::systems(&tgt, tmp.path());
     let sets = load(&out).expect("load");
     let opts = |metrics: &[&str]| ScoreOptions {
         hyps: hyps.clone(),
@@ -142,7 +78,7 @@ fn main() {
         .sum();
     println!(
         "\nscore --metrics bleu: {bleu_s:.2} s; score --metrics locus: {locus_s:.2} s \
-         ({:.1}x BLEU's time; 2 systems, {} distinct loci each, aligner model loaded per system)",
+         ({:.1}x BLEU's time; 2 systems, {} distinct loci each, the aligner model loaded once)",
         locus_s / bleu_s,
         loci / 2
     );

@@ -22,25 +22,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+mod common;
+
 use ldd_io::read_lines;
-use ldd_sets::config::Languages;
 use ldd_sets::detect::reorder::ReorderOptions;
-use ldd_sets::detect::rules::RuleSet;
-use ldd_sets::parse::{parse_cached, ParseSettings};
-use ldd_sets::pipeline::{extract, CorpusFiles, Output, SetOptions};
 use ldd_sets::sample::ControlOptions;
 use ldd_sets::score::{load, score, ScoreOptions, SignificanceOptions};
 
 /// sacreBLEU runs on every STEP-th file triple.
 const STEP: usize = 8;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn shared(rel: &str) -> PathBuf {
-    root().join("../shared").join(rel)
-}
 
 fn ids(p: &Path) -> Vec<usize> {
     read_lines(p)
@@ -58,80 +48,25 @@ fn write_lines(p: &Path, lines: &[&str]) {
 }
 
 fn main() {
-    let src = shared("data/parallel/books-sample.de-en.de.gz");
-    let tgt = shared("data/parallel/books-sample.de-en.en.gz");
-    let t = Instant::now();
-    let parsed = parse_cached(
-        &src,
-        &shared("models/german-small.udpipe"),
-        &ParseSettings {
-            quiet: true,
-            ..ParseSettings::default()
-        },
-    )
-    .expect("parse (german-small)");
-    println!(
-        "parse: {:.1} s ({:?}, {})",
-        t.elapsed().as_secs_f64(),
-        parsed.outcome,
-        parsed.conllu.display()
-    );
+    let books = common::parsed();
+    let tgt = books.tgt.clone();
     let tmp = tempfile::tempdir().expect("tempdir");
     let out = tmp.path().join("books");
-    let rules = RuleSet::builtin()
-        .and_then(|r| r.select(None, "de"))
-        .expect("built-in rules");
-    let t = Instant::now();
-    extract(
-        &CorpusFiles {
-            source: src,
-            target: tgt.clone(),
-            conllu: parsed.conllu,
-            trust_conllu: false,
-            shard: None,
-        },
-        &Languages::new("de", "en").expect("languages"),
-        &SetOptions {
-            rules,
-            reorder: Some(ReorderOptions::default()),
-        },
-        &ControlOptions::default(),
-        &Output {
-            dir: out.clone(),
-            protect: Vec::new(),
-        },
-    )
-    .expect("extract");
-    println!(
-        "extract (10 controls per set): {:.1} s",
-        t.elapsed().as_secs_f64()
+    let secs = common::extract_sets(
+        &books,
+        &out,
+        ReorderOptions::default(),
+        ControlOptions::default(),
     );
+    println!("extract (10 controls per set): {secs:.1} s");
 
     // Two systems: every 3rd word dropped on the even / the odd lines.
+    let hyps = common::systems(&tgt, tmp.path());
     let refs = read_lines(&tgt).expect("reference");
-    let system = |parity: usize| -> Vec<String> {
-        refs.iter()
-            .enumerate()
-            .map(|(i, l)| {
-                if i % 2 != parity {
-                    return l.clone();
-                }
-                l.split(' ')
-                    .enumerate()
-                    .filter(|(k, _)| k % 3 != 2)
-                    .map(|(_, w)| w)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect()
-    };
-    let systems = [system(0), system(1)];
-    let mut hyps = Vec::new();
-    for (k, s) in systems.iter().enumerate() {
-        let p = tmp.path().join(format!("sys{k}.en"));
-        write_lines(&p, &s.iter().map(String::as_str).collect::<Vec<_>>());
-        hyps.push(p);
-    }
+    let systems: Vec<Vec<String>> = hyps
+        .iter()
+        .map(|h| read_lines(h).expect("system"))
+        .collect();
     let opts = |bootstrap: usize| ScoreOptions {
         hyps: hyps.clone(),
         reference: Some(tgt.clone()),
@@ -212,10 +147,10 @@ fn main() {
     std::fs::write(&list, listing).expect("list");
     let py = std::env::var_os("LDD_PYTHON")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root().join(".venv/bin/python"));
+        .unwrap_or_else(|| common::root().join(".venv/bin/python"));
     let t = Instant::now();
     let o = Command::new(&py)
-        .arg(root().join("benches/sacrebleu_paired_bs.py"))
+        .arg(common::root().join("benches/sacrebleu_paired_bs.py"))
         .arg(&list)
         .output()
         .expect("python (make venv)");

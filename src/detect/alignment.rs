@@ -461,6 +461,24 @@ pub fn train(opts: &AlignOptions, langs: (&str, &str)) -> Result<Trained> {
     })
 }
 
+/// The saved model `opts.model` loaded once, to align any number of corpora with
+/// ([`align`]'s `trained`); an error when `opts` names no model.
+pub fn load(opts: &AlignOptions, langs: (&str, &str)) -> Result<Trained> {
+    if opts.model.is_none() {
+        return Err(Error::Config(
+            "internal: an aligner model to load was not named".into(),
+        ));
+    }
+    Ok(Trained {
+        models: models(&Corpus::new(), opts, langs)?,
+        pairs: 0,
+        opts: AlignOptions {
+            progress: false,
+            ..opts.clone()
+        },
+    })
+}
+
 /// The two files of every `--align-train` prefix.
 fn train_files(opts: &AlignOptions, langs: (&str, &str)) -> Result<Vec<(PathBuf, PathBuf)>> {
     opts.train

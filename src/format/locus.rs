@@ -216,6 +216,30 @@ impl Locus {
     }
 }
 
+/// Calls `f` with every row of a locus file read from `r` (its header checked), in order;
+/// `path` names the file in errors.
+pub fn for_each_row(
+    r: &mut ldd_io::Input,
+    path: &Path,
+    mut f: impl FnMut(Locus) -> Result<()>,
+) -> Result<()> {
+    let mut n = 0u64;
+    while let Some(line) = r.next_line()? {
+        n += 1;
+        if n == 1 {
+            if line != HEADER {
+                return Err(Error::input(path, 1, "not the header of a locus file"));
+            }
+            continue;
+        }
+        f(Locus::parse(line, path, n)?)?;
+    }
+    if n == 0 {
+        return Err(Error::input(path, 1, "empty file: expected a header row"));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

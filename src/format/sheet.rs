@@ -300,10 +300,11 @@ pub fn header(kind: SheetKind) -> &'static [&'static str] {
     }
 }
 
-/// The kind of the sheet `path` by its header row, which must be one of the two exactly.
+/// The kind of the sheet `path` by its header row (the only line read), which must be one
+/// of the two exactly.
 pub fn kind_of(path: &Path) -> Result<SheetKind> {
-    let text = ldd_io::read_text(path, 1 << 30)?;
-    let first = text.lines().next().unwrap_or("");
+    let mut r = ldd_io::Input::open(path)?;
+    let first = r.next_line()?.unwrap_or("");
     let first = first.strip_prefix('\u{feff}').unwrap_or(first);
     let cells: Vec<&str> = first.split(',').map(|c| c.trim_matches('"')).collect();
     for kind in [SheetKind::Detection, SheetKind::Translation] {

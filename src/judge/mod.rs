@@ -121,30 +121,12 @@ fn tally_written_by_us(path: &Path) -> bool {
 /// Writes `tally.json` and `tally.csv` into `dir` (created if needed), both or neither;
 /// files of those names are replaced only if `tally` wrote them, and never an input.
 pub fn write_tally(r: &TallyReport, dir: &Path, inputs: &[&Path]) -> Result<()> {
-    let paths = [dir.join(layout::TALLY_JSON), dir.join(layout::TALLY_CSV)];
-    for p in &paths {
-        if p.exists() && !tally_written_by_us(p) {
-            return Err(Error::Config(format!(
-                "{}: exists and was not written by `ldd-sets tally`; refusing to replace it — \
-                 choose another --out",
-                ldd_io::text::shown(p)
-            )));
-        }
-    }
-    let made = ldd_io::fs::create_output_dir(dir)?;
     let json = serde_json::to_string_pretty(r).map_err(|e| Error::Data(e.to_string()))? + "\n";
-    let mut files = Vec::new();
-    for (path, text) in paths.iter().zip([json, tally_csv(r)]) {
-        let mut f = AtomicFile::create_checked(path, inputs)?;
-        std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| Error::io(path, e))?;
-        files.push(f);
-    }
-    // Both files, and the directory made for them, or none.
-    ldd_io::cleanup::uninterrupted(|| -> Result<()> {
-        for f in files {
-            f.commit()?;
-        }
-        drop(made);
-        Ok(())
-    })
+    let files = [
+        (dir.join(layout::TALLY_JSON), json.into_bytes()),
+        (dir.join(layout::TALLY_CSV), tally_csv(r).into_bytes()),
+    ];
+    let ours: &dyn Fn(&Path) -> bool = &tally_written_by_us;
+    ldd_io::write_together(dir, &files, "ldd-sets tally", ours, inputs)?;
+    Ok(())
 }

@@ -13,6 +13,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use ldd_eval::rng::splitmix64;
+
 use crate::error::{Error, Result};
 use crate::format::locus::Locus;
 use crate::format::marked::{self, Piece};
@@ -64,14 +66,6 @@ struct Item {
     marked: String,
     /// The reference line.
     reference: String,
-}
-
-/// splitmix64.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The source with locus `n` marked: its dependent `[[…]]`, its head `{{…}}`.
@@ -139,7 +133,7 @@ fn sample(l: &Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<
             let seed = crate::sample::stream_seed(o.seed, ph, &u.set.bucket);
             let mut keyed: Vec<(u64, Locus)> = rows
                 .into_iter()
-                .map(|r| (mix(seed ^ (r.id << 16 | u64::from(r.n))), r))
+                .map(|r| (splitmix64(seed ^ (r.id << 16 | u64::from(r.n))), r))
                 .collect();
             keyed.sort_by_key(|(h, r)| (*h, r.id, r.n));
             keyed.truncate(o.per_cell);
@@ -214,11 +208,11 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
                 locus::add_source_words(l, k, |id| ids.contains(&id), &mut words)?;
             }
         }
-        let aligned: Vec<Aligned> = o
-            .hyps
-            .iter()
-            .map(|h| locus::align_outputs(h, &words, &opts, l))
-            .collect::<Result<_>>()?;
+        let mut aligned: Vec<Aligned> = Vec::with_capacity(o.hyps.len());
+        locus::align_each(l, &o.hyps, &opts, &words, |a| {
+            aligned.push(a);
+            Ok(())
+        })?;
         let pretok = opts.pretokenized;
         for (i, it) in items.iter().enumerate() {
             let item = format!("T{:03}", i + 1);
@@ -236,19 +230,14 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
             );
             // The systems in an order drawn for the item.
             let mut order: Vec<usize> = (0..o.hyps.len()).collect();
-            let seed = mix(o.seed ^ mix(it.locus.id << 16 | u64::from(it.locus.n)));
-            order.sort_by_key(|&s| mix(seed ^ s as u64));
+            let seed = splitmix64(o.seed ^ splitmix64(it.locus.id << 16 | u64::from(it.locus.n)));
+            order.sort_by_key(|&s| splitmix64(seed ^ s as u64));
             for (slot, &s) in order.iter().enumerate() {
                 let a = &aligned[s];
                 let id = it.locus.id as u32;
                 let toks = a.tokens.get(&id).cloned().unwrap_or_default();
-                let links = a.links.get(&id).cloned().unwrap_or_default();
                 let linked = |w: u32| -> Vec<usize> {
-                    links
-                        .iter()
-                        .filter(|l| l.0 + 1 == w as usize)
-                        .map(|l| l.1)
-                        .collect()
+                    a.linked(id, w).into_iter().map(|(j, _)| j).collect()
                 };
                 let head = it
                     .locus

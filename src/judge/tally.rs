@@ -87,7 +87,8 @@ fn units_of(path: &Path, kind: SheetKind) -> Result<Vec<Unit>> {
                     path,
                     line,
                     format!(
-                        "item {item}: answer `{}` is not one of {}",
+                        "item {}: answer `{}` is not one of {}",
+                        ldd_io::text::escape(&item),
                         ldd_io::text::quote(&answer, 40),
                         allowed.join(", ")
                     ),
@@ -204,8 +205,8 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
                     u.line,
                     format!(
                         "item {} {}: not an item of {} once",
-                        u.item,
-                        u.slot,
+                        ldd_io::text::escape(&u.item),
+                        ldd_io::text::escape(&u.slot),
                         ldd_io::text::shown(first)
                     ),
                 ));
@@ -297,8 +298,8 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
                 return Err(Error::Data(format!(
                     "{}: has no row for item {} {} of the sheets: not their key",
                     ldd_io::text::shown(p),
-                    k.0,
-                    k.1
+                    ldd_io::text::escape(&k.0),
+                    ldd_io::text::escape(&k.1)
                 )));
             }
             Some(map)

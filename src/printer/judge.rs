@@ -3,6 +3,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use ldd_io::text::escape;
+
 use crate::format::sheet::TallyReport;
 use crate::judge::sheets::Sheets;
 
@@ -75,9 +77,9 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
         let _ = writeln!(
             t,
             "{:<16} {:>3} {:<16} {:>6} {:>6} {:>7} {:>15}",
-            g.phenomenon,
+            escape(&g.phenomenon),
             g.distance,
-            g.system.as_deref().unwrap_or("-"),
+            escape(g.system.as_deref().unwrap_or("-")),
             g.units,
             g.judged,
             pct(g.share),
@@ -119,7 +121,13 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
     if !r.disagreements.is_empty() {
         let _ = writeln!(t, "\n{} disagreements:", r.disagreements.len());
         for d in r.disagreements.iter().take(show) {
-            let _ = writeln!(t, "  {} {}: {}", d.item, d.slot, d.answers.join(" | "));
+            let _ = writeln!(
+                t,
+                "  {} {}: {}",
+                escape(&d.item),
+                escape(&d.slot),
+                escape(&d.answers.join(" | "))
+            );
         }
     }
     t

@@ -9,6 +9,8 @@ use ldd_io::Input;
 
 use super::scores::Scores;
 use crate::detect::rules::{Match, RuleSet};
+use ldd_eval::rng::splitmix64;
+
 use crate::error::{Error, Result};
 use crate::format::manifest::Manifest;
 use crate::format::marked::{self, Piece};
@@ -231,14 +233,6 @@ pub struct SetExamples {
     pub examples: Vec<Example>,
 }
 
-/// splitmix64: the sample order of a line.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The sample of a set: `n` 1-based positions ordered by a hash of the line id seeded by
 /// the phenomenon (not the bucket), so the same set always shows the same lines, and the
 /// lines shown for `ge5` are mostly among those shown for `ge1`.
@@ -247,7 +241,7 @@ pub fn sample_positions(set: &SetEntry, ids: &[u32], n: usize) -> Vec<u32> {
     let mut keyed: Vec<(u64, u32)> = ids
         .iter()
         .enumerate()
-        .map(|(pos, &id)| (mix(seed ^ u64::from(id)), pos as u32 + 1))
+        .map(|(pos, &id)| (splitmix64(seed ^ u64::from(id)), pos as u32 + 1))
         .collect();
     keyed.sort_unstable();
     keyed.truncate(n);

@@ -28,9 +28,9 @@ use ldd_eval::stats::{pearson, spearman};
 use ldd_io::Input;
 
 use super::{Loaded, Metric, Row, Trend, SMALL_SET};
-use crate::detect::alignment::{self, AlignOptions};
+use crate::detect::alignment::{self, AlignOptions, Trained};
 use crate::error::{Error, Result};
-use crate::format::locus::{Locus, HEADER};
+use crate::format::locus::{for_each_row, Locus};
 use crate::read::select::read_selected;
 
 /// The metric's key in `--metrics`, `scores.json` and `scores.csv`.
@@ -191,9 +191,10 @@ fn read_loci(l: &Loaded) -> Result<(Vec<SetLoci>, SourceWords)> {
         if let Some(r) = s.rows.iter().find(|r| !words.contains_key(&(r.id as u32))) {
             return Err(Error::Data(format!(
                 "{}: line {} is not in its set",
-                l.dir
-                    .join(l.units[s.unit].set.files.locus.as_deref().unwrap_or(""))
-                    .display(),
+                ldd_io::text::shown(
+                    &l.dir
+                        .join(l.units[s.unit].set.files.locus.as_deref().unwrap_or(""))
+                ),
                 r.id
             )));
         }
@@ -204,20 +205,10 @@ fn read_loci(l: &Loaded) -> Result<(Vec<SetLoci>, SourceWords)> {
 /// The rows of a locus file read from `r` (its header checked).
 fn parse_rows(r: &mut Input, path: &Path) -> Result<Vec<Locus>> {
     let mut rows = Vec::new();
-    let mut n = 0u64;
-    while let Some(line) = r.next_line()? {
-        n += 1;
-        if n == 1 {
-            if line != HEADER {
-                return Err(Error::input(path, 1, "not the header of a locus file"));
-            }
-            continue;
-        }
-        rows.push(Locus::parse(line, path, n)?);
-    }
-    if n == 0 {
-        return Err(Error::input(path, 1, "empty file: expected a header row"));
-    }
+    for_each_row(r, path, |l| {
+        rows.push(l);
+        Ok(())
+    })?;
     Ok(rows)
 }
 
@@ -230,12 +221,47 @@ pub struct Aligned {
     pub links: BTreeMap<u32, Alignment>,
 }
 
+impl Aligned {
+    /// The output tokens of line `id` linked to its source word `word` (1-based), with
+    /// their positions (0-based), in link order.
+    pub fn linked(&self, id: u32, word: u32) -> Vec<(usize, &str)> {
+        let (Some(toks), Some(links)) = (self.tokens.get(&id), self.links.get(&id)) else {
+            return Vec::new();
+        };
+        links
+            .iter()
+            .filter(|l| l.0 + 1 == word as usize)
+            .filter_map(|&(_, j)| Some((j, toks.get(j)?.as_str())))
+            .collect()
+    }
+}
+
+/// Every system's outputs (`hyps`) of the lines `words` holds, aligned to their sources
+/// with the aligner of `opts`, loaded once; `f` gets each system's outputs in turn, so
+/// one system's are held at a time.
+pub fn align_each(
+    l: &Loaded,
+    hyps: &[PathBuf],
+    opts: &AlignOptions,
+    words: &SourceWords,
+    mut f: impl FnMut(Aligned) -> Result<()>,
+) -> Result<()> {
+    let langs = (l.m.languages.source(), l.m.languages.target());
+    let trained = alignment::load(opts, langs)?;
+    for hyp in hyps {
+        f(align_outputs(hyp, words, opts, &trained, l)?)?;
+    }
+    Ok(())
+}
+
 /// Reads the lines of `hyp` that `words` holds (the file must have the corpus's line
-/// count), tokenizes them as the aligner does and aligns each to its source words.
-pub fn align_outputs(
+/// count), tokenizes them as the aligner does and aligns each to its source words with
+/// `trained`, the aligner of `opts` loaded once ([`alignment::load`]).
+fn align_outputs(
     hyp: &Path,
     words: &BTreeMap<u32, Vec<String>>,
     opts: &AlignOptions,
+    trained: &Trained,
     l: &Loaded,
 ) -> Result<Aligned> {
     let ids: Vec<u32> = words.keys().copied().collect();
@@ -254,7 +280,7 @@ pub fn align_outputs(
         tokens.insert(*id, t);
     }
     let (src, tgt) = (l.m.languages.source(), l.m.languages.target());
-    let a = alignment::align(&pairs, opts, (src, tgt), None, None)?;
+    let a = alignment::align(&pairs, opts, (src, tgt), None, Some(trained))?;
     let links = ids.iter().copied().zip(a.alignments).collect();
     Ok(Aligned { tokens, links })
 }
@@ -262,18 +288,18 @@ pub fn align_outputs(
 /// The judgement of one locus: `None` when the reference has no token for it.
 pub fn judge(loc: &Locus, a: &Aligned) -> Option<bool> {
     let id = loc.id as u32;
-    let (Some(toks), Some(links)) = (a.tokens.get(&id), a.links.get(&id)) else {
+    if !a.links.contains_key(&id) {
         return Some(false);
-    };
+    }
     let rendered = |word: u32, refs: &[crate::format::locus::RefToken]| -> Option<bool> {
-        if refs.is_empty() {
+        if refs.is_empty() || word == 0 {
             return None;
         }
-        let i = (word as usize).checked_sub(1)?;
-        Some(links.iter().filter(|l| l.0 == i).any(|&(_, j)| {
-            toks.get(j)
-                .is_some_and(|h| refs.iter().any(|r| matches(h, &r.form)))
-        }))
+        Some(
+            a.linked(id, word)
+                .iter()
+                .any(|(_, h)| refs.iter().any(|r| matches(h, &r.form))),
+        )
     };
     let dep = rendered(loc.dep.id, &loc.ref_dep);
     let head = loc
@@ -299,14 +325,14 @@ pub fn evaluate(
     let (sets, words) = read_loci(l)?;
     // judged[system][set][row]
     let mut judged: Vec<Vec<Vec<Option<bool>>>> = Vec::new();
-    for hyp in hyps {
-        let a = align_outputs(hyp, &words, opts, l)?;
+    align_each(l, hyps, opts, &words, |a| {
         judged.push(
             sets.iter()
                 .map(|s| s.rows.iter().map(|r| judge(r, &a)).collect())
                 .collect(),
         );
-    }
+        Ok(())
+    })?;
     let row = |s: usize, scope: &str, outcomes: &[Option<bool>], base: &[Option<bool>]| {
         let n = outcomes.iter().flatten().count() as u64;
         let correct = outcomes.iter().flatten().filter(|&&c| c).count() as u64;

@@ -2,7 +2,6 @@
 //! [`crate::printer::scores`]'s).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::Path;
 
 use super::Scores;
@@ -19,37 +18,20 @@ controls,control_status,control_mean,control_sd,rank,ties,points,spearman,pearso
 /// all-or-nothing. Existing files of those names are replaced only if ldd-sets wrote them
 /// (a JSON score report; a CSV with ldd-sets' header), and never if they are inputs.
 pub fn write_outputs(report: &Scores, dir: &Path, inputs: &[&Path]) -> Result<()> {
-    let (json_path, csv_path) = (dir.join(layout::SCORES_JSON), dir.join(layout::SCORES_CSV));
-    for p in [&json_path, &csv_path] {
-        ldd_io::output::refuse_same_file(p, inputs)?;
-        if p.exists() && !written_by_us(p) {
-            return Err(Error::Config(format!(
-                "{}: exists and was not written by `ldd-sets score`; refusing to replace it — \
-                 choose another --out",
-                ldd_io::text::shown(p)
-            )));
-        }
-    }
     let mut json = serde_json::to_string_pretty(report)
         .map_err(|e| Error::Data(format!("scores.json: {e}")))?;
     json.push('\n');
     // Both or neither: a stop never leaves a new scores.json beside an old scores.csv, nor
     // an empty directory made for them.
-    let made = ldd_io::fs::create_output_dir(dir)?;
-    let mut files = Vec::new();
-    for (path, text) in [(&json_path, json), (&csv_path, render_csv(report))] {
-        let mut f = ldd_io::AtomicFile::create(path)?;
-        f.write_all(text.as_bytes())
-            .map_err(|e| Error::io(path, e))?;
-        files.push(f);
-    }
-    ldd_io::cleanup::uninterrupted(|| -> Result<()> {
-        for f in files {
-            f.commit()?;
-        }
-        drop(made);
-        Ok(())
-    })
+    let files = [
+        (dir.join(layout::SCORES_JSON), json.into_bytes()),
+        (
+            dir.join(layout::SCORES_CSV),
+            render_csv(report).into_bytes(),
+        ),
+    ];
+    ldd_io::write_together(dir, &files, "ldd-sets score", &written_by_us, inputs)?;
+    Ok(())
 }
 
 /// Whether an existing `scores.json` / `scores.csv` is a previous output of `score`.

@@ -11,7 +11,7 @@ use ldd_io::{AtomicFile, Input};
 
 use crate::detect::locus::AlignedLine;
 use crate::error::{Error, Result};
-use crate::format::locus::{Locus, HEADER};
+use crate::format::locus::{for_each_row, HEADER};
 
 /// Rewrites `root/rel`, a locus file this run wrote, with the reference tokens aligned to
 /// every locus: pair `k` of `pairs` (with `alignments[k]`, `posteriors[k]`) is corpus line
@@ -28,30 +28,23 @@ pub fn add_reference(
     let mut r = Input::open(&path)?;
     let mut out = AtomicFile::create(&path)?;
     let io = |e| Error::io(&path, e);
-    let mut n = 0u64;
-    while let Some(line) = r.next_line()? {
-        n += 1;
-        if n == 1 {
-            if line != HEADER {
-                return Err(Error::input(&path, 1, "not the header of a locus file"));
-            }
-            writeln!(out, "{HEADER}").map_err(io)?;
-            continue;
-        }
-        let mut l = Locus::parse(line, &path, n)?;
+    writeln!(out, "{HEADER}").map_err(io)?;
+    let mut line = 1u64;
+    for_each_row(&mut r, &path, |mut l| {
+        line += 1;
         let k =
             l.id.checked_sub(first)
                 .and_then(|k| usize::try_from(k).ok())
                 .and_then(|k| AlignedLine::new(pairs, k, alignments, posteriors))
-                .ok_or_else(|| Error::input(&path, n, "line id outside the aligned lines"))?;
+                .ok_or_else(|| Error::input(&path, line, "line id outside the aligned lines"))?;
         l.ref_dep = k.aligned_to(l.dep.id);
         l.ref_head = l
             .head
             .as_ref()
             .map(|h| k.aligned_to(h.id))
             .unwrap_or_default();
-        writeln!(out, "{}", l.row()).map_err(io)?;
-    }
+        writeln!(out, "{}", l.row()).map_err(io)
+    })?;
     r.finish()?;
     out.commit()?;
     Ok(())

@@ -18,6 +18,12 @@ pub fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The first output of SplitMix64 seeded with `z`: a well-mixed hash of `z`, for ordering
+/// items reproducibly (a sample in hash order).
+pub fn splitmix64(z: u64) -> u64 {
+    mix64(z.wrapping_add(GOLDEN))
+}
+
 /// SplitMix64 generator.
 #[derive(Debug, Clone)]
 pub struct SplitMix64 {

@@ -335,11 +335,21 @@ impl AtomicFile {
     /// with stops held back ([`crate::cleanup::uninterrupted`]), so that a stop finds
     /// either all of them or none in place (the outputs of one command that belong
     /// together, e.g. `scores.json` and `scores.csv`).
-    pub fn commit_together(mut files: Vec<AtomicFile>) -> Result<()> {
+    pub fn commit_together(files: Vec<AtomicFile>) -> Result<()> {
+        Self::commit_into(files, None)
+    }
+
+    /// [`AtomicFile::commit_together`], and the directory `made` for the files (its
+    /// registration for removal on a stop) kept from the same uninterrupted step on.
+    fn commit_into(mut files: Vec<AtomicFile>, made: Option<Registration>) -> Result<()> {
         for f in &mut files {
             f.sync()?;
         }
-        crate::cleanup::uninterrupted(|| files.into_iter().try_for_each(AtomicFile::commit))
+        crate::cleanup::uninterrupted(move || {
+            let done = files.into_iter().try_for_each(AtomicFile::commit);
+            drop(made);
+            done
+        })
     }
 
     /// Flushes the buffer and syncs the data to disk, closing the file (no more writes).
@@ -396,6 +406,39 @@ pub fn write_file_atomic<E: From<Error>>(
     fill(&mut f).map_err(|e| Error::io(path, e))?;
     f.commit()?;
     Ok(())
+}
+
+/// Writes `files` (path and content; all of them in `dir`) as one output of `owner`, the
+/// command named in refusals: `dir` is created if needed; a file already there is
+/// replaced only if `is_ours` recognises it as an earlier output, never if it is one of
+/// `inputs`; every file is written to its temporary sibling, then all are moved into
+/// place with stops held back ([`AtomicFile::commit_together`]), so a stop finds all of
+/// them or none — and no directory made for them ([`crate::fs::create_output_dir`]).
+pub fn write_together(
+    dir: &Path,
+    files: &[(PathBuf, Vec<u8>)],
+    owner: &str,
+    is_ours: &dyn Fn(&Path) -> bool,
+    inputs: &[&Path],
+) -> Result<()> {
+    for (path, _) in files {
+        refuse_same_file(path, inputs)?;
+        if path.exists() && !is_ours(path) {
+            return Err(Error::Refused(format!(
+                "{}: exists and was not written by `{owner}`; refusing to replace it — \
+                 choose another --out",
+                shown(path)
+            )));
+        }
+    }
+    let made = crate::fs::create_output_dir(dir)?;
+    let mut open = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        let mut f = AtomicFile::create(path)?;
+        f.write_all(bytes).map_err(|e| Error::io(path, e))?;
+        open.push(f);
+    }
+    AtomicFile::commit_into(open, made)
 }
 
 /// Writes `bytes` to `path` all-or-nothing (see [`AtomicFile`]).
