@@ -83,6 +83,7 @@ fn main() {
         seg_scores: Vec::new(),
         metrics: Vec::new(),
         align_model: None,
+        lemma_model: None,
         // Scores only (no resampling): `make bench-significance` times the intervals.
         significance: SignificanceOptions {
             bootstrap: 0,
@@ -95,6 +96,7 @@ fn main() {
     let report = score(&loaded, &args).expect("score");
     let ours = t.elapsed().as_secs_f64();
     let subsets: usize = report
+        .scores
         .rows
         .iter()
         .filter(|r| r.scope == "set" && r.metric == "bleu")

@@ -73,16 +73,21 @@ fn main() {
         seg_scores: Vec::new(),
         metrics: Vec::new(),
         align_model: None,
+        lemma_model: None,
         significance: SignificanceOptions {
             bootstrap,
             ..SignificanceOptions::default()
         },
     };
     let t = Instant::now();
-    let plain = score(&load(&out).expect("load"), &opts(0)).expect("score");
+    let plain = score(&load(&out).expect("load"), &opts(0))
+        .expect("score")
+        .scores;
     let t_plain = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let report = score(&load(&out).expect("load"), &opts(1000)).expect("score with significance");
+    let report = score(&load(&out).expect("load"), &opts(1000))
+        .expect("score with significance")
+        .scores;
     let t_sig = t.elapsed().as_secs_f64();
     assert_eq!(plain.rows.len(), report.rows.len());
     let sets: Vec<_> = report

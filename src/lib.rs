@@ -5,6 +5,9 @@
 //! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`](mod@write) → [`score`] →
 //! [`judge`] → [`report`]
 //!
+//! A side path, [`permute`], makes the data of the method's locality-bias experiment from a
+//! corpus (read → permute).
+//!
 //! [`config`] (language pairs, built-in rules) and [`error`] sit below every stage;
 //! [`pipeline`] glues the stages together for `extract` and `run`. Files are opened and
 //! written only through the `ldd-io` crate, CoNLL-U is the `ldd-conllu` crate, UDPipe is
@@ -20,6 +23,7 @@ pub mod format;
 pub mod judge;
 pub mod layout;
 pub mod parse;
+pub mod permute;
 pub mod pipeline;
 pub mod printer;
 pub mod read;

@@ -1226,6 +1226,14 @@ fn every_subcommand_interrupted_at_random_moments_leaves_nothing_behind() {
     );
     let tally = words("tally {W}/sheet-a.csv {W}/sheet-b.csv --out {W}/tally");
     sweep("tally", base.path(), &tally, &["tally"], &[]);
+    // The locality-bias data: the three settings, the ids and the record appear together.
+    let permute = format!(
+        "permute --src {} --tgt {} --src-lang de --tgt-lang en --length 12 --test 300 --dev 300 \
+         --out {{W}}/permuted",
+        s(&data("parallel/books-sample.de-en.de.gz")),
+        s(&data("parallel/books-sample.de-en.en.gz"))
+    );
+    sweep("permute", base.path(), &words(&permute), &["permuted"], &[]);
 }
 
 // ---------------------------------------------------------------------------------------

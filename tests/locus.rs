@@ -350,6 +350,9 @@ fn locus_accuracy_judges_the_locus_not_the_sentence() {
     let s: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(scored.join("scores.json")).unwrap())
             .unwrap();
+    check_judgements(&out, &scored, &s, &["ref", "noparticle", "shuffled"]);
+    check_item_browser(&out, &scored, t.path());
+    check_lemma_match(&out, &scored, &[&a, &b, &c], t.path());
     let (ra, rb, rc) = (
         score_rows(&s, "locus", "ref"),
         score_rows(&s, "locus", "noparticle"),
@@ -438,6 +441,514 @@ fn locus_accuracy_judges_the_locus_not_the_sentence() {
             assert!((a - b).abs() <= 1e-9 * b.abs().max(1.0), "{g:?} {w:?}");
         }
     }
+}
+
+const JUDGED_HEADER: &str = "phenomenon\tsets\tid\tdistance\tdep\tdep_word\thead\thead_word\t\
+system\tjudgement\tref_dep\tref_dep_words\tref_head\tref_head_words\t\
+hyp_dep\thyp_dep_words\thyp_head\thyp_head_words\tsource\treference\toutput";
+
+/// A locus's key: phenomenon, line, dependent, head.
+type Key = (String, u64, u32, Option<u32>);
+
+/// The rows of `scores.loci.tsv`, as cells, after checking its header.
+fn judged_rows(path: &Path) -> Vec<Vec<String>> {
+    let l = lines(path);
+    assert_eq!(l[0], JUDGED_HEADER);
+    l[1..]
+        .iter()
+        .map(|r| r.split('\t').map(String::from).collect())
+        .collect()
+}
+
+/// `scores.loci.tsv` against the sets' locus files and `scores.json`: every distinct
+/// locus once per system, in order, with the buckets that hold it; the counts behind
+/// every system's corpus score; the words at the positions given; the reference renders
+/// itself; one locus checked by hand.
+fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: &[&str]) {
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sets.join("manifest.json")).unwrap())
+            .unwrap();
+    // The distinct loci from the locus files, each with its buckets and reference cells.
+    let mut phenomena: Vec<String> = Vec::new();
+    // (phenomenon index, line, dep, head) -> (its buckets, its first locus row).
+    type Want = BTreeMap<(usize, u64, u32, Option<u32>), (Vec<String>, Vec<String>)>;
+    let mut want: Want = BTreeMap::new();
+    for set in m["sets"].as_array().unwrap() {
+        let ph = set["phenomenon"].as_str().unwrap().to_string();
+        if !phenomena.contains(&ph) {
+            phenomena.push(ph.clone());
+        }
+        let k = phenomena.iter().position(|p| *p == ph).unwrap();
+        for r in rows(&sets.join(set["files"]["locus"].as_str().unwrap())) {
+            let key = (
+                k,
+                r[0].parse().unwrap(),
+                r[3].parse().unwrap(),
+                r[5].parse().ok(),
+            );
+            let e = want.entry(key).or_insert_with(|| (Vec::new(), r.clone()));
+            e.0.push(set["bucket"].as_str().unwrap().to_string());
+        }
+    }
+    let got = judged_rows(&scored.join("scores.loci.tsv"));
+    assert_eq!(got.len(), want.len() * systems.len());
+    let rec = &s["loci"];
+    assert_eq!(rec["file"], "scores.loci.tsv");
+    assert_eq!(rec["rows"].as_u64(), Some(got.len() as u64));
+    let mut counts: BTreeMap<&str, [u64; 3]> = BTreeMap::new();
+    for (chunk, (key, (buckets, locus))) in got.chunks(systems.len()).zip(&want) {
+        for (r, sys) in chunk.iter().zip(systems) {
+            let k: Key = (
+                r[0].clone(),
+                r[2].parse().unwrap(),
+                r[4].parse().unwrap(),
+                r[6].parse().ok(),
+            );
+            assert_eq!(
+                k,
+                (phenomena[key.0].clone(), key.1, key.2, key.3),
+                "loci in order"
+            );
+            assert_eq!(&r[8], sys);
+            assert_eq!(r[1], buckets.join(" "), "{k:?}");
+            // The reference cells are the locus file's (positions and tokens).
+            assert_eq!((&r[10], &r[11]), (&locus[7], &locus[8]), "{k:?}");
+            assert_eq!((&r[12], &r[13]), (&locus[10], &locus[11]), "{k:?}");
+            // The words given are the tokens at the positions given.
+            let at = |pos: &str, line: &str| -> String {
+                let toks: Vec<&str> = line.split(' ').collect();
+                pos.split_whitespace()
+                    .map(|p| toks[p.parse::<usize>().unwrap() - 1])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            assert_eq!(at(&r[10], &r[19]), r[11]);
+            assert_eq!(at(&r[14], &r[20]), r[15]);
+            assert_eq!(at(&r[16], &r[20]), r[17]);
+            let src: Vec<&str> = r[18].split(' ').collect();
+            assert_eq!(src[k.2 as usize - 1], r[5], "{k:?}");
+            let c = counts.entry(sys).or_default();
+            match r[9].as_str() {
+                "correct" => c[0] += 1,
+                "incorrect" => c[1] += 1,
+                "no_reference" => c[2] += 1,
+                other => panic!("{other}"),
+            }
+            if *sys == "ref" {
+                assert_ne!(r[9], "incorrect", "{k:?}");
+                assert_eq!(r[19], r[20]);
+            }
+        }
+    }
+    for sys in systems {
+        let corpus = s["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["metric"] == "locus" && r["system"] == *sys && r["scope"] == "corpus")
+            .unwrap();
+        let [c, i, n] = counts[sys];
+        assert_eq!(corpus["loci"].as_u64(), Some(c + i), "{sys}");
+        assert_eq!(corpus["no_reference"].as_u64(), Some(n), "{sys}");
+        let score = corpus["score"].as_f64().unwrap();
+        assert!((score - 100.0 * c as f64 / (c + i) as f64).abs() < 1e-9);
+    }
+    // Without the particles' words, exactly the particle loci whose particle has a
+    // reference word are wrong, and no reflexive locus.
+    let wrong = |ph: &str| {
+        got.iter()
+            .filter(|r| r[8] == "noparticle" && r[0] == ph && r[9] == "incorrect")
+            .count()
+    };
+    let with_dep = want
+        .iter()
+        .filter(|(k, v)| phenomena[k.0] == "particle" && !v.1[7].is_empty())
+        .count();
+    assert_eq!(wrong("particle"), with_dep);
+    assert!(with_dep > 20, "{with_dep}");
+    assert_eq!(wrong("reflexive"), 0);
+    // By hand: "Osborne meldete sich bei einer amerikanischen Redneragentur an" — the
+    // reflexive `sich` (3) of `meldete` (2), no reference word for `sich`, `meldete`
+    // aligned to `signed`; the reference renders it, and so does the shuffled line.
+    let line26: Vec<&Vec<String>> = got
+        .iter()
+        .filter(|r| r[0] == "reflexive" && r[2] == "26")
+        .collect();
+    let cells = |r: &Vec<String>| r[..18].join("|");
+    assert_eq!(
+        cells(line26[0]),
+        "reflexive|ge0 eq0|26|0|3|sich|2|meldete|ref|correct|||3|signed|||3|signed"
+    );
+    assert_eq!(line26[2][8], "shuffled");
+    assert_eq!(line26[2][9], "correct");
+    assert_eq!(line26[2][17], "signed");
+}
+
+/// The report's item browser in headless Chromium, its script disabled: the filters (radio
+/// buttons and CSS) show exactly the loci of `scores.loci.tsv` that match the choices,
+/// and each choice's count is right.
+fn check_item_browser(sets: &Path, scored: &Path, tmp: &Path) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !root
+        .join("tests/browser/node_modules/playwright-core")
+        .is_dir()
+    {
+        panic!("playwright-core is missing: run `make browser` (npm ci in tests/browser)");
+    }
+    let report = tmp.join("report.html");
+    Ldd::cmd("report")
+        .path("--sets", sets)
+        .path("--scores", &scored.join("scores.json"))
+        .path("--out", &report)
+        .ok();
+    let got = judged_rows(&scored.join("scores.loci.tsv"));
+    // Per locus: its phenomenon, line, buckets and the three judgements.
+    let items: Vec<(String, String, Vec<String>, Vec<String>)> = got
+        .chunks(3)
+        .map(|c| {
+            (
+                c[0][0].clone(),
+                c[0][2].clone(),
+                c[0][1].split(' ').map(String::from).collect(),
+                c.iter().map(|r| r[9].clone()).collect(),
+            )
+        })
+        .collect();
+    // Steps: no filter; particle; particle and noparticle incorrect; ge5 and shuffled
+    // correct; reflexive, ge1, ref no reference locus.
+    type Filter = (
+        Option<&'static str>,
+        Option<&'static str>,
+        Vec<(usize, &'static str)>,
+    );
+    let steps: Vec<Filter> = vec![
+        (None, None, vec![]),
+        (Some("particle"), None, vec![]),
+        (Some("particle"), None, vec![(1, "incorrect")]),
+        (None, Some("ge5"), vec![(2, "correct")]),
+        (Some("reflexive"), Some("ge1"), vec![(0, "no_reference")]),
+    ];
+    fn label(j: &str) -> &str {
+        match j {
+            "no_reference" => "no reference locus",
+            j => j,
+        }
+    }
+    // The radio ids, found by their labels (which also give the counts).
+    let first = browser_filter(&report, &serde_json::json!([[]]), tmp);
+    let groups = first["groups"].as_array().unwrap();
+    let radio = |legend: &str, name: &str, n: usize| -> String {
+        let g = groups.iter().find(|g| g["legend"] == legend).unwrap();
+        let r = g["radios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| {
+                r["label"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(&format!("{name} ("))
+            })
+            .unwrap_or_else(|| panic!("{legend}: {name}"));
+        assert_eq!(r["label"], format!("{name} ({n})"), "{legend}");
+        r["id"].as_str().unwrap().to_string()
+    };
+    let systems = ["ref", "noparticle", "shuffled"];
+    let mut ids = Vec::new();
+    let mut expected = Vec::new();
+    for (ph, bucket, judged) in &steps {
+        let mut step = Vec::new();
+        if let Some(p) = ph {
+            step.push(radio(
+                "Phenomenon",
+                p,
+                items.iter().filter(|i| i.0 == *p).count(),
+            ));
+        }
+        if let Some(b) = bucket {
+            let n = items.iter().filter(|i| i.2.iter().any(|x| x == b)).count();
+            step.push(radio("Set", b, n));
+        }
+        for (s, j) in judged {
+            let n = items.iter().filter(|i| i.3[*s] == *j).count();
+            step.push(radio(&format!("System {}", systems[*s]), label(j), n));
+        }
+        ids.push(step);
+        let mut shown: Vec<String> = items
+            .iter()
+            .filter(|i| ph.is_none_or(|p| i.0 == p))
+            .filter(|i| bucket.is_none_or(|b| i.2.iter().any(|x| x == b)))
+            .filter(|i| judged.iter().all(|(s, j)| i.3[*s] == *j))
+            .map(|i| format!("{} {}", i.0, i.1))
+            .collect();
+        shown.sort();
+        expected.push(shown);
+    }
+    let result = browser_filter(&report, &serde_json::json!(ids), tmp);
+    let done = result["steps"].as_array().unwrap();
+    assert_eq!(done.len(), steps.len());
+    for ((d, want), step) in done.iter().zip(&expected).zip(&ids) {
+        for id in step {
+            assert!(
+                d["checked"].as_array().unwrap().iter().any(|c| c == id),
+                "{id}"
+            );
+        }
+        let mut shown: Vec<String> = d["shown"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| {
+                let parts: Vec<&str> = w.as_str().unwrap().split(" · ").collect();
+                format!("{} {}", parts[0], parts[1].trim_start_matches("line "))
+            })
+            .collect();
+        shown.sort();
+        assert_eq!(&shown, want, "{step:?}");
+    }
+    assert_eq!(expected[0].len(), items.len());
+    assert!(expected[2].len() > 20 && expected[2].len() < expected[1].len());
+    assert!(!expected[3].is_empty() && !expected[4].is_empty());
+    check_judgements_file_is_checked(sets, scored, tmp);
+}
+
+/// The report reads only the judgements file scores.json records: a changed or missing
+/// file is noted and its section left out; a name that is not a file beside scores.json,
+/// or a recorded file that is not a judgements file, is an error naming it (exit 3).
+fn check_judgements_file_is_checked(sets: &Path, scored: &Path, tmp: &Path) {
+    let copy = tmp.join("scores-copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for f in ["scores.json", "scores.loci.tsv"] {
+        std::fs::copy(scored.join(f), copy.join(f)).unwrap();
+    }
+    let report = |name: &str| {
+        Ldd::cmd("report")
+            .path("--sets", sets)
+            .path("--scores", &copy.join("scores.json"))
+            .path("--out", &tmp.join(name))
+            .run()
+    };
+    let tsv = copy.join("scores.loci.tsv");
+    let text = std::fs::read_to_string(&tsv).unwrap();
+    let page = |name: &str| std::fs::read_to_string(tmp.join(name)).unwrap();
+    // Changed after scoring: noted, no section.
+    std::fs::write(&tsv, text.replacen("\tcorrect\t", "\tincorrect\t", 1)).unwrap();
+    assert!(report("changed.html").status.success());
+    assert!(!page("changed.html").contains("id=\"loci\""));
+    assert!(page("changed.html").contains("changed after scoring"));
+    // Missing: noted.
+    std::fs::remove_file(&tsv).unwrap();
+    assert!(report("missing.html").status.success());
+    assert!(page("missing.html").contains("scores.loci.tsv not found"));
+    // Recorded, but not a judgements file: an error naming file and line.
+    let bad = text.replacen("\tcorrect\t", "\tmaybe\t", 1);
+    std::fs::write(&tsv, &bad).unwrap();
+    let json = std::fs::read_to_string(copy.join("scores.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["loci"]["sha256"] = ldd_io::sha256_file(&tsv).unwrap().0.into();
+    std::fs::write(copy.join("scores.json"), v.to_string()).unwrap();
+    let o = report("bad.html");
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let line = 2 + text
+        .lines()
+        .skip(1)
+        .position(|l| l.contains("\tcorrect\t"))
+        .unwrap();
+    assert!(
+        stderr(&o).contains(&format!("scores.loci.tsv:{line}")) && stderr(&o).contains("`maybe`"),
+        "{}",
+        stderr(&o)
+    );
+    // A name that is not a file beside scores.json.
+    v["loci"]["file"] = "../scores.loci.tsv".into();
+    std::fs::write(copy.join("scores.json"), v.to_string()).unwrap();
+    let o = report("escape.html");
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("must be a file name beside it"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `--lemma-model` on the same sets and systems: the signature names the rule and the
+/// model's SHA-256, and the lemmas only add matches: every locus correct by the surface rule
+/// stays correct, so no set's score falls, and the reference still scores 100.
+fn check_lemma_match(sets: &Path, surface: &Path, hyps: &[&Path], tmp: &Path) {
+    let model = shared().join("models/english-small.udpipe");
+    let scored = tmp.join("scores-lemma");
+    let mut cmd = Ldd::cmd("score").path("--sets", sets);
+    for h in hyps {
+        cmd = cmd.path("--hyp", h);
+    }
+    cmd.args(&["--metrics", "locus", "--quiet"])
+        .path("--lemma-model", &model)
+        .path("--out", &scored)
+        .ok();
+    let read = |dir: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("scores.json")).unwrap()).unwrap()
+    };
+    let (before, after) = (read(surface), read(&scored));
+    let sha = ldd_io::sha256_file(&model).unwrap().0;
+    let sig = after["signatures"]["locus"].as_str().unwrap();
+    assert!(
+        sig.contains(&format!(
+            "match:exact,casefold,prefix4-2/3,lemma|lemma-model:{}|",
+            &sha[..16]
+        )),
+        "{sig}"
+    );
+    for sys in ["ref", "noparticle", "shuffled"] {
+        let (b, a) = (
+            score_rows(&before, "locus", sys),
+            score_rows(&after, "locus", sys),
+        );
+        assert_eq!(b.len(), a.len());
+        for (k, row) in &a {
+            assert_eq!(row["loci"], b[k]["loci"], "{sys} {k}");
+            if let (Some(x), Some(y)) = (row["score"].as_f64(), b[k]["score"].as_f64()) {
+                assert!(x >= y, "{sys} {k}: {x} < {y}");
+                if sys == "ref" {
+                    assert_eq!(x, 100.0);
+                }
+            }
+        }
+    }
+    let (b, a) = (
+        judged_rows(&surface.join("scores.loci.tsv")),
+        judged_rows(&scored.join("scores.loci.tsv")),
+    );
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        if y[9] == "correct" {
+            assert_eq!(x[9], "correct", "{x:?}");
+        }
+        assert_eq!(x[..9], y[..9]);
+    }
+}
+
+/// The lemma match by hand: `is` renders `was` and `finding` renders `found` through the
+/// English model's lemmas (`be`, `find`), which the surface rule does not match; `took`
+/// does not render `found`.
+#[test]
+fn lemmas_match_what_the_surface_rule_misses() {
+    use ldd_sets::format::locus::{Locus, RefToken, Word};
+    use ldd_sets::score::locus::{judge, Aligned, LemmaModel, Matcher};
+    let model = LemmaModel::File(shared().join("models/english-small.udpipe"));
+    let toks = |s: &str| -> Vec<String> { s.split(' ').map(String::from).collect() };
+    let reference: BTreeMap<u32, Vec<String>> = [(1, toks("He was found there ."))].into();
+    let refs = |p: u32, w: &str| {
+        vec![RefToken {
+            position: p,
+            form: w.into(),
+            conf: None,
+        }]
+    };
+    // Source words 1 and 2 (the dependent and the head) aligned to output tokens 2 and 3.
+    let locus = Locus {
+        id: 1,
+        n: 1,
+        distance: 0,
+        dep: Word {
+            id: 1,
+            form: "war".into(),
+        },
+        head: Some(Word {
+            id: 2,
+            form: "gefunden".into(),
+        }),
+        ref_dep: refs(2, "was"),
+        ref_head: refs(3, "found"),
+    };
+    let aligned = |m: &mut Matcher, output: &str| -> Aligned {
+        let mut a = Aligned {
+            lemmas: BTreeMap::new(),
+            tokens: [(1, toks(output))].into(),
+            links: [(1, vec![(0, 1), (1, 2)])].into(),
+        };
+        m.prepare(&mut a, [&locus].into_iter(), &reference).unwrap();
+        a
+    };
+    let mut lemma = Matcher::new(Some(&model), "en").unwrap();
+    let mut surface = Matcher::default();
+    for (output, with_lemmas, without) in [
+        ("He is finding it .", Some(true), Some(false)),
+        ("He was found there .", Some(true), Some(true)),
+        ("He is took there .", Some(false), Some(false)),
+        ("He were find there .", Some(true), Some(false)),
+    ] {
+        let a = aligned(&mut lemma, output);
+        assert_eq!(judge(&locus, &a, &lemma), with_lemmas, "{output}");
+        // Only a line the surface rule does not render is tagged.
+        assert_eq!(a.lemmas.is_empty(), without == Some(true), "{output}");
+        let a = aligned(&mut surface, output);
+        assert_eq!(judge(&locus, &a, &surface), without, "{output}");
+    }
+}
+
+/// `--lemma-model` is refused without `--metrics locus`, when the file is not a model,
+/// and with `auto` when the registry's model is not in the models directory.
+#[test]
+fn lemma_model_refusals_are_clear() {
+    let t = tempfile::tempdir().unwrap();
+    let hyp = data("parallel/pud.de-en.en");
+    // Checked before the sets are read.
+    let o = Ldd::cmd("score")
+        .path("--sets", t.path())
+        .path("--hyp", &hyp)
+        .path("--lemma-model", &german_small())
+        .run();
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("add --metrics ...,locus"),
+        "{}",
+        stderr(&o)
+    );
+    let out = t.path().join("sets");
+    let model = t.path().join("model");
+    pud_aligned(&out, &["--save-align-model", model.to_str().unwrap()]);
+    let score = |lemma: &Path, env: &Path| {
+        Ldd::cmd("score")
+            .path("--sets", &out)
+            .path("--hyp", &hyp)
+            .args(&["--metrics", "locus"])
+            .path("--lemma-model", lemma)
+            .env("LDD_SETS_MODELS", env)
+            .path("--out", &t.path().join("scores"))
+            .run()
+    };
+    let o = score(&hyp, t.path());
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("pud.de-en.en"), "{}", stderr(&o));
+    let empty = t.path().join("models");
+    std::fs::create_dir(&empty).unwrap();
+    let o = score(Path::new("auto"), &empty);
+    assert_ne!(o.status.code(), Some(0));
+    let e = stderr(&o);
+    assert!(e.contains("english-ewt-ud-2.5-191206.udpipe"), "{e}");
+    assert!(e.contains("models"), "{e}");
+    assert!(absent_or_empty(&t.path().join("scores")));
+}
+
+/// Runs tests/browser/filter-loci.mjs on `report` with `steps`; returns its JSON.
+fn browser_filter(report: &Path, steps: &serde_json::Value, tmp: &Path) -> serde_json::Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let steps_file = tmp.join("steps.json");
+    std::fs::write(&steps_file, steps.to_string()).unwrap();
+    let out = std::process::Command::new("node")
+        .arg(root.join("tests/browser/filter-loci.mjs"))
+        .arg(report)
+        .arg(&steps_file)
+        .arg(tmp.join("loci.png"))
+        .output()
+        .expect("node runs (apt-get install nodejs)");
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// The venv's Python when it has `module` (`LDD_PYTHON` overrides; `LDD_SKIP_PYTHON=1`

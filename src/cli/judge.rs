@@ -50,6 +50,10 @@ pub struct SheetsArgs {
     /// Aligner model for the outputs' marked words [default: the model the manifest records].
     #[arg(long, value_name = "PREFIX")]
     align_model: Option<PathBuf>,
+    /// The target language's UDPipe model (or `auto`) for locus accuracy's lemma match in
+    /// the key's automatic judgements, as `score --lemma-model` [default: none].
+    #[arg(long, value_name = "FILE|auto", value_parser = super::score::parse_lemma_model)]
+    lemma_model: Option<ldd_sets::score::locus::LemmaModel>,
     #[command(flatten)]
     quiet: QuietArgs,
 }
@@ -111,6 +115,7 @@ pub fn sheets(a: SheetsArgs) -> Result<()> {
         distances: a.distances.clone(),
         seed: a.seed,
         align_model: a.align_model.clone(),
+        lemma_model: a.lemma_model.clone(),
     };
     let s = build(&l, &o, &sha)?;
     let key = a.key.clone().unwrap_or_else(|| default_key(&a.out));

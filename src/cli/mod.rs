@@ -11,6 +11,7 @@ mod judge;
 mod languages;
 mod merge;
 mod parse;
+mod permute;
 mod plan;
 mod report;
 mod score;
@@ -130,6 +131,13 @@ enum Command {
     /// a config OPUS Books) and normalise them into DIR/<name>.<pair>.<lang>.gz.
     #[command(after_help = EXIT_CODES)]
     Corpora(corpora::CorporaArgs),
+    /// Make the data of the method's locality-bias experiment: the pairs whose source has
+    /// exactly N tokens (default 18), split into train, dev and test, in three settings —
+    /// REGULAR, PERMUTED (every source moved by one fixed permutation σ) and REVERSED — that
+    /// differ only in the source's token order. Train one system on each and compare them:
+    /// one without a locality bias scores the same on all three (see docs/permute.md).
+    #[command(after_help = EXIT_CODES)]
+    Permute(permute::PermuteArgs),
     /// List the built-in registry of UDPipe 2.5 models: languages, ISO codes, models, and
     /// the phenomena that run by default for each source language.
     #[command(after_help = EXIT_CODES)]
@@ -172,6 +180,7 @@ fn setup(command: &Command) -> Result<()> {
         Command::Align(a) => a,
         Command::Corpora(a) => a,
         Command::Languages(a) => a,
+        Command::Permute(a) => a,
     };
     if let Some(t) = common.threads() {
         t.apply()?;
@@ -196,5 +205,6 @@ fn run(command: Command) -> Result<()> {
         Command::Align(a) => align::align(a),
         Command::Corpora(a) => corpora::corpora(a),
         Command::Languages(a) => languages::languages(a),
+        Command::Permute(a) => permute::permute(a),
     }
 }

@@ -7,6 +7,7 @@ use clap::Args;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::printer::scores::{render_table, small_sets};
 use ldd_sets::score::compare::compare as compare_sets;
+use ldd_sets::score::locus::LemmaModel;
 use ldd_sets::score::render::write_outputs;
 use ldd_sets::score::slice::slice as slice_sets;
 use ldd_sets::score::{
@@ -66,6 +67,13 @@ pub struct ScoreArgs {
     /// loaded or saved].
     #[arg(long, value_name = "PREFIX")]
     align_model: Option<PathBuf>,
+    /// For --metrics locus: a UDPipe 1 model of the target language, so that an output
+    /// token also renders a reference token with the same lemma (`is` / `was`, `found` /
+    /// `find`), or `auto`: the registry's model of the target language in the models
+    /// directory ($LDD_SETS_MODELS, else ~/.cache/ldd-sets/models; not downloaded)
+    /// [default: none, the surface rule alone].
+    #[arg(long, value_name = "FILE|auto", value_parser = parse_lemma_model)]
+    lemma_model: Option<LemmaModel>,
     #[command(flatten)]
     threads: ThreadArgs,
     #[command(flatten)]
@@ -121,6 +129,15 @@ impl SignificanceArgs {
             seed: self.seed,
             confidence: self.confidence,
         }
+    }
+}
+
+/// `FILE` or `auto`.
+pub fn parse_lemma_model(s: &str) -> std::result::Result<LemmaModel, String> {
+    match s {
+        "" => Err("expected a model file or `auto`".into()),
+        "auto" => Ok(LemmaModel::Auto),
+        f => Ok(LemmaModel::File(PathBuf::from(f))),
     }
 }
 
@@ -202,10 +219,12 @@ pub fn score(a: ScoreArgs) -> Result<()> {
         significance: a.significance.options(),
         metrics: a.metrics,
         align_model: a.align_model,
+        lemma_model: a.lemma_model,
     };
     check_options(&opts)?;
     let sets = load(&a.sets)?;
-    let report = score_sets(&sets, &opts)?;
+    let scored = score_sets(&sets, &opts)?;
+    let report = &scored.scores;
     // Inputs are never replaced by the outputs.
     let mut inputs: Vec<&std::path::Path> = opts.hyps.iter().map(PathBuf::as_path).collect();
     inputs.extend(
@@ -214,10 +233,15 @@ pub fn score(a: ScoreArgs) -> Result<()> {
             .flat_map(|s| s.files.iter().map(PathBuf::as_path)),
     );
     inputs.extend(report.reference.as_deref());
-    write_outputs(&report, a.out.as_ref().unwrap_or(&a.sets), &inputs)?;
+    write_outputs(
+        report,
+        scored.judgements.as_deref(),
+        a.out.as_ref().unwrap_or(&a.sets),
+        &inputs,
+    )?;
     if !a.quiet.quiet {
-        print!("{}", render_table(&report));
-        let small = small_sets(&report);
+        print!("{}", render_table(report));
+        let small = small_sets(report);
         if !small.is_empty() {
             let shown: Vec<&str> = small.iter().take(12).map(String::as_str).collect();
             eprintln!(

@@ -223,21 +223,9 @@ pub fn for_each_row(
     path: &Path,
     mut f: impl FnMut(Locus) -> Result<()>,
 ) -> Result<()> {
-    let mut n = 0u64;
-    while let Some(line) = r.next_line()? {
-        n += 1;
-        if n == 1 {
-            if line != HEADER {
-                return Err(Error::input(path, 1, "not the header of a locus file"));
-            }
-            continue;
-        }
-        f(Locus::parse(line, path, n)?)?;
-    }
-    if n == 0 {
-        return Err(Error::input(path, 1, "empty file: expected a header row"));
-    }
-    Ok(())
+    super::for_each_tsv_row(r, path, HEADER, "a locus file", |line, n| {
+        f(Locus::parse(line, path, n)?)
+    })
 }
 
 #[cfg(test)]

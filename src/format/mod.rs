@@ -9,19 +9,52 @@
 //!
 //! - [`manifest`]: `manifest.json` and `summary.csv`, written by `extract` and `merge`,
 //!   read by `score`, `slice`, `compare`, `merge` and `report`.
+//! - [`judged`]: `scores.loci.tsv`, locus accuracy's judgement of every locus per system,
+//!   written by `score --metrics locus`, read by `report`.
 //! - [`locus`]: each set's `locus.tsv` (the source words of every locus and the reference
 //!   words aligned to them), written by `extract`.
 //! - [`marked`]: the marked lines of `.marked` files (words of a pair or link wrapped in
 //!   tags), written by `extract`, parsed by `report`.
 //! - [`options`]: the manifest's record of the options a run was made with.
+//! - [`permute`]: `permute.json`, the record of `permute`'s settings and splits.
 //! - [`scores`]: `scores.json`, written by `score`, read by `report`.
 //! - [`sets`]: the manifest's record of every set and its controls.
 //! - [`sheet`]: annotation sheets and their key (`sheets`), and `tally.json` (`tally`).
 
+pub mod judged;
 pub mod locus;
 pub mod manifest;
 pub mod marked;
 pub mod options;
+pub mod permute;
 pub mod scores;
 pub mod sets;
 pub mod sheet;
+
+/// Calls `f` with every data row of a table read from `r` whose first line must be
+/// `header` (`what` names the kind of file in the error), with the row's 1-based line
+/// number; `path` names the file in errors.
+pub fn for_each_tsv_row(
+    r: &mut ldd_io::Input,
+    path: &std::path::Path,
+    header: &str,
+    what: &str,
+    mut f: impl FnMut(&str, u64) -> crate::error::Result<()>,
+) -> crate::error::Result<()> {
+    use crate::error::Error;
+    let mut n = 0u64;
+    while let Some(line) = r.next_line()? {
+        n += 1;
+        if n == 1 {
+            if line != header {
+                return Err(Error::input(path, 1, format!("not the header of {what}")));
+            }
+            continue;
+        }
+        f(line, n)?;
+    }
+    if n == 0 {
+        return Err(Error::input(path, 1, "empty file: expected a header row"));
+    }
+    Ok(())
+}

@@ -42,6 +42,20 @@ pub struct Scores {
     /// Distance trends per system, metric and phenomenon.
     #[serde(default)]
     pub trends: Vec<Trend>,
+    /// The judgement of every locus (`--metrics locus`), in a file beside this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loci: Option<LociFile>,
+}
+
+/// The file of locus judgements ([`crate::format::judged`]) that `scores.json` names.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LociFile {
+    /// Its name, in the directory of `scores.json`.
+    pub file: String,
+    /// SHA-256 of its bytes: `report` shows its items only while the file is unchanged.
+    pub sha256: String,
+    /// Its rows (loci × systems).
+    pub rows: u64,
 }
 
 /// A system scored.

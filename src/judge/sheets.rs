@@ -41,6 +41,9 @@ pub struct SheetsOptions {
     pub seed: u64,
     /// Aligner model for the outputs (`--align-model`) [default: the manifest's].
     pub align_model: Option<PathBuf>,
+    /// The target language's UDPipe model for locus accuracy's lemma match in the key
+    /// (`--lemma-model`, as `score`'s) [default: none].
+    pub lemma_model: Option<locus::LemmaModel>,
 }
 
 /// The sheets, built.
@@ -208,12 +211,24 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
                 locus::add_source_words(l, k, |id| ids.contains(&id), &mut words)?;
             }
         }
+        let mut matcher = locus::Matcher::new(o.lemma_model.as_ref(), l.m.languages.target())?;
+        let pretok = opts.pretokenized;
+        let refs: BTreeMap<u32, Vec<String>> = items
+            .iter()
+            .map(|it| {
+                let t = crate::detect::alignment::tokens(&it.reference, pretok)
+                    .into_iter()
+                    .map(String::from)
+                    .collect();
+                (it.locus.id as u32, t)
+            })
+            .collect();
         let mut aligned: Vec<Aligned> = Vec::with_capacity(o.hyps.len());
-        locus::align_each(l, &o.hyps, &opts, &words, |a| {
+        locus::align_each(l, &o.hyps, &opts, &words, |mut a| {
+            matcher.prepare(&mut a, items.iter().map(|it| &it.locus), &refs)?;
             aligned.push(a);
             Ok(())
         })?;
-        let pretok = opts.pretokenized;
         for (i, it) in items.iter().enumerate() {
             let item = format!("T{:03}", i + 1);
             let ref_tokens: Vec<String> = crate::detect::alignment::tokens(&it.reference, pretok)
@@ -262,7 +277,7 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
                     item: item.clone(),
                     slot,
                     system: o.names[s].clone(),
-                    automatic: match locus::judge(&it.locus, a) {
+                    automatic: match locus::judge(&it.locus, a, &matcher) {
                         None => "no reference",
                         Some(true) => "correct",
                         Some(false) => "incorrect",

@@ -31,6 +31,24 @@ pub const SUMMARY: &str = "summary.csv";
 pub const SCORES_JSON: &str = "scores.json";
 /// `score`'s rows as CSV: `scores.csv`.
 pub const SCORES_CSV: &str = "scores.csv";
+/// `permute`'s record: `permute.json`.
+pub const PERMUTE_RECORD: &str = "permute.json";
+/// `permute`'s σ, one line of 0-based positions: `permutation.txt`.
+pub const PERMUTATION: &str = "permutation.txt";
+
+/// A file of one `permute` setting and split: `<setting>/<split>.<lang>`.
+pub fn permute_file(setting: &str, split: &str, lang: &str) -> String {
+    format!("{setting}/{split}.{lang}")
+}
+
+/// The corpus line numbers of a `permute` split: `<split>.ids`.
+pub fn permute_ids(split: &str) -> String {
+    format!("{split}.ids")
+}
+
+/// Locus accuracy's judgement of every locus and system (`score --metrics locus`):
+/// `scores.loci.tsv` ([`crate::format::judged`]).
+pub const SCORES_LOCI: &str = "scores.loci.tsv";
 /// A shard's source lengths, for merge to draw controls: `shard-lengths.txt`.
 pub const SHARD_LENGTHS: &str = "shard-lengths.txt";
 /// A shard's parse, for merge to join: `shard-parse.conllu.gz`.

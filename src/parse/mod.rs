@@ -85,6 +85,27 @@ pub fn find_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf
     Ok(model)
 }
 
+/// The registry's default UDPipe model of language `lang` (for lemmas of the target side),
+/// in the models directory (`$LDD_SETS_MODELS`, else the user cache); never downloaded
+/// here: a missing model is an error naming the file and its URL.
+pub fn language_model(lang: &str) -> Result<PathBuf> {
+    let reg = crate::config::registry::Registry::builtin()?;
+    let Some(language) = reg.language(lang) else {
+        return Err(Error::Resource(format!(
+            "the UDPipe 2.5 registry has no model of `{}` (`ldd-sets languages` lists \
+             them); give the model file instead of `auto`",
+            ldd_io::text::escape(lang)
+        )));
+    };
+    let spec = crate::config::Pair::model_source(&reg.model_spec(language.default_model()), None)?;
+    let settings = ParseSettings {
+        offline: true,
+        quiet: true,
+        ..ParseSettings::default()
+    };
+    find_model(Some(&spec), &settings)
+}
+
 fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> {
     if let Some(m) = &s.model {
         if m.is_file() {

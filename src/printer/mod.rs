@@ -4,4 +4,5 @@
 
 pub mod extract;
 pub mod judge;
+pub mod permute;
 pub mod scores;

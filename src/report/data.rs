@@ -12,6 +12,7 @@ use crate::detect::rules::{Match, RuleSet};
 use ldd_eval::rng::splitmix64;
 
 use crate::error::{Error, Result};
+use crate::format::judged::{self, Judged};
 use crate::format::manifest::Manifest;
 use crate::format::marked::{self, Piece};
 use crate::format::sets::{SetEntry, SetKind};
@@ -385,6 +386,133 @@ pub fn examples(
         });
     }
     Ok(result)
+}
+
+/// A locus of the item browser: one row of `scores.loci.tsv` per system, in the order of
+/// `scores.json`'s systems (the locus's own fields are the same in each).
+#[derive(Debug, Clone)]
+pub struct LocusItem {
+    /// The rows, one per system.
+    pub rows: Vec<Judged>,
+}
+
+/// Largest judgements file the report reads: 1 GiB (the page shows every row).
+const MAX_LOCI_BYTES: u64 = 1 << 30;
+
+/// Every locus judged by `score --metrics locus` (`scores.loci.tsv`, named by scores.json
+/// at `scores_path`), grouped per locus with one row per system. `None`, with a note
+/// saying why, when the scores name no such file, or when it is missing or changed
+/// since scoring (its SHA-256).
+pub fn loci(
+    scores_path: &Path,
+    scores: &Scores,
+    notes: &mut Vec<String>,
+) -> Result<Option<Vec<LocusItem>>> {
+    let Some(rec) = &scores.loci else {
+        return Ok(None);
+    };
+    // A bare file name beside scores.json: scores.json must not name any other file.
+    let plain = Path::new(&rec.file)
+        .file_name()
+        .is_some_and(|n| n == rec.file.as_str())
+        && !rec.file.starts_with('.');
+    if !plain {
+        return Err(Error::Data(format!(
+            "{}: `loci.file` must be a file name beside it, not `{}`",
+            ldd_io::text::shown(scores_path),
+            ldd_io::text::quote(&rec.file, 100)
+        )));
+    }
+    let path = scores_path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(&rec.file);
+    let size = path.metadata().map(|m| m.len());
+    match size {
+        Err(_) => {
+            notes.push(format!(
+                "{} not found: the locus items are not shown",
+                ldd_io::text::shown(&path)
+            ));
+            return Ok(None);
+        }
+        Ok(n) if n > MAX_LOCI_BYTES => {
+            notes.push(format!(
+                "{} is larger than {} GiB: the locus items are not shown",
+                ldd_io::text::shown(&path),
+                MAX_LOCI_BYTES >> 30
+            ));
+            return Ok(None);
+        }
+        Ok(_) => {}
+    }
+    // The recorded file or none: a changed file is noted, not read.
+    if ldd_io::sha256_file(&path)?.0 != rec.sha256 {
+        notes.push(format!(
+            "{} changed after scoring (its SHA-256 is not the one scores.json records): the \
+             locus items are not shown",
+            ldd_io::text::shown(&path)
+        ));
+        return Ok(None);
+    }
+    let systems: Vec<&str> = scores.systems.iter().map(|s| s.name.as_str()).collect();
+    let mut items: Vec<LocusItem> = Vec::new();
+    let mut r = Input::open(&path)?;
+    let mut line = 1u64;
+    judged::for_each_row(&mut r, &path, |j| {
+        line += 1;
+        let k = items.last().map_or(systems.len(), |i| i.rows.len());
+        let same = |a: &Judged, b: &Judged| {
+            (
+                a.phenomenon.as_str(),
+                a.id,
+                a.dep.id,
+                a.head.as_ref().map(|h| h.id),
+            ) == (
+                b.phenomenon.as_str(),
+                b.id,
+                b.dep.id,
+                b.head.as_ref().map(|h| h.id),
+            )
+        };
+        let expected = systems.get(k % systems.len().max(1)).copied();
+        if expected != Some(j.system.as_str()) {
+            return Err(Error::input(
+                &path,
+                line,
+                format!(
+                    "system `{}` where scores.json's systems give `{}`",
+                    ldd_io::text::quote(&j.system, 100),
+                    expected.unwrap_or("none")
+                ),
+            ));
+        }
+        match items.last_mut() {
+            Some(i) if k < systems.len() => {
+                if !same(&i.rows[0], &j) {
+                    return Err(Error::input(&path, line, "a locus lacks a system's row"));
+                }
+                i.rows.push(j);
+            }
+            _ => items.push(LocusItem { rows: vec![j] }),
+        }
+        Ok(())
+    })?;
+    // Replaced while it was read: the same check once more.
+    if r.finish()?.sha256 != rec.sha256 {
+        return Err(Error::Data(format!(
+            "{} changed while it was read; run `report` again",
+            ldd_io::text::shown(&path)
+        )));
+    }
+    if items.last().is_some_and(|i| i.rows.len() != systems.len()) {
+        return Err(Error::input(
+            &path,
+            line,
+            "the last locus lacks a system's row",
+        ));
+    }
+    Ok(Some(items))
 }
 
 #[cfg(test)]

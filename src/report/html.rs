@@ -175,7 +175,7 @@ fn accessible(c: &Chart) -> String {
 }
 
 /// Escapes text for HTML and SVG.
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -220,11 +220,12 @@ pub fn page(r: &Report) -> Result<String> {
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"generator\" content=\"ldd-sets {}\">\n<title>LDD challenge sets: {} ({})</title>\n<style>{}</style>\n</head>\n<body>",
+         <meta name=\"generator\" content=\"ldd-sets {}\">\n<title>LDD challenge sets: {} ({})</title>\n<style>{}{}</style>\n</head>\n<body>",
         esc(&r.m.tool.version),
         esc(corpus),
         esc(&lang),
-        STYLE
+        STYLE,
+        super::items::style(r)
     );
     let _ = writeln!(
             s,
@@ -260,6 +261,9 @@ pub fn page(r: &Report) -> Result<String> {
     if r.tally.is_some() {
         s.push_str("<li><a href=\"#annotation\">Annotation</a></li>");
     }
+    if r.loci.is_some() {
+        s.push_str("<li><a href=\"#loci\">Locus items</a></li>");
+    }
     s.push_str("<li><a href=\"#sizes\">Set sizes</a></li><li><a href=\"#distances\">Distance distributions</a></li>\
         <li><a href=\"#examples\">Examples</a></li><li><a href=\"#settings\">Inputs and settings</a></li></ul></nav>\n<main>\n");
     let mut sections = vec![size_figures(r), distance_figures(r)];
@@ -274,6 +278,7 @@ pub fn page(r: &Report) -> Result<String> {
     findings(&mut s, r);
     scores(&mut s, r, &score_figs);
     annotation(&mut s, r);
+    super::items::section(&mut s, r);
     sizes(&mut s, r, &size_figs);
     distances(&mut s, &distance_figs);
     examples(&mut s, r);

@@ -17,6 +17,7 @@
 pub mod chart;
 pub mod data;
 pub mod html;
+pub mod items;
 pub mod latex;
 pub mod scores;
 
@@ -98,6 +99,8 @@ pub struct Report {
     pub parse: Option<ldd_parse::CacheManifest>,
     /// The annotators' tally, when given.
     pub tally: Option<TallyReport>,
+    /// Every locus judged by `score --metrics locus`, when the scores name its file.
+    pub loci: Option<Vec<data::LocusItem>>,
 }
 
 /// Reads everything the report shows about a loaded sets directory: the scores
@@ -124,6 +127,10 @@ pub fn gather(
     let examples = data::examples(&l, scores.as_ref(), per_set, &mut notes)?;
     let parse = data::parse_record(&l.m);
     let tally = tally.map(crate::format::sheet::read_tally).transpose()?;
+    let loci = match (&scores_path, &scores) {
+        (Some(p), Some(sc)) => data::loci(p, sc, &mut notes)?,
+        _ => None,
+    };
     Ok(Report {
         corpus: file_name(&l.m.inputs.source.path),
         measures_file: measures_path.as_deref().map(file_name),
@@ -137,6 +144,7 @@ pub fn gather(
         notes,
         parse,
         tally,
+        loci,
     })
 }
 

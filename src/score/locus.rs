@@ -19,7 +19,7 @@
 //! Memory: the locus rows and source words of the sets' lines, and one system's output
 //! lines and their alignment at a time.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use ldd_align::{Alignment, Corpus};
@@ -30,7 +30,8 @@ use ldd_io::Input;
 use super::{Loaded, Metric, Row, Trend, SMALL_SET};
 use crate::detect::alignment::{self, AlignOptions, Trained};
 use crate::error::{Error, Result};
-use crate::format::locus::{for_each_row, Locus};
+use crate::format::judged::{self, Judged, Judgement};
+use crate::format::locus::{for_each_row, Locus, RefToken};
 use crate::read::select::read_selected;
 
 /// The metric's key in `--metrics`, `scores.json` and `scores.csv`.
@@ -53,6 +54,146 @@ pub fn matches(hyp: &str, reference: &str) -> bool {
     let common = h.chars().zip(r.chars()).take_while(|(a, b)| a == b).count();
     let shorter = h.chars().count().min(r.chars().count());
     common >= 4 && 3 * common >= 2 * shorter
+}
+
+/// How outputs are judged: the aligner that links them to their sources and the matching
+/// rule.
+#[derive(Debug)]
+pub struct Judging {
+    /// The aligner ([`aligner`]).
+    pub aligner: AlignOptions,
+    /// The matching rule ([`Matcher`]).
+    pub matcher: Matcher,
+}
+
+/// Where `--lemma-model` finds the target language's UDPipe model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LemmaModel {
+    /// The registry's model of the target language, in the models directory.
+    Auto,
+    /// A model file.
+    File(PathBuf),
+}
+
+/// How an output token is judged to render a reference token: the surface rule
+/// ([`matches`]), and with a UDPipe model of the target language also equal lemmas
+/// (case-folded; `is` / `was`, `found` / `find`), each sentence tagged as the aligner
+/// tokenized it.
+#[derive(Debug, Default)]
+pub struct Matcher {
+    /// The tagger and its model's SHA-256 (first 16 hex digits).
+    tagger: Option<(ldd_parse::Parser, String)>,
+    /// The reference tokens' lemmas, by line id.
+    ref_lemmas: BTreeMap<u32, Vec<String>>,
+}
+
+impl Matcher {
+    /// The surface rule alone, or with the lemmas of `model` (a UDPipe 1 model of the
+    /// target language `lang`; [`LemmaModel::Auto`]: the registry's, in the models
+    /// directory).
+    pub fn new(model: Option<&LemmaModel>, lang: &str) -> Result<Matcher> {
+        let path = match model {
+            None => return Ok(Matcher::default()),
+            Some(LemmaModel::File(p)) => p.clone(),
+            Some(LemmaModel::Auto) => crate::parse::language_model(lang)?,
+        };
+        ldd_io::identity::note_input(&path);
+        let parser = ldd_parse::Parser::load(&path)?;
+        let (sha, _) = ldd_io::sha256_file(&path)?;
+        Ok(Matcher {
+            tagger: Some((parser, sha[..16].to_string())),
+            ref_lemmas: BTreeMap::new(),
+        })
+    }
+
+    /// The rule, as the signature names it.
+    pub fn rule(&self) -> String {
+        match &self.tagger {
+            Some((_, sha)) => format!("{MATCH},lemma|lemma-model:{sha}"),
+            None => MATCH.to_string(),
+        }
+    }
+
+    /// Tags what judging `loci` on the outputs `a` with lemmas needs: the output lines
+    /// where a locus is not rendered by the surface rule alone, and the same reference
+    /// lines (`refs`, by line id; each tagged once for all systems). Nothing without a
+    /// model. Lemmas decide only where the surface rule fails, so the other lines (most)
+    /// are never tagged.
+    pub fn prepare<'a>(
+        &mut self,
+        a: &mut Aligned,
+        loci: impl Iterator<Item = &'a Locus>,
+        refs: &BTreeMap<u32, Vec<String>>,
+    ) -> Result<()> {
+        if self.tagger.is_none() {
+            return Ok(());
+        }
+        // Judged before `a` has lemmas: the surface rule alone.
+        let ids: std::collections::BTreeSet<u32> = loci
+            .filter(|l| judge(l, a, self) == Some(false))
+            .map(|l| l.id as u32)
+            .collect();
+        let pick = |lines: &BTreeMap<u32, Vec<String>>, skip: &BTreeMap<u32, Vec<String>>| {
+            ids.iter()
+                .filter(|id| !skip.contains_key(id))
+                .filter_map(|id| Some((*id, lines.get(id)?.clone())))
+                .collect::<BTreeMap<u32, Vec<String>>>()
+        };
+        let outputs = self.lemmatize(&pick(&a.tokens, &a.lemmas))?;
+        a.lemmas.extend(outputs);
+        let reference = self.lemmatize(&pick(refs, &self.ref_lemmas))?;
+        self.ref_lemmas.extend(reference);
+        Ok(())
+    }
+
+    /// The lemmas (lowercased) of every line of `lines`, tagged in parallel.
+    fn lemmatize(&self, lines: &BTreeMap<u32, Vec<String>>) -> Result<BTreeMap<u32, Vec<String>>> {
+        use rayon::prelude::*;
+        let Some((parser, _)) = &self.tagger else {
+            return Ok(BTreeMap::new());
+        };
+        let tagged: Vec<(u32, std::result::Result<Vec<String>, String>)> = lines
+            .par_iter()
+            .map(|(&id, toks)| {
+                let t: Vec<&str> = toks.iter().map(String::as_str).collect();
+                let lemmas = parser
+                    .lemmas(&t)
+                    .map(|l| l.into_iter().map(|x| x.to_lowercase()).collect());
+                (id, lemmas)
+            })
+            .collect();
+        tagged
+            .into_iter()
+            .map(|(id, l)| {
+                l.map(|l| (id, l)).map_err(|e| {
+                    Error::Resource(format!(
+                        "{}: UDPipe could not tag line {id}: {e}",
+                        ldd_io::text::shown(parser.model_path())
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    /// Whether output token `j` (0-based) of line `id` renders reference token `r`.
+    fn renders(&self, a: &Aligned, id: u32, j: usize, hyp: &str, r: &RefToken) -> bool {
+        if matches(hyp, &r.form) {
+            return true;
+        }
+        let lemma = |m: &BTreeMap<u32, Vec<String>>, k: usize| {
+            m.get(&id)
+                .and_then(|l| l.get(k))
+                .filter(|l| !l.is_empty() && l.as_str() != "_")
+                .cloned()
+        };
+        match (
+            lemma(&a.lemmas, j),
+            lemma(&self.ref_lemmas, r.position as usize - 1),
+        ) {
+            (Some(h), Some(r)) => h == r,
+            _ => false,
+        }
+    }
 }
 
 /// The aligner that aligns outputs to their sources: the manifest's alignment options
@@ -98,9 +239,10 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
     Ok(opts)
 }
 
-/// The settings part of the signature: matching, aligner and the model's SHA-256 (first 16
-/// hex digits of each file).
-pub fn settings(opts: &AlignOptions) -> Result<String> {
+/// The settings part of the signature: matching (with the lemma model's SHA-256), aligner
+/// and the aligner model's SHA-256 (first 16 hex digits of each file).
+pub fn settings(j: &Judging) -> Result<String> {
+    let (opts, m) = (&j.aligner, &j.matcher);
     let mut sums = Vec::new();
     if let Some(prefix) = &opts.model {
         for f in alignment::model_files(prefix, opts.model_type) {
@@ -109,7 +251,8 @@ pub fn settings(opts: &AlignOptions) -> Result<String> {
         }
     }
     Ok(format!(
-        "locus:1|match:{MATCH}|aligner:{}-{}|model:{}|ci:wilson|test:mcnemar-exact",
+        "locus:1|match:{}|aligner:{}-{}|model:{}|ci:wilson|test:mcnemar-exact",
+        m.rule(),
         opts.model_type,
         opts.direction.name(),
         sums.join("+")
@@ -219,6 +362,8 @@ pub struct Aligned {
     pub tokens: BTreeMap<u32, Vec<String>>,
     /// Their links to the source words (0-based source word, output token) by line id.
     pub links: BTreeMap<u32, Alignment>,
+    /// Lemmas (lowercased) of the lines that need them ([`Matcher::prepare`]), by line id.
+    pub lemmas: BTreeMap<u32, Vec<String>>,
 }
 
 impl Aligned {
@@ -237,8 +382,7 @@ impl Aligned {
 }
 
 /// Every system's outputs (`hyps`) of the lines `words` holds, aligned to their sources
-/// with the aligner of `opts`, loaded once; `f` gets each system's outputs in turn, so
-/// one system's are held at a time.
+/// with the aligner of `opts`, loaded once; `f` gets each system's outputs in turn.
 pub fn align_each(
     l: &Loaded,
     hyps: &[PathBuf],
@@ -282,23 +426,27 @@ fn align_outputs(
     let (src, tgt) = (l.m.languages.source(), l.m.languages.target());
     let a = alignment::align(&pairs, opts, (src, tgt), None, Some(trained))?;
     let links = ids.iter().copied().zip(a.alignments).collect();
-    Ok(Aligned { tokens, links })
+    Ok(Aligned {
+        tokens,
+        links,
+        lemmas: BTreeMap::new(),
+    })
 }
 
 /// The judgement of one locus: `None` when the reference has no token for it.
-pub fn judge(loc: &Locus, a: &Aligned) -> Option<bool> {
+pub fn judge(loc: &Locus, a: &Aligned, m: &Matcher) -> Option<bool> {
     let id = loc.id as u32;
     if !a.links.contains_key(&id) {
         return Some(false);
     }
-    let rendered = |word: u32, refs: &[crate::format::locus::RefToken]| -> Option<bool> {
+    let rendered = |word: u32, refs: &[RefToken]| -> Option<bool> {
         if refs.is_empty() || word == 0 {
             return None;
         }
         Some(
             a.linked(id, word)
                 .iter()
-                .any(|(_, h)| refs.iter().any(|r| matches(h, &r.form))),
+                .any(|&(j, h)| refs.iter().any(|r| m.renders(a, id, j, h, r))),
         )
     };
     let dep = rendered(loc.dep.id, &loc.ref_dep);
@@ -312,25 +460,122 @@ pub fn judge(loc: &Locus, a: &Aligned) -> Option<bool> {
     }
 }
 
-/// Locus rows (`[system][row]`, the corpus row first: every distinct locus of the sets)
-/// and trends of every system, `confidence` the level of the Wilson intervals.
+/// What [`evaluate`] gives: score rows, trends, and the judgements file.
+pub struct Evaluated {
+    /// Rows per system (`[system][row]`), the corpus row first.
+    pub rows: Vec<Vec<Row>>,
+    /// Trends over d per system and phenomenon.
+    pub trends: Vec<Trend>,
+    /// `scores.loci.tsv` ([`crate::format::judged`]): every distinct locus, judged for every
+    /// system.
+    pub judgements: String,
+    /// Its rows.
+    pub judged_rows: u64,
+}
+
+/// One distinct locus (phenomenon, line, dependent, head): where it first occurs and the
+/// buckets of the phenomenon's sets that hold it.
+struct Distinct {
+    set: usize,
+    row: usize,
+    buckets: Vec<String>,
+}
+
+/// The distinct loci of `sets`, in the order of the manifest's phenomena, then of line,
+/// dependent and head.
+fn distinct_loci(l: &Loaded, sets: &[SetLoci]) -> Vec<Distinct> {
+    let mut phenomena: Vec<&str> = Vec::new();
+    let mut loci: BTreeMap<(usize, u64, u32, Option<u32>), Distinct> = BTreeMap::new();
+    for (si, s) in sets.iter().enumerate() {
+        let set = &l.units[s.unit].set;
+        let ph = phenomena
+            .iter()
+            .position(|p| *p == set.phenomenon)
+            .unwrap_or_else(|| {
+                phenomena.push(&set.phenomenon);
+                phenomena.len() - 1
+            });
+        for (ri, r) in s.rows.iter().enumerate() {
+            let key = (ph, r.id, r.dep.id, r.head.as_ref().map(|h| h.id));
+            let d = loci.entry(key).or_insert_with(|| Distinct {
+                set: si,
+                row: ri,
+                buckets: Vec::new(),
+            });
+            if !d.buckets.contains(&set.bucket) {
+                d.buckets.push(set.bucket.clone());
+            }
+        }
+    }
+    loci.into_values().collect()
+}
+
+/// What one system's output gives a locus: the judgement and the output tokens (1-based
+/// positions) aligned to its dependent and head.
+struct Rendered {
+    judgement: Option<bool>,
+    hyp_dep: Vec<u32>,
+    hyp_head: Vec<u32>,
+}
+
+/// One system's judgement of every distinct locus, and its output tokens by line id.
+struct SystemLoci {
+    rendered: Vec<Rendered>,
+    outputs: BTreeMap<u32, Vec<String>>,
+}
+
+/// Locus rows and trends of every system, `confidence` the level of the Wilson
+/// intervals, and the judgement of every locus ([`Evaluated`]); `reference` is the
+/// corpus's target side.
 pub fn evaluate(
     l: &Loaded,
     hyps: &[PathBuf],
     systems: &[String],
-    opts: &AlignOptions,
+    judging: Judging,
     m: &Metric,
     confidence: f64,
-) -> Result<(Vec<Vec<Row>>, Vec<Trend>)> {
+    reference: &Path,
+) -> Result<Evaluated> {
+    let Judging {
+        aligner: opts,
+        mut matcher,
+    } = judging;
+    let opts = &opts;
     let (sets, words) = read_loci(l)?;
+    let distinct = distinct_loci(l, &sets);
+    let refs = reference_tokens(reference, &words, opts)?;
     // judged[system][set][row]
     let mut judged: Vec<Vec<Vec<Option<bool>>>> = Vec::new();
-    align_each(l, hyps, opts, &words, |a| {
-        judged.push(
-            sets.iter()
-                .map(|s| s.rows.iter().map(|r| judge(r, &a)).collect())
-                .collect(),
-        );
+    // per_system[system]: each distinct locus rendered, the output tokens by line id.
+    let mut per_system: Vec<SystemLoci> = Vec::new();
+    let positions = |a: &Aligned, id: u32, word: Option<u32>| -> Vec<u32> {
+        word.map_or_else(Vec::new, |w| {
+            a.linked(id, w).iter().map(|&(j, _)| j as u32 + 1).collect()
+        })
+    };
+    align_each(l, hyps, opts, &words, |mut a| {
+        matcher.prepare(&mut a, sets.iter().flat_map(|s| s.rows.iter()), &refs)?;
+        let j: Vec<Vec<Option<bool>>> = sets
+            .iter()
+            .map(|s| s.rows.iter().map(|r| judge(r, &a, &matcher)).collect())
+            .collect();
+        let rendered = distinct
+            .iter()
+            .map(|d| {
+                let r = &sets[d.set].rows[d.row];
+                let id = r.id as u32;
+                Rendered {
+                    judgement: j[d.set][d.row],
+                    hyp_dep: positions(&a, id, Some(r.dep.id)),
+                    hyp_head: positions(&a, id, r.head.as_ref().map(|h| h.id)),
+                }
+            })
+            .collect();
+        judged.push(j);
+        per_system.push(SystemLoci {
+            rendered,
+            outputs: a.tokens,
+        });
         Ok(())
     })?;
     let row = |s: usize, scope: &str, outcomes: &[Option<bool>], base: &[Option<bool>]| {
@@ -366,19 +611,9 @@ pub fn evaluate(
     };
     let mut rows: Vec<Vec<Row>> = vec![Vec::new(); hyps.len()];
     // The corpus: every distinct locus (phenomenon, line, dependent, head) once.
-    let mut seen = BTreeSet::new();
-    let mut distinct: Vec<(usize, usize)> = Vec::new();
-    for (si, s) in sets.iter().enumerate() {
-        let ph = &l.units[s.unit].set.phenomenon;
-        for (ri, r) in s.rows.iter().enumerate() {
-            if seen.insert((ph.as_str(), r.id, r.dep.id, r.head.as_ref().map(|h| h.id))) {
-                distinct.push((si, ri));
-            }
-        }
-    }
     for (s, sys_rows) in rows.iter_mut().enumerate() {
         let pick = |s: usize| -> Vec<Option<bool>> {
-            distinct.iter().map(|&(si, ri)| judged[s][si][ri]).collect()
+            per_system[s].rendered.iter().map(|r| r.judgement).collect()
         };
         let mut r = row(s, "corpus", &pick(s), &pick(0));
         r.bucket = "corpus".into();
@@ -398,7 +633,88 @@ pub fn evaluate(
             sys_rows.push(r);
         }
     }
-    Ok((rows.clone(), trends(m, systems, &rows)))
+    let (judgements, judged_rows) =
+        judgements(l, &sets, &distinct, &words, &refs, &per_system, systems);
+    Ok(Evaluated {
+        trends: trends(m, systems, &rows),
+        rows,
+        judgements,
+        judged_rows,
+    })
+}
+
+/// The reference tokens (as the aligner tokenizes them) of the lines `words` holds.
+fn reference_tokens(
+    reference: &Path,
+    words: &SourceWords,
+    opts: &AlignOptions,
+) -> Result<BTreeMap<u32, Vec<String>>> {
+    let ids: Vec<u32> = words.keys().copied().collect();
+    let (lines, _) = read_selected(reference, &ids)?;
+    Ok(ids
+        .iter()
+        .zip(&lines)
+        .map(|(&id, line)| {
+            let t = alignment::tokens(line, opts.pretokenized)
+                .into_iter()
+                .map(String::from)
+                .collect();
+            (id, t)
+        })
+        .collect())
+}
+
+/// `scores.loci.tsv`: every distinct locus, one row per system, and its row count.
+fn judgements(
+    l: &Loaded,
+    sets: &[SetLoci],
+    distinct: &[Distinct],
+    words: &SourceWords,
+    refs: &BTreeMap<u32, Vec<String>>,
+    per_system: &[SystemLoci],
+    systems: &[String],
+) -> (String, u64) {
+    let mut out = String::from(judged::HEADER);
+    out.push('\n');
+    let mut n = 0u64;
+    let none = Vec::new();
+    for (k, d) in distinct.iter().enumerate() {
+        let r = &sets[d.set].rows[d.row];
+        let id = r.id as u32;
+        let reference = refs.get(&id).unwrap_or(&none);
+        // Positions beyond the reference read now are not shown (they cannot occur when
+        // the reference is the file extract aligned, which `score` checked).
+        let within = |toks: &[RefToken]| -> Vec<u32> {
+            toks.iter()
+                .map(|t| t.position)
+                .filter(|&p| p as usize <= reference.len())
+                .collect()
+        };
+        for (s, system) in systems.iter().enumerate() {
+            let x = &per_system[s].rendered[k];
+            let j = Judged {
+                phenomenon: l.units[sets[d.set].unit].set.phenomenon.clone(),
+                sets: d.buckets.clone(),
+                id: r.id,
+                distance: r.distance,
+                dep: r.dep.clone(),
+                head: r.head.clone(),
+                system: system.clone(),
+                judgement: Judgement::of(x.judgement),
+                ref_dep: within(&r.ref_dep),
+                ref_head: within(&r.ref_head),
+                hyp_dep: x.hyp_dep.clone(),
+                hyp_head: x.hyp_head.clone(),
+                source: words.get(&id).cloned().unwrap_or_default(),
+                reference: reference.clone(),
+                output: per_system[s].outputs.get(&id).cloned().unwrap_or_default(),
+            };
+            out.push_str(&j.row());
+            out.push('\n');
+            n += 1;
+        }
+    }
+    (out, n)
 }
 
 /// Spearman and Pearson of accuracy against minimum distance over each phenomenon's `ge`

@@ -32,7 +32,9 @@ use ldd_io::Input;
 
 pub use ldd_eval::significance::Method;
 
-pub use crate::format::scores::{Metric, Row, Scores, Significance, System, Trend, SMALL_SET};
+pub use crate::format::scores::{
+    LociFile, Metric, Row, Scores, Significance, System, Trend, SMALL_SET,
+};
 
 use crate::error::{Error, Result};
 use crate::format::sets::SetKind;
@@ -57,6 +59,9 @@ pub struct ScoreOptions {
     /// The aligner model for locus accuracy (`--align-model`) [default: the one the
     /// manifest records].
     pub align_model: Option<PathBuf>,
+    /// A UDPipe model of the target language whose lemmas locus accuracy also matches
+    /// (`--lemma-model`) [default: none, the surface rule alone].
+    pub lemma_model: Option<locus::LemmaModel>,
 }
 
 /// A segment-level metric: one value per corpus line and system (`--seg-scores`).
@@ -144,9 +149,19 @@ metrics (--seg-scores): the mean of the lines' values; locus accuracy (--metrics
 share of judged loci whose reference words the output renders, Wilson intervals, McNemar's exact \
 test; one reference: the corpus target side";
 
+/// What `score` computed: the scores, and with `--metrics locus` the judgement of every
+/// locus (`scores.loci.tsv`, which `scores.loci` names).
+#[derive(Debug, Clone)]
+pub struct Scored {
+    /// `scores.json`'s content.
+    pub scores: Scores,
+    /// `scores.loci.tsv`'s text.
+    pub judgements: Option<String>,
+}
+
 /// Scores every set of `l`, its controls and the corpus for each system (no output
 /// files); `args` checked by [`check_options`] first.
-pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scores> {
+pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let reference = match &args.reference {
         Some(r) => r.clone(),
         None => l.m.inputs.target.path.clone(),
@@ -194,9 +209,12 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scores> {
             ldd_io::text::shown(&l.manifest_path)
         )));
     }
-    let with_locus = args.metrics.iter().any(|k| k == locus::KEY);
-    let locus_aligner = match with_locus {
-        true => Some(locus::aligner(l, args.align_model.as_deref())?),
+    // Locus accuracy's aligner and matching rule, checked before any system is read.
+    let judging = match args.metrics.iter().any(|k| k == locus::KEY) {
+        true => Some(locus::Judging {
+            aligner: locus::aligner(l, args.align_model.as_deref())?,
+            matcher: locus::Matcher::new(args.lemma_model.as_ref(), l.m.languages.target())?,
+        }),
         false => None,
     };
     let mut systems: Vec<System> = Vec::new();
@@ -251,13 +269,13 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scores> {
             signature: ctx.segment(&s.name, s.higher_is_better),
         });
     }
-    let locus_metric = match &locus_aligner {
-        Some(opts) => Some(Metric {
+    let locus_metric = match &judging {
+        Some(j) => Some(Metric {
             key: locus::KEY.into(),
             label: "Locus".into(),
             higher_is_better: true,
             reorder_only: false,
-            signature: ctx.locus(&locus::settings(opts)?),
+            signature: ctx.locus(&locus::settings(j)?),
         }),
         None => None,
     };
@@ -276,15 +294,19 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scores> {
         let scale = defs.get(k).map_or(1.0, |d| d.scale);
         per_metric.push(ev.metric(m, &columns, scale)?);
     }
-    if let (Some(m), Some(opts)) = (locus_metric, &locus_aligner) {
-        per_metric.push(locus::evaluate(
+    let mut judgements = None;
+    if let (Some(m), Some(judging)) = (locus_metric, judging) {
+        let e = locus::evaluate(
             l,
             &args.hyps,
             &names,
-            opts,
+            judging,
             &m,
             sig.confidence,
-        )?);
+            &reference,
+        )?;
+        per_metric.push((e.rows, e.trends));
+        judgements = Some((e.judgements, e.judged_rows));
         metrics.push(m);
     }
     let mut rows = Vec::new();
@@ -303,7 +325,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scores> {
         .iter()
         .map(|m| (m.key.clone(), m.signature.clone()))
         .collect();
-    Ok(Scores {
+    let scores = Scores {
         sets: l.dir.clone(),
         reference: Some(reference),
         corpus_lines: l.m.corpus.lines,
@@ -323,12 +345,27 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scores> {
         },
         rows,
         trends,
+        loci: judgements.as_ref().map(|(text, n)| LociFile {
+            file: crate::layout::SCORES_LOCI.into(),
+            sha256: ldd_io::sha256_bytes(text.as_bytes()),
+            rows: *n,
+        }),
+    };
+    Ok(Scored {
+        scores,
+        judgements: judgements.map(|(text, _)| text),
     })
 }
 
 /// Checks what the command line's types alone cannot: the level, a paired test's
 /// systems, the `--seg-scores` names and file counts.
 pub fn check_options(args: &ScoreOptions) -> Result<()> {
+    if args.lemma_model.is_some() && !args.metrics.iter().any(|k| k == locus::KEY) {
+        return Err(Error::Config(
+            "--lemma-model: lemmas are matched by locus accuracy only; add --metrics ...,locus"
+                .into(),
+        ));
+    }
     let c = args.significance.confidence;
     if !(c > 0.0 && c < 1.0) {
         return Err(Error::Config(format!(

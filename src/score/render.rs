@@ -14,40 +14,51 @@ const CSV_HEADER: &str =
     "system,metric,scope,kind,phenomenon,bucket,min_distance,exact,sentences,score,\
 controls,control_status,control_mean,control_sd,rank,ties,points,spearman,pearson";
 
-/// Writes `scores.json` and `scores.csv` into `dir` (created if needed), together and
-/// all-or-nothing. Existing files of those names are replaced only if ldd-sets wrote them
-/// (a JSON score report; a CSV with ldd-sets' header), and never if they are inputs.
-pub fn write_outputs(report: &Scores, dir: &Path, inputs: &[&Path]) -> Result<()> {
+/// Writes `scores.json` and `scores.csv`, and `scores.loci.tsv` when `judgements` holds
+/// its text, into `dir` (created if needed), together and all-or-nothing. Existing files
+/// of those names are replaced only if ldd-sets wrote them (a JSON score report; a CSV or
+/// TSV with ldd-sets' header), and never if they are inputs.
+pub fn write_outputs(
+    report: &Scores,
+    judgements: Option<&str>,
+    dir: &Path,
+    inputs: &[&Path],
+) -> Result<()> {
     let mut json = serde_json::to_string_pretty(report)
         .map_err(|e| Error::Data(format!("scores.json: {e}")))?;
     json.push('\n');
     // Both or neither: a stop never leaves a new scores.json beside an old scores.csv, nor
     // an empty directory made for them.
-    let files = [
+    let mut files = vec![
         (dir.join(layout::SCORES_JSON), json.into_bytes()),
         (
             dir.join(layout::SCORES_CSV),
             render_csv(report).into_bytes(),
         ),
     ];
+    if let Some(text) = judgements {
+        files.push((dir.join(layout::SCORES_LOCI), text.as_bytes().to_vec()));
+    }
     ldd_io::write_together(dir, &files, "ldd-sets score", &written_by_us, inputs)?;
     Ok(())
 }
 
-/// Whether an existing `scores.json` / `scores.csv` is a previous output of `score`.
+/// Whether an existing `scores.json`, `scores.csv` or `scores.loci.tsv` is a previous
+/// output of `score` (the tables by their header line alone).
 fn written_by_us(p: &Path) -> bool {
-    let Ok(text) = ldd_io::read_text(p, 1 << 30) else {
-        return false;
+    let header = || -> Option<String> {
+        let mut r = ldd_io::Input::open(p).ok()?;
+        r.next_line().ok()?.map(String::from)
     };
-    if p.extension().is_some_and(|e| e == "csv") {
-        return text
-            .lines()
-            .next()
-            .is_some_and(|h| h.starts_with(CSV_HEADER));
+    match p.extension().and_then(|e| e.to_str()) {
+        Some("csv") => header().is_some_and(|h| h.starts_with(CSV_HEADER)),
+        Some("tsv") => header().is_some_and(|h| h == crate::format::judged::HEADER),
+        _ => ldd_io::read_text(p, 1 << 30).is_ok_and(|text| {
+            serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| {
+                v.get("rows").is_some_and(|r| r.is_array()) && v.get("corpus_lines").is_some()
+            })
+        }),
     }
-    serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| {
-        v.get("rows").is_some_and(|r| r.is_array()) && v.get("corpus_lines").is_some()
-    })
 }
 
 fn opt<T: ToString>(v: Option<T>) -> String {

@@ -513,6 +513,11 @@ pub fn read_text(path: &Path, max_bytes: u64) -> Result<String> {
     })
 }
 
+/// SHA-256 (lowercase hex) of `bytes`.
+pub fn sha256_bytes(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
 /// SHA-256 (lowercase hex) and size of a file's bytes as stored, read in one pass.
 pub fn sha256_file(path: &Path) -> Result<(String, u64)> {
     let mut f = File::open(path).map_err(|e| Error::io(path, e))?;

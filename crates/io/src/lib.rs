@@ -34,7 +34,9 @@ pub mod text;
 
 pub use archive::{gzip_lines, gzip_member, Archive};
 pub use error::{clear as clear_io_error, Error, Result};
-pub use input::{read_lines, read_text, sha256_file, FileInfo, Input, LineRange, MAX_LINE_BYTES};
+pub use input::{
+    read_lines, read_text, sha256_bytes, sha256_file, FileInfo, Input, LineRange, MAX_LINE_BYTES,
+};
 pub use name::{Name, NameKind};
 pub use output::{
     parent_dir, resolved, write_bytes_atomic, write_file_atomic, write_together, AtomicFile,

@@ -112,6 +112,48 @@ char *ldd_udpipe_parse(const void *handle, const char *text, size_t len, size_t 
   return nullptr;
 }
 
+// Tags `len` bytes of UTF-8 `tokens`, one token per line ('\n'-separated, already
+// tokenized: UDPipe's tokenizer is not run), as one sentence with the model's default
+// tagger, and returns their lemmas, one per line in token order, in a string of
+// `*out_len` bytes. On failure returns null and sets *error. Const model methods only, as
+// above.
+char *ldd_udpipe_lemmas(const void *handle, const char *tokens, size_t len, size_t *out_len,
+                        char **error) {
+  *error = nullptr;
+  *out_len = 0;
+  try {
+    const model *m = static_cast<const model *>(handle);
+    sentence s;
+    std::string all(tokens, len);
+    size_t start = 0;
+    while (start <= all.size() && !all.empty()) {
+      size_t end = all.find('\n', start);
+      if (end == std::string::npos) end = all.size();
+      s.add_word(string_piece(all.data() + start, end - start));
+      start = end + 1;
+    }
+    std::string err;
+    if (!s.empty() && !m->tag(s, model::DEFAULT, err)) {
+      set_error(error, err.empty() ? std::string("tagging failed") : err);
+      return nullptr;
+    }
+    std::string out;
+    // words[0] is the technical root.
+    for (size_t i = 1; i < s.words.size(); ++i) {
+      if (i > 1) out.push_back('\n');
+      out += s.words[i].lemma;
+    }
+    char *result = copy_out(out, out_len);
+    if (result == nullptr) set_error(error, "out of memory");
+    return result;
+  } catch (const std::exception &e) {
+    set_error(error, e.what());
+  } catch (...) {
+    set_error(error, "UDPipe failed");
+  }
+  return nullptr;
+}
+
 void ldd_udpipe_free_string(char *s) { std::free(s); }
 
 }  // extern "C"

@@ -68,6 +68,15 @@ impl Parser {
         Ok(self.model.parse(&sanitize(text))?.text)
     }
 
+    /// The lemmas of `tokens`, one tokenized sentence, as the model's tagger gives them
+    /// (no tokenizer, no parser). Line breaks and other control characters in a token are
+    /// replaced by spaces first.
+    pub fn lemmas(&self, tokens: &[&str]) -> Result<Vec<String>, String> {
+        let clean: Vec<String> = tokens.iter().map(|t| sanitize(t).into_owned()).collect();
+        let refs: Vec<&str> = clean.iter().map(String::as_str).collect();
+        self.model.lemmas(&refs)
+    }
+
     /// Parses one corpus line into exactly one tree and formats it as a CoNLL-U block.
     ///
     /// `sent_id` is written as `# sent_id`, the trimmed line as `# text`. UDPipe sentences are

@@ -20,6 +20,13 @@ extern "C" {
         out_len: *mut usize,
         error: *mut *mut c_char,
     ) -> *mut c_char;
+    fn ldd_udpipe_lemmas(
+        model: *const c_void,
+        tokens: *const c_char,
+        len: usize,
+        out_len: *mut usize,
+        error: *mut *mut c_char,
+    ) -> *mut c_char;
     fn ldd_udpipe_free_string(s: *mut c_char);
 }
 
@@ -56,6 +63,24 @@ unsafe fn take_error(p: *mut c_char) -> Option<String> {
     Some(s)
 }
 
+/// Takes ownership of a result the shim returned: its text, or the error it set.
+///
+/// SAFETY: `out` is null or a string of `len` bytes from the shim, not yet freed; `error`
+/// is null or a shim error string, not yet freed.
+unsafe fn take_output(out: *mut c_char, len: usize, error: *mut c_char) -> Result<String, String> {
+    // SAFETY: see the function's contract.
+    let message = unsafe { take_error(error) };
+    if out.is_null() {
+        return Err(message.unwrap_or_else(|| "UDPipe failed (out of memory?)".into()));
+    }
+    // SAFETY: the shim returned `len` initialised bytes at `out` (plus a NUL).
+    let bytes = unsafe { std::slice::from_raw_parts(out.cast::<u8>(), len) };
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    // SAFETY: allocated by the shim, freed once here.
+    unsafe { ldd_udpipe_free_string(out) };
+    Ok(text)
+}
+
 impl Model {
     /// Loads the model file at `path`. The caller checks the file header first: some
     /// non-model files make UDPipe's loader read garbage lengths.
@@ -89,17 +114,43 @@ impl Model {
                 &mut error,
             )
         };
-        // SAFETY: `error` is null or a shim string.
-        let message = unsafe { take_error(error) };
-        if out.is_null() {
-            return Err(message.unwrap_or_else(|| "UDPipe failed (out of memory?)".into()));
-        }
-        // SAFETY: the shim returned `len` initialised bytes at `out` (plus a NUL).
-        let bytes = unsafe { std::slice::from_raw_parts(out.cast::<u8>(), len) };
-        let text = String::from_utf8_lossy(bytes).into_owned();
-        // SAFETY: allocated by the shim, freed once here.
-        unsafe { ldd_udpipe_free_string(out) };
+        // SAFETY: as `take_output` requires, straight from the shim.
+        let text = unsafe { take_output(out, len, error) }?;
         Ok(Conllu { text, sentences })
+    }
+}
+
+impl Model {
+    /// Tags `tokens` (one sentence, already tokenized; none may contain a line break)
+    /// with the model's default tagger and returns their lemmas, in order.
+    pub fn lemmas(&self, tokens: &[&str]) -> Result<Vec<String>, String> {
+        if tokens.is_empty() {
+            return Ok(Vec::new());
+        }
+        let text = tokens.join("\n");
+        let (mut len, mut error) = (0usize, std::ptr::null_mut());
+        // SAFETY: the model pointer is live (owned by `self`); `text` is valid for its
+        // length; the out pointers are valid.
+        let out = unsafe {
+            ldd_udpipe_lemmas(
+                self.0.as_ptr(),
+                text.as_ptr().cast(),
+                text.len(),
+                &mut len,
+                &mut error,
+            )
+        };
+        // SAFETY: as `take_output` requires, straight from the shim.
+        let text = unsafe { take_output(out, len, error) }?;
+        let lemmas: Vec<String> = text.split('\n').map(String::from).collect();
+        if lemmas.len() != tokens.len() {
+            return Err(format!(
+                "UDPipe gave {} lemmas for {} tokens",
+                lemmas.len(),
+                tokens.len()
+            ));
+        }
+        Ok(lemmas)
     }
 }
 

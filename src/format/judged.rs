@@ -1,0 +1,360 @@
+//! `scores.loci.tsv`: locus accuracy's judgement of every locus for every system, written
+//! by `score --metrics locus` beside `scores.json` (which names it with its SHA-256) and
+//! read by `report` for its item browser.
+//!
+//! One header row, then one row per distinct locus (phenomenon, line, dependent, head) and
+//! system: the loci in the order of the phenomena in the manifest, then of line, dependent
+//! and head; for each, one row per system in `--hyp` order.
+//!
+//! | column | content |
+//! | --- | --- |
+//! | `phenomenon` | the set's phenomenon |
+//! | `sets` | the buckets of that phenomenon's sets holding the locus, space-separated (e.g. `ge1 ge2 eq2`) |
+//! | `id` | 1-based corpus line |
+//! | `distance` | as in the sets' `locus.tsv` |
+//! | `dep`, `dep_word`, `head`, `head_word` | as in `locus.tsv` (1-based word IDs, forms) |
+//! | `system` | the system's name |
+//! | `judgement` | `correct`, `incorrect`, or `no_reference` (the reference has no token aligned to either word: not judged) |
+//! | `ref_dep`, `ref_dep_words`, `ref_head`, `ref_head_words` | the reference tokens aligned to the dependent and the head: positions (1-based, in `reference`) and tokens, space-separated |
+//! | `hyp_dep`, `hyp_dep_words`, `hyp_head`, `hyp_head_words` | the same for the system's output (positions in `output`) |
+//! | `source` | the source line's words (the tree's words; word *k* is ID *k*) |
+//! | `reference`, `output` | the reference and the output, tokenized as the aligner tokenizes them |
+//!
+//! Tokens are separated by single spaces; a space, tab or line break inside a word is
+//! written as `_`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::format::locus::Word;
+
+/// The header row of `scores.loci.tsv`.
+pub const HEADER: &str = "phenomenon\tsets\tid\tdistance\tdep\tdep_word\thead\thead_word\t\
+system\tjudgement\tref_dep\tref_dep_words\tref_head\tref_head_words\t\
+hyp_dep\thyp_dep_words\thyp_head\thyp_head_words\tsource\treference\toutput";
+
+/// Columns of a row.
+const COLUMNS: usize = 21;
+
+/// Locus accuracy's judgement of one locus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Judgement {
+    /// Every judged word of the locus is rendered.
+    Correct,
+    /// A judged word is not rendered.
+    Incorrect,
+    /// The reference has no token aligned to either word: not judged.
+    NoReference,
+}
+
+impl Judgement {
+    /// Every judgement, in the order reports list them.
+    pub const ALL: [Judgement; 3] = [
+        Judgement::Correct,
+        Judgement::Incorrect,
+        Judgement::NoReference,
+    ];
+
+    /// From locus accuracy's outcome (`None`: no reference locus).
+    pub fn of(outcome: Option<bool>) -> Judgement {
+        match outcome {
+            Some(true) => Judgement::Correct,
+            Some(false) => Judgement::Incorrect,
+            None => Judgement::NoReference,
+        }
+    }
+
+    /// Its name in the file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Judgement::Correct => "correct",
+            Judgement::Incorrect => "incorrect",
+            Judgement::NoReference => "no_reference",
+        }
+    }
+}
+
+/// One row: a locus as one system's output renders it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judged {
+    /// The phenomenon.
+    pub phenomenon: String,
+    /// The buckets of the phenomenon's sets that hold the locus.
+    pub sets: Vec<String>,
+    /// 1-based corpus line.
+    pub id: u64,
+    /// As in `locus.tsv`.
+    pub distance: u32,
+    /// The dependent (reorder sets: the first marked link's source word).
+    pub dep: Word,
+    /// The head (`None`: one marked link).
+    pub head: Option<Word>,
+    /// The system.
+    pub system: String,
+    /// The judgement.
+    pub judgement: Judgement,
+    /// Positions (1-based, in `reference`) of the reference tokens aligned to `dep`.
+    pub ref_dep: Vec<u32>,
+    /// The same for `head`.
+    pub ref_head: Vec<u32>,
+    /// Positions (1-based, in `output`) of the output tokens aligned to `dep`.
+    pub hyp_dep: Vec<u32>,
+    /// The same for `head`.
+    pub hyp_head: Vec<u32>,
+    /// The source line's words.
+    pub source: Vec<String>,
+    /// The reference's tokens.
+    pub reference: Vec<String>,
+    /// The output's tokens.
+    pub output: Vec<String>,
+}
+
+/// A token as a cell part: whitespace inside it as `_`.
+fn token(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_whitespace() { '_' } else { c })
+        .collect()
+}
+
+fn tokens(t: &[String]) -> String {
+    t.iter().map(|w| token(w)).collect::<Vec<_>>().join(" ")
+}
+
+fn positions(p: &[u32]) -> String {
+    p.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// The tokens of `toks` at the 1-based positions `p`.
+fn words_at(p: &[u32], toks: &[String]) -> String {
+    p.iter()
+        .filter_map(|&k| toks.get(k as usize - 1))
+        .map(|w| token(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Judged {
+    /// The row (without line terminator).
+    pub fn row(&self) -> String {
+        let mut s = String::new();
+        let _ = write!(
+            s,
+            "{}\t{}\t{}\t{}\t{}\t{}\t",
+            token(&self.phenomenon),
+            self.sets.join(" "),
+            self.id,
+            self.distance,
+            self.dep.id,
+            token(&self.dep.form)
+        );
+        match &self.head {
+            Some(h) => {
+                let _ = write!(s, "{}\t{}\t", h.id, token(&h.form));
+            }
+            None => s.push_str("\t\t"),
+        }
+        let _ = write!(
+            s,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            token(&self.system),
+            self.judgement.name(),
+            positions(&self.ref_dep),
+            words_at(&self.ref_dep, &self.reference),
+            positions(&self.ref_head),
+            words_at(&self.ref_head, &self.reference),
+            positions(&self.hyp_dep),
+            words_at(&self.hyp_dep, &self.output),
+            positions(&self.hyp_head),
+            words_at(&self.hyp_head, &self.output),
+            tokens(&self.source),
+            tokens(&self.reference),
+            tokens(&self.output),
+        );
+        s
+    }
+
+    /// Reads a row; `path` and `line` (1-based) name it in errors. Positions must lie
+    /// within their line (the word columns are not read: they repeat the tokens).
+    pub fn parse(text: &str, path: &Path, line: u64) -> Result<Judged> {
+        let c: Vec<&str> = text.split('\t').collect();
+        if c.len() != COLUMNS {
+            return Err(Error::input(
+                path,
+                line,
+                format!(
+                    "expected {COLUMNS} tab-separated columns, found {}",
+                    c.len()
+                ),
+            ));
+        }
+        let bad = |what: &str, m: String| Error::input(path, line, format!("column `{what}`: {m}"));
+        let num = |k: usize, what: &str| -> Result<u64> {
+            c[k].parse().map_err(|_| {
+                bad(
+                    what,
+                    format!("not a whole number: `{}`", ldd_io::text::quote(c[k], 40)),
+                )
+            })
+        };
+        let small = |k: usize, what: &str| -> Result<u32> {
+            u32::try_from(num(k, what)?).map_err(|_| bad(what, "too large".into()))
+        };
+        let toks = |k: usize| -> Vec<String> {
+            match c[k] {
+                "" => Vec::new(),
+                t => t.split(' ').map(String::from).collect(),
+            }
+        };
+        let (source, reference, output) = (toks(18), toks(19), toks(20));
+        let pos = |k: usize, what: &str, within: &[String]| -> Result<Vec<u32>> {
+            c[k].split_whitespace()
+                .map(|p| {
+                    p.parse()
+                        .ok()
+                        .filter(|&p: &u32| p > 0 && p as usize <= within.len())
+                        .ok_or_else(|| {
+                            bad(
+                                what,
+                                format!(
+                                    "not a position among the line's {} tokens: `{}`",
+                                    within.len(),
+                                    ldd_io::text::quote(p, 20)
+                                ),
+                            )
+                        })
+                })
+                .collect()
+        };
+        let judgement = Judgement::ALL
+            .into_iter()
+            .find(|j| j.name() == c[9])
+            .ok_or_else(|| {
+                bad(
+                    "judgement",
+                    format!(
+                        "`{}` is not correct, incorrect or no_reference",
+                        ldd_io::text::quote(c[9], 40)
+                    ),
+                )
+            })?;
+        let word = |k: usize, what: &str| -> Result<Word> {
+            let id = small(k, what)?;
+            if id == 0 || id as usize > source.len() {
+                return Err(bad(
+                    what,
+                    format!("word {id} is not among the source's {} words", source.len()),
+                ));
+            }
+            Ok(Word {
+                id,
+                form: c[k + 1].to_string(),
+            })
+        };
+        Ok(Judged {
+            phenomenon: c[0].to_string(),
+            sets: c[1].split_whitespace().map(String::from).collect(),
+            id: num(2, "id")?,
+            distance: small(3, "distance")?,
+            dep: word(4, "dep")?,
+            head: if c[6].is_empty() {
+                None
+            } else {
+                Some(word(6, "head")?)
+            },
+            system: c[8].to_string(),
+            judgement,
+            ref_dep: pos(10, "ref_dep", &reference)?,
+            ref_head: pos(12, "ref_head", &reference)?,
+            hyp_dep: pos(14, "hyp_dep", &output)?,
+            hyp_head: pos(16, "hyp_head", &output)?,
+            source,
+            reference,
+            output,
+        })
+    }
+}
+
+/// Calls `f` with every row of a judgements file read from `r` (its header checked), in
+/// order; `path` names the file in errors.
+pub fn for_each_row(
+    r: &mut ldd_io::Input,
+    path: &Path,
+    mut f: impl FnMut(Judged) -> Result<()>,
+) -> Result<()> {
+    super::for_each_tsv_row(
+        r,
+        path,
+        HEADER,
+        "a locus judgements file (scores.loci.tsv)",
+        |line, n| f(Judged::parse(line, path, n)?),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Judged {
+        let w = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        Judged {
+            phenomenon: "particle".into(),
+            sets: vec!["ge1".into(), "ge2".into(), "eq2".into()],
+            id: 12,
+            distance: 2,
+            dep: Word {
+                id: 4,
+                form: "aus".into(),
+            },
+            head: Some(Word {
+                id: 1,
+                form: "Brach".into(),
+            }),
+            system: "sys-a".into(),
+            judgement: Judgement::Incorrect,
+            ref_dep: vec![2],
+            ref_head: vec![1],
+            hyp_dep: vec![],
+            hyp_head: vec![1],
+            source: w("Brach der Krieg aus ?"),
+            reference: w("broke out the war ?"),
+            output: w("broke the war"),
+        }
+    }
+
+    #[test]
+    fn a_row_reads_back_as_written() {
+        let j = sample();
+        let row = j.row();
+        assert_eq!(
+            row,
+            "particle\tge1 ge2 eq2\t12\t2\t4\taus\t1\tBrach\tsys-a\tincorrect\t2\tout\t1\tbroke\t\
+             \t\t1\tbroke\tBrach der Krieg aus ?\tbroke out the war ?\tbroke the war"
+        );
+        assert_eq!(row.split('\t').count(), HEADER.split('\t').count());
+        assert_eq!(Judged::parse(&row, Path::new("x"), 2).unwrap(), j);
+    }
+
+    #[test]
+    fn bad_rows_are_refused_with_file_and_line() {
+        let p = Path::new("scores.loci.tsv");
+        let row = sample().row();
+        let with = |k: usize, v: &str| {
+            let mut c: Vec<&str> = row.split('\t').collect();
+            c[k] = v;
+            c.join("\t")
+        };
+        for (text, want) in [
+            ("a\tb".to_string(), "expected 21"),
+            (with(2, "x"), "column `id`"),
+            (with(9, "maybe"), "column `judgement`"),
+            (with(10, "6"), "not a position among the line's 5 tokens"),
+            (with(16, "0"), "column `hyp_head`"),
+            (with(4, "9"), "not among the source's 5 words"),
+        ] {
+            let e = Judged::parse(&text, p, 7).unwrap_err().to_string();
+            assert!(e.contains("scores.loci.tsv") && e.contains('7'), "{e}");
+            assert!(e.contains(want), "{text}: {e}");
+        }
+    }
+}

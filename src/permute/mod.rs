@@ -1,0 +1,339 @@
+//! Side path **permute**: the data of the method's locality-bias experiment (Choshen &
+//! Abend 2019, section 3), which was never released. Systems trained on the same pairs
+//! with the source tokens in their order (REGULAR), all moved by one fixed permutation σ
+//! (PERMUTED), or reversed (REVERSED) show whether an architecture prefers monotone
+//! translation: one without a locality bias scores the same on all three.
+//!
+//! What enters: a parallel corpus, tokenized (one sentence per line; tokens are separated
+//! by whitespace, as Moses' tokenizer writes them). What leaves: the pairs whose source
+//! has exactly N tokens (and whose target is not empty), split into train, dev and test by
+//! a seeded hash of the line number, in three settings that differ only in the source's
+//! token order; the target sides are the same in all three. Two passes over the corpus;
+//! memory holds the line numbers of the kept pairs only.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use ldd_eval::rng::splitmix64;
+use ldd_io::{FileInfo, Input, Staging};
+
+use crate::config::Languages;
+use crate::error::{Error, Result};
+use crate::format::permute::{PermuteRecord, Splits, DEFINITION, SETTINGS};
+use crate::layout;
+
+/// The permutation of the method's experiment (sentences of 18 tokens): the token at
+/// position *i* moves to position `PAPER[i]` (0-based).
+pub const PAPER: [usize; 18] = [11, 5, 9, 15, 8, 14, 10, 1, 3, 16, 12, 2, 0, 6, 17, 4, 13, 7];
+
+/// Where σ comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sigma {
+    /// Drawn from the seed (never the identity when N > 1).
+    Seeded,
+    /// Given: the new position of each token, 0-based.
+    Given(Vec<usize>),
+    /// The method's σ ([`PAPER`]; N must be 18).
+    Paper,
+}
+
+/// What `permute` makes.
+#[derive(Debug, Clone)]
+pub struct PermuteOptions {
+    /// Source side (plain or gzip), tokenized.
+    pub source: PathBuf,
+    /// Target side.
+    pub target: PathBuf,
+    /// Source and target language codes (the output file extensions).
+    pub languages: Languages,
+    /// N: the source length kept, in tokens.
+    pub length: usize,
+    /// Seed of the split and of a drawn σ.
+    pub seed: u64,
+    /// σ.
+    pub sigma: Sigma,
+    /// Pairs held out for test.
+    pub test: usize,
+    /// Pairs held out for dev.
+    pub dev: usize,
+    /// Output directory (replaced as a whole only if `permute` wrote it).
+    pub out: PathBuf,
+}
+
+/// σ for `o`, checked: a permutation of 0..N.
+pub fn sigma(o: &PermuteOptions) -> Result<Vec<usize>> {
+    let n = o.length;
+    let s = match &o.sigma {
+        Sigma::Seeded => return Ok(drawn(n, o.seed)),
+        Sigma::Paper if n != PAPER.len() => {
+            return Err(Error::Config(format!(
+                "--permutation paper: the method's permutation is of 18 tokens, not --length {n}"
+            )))
+        }
+        Sigma::Paper => PAPER.to_vec(),
+        Sigma::Given(s) => s.clone(),
+    };
+    let mut seen = vec![false; n];
+    for &p in &s {
+        if p >= n || std::mem::replace(&mut seen[p], true) {
+            return Err(Error::Config(format!(
+                "--permutation: not a permutation of 0..{} ({} positions given, {p} is {})",
+                n.saturating_sub(1),
+                s.len(),
+                if p >= n { "out of range" } else { "repeated" }
+            )));
+        }
+    }
+    if s.len() != n {
+        return Err(Error::Config(format!(
+            "--permutation: {} positions given, --length is {n}",
+            s.len()
+        )));
+    }
+    Ok(s)
+}
+
+/// A permutation of 0..n drawn from `seed` (Fisher–Yates over a SplitMix64 stream),
+/// drawn again while it is the identity (n > 1).
+pub fn drawn(n: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed;
+    loop {
+        let mut p: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            state = splitmix64(state);
+            // Lemire's multiply-shift: uniform enough for n ≤ 1000.
+            let j = ((u128::from(state) * (i as u128 + 1)) >> 64) as usize;
+            p.swap(i, j);
+        }
+        if n < 2 || p.iter().enumerate().any(|(i, &x)| i != x) {
+            return p;
+        }
+    }
+}
+
+/// `tokens` with the token at position *i* moved to position `sigma[i]`.
+pub fn apply<'a>(tokens: &[&'a str], sigma: &[usize]) -> Vec<&'a str> {
+    let mut out = vec![""; tokens.len()];
+    for (i, t) in tokens.iter().enumerate() {
+        out[sigma[i]] = t;
+    }
+    out
+}
+
+/// The split of a kept pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Split {
+    Train,
+    Dev,
+    Test,
+}
+
+impl Split {
+    const ALL: [Split; 3] = [Split::Train, Split::Dev, Split::Test];
+
+    fn name(self) -> &'static str {
+        match self {
+            Split::Train => "train",
+            Split::Dev => "dev",
+            Split::Test => "test",
+        }
+    }
+}
+
+/// Whether `dir` is an output of `permute` (it has a readable `permute.json`).
+pub fn is_permute_dir(dir: &Path) -> bool {
+    ldd_io::read_text(&dir.join(layout::PERMUTE_RECORD), 1 << 20)
+        .ok()
+        .and_then(|t| serde_json::from_str::<PermuteRecord>(&t).ok())
+        .is_some()
+}
+
+/// Reads both sides in lockstep, calling `f` with each line number (1-based) and the two
+/// lines; the sides must have the same number of lines.
+fn pairs(
+    o: &PermuteOptions,
+    mut f: impl FnMut(u64, &str, &str) -> Result<()>,
+) -> Result<(FileInfo, FileInfo)> {
+    let (mut src, mut tgt) = (Input::open(&o.source)?, Input::open(&o.target)?);
+    let mut n = 0u64;
+    loop {
+        let s = src.next_line()?.map(str::to_owned);
+        let t = tgt.next_line()?;
+        match (s, t) {
+            (Some(s), Some(t)) => {
+                n += 1;
+                f(n, &s, t)?;
+            }
+            (None, None) => break,
+            (s, _) => {
+                let (short, long) = match s {
+                    Some(_) => (&o.target, &o.source),
+                    None => (&o.source, &o.target),
+                };
+                return Err(Error::input(
+                    short,
+                    n + 1,
+                    format!(
+                        "ends after {n} lines, but {} has more: the sides must be line-aligned",
+                        ldd_io::text::shown(long)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok((src.finish()?, tgt.finish()?))
+}
+
+/// Writes the three settings of the kept pairs into `o.out` (all or nothing) and returns
+/// their record.
+pub fn permute(o: &PermuteOptions) -> Result<PermuteRecord> {
+    if o.length == 0 {
+        return Err(Error::Config("--length must be at least 1".into()));
+    }
+    let sigma = sigma(o)?;
+    // Pass 1: the kept pairs, ranked by a seeded hash of their line number.
+    let mut kept: Vec<(u64, u64)> = Vec::new();
+    let (src_info, tgt_info) = pairs(o, |id, s, t| {
+        if s.split_whitespace().count() == o.length && !t.trim().is_empty() {
+            kept.push((splitmix64(o.seed ^ splitmix64(id)), id));
+        }
+        Ok(())
+    })?;
+    if kept.len() < o.test + o.dev + 1 {
+        return Err(Error::Config(format!(
+            "{}: {} pairs have a source of {} tokens and a target, fewer than --test {} + \
+             --dev {} + 1 for training",
+            ldd_io::text::shown(&o.source),
+            kept.len(),
+            o.length,
+            o.test,
+            o.dev
+        )));
+    }
+    kept.sort_unstable();
+    let split: BTreeMap<u64, Split> = kept
+        .iter()
+        .enumerate()
+        .map(|(rank, &(_, id))| {
+            let s = match rank {
+                r if r < o.test => Split::Test,
+                r if r < o.test + o.dev => Split::Dev,
+                _ => Split::Train,
+            };
+            (id, s)
+        })
+        .collect();
+    drop(kept);
+
+    // Pass 2: every kept pair into its split, in corpus order, in the three settings.
+    let inputs = [o.source.as_path(), o.target.as_path()];
+    let staging = Staging::new(&o.out, &is_permute_dir, &inputs)?;
+    let root = staging.path().to_path_buf();
+    let (sl, tl) = (o.languages.source(), o.languages.target());
+    let mut files: BTreeMap<String, std::io::BufWriter<std::fs::File>> = BTreeMap::new();
+    let mut open = |rel: String| -> Result<()> {
+        let p = root.join(&rel);
+        ldd_io::fs::create_parent(&p)?;
+        files.insert(rel, std::io::BufWriter::new(ldd_io::fs::create_new(&p)?));
+        Ok(())
+    };
+    for sp in Split::ALL {
+        open(layout::permute_ids(sp.name()))?;
+        for setting in SETTINGS {
+            open(layout::permute_file(setting, sp.name(), sl))?;
+            open(layout::permute_file(setting, sp.name(), tl))?;
+        }
+    }
+    let mut counts = Splits::default();
+    let (src2, tgt2) = pairs(o, |id, s, t| {
+        let Some(&sp) = split.get(&id) else {
+            return Ok(());
+        };
+        match sp {
+            Split::Train => counts.train += 1,
+            Split::Dev => counts.dev += 1,
+            Split::Test => counts.test += 1,
+        }
+        let tokens: Vec<&str> = s.split_whitespace().collect();
+        let mut reversed = tokens.clone();
+        reversed.reverse();
+        let lines = [
+            tokens.join(" "),
+            apply(&tokens, &sigma).join(" "),
+            reversed.join(" "),
+        ];
+        let mut put = |rel: String, line: &str| -> Result<()> {
+            let f = files
+                .get_mut(&rel)
+                .ok_or_else(|| Error::Data(format!("{rel}: not opened")))?;
+            writeln!(f, "{line}").map_err(|e| Error::io(&root.join(&rel), e))
+        };
+        put(layout::permute_ids(sp.name()), &id.to_string())?;
+        for (setting, line) in SETTINGS.iter().zip(&lines) {
+            put(layout::permute_file(setting, sp.name(), sl), line)?;
+            put(layout::permute_file(setting, sp.name(), tl), t)?;
+        }
+        Ok(())
+    })?;
+    if src2.sha256 != src_info.sha256 || tgt2.sha256 != tgt_info.sha256 {
+        return Err(Error::Data(format!(
+            "{} or {} changed while it was read; run `permute` again",
+            ldd_io::text::shown(&o.source),
+            ldd_io::text::shown(&o.target)
+        )));
+    }
+    for (rel, f) in files {
+        f.into_inner()
+            .map_err(|e| Error::io(&root.join(&rel), e.into_error()))?
+            .sync_all()
+            .map_err(|e| Error::io(&root.join(&rel), e))?;
+    }
+    let record = PermuteRecord {
+        tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
+        source: src_info,
+        target: tgt_info,
+        source_lang: sl.to_string(),
+        target_lang: tl.to_string(),
+        length: o.length,
+        seed: o.seed,
+        permutation: sigma.clone(),
+        permutation_from: match &o.sigma {
+            Sigma::Seeded => "seed",
+            Sigma::Given(_) => "given",
+            Sigma::Paper => "paper",
+        }
+        .into(),
+        definition: DEFINITION.into(),
+        settings: SETTINGS.iter().map(|s| s.to_string()).collect(),
+        pairs: counts.train + counts.dev + counts.test,
+        splits: counts,
+    };
+    let perm: Vec<String> = sigma.iter().map(usize::to_string).collect();
+    ldd_io::write_bytes_atomic(
+        &root.join(layout::PERMUTATION),
+        format!("{}\n", perm.join(" ")).as_bytes(),
+    )?;
+    let json = serde_json::to_string_pretty(&record).map_err(|e| Error::Data(e.to_string()))?;
+    ldd_io::write_bytes_atomic(&root.join(layout::PERMUTE_RECORD), (json + "\n").as_bytes())?;
+    staging.commit(&is_permute_dir)?;
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sigma_moves_each_token_to_its_position() {
+        let t = ["a", "b", "c", "d"];
+        assert_eq!(apply(&t, &[2, 0, 3, 1]), ["b", "d", "a", "c"]);
+        let p = drawn(18, 7);
+        assert_eq!(p, drawn(18, 7));
+        assert_ne!(p, drawn(18, 8));
+        let mut sorted = p.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..18).collect::<Vec<_>>());
+        assert_eq!(drawn(2, 1), [1, 0]);
+    }
+}

@@ -1,0 +1,253 @@
+//! The report's item browser: every locus that `score --metrics locus` judged
+//! (`scores.loci.tsv`, [`super::data::loci`]), with its source, reference and every
+//! system's output marked, filtered by phenomenon, set and each system's judgement.
+//!
+//! The page runs no script (its Content-Security-Policy forbids it), so the filters are
+//! radio buttons and CSS: for each chosen radio one rule hides the items that lack its
+//! class (`:has()`), and a CSS counter counts the items left.
+
+use std::fmt::Write as _;
+
+use super::data::LocusItem;
+use super::html::{esc, marked_html};
+use super::Report;
+use crate::format::judged::{Judged, Judgement};
+use crate::format::marked::Piece;
+
+/// The browser's fixed styles.
+pub const STYLE: &str = r#"
+.browser { counter-reset: shown; display: flex; flex-direction: column; }
+.browser .filters { order: 1; } .browser p.count { order: 2; } .browser ol.loci { order: 3; }
+.filters fieldset { display: inline-block; vertical-align: top; border: 1px solid #bbb; margin: 0 .5rem .5rem 0; padding: .2rem .6rem .4rem; }
+.filters legend { font-size: .85rem; font-weight: bold; }
+.filters label { display: inline-block; margin-right: .6rem; font-size: .9rem; white-space: nowrap; }
+ol.loci { padding-left: 1.4rem; }
+li.locus { counter-increment: shown; margin-bottom: .7rem; }
+li.locus .where { font-size: .8rem; color: #444; margin: 0; }
+li.locus dl { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .7rem; margin: 0; }
+li.locus dt { font-size: .8rem; color: #444; padding-top: .15rem; }
+li.locus dd { margin: 0; }
+.j { font-size: .75rem; font-weight: bold; padding: 0 .3rem; border-radius: 3px; margin-left: .3rem; }
+.j-c { background: #d3f0e3; color: #00553f; }
+.j-i { background: #fde0c5; color: #8a3300; }
+.j-n { background: #eee; color: #444; }
+p.count::before { content: counter(shown) " of " attr(data-total) " loci shown"; font-weight: bold; }
+"#;
+
+/// A judgement's class suffix and label.
+fn judgement(j: Judgement) -> (&'static str, &'static str) {
+    match j {
+        Judgement::Correct => ("c", "correct"),
+        Judgement::Incorrect => ("i", "incorrect"),
+        Judgement::NoReference => ("n", "no reference locus"),
+    }
+}
+
+/// The phenomena and set buckets of the items, in the manifest's order.
+fn groups(r: &Report) -> (Vec<String>, Vec<String>) {
+    let (mut phenomena, mut buckets): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+    for set in &r.m.sets {
+        if !phenomena.contains(&set.phenomenon) {
+            phenomena.push(set.phenomenon.clone());
+        }
+        if !buckets.contains(&set.bucket) {
+            buckets.push(set.bucket.clone());
+        }
+    }
+    (phenomena, buckets)
+}
+
+/// The filter rules: one per radio button, hiding the items without its class.
+pub fn style(r: &Report) -> String {
+    let Some(items) = &r.loci else {
+        return String::new();
+    };
+    let (phenomena, buckets) = groups(r);
+    let systems = items.first().map_or(0, |i| i.rows.len());
+    let mut s = String::from(STYLE);
+    let mut rule = |radio: &str, class: &str| {
+        let _ = writeln!(
+            s,
+            ".browser:has(#{radio}:checked) li.locus:not(.{class}) {{ display: none; }}"
+        );
+    };
+    for k in 0..phenomena.len() {
+        rule(&format!("f-p{k}"), &format!("p{k}"));
+    }
+    for k in 0..buckets.len() {
+        rule(&format!("f-b{k}"), &format!("b{k}"));
+    }
+    for k in 0..systems {
+        for j in Judgement::ALL {
+            let c = judgement(j).0;
+            rule(&format!("f-s{k}-{c}"), &format!("s{k}-{c}"));
+        }
+    }
+    s
+}
+
+/// Tokens as pieces, those at the 1-based positions `dep` and `head` marked.
+fn pieces(tokens: &[String], dep: &[u32], head: &[u32]) -> Vec<Piece> {
+    let mut out = Vec::with_capacity(tokens.len());
+    for (i, t) in tokens.iter().enumerate() {
+        let k = i as u32 + 1;
+        let mut tags = Vec::new();
+        if dep.contains(&k) {
+            tags.push("d".to_string());
+        }
+        if head.contains(&k) {
+            tags.push("h".to_string());
+        }
+        if i > 0 {
+            out.push(Piece::Text(" ".into()));
+        }
+        out.push(match tags.is_empty() {
+            true => Piece::Text(t.clone()),
+            false => Piece::Marked(tags, t.clone()),
+        });
+    }
+    out
+}
+
+/// One group of radio buttons: "all" (checked) and one per choice with its count.
+fn fieldset(s: &mut String, legend: &str, name: &str, choices: &[(String, String, usize)]) {
+    let _ = write!(
+        s,
+        "<fieldset><legend>{}</legend><label><input type=\"radio\" name=\"{name}\" id=\"{name}-all\" checked> all</label>",
+        esc(legend)
+    );
+    for (id, label, n) in choices {
+        let _ = write!(
+            s,
+            "<label><input type=\"radio\" name=\"{name}\" id=\"{id}\"> {} <small>({n})</small></label>",
+            esc(label)
+        );
+    }
+    s.push_str("</fieldset>");
+}
+
+/// The section: filters, then every locus.
+pub fn section(s: &mut String, r: &Report) {
+    let Some(items) = &r.loci else {
+        return;
+    };
+    let (phenomena, buckets) = groups(r);
+    let systems: Vec<&str> = items
+        .first()
+        .map(|i| i.rows.iter().map(|j| j.system.as_str()).collect())
+        .unwrap_or_default();
+    let _ = write!(
+        s,
+        "<section id=\"loci\"><h2>Locus items</h2>\n<p>Every locus of the sets, {} in all, as \
+         locus accuracy judged it for each system (<code>{}</code>, beside the scores): the \
+         source with the <mark class=\"m-d\">dependent<sub>dep</sub></mark> and the \
+         <mark class=\"m-h\">head<sub>head</sub></mark>, the reference and each output with \
+         the tokens aligned to them. Pick a phenomenon, a set and, per system, a judgement: \
+         the list keeps the loci that match every choice. A locus is correct when the output \
+         renders every reference word aligned to it; one whose reference has no aligned word \
+         is not judged (docs/evaluation.md).</p>\n<div class=\"browser\"><form class=\"filters\" \
+         aria-label=\"Filter the loci\">",
+        items.len(),
+        esc(crate::layout::SCORES_LOCI)
+    );
+    let count = |f: &dyn Fn(&LocusItem) -> bool| items.iter().filter(|i| f(i)).count();
+    let choices: Vec<(String, String, usize)> = phenomena
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            (
+                format!("f-p{k}"),
+                p.clone(),
+                count(&|i| &i.rows[0].phenomenon == p),
+            )
+        })
+        .filter(|c| c.2 > 0)
+        .collect();
+    fieldset(s, "Phenomenon", "f-p", &choices);
+    let choices: Vec<(String, String, usize)> = buckets
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            (
+                format!("f-b{k}"),
+                b.clone(),
+                count(&|i| i.rows[0].sets.contains(b)),
+            )
+        })
+        .filter(|c| c.2 > 0)
+        .collect();
+    fieldset(s, "Set", "f-b", &choices);
+    for (k, name) in systems.iter().enumerate() {
+        let choices: Vec<(String, String, usize)> = Judgement::ALL
+            .into_iter()
+            .map(|j| {
+                let (c, label) = judgement(j);
+                (
+                    format!("f-s{k}-{c}"),
+                    label.to_string(),
+                    count(&|i| i.rows[k].judgement == j),
+                )
+            })
+            .collect();
+        fieldset(s, &format!("System {name}"), &format!("f-s{k}"), &choices);
+    }
+    s.push_str("</form>\n<ol class=\"loci\">");
+    let (src_lang, tgt_lang) = (esc(r.m.languages.source()), esc(r.m.languages.target()));
+    for item in items {
+        let first: &Judged = &item.rows[0];
+        let mut class = String::from("locus");
+        if let Some(k) = phenomena.iter().position(|p| *p == first.phenomenon) {
+            let _ = write!(class, " p{k}");
+        }
+        for b in &first.sets {
+            if let Some(k) = buckets.iter().position(|x| x == b) {
+                let _ = write!(class, " b{k}");
+            }
+        }
+        for (k, j) in item.rows.iter().enumerate() {
+            let _ = write!(class, " s{k}-{}", judgement(j.judgement).0);
+        }
+        let head = first.head.as_ref().map(|h| vec![h.id]).unwrap_or_default();
+        let _ = write!(
+            s,
+            "<li class=\"{class}\"><p class=\"where\">{} · line {} · d = {} · sets {}</p><dl>\
+             <dt>source</dt><dd lang=\"{src_lang}\">{}</dd><dt>reference</dt><dd lang=\"{tgt_lang}\">{}</dd>",
+            esc(&first.phenomenon),
+            first.id,
+            first.distance,
+            esc(&first.sets.join(" ")),
+            marked_html(&pieces(&first.source, &[first.dep.id], &head)),
+            marked_html(&pieces(&first.reference, &first.ref_dep, &first.ref_head)),
+        );
+        for j in &item.rows {
+            let (c, label) = judgement(j.judgement);
+            let _ = write!(
+                s,
+                "<dt>{}<span class=\"j j-{c}\">{label}</span></dt><dd lang=\"{tgt_lang}\">{}</dd>",
+                esc(&j.system),
+                marked_html(&pieces(&j.output, &j.hyp_dep, &j.hyp_head)),
+            );
+        }
+        s.push_str("</dl></li>\n");
+    }
+    let _ = writeln!(
+        s,
+        "</ol><p class=\"count\" role=\"status\" data-total=\"{}\"></p></div></section>",
+        items.len()
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aligned_tokens_are_marked() {
+        let t: Vec<String> = "broke out the war".split(' ').map(String::from).collect();
+        let html = marked_html(&pieces(&t, &[2], &[1, 2]));
+        assert_eq!(
+            html,
+            "<mark class=\"m-h\">broke<sub>head</sub></mark> <mark class=\"m-d\">out<sub>dep,head</sub></mark> the war"
+        );
+    }
+}
