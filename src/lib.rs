@@ -2,8 +2,8 @@
 //!
 //! Data flows one way, and so do imports — a stage uses only the stages before it:
 //!
-//! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`](mod@write) → [`score`] →
-//! [`judge`] → [`report`]
+//! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`](mod@write) →
+//! [`contrast`] → [`score`] → [`judge`] → [`report`]
 //!
 //! A side path, [`permute`], makes the data of the method's locality-bias experiment from a
 //! corpus (read → permute).
@@ -16,6 +16,7 @@
 
 pub mod bucket;
 pub mod config;
+pub mod contrast;
 pub mod detect;
 pub mod error;
 pub mod fetch;

@@ -141,9 +141,9 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 }
 
 /// The pipeline order of `src/`: a module may import only modules of lower rank.
-const ORDER: [&str; 17] = [
+const ORDER: [&str; 18] = [
     "error", "config", "layout", "format", "fetch", "read", "permute", "parse", "detect", "bucket",
-    "sample", "write", "score", "judge", "report", "pipeline", "printer",
+    "sample", "write", "contrast", "score", "judge", "report", "pipeline", "printer",
 ];
 
 #[test]

@@ -5,6 +5,7 @@
 
 mod align;
 mod args;
+mod contrast;
 mod corpora;
 mod extract;
 mod judge;
@@ -96,6 +97,13 @@ enum Command {
     /// set-vs-controls difference and its test, ranks, distance trends and signatures.
     #[command(after_help = EXIT_CODES)]
     Score(score::ScoreArgs),
+    /// Write contrastive pairs from the sets: for every locus whose reference words the
+    /// aligner found, variants of the reference that break exactly the long-distance
+    /// relation (the dependent's words dropped, a particle moved next to its verb, a
+    /// reflexive pronoun of another person or number, two crossing words swapped), as
+    /// JSON lines, plain line-aligned files an NMT toolkit can score, and ACES rows.
+    #[command(after_help = EXIT_CODES)]
+    Contrast(contrast::ContrastArgs),
     /// Write annotation sheets: a seeded sample of loci spread over phenomena and distances
     /// (the paper's d = 1, 2, 5), as a detection sheet (does the marked pair form the
     /// phenomenon?) and a translation sheet (does each blinded system's output convey it?),
@@ -181,6 +189,7 @@ fn setup(command: &Command) -> Result<()> {
         Command::Corpora(a) => a,
         Command::Languages(a) => a,
         Command::Permute(a) => a,
+        Command::Contrast(a) => a,
     };
     if let Some(t) = common.threads() {
         t.apply()?;
@@ -206,5 +215,6 @@ fn run(command: Command) -> Result<()> {
         Command::Corpora(a) => corpora::corpora(a),
         Command::Languages(a) => languages::languages(a),
         Command::Permute(a) => permute::permute(a),
+        Command::Contrast(a) => contrast::contrast(a),
     }
 }

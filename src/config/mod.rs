@@ -14,6 +14,7 @@
 //! [`Languages`], the [`registry::Registry`] and the text of the built-in rules. Names that
 //! become paths are checked by `ldd_io::name`.
 
+pub mod contrast;
 pub mod registry;
 
 use std::collections::BTreeMap;

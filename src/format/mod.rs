@@ -9,6 +9,7 @@
 //!
 //! - [`manifest`]: `manifest.json` and `summary.csv`, written by `extract` and `merge`,
 //!   read by `score`, `slice`, `compare`, `merge` and `report`.
+//! - [`contrast`]: `contrast`'s `items.jsonl` and `contrast.json`.
 //! - [`judged`]: `scores.loci.tsv`, locus accuracy's judgement of every locus per system,
 //!   written by `score --metrics locus`, read by `report`.
 //! - [`locus`]: each set's `locus.tsv` (the source words of every locus and the reference
@@ -21,6 +22,7 @@
 //! - [`sets`]: the manifest's record of every set and its controls.
 //! - [`sheet`]: annotation sheets and their key (`sheets`), and `tally.json` (`tally`).
 
+pub mod contrast;
 pub mod judged;
 pub mod locus;
 pub mod manifest;

@@ -126,7 +126,7 @@ fn sample(l: &Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<
                 continue;
             };
             let u = &l.units[k];
-            let Some(rows) = locus::set_rows(l, k)? else {
+            let Some(rows) = crate::read::sets::locus_rows(l, k)? else {
                 return Err(Error::Config(format!(
                     "sheets: {} names no locus file (the sets were made by an older ldd-sets); \
                      extract again",

@@ -31,6 +31,18 @@ pub const SUMMARY: &str = "summary.csv";
 pub const SCORES_JSON: &str = "scores.json";
 /// `score`'s rows as CSV: `scores.csv`.
 pub const SCORES_CSV: &str = "scores.csv";
+/// `contrast`'s items: `items.jsonl`.
+pub const CONTRAST_ITEMS: &str = "items.jsonl";
+/// `contrast`'s record: `contrast.json`.
+pub const CONTRAST_RECORD: &str = "contrast.json";
+/// `contrast`'s rows for metric challenge sets (ACES columns): `aces.tsv`.
+pub const CONTRAST_ACES: &str = "aces.tsv";
+
+/// One side of `contrast`'s plain files: `contrast.<lang>`.
+pub fn contrast_side(lang: &str) -> String {
+    format!("contrast.{lang}")
+}
+
 /// `permute`'s record: `permute.json`.
 pub const PERMUTE_RECORD: &str = "permute.json";
 /// `permute`'s σ, one line of 0-based positions: `permutation.txt`.

@@ -231,7 +231,7 @@ pub fn permute(o: &PermuteOptions) -> Result<PermuteRecord> {
     let staging = Staging::new(&o.out, &is_permute_dir, &inputs)?;
     let root = staging.path().to_path_buf();
     let (sl, tl) = (o.languages.source(), o.languages.target());
-    let mut files: BTreeMap<String, std::io::BufWriter<std::fs::File>> = BTreeMap::new();
+    let mut files = BTreeMap::new();
     let mut open = |rel: String| -> Result<()> {
         let p = root.join(&rel);
         ldd_io::fs::create_parent(&p)?;

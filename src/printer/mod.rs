@@ -2,6 +2,7 @@
 //! `run`'s summaries ([`extract`]), `score`'s table ([`scores`]), and what `sheets` and
 //! `tally` print ([`judge`]).
 
+pub mod contrast;
 pub mod extract;
 pub mod judge;
 pub mod permute;

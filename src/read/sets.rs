@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::format::locus::Locus;
 use crate::format::manifest::{Manifest, MANIFEST};
 use crate::format::sets::{ControlStatus, SetControls, SetEntry};
 use crate::read::select::read_ids_hashed;
@@ -44,6 +45,66 @@ pub struct Loaded {
     pub control_count: usize,
     /// The controls' `--seed` (`None` without controls in the manifest).
     pub control_seed: Option<u64>,
+}
+
+/// The locus rows of set `unit` of `l` (`None`: the set has no locus file), read once
+/// and checked against the recorded SHA-256.
+pub fn locus_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
+    let Some(rel) = &l.units[unit].set.files.locus else {
+        return Ok(None);
+    };
+    let (_, rows) = l.m.read_recorded(&l.dir, rel, |p| {
+        let mut r = ldd_io::Input::open(p)?;
+        let mut rows = Vec::new();
+        let read = crate::format::locus::for_each_row(&mut r, p, |x| {
+            rows.push(x);
+            Ok(())
+        });
+        Ok((read.map(|()| rows), r.finish()?.sha256))
+    })?;
+    Ok(Some(rows))
+}
+
+/// A distinct locus (phenomenon, line, dependent, head; the sets of a phenomenon overlap):
+/// where it first occurs and the buckets of its phenomenon's sets that hold it.
+#[derive(Debug, Clone)]
+pub struct Distinct {
+    /// Index into the `sets` given to [`distinct_loci`].
+    pub set: usize,
+    /// Index of its row in that set's rows.
+    pub row: usize,
+    /// The buckets of the sets that hold it, in the order given.
+    pub buckets: Vec<String>,
+}
+
+/// The distinct loci of `sets` (each a unit of `l` and its locus rows), in the order of
+/// the phenomena in the manifest, then of line, dependent and head.
+pub fn distinct_loci(l: &Loaded, sets: &[(usize, &[Locus])]) -> Vec<Distinct> {
+    let mut phenomena: Vec<&str> = Vec::new();
+    let mut loci: std::collections::BTreeMap<(usize, u64, u32, Option<u32>), Distinct> =
+        std::collections::BTreeMap::new();
+    for (si, (unit, rows)) in sets.iter().enumerate() {
+        let set = &l.units[*unit].set;
+        let ph = phenomena
+            .iter()
+            .position(|p| *p == set.phenomenon)
+            .unwrap_or_else(|| {
+                phenomena.push(&set.phenomenon);
+                phenomena.len() - 1
+            });
+        for (ri, r) in rows.iter().enumerate() {
+            let key = (ph, r.id, r.dep.id, r.head.as_ref().map(|h| h.id));
+            let d = loci.entry(key).or_insert_with(|| Distinct {
+                set: si,
+                row: ri,
+                buckets: Vec::new(),
+            });
+            if !d.buckets.contains(&set.bucket) {
+                d.buckets.push(set.bucket.clone());
+            }
+        }
+    }
+    loci.into_values().collect()
 }
 
 /// Loads a sets directory; every file name in the manifest must stay inside it.

@@ -25,14 +25,14 @@ use std::path::{Path, PathBuf};
 use ldd_align::{Alignment, Corpus};
 use ldd_eval::significance::{mcnemar_exact, wilson};
 use ldd_eval::stats::{pearson, spearman};
-use ldd_io::Input;
 
 use super::{Loaded, Metric, Row, Trend, SMALL_SET};
 use crate::detect::alignment::{self, AlignOptions, Trained};
 use crate::error::{Error, Result};
 use crate::format::judged::{self, Judged, Judgement};
-use crate::format::locus::{for_each_row, Locus, RefToken};
+use crate::format::locus::{Locus, RefToken};
 use crate::read::select::read_selected;
+use crate::read::sets::{distinct_loci, locus_rows, Distinct};
 
 /// The metric's key in `--metrics`, `scores.json` and `scores.csv`.
 pub const KEY: &str = "locus";
@@ -269,20 +269,6 @@ struct SetLoci {
     rows: Vec<Locus>,
 }
 
-/// The locus rows of set `unit` of `l` (`None`: the set has no locus file), read once
-/// and checked against the recorded SHA-256.
-pub fn set_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
-    let Some(rel) = &l.units[unit].set.files.locus else {
-        return Ok(None);
-    };
-    let (_, rows) = l.m.read_recorded(&l.dir, rel, |p| {
-        let mut r = Input::open(p)?;
-        let rows = parse_rows(&mut r, p);
-        Ok((rows, r.finish()?.sha256))
-    })?;
-    Ok(Some(rows))
-}
-
 /// Adds to `words` the source words (UD words of the tree) of every line of set `unit`
 /// that `wanted` accepts and `words` does not hold yet.
 pub fn add_source_words(
@@ -315,7 +301,7 @@ fn read_loci(l: &Loaded) -> Result<(Vec<SetLoci>, SourceWords)> {
     let mut sets = Vec::new();
     let mut words: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for k in 0..l.units.len() {
-        let Some(rows) = set_rows(l, k)? else {
+        let Some(rows) = locus_rows(l, k)? else {
             continue;
         };
         if !rows.is_empty() {
@@ -343,16 +329,6 @@ fn read_loci(l: &Loaded) -> Result<(Vec<SetLoci>, SourceWords)> {
         }
     }
     Ok((sets, words))
-}
-
-/// The rows of a locus file read from `r` (its header checked).
-fn parse_rows(r: &mut Input, path: &Path) -> Result<Vec<Locus>> {
-    let mut rows = Vec::new();
-    for_each_row(r, path, |l| {
-        rows.push(l);
-        Ok(())
-    })?;
-    Ok(rows)
 }
 
 /// One system's outputs of the lines `words` holds, aligned to their sources: output
@@ -473,43 +449,6 @@ pub struct Evaluated {
     pub judged_rows: u64,
 }
 
-/// One distinct locus (phenomenon, line, dependent, head): where it first occurs and the
-/// buckets of the phenomenon's sets that hold it.
-struct Distinct {
-    set: usize,
-    row: usize,
-    buckets: Vec<String>,
-}
-
-/// The distinct loci of `sets`, in the order of the manifest's phenomena, then of line,
-/// dependent and head.
-fn distinct_loci(l: &Loaded, sets: &[SetLoci]) -> Vec<Distinct> {
-    let mut phenomena: Vec<&str> = Vec::new();
-    let mut loci: BTreeMap<(usize, u64, u32, Option<u32>), Distinct> = BTreeMap::new();
-    for (si, s) in sets.iter().enumerate() {
-        let set = &l.units[s.unit].set;
-        let ph = phenomena
-            .iter()
-            .position(|p| *p == set.phenomenon)
-            .unwrap_or_else(|| {
-                phenomena.push(&set.phenomenon);
-                phenomena.len() - 1
-            });
-        for (ri, r) in s.rows.iter().enumerate() {
-            let key = (ph, r.id, r.dep.id, r.head.as_ref().map(|h| h.id));
-            let d = loci.entry(key).or_insert_with(|| Distinct {
-                set: si,
-                row: ri,
-                buckets: Vec::new(),
-            });
-            if !d.buckets.contains(&set.bucket) {
-                d.buckets.push(set.bucket.clone());
-            }
-        }
-    }
-    loci.into_values().collect()
-}
-
 /// What one system's output gives a locus: the judgement and the output tokens (1-based
 /// positions) aligned to its dependent and head.
 struct Rendered {
@@ -542,7 +481,8 @@ pub fn evaluate(
     } = judging;
     let opts = &opts;
     let (sets, words) = read_loci(l)?;
-    let distinct = distinct_loci(l, &sets);
+    let by_set: Vec<(usize, &[Locus])> = sets.iter().map(|s| (s.unit, s.rows.as_slice())).collect();
+    let distinct = distinct_loci(l, &by_set);
     let refs = reference_tokens(reference, &words, opts)?;
     // judged[system][set][row]
     let mut judged: Vec<Vec<Vec<Option<bool>>>> = Vec::new();

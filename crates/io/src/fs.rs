@@ -97,9 +97,16 @@ pub fn create_output_dir(dir: &Path) -> Result<Option<crate::cleanup::Registrati
         }
         top = p.to_path_buf();
     }
-    let reg = crate::cleanup::create_registered(&top, true, |t| std::fs::create_dir(t))
-        .map_err(|e| Error::io(&top, e))?;
-    create_dir_all(dir)?;
+    // The whole chain is made under the registry's lock: a stop, which keeps that lock
+    // while it removes `top` and until the process ends, cannot fall between making `top`
+    // and making `dir` below it (an unlocked mkdir could re-create `top` after its removal).
+    let reg = crate::cleanup::create_registered(&top, true, |t| {
+        std::fs::create_dir(t)?;
+        std::fs::create_dir_all(dir).inspect_err(|_| {
+            let _ = std::fs::remove_dir_all(t);
+        })
+    })
+    .map_err(|e| Error::io(&top, e))?;
     Ok(Some(reg))
 }
 

@@ -1,0 +1,54 @@
+//! `contrast`.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use ldd_sets::config::contrast::ContrastConfig;
+use ldd_sets::contrast::{contrast as contrast_sets, ContrastOptions};
+use ldd_sets::error::Result;
+use ldd_sets::printer::contrast::contrast_summary;
+use ldd_sets::read::sets::load;
+
+use super::args::{given, Common, QuietArgs};
+
+#[derive(Args)]
+pub struct ContrastArgs {
+    /// Output directory of `ldd-sets extract` (made with the aligner, so that its locus
+    /// files name the reference words).
+    #[arg(long, value_name = "DIR")]
+    sets: PathBuf,
+    /// Output directory: items.jsonl, contrast.SRC, contrast.TGT, aces.tsv, contrast.json.
+    /// Replaced as a whole, and only if `contrast` wrote it.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Variant rules replacing the built-in config/contrast.toml: the variant types of each
+    /// phenomenon and the reflexive pronouns of each target language.
+    #[arg(long, value_name = "FILE")]
+    variants: Option<PathBuf>,
+    #[command(flatten)]
+    quiet: QuietArgs,
+}
+
+impl Common for ContrastArgs {
+    fn inputs(&self) -> Vec<&Path> {
+        given([self.variants.as_ref()])
+    }
+}
+
+pub fn contrast(a: ContrastArgs) -> Result<()> {
+    let config = match &a.variants {
+        Some(f) => ContrastConfig::load(f)?,
+        None => ContrastConfig::builtin()?,
+    };
+    let l = load(&a.sets)?;
+    let o = ContrastOptions {
+        out: a.out.clone(),
+        config,
+    };
+    let r = contrast_sets(&l, &o)?;
+    if !a.quiet.quiet {
+        print!("{}", contrast_summary(&r, &a.out));
+    }
+    Ok(())
+}

@@ -1,0 +1,387 @@
+//! Stage **contrast**: contrastive pairs from the sets (Burlot & Yvon 2017; LingEval97,
+//! ContraPro). For every distinct locus whose reference words the run's aligner found,
+//! variants of the reference that break exactly the long-distance relation — the
+//! dependent's rendering dropped, a separable particle moved next to its verb, a reflexive
+//! pronoun in another person or number, the two crossing words of a reorder set swapped —
+//! each differing from the reference only in the tokens linked to the locus. A system
+//! passes an item when it scores the reference above every variant.
+//!
+//! What enters: a sets directory with locus files, the corpus it was made from, and the
+//! variant rules (`config/contrast.toml`, data). What leaves: `items.jsonl`, the plain
+//! line-aligned files `contrast.SRC` / `contrast.TGT` (one line per reference and
+//! variant) that NMT toolkits score, `aces.tsv` for metric challenge sets, and
+//! `contrast.json`. The edits are made on the reference's own text (the spans of its
+//! tokens), so everything outside the locus is kept byte for byte.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use ldd_io::Staging;
+
+use crate::config::contrast::ContrastConfig;
+use crate::detect::alignment;
+use crate::error::{Error, Result};
+use crate::format::contrast::{ContrastItem, ContrastRecord, ItemLocus, Variant};
+use crate::format::locus::Locus;
+use crate::layout;
+use crate::read::select::read_selected;
+use crate::read::sets::{distinct_loci, locus_rows, Loaded};
+
+/// What `contrast` makes.
+#[derive(Debug, Clone)]
+pub struct ContrastOptions {
+    /// The output directory (replaced as a whole only if `contrast` wrote it).
+    pub out: PathBuf,
+    /// The variant rules.
+    pub config: ContrastConfig,
+}
+
+/// A token's byte span in its line.
+type Span = (usize, usize);
+
+/// The span of `tok`, a slice of `line`.
+fn span(line: &str, tok: &str) -> Span {
+    let s = tok.as_ptr() as usize - line.as_ptr() as usize;
+    (s, s + tok.len())
+}
+
+/// `text` without the spans. A token standing alone (whitespace or the text's edge on
+/// both sides) goes with one whitespace character beside it, so that no double space is
+/// left; a token glued to a neighbour (`hin,`, `„eine`) goes alone, so that no two words
+/// are glued.
+fn without(text: &str, spans: &[Span]) -> String {
+    let mut out = text.to_string();
+    let mut sorted = spans.to_vec();
+    sorted.sort_unstable();
+    for &(s, e) in sorted.iter().rev() {
+        let before = out[..s].chars().next_back();
+        let after = out[e..].chars().next();
+        let glued = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace());
+        let (s, e) = match (before, after) {
+            _ if glued(before) || glued(after) => (s, e),
+            (Some(c), _) => (s - c.len_utf8(), e),
+            (None, Some(c)) => (s, e + c.len_utf8()),
+            (None, None) => (s, e),
+        };
+        out.replace_range(s..e, "");
+    }
+    out
+}
+
+/// `r` with the first letter of `like` upper case when `like`'s is.
+fn cased(r: &str, like: &str) -> String {
+    if like.chars().next().is_some_and(char::is_uppercase) {
+        let mut c = r.chars();
+        c.next()
+            .map(|f| f.to_uppercase().chain(c).collect())
+            .unwrap_or_default()
+    } else {
+        r.to_string()
+    }
+}
+
+/// The variants of `reference` for a locus of `phenomenon`; `toks` are its tokens (slices
+/// of it) as the aligner tokenized them.
+pub fn variants(
+    phenomenon: &str,
+    reference: &str,
+    toks: &[&str],
+    loc: &Locus,
+    config: &ContrastConfig,
+    target_lang: &str,
+) -> Vec<Variant> {
+    let at = |p: u32| toks.get(p as usize - 1).map(|t| (span(reference, t), *t));
+    let dep: Vec<(Span, &str)> = loc.ref_dep.iter().filter_map(|r| at(r.position)).collect();
+    let head: Vec<(Span, &str)> = loc.ref_head.iter().filter_map(|r| at(r.position)).collect();
+    let words = |v: &[(Span, &str)]| v.iter().map(|x| x.1).collect::<Vec<_>>().join(" ");
+    let mut out = Vec::new();
+    for kind in config.kinds(phenomenon) {
+        match kind.as_str() {
+            "dropped" if !dep.is_empty() => {
+                let spans: Vec<Span> = dep.iter().map(|x| x.0).collect();
+                out.push(Variant {
+                    kind: kind.clone(),
+                    text: without(reference, &spans),
+                    original: words(&dep),
+                    replacement: String::new(),
+                });
+            }
+            "moved" if dep.len() == 1 && !head.is_empty() => {
+                let ((ds, de), d) = dep[0];
+                let he = head.iter().map(|x| x.0 .1).max().unwrap_or(0);
+                let hs = head.iter().map(|x| x.0 .0).min().unwrap_or(0);
+                // Already right after the head (only space between), or inside it: no
+                // variant.
+                if (ds >= he && reference[he..ds].trim().is_empty()) || (ds >= hs && de <= he) {
+                    continue;
+                }
+                let text = if ds >= he {
+                    format!(
+                        "{} {d}{}",
+                        &reference[..he],
+                        without(&reference[he..], &[(ds - he, de - he)])
+                    )
+                } else {
+                    format!(
+                        "{} {d}{}",
+                        without(&reference[..he], &[(ds, de)]),
+                        &reference[he..]
+                    )
+                };
+                out.push(Variant {
+                    kind: kind.clone(),
+                    text,
+                    original: d.to_string(),
+                    replacement: d.to_string(),
+                });
+            }
+            "replaced" => {
+                let Some(list) = config.replace.get(target_lang) else {
+                    continue;
+                };
+                for &((s, e), d) in &dep {
+                    for r in list.get(&d.to_lowercase()).into_iter().flatten() {
+                        let r = cased(r, d);
+                        out.push(Variant {
+                            kind: kind.clone(),
+                            text: format!("{}{r}{}", &reference[..s], &reference[e..]),
+                            original: d.to_string(),
+                            replacement: r,
+                        });
+                    }
+                }
+            }
+            "swapped" if dep.len() == 1 && head.len() == 1 && dep[0].0 != head[0].0 => {
+                let (a, b) = if dep[0].0 < head[0].0 {
+                    (dep[0], head[0])
+                } else {
+                    (head[0], dep[0])
+                };
+                let ((s1, e1), t1) = a;
+                let ((s2, e2), t2) = b;
+                if t1 == t2 {
+                    continue;
+                }
+                out.push(Variant {
+                    kind: kind.clone(),
+                    text: format!(
+                        "{}{t2}{}{t1}{}",
+                        &reference[..s1],
+                        &reference[e1..s2],
+                        &reference[e2..]
+                    ),
+                    original: format!("{t1} {t2}"),
+                    replacement: format!("{t2} {t1}"),
+                });
+            }
+            _ => {}
+        }
+    }
+    // The same text twice (a list naming a pronoun twice) is one variant.
+    let mut seen = std::collections::BTreeSet::new();
+    out.retain(|v| v.text != reference && seen.insert(v.text.clone()));
+    out
+}
+
+/// Whether `dir` is an output of `contrast` (it has a readable `contrast.json`).
+pub fn is_contrast_dir(dir: &Path) -> bool {
+    ldd_io::read_text(&dir.join(layout::CONTRAST_RECORD), 1 << 20)
+        .ok()
+        .and_then(|t| serde_json::from_str::<ContrastRecord>(&t).ok())
+        .is_some()
+}
+
+/// The items of every distinct locus of `l` (phenomenon, line, dependent, head; in the
+/// order of the phenomena in the manifest, then of line, dependent and head) that has
+/// variants, and the number of loci without any.
+pub fn items(l: &Loaded, config: &ContrastConfig) -> Result<(Vec<ContrastItem>, u64)> {
+    let mut sets: Vec<(usize, Vec<Locus>)> = Vec::new();
+    for k in 0..l.units.len() {
+        if let Some(rows) = locus_rows(l, k)? {
+            sets.push((k, rows));
+        }
+    }
+    if sets.is_empty() {
+        return Err(Error::Config(format!(
+            "{} names no locus file (the sets were made by an older ldd-sets); extract again",
+            ldd_io::text::shown(&l.manifest_path)
+        )));
+    }
+    let Some(r) = &l.m.reorder else {
+        return Err(Error::Config(format!(
+            "contrast: {} records no aligner (the sets were made with --no-reorder), so its \
+             locus files have no reference words to change; extract again without --no-reorder",
+            ldd_io::text::shown(&l.manifest_path)
+        )));
+    };
+    let pretokenized = r.options.align.pretokenized;
+    let by_set: Vec<(usize, &[Locus])> = sets.iter().map(|(k, r)| (*k, r.as_slice())).collect();
+    let distinct = distinct_loci(l, &by_set);
+    let ids: Vec<u32> = {
+        let mut v: Vec<u32> = distinct
+            .iter()
+            .map(|d| sets[d.set].1[d.row].id as u32)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    for side in [&l.m.inputs.source.path, &l.m.inputs.target.path] {
+        if !side.is_file() {
+            return Err(Error::Io {
+                path: side.clone(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!(
+                        "the corpus {} records is not there (paths are as given to extract, \
+                         relative to the directory it ran in: run contrast from there)",
+                        ldd_io::text::shown(&l.manifest_path)
+                    ),
+                ),
+            });
+        }
+    }
+    let (sources, n) = read_selected(&l.m.inputs.source.path, &ids)?;
+    let (references, m) = read_selected(&l.m.inputs.target.path, &ids)?;
+    if n != l.m.corpus.lines || m != l.m.corpus.lines {
+        return Err(Error::Data(format!(
+            "the corpus of {} changed since extraction ({n} and {m} lines, not {}); extract again",
+            ldd_io::text::shown(&l.manifest_path),
+            l.m.corpus.lines
+        )));
+    }
+    let line: BTreeMap<u32, (&String, &String)> = ids
+        .iter()
+        .copied()
+        .zip(sources.iter().zip(&references))
+        .collect();
+    let target_lang = l.m.languages.target();
+    let (mut items, mut skipped, mut next) = (Vec::new(), 0u64, 1u64);
+    for d in distinct {
+        let (unit, rows) = &sets[d.set];
+        let (loc, phenomenon) = (&rows[d.row], &l.units[*unit].set.phenomenon);
+        let id = loc.id;
+        let Some((source, reference)) = line.get(&(id as u32)) else {
+            continue;
+        };
+        let toks = alignment::tokens(reference, pretokenized);
+        let v = variants(phenomenon, reference, &toks, loc, config, target_lang);
+        if v.is_empty() {
+            skipped += 1;
+            continue;
+        }
+        let first_line = next;
+        next += 1 + v.len() as u64;
+        items.push(ContrastItem {
+            item: format!("C{:06}", items.len() + 1),
+            phenomenon: phenomenon.clone(),
+            sets: d.buckets,
+            distance: loc.distance,
+            line: id,
+            source: source.to_string(),
+            reference: reference.to_string(),
+            locus: ItemLocus {
+                dep: loc.dep.id,
+                dep_word: loc.dep.form.clone(),
+                head: loc.head.as_ref().map(|h| h.id),
+                head_word: loc.head.as_ref().map(|h| h.form.clone()),
+                ref_dep: loc.ref_dep.iter().map(|r| r.position).collect(),
+                ref_head: loc.ref_head.iter().map(|r| r.position).collect(),
+            },
+            variants: v,
+            first_line,
+        });
+    }
+    Ok((items, skipped))
+}
+
+/// A TSV cell: tabs and line breaks as spaces.
+fn cell(s: &str) -> String {
+    s.replace(['\t', '\n', '\r'], " ")
+}
+
+/// Writes the items of `l` into `o.out` (all or nothing) and returns the record.
+pub fn contrast(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
+    let (items, skipped) = items(l, &o.config)?;
+    let (sl, tl) = (l.m.languages.source(), l.m.languages.target());
+    let mut jsonl = String::new();
+    let (mut src, mut tgt) = (String::new(), String::new());
+    let mut aces = String::from(
+        "source\tgood-translation\tincorrect-translation\treference\tphenomena\tlangpair\n",
+    );
+    let mut record = ContrastRecord {
+        tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
+        manifest_sha256: ldd_io::sha256_file(&l.manifest_path)?.0,
+        languages: [sl.to_string(), tl.to_string()],
+        items: items.len() as u64,
+        variants: 0,
+        per_type: BTreeMap::new(),
+        per_phenomenon: BTreeMap::new(),
+        skipped,
+    };
+    for it in &items {
+        jsonl.push_str(&serde_json::to_string(it).map_err(|e| Error::Data(e.to_string()))?);
+        jsonl.push('\n');
+        let one = |s: &str| s.replace(['\n', '\r'], " ");
+        let _ = writeln!(src, "{}", one(&it.source));
+        let _ = writeln!(tgt, "{}", one(&it.reference));
+        *record
+            .per_phenomenon
+            .entry(it.phenomenon.clone())
+            .or_default() += 1;
+        for v in &it.variants {
+            let _ = writeln!(src, "{}", one(&it.source));
+            let _ = writeln!(tgt, "{}", one(&v.text));
+            let _ = writeln!(
+                aces,
+                "{}\t{}\t{}\t\tldd-{}-{}\t{sl}-{tl}",
+                cell(&it.source),
+                cell(&it.reference),
+                cell(&v.text),
+                cell(&it.phenomenon),
+                v.kind
+            );
+            record.variants += 1;
+            *record.per_type.entry(v.kind.clone()).or_default() += 1;
+        }
+    }
+    let inputs = [
+        l.manifest_path.as_path(),
+        l.m.inputs.source.path.as_path(),
+        l.m.inputs.target.path.as_path(),
+    ];
+    let staging = Staging::new(&o.out, &is_contrast_dir, &inputs)?;
+    let root = staging.path().to_path_buf();
+    let json =
+        serde_json::to_string_pretty(&record).map_err(|e| Error::Data(e.to_string()))? + "\n";
+    for (name, text) in [
+        (layout::CONTRAST_ITEMS.to_string(), jsonl),
+        (layout::contrast_side(sl), src),
+        (layout::contrast_side(tl), tgt),
+        (layout::CONTRAST_ACES.to_string(), aces),
+        (layout::CONTRAST_RECORD.to_string(), json),
+    ] {
+        ldd_io::write_bytes_atomic(&root.join(name), text.as_bytes())?;
+    }
+    staging.commit(&is_contrast_dir)?;
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_are_removed_with_one_space() {
+        let t = "Er schob die Tür auf .";
+        // Byte offsets: `ü` takes two.
+        assert_eq!(without(t, &[(18, 21)]), "Er schob die Tür .");
+        assert_eq!(without(t, &[(0, 2)]), "schob die Tür auf .");
+        assert_eq!(without(t, &[(22, 23)]), "Er schob die Tür auf");
+        assert_eq!(cased("mich", "Sich"), "Mich");
+        // Glued to a neighbour: the token alone.
+        assert_eq!(without("hin, dass", &[(3, 4)]), "hin dass");
+        assert_eq!(without("nachdem „eine", &[(8, 11)]), "nachdem eine");
+    }
+}

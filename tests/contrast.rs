@@ -1,0 +1,264 @@
+//! `contrast` on the shared PUD en→de sets (English source with its gold trees, German
+//! reference), the aligner trained on the shared de-en corpora: variants checked by hand
+//! for each phenomenon, and every variant of every item differs from its reference only at
+//! the locus, as its type says (property over all items); the plain files, the ACES rows
+//! and the record agree with the items; refusals leave nothing.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use common::*;
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// PUD with English as the source (gold trees), aligned.
+fn en_de_sets(out: &Path, extra: &[&str]) {
+    let books = data("parallel/books-sample.de-en");
+    let news = data("parallel/newstest2013.de-en");
+    let mut args = vec!["--controls", "0", "--quiet"];
+    args.extend(["--align-train", books.to_str().unwrap()]);
+    args.extend(["--align-train", news.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    extract_pud("en", out, &args);
+}
+
+/// The tokens of a German line as the aligner tokenizes it.
+fn toks(s: &str) -> Vec<String> {
+    ldd_align::tokenize(s)
+        .into_iter()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn variants_differ_from_the_reference_only_at_the_locus() {
+    let t = tempfile::tempdir().unwrap();
+    let sets = t.path().join("sets");
+    en_de_sets(&sets, &[]);
+    let out = t.path().join("contrast");
+    Ldd::cmd("contrast")
+        .path("--sets", &sets)
+        .path("--out", &out)
+        .args(&["-q"])
+        .ok();
+    let items: Vec<serde_json::Value> = read(&out.join("items.jsonl"))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let src_lines = lines(&out.join("contrast.en"));
+    let tgt_lines = lines(&out.join("contrast.de"));
+    let aces = lines(&out.join("aces.tsv"));
+    assert_eq!(
+        aces[0],
+        "source\tgood-translation\tincorrect-translation\treference\tphenomena\tlangpair"
+    );
+    let replace: BTreeMap<&str, &[&str]> = [
+        ("sich", &["mich", "uns"][..]),
+        ("mich", &["sich", "dich"]),
+        ("dich", &["sich", "mich"]),
+        ("uns", &["sich", "euch"]),
+        ("euch", &["sich", "uns"]),
+        ("mir", &["sich", "dir"]),
+        ("dir", &["sich", "mir"]),
+    ]
+    .into();
+    let mut per_type: BTreeMap<String, u64> = BTreeMap::new();
+    let mut next_line = 1u64;
+    let mut aces_row = 1;
+    for (k, it) in items.iter().enumerate() {
+        assert_eq!(it["item"], format!("C{:06}", k + 1));
+        assert_eq!(it["first_line"].as_u64(), Some(next_line));
+        let reference = it["reference"].as_str().unwrap();
+        let r = toks(reference);
+        let pos = |key: &str| -> Vec<usize> {
+            it["locus"][key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_u64().unwrap() as usize - 1)
+                .collect()
+        };
+        let (dep, head) = (pos("ref_dep"), pos("ref_head"));
+        let first = next_line as usize - 1;
+        assert_eq!(tgt_lines[first], reference);
+        let variants = it["variants"].as_array().unwrap();
+        assert!(!variants.is_empty());
+        for (j, v) in variants.iter().enumerate() {
+            let text = v["text"].as_str().unwrap();
+            assert_eq!(tgt_lines[first + 1 + j], text);
+            assert_eq!(src_lines[first + 1 + j], it["source"].as_str().unwrap());
+            let kind = v["type"].as_str().unwrap();
+            *per_type.entry(kind.to_string()).or_default() += 1;
+            let got = toks(text);
+            let what = format!("{} {kind}: {reference} -> {text}", it["item"]);
+            match kind {
+                "dropped" => {
+                    let want: Vec<String> = r
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| !dep.contains(i))
+                        .map(|(_, w)| w.clone())
+                        .collect();
+                    assert_eq!(got, want, "{what}");
+                }
+                "replaced" => {
+                    assert_eq!(got.len(), r.len(), "{what}");
+                    let diff: Vec<usize> = (0..r.len()).filter(|&i| got[i] != r[i]).collect();
+                    assert_eq!(diff.len(), 1, "{what}");
+                    assert!(dep.contains(&diff[0]), "{what}");
+                    let (old, new) = (r[diff[0]].to_lowercase(), got[diff[0]].to_lowercase());
+                    assert!(replace[old.as_str()].contains(&new.as_str()), "{what}");
+                }
+                "moved" => {
+                    assert_eq!(dep.len(), 1, "{what}");
+                    let last_head = *head.iter().max().unwrap();
+                    let mut want: Vec<String> = r.clone();
+                    let w = want.remove(dep[0]);
+                    let at = if dep[0] < last_head {
+                        last_head
+                    } else {
+                        last_head + 1
+                    };
+                    want.insert(at, w);
+                    assert_eq!(got, want, "{what}");
+                    assert_ne!(got, r, "{what}");
+                }
+                "swapped" => {
+                    let mut want = r.clone();
+                    want.swap(dep[0], head[0]);
+                    assert_eq!(got, want, "{what}");
+                    assert_eq!(it["phenomenon"], "reorder");
+                }
+                other => panic!("{other}"),
+            }
+            // The ACES row of the variant.
+            let row: Vec<&str> = aces[aces_row].split('\t').collect();
+            aces_row += 1;
+            assert_eq!(row[1], reference);
+            assert_eq!(row[2], text);
+            assert_eq!(
+                row[4],
+                format!("ldd-{}-{kind}", it["phenomenon"].as_str().unwrap())
+            );
+            assert_eq!(row[5], "en-de");
+        }
+        next_line += 1 + variants.len() as u64;
+    }
+    assert_eq!(tgt_lines.len() as u64, next_line - 1);
+    assert_eq!(src_lines.len(), tgt_lines.len());
+    assert_eq!(aces.len(), aces_row);
+    let rec: serde_json::Value = serde_json::from_str(&read(&out.join("contrast.json"))).unwrap();
+    assert_eq!(rec["items"].as_u64(), Some(items.len() as u64));
+    for (k, n) in &per_type {
+        assert_eq!(rec["per_type"][k].as_u64(), Some(*n), "{k}");
+    }
+    for k in ["dropped", "replaced", "swapped"] {
+        assert!(
+            per_type.get(k).copied().unwrap_or(0) > 5,
+            "{k}: {per_type:?}"
+        );
+    }
+    check_by_hand(&items);
+}
+
+/// A few items checked by hand.
+fn check_by_hand(items: &[serde_json::Value]) {
+    let find = |ph: &str, line: u64| -> &serde_json::Value {
+        items
+            .iter()
+            .find(|i| i["phenomenon"] == ph && i["line"] == line)
+            .unwrap_or_else(|| panic!("{ph} {line}"))
+    };
+    let texts = |it: &serde_json::Value| -> Vec<(String, String)> {
+        it["variants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| {
+                (
+                    v["type"].as_str().unwrap().to_string(),
+                    v["text"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let pair = |k: &str, t: &str| (k.to_string(), t.to_string());
+    // A reflexive: "who identified themselves as district authorities" / "die sich als
+    // Bezirksbeamte auswiesen": `sich` dropped, and in the first person singular and plural.
+    let r = find("reflexive", 75);
+    assert_eq!(r["locus"]["dep_word"], "themselves");
+    let t = texts(r);
+    assert_eq!(t.len(), 3);
+    for (k, (kind, with)) in [
+        ("dropped", "die als Bezirksbeamte"),
+        ("replaced", "die mich als Bezirksbeamte"),
+        ("replaced", "die uns als Bezirksbeamte"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert_eq!(t[k].0, *kind);
+        assert!(t[k].1.contains(with), "{}", t[k].1);
+    }
+    // A particle verb: "my phone didn't stop lighting up" / "hörte mein Telefon nicht mehr
+    // auf zu blinken": `auf` (linked to `up`) dropped, and moved after `blinken`.
+    assert_eq!(
+        texts(find("particle", 338)),
+        [
+            pair(
+                "dropped",
+                "Ich hatte nicht viele Episoden gesehen, und dann hörte mein Telefon nicht mehr zu blinken."
+            ),
+            pair(
+                "moved",
+                "Ich hatte nicht viele Episoden gesehen, und dann hörte mein Telefon nicht mehr zu blinken auf."
+            ),
+        ]
+    );
+    // A token glued to its neighbour goes alone: the aligner linked `out` of "pointed
+    // out" to the comma of "darauf hin, dass" (an alignment error the variant inherits).
+    assert!(texts(find("particle", 114))[0]
+        .1
+        .starts_with("Er wies außerdem darauf hin dass Rogers"));
+    // A reorder line: the two words of the crossing links change places.
+    assert_eq!(
+        texts(find("reorder", 305)),
+        [pair(
+            "swapped",
+            "Cotton wurde am 31. Oktober 1832 geboren einem Dorf in der Nähe von Sunderland in."
+        )]
+    );
+}
+
+#[test]
+fn refusals_leave_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    let sets = t.path().join("sets");
+    en_de_sets(&sets, &["--no-reorder"]);
+    let out = t.path().join("contrast");
+    let o = Ldd::cmd("contrast")
+        .path("--sets", &sets)
+        .path("--out", &out)
+        .run();
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--no-reorder"), "{}", stderr(&o));
+    assert!(!out.exists());
+    let bad = t.path().join("bad.toml");
+    std::fs::write(&bad, "[variants]\nreflexive = [\"inverted\"]\n").unwrap();
+    let o = Ldd::cmd("contrast")
+        .path("--sets", &sets)
+        .path("--out", &out)
+        .path("--variants", &bad)
+        .run();
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad.toml: [variants] reflexive: unknown variant type `inverted`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}
