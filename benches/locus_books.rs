@@ -46,6 +46,7 @@ fn main() {
         metrics: metrics.iter().map(|m| m.to_string()).collect(),
         align_model: None,
         lemma_model,
+        contrastive: None,
     };
     let t = Instant::now();
     let bleu = score(&sets, &opts(&["bleu"], None))

@@ -84,6 +84,7 @@ fn main() {
         metrics: Vec::new(),
         align_model: None,
         lemma_model: None,
+        contrastive: None,
         // Scores only (no resampling): `make bench-significance` times the intervals.
         significance: SignificanceOptions {
             bootstrap: 0,

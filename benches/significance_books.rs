@@ -74,6 +74,7 @@ fn main() {
         metrics: Vec::new(),
         align_model: None,
         lemma_model: None,
+        contrastive: None,
         significance: SignificanceOptions {
             bootstrap,
             ..SignificanceOptions::default()

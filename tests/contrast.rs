@@ -15,17 +15,6 @@ fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-/// PUD with English as the source (gold trees), aligned.
-fn en_de_sets(out: &Path, extra: &[&str]) {
-    let books = data("parallel/books-sample.de-en");
-    let news = data("parallel/newstest2013.de-en");
-    let mut args = vec!["--controls", "0", "--quiet"];
-    args.extend(["--align-train", books.to_str().unwrap()]);
-    args.extend(["--align-train", news.to_str().unwrap()]);
-    args.extend_from_slice(extra);
-    extract_pud("en", out, &args);
-}
-
 /// The tokens of a German line as the aligner tokenizes it.
 fn toks(s: &str) -> Vec<String> {
     ldd_align::tokenize(s)
@@ -38,7 +27,7 @@ fn toks(s: &str) -> Vec<String> {
 fn variants_differ_from_the_reference_only_at_the_locus() {
     let t = tempfile::tempdir().unwrap();
     let sets = t.path().join("sets");
-    en_de_sets(&sets, &[]);
+    pud_aligned("en", &sets, &[]);
     let out = t.path().join("contrast");
     Ldd::cmd("contrast")
         .path("--sets", &sets)
@@ -163,6 +152,150 @@ fn variants_differ_from_the_reference_only_at_the_locus() {
         );
     }
     check_by_hand(&items);
+    check_contrastive(&sets, &out, &items, t.path());
+}
+
+/// `score --contrastive` on three synthetic systems — one that prefers the reference, one
+/// the shorter and one the longer sentence — equals the Python oracle (statsmodels'
+/// Wilson interval and exact McNemar test) on every set, corpus, metric and system; bad
+/// score files are refused naming file and line.
+fn check_contrastive(sets: &Path, contrast: &Path, items: &[serde_json::Value], tmp: &Path) {
+    let tgt = lines(&contrast.join("contrast.de"));
+    let firsts: std::collections::BTreeSet<usize> = items
+        .iter()
+        .map(|i| i["first_line"].as_u64().unwrap() as usize - 1)
+        .collect();
+    let write = |name: &str, f: &dyn Fn(usize, &str) -> f64| {
+        let p = tmp.join(name);
+        let text: String = tgt
+            .iter()
+            .enumerate()
+            .map(|(k, l)| format!("{}\n", f(k, l)))
+            .collect();
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let files = [
+        write("reference.scores", &|k, _| {
+            if firsts.contains(&k) {
+                -1.0
+            } else {
+                -2.5
+            }
+        }),
+        write("shorter.scores", &|_, l| -(l.chars().count() as f64)),
+        write("longer.scores", &|_, l| l.chars().count() as f64 / 10.0),
+    ];
+    let scored = tmp.join("contrastive");
+    let mut cmd = Ldd::cmd("score")
+        .path("--sets", sets)
+        .path("--contrast", contrast);
+    for f in &files {
+        cmd = cmd.path("--contrastive", f);
+    }
+    cmd.args(&["-q"]).path("--out", &scored).ok();
+    let s: serde_json::Value = serde_json::from_str(&read(&scored.join("scores.json"))).unwrap();
+    let rows = s["rows"].as_array().unwrap();
+    // The reference-lover passes every item.
+    for r in rows.iter().filter(|r| r["system"] == "reference") {
+        if r["loci"].as_u64() > Some(0) {
+            assert_eq!(r["score"].as_f64(), Some(100.0), "{r}");
+        }
+    }
+    let m: serde_json::Value = serde_json::from_str(&read(&sets.join("manifest.json"))).unwrap();
+    let set_list: Vec<[String; 2]> = m["sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            [
+                x["phenomenon"].as_str().unwrap().into(),
+                x["bucket"].as_str().unwrap().into(),
+            ]
+        })
+        .collect();
+    let request = serde_json::json!({
+        "items": contrast.join("items.jsonl"),
+        "sets": set_list,
+        "scores": files,
+        "systems": ["reference", "shorter", "longer"],
+        "confidence": 0.95,
+    });
+    let Some(want) = python_oracle("statsmodels", "contrastive.py", &request) else {
+        return;
+    };
+    let want = want.as_array().unwrap();
+    let key = |r: &serde_json::Value| {
+        format!(
+            "{} {} {} {}/{}",
+            r["system"].as_str().unwrap(),
+            r["metric"].as_str().unwrap(),
+            r["scope"].as_str().unwrap(),
+            r["phenomenon"].as_str().unwrap(),
+            r["bucket"].as_str().unwrap()
+        )
+    };
+    let got: BTreeMap<String, &serde_json::Value> = rows.iter().map(|r| (key(r), r)).collect();
+    assert_eq!(got.len(), want.len());
+    let close = |a: &serde_json::Value, b: &serde_json::Value| match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * y.abs().max(1.0),
+        (None, None) => true,
+        _ => false,
+    };
+    let mut mixed = 0;
+    for w in want {
+        let g = got[&key(w)];
+        assert_eq!(g["loci"], w["n"], "{}", key(w));
+        for (a, b) in [
+            ("score", "score"),
+            ("ci_low", "ci_low"),
+            ("ci_high", "ci_high"),
+            ("p_value", "p"),
+        ] {
+            assert!(close(&g[a], &w[b]), "{} {a}: {} vs {}", key(w), g[a], w[b]);
+        }
+        if w["score"].as_f64().is_some_and(|x| x > 0.0 && x < 100.0) {
+            mixed += 1;
+        }
+    }
+    // The longer-lover passes some items and fails others: the comparison is not trivial.
+    assert!(mixed > 4, "{mixed}");
+    // The report shows every contrastive metric beside the others.
+    let page = tmp.join("report.html");
+    Ldd::cmd("report")
+        .path("--sets", sets)
+        .path("--scores", &scored.join("scores.json"))
+        .path("--out", &page)
+        .ok();
+    let html = read(&page);
+    for m in s["metrics"].as_array().unwrap() {
+        let key = m["key"].as_str().unwrap();
+        assert!(key.starts_with("contrastive"));
+        assert!(html.contains(&format!("{key}: ")), "{key}");
+    }
+    // A score file of another length, or with a word in it, is refused.
+    let short = tmp.join("short.scores");
+    std::fs::write(&short, "1\n2\n").unwrap();
+    let bad = tmp.join("bad.scores");
+    std::fs::write(&bad, "1\nlots\n").unwrap();
+    for (f, code, want) in [
+        (
+            &short,
+            3,
+            format!("has 2 lines but {}", contrast.join("contrast.de").display()),
+        ),
+        (&bad, 3, "bad.scores:2: not a number: `lots`".to_string()),
+    ] {
+        let o = Ldd::cmd("score")
+            .path("--sets", sets)
+            .path("--contrast", contrast)
+            .path("--contrastive", f)
+            .path("--out", &tmp.join("refused"))
+            .run();
+        assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
+        assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    }
+    assert!(!tmp.join("refused").exists());
 }
 
 /// A few items checked by hand.
@@ -238,7 +371,7 @@ fn check_by_hand(items: &[serde_json::Value]) {
 fn refusals_leave_nothing() {
     let t = tempfile::tempdir().unwrap();
     let sets = t.path().join("sets");
-    en_de_sets(&sets, &["--no-reorder"]);
+    pud_aligned("en", &sets, &["--no-reorder"]);
     let out = t.path().join("contrast");
     let o = Ldd::cmd("contrast")
         .path("--sets", &sets)

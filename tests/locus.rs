@@ -46,21 +46,11 @@ fn without_conf(r: &[String]) -> String {
     keep.join(" | ")
 }
 
-fn pud_aligned(out: &Path, extra: &[&str]) {
-    let books = data("parallel/books-sample.de-en");
-    let news = data("parallel/newstest2013.de-en");
-    let mut args = vec!["--controls", "0", "--quiet"];
-    args.extend(["--align-train", books.to_str().unwrap()]);
-    args.extend(["--align-train", news.to_str().unwrap()]);
-    args.extend_from_slice(extra);
-    extract_pud("de", out, &args);
-}
-
 #[test]
 fn locus_rows_on_pud_are_right_by_hand_and_agree_with_the_run() {
     let t = tempfile::tempdir().unwrap();
     let out = t.path().join("sets");
-    pud_aligned(&out, &[]);
+    pud_aligned("de", &out, &[]);
     let m: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
 
@@ -303,7 +293,7 @@ fn locus_accuracy_judges_the_locus_not_the_sentence() {
     let t = tempfile::tempdir().unwrap();
     let out = t.path().join("sets");
     let model = t.path().join("model");
-    pud_aligned(&out, &["--save-align-model", model.to_str().unwrap()]);
+    pud_aligned("de", &out, &["--save-align-model", model.to_str().unwrap()]);
 
     // Three systems made from the reference, tokenized as the aligner tokenizes it:
     // itself; without the tokens aligned to each particle (the dependent of every particle
@@ -414,28 +404,13 @@ fn locus_accuracy_judges_the_locus_not_the_sentence() {
             );
         }
     }
-    let Some(py) = python_with("statsmodels") else {
+    let Some(want) = python_oracle("statsmodels", "locus_stats.py", &serde_json::json!(items))
+    else {
         return;
     };
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/locus_stats.py");
-    let mut child = std::process::Command::new(py)
-        .arg(script)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(serde_json::to_string(&items).unwrap().as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    assert!(o.status.success());
-    let want: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let want = want.as_array().unwrap();
     assert!(want.len() > 40, "{}", want.len());
-    for (g, w) in got.iter().zip(&want) {
+    for (g, w) in got.iter().zip(want) {
         let w = ["ci_low", "ci_high", "p"].map(|k| w[k].as_f64().unwrap());
         for (a, b) in g.iter().zip(w) {
             assert!((a - b).abs() <= 1e-9 * b.abs().max(1.0), "{g:?} {w:?}");
@@ -906,7 +881,7 @@ fn lemma_model_refusals_are_clear() {
     );
     let out = t.path().join("sets");
     let model = t.path().join("model");
-    pud_aligned(&out, &["--save-align-model", model.to_str().unwrap()]);
+    pud_aligned("de", &out, &["--save-align-model", model.to_str().unwrap()]);
     let score = |lemma: &Path, env: &Path| {
         Ldd::cmd("score")
             .path("--sets", &out)
@@ -949,26 +924,4 @@ fn browser_filter(report: &Path, steps: &serde_json::Value, tmp: &Path) -> serde
         String::from_utf8_lossy(&out.stdout)
     );
     serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// The venv's Python when it has `module` (`LDD_PYTHON` overrides; `LDD_SKIP_PYTHON=1`
-/// skips the oracle comparison).
-fn python_with(module: &str) -> Option<std::path::PathBuf> {
-    if std::env::var("LDD_SKIP_PYTHON").as_deref() == Ok("1") {
-        eprintln!("LDD_SKIP_PYTHON=1: skipping the statsmodels comparison");
-        return None;
-    }
-    let py = std::env::var_os("LDD_PYTHON")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python"));
-    let ok = std::process::Command::new(&py)
-        .args(["-c", &format!("import {module}")])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "{module} not found at {} — tests/setup/install.sh, or set LDD_PYTHON (LDD_SKIP_PYTHON=1 skips)",
-        py.display()
-    );
-    Some(py)
 }

@@ -7,6 +7,7 @@ use clap::Args;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::printer::scores::{render_table, small_sets};
 use ldd_sets::score::compare::compare as compare_sets;
+use ldd_sets::score::contrastive::ContrastiveOptions;
 use ldd_sets::score::locus::LemmaModel;
 use ldd_sets::score::render::write_outputs;
 use ldd_sets::score::slice::slice as slice_sets;
@@ -36,8 +37,9 @@ pub struct ScoreArgs {
     /// Output directory of `ldd-sets extract`.
     #[arg(long, value_name = "DIR")]
     sets: PathBuf,
-    /// Systems' translations of the whole corpus (repeat for several systems).
-    #[arg(long, value_name = "FILE", required = true)]
+    /// Systems' translations of the whole corpus (repeat for several systems). Not needed
+    /// for contrastive accuracy alone (--contrastive).
+    #[arg(long, value_name = "FILE", required_unless_present = "contrastive")]
     hyp: Vec<PathBuf>,
     /// Reference (the corpus target side) [default: the target file recorded in the
     /// manifest]. Must be the file extract read (same SHA-256).
@@ -74,6 +76,16 @@ pub struct ScoreArgs {
     /// [default: none, the surface rule alone].
     #[arg(long, value_name = "FILE|auto", value_parser = parse_lemma_model)]
     lemma_model: Option<LemmaModel>,
+    /// Output directory of `ldd-sets contrast` on these sets, for --contrastive.
+    #[arg(long, value_name = "DIR", requires = "contrastive")]
+    contrast: Option<PathBuf>,
+    /// A system's scores of the contrastive pairs: one number per line of --contrast's
+    /// contrast.TGT (log-probabilities; higher is better), repeated per system (with --hyp:
+    /// one per --hyp, in order; without: systems named after these files). Scores
+    /// contrastive accuracy, the share of items whose reference beats every variant, for
+    /// all variants and per error type (see docs/contrast.md).
+    #[arg(long, value_name = "FILE", requires = "contrast")]
+    contrastive: Vec<PathBuf>,
     #[command(flatten)]
     threads: ThreadArgs,
     #[command(flatten)]
@@ -220,6 +232,10 @@ pub fn score(a: ScoreArgs) -> Result<()> {
         metrics: a.metrics,
         align_model: a.align_model,
         lemma_model: a.lemma_model,
+        contrastive: a.contrast.map(|dir| ContrastiveOptions {
+            dir,
+            files: a.contrastive,
+        }),
     };
     check_options(&opts)?;
     let sets = load(&a.sets)?;

@@ -23,10 +23,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use ldd_align::{Alignment, Corpus};
-use ldd_eval::significance::{mcnemar_exact, wilson};
-use ldd_eval::stats::{pearson, spearman};
 
-use super::{Loaded, Metric, Row, Trend, SMALL_SET};
+use super::{share, Loaded, Metric, Row, Trend};
 use crate::detect::alignment::{self, AlignOptions, Trained};
 use crate::error::{Error, Result};
 use crate::format::judged::{self, Judged, Judgement};
@@ -519,35 +517,14 @@ pub fn evaluate(
         Ok(())
     })?;
     let row = |s: usize, scope: &str, outcomes: &[Option<bool>], base: &[Option<bool>]| {
-        let n = outcomes.iter().flatten().count() as u64;
-        let correct = outcomes.iter().flatten().filter(|&&c| c).count() as u64;
-        let ci = wilson(correct, n, confidence);
-        let p = (s > 0 && n > 0).then(|| {
-            let (mut only_base, mut only_sys) = (0, 0);
-            for (b, x) in base.iter().zip(outcomes) {
-                match (b, x) {
-                    (Some(true), Some(false)) => only_base += 1,
-                    (Some(false), Some(true)) => only_sys += 1,
-                    _ => {}
-                }
-            }
-            mcnemar_exact(only_base, only_sys)
-        });
-        Row {
-            system: systems[s].clone(),
-            metric: m.key.clone(),
-            scope: scope.into(),
-            score: (n > 0).then(|| 100.0 * correct as f64 / n as f64),
-            ci_low: ci.map(|c| 100.0 * c.0),
-            ci_high: ci.map(|c| 100.0 * c.1),
-            p_value: p,
-            loci: Some(n),
-            no_reference: Some(outcomes.iter().filter(|o| o.is_none()).count() as u64),
-            small_set: n < SMALL_SET,
-            signature: m.signature.clone(),
-            control_status: "none".into(),
-            ..Row::default()
-        }
+        share::row(
+            &systems[s],
+            m,
+            scope,
+            outcomes,
+            (s > 0).then_some(base),
+            confidence,
+        )
     };
     let mut rows: Vec<Vec<Row>> = vec![Vec::new(); hyps.len()];
     // The corpus: every distinct locus (phenomenon, line, dependent, head) once.
@@ -576,7 +553,7 @@ pub fn evaluate(
     let (judgements, judged_rows) =
         judgements(l, &sets, &distinct, &words, &refs, &per_system, systems);
     Ok(Evaluated {
-        trends: trends(m, systems, &rows),
+        trends: share::trends(m, systems, &rows),
         rows,
         judgements,
         judged_rows,
@@ -655,46 +632,6 @@ fn judgements(
         }
     }
     (out, n)
-}
-
-/// Spearman and Pearson of accuracy against minimum distance over each phenomenon's `ge`
-/// sets with a score.
-fn trends(m: &Metric, systems: &[String], rows: &[Vec<Row>]) -> Vec<Trend> {
-    let mut out = Vec::new();
-    for (s, sys_rows) in rows.iter().enumerate() {
-        let mut phenomena: Vec<&str> = Vec::new();
-        for r in sys_rows
-            .iter()
-            .filter(|r| r.is_set() && r.exact == Some(false))
-        {
-            if !phenomena.contains(&r.phenomenon.as_str()) {
-                phenomena.push(&r.phenomenon);
-            }
-        }
-        for ph in phenomena {
-            let points: Vec<(u32, f64)> = sys_rows
-                .iter()
-                .filter(|r| r.is_set() && r.exact == Some(false) && r.phenomenon == ph)
-                .filter_map(|r| Some((r.min_distance?, r.score?)))
-                .collect();
-            let x: Vec<f64> = points.iter().map(|p| f64::from(p.0)).collect();
-            let y: Vec<f64> = points.iter().map(|p| p.1).collect();
-            out.push(Trend {
-                system: systems[s].clone(),
-                metric: m.key.clone(),
-                phenomenon: ph.to_string(),
-                spearman: spearman(&x, &y),
-                pearson: pearson(&x, &y),
-                points,
-                spearman_ci_low: None,
-                spearman_ci_high: None,
-                pearson_ci_low: None,
-                pearson_ci_high: None,
-                signature: m.signature.clone(),
-            });
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -18,9 +18,11 @@
 //! [`ldd_eval::significance`]). See `docs/evaluation.md`.
 
 pub mod compare;
+pub mod contrastive;
 mod evaluate;
 pub mod locus;
 pub mod render;
+pub mod share;
 pub mod signature;
 pub mod slice;
 pub mod stats;
@@ -62,6 +64,9 @@ pub struct ScoreOptions {
     /// A UDPipe model of the target language whose lemmas locus accuracy also matches
     /// (`--lemma-model`) [default: none, the surface rule alone].
     pub lemma_model: Option<locus::LemmaModel>,
+    /// Contrastive accuracy: `contrast`'s directory and one file of scores per system
+    /// (`--contrast`, `--contrastive`); with `hyps`, one per `hyps` file, in order.
+    pub contrastive: Option<contrastive::ContrastiveOptions>,
 }
 
 /// A segment-level metric: one value per corpus line and system (`--seg-scores`).
@@ -198,9 +203,10 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     // The registry's metrics, RIBES only when there are reorder sets.
     let has_reorder = l.units.iter().any(|u| u.set.kind == SetKind::Reorder);
     let wanted = |key: &str| args.metrics.is_empty() || args.metrics.iter().any(|k| k == key);
+    // Without outputs (contrastive scores only), no output metric.
     let defs: Vec<&MetricDef> = METRICS
         .iter()
-        .filter(|d| (!d.reorder_only || has_reorder) && wanted(d.key))
+        .filter(|d| !args.hyps.is_empty() && (!d.reorder_only || has_reorder) && wanted(d.key))
         .collect();
     if args.metrics.iter().any(|k| k == "ribes") && !has_reorder {
         return Err(Error::Config(format!(
@@ -239,6 +245,32 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             sha256: Some(sha256),
         });
     }
+    // Contrastive scores only: the systems are named after their score files.
+    let contrast = match &args.contrastive {
+        Some(c) => {
+            let items = contrastive::items(&c.dir, l)?;
+            let scores = contrastive::read_scores(c, &items, l.m.languages.target())?;
+            if args.hyps.is_empty() {
+                for f in &c.files {
+                    let name = system_name(f);
+                    if systems.iter().any(|s| s.name == name) {
+                        return Err(Error::Config(format!(
+                            "{}: two --contrastive files have the system name `{}`; rename one",
+                            ldd_io::text::shown(f),
+                            ldd_io::text::escape(&name)
+                        )));
+                    }
+                    systems.push(System {
+                        name,
+                        path: None,
+                        sha256: None,
+                    });
+                }
+            }
+            Some((items, scores))
+        }
+        None => None,
+    };
     // Segment-level metrics: one more column per system, after the registry's.
     for s in &args.seg_scores {
         for (f, st) in s.files.iter().zip(stats.iter_mut()) {
@@ -293,6 +325,31 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         // The registry's metrics come first; segment-level values are reported as given.
         let scale = defs.get(k).map_or(1.0, |d| d.scale);
         per_metric.push(ev.metric(m, &columns, scale)?);
+    }
+    if let (Some((items, scores)), Some(c)) = (&contrast, &args.contrastive) {
+        let (rec, _) = ldd_io::sha256_file(&c.dir.join(crate::layout::CONTRAST_ITEMS))?;
+        let ms: Vec<Metric> = contrastive::keys(items)
+            .into_iter()
+            .map(|key| Metric {
+                label: key.clone(),
+                signature: ctx.locus(&format!(
+                    "{key}:1|items:{}|pass:reference-above-every-variant|ci:wilson|test:mcnemar-exact",
+                    &rec[..16]
+                )),
+                key,
+                higher_is_better: true,
+                reorder_only: false,
+            })
+            .collect();
+        per_metric.extend(contrastive::evaluate(
+            l,
+            items,
+            scores,
+            &names,
+            &ms,
+            sig.confidence,
+        ));
+        metrics.extend(ms);
     }
     let mut judgements = None;
     if let (Some(m), Some(judging)) = (locus_metric, judging) {
@@ -360,6 +417,27 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
 /// Checks what the command line's types alone cannot: the level, a paired test's
 /// systems, the `--seg-scores` names and file counts.
 pub fn check_options(args: &ScoreOptions) -> Result<()> {
+    if let Some(c) = &args.contrastive {
+        if !args.hyps.is_empty() && c.files.len() != args.hyps.len() {
+            return Err(Error::Config(format!(
+                "--contrastive: {} files for {} --hyp files; give one per --hyp, in the same \
+                 order (or no --hyp)",
+                c.files.len(),
+                args.hyps.len()
+            )));
+        }
+    } else if args.hyps.is_empty() {
+        return Err(Error::Config(
+            "give --hyp FILE, or --contrast DIR --contrastive FILE".into(),
+        ));
+    }
+    if args.hyps.is_empty()
+        && (!args.seg_scores.is_empty() || args.metrics.iter().any(|k| k == locus::KEY))
+    {
+        return Err(Error::Config(
+            "--seg-scores and --metrics locus score outputs: give the systems' --hyp files".into(),
+        ));
+    }
     if args.lemma_model.is_some() && !args.metrics.iter().any(|k| k == locus::KEY) {
         return Err(Error::Config(
             "--lemma-model: lemmas are matched by locus accuracy only; add --metrics ...,locus"

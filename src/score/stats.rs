@@ -91,6 +91,19 @@ pub fn line_stats(
 /// a file with another line count than the corpus's (`lines`, recorded in `manifest`) is
 /// rejected with both counts.
 pub fn read_seg_scores(path: &Path, lines: u64, manifest: &Path) -> Result<Vec<MeanStats>> {
+    let expected = format!(
+        "the corpus has {lines} lines ({}); a --seg-scores file has one score per corpus line",
+        ldd_io::text::shown(manifest)
+    );
+    Ok(read_numbers(path, lines, &expected)?
+        .into_iter()
+        .map(MeanStats::one)
+        .collect())
+}
+
+/// The numbers of a file of one finite number per line (surrounding spaces ignored),
+/// which must have `lines` lines; `expected` says why, after "has N lines but".
+pub fn read_numbers(path: &Path, lines: u64, expected: &str) -> Result<Vec<f64>> {
     let mut input = Input::open(path)?;
     let mut out = Vec::new();
     let mut longer = false;
@@ -106,7 +119,7 @@ pub fn read_seg_scores(path: &Path, lines: u64, manifest: &Path) -> Result<Vec<M
                 path,
                 n,
                 format!(
-                    "not a number: `{}` (one score per corpus line)",
+                    "not a number: `{}` (one score per line)",
                     ldd_io::text::quote(text, 40)
                 ),
             )
@@ -118,7 +131,7 @@ pub fn read_seg_scores(path: &Path, lines: u64, manifest: &Path) -> Result<Vec<M
                 format!("not a finite number: `{}`", ldd_io::text::quote(text, 40)),
             ));
         }
-        out.push(MeanStats::one(v));
+        out.push(v);
     }
     let got = if longer {
         input.count_rest()?
@@ -127,10 +140,8 @@ pub fn read_seg_scores(path: &Path, lines: u64, manifest: &Path) -> Result<Vec<M
     };
     if got != lines {
         return Err(Error::Data(format!(
-            "{}: has {got} lines but the corpus has {lines} lines ({}); a --seg-scores file \
-             has one score per corpus line",
-            ldd_io::text::shown(path),
-            ldd_io::text::shown(manifest)
+            "{}: has {got} lines but {expected}",
+            ldd_io::text::shown(path)
         )));
     }
     Ok(out)

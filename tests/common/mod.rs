@@ -377,3 +377,68 @@ pub fn without_every_third_word(line: &str) -> String {
         .collect();
     w.join(" ")
 }
+
+/// The venv's Python when it has `module` (`LDD_PYTHON` overrides; `LDD_SKIP_PYTHON=1`
+/// skips the oracle comparison).
+pub fn python_with(module: &str) -> Option<std::path::PathBuf> {
+    if std::env::var("LDD_SKIP_PYTHON").as_deref() == Ok("1") {
+        eprintln!("LDD_SKIP_PYTHON=1: skipping the statsmodels comparison");
+        return None;
+    }
+    let py = std::env::var_os("LDD_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python")
+        });
+    let ok = std::process::Command::new(&py)
+        .args(["-c", &format!("import {module}")])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "{module} not found at {} — tests/setup/install.sh, or set LDD_PYTHON (LDD_SKIP_PYTHON=1 skips)",
+        py.display()
+    );
+    Some(py)
+}
+
+/// Runs the Python oracle `tests/oracle/SCRIPT` with the venv's Python holding `module`,
+/// `input` on its stdin; its JSON output (`None`: Python comparisons skipped).
+pub fn python_oracle(
+    module: &str,
+    script: &str,
+    input: &serde_json::Value,
+) -> Option<serde_json::Value> {
+    use std::io::Write;
+    let py = python_with(module)?;
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/oracle")
+        .join(script);
+    let mut child = std::process::Command::new(py)
+        .arg(&script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{} failed", script.display());
+    Some(serde_json::from_slice(&o.stdout).unwrap())
+}
+
+/// PUD with `src` (`de` or `en`) as the source side and its gold trees, the aligner trained
+/// on the shared de-en corpora, no controls, into `out`.
+pub fn pud_aligned(src: &str, out: &Path, extra: &[&str]) {
+    let books = data("parallel/books-sample.de-en");
+    let news = data("parallel/newstest2013.de-en");
+    let mut args = vec!["--controls", "0", "--quiet"];
+    args.extend(["--align-train", books.to_str().unwrap()]);
+    args.extend(["--align-train", news.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    extract_pud(src, out, &args);
+}

@@ -1,0 +1,196 @@
+//! Contrastive accuracy (`score --contrast DIR --contrastive FILE`): the share of the
+//! items of `contrast` ([`crate::contrast`]) on which a system's score of the reference is
+//! higher than its score of every variant — per set (the items whose locus the set holds)
+//! and corpus, with Wilson intervals and McNemar's exact test against the first system
+//! ([`super::share`]), trends over distance, for all variants (`contrastive`) and for each
+//! error type apart (`contrastive-dropped`, …).
+//!
+//! A system's scores are one number per line of `contrast.TGT` (log-probabilities, as
+//! fairseq, Marian or Hugging Face scoring print them; higher is better). A tie is not a
+//! pass.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use super::{share, stats::read_numbers, Loaded, Metric, Row, Trend};
+use crate::error::{Error, Result};
+use crate::format::contrast::{ContrastItem, ContrastRecord};
+use crate::layout;
+
+/// The metric's key (all variants); a type's key is `contrastive-TYPE`.
+pub const KEY: &str = "contrastive";
+
+/// What `--contrast` and `--contrastive` give.
+#[derive(Debug, Clone)]
+pub struct ContrastiveOptions {
+    /// `contrast`'s output directory.
+    pub dir: PathBuf,
+    /// One file of scores per system.
+    pub files: Vec<PathBuf>,
+}
+
+/// Largest `items.jsonl` read: 1 GiB.
+const MAX_ITEMS_BYTES: u64 = 1 << 30;
+
+/// The items of `dir`, checked: made from the sets of `l` (the manifest's SHA-256).
+pub fn items(dir: &Path, l: &Loaded) -> Result<Vec<ContrastItem>> {
+    let rec_path = dir.join(layout::CONTRAST_RECORD);
+    let rec: ContrastRecord = serde_json::from_str(&ldd_io::read_text(&rec_path, 1 << 20)?)
+        .map_err(|e| {
+            Error::input(
+                &rec_path,
+                e.line() as u64,
+                format!("not contrast's record: {e}"),
+            )
+        })?;
+    let sha = ldd_io::sha256_file(&l.manifest_path)?.0;
+    if rec.manifest_sha256 != sha {
+        return Err(Error::Config(format!(
+            "--contrast {}: made from other sets than {} (another manifest SHA-256); run \
+             `ldd-sets contrast` on these sets",
+            ldd_io::text::shown(dir),
+            ldd_io::text::shown(&l.manifest_path)
+        )));
+    }
+    let path = dir.join(layout::CONTRAST_ITEMS);
+    let text = ldd_io::read_text(&path, MAX_ITEMS_BYTES)?;
+    let mut items = Vec::new();
+    let mut next = 1u64;
+    for (k, line) in text.lines().enumerate() {
+        let it: ContrastItem = serde_json::from_str(line)
+            .map_err(|e| Error::input(&path, k as u64 + 1, format!("not a contrast item: {e}")))?;
+        if it.first_line != next || it.variants.is_empty() {
+            return Err(Error::input(
+                &path,
+                k as u64 + 1,
+                "its first_line does not follow the item before, or it has no variant",
+            ));
+        }
+        next += 1 + it.variants.len() as u64;
+        items.push(it);
+    }
+    if items.len() as u64 != rec.items {
+        return Err(Error::Data(format!(
+            "{}: {} items, but contrast.json records {}",
+            ldd_io::text::shown(&path),
+            items.len(),
+            rec.items
+        )));
+    }
+    Ok(items)
+}
+
+/// The metric keys the items give: all variants, then each error type present.
+pub fn keys(items: &[ContrastItem]) -> Vec<String> {
+    let types: BTreeSet<&str> = items
+        .iter()
+        .flat_map(|i| i.variants.iter().map(|v| v.kind.as_str()))
+        .collect();
+    std::iter::once(KEY.to_string())
+        .chain(types.into_iter().map(|t| format!("{KEY}-{t}")))
+        .collect()
+}
+
+/// Each system's scores, checked: one finite number per line of `contrast.TGT`.
+pub fn read_scores(
+    o: &ContrastiveOptions,
+    items: &[ContrastItem],
+    tgt: &str,
+) -> Result<Vec<Vec<f64>>> {
+    let lines: u64 = items.iter().map(|i| 1 + i.variants.len() as u64).sum();
+    let expected = format!(
+        "{} has {lines} lines (one score per line of it)",
+        ldd_io::text::shown(&o.dir.join(layout::contrast_side(tgt)))
+    );
+    o.files
+        .iter()
+        .map(|f| read_numbers(f, lines, &expected))
+        .collect()
+}
+
+/// Whether the reference beats every variant of type `kind` (`None`: every type) of `it`
+/// under `scores`; `None` when the item has no such variant.
+fn passed(it: &ContrastItem, scores: &[f64], kind: Option<&str>) -> Option<bool> {
+    let at = |line: u64| scores[line as usize - 1];
+    let reference = at(it.first_line);
+    let mut any = false;
+    let mut all = true;
+    for (k, v) in it.variants.iter().enumerate() {
+        if kind.is_some_and(|t| t != v.kind) {
+            continue;
+        }
+        any = true;
+        all &= reference > at(it.first_line + 1 + k as u64);
+    }
+    any.then_some(all)
+}
+
+/// Rows and trends of every metric of `metrics` (in [`keys`] order) for every system
+/// (`scores[system]`), `confidence` the level of the Wilson intervals.
+pub fn evaluate(
+    l: &Loaded,
+    items: &[ContrastItem],
+    scores: &[Vec<f64>],
+    systems: &[String],
+    metrics: &[Metric],
+    confidence: f64,
+) -> Vec<(Vec<Vec<Row>>, Vec<Trend>)> {
+    let mut out = Vec::new();
+    for m in metrics {
+        let kind = m.key.strip_prefix(&format!("{KEY}-"));
+        // outcome[system][item]; items without a variant of the type are left out.
+        let outcome: Vec<Vec<Option<bool>>> = scores
+            .iter()
+            .map(|s| items.iter().map(|it| passed(it, s, kind)).collect())
+            .collect();
+        let pick = |s: usize, keep: &dyn Fn(&ContrastItem) -> bool| -> Vec<Option<bool>> {
+            items
+                .iter()
+                .zip(&outcome[s])
+                .filter(|(it, o)| keep(it) && o.is_some())
+                .map(|(_, o)| *o)
+                .collect()
+        };
+        let mut rows: Vec<Vec<Row>> = vec![Vec::new(); systems.len()];
+        for (s, sys_rows) in rows.iter_mut().enumerate() {
+            let all = |_: &ContrastItem| true;
+            let base = pick(0, &all);
+            let mut r = share::row(
+                &systems[s],
+                m,
+                "corpus",
+                &pick(s, &all),
+                (s > 0).then_some(base.as_slice()),
+                confidence,
+            );
+            r.bucket = "corpus".into();
+            r.sentences = l.m.corpus.lines;
+            sys_rows.push(r);
+            for u in &l.units {
+                let set = &u.set;
+                let held = |it: &ContrastItem| {
+                    it.phenomenon == set.phenomenon && it.sets.contains(&set.bucket)
+                };
+                let base = pick(0, &held);
+                let mut r = share::row(
+                    &systems[s],
+                    m,
+                    "set",
+                    &pick(s, &held),
+                    (s > 0).then_some(base.as_slice()),
+                    confidence,
+                );
+                r.kind = set.kind.name().into();
+                r.phenomenon = set.phenomenon.clone();
+                r.bucket = set.bucket.clone();
+                r.min_distance = Some(set.min_distance);
+                r.exact = Some(set.exact);
+                r.sentences = u.ids.len() as u64;
+                sys_rows.push(r);
+            }
+        }
+        let trends = share::trends(m, systems, &rows);
+        out.push((rows, trends));
+    }
+    out
+}
