@@ -268,6 +268,7 @@ fn check_contrastive(sets: &Path, contrast: &Path, items: &[serde_json::Value], 
         .path("--out", &page)
         .ok();
     let html = read(&page);
+    assert!(!html.contains("does not name its output file"));
     for m in s["metrics"].as_array().unwrap() {
         let key = m["key"].as_str().unwrap();
         assert!(key.starts_with("contrastive"));

@@ -260,6 +260,15 @@ pub fn outputs(
     let Some(scores) = scores else {
         return Ok(Vec::new());
     };
+    // Scored by contrastive accuracy alone: the systems' scores of the pairs were given,
+    // no output of theirs, which is nothing to note.
+    let from_outputs = scores
+        .metrics
+        .iter()
+        .any(|m| !m.key.starts_with(crate::score::contrastive::KEY));
+    if !from_outputs && scores.systems.iter().all(|s| s.path.is_none()) {
+        return Ok(vec![None; scores.systems.len()]);
+    }
     let wanted: Vec<u32> = ids.iter().copied().collect();
     let mut out = Vec::new();
     for sys in &scores.systems {
