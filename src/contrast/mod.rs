@@ -24,6 +24,7 @@ use crate::detect::alignment;
 use crate::error::{Error, Result};
 use crate::format::contrast::{ContrastItem, ContrastRecord, ItemLocus, Variant};
 use crate::format::locus::Locus;
+use crate::format::tsv_cell as cell;
 use crate::layout;
 use crate::read::select::read_selected;
 use crate::read::sets::{distinct_loci, locus_rows, Loaded};
@@ -186,10 +187,7 @@ pub fn variants(
 
 /// Whether `dir` is an output of `contrast` (it has a readable `contrast.json`).
 pub fn is_contrast_dir(dir: &Path) -> bool {
-    ldd_io::read_text(&dir.join(layout::CONTRAST_RECORD), 1 << 20)
-        .ok()
-        .and_then(|t| serde_json::from_str::<ContrastRecord>(&t).ok())
-        .is_some()
+    crate::format::is_record::<ContrastRecord>(&dir.join(layout::CONTRAST_RECORD))
 }
 
 /// The items of every distinct locus of `l` (phenomenon, line, dependent, head; in the
@@ -294,11 +292,6 @@ pub fn items(l: &Loaded, config: &ContrastConfig) -> Result<(Vec<ContrastItem>, 
         });
     }
     Ok((items, skipped))
-}
-
-/// A TSV cell: tabs and line breaks as spaces.
-fn cell(s: &str) -> String {
-    s.replace(['\t', '\n', '\r'], " ")
 }
 
 /// Writes the items of `l` into `o.out` (all or nothing) and returns the record.

@@ -276,18 +276,18 @@ impl Judged {
 }
 
 /// Calls `f` with every row of a judgements file read from `r` (its header checked), in
-/// order; `path` names the file in errors.
+/// order, and its 1-based line number; `path` names the file in errors.
 pub fn for_each_row(
     r: &mut ldd_io::Input,
     path: &Path,
-    mut f: impl FnMut(Judged) -> Result<()>,
+    mut f: impl FnMut(Judged, u64) -> Result<()>,
 ) -> Result<()> {
     super::for_each_tsv_row(
         r,
         path,
         HEADER,
         "a locus judgements file (scores.loci.tsv)",
-        |line, n| f(Judged::parse(line, path, n)?),
+        |line, n| f(Judged::parse(line, path, n)?, n),
     )
 }
 

@@ -24,6 +24,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::tsv_cell as cell;
 use crate::error::{Error, Result};
 
 /// The header row of `locus.tsv`.
@@ -70,11 +71,6 @@ pub struct Locus {
     pub ref_dep: Vec<RefToken>,
     /// Reference tokens aligned to `head`.
     pub ref_head: Vec<RefToken>,
-}
-
-/// A cell's text: tabs and line breaks as spaces.
-fn cell(s: &str) -> String {
-    s.replace(['\t', '\n', '\r'], " ")
 }
 
 /// The three reference cells of `toks`.

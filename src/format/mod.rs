@@ -33,6 +33,20 @@ pub mod scores;
 pub mod sets;
 pub mod sheet;
 
+/// A TSV cell from text: tabs and line breaks as spaces.
+pub fn tsv_cell(s: &str) -> String {
+    s.replace(['\t', '\n', '\r'], " ")
+}
+
+/// Whether `path` holds a record of type `T` (a JSON file an ldd-sets command wrote and
+/// recognises its output directory by; read up to 1 MiB).
+pub fn is_record<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> bool {
+    ldd_io::read_text(path, 1 << 20)
+        .ok()
+        .and_then(|t| serde_json::from_str::<T>(&t).ok())
+        .is_some()
+}
+
 /// Calls `f` with every data row of a table read from `r` whose first line must be
 /// `header` (`what` names the kind of file in the error), with the row's 1-based line
 /// number; `path` names the file in errors.

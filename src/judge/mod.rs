@@ -23,10 +23,7 @@ use crate::layout;
 /// Whether `dir` is a sheets directory written by `sheets` (it has a readable
 /// `sheets.json`), which a new run may replace.
 pub fn is_sheets_dir(dir: &Path) -> bool {
-    ldd_io::read_text(&dir.join(layout::SHEET_RECORD), 1 << 20)
-        .ok()
-        .and_then(|t| serde_json::from_str::<SheetsRecord>(&t).ok())
-        .is_some()
+    crate::format::is_record::<SheetsRecord>(&dir.join(layout::SHEET_RECORD))
 }
 
 /// Writes the sheets into `out` (replaced as a whole, all or nothing) and the key to

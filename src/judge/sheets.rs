@@ -231,15 +231,15 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
         })?;
         for (i, it) in items.iter().enumerate() {
             let item = format!("T{:03}", i + 1);
-            let ref_tokens: Vec<String> = crate::detect::alignment::tokens(&it.reference, pretok)
-                .into_iter()
-                .map(String::from)
-                .collect();
+            // Tokenized once, above, for the matcher.
+            let ref_tokens = refs
+                .get(&(it.locus.id as u32))
+                .map_or(&[][..], Vec::as_slice);
             let pos = |t: &[crate::format::locus::RefToken]| -> Vec<usize> {
                 t.iter().map(|t| t.position as usize - 1).collect()
             };
             let reference = mark_tokens(
-                &ref_tokens,
+                ref_tokens,
                 &pos(&it.locus.ref_dep),
                 &pos(&it.locus.ref_head),
             );

@@ -143,10 +143,7 @@ impl Split {
 
 /// Whether `dir` is an output of `permute` (it has a readable `permute.json`).
 pub fn is_permute_dir(dir: &Path) -> bool {
-    ldd_io::read_text(&dir.join(layout::PERMUTE_RECORD), 1 << 20)
-        .ok()
-        .and_then(|t| serde_json::from_str::<PermuteRecord>(&t).ok())
-        .is_some()
+    crate::format::is_record::<PermuteRecord>(&dir.join(layout::PERMUTE_RECORD))
 }
 
 /// Reads both sides in lockstep, calling `f` with each line number (1-based) and the two

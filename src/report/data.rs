@@ -455,21 +455,12 @@ pub fn loci(
         }
         Ok(_) => {}
     }
-    // The recorded file or none: a changed file is noted, not read.
-    if ldd_io::sha256_file(&path)?.0 != rec.sha256 {
-        notes.push(format!(
-            "{} changed after scoring (its SHA-256 is not the one scores.json records): the \
-             locus items are not shown",
-            ldd_io::text::shown(&path)
-        ));
-        return Ok(None);
-    }
     let systems: Vec<&str> = scores.systems.iter().map(|s| s.name.as_str()).collect();
     let mut items: Vec<LocusItem> = Vec::new();
     let mut r = Input::open(&path)?;
-    let mut line = 1u64;
-    judged::for_each_row(&mut r, &path, |j| {
-        line += 1;
+    let mut last = 1u64;
+    let read = judged::for_each_row(&mut r, &path, |j, line| {
+        last = line;
         let k = items.last().map_or(systems.len(), |i| i.rows.len());
         let same = |a: &Judged, b: &Judged| {
             (
@@ -506,18 +497,22 @@ pub fn loci(
             _ => items.push(LocusItem { rows: vec![j] }),
         }
         Ok(())
-    })?;
-    // Replaced while it was read: the same check once more.
+    });
+    // One pass: the rest of the file is hashed even after a bad row, and a file other than
+    // the recorded one is noted, not an error, whatever its rows.
     if r.finish()?.sha256 != rec.sha256 {
-        return Err(Error::Data(format!(
-            "{} changed while it was read; run `report` again",
+        notes.push(format!(
+            "{} changed after scoring (its SHA-256 is not the one scores.json records): the \
+             locus items are not shown",
             ldd_io::text::shown(&path)
-        )));
+        ));
+        return Ok(None);
     }
+    read?;
     if items.last().is_some_and(|i| i.rows.len() != systems.len()) {
         return Err(Error::input(
             &path,
-            line,
+            last,
             "the last locus lacks a system's row",
         ));
     }

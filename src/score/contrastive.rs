@@ -32,8 +32,9 @@ pub struct ContrastiveOptions {
 /// Largest `items.jsonl` read: 1 GiB.
 const MAX_ITEMS_BYTES: u64 = 1 << 30;
 
-/// The items of `dir`, checked: made from the sets of `l` (the manifest's SHA-256).
-pub fn items(dir: &Path, l: &Loaded) -> Result<Vec<ContrastItem>> {
+/// The items of `dir` and the SHA-256 of `items.jsonl`, checked: made from the sets of
+/// `l`, whose manifest has SHA-256 `manifest_sha256`.
+pub fn items(dir: &Path, l: &Loaded, manifest_sha256: &str) -> Result<(Vec<ContrastItem>, String)> {
     let rec_path = dir.join(layout::CONTRAST_RECORD);
     let rec: ContrastRecord = serde_json::from_str(&ldd_io::read_text(&rec_path, 1 << 20)?)
         .map_err(|e| {
@@ -43,8 +44,7 @@ pub fn items(dir: &Path, l: &Loaded) -> Result<Vec<ContrastItem>> {
                 format!("not contrast's record: {e}"),
             )
         })?;
-    let sha = ldd_io::sha256_file(&l.manifest_path)?.0;
-    if rec.manifest_sha256 != sha {
+    if rec.manifest_sha256 != manifest_sha256 {
         return Err(Error::Config(format!(
             "--contrast {}: made from other sets than {} (another manifest SHA-256); run \
              `ldd-sets contrast` on these sets",
@@ -77,7 +77,7 @@ pub fn items(dir: &Path, l: &Loaded) -> Result<Vec<ContrastItem>> {
             rec.items
         )));
     }
-    Ok(items)
+    Ok((items, ldd_io::sha256_bytes(text.as_bytes())))
 }
 
 /// The metric keys the items give: all variants, then each error type present.
@@ -151,43 +151,41 @@ pub fn evaluate(
                 .map(|(_, o)| *o)
                 .collect()
         };
+        // One scope (the corpus, then every set) at a time, the baseline's outcomes once.
         let mut rows: Vec<Vec<Row>> = vec![Vec::new(); systems.len()];
-        for (s, sys_rows) in rows.iter_mut().enumerate() {
-            let all = |_: &ContrastItem| true;
-            let base = pick(0, &all);
-            let mut r = share::row(
-                &systems[s],
-                m,
-                "corpus",
-                &pick(s, &all),
-                (s > 0).then_some(base.as_slice()),
-                confidence,
-            );
+        let mut scope =
+            |name: &str, keep: &dyn Fn(&ContrastItem) -> bool, fill: &dyn Fn(&mut Row)| {
+                let base = pick(0, keep);
+                for (s, sys_rows) in rows.iter_mut().enumerate() {
+                    let mut r = share::row(
+                        &systems[s],
+                        m,
+                        name,
+                        &pick(s, keep),
+                        (s > 0).then_some(base.as_slice()),
+                        confidence,
+                    );
+                    fill(&mut r);
+                    sys_rows.push(r);
+                }
+            };
+        scope("corpus", &|_| true, &|r| {
             r.bucket = "corpus".into();
             r.sentences = l.m.corpus.lines;
-            sys_rows.push(r);
-            for u in &l.units {
-                let set = &u.set;
-                let held = |it: &ContrastItem| {
-                    it.phenomenon == set.phenomenon && it.sets.contains(&set.bucket)
-                };
-                let base = pick(0, &held);
-                let mut r = share::row(
-                    &systems[s],
-                    m,
-                    "set",
-                    &pick(s, &held),
-                    (s > 0).then_some(base.as_slice()),
-                    confidence,
-                );
+        });
+        for u in &l.units {
+            let set = &u.set;
+            let held = |it: &ContrastItem| {
+                it.phenomenon == set.phenomenon && it.sets.contains(&set.bucket)
+            };
+            scope("set", &held, &|r| {
                 r.kind = set.kind.name().into();
                 r.phenomenon = set.phenomenon.clone();
                 r.bucket = set.bucket.clone();
                 r.min_distance = Some(set.min_distance);
                 r.exact = Some(set.exact);
                 r.sentences = u.ids.len() as u64;
-                sys_rows.push(r);
-            }
+            });
         }
         let trends = share::trends(m, systems, &rows);
         out.push((rows, trends));

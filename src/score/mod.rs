@@ -226,14 +226,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let mut systems: Vec<System> = Vec::new();
     let mut stats: Vec<LineStats> = Vec::new();
     for hyp in &args.hyps {
-        let name = system_name(hyp);
-        if systems.iter().any(|s| s.name == name) {
-            return Err(Error::Config(format!(
-                "{}: two --hyp files have the system name `{}`; rename one",
-                ldd_io::text::shown(hyp),
-                ldd_io::text::escape(&name)
-            )));
-        }
+        let name = unique_name(&systems, hyp, "--hyp")?;
         let (st, hn, _, sha256) = line_stats(hyp, &reference, &defs)?;
         if hn != l.m.corpus.lines {
             return Err(count_error(hyp, hn, l));
@@ -245,32 +238,6 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             sha256: Some(sha256),
         });
     }
-    // Contrastive scores only: the systems are named after their score files.
-    let contrast = match &args.contrastive {
-        Some(c) => {
-            let items = contrastive::items(&c.dir, l)?;
-            let scores = contrastive::read_scores(c, &items, l.m.languages.target())?;
-            if args.hyps.is_empty() {
-                for f in &c.files {
-                    let name = system_name(f);
-                    if systems.iter().any(|s| s.name == name) {
-                        return Err(Error::Config(format!(
-                            "{}: two --contrastive files have the system name `{}`; rename one",
-                            ldd_io::text::shown(f),
-                            ldd_io::text::escape(&name)
-                        )));
-                    }
-                    systems.push(System {
-                        name,
-                        path: None,
-                        sha256: None,
-                    });
-                }
-            }
-            Some((items, scores))
-        }
-        None => None,
-    };
     // Segment-level metrics: one more column per system, after the registry's.
     for s in &args.seg_scores {
         for (f, st) in s.files.iter().zip(stats.iter_mut()) {
@@ -279,6 +246,25 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         }
     }
     let manifest_sha = ldd_io::sha256_file(&l.manifest_path)?.0;
+    // Contrastive scores only: the systems are named after their score files.
+    let contrast = match &args.contrastive {
+        Some(c) => {
+            let (items, items_sha) = contrastive::items(&c.dir, l, &manifest_sha)?;
+            let scores = contrastive::read_scores(c, &items, l.m.languages.target())?;
+            if args.hyps.is_empty() {
+                for f in &c.files {
+                    let name = unique_name(&systems, f, "--contrastive")?;
+                    systems.push(System {
+                        name,
+                        path: None,
+                        sha256: None,
+                    });
+                }
+            }
+            Some((items, items_sha, scores))
+        }
+        None => None,
+    };
     let sig = &args.significance;
     let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
     let ctx = signature::Context::new(l, &manifest_sha, sig, method);
@@ -326,15 +312,14 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         let scale = defs.get(k).map_or(1.0, |d| d.scale);
         per_metric.push(ev.metric(m, &columns, scale)?);
     }
-    if let (Some((items, scores)), Some(c)) = (&contrast, &args.contrastive) {
-        let (rec, _) = ldd_io::sha256_file(&c.dir.join(crate::layout::CONTRAST_ITEMS))?;
+    if let Some((items, items_sha, scores)) = &contrast {
         let ms: Vec<Metric> = contrastive::keys(items)
             .into_iter()
             .map(|key| Metric {
                 label: key.clone(),
                 signature: ctx.locus(&format!(
                     "{key}:1|items:{}|pass:reference-above-every-variant|ci:wilson|test:mcnemar-exact",
-                    &rec[..16]
+                    &items_sha[..16]
                 )),
                 key,
                 higher_is_better: true,
@@ -412,6 +397,19 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         scores,
         judgements: judgements.map(|(text, _)| text),
     })
+}
+
+/// The system name of `file` (given with `flag`), which no system of `systems` may have.
+fn unique_name(systems: &[System], file: &Path, flag: &str) -> Result<String> {
+    let name = system_name(file);
+    if systems.iter().any(|s| s.name == name) {
+        return Err(Error::Config(format!(
+            "{}: two {flag} files have the system name `{}`; rename one",
+            ldd_io::text::shown(file),
+            ldd_io::text::escape(&name)
+        )));
+    }
+    Ok(name)
 }
 
 /// Checks what the command line's types alone cannot: the level, a paired test's
