@@ -16,8 +16,8 @@ use std::time::Instant;
 mod common;
 
 use ldd_sets::detect::reorder::ReorderOptions;
+use ldd_sets::parse::TargetModel;
 use ldd_sets::sample::ControlOptions;
-use ldd_sets::score::locus::LemmaModel;
 use ldd_sets::score::{load, score, ScoreOptions, SignificanceOptions};
 
 fn main() {
@@ -35,7 +35,7 @@ fn main() {
     println!("extract (aligner trained and saved): {secs:.1} s");
     let hyps = common::systems(&tgt, tmp.path());
     let sets = load(&out).expect("load");
-    let opts = |metrics: &[&str], lemma_model: Option<LemmaModel>| ScoreOptions {
+    let opts = |metrics: &[&str], lemma_model: Option<TargetModel>| ScoreOptions {
         hyps: hyps.clone(),
         reference: Some(tgt.clone()),
         seg_scores: Vec::new(),
@@ -60,7 +60,7 @@ fn main() {
     let locus_s = t.elapsed().as_secs_f64();
     let english = common::shared("models/english-small.udpipe");
     let t = Instant::now();
-    let lemma = score(&sets, &opts(&["locus"], Some(LemmaModel::File(english))))
+    let lemma = score(&sets, &opts(&["locus"], Some(TargetModel::File(english))))
         .expect("score locus with lemmas")
         .scores;
     let lemma_s = t.elapsed().as_secs_f64();

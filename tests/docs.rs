@@ -363,6 +363,11 @@ fn sandbox(dir: &Path) {
         dir.join("german-small.udpipe"),
     )
     .unwrap();
+    std::fs::copy(
+        models.join("english-small.udpipe"),
+        dir.join("english-small.udpipe"),
+    )
+    .unwrap();
     // The models directory of the examples that parse: the pair's offline alternative.
     std::fs::create_dir(dir.join("models")).unwrap();
     std::fs::copy(

@@ -808,8 +808,9 @@ fn check_lemma_match(sets: &Path, surface: &Path, hyps: &[&Path], tmp: &Path) {
 #[test]
 fn lemmas_match_what_the_surface_rule_misses() {
     use ldd_sets::format::locus::{Locus, RefToken, Word};
-    use ldd_sets::score::locus::{judge, Aligned, LemmaModel, Matcher};
-    let model = LemmaModel::File(shared().join("models/english-small.udpipe"));
+    use ldd_sets::parse::TargetModel;
+    use ldd_sets::score::locus::{judge, Aligned, Matcher};
+    let model = TargetModel::File(shared().join("models/english-small.udpipe"));
     let toks = |s: &str| -> Vec<String> { s.split(' ').map(String::from).collect() };
     let reference: BTreeMap<u32, Vec<String>> = [(1, toks("He was found there ."))].into();
     let refs = |p: u32, w: &str| {

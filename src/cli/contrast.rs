@@ -7,6 +7,7 @@ use clap::Args;
 use ldd_sets::config::contrast::ContrastConfig;
 use ldd_sets::contrast::{contrast as contrast_sets, ContrastOptions};
 use ldd_sets::error::Result;
+use ldd_sets::parse::TargetModel;
 use ldd_sets::printer::contrast::contrast_summary;
 use ldd_sets::read::sets::load;
 
@@ -26,13 +27,24 @@ pub struct ContrastArgs {
     /// phenomenon and the reflexive pronouns of each target language.
     #[arg(long, value_name = "FILE")]
     variants: Option<PathBuf>,
+    /// A UDPipe model of the target language (or `auto`: the registry's, from the models
+    /// directory; never downloaded). The references are tagged, and `replaced` variants
+    /// go by UD features: only a token tagged as a reflexive pronoun is replaced, by every
+    /// pronoun of the same case and another person or number ([by_features] and
+    /// [pronouns] in the variant rules) [default: the word list of the variant rules]
+    #[arg(long, value_name = "FILE|auto", value_parser = TargetModel::parse)]
+    target_model: Option<TargetModel>,
     #[command(flatten)]
     quiet: QuietArgs,
 }
 
 impl Common for ContrastArgs {
     fn inputs(&self) -> Vec<&Path> {
-        given([self.variants.as_ref()])
+        let model = match &self.target_model {
+            Some(TargetModel::File(f)) => Some(f),
+            _ => None,
+        };
+        given([self.variants.as_ref(), model])
     }
 }
 
@@ -42,9 +54,14 @@ pub fn contrast(a: ContrastArgs) -> Result<()> {
         None => ContrastConfig::builtin()?,
     };
     let l = load(&a.sets)?;
+    let tagger = match &a.target_model {
+        Some(m) => Some(m.load(l.m.languages.target())?),
+        None => None,
+    };
     let o = ContrastOptions {
         out: a.out.clone(),
         config,
+        tagger,
     };
     let r = contrast_sets(&l, &o)?;
     if !a.quiet.quiet {

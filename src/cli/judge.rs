@@ -52,8 +52,8 @@ pub struct SheetsArgs {
     align_model: Option<PathBuf>,
     /// The target language's UDPipe model (or `auto`) for locus accuracy's lemma match in
     /// the key's automatic judgements, as `score --lemma-model` [default: none].
-    #[arg(long, value_name = "FILE|auto", value_parser = super::score::parse_lemma_model)]
-    lemma_model: Option<ldd_sets::score::locus::LemmaModel>,
+    #[arg(long, value_name = "FILE|auto", value_parser = ldd_sets::parse::TargetModel::parse)]
+    lemma_model: Option<ldd_sets::parse::TargetModel>,
     #[command(flatten)]
     quiet: QuietArgs,
 }

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use ldd_sets::error::{Error, Result};
+use ldd_sets::parse::TargetModel;
 use ldd_sets::printer::scores::{render_table, small_sets};
 use ldd_sets::score::compare::compare as compare_sets;
 use ldd_sets::score::contrastive::ContrastiveOptions;
-use ldd_sets::score::locus::LemmaModel;
 use ldd_sets::score::render::write_outputs;
 use ldd_sets::score::slice::slice as slice_sets;
 use ldd_sets::score::{
@@ -74,8 +74,8 @@ pub struct ScoreArgs {
     /// `find`), or `auto`: the registry's model of the target language in the models
     /// directory ($LDD_SETS_MODELS, else ~/.cache/ldd-sets/models; not downloaded)
     /// [default: none, the surface rule alone].
-    #[arg(long, value_name = "FILE|auto", value_parser = parse_lemma_model)]
-    lemma_model: Option<LemmaModel>,
+    #[arg(long, value_name = "FILE|auto", value_parser = TargetModel::parse)]
+    lemma_model: Option<TargetModel>,
     /// Output directory of `ldd-sets contrast` on these sets, for --contrastive.
     #[arg(long, value_name = "DIR", requires = "contrastive")]
     contrast: Option<PathBuf>,
@@ -141,15 +141,6 @@ impl SignificanceArgs {
             seed: self.seed,
             confidence: self.confidence,
         }
-    }
-}
-
-/// `FILE` or `auto`.
-pub fn parse_lemma_model(s: &str) -> std::result::Result<LemmaModel, String> {
-    match s {
-        "" => Err("expected a model file or `auto`".into()),
-        "auto" => Ok(LemmaModel::Auto),
-        f => Ok(LemmaModel::File(PathBuf::from(f))),
     }
 }
 

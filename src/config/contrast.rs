@@ -24,6 +24,81 @@ pub struct ContrastConfig {
     /// Per target language: pronoun (lowercase) → its replacements.
     #[serde(default)]
     pub replace: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    /// How a tagger's UD features choose replacements (with a target-language model).
+    #[serde(default)]
+    pub by_features: ByFeatures,
+    /// Per target language: pronoun (lowercase) → its UD features
+    /// (`Case=Acc|Number=Sing|Person=1`), the candidates of [`ByFeatures`].
+    #[serde(default)]
+    pub pronouns: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+/// `replaced` by UD features: a token whose features include all of `require` is replaced
+/// by every pronoun that agrees with it in each feature of `agree` (where both have one)
+/// and differs from it in at least one feature of `differ` (both have it, no value in
+/// common).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByFeatures {
+    /// `Name=Value` features the token must have.
+    pub require: Vec<String>,
+    /// Features a replacement must share (when both have them).
+    pub agree: Vec<String>,
+    /// Features of which a replacement must differ in one.
+    pub differ: Vec<String>,
+}
+
+impl Default for ByFeatures {
+    fn default() -> Self {
+        ByFeatures {
+            require: vec!["Reflex=Yes".into()],
+            agree: vec!["Case".into()],
+            differ: vec!["Person".into(), "Number".into()],
+        }
+    }
+}
+
+impl ByFeatures {
+    /// The pronouns of `inventory` (name → features) that replace a token `form` with
+    /// features `feats` (as the tagger gives them), in the inventory's order; none when
+    /// `feats` lacks a required feature.
+    pub fn replacements<'a>(
+        &self,
+        form: &str,
+        feats: &str,
+        inventory: &'a BTreeMap<String, String>,
+    ) -> Vec<&'a str> {
+        use ldd_conllu::feature;
+        let has = |f: &String| {
+            f.split_once('=')
+                .is_some_and(|(k, v)| feature(feats, k).contains(&v))
+        };
+        if !self.require.iter().all(has) {
+            return Vec::new();
+        }
+        let form = form.to_lowercase();
+        let disjoint = |a: &[&str], b: &[&str]| !a.iter().any(|x| b.contains(x));
+        inventory
+            .iter()
+            .filter(|(p, _)| **p != form)
+            .filter(|(_, f)| {
+                let both = |k: &String| {
+                    let (a, b) = (feature(feats, k), feature(f, k));
+                    (!a.is_empty() && !b.is_empty()).then_some((a, b))
+                };
+                self.agree
+                    .iter()
+                    .filter_map(both)
+                    .all(|(a, b)| !disjoint(&a, &b))
+                    && self
+                        .differ
+                        .iter()
+                        .filter_map(both)
+                        .any(|(a, b)| disjoint(&a, &b))
+            })
+            .map(|(p, _)| p.as_str())
+            .collect()
+    }
 }
 
 impl ContrastConfig {
@@ -59,6 +134,40 @@ impl ContrastConfig {
                 )));
             }
         }
+        for (lang, list) in &c.pronouns {
+            for (p, f) in list {
+                if p.to_lowercase() != *p {
+                    return Err(Error::Config(format!(
+                        "{origin}: [pronouns.{lang}] `{}`: write pronouns in lower case",
+                        ldd_io::text::quote(p, 40)
+                    )));
+                }
+                if ldd_conllu::check_feats(f).is_err() || f == "_" {
+                    return Err(Error::Config(format!(
+                        "{origin}: [pronouns.{lang}] {p} = `{}`: expected UD features, \
+                         as `Case=Acc|Number=Sing|Person=1`",
+                        ldd_io::text::quote(f, 60)
+                    )));
+                }
+            }
+        }
+        let b = &c.by_features;
+        for f in b.require.iter() {
+            if f.contains('|') || ldd_conllu::check_feats(f).is_err() || f == "_" {
+                return Err(Error::Config(format!(
+                    "{origin}: [by_features] require: `{}` is not a feature (`Name=Value`)",
+                    ldd_io::text::quote(f, 60)
+                )));
+            }
+        }
+        for f in b.agree.iter().chain(&b.differ) {
+            if f.contains(['|', '=']) || ldd_conllu::check_feats(&format!("{f}=x")).is_err() {
+                return Err(Error::Config(format!(
+                    "{origin}: [by_features]: `{}` is not a feature name",
+                    ldd_io::text::quote(f, 60)
+                )));
+            }
+        }
         Ok(c)
     }
 
@@ -88,5 +197,58 @@ mod tests {
         );
         let e = ContrastConfig::parse("[variants]\n[replace.de]\nSich = []\n", "f").unwrap_err();
         assert!(e.to_string().contains("lower case"), "{e}");
+        let e = ContrastConfig::parse("[variants]\n[pronouns.de]\nsich = \"Person 3\"\n", "f")
+            .unwrap_err();
+        assert!(e.to_string().contains("expected UD features"), "{e}");
+        let e = ContrastConfig::parse(
+            "[variants]\n[by_features]\nrequire = [\"Reflex\"]\nagree = []\ndiffer = []\n",
+            "f",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("is not a feature"), "{e}");
+    }
+
+    #[test]
+    fn replacements_by_features_checked_by_hand() {
+        let c = ContrastConfig::builtin().unwrap();
+        let (b, de) = (&c.by_features, &c.pronouns["de"]);
+        // Dative `sich`: the dative pronouns and the plural ones (both cases), not `mich`.
+        assert_eq!(
+            b.replacements("sich", "Case=Dat|Person=3|PronType=Prs|Reflex=Yes", de),
+            ["dir", "euch", "mir", "uns"]
+        );
+        // Accusative `sich`.
+        assert_eq!(
+            b.replacements("Sich", "Case=Acc|Person=3|PronType=Prs|Reflex=Yes", de),
+            ["dich", "euch", "mich", "uns"]
+        );
+        // Reflexive `uns`: other person or number, same case; not itself.
+        assert_eq!(
+            b.replacements(
+                "uns",
+                "Case=Acc|Number=Plur|Person=1|PronType=Prs|Reflex=Yes",
+                de
+            ),
+            ["dich", "euch", "mich", "sich"]
+        );
+        // `uns` not tagged reflexive (`bei uns`): nothing.
+        assert!(b
+            .replacements("uns", "Case=Dat|Number=Plur|Person=1|PronType=Prs", de)
+            .is_empty());
+        // English `himself`: not `herself` or `itself` (same person and number).
+        assert_eq!(
+            b.replacements(
+                "himself",
+                "Case=Acc|Gender=Masc|Number=Sing|Person=3|PronType=Prs|Reflex=Yes",
+                &c.pronouns["en"]
+            ),
+            [
+                "myself",
+                "ourselves",
+                "themselves",
+                "yourself",
+                "yourselves"
+            ]
+        );
     }
 }

@@ -2,7 +2,8 @@
 //! ContraPro). For every distinct locus whose reference words the run's aligner found,
 //! variants of the reference that break exactly the long-distance relation — the
 //! dependent's rendering dropped, a separable particle moved next to its verb, a reflexive
-//! pronoun in another person or number, the two crossing words of a reorder set swapped —
+//! pronoun in another person or number (from a word list, or by the UD features a
+//! target-language tagger gives), the two crossing words of a reorder set swapped —
 //! each differing from the reference only in the tokens linked to the locus. A system
 //! passes an item when it scores the reference above every variant.
 //!
@@ -26,16 +27,20 @@ use crate::format::contrast::{ContrastItem, ContrastRecord, ItemLocus, Variant};
 use crate::format::locus::Locus;
 use crate::format::tsv_cell as cell;
 use crate::layout;
+use crate::parse::Tagger;
 use crate::read::select::read_selected;
 use crate::read::sets::{distinct_loci, locus_rows, Loaded};
 
 /// What `contrast` makes.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct ContrastOptions {
     /// The output directory (replaced as a whole only if `contrast` wrote it).
     pub out: PathBuf,
     /// The variant rules.
     pub config: ContrastConfig,
+    /// A tagger of the target language: `replaced` then goes by its UD features
+    /// ([`crate::config::contrast::ByFeatures`]) instead of the word list.
+    pub tagger: Option<Tagger>,
 }
 
 /// A token's byte span in its line.
@@ -82,18 +87,65 @@ fn cased(r: &str, like: &str) -> String {
     }
 }
 
-/// The variants of `reference` for a locus of `phenomenon`; `toks` are its tokens (slices
-/// of it) as the aligner tokenized them.
+/// A reference line as `contrast` changes it.
+pub struct Reference<'a> {
+    /// The line.
+    pub text: &'a str,
+    /// Its tokens (slices of it) as the aligner tokenized them.
+    pub toks: &'a [&'a str],
+    /// Their tags, when a target-language tagger is given.
+    pub tags: Option<&'a [ldd_parse::Tag]>,
+}
+
+/// The replacements of the reference token `tok` (position `p`, 1-based) for a
+/// `replaced` variant: by its UD features when the reference was tagged (with those
+/// features), else from the word list.
+fn replacements<'c>(
+    tok: &str,
+    p: u32,
+    r: &Reference,
+    config: &'c ContrastConfig,
+    target_lang: &str,
+) -> (Vec<&'c str>, String) {
+    match r.tags {
+        Some(tags) => {
+            let (Some(t), Some(inventory)) =
+                (tags.get(p as usize - 1), config.pronouns.get(target_lang))
+            else {
+                return (Vec::new(), String::new());
+            };
+            let subs = config.by_features.replacements(tok, &t.feats, inventory);
+            (subs, t.feats.clone())
+        }
+        None => {
+            let subs = config
+                .replace
+                .get(target_lang)
+                .and_then(|l| l.get(&tok.to_lowercase()))
+                .map(|v| v.iter().map(String::as_str).collect())
+                .unwrap_or_default();
+            (subs, String::new())
+        }
+    }
+}
+
+/// The variants of the reference `r` for a locus of `phenomenon`.
 pub fn variants(
     phenomenon: &str,
-    reference: &str,
-    toks: &[&str],
+    r: &Reference,
     loc: &Locus,
     config: &ContrastConfig,
     target_lang: &str,
 ) -> Vec<Variant> {
+    let (reference, toks) = (r.text, r.toks);
     let at = |p: u32| toks.get(p as usize - 1).map(|t| (span(reference, t), *t));
-    let dep: Vec<(Span, &str)> = loc.ref_dep.iter().filter_map(|r| at(r.position)).collect();
+    let dep_at: Vec<u32> = loc
+        .ref_dep
+        .iter()
+        .map(|r| r.position)
+        .filter(|&p| at(p).is_some())
+        .collect();
+    let dep: Vec<(Span, &str)> = dep_at.iter().filter_map(|&p| at(p)).collect();
     let head: Vec<(Span, &str)> = loc.ref_head.iter().filter_map(|r| at(r.position)).collect();
     let words = |v: &[(Span, &str)]| v.iter().map(|x| x.1).collect::<Vec<_>>().join(" ");
     let mut out = Vec::new();
@@ -106,6 +158,7 @@ pub fn variants(
                     text: without(reference, &spans),
                     original: words(&dep),
                     replacement: String::new(),
+                    features: String::new(),
                 });
             }
             "moved" if dep.len() == 1 && !head.is_empty() => {
@@ -135,20 +188,20 @@ pub fn variants(
                     text,
                     original: d.to_string(),
                     replacement: d.to_string(),
+                    features: String::new(),
                 });
             }
             "replaced" => {
-                let Some(list) = config.replace.get(target_lang) else {
-                    continue;
-                };
-                for &((s, e), d) in &dep {
-                    for r in list.get(&d.to_lowercase()).into_iter().flatten() {
-                        let r = cased(r, d);
+                for (&((s, e), d), &p) in dep.iter().zip(&dep_at) {
+                    let (subs, features) = replacements(d, p, r, config, target_lang);
+                    for x in subs {
+                        let x = cased(x, d);
                         out.push(Variant {
                             kind: kind.clone(),
-                            text: format!("{}{r}{}", &reference[..s], &reference[e..]),
+                            text: format!("{}{x}{}", &reference[..s], &reference[e..]),
                             original: d.to_string(),
-                            replacement: r,
+                            replacement: x,
+                            features: features.clone(),
                         });
                     }
                 }
@@ -174,6 +227,7 @@ pub fn variants(
                     ),
                     original: format!("{t1} {t2}"),
                     replacement: format!("{t2} {t1}"),
+                    features: String::new(),
                 });
             }
             _ => {}
@@ -193,7 +247,11 @@ pub fn is_contrast_dir(dir: &Path) -> bool {
 /// The items of every distinct locus of `l` (phenomenon, line, dependent, head; in the
 /// order of the phenomena in the manifest, then of line, dependent and head) that has
 /// variants, and the number of loci without any.
-pub fn items(l: &Loaded, config: &ContrastConfig) -> Result<(Vec<ContrastItem>, u64)> {
+pub fn items(
+    l: &Loaded,
+    config: &ContrastConfig,
+    tagger: Option<&Tagger>,
+) -> Result<(Vec<ContrastItem>, u64)> {
     let mut sets: Vec<(usize, Vec<Locus>)> = Vec::new();
     for k in 0..l.units.len() {
         if let Some(rows) = locus_rows(l, k)? {
@@ -255,6 +313,13 @@ pub fn items(l: &Loaded, config: &ContrastConfig) -> Result<(Vec<ContrastItem>, 
         .zip(sources.iter().zip(&references))
         .collect();
     let target_lang = l.m.languages.target();
+    if tagger.is_some() && !config.pronouns.contains_key(target_lang) {
+        return Err(Error::Config(format!(
+            "contrast --target-model: the variant rules list no pronouns of `{}` \
+             ([pronouns.{0}] in config/contrast.toml); add them and pass --variants FILE",
+            ldd_io::text::escape(target_lang)
+        )));
+    }
     let (mut items, mut skipped, mut next) = (Vec::new(), 0u64, 1u64);
     for d in distinct {
         let (unit, rows) = &sets[d.set];
@@ -264,7 +329,23 @@ pub fn items(l: &Loaded, config: &ContrastConfig) -> Result<(Vec<ContrastItem>, 
             continue;
         };
         let toks = alignment::tokens(reference, pretokenized);
-        let v = variants(phenomenon, reference, &toks, loc, config, target_lang);
+        let tags = match tagger {
+            Some(t) if config.kinds(phenomenon).iter().any(|k| k == "replaced") => {
+                Some(t.parser.tags(&toks).map_err(|e| {
+                    Error::Resource(format!(
+                        "{}: UDPipe could not tag reference line {id}: {e}",
+                        ldd_io::text::shown(t.parser.model_path())
+                    ))
+                })?)
+            }
+            _ => None,
+        };
+        let r = Reference {
+            text: reference,
+            toks: &toks,
+            tags: tags.as_deref(),
+        };
+        let v = variants(phenomenon, &r, loc, config, target_lang);
         if v.is_empty() {
             skipped += 1;
             continue;
@@ -296,7 +377,7 @@ pub fn items(l: &Loaded, config: &ContrastConfig) -> Result<(Vec<ContrastItem>, 
 
 /// Writes the items of `l` into `o.out` (all or nothing) and returns the record.
 pub fn contrast(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
-    let (items, skipped) = items(l, &o.config)?;
+    let (items, skipped) = items(l, &o.config, o.tagger.as_ref())?;
     let (sl, tl) = (l.m.languages.source(), l.m.languages.target());
     let mut jsonl = String::new();
     let (mut src, mut tgt) = (String::new(), String::new());
@@ -312,6 +393,10 @@ pub fn contrast(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
         per_type: BTreeMap::new(),
         per_phenomenon: BTreeMap::new(),
         skipped,
+        replaced_by: match &o.tagger {
+            Some(t) => format!("features|model:{}", t.sha),
+            None => "word list".into(),
+        },
     };
     for it in &items {
         jsonl.push_str(&serde_json::to_string(it).map_err(|e| Error::Data(e.to_string()))?);

@@ -62,6 +62,10 @@ pub struct Variant {
     pub original: String,
     /// What is there in the variant (empty when dropped).
     pub replacement: String,
+    /// `replaced` chosen by a tagger: the UD features it gave the original token (else
+    /// absent).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub features: String,
 }
 
 /// The whole of `contrast.json`.
@@ -83,4 +87,8 @@ pub struct ContrastRecord {
     pub per_phenomenon: BTreeMap<String, u64>,
     /// Distinct loci without a variant (no reference token linked, or nothing to change).
     pub skipped: u64,
+    /// How `replaced` variants were chosen: `word list`, or `features|model:SHA` (the
+    /// target-language model's SHA-256, first 16 hex digits).
+    #[serde(default)]
+    pub replaced_by: String,
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use ldd_eval::rng::splitmix64;
 
 use crate::error::{Error, Result};
-use crate::format::locus::Locus;
+use crate::format::locus::{Locus, RefToken};
 use crate::format::marked::{self, Piece};
 use crate::format::sets::SetKind;
 use crate::format::sheet::{
@@ -24,7 +24,7 @@ use crate::format::sheet::{
 };
 use crate::read::select::read_needed_hashed;
 use crate::read::sets::Loaded;
-use crate::score::locus::{self, Aligned};
+use crate::score::locus;
 
 /// What `sheets` samples and from which systems.
 #[derive(Debug, Clone)]
@@ -43,7 +43,7 @@ pub struct SheetsOptions {
     pub align_model: Option<PathBuf>,
     /// The target language's UDPipe model for locus accuracy's lemma match in the key
     /// (`--lemma-model`, as `score`'s) [default: none].
-    pub lemma_model: Option<locus::LemmaModel>,
+    pub lemma_model: Option<crate::parse::TargetModel>,
 }
 
 /// The sheets, built.
@@ -177,6 +177,69 @@ fn sample(l: &Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<
     Ok(items)
 }
 
+/// The translation rows of item `i` (`T001`, …), one per system in an order drawn for the
+/// item, and their key rows.
+fn translation_rows(
+    i: usize,
+    it: &Item,
+    out: &locus::Outputs,
+    matcher: &locus::Matcher,
+    o: &SheetsOptions,
+) -> (Vec<TranslationRow>, Vec<KeyRow>) {
+    let item = format!("T{:03}", i + 1);
+    let id = it.locus.id as u32;
+    let ref_tokens = out.refs.get(&id).map_or(&[][..], Vec::as_slice);
+    let pos =
+        |t: &[RefToken]| -> Vec<usize> { t.iter().map(|t| t.position as usize - 1).collect() };
+    let reference = mark_tokens(
+        ref_tokens,
+        &pos(&it.locus.ref_dep),
+        &pos(&it.locus.ref_head),
+    );
+    // The systems in an order drawn for the item.
+    let mut order: Vec<usize> = (0..o.hyps.len()).collect();
+    let seed = splitmix64(o.seed ^ splitmix64(it.locus.id << 16 | u64::from(it.locus.n)));
+    order.sort_by_key(|&s| splitmix64(seed ^ s as u64));
+    let (mut translation, mut key) = (Vec::new(), Vec::new());
+    for (slot, &s) in order.iter().enumerate() {
+        let a = &out.systems[s];
+        let toks = a.tokens.get(&id).cloned().unwrap_or_default();
+        let linked =
+            |w: u32| -> Vec<usize> { a.linked(id, w).into_iter().map(|(j, _)| j).collect() };
+        let head = it
+            .locus
+            .head
+            .as_ref()
+            .map_or_else(Vec::new, |h| linked(h.id));
+        let slot = ((b'A' + slot as u8) as char).to_string();
+        translation.push(TranslationRow {
+            item: item.clone(),
+            slot: slot.clone(),
+            phenomenon: it.phenomenon.clone(),
+            distance: it.locus.distance,
+            line: it.locus.id,
+            source: mark_source(&it.marked, it.locus.n),
+            reference: reference.clone(),
+            output: mark_tokens(&toks, &linked(it.locus.dep.id), &head),
+            question: TRANSLATION_QUESTION.into(),
+            answer: String::new(),
+            comment: String::new(),
+        });
+        key.push(KeyRow {
+            item: item.clone(),
+            slot,
+            system: o.names[s].clone(),
+            automatic: match locus::judge(&it.locus, a, matcher) {
+                None => "no reference",
+                Some(true) => "correct",
+                Some(false) => "incorrect",
+            }
+            .into(),
+        });
+    }
+    (translation, key)
+}
+
 /// Builds the sheets of `l` (no file written).
 pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<Sheets> {
     if o.per_cell == 0 || o.distances.is_empty() {
@@ -202,89 +265,16 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
         .collect();
     let (mut translation, mut key) = (Vec::new(), Vec::new());
     if !o.hyps.is_empty() {
-        let opts = locus::aligner(l, o.align_model.as_deref())?;
-        let mut words = BTreeMap::new();
-        let ids: std::collections::BTreeSet<u32> =
-            items.iter().map(|i| i.locus.id as u32).collect();
-        for k in 0..l.units.len() {
-            if l.units[k].set.kind == SetKind::Lexical && l.units[k].set.exact {
-                locus::add_source_words(l, k, |id| ids.contains(&id), &mut words)?;
-            }
-        }
-        let mut matcher = locus::Matcher::new(o.lemma_model.as_ref(), l.m.languages.target())?;
-        let pretok = opts.pretokenized;
-        let refs: BTreeMap<u32, Vec<String>> = items
+        let mut j = locus::Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
+        let loci: Vec<(&Locus, &str)> = items
             .iter()
-            .map(|it| {
-                let t = crate::detect::alignment::tokens(&it.reference, pretok)
-                    .into_iter()
-                    .map(String::from)
-                    .collect();
-                (it.locus.id as u32, t)
-            })
+            .map(|it| (&it.locus, it.reference.as_str()))
             .collect();
-        let mut aligned: Vec<Aligned> = Vec::with_capacity(o.hyps.len());
-        locus::align_each(l, &o.hyps, &opts, &words, |mut a| {
-            matcher.prepare(&mut a, items.iter().map(|it| &it.locus), &refs)?;
-            aligned.push(a);
-            Ok(())
-        })?;
+        let out = locus::align_for_loci(l, &mut j, &o.hyps, &loci)?;
         for (i, it) in items.iter().enumerate() {
-            let item = format!("T{:03}", i + 1);
-            // Tokenized once, above, for the matcher.
-            let ref_tokens = refs
-                .get(&(it.locus.id as u32))
-                .map_or(&[][..], Vec::as_slice);
-            let pos = |t: &[crate::format::locus::RefToken]| -> Vec<usize> {
-                t.iter().map(|t| t.position as usize - 1).collect()
-            };
-            let reference = mark_tokens(
-                ref_tokens,
-                &pos(&it.locus.ref_dep),
-                &pos(&it.locus.ref_head),
-            );
-            // The systems in an order drawn for the item.
-            let mut order: Vec<usize> = (0..o.hyps.len()).collect();
-            let seed = splitmix64(o.seed ^ splitmix64(it.locus.id << 16 | u64::from(it.locus.n)));
-            order.sort_by_key(|&s| splitmix64(seed ^ s as u64));
-            for (slot, &s) in order.iter().enumerate() {
-                let a = &aligned[s];
-                let id = it.locus.id as u32;
-                let toks = a.tokens.get(&id).cloned().unwrap_or_default();
-                let linked = |w: u32| -> Vec<usize> {
-                    a.linked(id, w).into_iter().map(|(j, _)| j).collect()
-                };
-                let head = it
-                    .locus
-                    .head
-                    .as_ref()
-                    .map_or_else(Vec::new, |h| linked(h.id));
-                let slot = ((b'A' + slot as u8) as char).to_string();
-                translation.push(TranslationRow {
-                    item: item.clone(),
-                    slot: slot.clone(),
-                    phenomenon: it.phenomenon.clone(),
-                    distance: it.locus.distance,
-                    line: it.locus.id,
-                    source: mark_source(&it.marked, it.locus.n),
-                    reference: reference.clone(),
-                    output: mark_tokens(&toks, &linked(it.locus.dep.id), &head),
-                    question: TRANSLATION_QUESTION.into(),
-                    answer: String::new(),
-                    comment: String::new(),
-                });
-                key.push(KeyRow {
-                    item: item.clone(),
-                    slot,
-                    system: o.names[s].clone(),
-                    automatic: match locus::judge(&it.locus, a, &matcher) {
-                        None => "no reference",
-                        Some(true) => "correct",
-                        Some(false) => "incorrect",
-                    }
-                    .into(),
-                });
-            }
+            let (t, k) = translation_rows(i, it, &out, &j.matcher, o);
+            translation.extend(t);
+            key.extend(k);
         }
     }
     let record = SheetsRecord {

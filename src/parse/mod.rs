@@ -85,7 +85,54 @@ pub fn find_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf
     Ok(model)
 }
 
-/// The registry's default UDPipe model of language `lang` (for lemmas of the target side),
+/// A UDPipe model of the target language, for tagging references and outputs (lemmas in
+/// locus accuracy, features in contrastive variants): `FILE`, or `auto` for the
+/// registry's.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TargetModel {
+    /// The registry's model of the target language, in the models directory.
+    Auto,
+    /// A model file.
+    File(PathBuf),
+}
+
+/// A loaded tagger of the target language.
+#[derive(Debug)]
+pub struct Tagger {
+    /// The model.
+    pub parser: ldd_parse::Parser,
+    /// The model file's SHA-256, first 16 hex digits (for signatures and records).
+    pub sha: String,
+}
+
+impl TargetModel {
+    /// Parses `FILE` or `auto` (a command-line value).
+    pub fn parse(s: &str) -> std::result::Result<TargetModel, String> {
+        match s {
+            "" => Err("expected a model file or `auto`".into()),
+            "auto" => Ok(TargetModel::Auto),
+            f => Ok(TargetModel::File(PathBuf::from(f))),
+        }
+    }
+
+    /// Loads the model of language `lang` ([`TargetModel::Auto`]: the registry's, in the
+    /// models directory, never downloaded).
+    pub fn load(&self, lang: &str) -> Result<Tagger> {
+        let path = match self {
+            TargetModel::File(p) => p.clone(),
+            TargetModel::Auto => language_model(lang)?,
+        };
+        ldd_io::identity::note_input(&path);
+        let parser = ldd_parse::Parser::load(&path)?;
+        let (sha, _) = ldd_io::sha256_file(&path)?;
+        Ok(Tagger {
+            parser,
+            sha: sha[..16].to_string(),
+        })
+    }
+}
+
+/// The registry's default UDPipe model of language `lang` (for tagging the target side),
 /// in the models directory (`$LDD_SETS_MODELS`, else the user cache); never downloaded
 /// here: a missing model is an error naming the file and its URL.
 pub fn language_model(lang: &str) -> Result<PathBuf> {

@@ -29,6 +29,8 @@ use crate::detect::alignment::{self, AlignOptions, Trained};
 use crate::error::{Error, Result};
 use crate::format::judged::{self, Judged, Judgement};
 use crate::format::locus::{Locus, RefToken};
+use crate::format::sets::SetKind;
+use crate::parse::{Tagger, TargetModel};
 use crate::read::select::read_selected;
 use crate::read::sets::{distinct_loci, locus_rows, Distinct};
 
@@ -64,13 +66,20 @@ pub struct Judging {
     pub matcher: Matcher,
 }
 
-/// Where `--lemma-model` finds the target language's UDPipe model.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LemmaModel {
-    /// The registry's model of the target language, in the models directory.
-    Auto,
-    /// A model file.
-    File(PathBuf),
+impl Judging {
+    /// How the loci of `l` are judged: with its aligner (`align_model`, else the model the
+    /// run loaded or saved; [`aligner`]) and the surface rule, with the lemmas of
+    /// `lemma_model` when given ([`Matcher`]).
+    pub fn new(
+        l: &Loaded,
+        align_model: Option<&Path>,
+        lemma_model: Option<&TargetModel>,
+    ) -> Result<Judging> {
+        Ok(Judging {
+            aligner: aligner(l, align_model)?,
+            matcher: Matcher::new(lemma_model, l.m.languages.target())?,
+        })
+    }
 }
 
 /// How an output token is judged to render a reference token: the surface rule
@@ -79,27 +88,19 @@ pub enum LemmaModel {
 /// tokenized it.
 #[derive(Debug, Default)]
 pub struct Matcher {
-    /// The tagger and its model's SHA-256 (first 16 hex digits).
-    tagger: Option<(ldd_parse::Parser, String)>,
+    /// The tagger.
+    tagger: Option<Tagger>,
     /// The reference tokens' lemmas, by line id.
     ref_lemmas: BTreeMap<u32, Vec<String>>,
 }
 
 impl Matcher {
     /// The surface rule alone, or with the lemmas of `model` (a UDPipe 1 model of the
-    /// target language `lang`; [`LemmaModel::Auto`]: the registry's, in the models
+    /// target language `lang`; [`TargetModel::Auto`]: the registry's, in the models
     /// directory).
-    pub fn new(model: Option<&LemmaModel>, lang: &str) -> Result<Matcher> {
-        let path = match model {
-            None => return Ok(Matcher::default()),
-            Some(LemmaModel::File(p)) => p.clone(),
-            Some(LemmaModel::Auto) => crate::parse::language_model(lang)?,
-        };
-        ldd_io::identity::note_input(&path);
-        let parser = ldd_parse::Parser::load(&path)?;
-        let (sha, _) = ldd_io::sha256_file(&path)?;
+    pub fn new(model: Option<&TargetModel>, lang: &str) -> Result<Matcher> {
         Ok(Matcher {
-            tagger: Some((parser, sha[..16].to_string())),
+            tagger: model.map(|m| m.load(lang)).transpose()?,
             ref_lemmas: BTreeMap::new(),
         })
     }
@@ -107,7 +108,7 @@ impl Matcher {
     /// The rule, as the signature names it.
     pub fn rule(&self) -> String {
         match &self.tagger {
-            Some((_, sha)) => format!("{MATCH},lemma|lemma-model:{sha}"),
+            Some(t) => format!("{MATCH},lemma|lemma-model:{}", t.sha),
             None => MATCH.to_string(),
         }
     }
@@ -147,7 +148,7 @@ impl Matcher {
     /// The lemmas (lowercased) of every line of `lines`, tagged in parallel.
     fn lemmatize(&self, lines: &BTreeMap<u32, Vec<String>>) -> Result<BTreeMap<u32, Vec<String>>> {
         use rayon::prelude::*;
-        let Some((parser, _)) = &self.tagger else {
+        let Some(Tagger { parser, .. }) = &self.tagger else {
             return Ok(BTreeMap::new());
         };
         let tagged: Vec<(u32, std::result::Result<Vec<String>, String>)> = lines
@@ -269,7 +270,7 @@ struct SetLoci {
 
 /// Adds to `words` the source words (UD words of the tree) of every line of set `unit`
 /// that `wanted` accepts and `words` does not hold yet.
-pub fn add_source_words(
+fn add_source_words(
     l: &Loaded,
     unit: usize,
     wanted: impl Fn(u32) -> bool,
@@ -357,7 +358,7 @@ impl Aligned {
 
 /// Every system's outputs (`hyps`) of the lines `words` holds, aligned to their sources
 /// with the aligner of `opts`, loaded once; `f` gets each system's outputs in turn.
-pub fn align_each(
+fn align_each(
     l: &Loaded,
     hyps: &[PathBuf],
     opts: &AlignOptions,
@@ -370,6 +371,49 @@ pub fn align_each(
         f(align_outputs(hyp, words, opts, &trained, l)?)?;
     }
     Ok(())
+}
+
+/// Every system's outputs of the lines of some loci, aligned and prepared for judging
+/// them, and those lines' reference tokens.
+pub struct Outputs {
+    /// Each system's outputs, in `hyps` order.
+    pub systems: Vec<Aligned>,
+    /// The reference tokens (as the aligner tokenizes) by line id.
+    pub refs: BTreeMap<u32, Vec<String>>,
+}
+
+/// Aligns every system's outputs (`hyps`) of the lines of `loci` (each with its reference
+/// line) to their sources, the words of the trees of `l`'s exact lexical sets, and
+/// prepares `j`'s matcher for judging those loci ([`judge`]).
+pub fn align_for_loci(
+    l: &Loaded,
+    j: &mut Judging,
+    hyps: &[PathBuf],
+    loci: &[(&Locus, &str)],
+) -> Result<Outputs> {
+    let ids: std::collections::BTreeSet<u32> = loci.iter().map(|(x, _)| x.id as u32).collect();
+    let mut words = BTreeMap::new();
+    for k in 0..l.units.len() {
+        let s = &l.units[k].set;
+        if s.kind == SetKind::Lexical && s.exact {
+            add_source_words(l, k, |id| ids.contains(&id), &mut words)?;
+        }
+    }
+    let refs: BTreeMap<u32, Vec<String>> = loci
+        .iter()
+        .map(|(x, r)| {
+            let t = alignment::tokens(r, j.aligner.pretokenized);
+            (x.id as u32, t.into_iter().map(String::from).collect())
+        })
+        .collect();
+    let mut systems = Vec::with_capacity(hyps.len());
+    let (aligner, matcher) = (&j.aligner, &mut j.matcher);
+    align_each(l, hyps, aligner, &words, |mut a| {
+        matcher.prepare(&mut a, loci.iter().map(|x| x.0), &refs)?;
+        systems.push(a);
+        Ok(())
+    })?;
+    Ok(Outputs { systems, refs })
 }
 
 /// Reads the lines of `hyp` that `words` holds (the file must have the corpus's line

@@ -63,7 +63,7 @@ pub struct ScoreOptions {
     pub align_model: Option<PathBuf>,
     /// A UDPipe model of the target language whose lemmas locus accuracy also matches
     /// (`--lemma-model`) [default: none, the surface rule alone].
-    pub lemma_model: Option<locus::LemmaModel>,
+    pub lemma_model: Option<crate::parse::TargetModel>,
     /// Contrastive accuracy: `contrast`'s directory and one file of scores per system
     /// (`--contrast`, `--contrastive`); with `hyps`, one per `hyps` file, in order.
     pub contrastive: Option<contrastive::ContrastiveOptions>,
@@ -217,10 +217,11 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     }
     // Locus accuracy's aligner and matching rule, checked before any system is read.
     let judging = match args.metrics.iter().any(|k| k == locus::KEY) {
-        true => Some(locus::Judging {
-            aligner: locus::aligner(l, args.align_model.as_deref())?,
-            matcher: locus::Matcher::new(args.lemma_model.as_ref(), l.m.languages.target())?,
-        }),
+        true => Some(locus::Judging::new(
+            l,
+            args.align_model.as_deref(),
+            args.lemma_model.as_ref(),
+        )?),
         false => None,
     };
     let mut systems: Vec<System> = Vec::new();

@@ -21,6 +21,6 @@ pub mod model;
 pub mod reader;
 pub mod writer;
 
-pub use model::{Extra, Sentence, Token, TreeError, Word};
-pub use reader::{for_each_sentence, parse_block, Block, Reader, MAX_BLOCK_BYTES};
+pub use model::{feature, Extra, Sentence, Token, TreeError, Word};
+pub use reader::{check_feats, for_each_sentence, parse_block, Block, Reader, MAX_BLOCK_BYTES};
 pub use writer::{field, sanitize, write_merged};

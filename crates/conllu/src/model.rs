@@ -41,6 +41,17 @@ impl Word<'_> {
     }
 }
 
+/// The values of feature `name` in a FEATS string (`Case=Acc,Dat|Person=3` gives `Acc`
+/// and `Dat` for `Case`); none when it is absent.
+pub fn feature<'a>(feats: &'a str, name: &str) -> Vec<&'a str> {
+    feats
+        .split('|')
+        .filter_map(|f| f.split_once('='))
+        .filter(|(k, _)| *k == name)
+        .flat_map(|(_, v)| v.split(','))
+        .collect()
+}
+
 /// A non-word line kept verbatim.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Extra<'a> {

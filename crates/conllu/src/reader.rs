@@ -285,7 +285,7 @@ pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
 /// Checks a FEATS column: `_`, or `Name=Value[,Value…]` features joined by `|`; names are
 /// letters, digits and `[` `]` (layered features such as `Number[psor]`), values letters,
 /// digits, `_` and `-`.
-fn check_feats(feats: &str) -> std::result::Result<(), &'static str> {
+pub fn check_feats(feats: &str) -> std::result::Result<(), &'static str> {
     if feats == "_" {
         return Ok(());
     }

@@ -114,10 +114,11 @@ char *ldd_udpipe_parse(const void *handle, const char *text, size_t len, size_t 
 
 // Tags `len` bytes of UTF-8 `tokens`, one token per line ('\n'-separated, already
 // tokenized: UDPipe's tokenizer is not run), as one sentence with the model's default
-// tagger, and returns their lemmas, one per line in token order, in a string of
+// tagger, and returns their tags, one line per token in token order, each
+// `lemma TAB upostag TAB feats` (feats empty when there are none), in a string of
 // `*out_len` bytes. On failure returns null and sets *error. Const model methods only, as
 // above.
-char *ldd_udpipe_lemmas(const void *handle, const char *tokens, size_t len, size_t *out_len,
+char *ldd_udpipe_tag(const void *handle, const char *tokens, size_t len, size_t *out_len,
                         char **error) {
   *error = nullptr;
   *out_len = 0;
@@ -142,6 +143,10 @@ char *ldd_udpipe_lemmas(const void *handle, const char *tokens, size_t len, size
     for (size_t i = 1; i < s.words.size(); ++i) {
       if (i > 1) out.push_back('\n');
       out += s.words[i].lemma;
+      out.push_back('\t');
+      out += s.words[i].upostag;
+      out.push_back('\t');
+      out += s.words[i].feats;
     }
     char *result = copy_out(out, out_len);
     if (result == nullptr) set_error(error, "out of memory");

@@ -27,3 +27,21 @@ pub use model::{
 };
 pub use parser::{ParsedLine, Parser};
 pub use stream::{progress_bar, ParseOptions, ParseStats};
+
+/// One token's tags from the model's tagger ([`Parser::tags`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tag {
+    /// LEMMA.
+    pub lemma: String,
+    /// UPOS.
+    pub upos: String,
+    /// FEATS as UDPipe writes them (`Case=Acc|Person=3`), empty when there are none.
+    pub feats: String,
+}
+
+impl Tag {
+    /// The values of feature `name` (`Case=Acc,Dat` gives both), none when absent.
+    pub fn feature(&self, name: &str) -> Vec<&str> {
+        ldd_conllu::feature(&self.feats, name)
+    }
+}

@@ -68,13 +68,18 @@ impl Parser {
         Ok(self.model.parse(&sanitize(text))?.text)
     }
 
-    /// The lemmas of `tokens`, one tokenized sentence, as the model's tagger gives them
-    /// (no tokenizer, no parser). Line breaks and other control characters in a token are
+    /// The tags of `tokens`, one tokenized sentence, as the model's tagger gives them (no
+    /// tokenizer, no parser). Tabs, line breaks and other control characters in a token are
     /// replaced by spaces first.
-    pub fn lemmas(&self, tokens: &[&str]) -> Result<Vec<String>, String> {
+    pub fn tags(&self, tokens: &[&str]) -> Result<Vec<crate::Tag>, String> {
         let clean: Vec<String> = tokens.iter().map(|t| sanitize(t).into_owned()).collect();
         let refs: Vec<&str> = clean.iter().map(String::as_str).collect();
-        self.model.lemmas(&refs)
+        self.model.tag(&refs)
+    }
+
+    /// The lemmas of `tokens` ([`Parser::tags`]' lemmas).
+    pub fn lemmas(&self, tokens: &[&str]) -> Result<Vec<String>, String> {
+        Ok(self.tags(tokens)?.into_iter().map(|t| t.lemma).collect())
     }
 
     /// Parses one corpus line into exactly one tree and formats it as a CoNLL-U block.

@@ -20,7 +20,7 @@ extern "C" {
         out_len: *mut usize,
         error: *mut *mut c_char,
     ) -> *mut c_char;
-    fn ldd_udpipe_lemmas(
+    fn ldd_udpipe_tag(
         model: *const c_void,
         tokens: *const c_char,
         len: usize,
@@ -121,9 +121,9 @@ impl Model {
 }
 
 impl Model {
-    /// Tags `tokens` (one sentence, already tokenized; none may contain a line break)
-    /// with the model's default tagger and returns their lemmas, in order.
-    pub fn lemmas(&self, tokens: &[&str]) -> Result<Vec<String>, String> {
+    /// Tags `tokens` (one sentence, already tokenized; none may contain a line break or a
+    /// tab) with the model's default tagger and returns their tags, in order.
+    pub fn tag(&self, tokens: &[&str]) -> Result<Vec<crate::Tag>, String> {
         if tokens.is_empty() {
             return Ok(Vec::new());
         }
@@ -132,7 +132,7 @@ impl Model {
         // SAFETY: the model pointer is live (owned by `self`); `text` is valid for its
         // length; the out pointers are valid.
         let out = unsafe {
-            ldd_udpipe_lemmas(
+            ldd_udpipe_tag(
                 self.0.as_ptr(),
                 text.as_ptr().cast(),
                 text.len(),
@@ -142,15 +142,28 @@ impl Model {
         };
         // SAFETY: as `take_output` requires, straight from the shim.
         let text = unsafe { take_output(out, len, error) }?;
-        let lemmas: Vec<String> = text.split('\n').map(String::from).collect();
-        if lemmas.len() != tokens.len() {
+        let tags = text
+            .split('\n')
+            .map(|l| {
+                let mut f = l.splitn(3, '\t');
+                match (f.next(), f.next(), f.next()) {
+                    (Some(lemma), Some(upos), Some(feats)) => Ok(crate::Tag {
+                        lemma: lemma.to_string(),
+                        upos: upos.to_string(),
+                        feats: feats.to_string(),
+                    }),
+                    _ => Err(format!("UDPipe gave a malformed tag line `{l}`")),
+                }
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        if tags.len() != tokens.len() {
             return Err(format!(
-                "UDPipe gave {} lemmas for {} tokens",
-                lemmas.len(),
+                "UDPipe gave {} tags for {} tokens",
+                tags.len(),
                 tokens.len()
             ));
         }
-        Ok(lemmas)
+        Ok(tags)
     }
 }
 
