@@ -65,8 +65,8 @@ pub struct Sheets {
 struct Item {
     phenomenon: String,
     locus: Locus,
-    /// The marked source line of the set.
-    marked: String,
+    /// The source with the locus marked ([`mark_source`]).
+    source: String,
     /// The reference line.
     reference: String,
 }
@@ -167,7 +167,7 @@ fn sample(l: &Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<
                 let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
                 items.push(Item {
                     phenomenon: ph.to_string(),
-                    marked: marked_lines.get(&pos).cloned().unwrap_or_default(),
+                    source: mark_source(marked_lines.get(&pos).map_or("", String::as_str), r.n),
                     reference: targets.get(&pos).cloned().unwrap_or_default(),
                     locus: r,
                 });
@@ -178,17 +178,16 @@ fn sample(l: &Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<
 }
 
 /// The translation rows of item `i` (`T001`, …), one per system in an order drawn for the
-/// item, and their key rows.
+/// item, and their key rows; `ref_tokens` are the reference's tokens, `outputs` each
+/// system's rendering of the locus.
 fn translation_rows(
     i: usize,
     it: &Item,
-    out: &locus::Outputs,
-    matcher: &locus::Matcher,
+    ref_tokens: &[String],
+    outputs: &[locus::Rendering],
     o: &SheetsOptions,
 ) -> (Vec<TranslationRow>, Vec<KeyRow>) {
     let item = format!("T{:03}", i + 1);
-    let id = it.locus.id as u32;
-    let ref_tokens = out.refs.get(&id).map_or(&[][..], Vec::as_slice);
     let pos =
         |t: &[RefToken]| -> Vec<usize> { t.iter().map(|t| t.position as usize - 1).collect() };
     let reference = mark_tokens(
@@ -202,15 +201,7 @@ fn translation_rows(
     order.sort_by_key(|&s| splitmix64(seed ^ s as u64));
     let (mut translation, mut key) = (Vec::new(), Vec::new());
     for (slot, &s) in order.iter().enumerate() {
-        let a = &out.systems[s];
-        let toks = a.tokens.get(&id).cloned().unwrap_or_default();
-        let linked =
-            |w: u32| -> Vec<usize> { a.linked(id, w).into_iter().map(|(j, _)| j).collect() };
-        let head = it
-            .locus
-            .head
-            .as_ref()
-            .map_or_else(Vec::new, |h| linked(h.id));
+        let r = &outputs[s];
         let slot = ((b'A' + slot as u8) as char).to_string();
         translation.push(TranslationRow {
             item: item.clone(),
@@ -218,9 +209,9 @@ fn translation_rows(
             phenomenon: it.phenomenon.clone(),
             distance: it.locus.distance,
             line: it.locus.id,
-            source: mark_source(&it.marked, it.locus.n),
+            source: it.source.clone(),
             reference: reference.clone(),
-            output: mark_tokens(&toks, &linked(it.locus.dep.id), &head),
+            output: mark_tokens(&r.tokens, &r.dep, &r.head),
             question: TRANSLATION_QUESTION.into(),
             answer: String::new(),
             comment: String::new(),
@@ -229,7 +220,7 @@ fn translation_rows(
             item: item.clone(),
             slot,
             system: o.names[s].clone(),
-            automatic: match locus::judge(&it.locus, a, matcher) {
+            automatic: match r.judgement {
                 None => "no reference",
                 Some(true) => "correct",
                 Some(false) => "incorrect",
@@ -257,7 +248,7 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
             phenomenon: it.phenomenon.clone(),
             distance: it.locus.distance,
             line: it.locus.id,
-            source: mark_source(&it.marked, it.locus.n),
+            source: it.source.clone(),
             question: DETECTION_QUESTION.into(),
             answer: String::new(),
             comment: String::new(),
@@ -270,9 +261,9 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
             .iter()
             .map(|it| (&it.locus, it.reference.as_str()))
             .collect();
-        let out = locus::align_for_loci(l, &mut j, &o.hyps, &loci)?;
-        for (i, it) in items.iter().enumerate() {
-            let (t, k) = translation_rows(i, it, &out, &j.matcher, o);
+        let judged = locus::judge_loci(l, &mut j, &o.hyps, &loci)?;
+        for (i, (it, (refs, outputs))) in items.iter().zip(judged).enumerate() {
+            let (t, k) = translation_rows(i, it, &refs, &outputs, o);
             translation.extend(t);
             key.extend(k);
         }

@@ -373,24 +373,29 @@ fn align_each(
     Ok(())
 }
 
-/// Every system's outputs of the lines of some loci, aligned and prepared for judging
-/// them, and those lines' reference tokens.
-pub struct Outputs {
-    /// Each system's outputs, in `hyps` order.
-    pub systems: Vec<Aligned>,
-    /// The reference tokens (as the aligner tokenizes) by line id.
-    pub refs: BTreeMap<u32, Vec<String>>,
+/// One system's rendering of one locus, judged.
+#[derive(Debug, Clone)]
+pub struct Rendering {
+    /// The output's tokens (as the aligner tokenizes).
+    pub tokens: Vec<String>,
+    /// Positions (0-based) of the output tokens linked to the dependent.
+    pub dep: Vec<usize>,
+    /// The same for the head.
+    pub head: Vec<usize>,
+    /// The judgement ([`judge`]): `None` when the reference has no token for the locus.
+    pub judgement: Option<bool>,
 }
 
-/// Aligns every system's outputs (`hyps`) of the lines of `loci` (each with its reference
-/// line) to their sources, the words of the trees of `l`'s exact lexical sets, and
-/// prepares `j`'s matcher for judging those loci ([`judge`]).
-pub fn align_for_loci(
+/// Judges `loci` (each with its reference line) on every system's outputs (`hyps`): the
+/// outputs of their lines are aligned to their sources, the words of the trees of `l`'s
+/// exact lexical sets, and matched with `j`. Per locus, in order: the reference's tokens
+/// and each system's rendering, in `hyps` order.
+pub fn judge_loci(
     l: &Loaded,
     j: &mut Judging,
     hyps: &[PathBuf],
     loci: &[(&Locus, &str)],
-) -> Result<Outputs> {
+) -> Result<Vec<(Vec<String>, Vec<Rendering>)>> {
     let ids: std::collections::BTreeSet<u32> = loci.iter().map(|(x, _)| x.id as u32).collect();
     let mut words = BTreeMap::new();
     for k in 0..l.units.len() {
@@ -413,7 +418,24 @@ pub fn align_for_loci(
         systems.push(a);
         Ok(())
     })?;
-    Ok(Outputs { systems, refs })
+    let rendering = |loc: &Locus, a: &Aligned| {
+        let id = loc.id as u32;
+        let linked =
+            |w: u32| -> Vec<usize> { a.linked(id, w).into_iter().map(|(p, _)| p).collect() };
+        Rendering {
+            tokens: a.tokens.get(&id).cloned().unwrap_or_default(),
+            dep: linked(loc.dep.id),
+            head: loc.head.as_ref().map_or_else(Vec::new, |h| linked(h.id)),
+            judgement: judge(loc, a, &j.matcher),
+        }
+    };
+    Ok(loci
+        .iter()
+        .map(|(loc, _)| {
+            let r = refs.get(&(loc.id as u32)).cloned().unwrap_or_default();
+            (r, systems.iter().map(|a| rendering(loc, a)).collect())
+        })
+        .collect())
 }
 
 /// Reads the lines of `hyp` that `words` holds (the file must have the corpus's line
