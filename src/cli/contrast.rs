@@ -24,7 +24,8 @@ pub struct ContrastArgs {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Variant rules replacing the built-in config/contrast.toml: the variant types of each
-    /// phenomenon and the reflexive pronouns of each target language.
+    /// phenomenon and the reflexive pronouns of each target language (a word list, and each
+    /// pronoun's UD features for --target-model).
     #[arg(long, value_name = "FILE")]
     variants: Option<PathBuf>,
     /// A UDPipe model of the target language (or `auto`: the registry's, from the models
