@@ -126,23 +126,24 @@ impl ContrastConfig {
                 )));
             }
         }
+        // Pronouns are matched case-folded: the tables name them in lower case.
+        let lower = |table: &str, lang: &str, p: Option<&String>| match p {
+            Some(p) => Err(Error::Config(format!(
+                "{origin}: [{table}.{lang}] `{}`: write pronouns in lower case",
+                ldd_io::text::quote(p, 40)
+            ))),
+            None => Ok(()),
+        };
+        let not_lower = |p: &&String| p.to_lowercase() != **p;
         for (lang, list) in &c.replace {
-            if let Some(p) = list.keys().find(|p| p.to_lowercase() != **p) {
-                return Err(Error::Config(format!(
-                    "{origin}: [replace.{lang}] `{}`: write pronouns in lower case",
-                    ldd_io::text::quote(p, 40)
-                )));
-            }
+            lower("replace", lang, list.keys().find(not_lower))?;
         }
+        // A FEATS string with at least one feature.
+        let is_feats = |f: &str| f != "_" && ldd_conllu::check_feats(f).is_ok();
         for (lang, list) in &c.pronouns {
+            lower("pronouns", lang, list.keys().find(not_lower))?;
             for (p, f) in list {
-                if p.to_lowercase() != *p {
-                    return Err(Error::Config(format!(
-                        "{origin}: [pronouns.{lang}] `{}`: write pronouns in lower case",
-                        ldd_io::text::quote(p, 40)
-                    )));
-                }
-                if ldd_conllu::check_feats(f).is_err() || f == "_" {
+                if !is_feats(f) {
                     return Err(Error::Config(format!(
                         "{origin}: [pronouns.{lang}] {p} = `{}`: expected UD features, \
                          as `Case=Acc|Number=Sing|Person=1`",
@@ -153,7 +154,7 @@ impl ContrastConfig {
         }
         let b = &c.by_features;
         for f in b.require.iter() {
-            if f.contains('|') || ldd_conllu::check_feats(f).is_err() || f == "_" {
+            if f.contains('|') || !is_feats(f) {
                 return Err(Error::Config(format!(
                     "{origin}: [by_features] require: `{}` is not a feature (`Name=Value`)",
                     ldd_io::text::quote(f, 60)
@@ -161,7 +162,7 @@ impl ContrastConfig {
             }
         }
         for f in b.agree.iter().chain(&b.differ) {
-            if f.contains(['|', '=']) || ldd_conllu::check_feats(&format!("{f}=x")).is_err() {
+            if f.contains(['|', '=']) || !is_feats(&format!("{f}=x")) {
                 return Err(Error::Config(format!(
                     "{origin}: [by_features]: `{}` is not a feature name",
                     ldd_io::text::quote(f, 60)

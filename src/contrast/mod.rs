@@ -139,13 +139,12 @@ pub fn variants(
 ) -> Vec<Variant> {
     let (reference, toks) = (r.text, r.toks);
     let at = |p: u32| toks.get(p as usize - 1).map(|t| (span(reference, t), *t));
-    let dep_at: Vec<u32> = loc
+    // The dependent's tokens and their positions (1-based).
+    let (dep, dep_at): (Vec<(Span, &str)>, Vec<u32>) = loc
         .ref_dep
         .iter()
-        .map(|r| r.position)
-        .filter(|&p| at(p).is_some())
-        .collect();
-    let dep: Vec<(Span, &str)> = dep_at.iter().filter_map(|&p| at(p)).collect();
+        .filter_map(|r| Some((at(r.position)?, r.position)))
+        .unzip();
     let head: Vec<(Span, &str)> = loc.ref_head.iter().filter_map(|r| at(r.position)).collect();
     let words = |v: &[(Span, &str)]| v.iter().map(|x| x.1).collect::<Vec<_>>().join(" ");
     let mut out = Vec::new();
@@ -252,6 +251,14 @@ pub fn items(
     config: &ContrastConfig,
     tagger: Option<&Tagger>,
 ) -> Result<(Vec<ContrastItem>, u64)> {
+    let target_lang = l.m.languages.target();
+    if tagger.is_some() && !config.pronouns.contains_key(target_lang) {
+        return Err(Error::Config(format!(
+            "contrast --target-model: the variant rules list no pronouns of `{}` \
+             ([pronouns.{0}] in config/contrast.toml); add them and pass --variants FILE",
+            ldd_io::text::escape(target_lang)
+        )));
+    }
     let mut sets: Vec<(usize, Vec<Locus>)> = Vec::new();
     for k in 0..l.units.len() {
         if let Some(rows) = locus_rows(l, k)? {
@@ -312,14 +319,6 @@ pub fn items(
         .copied()
         .zip(sources.iter().zip(&references))
         .collect();
-    let target_lang = l.m.languages.target();
-    if tagger.is_some() && !config.pronouns.contains_key(target_lang) {
-        return Err(Error::Config(format!(
-            "contrast --target-model: the variant rules list no pronouns of `{}` \
-             ([pronouns.{0}] in config/contrast.toml); add them and pass --variants FILE",
-            ldd_io::text::escape(target_lang)
-        )));
-    }
     let (mut items, mut skipped, mut next) = (Vec::new(), 0u64, 1u64);
     for d in distinct {
         let (unit, rows) = &sets[d.set];
@@ -329,15 +328,11 @@ pub fn items(
             continue;
         };
         let toks = alignment::tokens(reference, pretokenized);
+        // Tagged only where a `replaced` variant may come of it.
+        let replaces =
+            !loc.ref_dep.is_empty() && config.kinds(phenomenon).iter().any(|k| k == "replaced");
         let tags = match tagger {
-            Some(t) if config.kinds(phenomenon).iter().any(|k| k == "replaced") => {
-                Some(t.parser.tags(&toks).map_err(|e| {
-                    Error::Resource(format!(
-                        "{}: UDPipe could not tag reference line {id}: {e}",
-                        ldd_io::text::shown(t.parser.model_path())
-                    ))
-                })?)
-            }
+            Some(t) if replaces => Some(t.tags(id as u32, &toks)?),
             _ => None,
         };
         let r = Reference {

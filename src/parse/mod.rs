@@ -105,6 +105,18 @@ pub struct Tagger {
     pub sha: String,
 }
 
+impl Tagger {
+    /// The tags of the tokens of line `id` (named in the error).
+    pub fn tags(&self, id: u32, tokens: &[&str]) -> Result<Vec<ldd_parse::Tag>> {
+        self.parser.tags(tokens).map_err(|e| {
+            Error::Resource(format!(
+                "{}: UDPipe could not tag line {id}: {e}",
+                ldd_io::text::shown(self.parser.model_path())
+            ))
+        })
+    }
+}
+
 impl TargetModel {
     /// Parses `FILE` or `auto` (a command-line value).
     pub fn parse(s: &str) -> std::result::Result<TargetModel, String> {

@@ -148,30 +148,22 @@ impl Matcher {
     /// The lemmas (lowercased) of every line of `lines`, tagged in parallel.
     fn lemmatize(&self, lines: &BTreeMap<u32, Vec<String>>) -> Result<BTreeMap<u32, Vec<String>>> {
         use rayon::prelude::*;
-        let Some(Tagger { parser, .. }) = &self.tagger else {
+        let Some(tagger) = &self.tagger else {
             return Ok(BTreeMap::new());
         };
-        let tagged: Vec<(u32, std::result::Result<Vec<String>, String>)> = lines
+        // In line order, so that an error names the first line that failed.
+        let tagged: Vec<Result<(u32, Vec<String>)>> = lines
             .par_iter()
             .map(|(&id, toks)| {
                 let t: Vec<&str> = toks.iter().map(String::as_str).collect();
-                let lemmas = parser
-                    .lemmas(&t)
-                    .map(|l| l.into_iter().map(|x| x.to_lowercase()).collect());
-                (id, lemmas)
+                let tags = tagger.tags(id, &t)?;
+                Ok((
+                    id,
+                    tags.into_iter().map(|x| x.lemma.to_lowercase()).collect(),
+                ))
             })
             .collect();
-        tagged
-            .into_iter()
-            .map(|(id, l)| {
-                l.map(|l| (id, l)).map_err(|e| {
-                    Error::Resource(format!(
-                        "{}: UDPipe could not tag line {id}: {e}",
-                        ldd_io::text::shown(parser.model_path())
-                    ))
-                })
-            })
-            .collect()
+        tagged.into_iter().collect()
     }
 
     /// Whether output token `j` (0-based) of line `id` renders reference token `r`.

@@ -225,6 +225,27 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         false => None,
     };
     let mut systems: Vec<System> = Vec::new();
+    let manifest_sha = ldd_io::sha256_file(&l.manifest_path)?.0;
+    // Contrastive items and scores, read (and checked) before the outputs; contrastive
+    // scores only: the systems are named after their score files.
+    let contrast = match &args.contrastive {
+        Some(c) => {
+            let (items, items_sha) = contrastive::items(&c.dir, l, &manifest_sha)?;
+            let scores = contrastive::read_scores(c, &items, l.m.languages.target())?;
+            if args.hyps.is_empty() {
+                for f in &c.files {
+                    let name = unique_name(&systems, f, "--contrastive")?;
+                    systems.push(System {
+                        name,
+                        path: None,
+                        sha256: None,
+                    });
+                }
+            }
+            Some((items, items_sha, scores))
+        }
+        None => None,
+    };
     let mut stats: Vec<LineStats> = Vec::new();
     for hyp in &args.hyps {
         let name = unique_name(&systems, hyp, "--hyp")?;
@@ -246,26 +267,6 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             st.columns.push(PerLine::Mean(values));
         }
     }
-    let manifest_sha = ldd_io::sha256_file(&l.manifest_path)?.0;
-    // Contrastive scores only: the systems are named after their score files.
-    let contrast = match &args.contrastive {
-        Some(c) => {
-            let (items, items_sha) = contrastive::items(&c.dir, l, &manifest_sha)?;
-            let scores = contrastive::read_scores(c, &items, l.m.languages.target())?;
-            if args.hyps.is_empty() {
-                for f in &c.files {
-                    let name = unique_name(&systems, f, "--contrastive")?;
-                    systems.push(System {
-                        name,
-                        path: None,
-                        sha256: None,
-                    });
-                }
-            }
-            Some((items, items_sha, scores))
-        }
-        None => None,
-    };
     let sig = &args.significance;
     let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
     let ctx = signature::Context::new(l, &manifest_sha, sig, method);
