@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use ldd_align::AlignError;
-use ldd_io::text::shown;
+use ldd_io::error::shown;
 use ldd_parse::ParseError;
 
 /// Exit code: success.
@@ -39,7 +39,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// Bad input at a known place in a file.
-    #[error("{}{}: {msg}", shown(path), ldd_io::text::at_line(*line))]
+    #[error("{}{}: {msg}", shown(path), ldd_io::error::at_line(*line))]
     Input {
         /// The offending file.
         path: PathBuf,

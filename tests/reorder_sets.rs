@@ -1080,6 +1080,27 @@ fn hmm_aligner_on_the_command_line() {
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(stderr(&o).contains("--posteriors needs --align-model-type hmm"));
     assert!(absent_or_empty(&tmp.path().join("y")) && absent_or_empty(&tmp.path().join("z")));
+    // --out and --posteriors naming one file: refused before any work, nothing written.
+    let same = path("same");
+    let o = run(&[
+        "align",
+        "--src",
+        de.to_str().unwrap(),
+        "--tgt",
+        en.to_str().unwrap(),
+        "--out",
+        &same,
+        "--posteriors",
+        &same,
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--out and --posteriors name the same file"));
+    assert!(absent_or_empty(&tmp.path().join("same")));
+    assert!(!std::fs::read_dir(tmp.path()).unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .contains("ldd-tmp")));
 
     // extract records the model type it aligned with.
     let (d, f, p) = (

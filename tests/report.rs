@@ -398,13 +398,14 @@ fn lexical_distances_agree_with_the_buckets() {
         ldd_sets::report::data::lexical_distances(&f.sets, &old).unwrap(),
         d
     );
-    // A record that disagrees with the sets is refused.
+    // A record that disagrees with the sets is refused when the manifest is read.
     let mut edited = m.clone();
     edited.distances[1].counts[0] += 1;
-    let e = ldd_sets::report::data::lexical_distances(&f.sets, &edited)
-        .unwrap_err()
-        .to_string();
+    let tmp = tempfile::tempdir().unwrap();
+    edited.write(&tmp.path().join("manifest.json")).unwrap();
+    let e = Manifest::read(tmp.path()).unwrap_err().to_string();
     assert!(e.contains("120 particle pairs by distance but 119"), "{e}");
+    assert!(e.contains("manifest.json"), "{e}");
 }
 
 #[test]

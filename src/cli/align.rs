@@ -112,7 +112,7 @@ pub fn align(a: AlignCmdArgs) -> Result<()> {
     let (Some((gold, s)), Some(path)) = (report.gold, a.gold) else {
         return Ok(());
     };
-    let shown = ldd_io::text::shown(&path);
+    let shown = ldd_io::error::shown(&path);
     for o in &gold.outside {
         eprintln!("ldd-sets: warning: {shown}:{}: {o}; left out", o.line);
     }

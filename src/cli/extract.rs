@@ -178,8 +178,8 @@ pub fn run(a: RunArgs) -> Result<()> {
             Progress::Starting(c) => eprintln!(
                 "ldd-sets: corpus {} ({} -> {})",
                 c.name,
-                ldd_io::text::shown(&c.source),
-                ldd_io::text::shown(&c.target)
+                ldd_io::error::shown(&c.source),
+                ldd_io::error::shown(&c.target)
             ),
             Progress::Done(r) => {
                 println!("\n== {} ==", r.corpus.name);

@@ -102,7 +102,7 @@ pub fn sheets(a: SheetsArgs) -> Result<()> {
         if names[..i].contains(n) {
             return Err(Error::Config(format!(
                 "--hyp {}: two systems named `{n}`; rename one",
-                ldd_io::text::shown(&a.hyp[i])
+                ldd_io::error::shown(&a.hyp[i])
             )));
         }
     }

@@ -25,7 +25,7 @@ pub fn languages(a: LanguagesArgs) -> Result<()> {
             let lang = reg.language(&code).ok_or_else(|| {
                 Error::Config(format!(
                     "no language `{}` in the UDPipe 2.5 registry (`ldd-sets languages` lists them)",
-                    ldd_io::text::escape(&code)
+                    ldd_io::error::escape(&code)
                 ))
             })?;
             print!("{}", detail(reg, lang));

@@ -62,7 +62,7 @@ pub fn merge(a: MergeArgs) -> Result<()> {
             c.empty_lines,
             c.source_words,
             m.manifest.sets.len(),
-            ldd_io::text::shown(&m.out)
+            ldd_io::error::shown(&m.out)
         );
     }
     Ok(())

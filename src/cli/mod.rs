@@ -165,7 +165,7 @@ pub fn main() -> ExitCode {
             let msg = e.to_string();
             eprintln!(
                 "ldd-sets: error: {}",
-                ldd_io::text::escape_except(&msg, Some('\n'))
+                ldd_io::error::escape_except(&msg, Some('\n'))
             );
             ExitCode::from(e.exit_code() as u8)
         }
@@ -194,7 +194,7 @@ fn setup(command: &Command) -> Result<()> {
     if let Some(t) = common.threads() {
         t.apply()?;
     }
-    ldd_io::identity::note_inputs(common.inputs());
+    ldd_io::output::note_inputs(common.inputs());
     Ok(())
 }
 

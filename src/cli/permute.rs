@@ -74,7 +74,7 @@ fn sigma(s: Option<&str>) -> Result<Sigma> {
                 ldd_sets::Error::Config(format!(
                     "--permutation: `{}` is not a position (0-based whole numbers, \
                      comma-separated, or `paper`)",
-                    ldd_io::text::quote(p, 20)
+                    ldd_io::error::quote(p, 20)
                 ))
             })
         })

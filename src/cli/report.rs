@@ -78,7 +78,7 @@ pub fn report(a: ReportArgs) -> Result<()> {
     ldd_io::fs::create_parent(&out)?;
     ldd_io::write_bytes_atomic(&out, text.as_bytes())?;
     if !a.quiet.quiet {
-        println!("report written to {}", ldd_io::text::shown(&out));
+        println!("report written to {}", ldd_io::error::shown(&out));
     }
     Ok(())
 }

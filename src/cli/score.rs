@@ -202,7 +202,7 @@ pub fn score(a: ScoreArgs) -> Result<()> {
         if !a.seg_scores.iter().any(|(n, _)| n == name) {
             return Err(Error::Config(format!(
                 "--lower-is-better {}: no --seg-scores metric of that name",
-                ldd_io::text::quote(name, 40)
+                ldd_io::error::quote(name, 40)
             )));
         }
     }

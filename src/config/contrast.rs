@@ -110,7 +110,7 @@ impl ContrastConfig {
     /// Rules from a file.
     pub fn load(path: &Path) -> Result<ContrastConfig> {
         let text = ldd_io::read_text(path, super::MAX_CONFIG_BYTES)?;
-        ContrastConfig::parse(&text, &ldd_io::text::shown(path))
+        ContrastConfig::parse(&text, &ldd_io::error::shown(path))
     }
 
     /// Parses and checks rules (`origin` names them in errors).
@@ -121,7 +121,7 @@ impl ContrastConfig {
             if let Some(k) = kinds.iter().find(|k| !KINDS.contains(&k.as_str())) {
                 return Err(Error::Config(format!(
                     "{origin}: [variants] {ph}: unknown variant type `{}`; expected some of {}",
-                    ldd_io::text::quote(k, 40),
+                    ldd_io::error::quote(k, 40),
                     KINDS.join(", ")
                 )));
             }
@@ -130,7 +130,7 @@ impl ContrastConfig {
         let lower = |table: &str, lang: &str, p: Option<&String>| match p {
             Some(p) => Err(Error::Config(format!(
                 "{origin}: [{table}.{lang}] `{}`: write pronouns in lower case",
-                ldd_io::text::quote(p, 40)
+                ldd_io::error::quote(p, 40)
             ))),
             None => Ok(()),
         };
@@ -147,7 +147,7 @@ impl ContrastConfig {
                     return Err(Error::Config(format!(
                         "{origin}: [pronouns.{lang}] {p} = `{}`: expected UD features, \
                          as `Case=Acc|Number=Sing|Person=1`",
-                        ldd_io::text::quote(f, 60)
+                        ldd_io::error::quote(f, 60)
                     )));
                 }
             }
@@ -157,7 +157,7 @@ impl ContrastConfig {
             if f.contains('|') || !is_feats(f) {
                 return Err(Error::Config(format!(
                     "{origin}: [by_features] require: `{}` is not a feature (`Name=Value`)",
-                    ldd_io::text::quote(f, 60)
+                    ldd_io::error::quote(f, 60)
                 )));
             }
         }
@@ -165,7 +165,7 @@ impl ContrastConfig {
             if f.contains(['|', '=']) || !is_feats(&format!("{f}=x")) {
                 return Err(Error::Config(format!(
                     "{origin}: [by_features]: `{}` is not a feature name",
-                    ldd_io::text::quote(f, 60)
+                    ldd_io::error::quote(f, 60)
                 )));
             }
         }

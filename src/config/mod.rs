@@ -178,7 +178,7 @@ pub enum PairOrigin {
 impl std::fmt::Display for PairOrigin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            PairOrigin::File(p) => write!(f, "{}", ldd_io::text::shown(p)),
+            PairOrigin::File(p) => write!(f, "{}", ldd_io::error::shown(p)),
             PairOrigin::Shipped => f.write_str("the config shipped with ldd-sets"),
             PairOrigin::Registry => f.write_str("defaults from the UDPipe 2.5 model registry"),
         }
@@ -214,7 +214,7 @@ impl std::fmt::Display for PairSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PairSpec::Name(n) => f.write_str(n),
-            PairSpec::File(p) => f.write_str(&ldd_io::text::shown(p)),
+            PairSpec::File(p) => f.write_str(&ldd_io::error::shown(p)),
             PairSpec::Languages(l) => write!(f, "{}-{}", l.source, l.target),
         }
     }
@@ -248,7 +248,7 @@ impl Pair {
             Some(d) if !d.is_dir() => {
                 return Err(Error::Config(format!(
                     "--config {}: no such directory",
-                    ldd_io::text::shown(d)
+                    ldd_io::error::shown(d)
                 )))
             }
             Some(d) => d.to_path_buf(),
@@ -291,7 +291,7 @@ impl Pair {
     /// Loads a pair config file.
     pub fn load_file(path: &Path) -> Result<Pair> {
         let text = ldd_io::read_text(path, MAX_CONFIG_BYTES)?;
-        Pair::parse(&text, &ldd_io::text::shown(path))
+        Pair::parse(&text, &ldd_io::error::shown(path))
     }
 
     /// Parses and checks a pair config (`origin` names it in errors).

@@ -256,7 +256,7 @@ pub fn items(
         return Err(Error::Config(format!(
             "contrast --target-model: the variant rules list no pronouns of `{}` \
              ([pronouns.{0}] in config/contrast.toml); add them and pass --variants FILE",
-            ldd_io::text::escape(target_lang)
+            ldd_io::error::escape(target_lang)
         )));
     }
     let mut sets: Vec<(usize, Vec<Locus>)> = Vec::new();
@@ -268,14 +268,14 @@ pub fn items(
     if sets.is_empty() {
         return Err(Error::Config(format!(
             "{} names no locus file (the sets were made by an older ldd-sets); extract again",
-            ldd_io::text::shown(&l.manifest_path)
+            ldd_io::error::shown(&l.manifest_path)
         )));
     }
     let Some(r) = &l.m.reorder else {
         return Err(Error::Config(format!(
             "contrast: {} records no aligner (the sets were made with --no-reorder), so its \
              locus files have no reference words to change; extract again without --no-reorder",
-            ldd_io::text::shown(&l.manifest_path)
+            ldd_io::error::shown(&l.manifest_path)
         )));
     };
     let pretokenized = r.options.align.pretokenized;
@@ -299,7 +299,7 @@ pub fn items(
                     format!(
                         "the corpus {} records is not there (paths are as given to extract, \
                          relative to the directory it ran in: run contrast from there)",
-                        ldd_io::text::shown(&l.manifest_path)
+                        ldd_io::error::shown(&l.manifest_path)
                     ),
                 ),
             });
@@ -310,7 +310,7 @@ pub fn items(
     if n != l.m.corpus.lines || m != l.m.corpus.lines {
         return Err(Error::Data(format!(
             "the corpus of {} changed since extraction ({n} and {m} lines, not {}); extract again",
-            ldd_io::text::shown(&l.manifest_path),
+            ldd_io::error::shown(&l.manifest_path),
             l.m.corpus.lines
         )));
     }

@@ -317,12 +317,12 @@ fn side(prefix: &Path, lang: &str) -> Result<PathBuf> {
         .iter()
         .map(PathBuf::from)
         .find(|p| p.is_file())
-        .inspect(|p| ldd_io::identity::note_input(p))
+        .inspect(|p| ldd_io::output::note_input(p))
         .ok_or_else(|| {
             Error::Resource(format!(
                 "--align-train {}: no file {}[.gz]",
-                ldd_io::text::shown(prefix),
-                ldd_io::text::escape(base)
+                ldd_io::error::shown(prefix),
+                ldd_io::error::escape(base)
             ))
         })
 }
@@ -356,9 +356,9 @@ pub fn push_files(c: &mut Corpus, sp: &Path, tp: &Path, pretokenized: bool) -> R
                 let (si, ti) = (s.finish()?, t.finish()?);
                 return Err(Error::Data(format!(
                     "inputs are not line-aligned: {} has {} lines but {} has {}",
-                    ldd_io::text::shown(&si.path),
+                    ldd_io::error::shown(&si.path),
                     si.lines,
-                    ldd_io::text::shown(&ti.path),
+                    ldd_io::error::shown(&ti.path),
                     ti.lines
                 )));
             }
@@ -696,7 +696,7 @@ fn fast_align(
         let model = match &opts.model {
             Some(prefix) => {
                 let path = model_path(prefix, reverse);
-                ldd_io::identity::note_input(&path);
+                ldd_io::output::note_input(&path);
                 other_type_hint(
                     &path,
                     &crate::layout::hmm_model_file(prefix),
@@ -748,7 +748,7 @@ fn hmm(train_corpus: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Resul
     match &opts.model {
         Some(prefix) => {
             let path = crate::layout::hmm_model_file(prefix);
-            ldd_io::identity::note_input(&path);
+            ldd_io::output::note_input(&path);
             other_type_hint(&path, &model_path(prefix, false), ModelType::FastAlign)?;
             let mut m = HmmModel::load(&path)?;
             check_labels(m.labels(), &path, langs)?;
@@ -793,8 +793,8 @@ fn other_type_hint(path: &Path, other: &Path, kind: ModelType) -> Result<()> {
     }
     Err(Error::Resource(format!(
         "--align-model: no {}, but {} is there: load it with --align-model-type {kind}",
-        ldd_io::text::shown(path),
-        ldd_io::text::shown(other)
+        ldd_io::error::shown(path),
+        ldd_io::error::shown(other)
     )))
 }
 
@@ -837,7 +837,7 @@ fn check_direction(m: &Model, path: &Path, reverse: bool) -> Result<()> {
     let name = |r: bool| if r { "reverse" } else { "forward" };
     Err(Error::Data(format!(
         "{}: a {} model, but the {} model is needed here (the files were renamed?)",
-        ldd_io::text::shown(path),
+        ldd_io::error::shown(path),
         name(m.options().reverse),
         name(reverse)
     )))
@@ -845,12 +845,12 @@ fn check_direction(m: &Model, path: &Path, reverse: bool) -> Result<()> {
 
 /// A loaded model must be for these languages.
 fn check_labels(labels: Option<(&str, &str)>, path: &Path, langs: (&str, &str)) -> Result<()> {
-    let shown = ldd_io::text::shown(path);
+    let shown = ldd_io::error::shown(path);
     match labels {
         Some((s, t)) if (s, t) != langs => Err(Error::Data(format!(
             "{shown}: an aligner model for {}-{}, but this corpus is {}-{}",
-            ldd_io::text::escape(s),
-            ldd_io::text::escape(t),
+            ldd_io::error::escape(s),
+            ldd_io::error::escape(t),
             langs.0,
             langs.1
         ))),

@@ -77,7 +77,7 @@ fn plan<'a>(pair: &'a Pair, dir: &'a Path) -> Result<Vec<Job<'a>>> {
                 return Err(Error::Config(format!(
                     "{}: exists, but the other side of corpus {} does not; ldd-sets does not \
                      replace a file it may not have written — move it away and run `corpora` again",
-                    ldd_io::text::shown(there),
+                    ldd_io::error::shown(there),
                     c.name
                 )));
             }

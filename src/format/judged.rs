@@ -193,7 +193,7 @@ impl Judged {
             c[k].parse().map_err(|_| {
                 bad(
                     what,
-                    format!("not a whole number: `{}`", ldd_io::text::quote(c[k], 40)),
+                    format!("not a whole number: `{}`", ldd_io::error::quote(c[k], 40)),
                 )
             })
         };
@@ -219,7 +219,7 @@ impl Judged {
                                 format!(
                                     "not a position among the line's {} tokens: `{}`",
                                     within.len(),
-                                    ldd_io::text::quote(p, 20)
+                                    ldd_io::error::quote(p, 20)
                                 ),
                             )
                         })
@@ -234,7 +234,7 @@ impl Judged {
                     "judgement",
                     format!(
                         "`{}` is not correct, incorrect or no_reference",
-                        ldd_io::text::quote(c[9], 40)
+                        ldd_io::error::quote(c[9], 40)
                     ),
                 )
             })?;

@@ -139,7 +139,7 @@ impl Locus {
                     line,
                     format!(
                         "column `{what}`: not a whole number: `{}`",
-                        ldd_io::text::quote(c[k], 40)
+                        ldd_io::error::quote(c[k], 40)
                     ),
                 )
             })
@@ -165,7 +165,7 @@ impl Locus {
                 .enumerate()
                 .map(|(i, p)| {
                     let position = p.parse().ok().filter(|&p: &u32| p > 0).ok_or_else(|| {
-                        bad(format!("not a position: `{}`", ldd_io::text::quote(p, 20)))
+                        bad(format!("not a position: `{}`", ldd_io::error::quote(p, 20)))
                     })?;
                     let conf = match conf.get(i) {
                         Some(x) => Some(
@@ -175,7 +175,7 @@ impl Locus {
                                 .ok_or_else(|| {
                                     bad(format!(
                                         "not a confidence: `{}`",
-                                        ldd_io::text::quote(x, 20)
+                                        ldd_io::error::quote(x, 20)
                                     ))
                                 })?,
                         ),

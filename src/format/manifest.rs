@@ -13,7 +13,7 @@ use ldd_parse::ChunkRecord;
 use serde::{Deserialize, Serialize};
 
 use super::options::{Controls, ReorderInfo, Rules};
-use super::sets::{SetControls, SetEntry};
+use super::sets::{SetControls, SetEntry, SetKind};
 use crate::config::Languages;
 use crate::error::{Error, Result};
 
@@ -56,7 +56,7 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub distances: Vec<Distances>,
     /// SHA-256 of every file of the output but `manifest.json`, by path relative to the
-    /// output directory: what [`Manifest::file`] checks before a file is read. Empty in
+    /// output directory: what [`crate::read::sets::file`] checks before a file is read. Empty in
     /// manifests written before checksums were recorded (their files are read unchecked).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub checksums: BTreeMap<String, String>,
@@ -283,7 +283,7 @@ impl Manifest {
                     format!(
                         "manifest format_version {} is not supported (this ldd-sets {} reads \
                          version {FORMAT_VERSION}); re-run `ldd-sets extract` to rebuild the sets",
-                        ldd_io::text::quote(&other.to_string(), 20),
+                        ldd_io::error::quote(&other.to_string(), 20),
                         env!("CARGO_PKG_VERSION")
                     ),
                 ))
@@ -296,7 +296,40 @@ impl Manifest {
                 ))
             }
         }
-        serde_json::from_str(&text).map_err(bad)
+        let m: Manifest = serde_json::from_str(&text).map_err(bad)?;
+        m.check_distances(&path)?;
+        Ok(m)
+    }
+
+    /// Refuses a record of distances that disagrees with the sets: each phenomenon's pairs
+    /// by distance must add up to the pairs of its `ge0` set.
+    fn check_distances(&self, path: &Path) -> Result<()> {
+        for d in &self.distances {
+            let Some(set) = self.ge0(&d.phenomenon) else {
+                continue;
+            };
+            if d.total() != set.pairs {
+                return Err(Error::Data(format!(
+                    "{}: records {} {} pairs by distance but {} in its ge0 set; the manifest was \
+                     edited",
+                    ldd_io::error::shown(path),
+                    d.total(),
+                    ldd_io::error::escape(&d.phenomenon),
+                    set.pairs
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The `ge0` set of a lexical phenomenon (every sentence with one of its pairs).
+    pub fn ge0(&self, phenomenon: &str) -> Option<&SetEntry> {
+        self.sets.iter().find(|s| {
+            s.kind == SetKind::Lexical
+                && s.phenomenon == phenomenon
+                && !s.exact
+                && s.min_distance == 0
+        })
     }
 
     /// [`Manifest::read`], refusing the output of a single shard: its sets hold a part of
@@ -307,7 +340,7 @@ impl Manifest {
             return Err(Error::Config(format!(
                 "{} is shard {}/{} of a sharded run (corpus lines {}..{} only, no controls); \
                  merge the shards first: ldd-sets merge --out DIR SHARD_DIR...",
-                ldd_io::text::shown(dir),
+                ldd_io::error::shown(dir),
                 p.index,
                 p.count,
                 p.lines.first,
@@ -320,7 +353,7 @@ impl Manifest {
     /// Writes the manifest as pretty JSON.
     pub fn write(&self, path: &Path) -> Result<()> {
         let mut text = serde_json::to_string_pretty(self)
-            .map_err(|e| Error::Data(format!("{}: {e}", ldd_io::text::shown(path))))?;
+            .map_err(|e| Error::Data(format!("{}: {e}", ldd_io::error::shown(path))))?;
         text.push('\n');
         Ok(ldd_io::fs::write(path, text.as_bytes())?)
     }
@@ -351,59 +384,6 @@ impl Manifest {
         Ok(())
     }
 
-    /// The path of `rel`, a file this manifest names, in its directory `dir`, checked: it
-    /// stays inside `dir` and is reached through no symbolic link ([`resolve`]), and its
-    /// content is what the run wrote (its SHA-256 in [`Manifest::checksums`]). A file
-    /// changed since, or a name the run did not record, is an error naming both.
-    pub fn file(&self, dir: &Path, rel: &str) -> Result<PathBuf> {
-        let (path, want) = self.recorded(dir, rel)?;
-        unchanged_on_disk(dir, &path, want)?;
-        Ok(path)
-    }
-
-    /// The path of `rel`, a file this manifest names, resolved inside `dir` ([`resolve`]),
-    /// and the SHA-256 the run recorded for it (`None` for a manifest without checksums).
-    /// A name the run did not record is an error.
-    fn recorded(&self, dir: &Path, rel: &str) -> Result<(PathBuf, Option<&str>)> {
-        let path = resolve(dir, rel)?;
-        if self.checksums.is_empty() {
-            return Ok((path, None));
-        }
-        match self.checksums.get(rel) {
-            Some(want) => Ok((path, Some(want.as_str()))),
-            None => Err(Error::Data(format!(
-                "{}: `{}` is not among the files the run recorded; the manifest was edited",
-                ldd_io::text::shown(&dir.join(MANIFEST)),
-                ldd_io::text::quote(rel, 80)
-            ))),
-        }
-    }
-
-    /// Reads `rel`, a file this manifest names, resolved inside `dir`, once and checked:
-    /// `read` returns what it made of the file (or why that cannot be used) and the SHA-256
-    /// of the bytes it read, which is compared with the record first, so a changed file is
-    /// reported as changed before its content is judged. Returns the path and what was read.
-    pub fn read_recorded<T>(
-        &self,
-        dir: &Path,
-        rel: &str,
-        read: impl FnOnce(&Path) -> Result<(Result<T>, String)>,
-    ) -> Result<(PathBuf, T)> {
-        let (path, want) = self.recorded(dir, rel)?;
-        let (value, got) = match read(&path) {
-            Ok(read) => read,
-            // A file that cannot be read as text may be a changed one: that is said first.
-            Err(e) => {
-                unchanged_on_disk(dir, &path, want)?;
-                return Err(e);
-            }
-        };
-        if let Some(want) = want {
-            unchanged(dir, &path, &got, want)?;
-        }
-        Ok((path, value?))
-    }
-
     /// The set with this phenomenon and bucket.
     pub fn set(&self, phenomenon: &str, bucket: &str) -> Option<&SetEntry> {
         self.sets
@@ -412,69 +392,9 @@ impl Manifest {
     }
 }
 
-/// Checks that `path`, a file of the output in `dir`, is what the run wrote: `got`, its
-/// SHA-256 now, equals `want`, the one the manifest records. A changed file is an error
-/// naming the file and the manifest.
-fn unchanged(dir: &Path, path: &Path, got: &str, want: &str) -> Result<()> {
-    if got == want {
-        return Ok(());
-    }
-    Err(Error::Data(format!(
-        "{}: changed since ldd-sets wrote it (sha256 {got}; {} records {want}); re-run \
-         `ldd-sets extract`, or restore the file",
-        ldd_io::text::shown(path),
-        ldd_io::text::shown(&dir.join(MANIFEST))
-    )))
-}
-
-/// [`unchanged`] for a file hashed as it is on disk now; nothing to check (and nothing
-/// read) when the manifest records no checksum (`want` is `None`).
-fn unchanged_on_disk(dir: &Path, path: &Path, want: Option<&str>) -> Result<()> {
-    match want {
-        Some(want) => unchanged(dir, path, &ldd_io::sha256_file(path)?.0, want),
-        None => Ok(()),
-    }
-}
-
 /// Whether `dir` holds an ldd-sets output: its manifest reads as one.
 pub fn is_output(dir: &Path) -> bool {
     Manifest::read(dir).is_ok()
-}
-
-/// The path of `rel` (a file name read from the manifest in `dir`) below `dir`. A name
-/// that is absolute, empty, or has a `..` or `.` component, or whose existing parts below
-/// `dir` include a symbolic link, is an error naming the manifest: a manifest never makes
-/// ldd-sets read or write outside its directory.
-pub fn resolve(dir: &Path, rel: &str) -> Result<PathBuf> {
-    use std::path::Component;
-    let p = Path::new(rel);
-    let confined = !rel.is_empty()
-        && !rel.contains('\0')
-        && p.components().all(|c| matches!(c, Component::Normal(_)));
-    if !confined {
-        return Err(Error::Data(format!(
-            "{}: file name `{}` leaves the set directory; the manifest was edited or is corrupt",
-            ldd_io::text::shown(&dir.join(MANIFEST)),
-            ldd_io::text::quote(rel, 80)
-        )));
-    }
-    let mut cur = dir.to_path_buf();
-    for part in p.components() {
-        cur.push(part);
-        match ldd_io::fs::kind(&cur) {
-            Some(ldd_io::fs::Kind::Symlink) => {
-                return Err(Error::Data(format!(
-                    "{}: `{}` is a symbolic link; ldd-sets reads and writes a set directory's \
-                     files only inside it, never through a link (copy the files instead)",
-                    ldd_io::text::shown(&dir.join(MANIFEST)),
-                    ldd_io::text::shown(&cur)
-                )))
-            }
-            Some(_) => {}
-            None => break,
-        }
-    }
-    Ok(dir.join(p))
 }
 
 /// Writes `summary.csv`: one row per set.
@@ -500,5 +420,5 @@ pub fn write_summary(path: &Path, sets: &[SetEntry]) -> Result<()> {
         w.flush()?;
         Ok(())
     })();
-    res.map_err(|e| Error::Data(format!("{}: {e}", ldd_io::text::shown(path))))
+    res.map_err(|e| Error::Data(format!("{}: {e}", ldd_io::error::shown(path))))
 }

@@ -32,8 +32,8 @@ pub fn write_sheets(s: &sheets::Sheets, out: &Path, key: &Path, inputs: &[&Path]
     if ldd_io::resolved(key).starts_with(ldd_io::resolved(out)) {
         return Err(Error::Config(format!(
             "--key {}: inside the sheets directory {}, which annotators see; put it elsewhere",
-            ldd_io::text::shown(key),
-            ldd_io::text::shown(out)
+            ldd_io::error::shown(key),
+            ldd_io::error::shown(out)
         )));
     }
     let staging = Staging::new(out, &is_sheets_dir, inputs)?;

@@ -130,7 +130,7 @@ fn sample(l: &Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<
                 return Err(Error::Config(format!(
                     "sheets: {} names no locus file (the sets were made by an older ldd-sets); \
                      extract again",
-                    ldd_io::text::shown(&l.manifest_path)
+                    ldd_io::error::shown(&l.manifest_path)
                 )));
             };
             let seed = crate::sample::stream_seed(o.seed, ph, &u.set.bucket);
@@ -157,8 +157,9 @@ fn sample(l: &Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<
             wanted.sort_unstable();
             wanted.dedup();
             let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
-                let (_, lines) =
-                    l.m.read_recorded(&l.dir, rel, |p| read_needed_hashed(p, &wanted))?;
+                let (_, lines) = crate::read::sets::read_recorded(&l.m, &l.dir, rel, |p| {
+                    read_needed_hashed(p, &wanted)
+                })?;
                 Ok(wanted.iter().copied().zip(lines).collect())
             };
             let marked_lines = read(&u.set.files.marked)?;

@@ -88,8 +88,8 @@ fn units_of(path: &Path, kind: SheetKind) -> Result<Vec<Unit>> {
                     line,
                     format!(
                         "item {}: answer `{}` is not one of {}",
-                        ldd_io::text::escape(&item),
-                        ldd_io::text::quote(&answer, 40),
+                        ldd_io::error::escape(&item),
+                        ldd_io::error::quote(&answer, 40),
                         allowed.join(", ")
                     ),
                 ));
@@ -182,7 +182,7 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
         if k != kind {
             return Err(Error::Config(format!(
                 "{}: a {} sheet among {} sheets; tally one kind at a time",
-                ldd_io::text::shown(p),
+                ldd_io::error::shown(p),
                 name(k),
                 name(kind)
             )));
@@ -205,9 +205,9 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
                     u.line,
                     format!(
                         "item {} {}: not an item of {} once",
-                        ldd_io::text::escape(&u.item),
-                        ldd_io::text::escape(&u.slot),
-                        ldd_io::text::shown(first)
+                        ldd_io::error::escape(&u.item),
+                        ldd_io::error::escape(&u.slot),
+                        ldd_io::error::shown(first)
                     ),
                 ));
             }
@@ -215,10 +215,10 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
         if seen.len() != base_set.len() {
             return Err(Error::Data(format!(
                 "{}: has {} of the {} items of {}; every annotator's sheet must hold them all",
-                ldd_io::text::shown(p),
+                ldd_io::error::shown(p),
                 seen.len(),
                 base_set.len(),
-                ldd_io::text::shown(first)
+                ldd_io::error::shown(first)
             )));
         }
     }
@@ -297,9 +297,9 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
             if let Some(k) = base.iter().find(|k| !map.contains_key(k)) {
                 return Err(Error::Data(format!(
                     "{}: has no row for item {} {} of the sheets: not their key",
-                    ldd_io::text::shown(p),
-                    ldd_io::text::escape(&k.0),
-                    ldd_io::text::escape(&k.1)
+                    ldd_io::error::shown(p),
+                    ldd_io::error::escape(&k.0),
+                    ldd_io::error::escape(&k.1)
                 )));
             }
             Some(map)

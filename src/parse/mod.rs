@@ -81,7 +81,7 @@ pub const MODELS_URL_ENV: &str = "LDD_SETS_MODELS_URL";
 pub fn find_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> {
     let model = locate_model(spec, s)?;
     // An input of the command: no output may replace it.
-    ldd_io::identity::note_input(&model);
+    ldd_io::output::note_input(&model);
     Ok(model)
 }
 
@@ -111,7 +111,7 @@ impl Tagger {
         self.parser.tags(tokens).map_err(|e| {
             Error::Resource(format!(
                 "{}: UDPipe could not tag line {id}: {e}",
-                ldd_io::text::shown(self.parser.model_path())
+                ldd_io::error::shown(self.parser.model_path())
             ))
         })
     }
@@ -134,7 +134,7 @@ impl TargetModel {
             TargetModel::File(p) => p.clone(),
             TargetModel::Auto => language_model(lang)?,
         };
-        ldd_io::identity::note_input(&path);
+        ldd_io::output::note_input(&path);
         let parser = ldd_parse::Parser::load(&path)?;
         let (sha, _) = ldd_io::sha256_file(&path)?;
         Ok(Tagger {
@@ -153,7 +153,7 @@ pub fn language_model(lang: &str) -> Result<PathBuf> {
         return Err(Error::Resource(format!(
             "the UDPipe 2.5 registry has no model of `{}` (`ldd-sets languages` lists \
              them); give the model file instead of `auto`",
-            ldd_io::text::escape(lang)
+            ldd_io::error::escape(lang)
         )));
     };
     let spec = crate::config::Pair::model_source(&reg.model_spec(language.default_model()), None)?;

@@ -173,7 +173,7 @@ fn pairs(
                     n + 1,
                     format!(
                         "ends after {n} lines, but {} has more: the sides must be line-aligned",
-                        ldd_io::text::shown(long)
+                        ldd_io::error::shown(long)
                     ),
                 ));
             }
@@ -201,7 +201,7 @@ pub fn permute(o: &PermuteOptions) -> Result<PermuteRecord> {
         return Err(Error::Config(format!(
             "{}: {} pairs have a source of {} tokens and a target, fewer than --test {} + \
              --dev {} + 1 for training",
-            ldd_io::text::shown(&o.source),
+            ldd_io::error::shown(&o.source),
             kept.len(),
             o.length,
             o.test,
@@ -276,8 +276,8 @@ pub fn permute(o: &PermuteOptions) -> Result<PermuteRecord> {
     if src2.sha256 != src_info.sha256 || tgt2.sha256 != tgt_info.sha256 {
         return Err(Error::Data(format!(
             "{} or {} changed while it was read; run `permute` again",
-            ldd_io::text::shown(&o.source),
-            ldd_io::text::shown(&o.target)
+            ldd_io::error::shown(&o.source),
+            ldd_io::error::shown(&o.target)
         )));
     }
     for (rel, f) in files {

@@ -17,7 +17,7 @@ use crate::detect::alignment::{
 };
 use crate::error::{Error, Result};
 use crate::read::lockstep::{Line, Lockstep};
-use crate::write::alignments;
+use crate::write::alignments::AlignFiles;
 
 /// What `align` aligns.
 #[derive(Debug, Clone)]
@@ -56,13 +56,13 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
     let mut inputs = vec![run.source.as_path(), run.target.as_path()];
     inputs.extend(run.conllu.as_deref());
     inputs.extend(run.align.train.iter().map(PathBuf::as_path));
-    alignments::check(run.out.as_deref(), run.posteriors.as_deref(), &inputs)?;
     if run.posteriors.is_some() && run.align.model_type != ModelType::Hmm {
         return Err(Error::Config(format!(
             "--posteriors needs --align-model-type hmm: {} has no link posteriors",
             run.align.model_type
         )));
     }
+    let files = AlignFiles::create(run.out.as_deref(), run.posteriors.as_deref(), &inputs)?;
     let mut pairs = Corpus::new();
     match &run.conllu {
         Some(conllu) => {
@@ -91,8 +91,7 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
         target: &run.target,
     };
     let aligned = align(&pairs, &run.align, langs, Some(own), None)?;
-    let posteriors = run.posteriors.as_deref().zip(aligned.posteriors.as_deref());
-    alignments::write(run.out.as_deref(), &aligned.alignments, posteriors)?;
+    files.write(&aligned.alignments, aligned.posteriors.as_deref())?;
     let alignments = aligned.alignments;
     let gold = match gold {
         Some(g) => {

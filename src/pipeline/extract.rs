@@ -230,8 +230,8 @@ fn detect(
                      undoing tokenizer escapes, Unicode NFKC and lower-casing); the CoNLL-U \
                      must have one tree per corpus line, in corpus order (--trust-conllu \
                      skips this check for a parse you trust)",
-                    ldd_io::text::quote(&text, 80),
-                    ldd_io::text::quote(&line.source, 80)
+                    ldd_io::error::quote(&text, 80),
+                    ldd_io::error::quote(&line.source, 80)
                 ),
             )
         })?)
@@ -640,7 +640,7 @@ pub(crate) fn draw_controls(
     if u32::try_from(lengths.len()).is_err() {
         return Err(Error::Data(format!(
             "{}: {} lines; controls support at most {} lines",
-            ldd_io::text::shown(corpus.0),
+            ldd_io::error::shown(corpus.0),
             lengths.len(),
             u32::MAX
         )));

@@ -26,11 +26,12 @@ use serde_json::Value;
 use super::extract::draw_controls;
 use crate::error::{Error, Result};
 use crate::format::manifest::{
-    is_output, resolve, write_summary, CorpusStats, Distances, Inputs, Manifest, MergedShard,
-    MergedShards, ShardPart, ShardRecord, Tool, MANIFEST,
+    is_output, write_summary, CorpusStats, Distances, Inputs, Manifest, MergedShard, MergedShards,
+    ShardPart, ShardRecord, Tool, MANIFEST,
 };
 use crate::format::sets::SetEntry;
 use crate::read::select::read_ids;
+use crate::read::sets::{file, resolve};
 use crate::read::shard::Shard;
 use crate::write::reorder_files::TSV_HEADER;
 use crate::write::shard::read_lengths;
@@ -93,8 +94,8 @@ pub fn merge(opts: &MergeOptions) -> Result<Vec<Merged>> {
         return Err(Error::Config(format!(
             "merge: {} holds one corpus's sets ({MANIFEST}) but {} does not: give the shard \
              outputs of `extract --shard` or of `run --shard`, not both",
-            ldd_io::text::shown(with[0].0),
-            ldd_io::text::shown(without[0].0)
+            ldd_io::error::shown(with[0].0),
+            ldd_io::error::shown(without[0].0)
         )));
     };
     // Check every corpus before writing any.
@@ -128,7 +129,7 @@ fn corpora_of_runs(dirs: &[PathBuf]) -> Result<Vec<String>> {
         return Err(Error::Config(format!(
             "merge: {} is not the output of a shard: it has no {MANIFEST}, and no corpus \
              subdirectory with one",
-            ldd_io::text::shown(&dirs[0])
+            ldd_io::error::shown(&dirs[0])
         )));
     }
     for d in &dirs[1..] {
@@ -147,8 +148,8 @@ fn corpora_of_runs(dirs: &[PathBuf]) -> Result<Vec<String>> {
             return Err(Error::Config(format!(
                 "merge: {} and {} hold different corpora (missing in the second: {}; only in \
                  the second: {})",
-                ldd_io::text::shown(&dirs[0]),
-                ldd_io::text::shown(d),
+                ldd_io::error::shown(&dirs[0]),
+                ldd_io::error::shown(d),
                 if missing.is_empty() {
                     "none".into()
                 } else {
@@ -175,13 +176,13 @@ fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
             Some(ShardRecord::Merged(_)) => {
                 return Err(Error::Config(format!(
                     "merge: {} is a merged output already, not the output of one shard",
-                    ldd_io::text::shown(dir)
+                    ldd_io::error::shown(dir)
                 )))
             }
             None => {
                 return Err(Error::Config(format!(
                     "merge: {} is not the output of a shard (it was made without --shard)",
-                    ldd_io::text::shown(dir)
+                    ldd_io::error::shown(dir)
                 )))
             }
         };
@@ -198,7 +199,7 @@ fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
     for p in &parts {
         let here = format!(
             "{} (shard {}/{})",
-            ldd_io::text::shown(&p.dir),
+            ldd_io::error::shown(&p.dir),
             p.shard.index,
             p.shard.count
         );
@@ -207,7 +208,7 @@ fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
                 "merge: {here} belongs to a run of {} shards but {} to a run of {n}: shards of \
                  different runs",
                 p.shard.count,
-                ldd_io::text::shown(&parts[0].dir)
+                ldd_io::error::shown(&parts[0].dir)
             )));
         }
         let want = Shard {
@@ -228,7 +229,7 @@ fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
             return Err(Error::Config(format!(
                 "merge: {here} is not from the same inputs and settings as {} (shard {}/{n}): \
                  their manifests differ at {}",
-                ldd_io::text::shown(&parts[0].dir),
+                ldd_io::error::shown(&parts[0].dir),
                 parts[0].shard.index,
                 differ
                     .iter()
@@ -244,8 +245,8 @@ fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
             return Err(Error::Config(format!(
                 "merge: shard {}/{n} is given twice: {} and {}",
                 w[0].shard.index,
-                ldd_io::text::shown(&w[0].dir),
-                ldd_io::text::shown(&w[1].dir)
+                ldd_io::error::shown(&w[0].dir),
+                ldd_io::error::shown(&w[1].dir)
             )));
         }
     }
@@ -256,7 +257,7 @@ fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
     if !missing.is_empty() {
         let given: Vec<String> = parts
             .iter()
-            .map(|p| format!("{}/{n} {}", p.shard.index, ldd_io::text::shown(&p.dir)))
+            .map(|p| format!("{}/{n} {}", p.shard.index, ldd_io::error::shown(&p.dir)))
             .collect();
         return Err(Error::Config(format!(
             "merge: shard{} {} missing (given: {})",
@@ -271,7 +272,7 @@ fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
         return Err(Error::Config(format!(
             "merge: the shards were made by ldd-sets {}, this is {}: merge them with the \
              version that made them",
-            ldd_io::text::escape(&made_by.version),
+            ldd_io::error::escape(&made_by.version),
             tool.version
         )));
     }
@@ -374,13 +375,13 @@ fn differences(a: &Value, b: &Value, at: &str, max: usize, out: &mut Vec<String>
 }
 
 /// A file of a shard's output, opened for copying: a regular file named by its manifest,
-/// inside its directory, as the shard wrote it ([`Manifest::file`]).
+/// inside its directory, as the shard wrote it ([`crate::read::sets::file`]).
 fn open_part_file(p: &Part, rel: &str) -> Result<(PathBuf, File)> {
-    let path = p.manifest.file(&p.dir, rel)?;
+    let path = file(&p.manifest, &p.dir, rel)?;
     if ldd_io::fs::kind(&path) != Some(ldd_io::fs::Kind::File) {
         return Err(Error::Data(format!(
             "{}: not a regular file (the shard's output was changed)",
-            ldd_io::text::shown(&path)
+            ldd_io::error::shown(&path)
         )));
     }
     let f = ldd_io::fs::open_raw(&path)?;
@@ -422,7 +423,7 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
 
     let mut lengths: Vec<u32> = Vec::with_capacity(p0.corpus_lines as usize);
     for p in parts {
-        let path = p.manifest.file(&p.dir, &p.shard.lengths)?;
+        let path = file(&p.manifest, &p.dir, &p.shard.lengths)?;
         read_lengths(&path, p.shard.lines.count, &mut lengths)?;
     }
 
@@ -487,7 +488,7 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
                     return Err(Error::Data("shard parse record missing".into()));
                 };
                 pieces.push(Piece {
-                    path: p.manifest.file(&p.dir, &pp.file)?,
+                    path: file(&p.manifest, &p.dir, &pp.file)?,
                     range: p.shard.lines,
                     chunks: pp.chunks.clone(),
                 });
@@ -519,7 +520,7 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
             if sha != side.sha256 {
                 return Err(Error::Data(format!(
                     "{}: changed since the shards read it (SHA-256 {sha}, the shards read {})",
-                    ldd_io::text::shown(&side.path),
+                    ldd_io::error::shown(&side.path),
                     side.sha256
                 )));
             }
@@ -581,7 +582,7 @@ fn merge_entry(k: usize, set: &SetEntry, parts: &[Part], lengths: &[u32]) -> Res
         let Some(own) = p.manifest.sets.get(k) else {
             return Err(Error::Data("set list differs".into()));
         };
-        let path = p.manifest.file(&p.dir, &own.files.ids)?;
+        let path = file(&p.manifest, &p.dir, &own.files.ids)?;
         let ids = read_ids(&path)?;
         let (lo, hi) = (p.shard.lines.first, p.shard.lines.end());
         if let Some(bad) = ids
@@ -590,14 +591,14 @@ fn merge_entry(k: usize, set: &SetEntry, parts: &[Part], lengths: &[u32]) -> Res
         {
             return Err(Error::Data(format!(
                 "{}: line id {bad} is not a line of this shard ({lo}..{})",
-                ldd_io::text::shown(&path),
+                ldd_io::error::shown(&path),
                 hi - 1
             )));
         }
         if ids.len() as u64 != own.sentences {
             return Err(Error::Data(format!(
                 "{}: {} ids, but the manifest says {} sentences (the shard's output was changed)",
-                ldd_io::text::shown(&path),
+                ldd_io::error::shown(&path),
                 ids.len(),
                 own.sentences
             )));

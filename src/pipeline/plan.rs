@@ -192,8 +192,8 @@ pub fn corpus_jobs(
             let found: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
             return Err(Error::Config(format!(
                 "--only: no corpus `{}` in {} (found: {})",
-                ldd_io::text::escape(name),
-                ldd_io::text::shown(dir),
+                ldd_io::error::escape(name),
+                ldd_io::error::shown(dir),
                 found.join(", ")
             )));
         }

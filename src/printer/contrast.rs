@@ -14,10 +14,10 @@ pub fn contrast_summary(r: &ContrastRecord, out: &Path) -> String {
         r.items,
         r.variants,
         r.skipped,
-        ldd_io::text::shown(out)
+        ldd_io::error::shown(out)
     );
     for (p, n) in &r.per_phenomenon {
-        let _ = writeln!(t, "  {:<24} {n:>6} items", ldd_io::text::escape(p));
+        let _ = writeln!(t, "  {:<24} {n:>6} items", ldd_io::error::escape(p));
     }
     for (k, n) in &r.per_type {
         let _ = writeln!(t, "  {k:<24} {n:>6} variants");

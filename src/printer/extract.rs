@@ -29,7 +29,7 @@ pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
         r.corpus.lines,
         r.corpus.empty_lines,
         r.corpus.source_words,
-        ldd_io::text::shown(&r.out)
+        ldd_io::error::shown(&r.out)
     );
     for (title, exact) in [
         ("sentences with a pair at distance >= d", false),

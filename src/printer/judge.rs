@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use ldd_io::text::escape;
+use ldd_io::error::escape;
 
 use crate::format::sheet::TallyReport;
 use crate::judge::sheets::Sheets;
@@ -23,7 +23,7 @@ pub fn sheets_summary(s: &Sheets, out: &Path, key: Option<&Path>) -> String {
                 s.record.translation_items, s.record.systems
             )
         },
-        ldd_io::text::shown(out),
+        ldd_io::error::shown(out),
         if s.translation.is_empty() {
             ""
         } else {
@@ -34,7 +34,7 @@ pub fn sheets_summary(s: &Sheets, out: &Path, key: Option<&Path>) -> String {
         let _ = writeln!(
             t,
             "key (which output is which system; keep it from the annotators): {}",
-            ldd_io::text::shown(k)
+            ldd_io::error::shown(k)
         );
     }
     for c in &s.short {

@@ -24,7 +24,7 @@ pub fn permute_summary(r: &PermuteRecord, out: &Path) -> String {
         t,
         "written to {}: {}/{{train,dev,test}}.{{{},{}}}, {{train,dev,test}}.ids, permutation.txt, \
          permute.json",
-        ldd_io::text::shown(out),
+        ldd_io::error::shown(out),
         r.settings.join(","),
         r.source_lang,
         r.target_lang

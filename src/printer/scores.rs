@@ -8,7 +8,7 @@ use crate::score::{Method, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
 
 /// Input text (names from the manifest and the command line) as printed.
 fn esc(s: &str) -> std::borrow::Cow<'_, str> {
-    ldd_io::text::escape(s)
+    ldd_io::error::escape(s)
 }
 
 fn f2(v: Option<f64>) -> String {
@@ -44,7 +44,7 @@ pub fn render_table(r: &Scores) -> String {
         r.corpus_lines,
         r.reference
             .as_deref()
-            .map_or_else(|| "–".to_string(), ldd_io::text::shown)
+            .map_or_else(|| "–".to_string(), ldd_io::error::shown)
     );
     if let (Some(b @ 1..), Some(seed)) = (sig.bootstrap, sig.seed) {
         let _ = writeln!(

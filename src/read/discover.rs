@@ -37,8 +37,8 @@ pub fn discover(pair: &Pair, dir: &Path) -> Result<Vec<LocalCorpus>> {
             .ok_or_else(|| {
                 Error::Data(format!(
                     "{}: found the source side but no target side {}[.gz]",
-                    ldd_io::text::shown(&e.path),
-                    ldd_io::text::shown(&dir.join(tgt_name))
+                    ldd_io::error::shown(&e.path),
+                    ldd_io::error::shown(&dir.join(tgt_name))
                 ))
             })?;
         found.push(LocalCorpus {
@@ -53,7 +53,7 @@ pub fn discover(pair: &Pair, dir: &Path) -> Result<Vec<LocalCorpus>> {
         return Err(Error::Resource(format!(
             "{}: no corpora for {src}-{tgt} (expected files named <name>.{files}.{src}[.gz] with a \
              matching <name>.{files}.{tgt}[.gz]; `make corpora LANG={src}-{tgt}` downloads the paper's)",
-            ldd_io::text::shown(dir),
+            ldd_io::error::shown(dir),
             src = pair.source,
             tgt = pair.target,
             files = pair.files,

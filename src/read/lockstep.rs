@@ -110,7 +110,7 @@ impl Lockstep {
     /// Counts the rest of all three inputs and reports their line counts.
     fn mismatch(&mut self) -> Error {
         let describe = |n: ldd_io::Result<u64>, path: &Path, what: &str| match n {
-            Ok(n) => format!("{} has {n} {what}", ldd_io::text::shown(path)),
+            Ok(n) => format!("{} has {n} {what}", ldd_io::error::shown(path)),
             Err(e) => format!("({e})"),
         };
         let s = describe(self.src.count_rest(), self.src.path(), "lines");
@@ -136,11 +136,11 @@ impl Lockstep {
                     "inputs are not line-aligned: {} has {} lines, {} has {} lines, {} has {} \
                      sentences; this shard (lines {}..{}) expects {} lines and {trees} sentences \
                      (did a file change since the shard's range was computed?)",
-                    ldd_io::text::shown(&s.path),
+                    ldd_io::error::shown(&s.path),
                     s.lines,
-                    ldd_io::text::shown(&t.path),
+                    ldd_io::error::shown(&t.path),
                     t.lines,
-                    ldd_io::text::shown(&c.path),
+                    ldd_io::error::shown(&c.path),
                     c.lines,
                     r.lines.first,
                     r.lines.end() - 1,

@@ -44,7 +44,7 @@ fn parse_id(path: &Path, line: u64, l: &str, last: Option<u32>) -> Result<u32> {
         Error::input(
             path,
             line,
-            format!("not a line id: `{}`", ldd_io::text::quote(l, 40)),
+            format!("not a line id: `{}`", ldd_io::error::quote(l, 40)),
         )
     })?;
     if id == 0 || last.is_some_and(|p| p >= id) {
@@ -86,7 +86,7 @@ pub fn read_needed(path: &Path, ids: &[u32]) -> Result<Vec<String>> {
 }
 
 /// [`read_needed`] and the SHA-256 of the file's bytes as stored, from one read to the
-/// end (for [`crate::format::manifest::Manifest::read_recorded`]).
+/// end (for [`crate::read::sets::read_recorded`]).
 pub fn read_needed_hashed(path: &Path, ids: &[u32]) -> Result<(Result<Vec<String>>, String)> {
     let mut r = Input::open(path)?;
     let (lines, n) = select(&mut r, ids)?;
@@ -98,7 +98,7 @@ fn needed(path: &Path, ids: &[u32], lines: Vec<String>, n: u64) -> Result<Vec<St
     if lines.len() < ids.len() {
         return Err(Error::Data(format!(
             "{}: has {n} lines but line {} is needed (did the file change during the run?)",
-            ldd_io::text::shown(path),
+            ldd_io::error::shown(path),
             ids[lines.len()]
         )));
     }

@@ -1,7 +1,8 @@
-//! A sets directory read in one pass: its manifest (a complete run, not one shard), then
-//! every set's and written control's ids file — each name resolved inside the directory,
-//! each file read once (in parallel), checked against the SHA-256 the run recorded (hashed
-//! while it is read), against the manifest's sentence count and against the corpus's line
+//! A sets directory, read: the files its manifest names, each resolved inside the
+//! directory and checked against the SHA-256 the run recorded ([`read_recorded`], [`file()`]);
+//! and the whole directory in one pass ([`load`]): its manifest (a complete run, not one
+//! shard), then every set's and written control's ids file, each read once (in parallel)
+//! and checked against its record, the manifest's sentence count and the corpus's line
 //! count.
 
 use std::collections::HashMap;
@@ -14,6 +15,106 @@ use crate::format::locus::Locus;
 use crate::format::manifest::{Manifest, MANIFEST};
 use crate::format::sets::{ControlStatus, SetControls, SetEntry};
 use crate::read::select::read_ids_hashed;
+
+/// The path of `rel`, a file the manifest `m` names, in its directory `dir`, checked: it
+/// stays inside `dir` and is reached through no symbolic link ([`resolve`]), and its
+/// content is what the run wrote (its SHA-256 in [`Manifest::checksums`]). A file
+/// changed since, or a name the run did not record, is an error naming both.
+pub fn file(m: &Manifest, dir: &Path, rel: &str) -> Result<PathBuf> {
+    let (path, want) = recorded(m, dir, rel)?;
+    unchanged_on_disk(dir, &path, want)?;
+    Ok(path)
+}
+
+/// The path of `rel`, a file the manifest `m` names, resolved inside `dir` ([`resolve`]),
+/// and the SHA-256 the run recorded for it (`None` for a manifest without checksums).
+/// A name the run did not record is an error.
+fn recorded<'m>(m: &'m Manifest, dir: &Path, rel: &str) -> Result<(PathBuf, Option<&'m str>)> {
+    let path = resolve(dir, rel)?;
+    if m.checksums.is_empty() {
+        return Ok((path, None));
+    }
+    match m.checksums.get(rel) {
+        Some(want) => Ok((path, Some(want.as_str()))),
+        None => Err(Error::Data(format!(
+            "{}: `{}` is not among the files the run recorded; the manifest was edited",
+            ldd_io::error::shown(&dir.join(MANIFEST)),
+            ldd_io::error::quote(rel, 80)
+        ))),
+    }
+}
+
+/// Reads `rel`, a file the manifest `m` names, resolved inside `dir`, once and checked:
+/// `read` returns what it made of the file (or why that cannot be used) and the SHA-256
+/// of the bytes it read, which is compared with the record first, so a changed file is
+/// reported as changed before its content is judged. Returns the path and what was read.
+pub fn read_recorded<T>(
+    m: &Manifest,
+    dir: &Path,
+    rel: &str,
+    read: impl FnOnce(&Path) -> Result<(Result<T>, String)>,
+) -> Result<(PathBuf, T)> {
+    let (path, want) = recorded(m, dir, rel)?;
+    let (value, got) = match read(&path) {
+        Ok(read) => read,
+        // A file that cannot be read as text may be a changed one: that is said first.
+        Err(e) => {
+            unchanged_on_disk(dir, &path, want)?;
+            return Err(e);
+        }
+    };
+    if let Some(want) = want {
+        unchanged(dir, &path, &got, want)?;
+    }
+    Ok((path, value?))
+}
+
+/// Checks that `path`, a file of the output in `dir`, is what the run wrote: `got`, its
+/// SHA-256 now, equals `want`, the one the manifest records. A changed file is an error
+/// naming the file and the manifest.
+fn unchanged(dir: &Path, path: &Path, got: &str, want: &str) -> Result<()> {
+    if got == want {
+        return Ok(());
+    }
+    Err(Error::Data(format!(
+        "{}: changed since ldd-sets wrote it (sha256 {got}; {} records {want}); re-run \
+         `ldd-sets extract`, or restore the file",
+        ldd_io::error::shown(path),
+        ldd_io::error::shown(&dir.join(MANIFEST))
+    )))
+}
+
+/// [`unchanged`] for a file hashed as it is on disk now; nothing to check (and nothing
+/// read) when the manifest records no checksum (`want` is `None`).
+fn unchanged_on_disk(dir: &Path, path: &Path, want: Option<&str>) -> Result<()> {
+    match want {
+        Some(want) => unchanged(dir, path, &ldd_io::sha256_file(path)?.0, want),
+        None => Ok(()),
+    }
+}
+
+/// The path of `rel` (a file name read from the manifest in `dir`) below `dir`. A name
+/// that is absolute, empty, or has a `..` or `.` component, or whose existing parts below
+/// `dir` include a symbolic link, is an error naming the manifest: a manifest never makes
+/// ldd-sets read or write outside its directory.
+pub fn resolve(dir: &Path, rel: &str) -> Result<PathBuf> {
+    ldd_io::confined(dir, rel).map_err(|e| {
+        let manifest = ldd_io::error::shown(&dir.join(MANIFEST));
+        Error::Data(match e {
+            ldd_io::Outside::Name => format!(
+                "{manifest}: file name `{}` leaves the set directory; the manifest was edited \
+                 or is corrupt",
+                ldd_io::error::quote(rel, 80)
+            ),
+            ldd_io::Outside::Link(p) => format!(
+                "{manifest}: `{}` is a symbolic link; ldd-sets reads and writes a set \
+                 directory's files only inside it, never through a link (copy the files \
+                 instead)",
+                ldd_io::error::shown(&p)
+            ),
+        })
+    })
+}
 
 /// A set with its ids and its controls' ids.
 #[derive(Debug)]
@@ -53,7 +154,7 @@ pub fn locus_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
     let Some(rel) = &l.units[unit].set.files.locus else {
         return Ok(None);
     };
-    let (_, rows) = l.m.read_recorded(&l.dir, rel, |p| {
+    let (_, rows) = read_recorded(&l.m, &l.dir, rel, |p| {
         let mut r = ldd_io::Input::open(p)?;
         let mut rows = Vec::new();
         let read = crate::format::locus::for_each_row(&mut r, p, |x| {
@@ -164,20 +265,20 @@ fn read_unit(m: &Manifest, dir: &Path, set: &SetEntry, c: Option<&SetControls>) 
 /// SHA-256 `m` records of it (a changed file is reported as changed before anything
 /// else), the corpus's line count and, for a set, the `count` of sentences `m` records.
 fn read_recorded_ids(m: &Manifest, dir: &Path, rel: &str, count: Option<u64>) -> Result<Vec<u32>> {
-    let (path, ids) = m.read_recorded(dir, rel, read_ids_hashed)?;
+    let (path, ids) = read_recorded(m, dir, rel, read_ids_hashed)?;
     let lines = m.corpus.lines;
     if let Some(&last) = ids.last().filter(|&&last| u64::from(last) > lines) {
         return Err(Error::Data(format!(
             "{}: line id {last} exceeds the corpus's {lines} lines",
-            ldd_io::text::shown(&path)
+            ldd_io::error::shown(&path)
         )));
     }
     if let Some(count) = count.filter(|&c| c != ids.len() as u64) {
         return Err(Error::Data(format!(
             "{}: has {} ids but {} records {count} sentences",
-            ldd_io::text::shown(&path),
+            ldd_io::error::shown(&path),
             ids.len(),
-            ldd_io::text::shown(&dir.join(MANIFEST))
+            ldd_io::error::shown(&dir.join(MANIFEST))
         )));
     }
     Ok(ids)

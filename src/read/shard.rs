@@ -52,7 +52,7 @@ impl FromStr for Shard {
         let bad = || {
             format!(
                 "`{}`: expected I/N, shard I of N with 1 <= I <= N <= {MAX_SHARDS} (e.g. 2/8)",
-                ldd_io::text::quote(s, 40)
+                ldd_io::error::quote(s, 40)
             )
         };
         let (i, n) = s.split_once('/').ok_or_else(bad)?;

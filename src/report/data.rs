@@ -22,30 +22,17 @@ use crate::read::sets::Loaded;
 pub use crate::format::manifest::Distances;
 
 /// The distance of every pair of every lexical phenomenon, in rule order: as extract
-/// recorded them in the manifest, checked against the `ge0` sets' pair counts; for
-/// manifests that record none, found again by running the manifest's rules over each
-/// phenomenon's `ge0` trees (which hold every instance), in parallel.
+/// recorded them in the manifest (checked against the `ge0` sets' pair counts when it was
+/// read); for manifests that record none, found again by running the manifest's rules over
+/// each phenomenon's `ge0` trees (which hold every instance), in parallel.
 pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
     use rayon::prelude::*;
     if !m.distances.is_empty() {
-        let mut out = Vec::new();
-        for d in &m.distances {
-            let Some(set) = ge0(m, &d.phenomenon) else {
-                continue;
-            };
-            if d.total() != set.pairs {
-                return Err(Error::Data(format!(
-                    "{}: records {} {} pairs by distance but {} in its ge0 set; the manifest was \
-                     edited",
-                    ldd_io::text::shown(&dir.join(crate::layout::MANIFEST)),
-                    d.total(),
-                    ldd_io::text::escape(&d.phenomenon),
-                    set.pairs
-                )));
-            }
-            out.push(d.clone());
-        }
-        return Ok(out);
+        let recorded = m
+            .distances
+            .iter()
+            .filter(|d| m.ge0(&d.phenomenon).is_some());
+        return Ok(recorded.cloned().collect());
     }
     let matcher = RuleSet::from(&m.rules).compile();
     let found: Vec<Option<Distances>> = m
@@ -54,10 +41,10 @@ pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
         .par_iter()
         .enumerate()
         .map(|(pi, p)| -> Result<Option<Distances>> {
-            let Some(set) = ge0(m, &p.name) else {
+            let Some(set) = m.ge0(&p.name) else {
                 return Ok(None);
             };
-            let path = m.file(dir, &set.files.conllu)?;
+            let path = crate::read::sets::file(m, dir, &set.files.conllu)?;
             let mut dist = Distances {
                 phenomenon: p.name.clone(),
                 counts: Vec::new(),
@@ -74,9 +61,9 @@ pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
                 return Err(Error::Data(format!(
                     "{}: has {} {} pairs under the manifest's rules but the manifest records {}; \
                      the set files were changed",
-                    ldd_io::text::shown(&path),
+                    ldd_io::error::shown(&path),
                     dist.total(),
-                    ldd_io::text::escape(&p.name),
+                    ldd_io::error::escape(&p.name),
                     set.pairs
                 )));
             }
@@ -84,13 +71,6 @@ pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
         })
         .collect::<Result<_>>()?;
     Ok(found.into_iter().flatten().collect())
-}
-
-/// The `ge0` set of a lexical phenomenon (every sentence with one of its pairs).
-fn ge0<'a>(m: &'a Manifest, phenomenon: &str) -> Option<&'a SetEntry> {
-    m.sets.iter().find(|s| {
-        s.kind == SetKind::Lexical && s.phenomenon == phenomenon && !s.exact && s.min_distance == 0
-    })
 }
 
 /// The parse cache's record `K.json` beside the trees `K.conllu.gz` that `extract` read,
@@ -125,17 +105,17 @@ const MEASURES: [&str; 5] = ["position", "crossing", "kendall", "fuzzy", "distan
 /// The reordering measures of every line, from the per-line file the manifest records
 /// (`reorder.tsv`: one row per corpus line, one column per measure; older runs'
 /// `max_distance.tsv`: rows only for lines with a link), checked as the run wrote it
-/// (read once, hashed as it is read: [`Manifest::read_recorded`]); empty when the run has
+/// (read once, hashed as it is read: [`crate::read::sets::read_recorded`]); empty when the run has
 /// no reordering sets or the file is missing. Memory: one counter per distinct value (rounded to 0.01), whatever the corpus
 /// size.
 pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Vec<Measure>)> {
     let Some(info) = &m.reorder else {
         return Ok((None, Vec::new()));
     };
-    if !crate::format::manifest::resolve(dir, &info.files.measures)?.is_file() {
+    if !crate::read::sets::resolve(dir, &info.files.measures)?.is_file() {
         return Ok((None, Vec::new()));
     }
-    let (path, measures) = m.read_recorded(dir, &info.files.measures, |p| {
+    let (path, measures) = crate::read::sets::read_recorded(m, dir, &info.files.measures, |p| {
         let mut r = Input::open(p)?;
         let measures = read_measures(&mut r, p, m.corpus.lines);
         Ok((measures, r.finish()?.sha256))
@@ -191,7 +171,7 @@ fn read_measures(r: &mut Input, path: &Path, corpus_lines: u64) -> Result<Vec<Me
                         rows + 1,
                         format!(
                             "column `{name}`: not a number: `{}`",
-                            ldd_io::text::quote(cell, 40)
+                            ldd_io::error::quote(cell, 40)
                         ),
                     )
                 })?;
@@ -285,7 +265,7 @@ pub fn outputs(
                 "system {}: output {} not found (paths are as given to `score`, relative to \
                  the directory it ran in); its examples show –",
                 sys.name,
-                ldd_io::text::shown(path)
+                ldd_io::error::shown(path)
             ));
             out.push(None);
             continue;
@@ -297,7 +277,7 @@ pub fn outputs(
             notes.push(format!(
                 "system {}: {} is not the file scored ({}); its examples show –",
                 sys.name,
-                ldd_io::text::shown(path),
+                ldd_io::error::shown(path),
                 if sys.sha256.is_none() {
                     "scores.json records no checksum: score again"
                 } else {
@@ -313,7 +293,7 @@ pub fn outputs(
                 "system {}: {} has {n} lines, not the corpus's {corpus_lines}: it changed \
                  after scoring; its examples show –",
                 sys.name,
-                ldd_io::text::shown(path)
+                ldd_io::error::shown(path)
             ));
             out.push(None);
             continue;
@@ -360,7 +340,8 @@ pub fn examples(
         sorted.sort_unstable();
         // Each file read once, checked against its recorded checksum as it is read.
         let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
-            let (_, lines) = m.read_recorded(dir, rel, |p| read_needed_hashed(p, &sorted))?;
+            let (_, lines) =
+                crate::read::sets::read_recorded(m, dir, rel, |p| read_needed_hashed(p, &sorted))?;
             Ok(sorted.iter().copied().zip(lines).collect())
         };
         let mut source = read(&set.files.marked)?;
@@ -428,8 +409,8 @@ pub fn loci(
     if !plain {
         return Err(Error::Data(format!(
             "{}: `loci.file` must be a file name beside it, not `{}`",
-            ldd_io::text::shown(scores_path),
-            ldd_io::text::quote(&rec.file, 100)
+            ldd_io::error::shown(scores_path),
+            ldd_io::error::quote(&rec.file, 100)
         )));
     }
     let path = scores_path
@@ -441,14 +422,14 @@ pub fn loci(
         Err(_) => {
             notes.push(format!(
                 "{} not found: the locus items are not shown",
-                ldd_io::text::shown(&path)
+                ldd_io::error::shown(&path)
             ));
             return Ok(None);
         }
         Ok(n) if n > MAX_LOCI_BYTES => {
             notes.push(format!(
                 "{} is larger than {} GiB: the locus items are not shown",
-                ldd_io::text::shown(&path),
+                ldd_io::error::shown(&path),
                 MAX_LOCI_BYTES >> 30
             ));
             return Ok(None);
@@ -482,7 +463,7 @@ pub fn loci(
                 line,
                 format!(
                     "system `{}` where scores.json's systems give `{}`",
-                    ldd_io::text::quote(&j.system, 100),
+                    ldd_io::error::quote(&j.system, 100),
                     expected.unwrap_or("none")
                 ),
             ));
@@ -504,7 +485,7 @@ pub fn loci(
         notes.push(format!(
             "{} changed after scoring (its SHA-256 is not the one scores.json records): the \
              locus items are not shown",
-            ldd_io::text::shown(&path)
+            ldd_io::error::shown(&path)
         ));
         return Ok(None);
     }

@@ -161,21 +161,21 @@ pub fn out_path(opts: &ReportOptions) -> Result<PathBuf> {
     if !ok || out.file_name().is_none() {
         return Err(Error::Config(format!(
             "--out {}: the file name must end in .{ext} for --format {}",
-            ldd_io::text::shown(out),
+            ldd_io::error::shown(out),
             if ext == "tex" { "latex" } else { "html" }
         )));
     }
     if out.is_dir() {
         return Err(Error::Config(format!(
             "--out {}: is a directory; give a file name",
-            ldd_io::text::shown(out)
+            ldd_io::error::shown(out)
         )));
     }
     if out.symlink_metadata().is_ok() && !written_by_us(out, opts.format) {
         return Err(Error::Config(format!(
             "--out {}: exists and is not a report written by ldd-sets; refusing to replace \
              it — choose another --out",
-            ldd_io::text::shown(out)
+            ldd_io::error::shown(out)
         )));
     }
     Ok(out.clone())

@@ -33,7 +33,7 @@ pub fn read(path: &Path, m: &Manifest) -> Result<Scores> {
             format!("not an ldd-sets scores.json: {e}"),
         )
     })?;
-    let shown = ldd_io::text::shown(path);
+    let shown = ldd_io::error::shown(path);
     if s.corpus_lines != m.corpus.lines {
         return Err(Error::Data(format!(
             "{shown}: scores a corpus of {} lines but the sets' corpus has {} lines; \
@@ -45,7 +45,7 @@ pub fn read(path: &Path, m: &Manifest) -> Result<Scores> {
         if !s.systems.iter().any(|x| x.name == r.system) {
             return Err(Error::Data(format!(
                 "{shown}: a row names system `{}`, which is not in `systems`",
-                ldd_io::text::quote(&r.system, 100)
+                ldd_io::error::quote(&r.system, 100)
             )));
         }
         let finite = [r.score, r.control_mean, r.control_sd, r.ci_low, r.ci_high]
@@ -56,8 +56,8 @@ pub fn read(path: &Path, m: &Manifest) -> Result<Scores> {
         if !finite {
             return Err(Error::Data(format!(
                 "{shown}: a score of {}/{} is not a finite number",
-                ldd_io::text::quote(&r.phenomenon, 100),
-                ldd_io::text::quote(&r.bucket, 100)
+                ldd_io::error::quote(&r.phenomenon, 100),
+                ldd_io::error::quote(&r.bucket, 100)
             )));
         }
         if !r.is_set() {
@@ -76,8 +76,8 @@ pub fn read(path: &Path, m: &Manifest) -> Result<Scores> {
                 return Err(Error::Data(format!(
                     "{shown}: set `{}/{}` is not in the manifest; these scores are of other \
                          sets: re-run `ldd-sets score`",
-                    ldd_io::text::quote(&r.phenomenon, 100),
-                    ldd_io::text::quote(&r.bucket, 100)
+                    ldd_io::error::quote(&r.phenomenon, 100),
+                    ldd_io::error::quote(&r.bucket, 100)
                 )))
             }
         }

@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::format::manifest::Manifest;
 use crate::read::select::read_ids_hashed;
+use crate::read::sets::read_recorded;
 
 /// Agreement of one set.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,8 +48,8 @@ pub fn compare(gold: &Path, predicted: &Path, bucket: &str) -> Result<Vec<SetAgr
         return Err(Error::Data(format!(
             "{} and {} were extracted from different corpora (source SHA-256 {} vs {}); \
              line ids cannot be compared",
-            ldd_io::text::shown(gold),
-            ldd_io::text::shown(predicted),
+            ldd_io::error::shown(gold),
+            ldd_io::error::shown(predicted),
             g.inputs.source.sha256,
             p.inputs.source.sha256
         )));
@@ -59,13 +60,11 @@ pub fn compare(gold: &Path, predicted: &Path, bucket: &str) -> Result<Vec<SetAgr
             continue;
         };
         // Each ids file read once, its SHA-256 checked against the record as it is read.
-        let gi: BTreeSet<u32> = g
-            .read_recorded(gold, &gs.files.ids, read_ids_hashed)?
+        let gi: BTreeSet<u32> = read_recorded(&g, gold, &gs.files.ids, read_ids_hashed)?
             .1
             .into_iter()
             .collect();
-        let pi: BTreeSet<u32> = p
-            .read_recorded(predicted, &ps.files.ids, read_ids_hashed)?
+        let pi: BTreeSet<u32> = read_recorded(&p, predicted, &ps.files.ids, read_ids_hashed)?
             .1
             .into_iter()
             .collect();
@@ -92,9 +91,9 @@ pub fn compare(gold: &Path, predicted: &Path, bucket: &str) -> Result<Vec<SetAgr
     if out.is_empty() {
         return Err(Error::Data(format!(
             "no set `{}` common to {} and {}",
-            ldd_io::text::quote(bucket, 40),
-            ldd_io::text::shown(gold),
-            ldd_io::text::shown(predicted)
+            ldd_io::error::quote(bucket, 40),
+            ldd_io::error::shown(gold),
+            ldd_io::error::shown(predicted)
         )));
     }
     Ok(out)

@@ -48,8 +48,8 @@ pub fn items(dir: &Path, l: &Loaded, manifest_sha256: &str) -> Result<(Vec<Contr
         return Err(Error::Config(format!(
             "--contrast {}: made from other sets than {} (another manifest SHA-256); run \
              `ldd-sets contrast` on these sets",
-            ldd_io::text::shown(dir),
-            ldd_io::text::shown(&l.manifest_path)
+            ldd_io::error::shown(dir),
+            ldd_io::error::shown(&l.manifest_path)
         )));
     }
     let path = dir.join(layout::CONTRAST_ITEMS);
@@ -72,7 +72,7 @@ pub fn items(dir: &Path, l: &Loaded, manifest_sha256: &str) -> Result<(Vec<Contr
     if items.len() as u64 != rec.items {
         return Err(Error::Data(format!(
             "{}: {} items, but contrast.json records {}",
-            ldd_io::text::shown(&path),
+            ldd_io::error::shown(&path),
             items.len(),
             rec.items
         )));
@@ -100,7 +100,7 @@ pub fn read_scores(
     let lines: u64 = items.iter().map(|i| 1 + i.variants.len() as u64).sum();
     let expected = format!(
         "{} has {lines} lines (one score per line of it)",
-        ldd_io::text::shown(&o.dir.join(layout::contrast_side(tgt)))
+        ldd_io::error::shown(&o.dir.join(layout::contrast_side(tgt)))
     );
     o.files
         .iter()

@@ -72,7 +72,7 @@ fn control_summary(
 
 impl Evaluator<'_> {
     fn eval_err(&self, e: EvalError) -> Error {
-        Error::Data(format!("{}: {e}", ldd_io::text::shown(&self.l.dir)))
+        Error::Data(format!("{}: {e}", ldd_io::error::shown(&self.l.dir)))
     }
 
     fn sampled<T: SufficientStats + Sync>(

@@ -196,7 +196,7 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
             "--metrics locus: {} records no aligner (the sets were made with --no-reorder), so \
              its locus files have no reference words to judge by; extract again without \
              --no-reorder",
-            ldd_io::text::shown(&l.manifest_path)
+            ldd_io::error::shown(&l.manifest_path)
         )));
     };
     let rec = &r.options.align;
@@ -211,7 +211,7 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
              made with, but {} records no saved model: give --align-model PREFIX (a model of \
              the same type, {}, saved by `extract --save-align-model PREFIX`, or `align`), or \
              extract again with --save-align-model",
-            ldd_io::text::shown(&l.manifest_path),
+            ldd_io::error::shown(&l.manifest_path),
             opts.model_type
         )));
     };
@@ -219,7 +219,7 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
         if !f.is_file() {
             return Err(Error::Config(format!(
                 "--metrics locus: the aligner model {} does not exist (give --align-model PREFIX)",
-                ldd_io::text::shown(&f)
+                ldd_io::error::shown(&f)
             )));
         }
     }
@@ -269,7 +269,7 @@ fn add_source_words(
     words: &mut BTreeMap<u32, Vec<String>>,
 ) -> Result<()> {
     let u = &l.units[unit];
-    let trees = l.m.file(&l.dir, &u.set.files.conllu)?;
+    let trees = crate::read::sets::file(&l.m, &l.dir, &u.set.files.conllu)?;
     let mut n = 0usize;
     ldd_conllu::for_each_sentence(&trees, |_, s| -> Result<()> {
         let id = u
@@ -304,14 +304,14 @@ fn read_loci(l: &Loaded) -> Result<(Vec<SetLoci>, SourceWords)> {
         return Err(Error::Config(format!(
             "--metrics locus: {} names no locus file (the sets were made by an older \
              ldd-sets); extract again",
-            ldd_io::text::shown(&l.manifest_path)
+            ldd_io::error::shown(&l.manifest_path)
         )));
     }
     for s in &sets {
         if let Some(r) = s.rows.iter().find(|r| !words.contains_key(&(r.id as u32))) {
             return Err(Error::Data(format!(
                 "{}: line {} is not in its set",
-                ldd_io::text::shown(
+                ldd_io::error::shown(
                     &l.dir
                         .join(l.units[s.unit].set.files.locus.as_deref().unwrap_or(""))
                 ),

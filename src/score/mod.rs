@@ -138,9 +138,9 @@ pub fn count_error(hyp: &Path, hyp_lines: u64, l: &Loaded) -> Error {
     Error::Data(format!(
         "{}: has {hyp_lines} lines but the corpus has {} lines ({}); the hypothesis \
          must translate the whole corpus, one line per line",
-        ldd_io::text::shown(hyp),
+        ldd_io::error::shown(hyp),
         l.m.corpus.lines,
-        ldd_io::text::shown(&l.manifest_path)
+        ldd_io::error::shown(&l.manifest_path)
     ))
 }
 
@@ -181,7 +181,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
                         source.kind(),
                         format!(
                             "{source} (the reference recorded in {}; pass --ref FILE)",
-                            ldd_io::text::shown(&l.manifest_path)
+                            ldd_io::error::shown(&l.manifest_path)
                         ),
                     ),
                 }
@@ -192,10 +192,10 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     if info.sha256 != l.m.inputs.target.sha256 || info.lines != l.m.inputs.target.lines {
         return Err(Error::Data(format!(
             "{}: not the target file extract read ({} lines, sha256 {}; {} records {} lines, sha256 {})",
-            ldd_io::text::shown(&reference),
+            ldd_io::error::shown(&reference),
             info.lines,
             info.sha256,
-            ldd_io::text::shown(&l.manifest_path),
+            ldd_io::error::shown(&l.manifest_path),
             l.m.inputs.target.lines,
             l.m.inputs.target.sha256
         )));
@@ -212,7 +212,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         return Err(Error::Config(format!(
             "--metrics ribes: RIBES scores the reorder sets, and {} has none (extracted with \
              --no-reorder)",
-            ldd_io::text::shown(&l.manifest_path)
+            ldd_io::error::shown(&l.manifest_path)
         )));
     }
     // Locus accuracy's aligner and matching rule, checked before any system is read.
@@ -407,8 +407,8 @@ fn unique_name(systems: &[System], file: &Path, flag: &str) -> Result<String> {
     if systems.iter().any(|s| s.name == name) {
         return Err(Error::Config(format!(
             "{}: two {flag} files have the system name `{}`; rename one",
-            ldd_io::text::shown(file),
-            ldd_io::text::escape(&name)
+            ldd_io::error::shown(file),
+            ldd_io::error::escape(&name)
         )));
     }
     Ok(name)
@@ -462,7 +462,7 @@ pub fn check_options(args: &ScoreOptions) -> Result<()> {
             keys.push(locus::KEY);
             return Err(Error::Config(format!(
                 "--metrics: unknown metric `{}`; expected some of {}",
-                ldd_io::text::quote(k, 40),
+                ldd_io::error::quote(k, 40),
                 keys.join(", ")
             )));
         }
@@ -504,7 +504,7 @@ pub fn check_metric_name(name: &str) -> Result<()> {
     if !ok {
         return Err(Error::Config(format!(
             "--seg-scores name `{}`: use 1-40 lowercase letters, digits, `_`, `-`, `.` (e.g. comet)",
-            ldd_io::text::quote(name, 40)
+            ldd_io::error::quote(name, 40)
         )));
     }
     if ldd_eval::metric::find(name).is_some() || name == locus::KEY {

@@ -129,10 +129,10 @@ pub fn render_csv(r: &Scores) -> String {
     s
 }
 
-/// A CSV field from input text: control characters escaped ([`ldd_io::text::escape`]),
+/// A CSV field from input text: control characters escaped ([`ldd_io::error::escape`]),
 /// quoted when needed.
 fn csv_field(s: &str) -> String {
-    let s = ldd_io::text::escape(s);
+    let s = ldd_io::error::escape(s);
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

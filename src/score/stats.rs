@@ -93,7 +93,7 @@ pub fn line_stats(
 pub fn read_seg_scores(path: &Path, lines: u64, manifest: &Path) -> Result<Vec<MeanStats>> {
     let expected = format!(
         "the corpus has {lines} lines ({}); a --seg-scores file has one score per corpus line",
-        ldd_io::text::shown(manifest)
+        ldd_io::error::shown(manifest)
     );
     Ok(read_numbers(path, lines, &expected)?
         .into_iter()
@@ -120,7 +120,7 @@ pub fn read_numbers(path: &Path, lines: u64, expected: &str) -> Result<Vec<f64>>
                 n,
                 format!(
                     "not a number: `{}` (one score per line)",
-                    ldd_io::text::quote(text, 40)
+                    ldd_io::error::quote(text, 40)
                 ),
             )
         })?;
@@ -128,7 +128,7 @@ pub fn read_numbers(path: &Path, lines: u64, expected: &str) -> Result<Vec<f64>>
             return Err(Error::input(
                 path,
                 n,
-                format!("not a finite number: `{}`", ldd_io::text::quote(text, 40)),
+                format!("not a finite number: `{}`", ldd_io::error::quote(text, 40)),
             ));
         }
         out.push(v);
@@ -141,7 +141,7 @@ pub fn read_numbers(path: &Path, lines: u64, expected: &str) -> Result<Vec<f64>>
     if got != lines {
         return Err(Error::Data(format!(
             "{}: has {got} lines but {expected}",
-            ldd_io::text::shown(path)
+            ldd_io::error::shown(path)
         )));
     }
     Ok(out)

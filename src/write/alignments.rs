@@ -10,49 +10,74 @@ use ldd_io::AtomicFile;
 
 use crate::error::{Error, Result};
 
-/// Refuses, before any work, outputs that would destroy an input or each other: `out` or
-/// `posteriors` naming one of `inputs` (the same path, a link or a hard link), or both
-/// naming the same file.
-pub fn check(out: Option<&Path>, posteriors: Option<&Path>, inputs: &[&Path]) -> Result<()> {
-    for o in out.iter().chain(&posteriors) {
-        ldd_io::output::refuse_same_file(o, inputs)?;
-    }
-    if let (Some(a), Some(b)) = (out, posteriors) {
-        ldd_io::output::refuse_same_file(b, &[a])
-            .map_err(|_| Error::Config("--out and --posteriors name the same file".into()))?;
-    }
-    Ok(())
-}
-
 /// The posteriors of one pair's links as a line: 4 decimals, space-separated.
 pub fn posterior_line(p: &[f64]) -> String {
     let v: Vec<String> = p.iter().map(|x| format!("{x:.4}")).collect();
     v.join(" ")
 }
 
-/// Writes `alignments` to `out` and `posteriors` (each with its file) to theirs, both
-/// moved into place together once both are written; `None` skips a file.
-pub fn write(
-    out: Option<&Path>,
-    alignments: &[Alignment],
-    posteriors: Option<(&Path, &[Vec<f64>])>,
-) -> Result<()> {
-    let mut files = Vec::new();
-    if let Some(out) = out {
-        let mut w = AtomicFile::create(out)?;
-        for a in alignments {
-            writeln!(w, "{}", ldd_align::pharaoh::format_line(a))
-                .map_err(|e| ldd_io::Error::io(out, e))?;
+/// `align`'s output files, started before any work (each a hidden temporary file beside
+/// its target, removed if the run fails or is stopped) and moved into place together by
+/// [`AlignFiles::write`].
+#[derive(Debug)]
+pub struct AlignFiles {
+    out: Option<AtomicFile>,
+    posteriors: Option<AtomicFile>,
+}
+
+impl AlignFiles {
+    /// Starts writing `out` and `posteriors` (`None`: no such file), refusing outputs
+    /// that would destroy an input or each other: either naming one of `inputs` (the same
+    /// path, a link or a hard link), or both naming the same file.
+    pub fn create(
+        out: Option<&Path>,
+        posteriors: Option<&Path>,
+        inputs: &[&Path],
+    ) -> Result<AlignFiles> {
+        if let (Some(a), Some(b)) = (out, posteriors) {
+            if ldd_io::output::same_file(a, b) {
+                return Err(Error::Config(
+                    "--out and --posteriors name the same file".into(),
+                ));
+            }
         }
-        files.push(w);
-    }
-    if let Some((path, post)) = posteriors {
-        let mut w = AtomicFile::create(path)?;
-        for p in post {
-            writeln!(w, "{}", posterior_line(p)).map_err(|e| ldd_io::Error::io(path, e))?;
+        let mut files = AlignFiles {
+            out: None,
+            posteriors: None,
+        };
+        if let Some(out) = out {
+            files.out = Some(AtomicFile::create_checked(out, inputs)?);
         }
-        files.push(w);
+        if let Some(posteriors) = posteriors {
+            files.posteriors = Some(AtomicFile::create_checked(posteriors, inputs)?);
+        }
+        Ok(files)
     }
-    AtomicFile::commit_together(files)?;
-    Ok(())
+
+    /// Writes `alignments` (Pharaoh, one line per pair) and the `posteriors` of their
+    /// links, and moves both files into place together once both are written.
+    pub fn write(self, alignments: &[Alignment], posteriors: Option<&[Vec<f64>]>) -> Result<()> {
+        let mut files = Vec::new();
+        if let Some(mut w) = self.out {
+            for a in alignments {
+                writeln!(w, "{}", ldd_align::pharaoh::format_line(a))
+                    .map_err(|e| ldd_io::Error::io(w.target(), e))?;
+            }
+            files.push(w);
+        }
+        if let Some(mut w) = self.posteriors {
+            let Some(post) = posteriors else {
+                return Err(Error::Config(
+                    "internal: link posteriors asked for but not computed".into(),
+                ));
+            };
+            for p in post {
+                writeln!(w, "{}", posterior_line(p))
+                    .map_err(|e| ldd_io::Error::io(w.target(), e))?;
+            }
+            files.push(w);
+        }
+        AtomicFile::commit_together(files)?;
+        Ok(())
+    }
 }

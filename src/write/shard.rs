@@ -35,7 +35,7 @@ pub fn read_lengths(path: &Path, expected: u64, out: &mut Vec<u32>) -> Result<()
             Error::input(
                 path,
                 n,
-                format!("not a sentence length: `{}`", ldd_io::text::quote(l, 40)),
+                format!("not a sentence length: `{}`", ldd_io::error::quote(l, 40)),
             )
         })?;
         out.push(v);

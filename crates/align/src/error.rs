@@ -71,7 +71,7 @@ pub enum AlignError {
         tgt_len: usize,
     },
     /// A line of a gold alignment file cannot be read.
-    #[error("{}:{line}: {reason}", ldd_io::text::shown(path))]
+    #[error("{}:{line}: {reason}", ldd_io::error::shown(path))]
     GoldLine {
         /// File concerned.
         path: PathBuf,

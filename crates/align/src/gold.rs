@@ -125,7 +125,7 @@ impl fmt::Display for OutsideLink {
         write!(
             f,
             "link {} of sentence {} is outside the sentence pair ({} source x {} target tokens)",
-            ldd_io::text::escape(&self.token),
+            ldd_io::error::escape(&self.token),
             self.sentence,
             self.src_len,
             self.tgt_len
@@ -205,7 +205,7 @@ pub fn read_gold(path: &Path, opts: &GoldOptions, lengths: &[(usize, usize)]) ->
                             line,
                             format!(
                                 "malformed gold link {} (expected i-j, i?j or ipj)",
-                                ldd_io::text::quote(tok, 40)
+                                ldd_io::error::quote(tok, 40)
                             ),
                         )
                     })?;
@@ -239,7 +239,7 @@ pub fn read_gold(path: &Path, opts: &GoldOptions, lengths: &[(usize, usize)]) ->
                             line,
                             format!(
                                 "link kind {} is neither S nor P",
-                                ldd_io::text::quote(other, 20)
+                                ldd_io::error::quote(other, 20)
                             ),
                         ))
                     }
@@ -248,7 +248,7 @@ pub fn read_gold(path: &Path, opts: &GoldOptions, lengths: &[(usize, usize)]) ->
                     if c.parse::<f64>().is_err() {
                         return Err(bad(
                             line,
-                            format!("confidence {} is not a number", ldd_io::text::quote(c, 20)),
+                            format!("confidence {} is not a number", ldd_io::error::quote(c, 20)),
                         ));
                     }
                 }

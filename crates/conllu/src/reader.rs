@@ -321,7 +321,7 @@ pub fn check_feats(feats: &str) -> std::result::Result<(), &'static str> {
 
 /// An input value quoted in a message (escaped, at most 40 characters).
 fn q(s: &str) -> String {
-    ldd_io::text::quote(s, 40)
+    ldd_io::error::quote(s, 40)
 }
 
 /// Line offset (within the block) of word `id`, or of the multiword token starting at

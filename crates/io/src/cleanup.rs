@@ -9,13 +9,30 @@
 //!
 //! Temporary names carry the process id (`.<name>.ldd-tmp-<pid>-<n>`); [`reap_stale`]
 //! removes those of processes that no longer exist (a `kill -9`, a power cut), with a note.
+//!
+//! A [`Lock`] keeps two processes from writing one output at once: the file
+//! `.<name>.ldd-lock` beside the output, locked with the operating system's advisory file
+//! lock (`flock`, through `std::fs::File::try_lock`), holding the owner's process id and
+//! registered like a temporary. A second process fails at once with [`Error::InUse`]
+//! naming that process (or, with [`Lock::wait`], waits). The file is removed when the lock
+//! is released; a lock whose file was replaced meanwhile is taken again, so removing it is
+//! safe. A crashed owner's lock is released by the operating system.
 
-use std::fs;
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-pub use crate::paths::TMP_MARK;
+use crate::error::{Error, Result};
+
+/// Marker in the names of temporary files and directories: `.<name>.ldd-tmp-<pid>-<n>`.
+pub const TMP_MARK: &str = ".ldd-tmp-";
+
+/// The file in a staging directory that marks it as made by ldd-sets (removed when the
+/// directory is moved into place).
+pub const STAGING_MARKER: &str = ".ldd-staging";
 
 struct Entry {
     id: u64,
@@ -205,20 +222,16 @@ fn tmp_pid(file_name: &str, base: &str) -> Option<u32> {
     pid.parse().ok()
 }
 
-/// Removes the temporary siblings of `target` left by processes that no longer exist;
-/// returns what was removed.
-pub fn reap_stale(target: &Path) -> Vec<PathBuf> {
-    let Some(base) = target.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-        return Vec::new();
-    };
-    let parent = crate::paths::parent_dir(target);
-    let Ok(entries) = fs::read_dir(&parent) else {
+/// Removes the temporary siblings (in `parent`) of the output named `base` left by
+/// processes that no longer exist; returns what was removed.
+pub fn reap_stale(parent: &Path, base: &str) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(parent) else {
         return Vec::new();
     };
     let mut removed = Vec::new();
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let Some(pid) = tmp_pid(&name, &base) else {
+        let Some(pid) = tmp_pid(&name, base) else {
             continue;
         };
         if process_alive(pid) {
@@ -229,7 +242,7 @@ pub fn reap_stale(target: &Path) -> Vec<PathBuf> {
             // A directory only with ldd-sets' marker: never one of the user's that happens
             // to have such a name.
             Ok(m) if m.is_dir() => {
-                p.join(crate::paths::STAGING_MARKER).is_file() && fs::remove_dir_all(&p).is_ok()
+                p.join(STAGING_MARKER).is_file() && fs::remove_dir_all(&p).is_ok()
             }
             Ok(_) => fs::remove_file(&p).is_ok(),
             Err(_) => false,
@@ -238,13 +251,218 @@ pub fn reap_stale(target: &Path) -> Vec<PathBuf> {
             eprintln!(
                 "ldd-sets: note: removed {} left by process {pid}, which no longer runs \
                  (an interrupted run)",
-                crate::text::shown(&p)
+                crate::error::shown(&p)
             );
             removed.push(p);
         }
     }
     removed.sort();
     removed
+}
+
+// Locks: an advisory lock next to an output, so two processes never write it at once.
+
+/// A held lock; released (and its file removed) when dropped.
+#[derive(Debug)]
+pub struct Lock {
+    path: PathBuf,
+    target: PathBuf,
+    file: File,
+    _reg: Registration,
+}
+
+/// The lock file of `target`: `.<name>.ldd-lock` beside it.
+pub fn lock_path(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    target.with_file_name(format!(".{name}.ldd-lock"))
+}
+
+/// What a lock file holds before the owner's process id.
+const LOCK_MARK: &str = "ldd-sets lock, process ";
+
+/// The start of a lock file's text (at most 64 bytes).
+fn head(file: &mut File) -> String {
+    let mut s = String::new();
+    let _ = file.seek(SeekFrom::Start(0));
+    let _ = file.take(64).read_to_string(&mut s);
+    s
+}
+
+/// Whether an existing file at a lock's name is an ldd-sets lock: a regular file, empty
+/// (just created by another ldd-sets process) or holding a lock's text (or a process id
+/// alone, as earlier versions wrote).
+fn is_lock_file(file: &mut File) -> bool {
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let s = head(file);
+    let t = s.trim();
+    t.is_empty() || t.starts_with(LOCK_MARK) || t.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Why the lock was not taken.
+enum Refusal {
+    /// The system failed on this file or directory.
+    Io(PathBuf, std::io::Error),
+    /// Something that is not an ldd-sets lock is at the lock's name (this one).
+    NotALock(PathBuf, Option<std::io::Error>),
+    /// Another process (this id) holds the lock file (this one).
+    InUse(PathBuf, u32),
+}
+
+impl Refusal {
+    /// The error for a refusal to lock `target`.
+    fn into_error(self, target: &Path) -> Error {
+        match self {
+            Refusal::Io(path, e) => Error::io(&path, e),
+            Refusal::NotALock(path, e) => {
+                let why = e.map(|e| format!(" ({e})")).unwrap_or_default();
+                Error::Refused(format!(
+                    "{}: the lock of {} cannot be taken: something that is not an ldd-sets \
+                     lock is at its name{why}; ldd-sets leaves it alone — move it away or \
+                     choose another output",
+                    crate::error::shown(&path),
+                    crate::error::shown(target)
+                ))
+            }
+            Refusal::InUse(lock, pid) => Error::InUse {
+                path: target.to_path_buf(),
+                lock,
+                pid,
+            },
+        }
+    }
+}
+
+fn pid_in(file: &mut File) -> u32 {
+    let s = head(file);
+    let t = s.trim();
+    t.strip_prefix(LOCK_MARK)
+        .unwrap_or(t)
+        .trim()
+        .parse()
+        .unwrap_or(0)
+}
+
+impl Lock {
+    /// Takes the lock of `target`, failing at once with [`Error::InUse`] if another
+    /// process holds it.
+    pub fn acquire(target: &Path) -> Result<Lock> {
+        Self::take(target, None)
+    }
+
+    /// Takes the lock of `target`, waiting while another process holds it; `waiting` is
+    /// called once with that process's id before waiting.
+    pub fn wait(target: &Path, waiting: &mut dyn FnMut(u32)) -> Result<Lock> {
+        Self::take(target, Some(waiting))
+    }
+
+    fn take(target: &Path, waiting: Option<&mut dyn FnMut(u32)>) -> Result<Lock> {
+        claim(target, waiting).map_err(|r| r.into_error(target))
+    }
+
+    /// The locked output.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+}
+
+/// Takes the lock of `target`: claims the lock file's name, locks the file (waiting if
+/// `waiting` is given) and writes the owner's process id into it.
+fn claim(target: &Path, mut waiting: Option<&mut dyn FnMut(u32)>) -> Result<Lock, Refusal> {
+    let path = lock_path(target);
+    // The directory the output and its lock go into (none to make for a bare name).
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).map_err(|e| Refusal::Io(parent.to_path_buf(), e))?;
+    }
+    // The lock file: created (failing if something is there) when `create`, else an
+    // existing one; never opened through a symbolic link.
+    let open = |p: &Path, create: bool| {
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(create)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(p)
+    };
+    loop {
+        // Claim the name atomically (never following a symbolic link planted there); a
+        // file already there is used only if it is an ldd-sets lock.
+        let mut created = None;
+        let reg = create_registered(&path, false, |p| {
+            created = Some(open(p, true)?);
+            Ok(())
+        });
+        let (mut file, reg) = match (reg, created) {
+            (Ok(reg), Some(f)) => (f, Some(reg)),
+            (Err(e), _) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                match open(&path, false) {
+                    Ok(f) => (f, None),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(e) => return Err(Refusal::NotALock(path, Some(e))),
+                }
+            }
+            (Err(e), _) => return Err(Refusal::Io(path, e)),
+            (Ok(_), None) => return Err(Refusal::Io(path, std::io::Error::other("not opened"))),
+        };
+        if reg.is_none() && !is_lock_file(&mut file) {
+            return Err(Refusal::NotALock(path, None));
+        }
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                let pid = pid_in(&mut file);
+                match waiting.take() {
+                    None => return Err(Refusal::InUse(path, pid)),
+                    Some(w) => {
+                        w(pid);
+                        if let Err(e) = file.lock() {
+                            return Err(Refusal::Io(path, e));
+                        }
+                    }
+                }
+            }
+            Err(TryLockError::Error(e)) => return Err(Refusal::Io(path, e)),
+        }
+        // The file may have been removed by its previous owner between our open and our
+        // lock: then we hold a lock nobody else can see; take the new file.
+        let same = match (file.metadata(), fs::metadata(&path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        };
+        if !same {
+            continue;
+        }
+        let reg = reg.unwrap_or_else(|| register(&path, false));
+        // From here the file is ours: dropping the lock (on an error too, e.g. a full
+        // disk) removes it.
+        let mut lock = Lock {
+            path,
+            target: target.to_path_buf(),
+            file,
+            _reg: reg,
+        };
+        let owner = format!("{LOCK_MARK}{}\n", std::process::id());
+        if let Err(e) = lock
+            .file
+            .set_len(0)
+            .and_then(|()| lock.file.write_all(owner.as_bytes()))
+        {
+            return Err(Refusal::Io(lock.path.clone(), e));
+        }
+        return Ok(lock);
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // Remove the file while still holding the lock (see the module docs).
+        let _ = fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
 }
 
 #[cfg(test)]
@@ -264,12 +482,11 @@ mod tests {
     #[test]
     fn stale_siblings_of_dead_processes_are_removed() {
         let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("out");
         // A pid that cannot exist (above the kernel's pid_max of 4194304).
         let dead = dir.path().join(".out.ldd-tmp-99999999-0");
         std::fs::create_dir(&dead).unwrap();
         std::fs::write(dead.join("f"), "x").unwrap();
-        std::fs::write(dead.join(crate::paths::STAGING_MARKER), "99999999").unwrap();
+        std::fs::write(dead.join(STAGING_MARKER), "99999999").unwrap();
         // The same name without the marker: not ldd-sets', kept.
         let users = dir.path().join(".out.ldd-tmp-99999998-0");
         std::fs::create_dir(&users).unwrap();
@@ -279,7 +496,24 @@ mod tests {
         std::fs::create_dir(&live).unwrap();
         let other = dir.path().join(".other.ldd-tmp-99999999-0");
         std::fs::write(&other, "x").unwrap();
-        assert_eq!(reap_stale(&target), vec![dead.clone()]);
+        assert_eq!(reap_stale(dir.path(), "out"), vec![dead.clone()]);
         assert!(!dead.exists() && live.exists() && other.exists() && users.exists());
+    }
+
+    #[test]
+    fn second_holder_is_refused_with_the_pid_and_the_file_goes_away() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out");
+        let a = Lock::acquire(&target).unwrap();
+        assert!(lock_path(&target).exists());
+        // A second open file description conflicts even within one process (flock).
+        match Lock::acquire(&target) {
+            Err(Error::InUse { pid, .. }) => assert_eq!(pid, std::process::id()),
+            other => panic!("{other:?}"),
+        }
+        drop(a);
+        assert!(!lock_path(&target).exists());
+        let b = Lock::acquire(&target).unwrap();
+        assert_eq!(b.target(), target);
     }
 }

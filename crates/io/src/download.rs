@@ -121,7 +121,7 @@ impl Timeouts {
                     Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
                     _ => fail(format!(
                         "{var}={}: not a number of seconds between 0 and 86400",
-                        crate::text::quote(&v, 40)
+                        crate::error::quote(&v, 40)
                     )),
                 },
             }
@@ -146,9 +146,9 @@ fn idle_message(t: &Timeouts, bytes: u64) -> String {
 /// needed) and checks it against `expect` (see the module documentation).
 pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, DownloadError> {
     let t = Timeouts::from_env()?;
-    let dir = crate::paths::parent_dir(target);
+    let dir = crate::output::parent_dir(target);
     std::fs::create_dir_all(&dir)
-        .or_else(|e| fail(format!("cannot create {}: {e}", crate::text::shown(&dir))))?;
+        .or_else(|e| fail(format!("cannot create {}: {e}", crate::error::shown(&dir))))?;
     let mut file = AtomicFile::create(target).or_else(|e| fail(e.to_string()))?;
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_connect(Some(t.connect))
@@ -225,10 +225,10 @@ pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, D
         }
         hasher.update(&buf[..n]);
         file.write_all(&buf[..n])
-            .or_else(|e| fail(format!("cannot write {}: {e}", crate::text::shown(target))))?;
+            .or_else(|e| fail(format!("cannot write {}: {e}", crate::error::shown(target))))?;
     }
     file.flush()
-        .or_else(|e| fail(format!("cannot write {}: {e}", crate::text::shown(target))))?;
+        .or_else(|e| fail(format!("cannot write {}: {e}", crate::error::shown(target))))?;
     if bytes == 0 {
         return fail("the server sent an empty file; nothing was kept");
     }

@@ -1,8 +1,9 @@
-//! Errors of reading and writing files.
+//! Errors of reading and writing files, and input as messages show it: control
+//! characters escaped, so that a hostile file name or line cannot move the cursor, clear the
+//! screen or forge a line of output.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-
-use crate::text::{at_line, shown};
 
 /// `e`, an error of an operation on `path`, with the system's terse message replaced by
 /// what it means where that is known: "File exists" from creating a directory where a file
@@ -84,5 +85,82 @@ impl Error {
             line,
             msg: msg.into(),
         }
+    }
+}
+
+/// Whether `c` must not reach a terminal raw: C0 and C1 controls, DEL, the Unicode line and
+/// paragraph separators, and the bidirectional overrides and isolates (which reorder what
+/// follows them on screen).
+fn unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `s` with every unsafe character written as an escape (`\t`, `\n`, `\r`, `\0`, or
+/// `\u{…}`); borrowed when there is nothing to escape.
+pub fn escape(s: &str) -> Cow<'_, str> {
+    escape_except(s, None)
+}
+
+/// [`escape`], but leaving `keep` as it is (used for multi-line messages: `'\n'`).
+pub fn escape_except(s: &str, keep: Option<char>) -> Cow<'_, str> {
+    if !s.chars().any(|c| unsafe_char(c) && Some(c) != keep) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if !unsafe_char(c) || Some(c) == keep {
+            out.push(c);
+            continue;
+        }
+        match c {
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A path as shown in messages: lossy UTF-8, unsafe characters escaped.
+pub fn shown(path: &Path) -> String {
+    escape(&path.to_string_lossy()).into_owned()
+}
+
+/// At most `max` characters of `s` (escaped), with `…` when cut: for quoting input
+/// values in messages.
+pub fn quote(s: &str, max: usize) -> String {
+    let cut: String = s.chars().take(max).collect();
+    let more = if cut.len() < s.len() { "…" } else { "" };
+    format!("{}{more}", escape(&cut))
+}
+
+/// `:LINE` after a file name in a message, or nothing for line 0 (the file as a whole).
+pub fn at_line(line: u64) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_controls_and_bidi_only() {
+        assert_eq!(escape("plain äöü 中文"), "plain äöü 中文");
+        assert_eq!(escape("a\tb\nc\rd\0e"), "a\\tb\\nc\\rd\\0e");
+        assert_eq!(escape("\u{1b}[2J"), "\\u{1b}[2J");
+        assert_eq!(escape("x\u{202e}y\u{85}"), "x\\u{202e}y\\u{85}");
+        assert_eq!(escape_except("a\nb\u{7}", Some('\n')), "a\nb\\u{7}");
+        assert_eq!(quote("abcdef", 3), "abc…");
+        assert_eq!(quote("ab", 3), "ab");
     }
 }

@@ -3,14 +3,15 @@
 //! - [`input`]: every file ldd-sets reads is opened by [`Input`] — plain or gzip by content,
 //!   BOM and CRLF removed, UTF-8 checked with file and line, a line-length limit, SHA-256
 //!   on the fly. This is the only place that constructs a gzip decoder.
-//! - [`output`]: every output is written all-or-nothing, a directory through [`Staging`]
-//!   (locked with [`lock::Lock`], swapped into place in one step, never replacing what is
+//! - [`output`]: every output is written all-or-nothing, never over one of the command's
+//!   inputs; a directory through [`Staging`]
+//!   (locked with [`cleanup::Lock`], swapped into place in one step, never replacing what is
 //!   not ours or what holds an input), a file through [`AtomicFile`].
 //! - [`cleanup`]: temporary paths removed on SIGINT/SIGTERM, and those of dead processes
-//!   at the next run.
-//! - [`identity`]: the inputs a command was given; no output may be one of them.
+//!   at the next run; the lock beside an output being written.
 //! - [`name`]: the one validated type for names that become parts of paths.
-//! - [`text`]: input shown in messages has its control characters escaped.
+//! - [`error`]: errors naming their file and line; input shown in messages has its control
+//!   characters escaped.
 //! - [`fs`]: directories, listings, raw copies and renames, each error naming its path.
 //! - [`archive`]: members of zip and tar.gz archives, and lines written as gzip (with
 //!   [`input`], the only code that decompresses or compresses corpus text).
@@ -22,15 +23,11 @@
 pub mod archive;
 pub mod cleanup;
 pub mod download;
-mod error;
+pub mod error;
 pub mod fs;
-pub mod identity;
 pub mod input;
-pub mod lock;
 pub mod name;
 pub mod output;
-mod paths;
-pub mod text;
 
 pub use archive::{gzip_lines, gzip_member, Archive};
 pub use error::{clear as clear_io_error, Error, Result};
@@ -39,6 +36,6 @@ pub use input::{
 };
 pub use name::{Name, NameKind};
 pub use output::{
-    parent_dir, resolved, write_bytes_atomic, write_file_atomic, write_together, AtomicFile,
-    Staging,
+    confined, parent_dir, resolved, write_bytes_atomic, write_file_atomic, write_together,
+    AtomicFile, FilesInto, Outside, Staging,
 };

@@ -9,8 +9,8 @@
 
 use std::fmt;
 
+use crate::error::quote;
 use crate::error::{Error, Result};
-use crate::text::quote;
 
 /// What a name names; each kind has its own rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

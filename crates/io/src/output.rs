@@ -14,6 +14,13 @@
 //!
 //! Temporary names are `.<name>.ldd-tmp-<pid>-<n>`; they are registered for removal on
 //! SIGINT/SIGTERM ([`crate::cleanup`]) and reaped by the next run if their process died.
+//! No output is ever one of the inputs: each command notes the files it was given to read
+//! ([`note_input`]: corpus sides, parses, models, aligner models, training data, system
+//! outputs), and every output is checked against them when it is created and again when
+//! it is moved into place: a file output that is an input (the same path, or the same file
+//! through another name or a link) and a directory output that contains an input are
+//! refused, whatever option named them.
+//!
 //! Files and directories are created with the process umask, so finished outputs have the
 //! permissions of any file the user creates.
 
@@ -21,14 +28,136 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
-use crate::cleanup::{create_registered, reap_stale, Registration};
+use crate::cleanup::{create_registered, reap_stale, Lock, Registration};
+use crate::cleanup::{STAGING_MARKER, TMP_MARK};
+use crate::error::shown;
 use crate::error::{Error, Result};
-use crate::lock::Lock;
-use crate::paths::tmp_sibling;
-pub use crate::paths::STAGING_MARKER;
-pub use crate::paths::{parent_dir, resolved};
-use crate::text::shown;
+
+/// The directory holding `path` (`.` for a bare file name).
+pub fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// `path` made absolute with every existing part resolved (symbolic links, `..`); the
+/// parts that do not exist yet are appended as given.
+pub fn resolved(path: &Path) -> PathBuf {
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .unwrap_or_else(|_| PathBuf::from("/"))
+            .join(path)
+    };
+    let mut rest = Vec::new();
+    let mut cur = abs.as_path();
+    loop {
+        if let Ok(c) = std::fs::canonicalize(cur) {
+            let mut out = c;
+            for part in rest.iter().rev() {
+                out.push(part);
+            }
+            return out;
+        }
+        match (cur.parent(), cur.file_name()) {
+            (Some(p), Some(name)) => {
+                rest.push(name.to_os_string());
+                cur = p;
+            }
+            _ => return abs,
+        }
+    }
+}
+
+/// A noted input: the path as given, resolved, and its file identity if it exists.
+struct Noted {
+    given: PathBuf,
+    resolved: PathBuf,
+    id: Option<(u64, u64)>,
+}
+
+static INPUTS: Mutex<Vec<Noted>> = Mutex::new(Vec::new());
+
+fn inputs() -> std::sync::MutexGuard<'static, Vec<Noted>> {
+    INPUTS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// Notes `path` as an input of this process.
+pub fn note_input(path: &Path) {
+    inputs().push(Noted {
+        given: path.to_path_buf(),
+        resolved: resolved(path),
+        id: file_id(path),
+    });
+}
+
+/// Notes every path of `paths` as an input.
+pub fn note_inputs<'a>(paths: impl IntoIterator<Item = &'a Path>) {
+    for p in paths {
+        note_input(p);
+    }
+}
+
+/// Refuses a file output `target` that is a noted input.
+pub fn check_file_output(target: &Path) -> Result<()> {
+    let t = resolved(target);
+    let tid = file_id(target);
+    for i in inputs().iter() {
+        if i.resolved == t || (tid.is_some() && (i.id == tid || file_id(&i.given) == tid)) {
+            return Err(Error::Refused(format!(
+                "{}: this output is the input {} of the same command; writing it would destroy \
+                 the input — choose another output",
+                shown(target),
+                shown(&i.given)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a directory output `target` that is or contains a noted input.
+pub fn check_dir_output(target: &Path) -> Result<()> {
+    let t = resolved(target);
+    for i in inputs().iter() {
+        if i.resolved.starts_with(&t) {
+            return Err(Error::Refused(format!(
+                "{}: the output directory contains the input {} of the same command; it would \
+                 be deleted when the output is replaced — choose another output",
+                shown(target),
+                shown(&i.given)
+            )));
+        }
+    }
+    Ok(())
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// The file name of `path` as text (for building sibling names).
+pub(crate) fn base_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into())
+}
+
+/// A fresh hidden sibling name of `target` for temporary use: `.<name>.ldd-tmp-<pid>-<n>`.
+pub(crate) fn tmp_sibling(target: &Path) -> PathBuf {
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    parent_dir(target).join(format!(
+        ".{}{TMP_MARK}{}-{n}",
+        base_name(target),
+        std::process::id()
+    ))
+}
 
 /// Refuses an output directory `target` that is or contains one of `inputs`: replacing it
 /// would delete the input.
@@ -117,8 +246,8 @@ impl Staging {
         let lock = Lock::acquire(target)?;
         check_replaceable(target, is_ours)?;
         refuse_containing(target, inputs)?;
-        crate::identity::check_dir_output(target)?;
-        reap_stale(target);
+        check_dir_output(target)?;
+        reap_stale(&parent_dir(target), &base_name(target));
         loop {
             let dir = tmp_sibling(target);
             // The marker inside says that ldd-sets made the directory: only such directories
@@ -158,7 +287,7 @@ impl Staging {
         let marker = self.dir.join(STAGING_MARKER);
         fs::remove_file(&marker).map_err(|e| Error::io(&marker, e))?;
         check_replaceable(&target, is_ours)?;
-        crate::identity::check_dir_output(&target)?;
+        check_dir_output(&target)?;
         // A signal during these steps removes whatever is at the staging path: the new
         // output before the swap, the old one after it; the target is never missing.
         if fs::symlink_metadata(&target).is_ok() {
@@ -270,14 +399,14 @@ impl AtomicFile {
     /// Starts writing `target`, refusing it if it is one of `inputs`.
     pub fn create_checked(target: &Path, inputs: &[&Path]) -> Result<AtomicFile> {
         refuse_same_file(target, inputs)?;
-        crate::identity::check_file_output(target)?;
+        check_file_output(target)?;
         if fs::symlink_metadata(target).is_ok_and(|m| m.is_dir()) {
             return Err(Error::Refused(format!(
                 "{}: is a directory, not a file",
                 shown(target)
             )));
         }
-        reap_stale(target);
+        reap_stale(&parent_dir(target), &base_name(target));
         loop {
             let tmp = tmp_sibling(target);
             let mut file = None;
@@ -325,7 +454,7 @@ impl AtomicFile {
             return Ok(());
         }
         self.sync()?;
-        crate::identity::check_file_output(&self.target)?;
+        check_file_output(&self.target)?;
         fs::rename(&self.tmp, &self.target).map_err(|e| Error::io(&self.target, e))?;
         self.reg = None;
         Ok(())
@@ -441,6 +570,105 @@ pub fn write_together(
     AtomicFile::commit_into(open, made)
 }
 
+/// Why a name given for a place below a directory was refused by [`confined`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outside {
+    /// The name is empty, absolute, or has a `.` or `..` part: it could leave the directory.
+    Name,
+    /// This part of it, below the directory, is a symbolic link.
+    Link(PathBuf),
+}
+
+/// `dir/rel`, where `rel` (a name read from input) must stay inside `dir`: a plain
+/// relative name (no root, no `.` or `..` part) whose existing parts below `dir` include
+/// no symbolic link, so that nothing is read or written outside `dir` through it.
+pub fn confined(dir: &Path, rel: &str) -> std::result::Result<PathBuf, Outside> {
+    let p = Path::new(rel);
+    let plain = !rel.is_empty()
+        && !rel.contains('\0')
+        && p.components().all(|c| matches!(c, Component::Normal(_)));
+    if !plain {
+        return Err(Outside::Name);
+    }
+    let mut cur = dir.to_path_buf();
+    for part in p.components() {
+        cur.push(part);
+        match fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => return Err(Outside::Link(cur)),
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    Ok(dir.join(p))
+}
+
+/// Files written into an existing directory, all of them or none: each is written into a
+/// hidden staging directory inside it as it is added, and [`FilesInto::commit`] moves
+/// every one to its place with stops held back, so that a stop finds all of them moved or
+/// none. Existing files of those names are replaced; nothing else in the directory is
+/// touched. Each name must stay inside the directory ([`confined`]): checked when the
+/// file is added and again just before it moves. Dropped uncommitted, the staging
+/// directory is removed and the directory is as it was. Memory: one file at a time.
+#[derive(Debug)]
+pub struct FilesInto {
+    dir: PathBuf,
+    staging: Staging,
+    names: Vec<String>,
+}
+
+impl FilesInto {
+    /// Starts writing files into `dir` for `purpose` (names the hidden staging
+    /// directory, `.<purpose>`, and its lock: two such writers of one purpose do not run
+    /// at once).
+    pub fn new(dir: &Path, purpose: &str) -> Result<FilesInto> {
+        Ok(FilesInto {
+            dir: dir.to_path_buf(),
+            staging: Staging::new(&dir.join(format!(".{purpose}")), &|_| false, &[])?,
+            names: Vec::new(),
+        })
+    }
+
+    /// The place of `rel` below `root`, refused when it is not confined to it.
+    fn place(root: &Path, rel: &str) -> Result<PathBuf> {
+        confined(root, rel).map_err(|e| {
+            Error::Refused(match e {
+                Outside::Name => format!(
+                    "{}: the name `{}` leaves the directory",
+                    shown(root),
+                    crate::error::quote(rel, 80)
+                ),
+                Outside::Link(p) => format!(
+                    "{}: is a symbolic link; ldd-sets writes a directory's files only inside \
+                     it, never through a link",
+                    shown(&p)
+                ),
+            })
+        })
+    }
+
+    /// Writes `bytes` as the file `rel` (a relative name) of the directory, staged.
+    pub fn add(&mut self, rel: &str, bytes: &[u8]) -> Result<()> {
+        Self::place(&self.dir, rel)?;
+        let path = Self::place(self.staging.path(), rel)?;
+        crate::fs::create_parent(&path)?;
+        crate::fs::write(&path, bytes)?;
+        self.names.push(rel.to_string());
+        Ok(())
+    }
+
+    /// Moves every added file into place, with stops held back.
+    pub fn commit(self) -> Result<()> {
+        crate::cleanup::uninterrupted(|| {
+            for rel in &self.names {
+                let to = Self::place(&self.dir, rel)?;
+                crate::fs::create_parent(&to)?;
+                crate::fs::rename(&self.staging.path().join(rel), &to)?;
+            }
+            Ok(())
+        })
+    }
+}
+
 /// Writes `bytes` to `path` all-or-nothing (see [`AtomicFile`]).
 pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     write_file_atomic(path, |w| w.write_all(bytes))
@@ -448,7 +676,91 @@ pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn outputs_equal_to_or_holding_an_input_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("sub/model.fwd.ldda");
+        std::fs::create_dir_all(input.parent().unwrap()).unwrap();
+        std::fs::write(&input, "x").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&input, &link).unwrap();
+        let hard = dir.path().join("hard");
+        std::fs::hard_link(&input, &hard).unwrap();
+        note_input(&input);
+        for t in [
+            &input,
+            &link,
+            &hard,
+            &dir.path().join("sub/../sub/model.fwd.ldda"),
+        ] {
+            assert!(check_file_output(t).is_err(), "{}", t.display());
+        }
+        assert!(check_file_output(&dir.path().join("other")).is_ok());
+        assert!(check_dir_output(&dir.path().join("sub")).is_err());
+        assert!(check_dir_output(dir.path()).is_err());
+        assert!(check_dir_output(&dir.path().join("out")).is_ok());
+    }
+
     use super::*;
+
+    #[test]
+    fn confined_names_stay_inside_and_never_pass_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir(d.join("sub")).unwrap();
+        std::os::unix::fs::symlink("/tmp", d.join("link")).unwrap();
+        assert_eq!(confined(d, "sub/new.txt"), Ok(d.join("sub/new.txt")));
+        assert_eq!(confined(d, "not/yet/made"), Ok(d.join("not/yet/made")));
+        for bad in ["", "/etc/passwd", "../x", "sub/../../x", "./x", "a\0b"] {
+            assert_eq!(confined(d, bad), Err(Outside::Name), "{bad:?}");
+        }
+        assert_eq!(confined(d, "link/x"), Err(Outside::Link(d.join("link"))));
+        assert_eq!(confined(d, "link"), Err(Outside::Link(d.join("link"))));
+    }
+
+    #[test]
+    fn files_into_a_directory_move_all_together_or_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir(d.join("a")).unwrap();
+        std::fs::write(d.join("a/old.txt"), "old").unwrap();
+        std::fs::write(d.join("keep.txt"), "keep").unwrap();
+        // Dropped uncommitted: the directory is as it was, no staging left behind.
+        let before = names(d);
+        let mut f = FilesInto::new(d, "test").unwrap();
+        f.add("a/old.txt", b"new").unwrap();
+        drop(f);
+        assert_eq!(names(d), before);
+        assert_eq!(std::fs::read_to_string(d.join("a/old.txt")).unwrap(), "old");
+        // A name leaving the directory is refused when added; nothing moves.
+        let mut f = FilesInto::new(d, "test").unwrap();
+        f.add("a/old.txt", b"new").unwrap();
+        assert!(matches!(f.add("../out.txt", b"x"), Err(Error::Refused(_))));
+        drop(f);
+        assert_eq!(names(d), before);
+        // Committed: every file in place (parents made), the rest untouched.
+        let mut f = FilesInto::new(d, "test").unwrap();
+        f.add("a/old.txt", b"new").unwrap();
+        f.add("b/c/made.txt", b"made").unwrap();
+        f.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(d.join("a/old.txt")).unwrap(), "new");
+        assert_eq!(
+            std::fs::read_to_string(d.join("b/c/made.txt")).unwrap(),
+            "made"
+        );
+        assert_eq!(std::fs::read_to_string(d.join("keep.txt")).unwrap(), "keep");
+        assert_eq!(names(d), ["a", "b", "keep.txt"]);
+    }
+
+    /// The names in `d`, sorted.
+    fn names(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
 
     #[test]
     fn outputs_containing_inputs_are_refused() {

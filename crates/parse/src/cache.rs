@@ -151,8 +151,8 @@ impl ParseCache {
     /// while another process builds the same entry; `waiting` is told that process's id.
     /// Two runs that need the same parse (say, two outputs of one corpus, or a merge and
     /// an unsharded run) thus parse it once: the second finds the first's entry.
-    fn lock_entry(&self, key: &str, waiting: &mut dyn FnMut(u32)) -> Result<ldd_io::lock::Lock> {
-        Ok(ldd_io::lock::Lock::wait(&self.dir.join(key), waiting)?)
+    fn lock_entry(&self, key: &str, waiting: &mut dyn FnMut(u32)) -> Result<ldd_io::cleanup::Lock> {
+        Ok(ldd_io::cleanup::Lock::wait(&self.dir.join(key), waiting)?)
     }
 
     /// Returns the cached gzip CoNLL-U parse of `corpus_path` with `model_path`, parsing (or
