@@ -52,7 +52,7 @@ pub fn parse(a: ParseArgs) -> Result<()> {
     let mut inputs = vec![a.src.as_path()];
     inputs.extend(a.model.model.as_deref());
     if let Some(out) = &a.out {
-        ldd_io::output::refuse_same_file(out, &inputs)?;
+        ldd_io::output::check_file_output(out, &inputs)?;
     }
     let settings = plan::parse_settings(&a.model, &a.threads, quiet);
     let pair = match &a.pair {

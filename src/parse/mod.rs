@@ -286,7 +286,7 @@ pub fn describe(p: &Parsed, source: &Path) -> String {
 pub fn write_parse(cached: &Path, out: &Path, inputs: &[&Path]) -> Result<()> {
     let mut all = inputs.to_vec();
     all.push(cached);
-    ldd_io::output::refuse_same_file(out, &all)?;
+    ldd_io::output::check_file_output(out, &all)?;
     if out.extension().is_some_and(|e| e == "gz") {
         let mut input = ldd_io::fs::open_raw(cached)?;
         ldd_io::write_file_atomic(out, |w| std::io::copy(&mut input, w).map(|_| ()))

@@ -45,6 +45,7 @@ static REGISTRY: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 /// handler before it removes anything (always taken before `REGISTRY`).
 static GATE: Mutex<()> = Mutex::new(());
 static NEXT: AtomicU64 = AtomicU64::new(0);
+static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 fn registry() -> MutexGuard<'static, Vec<Entry>> {
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
@@ -209,6 +210,13 @@ pub fn process_alive(pid: u32) -> bool {
     // SAFETY: kill with signal 0 only checks whether the process exists.
     let r = unsafe { libc::kill(pid, 0) };
     r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// A fresh temporary name in `parent` for the output named `base`:
+/// `.<base>.ldd-tmp-<pid>-<n>` (hidden, and recognised by [`reap_stale`]).
+pub fn tmp_sibling(parent: &Path, base: &str) -> PathBuf {
+    let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+    parent.join(format!(".{base}{TMP_MARK}{}-{n}", std::process::id()))
 }
 
 /// The process id in a temporary name `.<base>.ldd-tmp-<pid>-<n>` of `base`.

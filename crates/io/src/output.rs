@@ -28,11 +28,10 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use crate::cleanup::{create_registered, reap_stale, Lock, Registration};
-use crate::cleanup::{STAGING_MARKER, TMP_MARK};
+use crate::cleanup::STAGING_MARKER;
+use crate::cleanup::{create_registered, reap_stale, tmp_sibling, Lock, Registration};
 use crate::error::shown;
 use crate::error::{Error, Result};
 
@@ -107,21 +106,36 @@ pub fn note_inputs<'a>(paths: impl IntoIterator<Item = &'a Path>) {
     }
 }
 
-/// Refuses a file output `target` that is a noted input.
-pub fn check_file_output(target: &Path) -> Result<()> {
+/// Refuses a file output `target` that is an input of the command — one of `given` or a
+/// noted input, by path or as the same file through a link or hard link: writing it would
+/// destroy the input — and one that is a directory.
+pub fn check_file_output(target: &Path, given: &[&Path]) -> Result<()> {
     let t = resolved(target);
     let tid = file_id(target);
-    for i in inputs().iter() {
-        if i.resolved == t || (tid.is_some() && (i.id == tid || file_id(&i.given) == tid)) {
-            return Err(Error::Refused(format!(
-                "{}: this output is the input {} of the same command; writing it would destroy \
-                 the input — choose another output",
-                shown(target),
-                shown(&i.given)
-            )));
-        }
+    let noted = inputs()
+        .iter()
+        .find(|i| i.resolved == t || (tid.is_some() && (i.id == tid || file_id(&i.given) == tid)))
+        .map(|i| i.given.clone());
+    let clash = noted.or_else(|| {
+        given
+            .iter()
+            .find(|i| same_file(target, i))
+            .map(|i| i.to_path_buf())
+    });
+    let is_dir = fs::symlink_metadata(target).is_ok_and(|m| m.is_dir());
+    match (clash, is_dir) {
+        (Some(input), _) => Err(Error::Refused(format!(
+            "{}: this output is the input {} of the same command; writing it would destroy \
+             the input — choose another output",
+            shown(target),
+            shown(&input)
+        ))),
+        (None, true) => Err(Error::Refused(format!(
+            "{}: is a directory, not a file",
+            shown(target)
+        ))),
+        (None, false) => Ok(()),
     }
-    Ok(())
 }
 
 /// Refuses a directory output `target` that is or contains a noted input.
@@ -140,23 +154,14 @@ pub fn check_dir_output(target: &Path) -> Result<()> {
     Ok(())
 }
 
-static COUNTER: AtomicU64 = AtomicU64::new(0);
-
-/// The file name of `path` as text (for building sibling names).
-pub(crate) fn base_name(path: &Path) -> String {
-    path.file_name()
+/// The directory of `target` and its file name as text: where its temporary siblings go
+/// and what their names start with ([`crate::cleanup::tmp_sibling`]).
+fn beside(target: &Path) -> (PathBuf, String) {
+    let base = target
+        .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into())
-}
-
-/// A fresh hidden sibling name of `target` for temporary use: `.<name>.ldd-tmp-<pid>-<n>`.
-pub(crate) fn tmp_sibling(target: &Path) -> PathBuf {
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    parent_dir(target).join(format!(
-        ".{}{TMP_MARK}{}-{n}",
-        base_name(target),
-        std::process::id()
-    ))
+        .unwrap_or_else(|| "out".into());
+    (parent_dir(target), base)
 }
 
 /// Refuses an output directory `target` that is or contains one of `inputs`: replacing it
@@ -185,21 +190,6 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
         _ => false,
     };
     same_inode || resolved(a) == resolved(b)
-}
-
-/// Refuses an output file `target` that is one of `inputs` (same path or same file).
-pub fn refuse_same_file(target: &Path, inputs: &[&Path]) -> Result<()> {
-    for input in inputs {
-        if same_file(target, input) {
-            return Err(Error::Refused(format!(
-                "{}: the output is the input {}; writing it would destroy the input — choose \
-                 another output file",
-                shown(target),
-                shown(input)
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Whether a path names something to write into: not empty, not `.` or `..` as its
@@ -247,9 +237,10 @@ impl Staging {
         check_replaceable(target, is_ours)?;
         refuse_containing(target, inputs)?;
         check_dir_output(target)?;
-        reap_stale(&parent_dir(target), &base_name(target));
+        let (parent, base) = beside(target);
+        reap_stale(&parent, &base);
         loop {
-            let dir = tmp_sibling(target);
+            let dir = tmp_sibling(&parent, &base);
             // The marker inside says that ldd-sets made the directory: only such directories
             // are ever reaped as stale (`cleanup::reap_stale`).
             let made = |d: &Path| {
@@ -338,7 +329,8 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
         }
     }
     // No atomic exchange: move the old one aside, then the new one in.
-    let aside = tmp_sibling(b);
+    let (parent, base) = beside(b);
+    let aside = tmp_sibling(&parent, &base);
     fs::rename(b, &aside)?;
     if let Err(e) = fs::rename(a, b) {
         let _ = fs::rename(&aside, b);
@@ -398,17 +390,11 @@ impl AtomicFile {
 
     /// Starts writing `target`, refusing it if it is one of `inputs`.
     pub fn create_checked(target: &Path, inputs: &[&Path]) -> Result<AtomicFile> {
-        refuse_same_file(target, inputs)?;
-        check_file_output(target)?;
-        if fs::symlink_metadata(target).is_ok_and(|m| m.is_dir()) {
-            return Err(Error::Refused(format!(
-                "{}: is a directory, not a file",
-                shown(target)
-            )));
-        }
-        reap_stale(&parent_dir(target), &base_name(target));
+        let (parent, base) = beside(target);
+        check_file_output(target, inputs)?;
+        reap_stale(&parent, &base);
         loop {
-            let tmp = tmp_sibling(target);
+            let tmp = tmp_sibling(&parent, &base);
             let mut file = None;
             let made = create_registered(&tmp, false, |t| {
                 file = Some(
@@ -433,7 +419,7 @@ impl AtomicFile {
                     })
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(Error::io(&parent_dir(target), e)),
+                Err(e) => return Err(Error::io(&parent, e)),
             }
         }
     }
@@ -454,7 +440,7 @@ impl AtomicFile {
             return Ok(());
         }
         self.sync()?;
-        check_file_output(&self.target)?;
+        check_file_output(&self.target, &[])?;
         fs::rename(&self.tmp, &self.target).map_err(|e| Error::io(&self.target, e))?;
         self.reg = None;
         Ok(())
@@ -551,7 +537,7 @@ pub fn write_together(
     inputs: &[&Path],
 ) -> Result<()> {
     for (path, _) in files {
-        refuse_same_file(path, inputs)?;
+        check_file_output(path, inputs)?;
         if path.exists() && !is_ours(path) {
             return Err(Error::Refused(format!(
                 "{}: exists and was not written by `{owner}`; refusing to replace it — \
@@ -693,9 +679,22 @@ mod tests {
             &hard,
             &dir.path().join("sub/../sub/model.fwd.ldda"),
         ] {
-            assert!(check_file_output(t).is_err(), "{}", t.display());
+            assert!(check_file_output(t, &[]).is_err(), "{}", t.display());
         }
-        assert!(check_file_output(&dir.path().join("other")).is_ok());
+        assert!(check_file_output(&dir.path().join("other"), &[]).is_ok());
+        // Inputs given to the check, not noted: the same, by path or through a link.
+        let given = dir.path().join("given.txt");
+        std::fs::write(&given, "g").unwrap();
+        let to_given = dir.path().join("to-given");
+        std::os::unix::fs::symlink(&given, &to_given).unwrap();
+        for t in [&given, &to_given] {
+            let e = check_file_output(t, &[given.as_path()]).unwrap_err();
+            assert!(e.to_string().contains("is the input"), "{e}");
+        }
+        assert!(check_file_output(&given, &[]).is_ok());
+        // A directory is not a file output.
+        let e = check_file_output(&dir.path().join("sub"), &[]).unwrap_err();
+        assert!(e.to_string().contains("is a directory, not a file"), "{e}");
         assert!(check_dir_output(&dir.path().join("sub")).is_err());
         assert!(check_dir_output(dir.path()).is_err());
         assert!(check_dir_output(&dir.path().join("out")).is_ok());
