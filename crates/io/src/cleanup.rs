@@ -212,6 +212,14 @@ pub fn process_alive(pid: u32) -> bool {
     r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
+/// The file name of an output as its temporaries and lock are named after it (`out` for a
+/// path without one).
+pub(crate) fn base_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into())
+}
+
 /// A fresh temporary name in `parent` for the output named `base`:
 /// `.<base>.ldd-tmp-<pid>-<n>` (hidden, and recognised by [`reap_stale`]).
 pub fn tmp_sibling(parent: &Path, base: &str) -> PathBuf {
@@ -281,11 +289,7 @@ pub struct Lock {
 
 /// The lock file of `target`: `.<name>.ldd-lock` beside it.
 pub fn lock_path(target: &Path) -> PathBuf {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    target.with_file_name(format!(".{name}.ldd-lock"))
+    target.with_file_name(format!(".{}.ldd-lock", base_name(target)))
 }
 
 /// What a lock file holds before the owner's process id.

@@ -14,6 +14,7 @@
 //!
 //! Temporary names are `.<name>.ldd-tmp-<pid>-<n>`; they are registered for removal on
 //! SIGINT/SIGTERM ([`crate::cleanup`]) and reaped by the next run if their process died.
+//!
 //! No output is ever one of the inputs: each command notes the files it was given to read
 //! ([`note_input`]: corpus sides, parses, models, aligner models, training data, system
 //! outputs), and every output is checked against them when it is created and again when
@@ -30,10 +31,10 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::cleanup::STAGING_MARKER;
-use crate::cleanup::{create_registered, reap_stale, tmp_sibling, Lock, Registration};
-use crate::error::shown;
-use crate::error::{Error, Result};
+use crate::cleanup::{
+    base_name, create_registered, reap_stale, tmp_sibling, Lock, Registration, STAGING_MARKER,
+};
+use crate::error::{shown, Error, Result};
 
 /// The directory holding `path` (`.` for a bare file name).
 pub fn parent_dir(path: &Path) -> PathBuf {
@@ -138,48 +139,35 @@ pub fn check_file_output(target: &Path, given: &[&Path]) -> Result<()> {
     }
 }
 
-/// Refuses a directory output `target` that is or contains a noted input.
-pub fn check_dir_output(target: &Path) -> Result<()> {
+/// Refuses a directory output `target` that is or contains an input of the command —
+/// one of `given` or a noted input: replacing the directory would delete it.
+pub fn check_dir_output(target: &Path, given: &[&Path]) -> Result<()> {
     let t = resolved(target);
-    for i in inputs().iter() {
-        if i.resolved.starts_with(&t) {
-            return Err(Error::Refused(format!(
-                "{}: the output directory contains the input {} of the same command; it would \
-                 be deleted when the output is replaced — choose another output",
-                shown(target),
-                shown(&i.given)
-            )));
-        }
+    let noted = inputs()
+        .iter()
+        .find(|i| i.resolved.starts_with(&t))
+        .map(|i| i.given.clone());
+    let clash = noted.or_else(|| {
+        given
+            .iter()
+            .find(|i| resolved(i).starts_with(&t))
+            .map(|i| i.to_path_buf())
+    });
+    match clash {
+        Some(input) => Err(Error::Refused(format!(
+            "{}: the output directory contains the input {} of the same command; it would \
+             be deleted when the output is replaced — choose another output",
+            shown(target),
+            shown(&input)
+        ))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// The directory of `target` and its file name as text: where its temporary siblings go
 /// and what their names start with ([`crate::cleanup::tmp_sibling`]).
 fn beside(target: &Path) -> (PathBuf, String) {
-    let base = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    (parent_dir(target), base)
-}
-
-/// Refuses an output directory `target` that is or contains one of `inputs`: replacing it
-/// would delete the input.
-pub fn refuse_containing(target: &Path, inputs: &[&Path]) -> Result<()> {
-    let t = resolved(target);
-    for input in inputs {
-        let i = resolved(input);
-        if i.starts_with(&t) {
-            return Err(Error::Refused(format!(
-                "{}: the output directory contains the input {}; it would be deleted when the \
-                 output is replaced — choose another --out",
-                shown(target),
-                shown(input)
-            )));
-        }
-    }
-    Ok(())
+    (parent_dir(target), base_name(target))
 }
 
 /// Whether `a` and `b` name the same file: the same path once resolved, or (when both
@@ -235,8 +223,7 @@ impl Staging {
         fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
         let lock = Lock::acquire(target)?;
         check_replaceable(target, is_ours)?;
-        refuse_containing(target, inputs)?;
-        check_dir_output(target)?;
+        check_dir_output(target, inputs)?;
         let (parent, base) = beside(target);
         reap_stale(&parent, &base);
         loop {
@@ -278,7 +265,7 @@ impl Staging {
         let marker = self.dir.join(STAGING_MARKER);
         fs::remove_file(&marker).map_err(|e| Error::io(&marker, e))?;
         check_replaceable(&target, is_ours)?;
-        check_dir_output(&target)?;
+        check_dir_output(&target, &[])?;
         // A signal during these steps removes whatever is at the staging path: the new
         // output before the swap, the old one after it; the target is never missing.
         if fs::symlink_metadata(&target).is_ok() {
@@ -662,6 +649,8 @@ pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn outputs_equal_to_or_holding_an_input_are_refused() {
         let dir = tempfile::tempdir().unwrap();
@@ -695,12 +684,18 @@ mod tests {
         // A directory is not a file output.
         let e = check_file_output(&dir.path().join("sub"), &[]).unwrap_err();
         assert!(e.to_string().contains("is a directory, not a file"), "{e}");
-        assert!(check_dir_output(&dir.path().join("sub")).is_err());
-        assert!(check_dir_output(dir.path()).is_err());
-        assert!(check_dir_output(&dir.path().join("out")).is_ok());
+        assert!(check_dir_output(&dir.path().join("sub"), &[]).is_err());
+        assert!(check_dir_output(dir.path(), &[]).is_err());
+        assert!(check_dir_output(&dir.path().join("out"), &[]).is_ok());
+        // A directory holding an input given to the check, not noted.
+        let other = tempfile::tempdir().unwrap();
+        let held = other.path().join("deep/held.txt");
+        std::fs::create_dir_all(held.parent().unwrap()).unwrap();
+        std::fs::write(&held, "h").unwrap();
+        let e = check_dir_output(other.path(), &[held.as_path()]).unwrap_err();
+        assert!(e.to_string().contains("contains the input"), "{e}");
+        assert!(check_dir_output(other.path(), &[]).is_ok());
     }
-
-    use super::*;
 
     #[test]
     fn confined_names_stay_inside_and_never_pass_a_link() {
