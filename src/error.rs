@@ -51,6 +51,9 @@ pub enum Error {
     /// Bad input that concerns a whole file or several files.
     #[error("{0}")]
     Data(String),
+    /// A file a sets directory's manifest names is not what the run wrote.
+    #[error(transparent)]
+    SetFile(#[from] SetFileError),
     /// Invalid configuration.
     #[error("{0}")]
     Config(String),
@@ -60,6 +63,66 @@ pub enum Error {
     /// Another process holds the output.
     #[error("{0}")]
     Busy(String),
+}
+
+/// How a file that a sets directory's manifest names is not what the run wrote: each
+/// names the manifest, so that a user sees which record disagrees.
+#[derive(Debug, thiserror::Error)]
+pub enum SetFileError {
+    /// A name in the manifest that leaves its directory (absolute, `..`, `.`, empty).
+    #[error(
+        "{}: file name `{}` leaves the set directory; the manifest was edited or is corrupt",
+        shown(manifest),
+        ldd_io::error::quote(name, 80)
+    )]
+    Leaves {
+        /// The manifest.
+        manifest: PathBuf,
+        /// The name it gives.
+        name: String,
+    },
+    /// A name in the manifest whose way passes a symbolic link.
+    #[error(
+        "{}: `{}` is a symbolic link; ldd-sets reads and writes a set directory's files \
+         only inside it, never through a link (copy the files instead)",
+        shown(manifest),
+        shown(link)
+    )]
+    Link {
+        /// The manifest.
+        manifest: PathBuf,
+        /// The link.
+        link: PathBuf,
+    },
+    /// A name the run did not record a checksum for.
+    #[error(
+        "{}: `{}` is not among the files the run recorded; the manifest was edited",
+        shown(manifest),
+        ldd_io::error::quote(name, 80)
+    )]
+    Unrecorded {
+        /// The manifest.
+        manifest: PathBuf,
+        /// The name.
+        name: String,
+    },
+    /// A file whose SHA-256 is not the one the manifest records.
+    #[error(
+        "{}: changed since ldd-sets wrote it (sha256 {got}; {} records {want}); re-run \
+         `ldd-sets extract`, or restore the file",
+        shown(path),
+        shown(manifest)
+    )]
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// The manifest.
+        manifest: PathBuf,
+        /// Its SHA-256 now.
+        got: String,
+        /// The SHA-256 recorded.
+        want: String,
+    },
 }
 
 impl Error {
@@ -92,7 +155,7 @@ impl Error {
                 EXIT_INPUT
             }
             Error::Io { .. } => EXIT_IO,
-            Error::Input { .. } | Error::Data(_) => EXIT_INPUT,
+            Error::Input { .. } | Error::Data(_) | Error::SetFile(_) => EXIT_INPUT,
             Error::Config(_) => EXIT_CONFIG,
             Error::Resource(_) => EXIT_RESOURCE,
             Error::Busy(_) => EXIT_BUSY,

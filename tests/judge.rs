@@ -465,6 +465,41 @@ fn sheets_then_tally_with_two_and_three_annotators() {
         .run();
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(!f.p("inside").exists());
+    // Sets made before locus files (an older ldd-sets): refused, naming the manifest, with
+    // nothing written.
+    let old = f.p("old-sets");
+    copy_tree(&f.sets, &old);
+    let mut m: serde_json::Value =
+        serde_json::from_str(&read_text(&old.join("manifest.json"))).unwrap();
+    for s in m["sets"].as_array_mut().unwrap() {
+        s["files"].as_object_mut().unwrap().remove("locus");
+    }
+    std::fs::write(
+        old.join("manifest.json"),
+        serde_json::to_string_pretty(&m).unwrap(),
+    )
+    .unwrap();
+    let o = Ldd::cmd("sheets")
+        .path("--sets", &old)
+        .path("--hyp", &f.hyps[0])
+        .path("--out", &f.p("from-old"))
+        .run();
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("names no locus file"), "{}", stderr(&o));
+    assert!(!f.p("from-old").exists());
+}
+
+/// Copies the directory `from` to `to` (files and directories).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
 }
 
 #[test]

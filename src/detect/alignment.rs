@@ -296,19 +296,6 @@ pub fn pair_tokens(
     )
 }
 
-/// Path of a saved fast_align model: `PREFIX.fwd.ldda` or `PREFIX.rev.ldda`.
-pub fn model_path(prefix: &Path, reverse: bool) -> PathBuf {
-    crate::layout::model_file(prefix, reverse)
-}
-
-/// The files of a saved model of this type: `PREFIX.hmm.ldda`, or fast_align's two.
-pub fn model_files(prefix: &Path, model_type: ModelType) -> Vec<PathBuf> {
-    match model_type {
-        ModelType::Hmm => vec![crate::layout::hmm_model_file(prefix)],
-        ModelType::FastAlign => vec![model_path(prefix, false), model_path(prefix, true)],
-    }
-}
-
 /// Finds `P.<lang>` or `P.<lang>.gz`.
 fn side(prefix: &Path, lang: &str) -> Result<PathBuf> {
     let candidates = crate::layout::side_candidates(&prefix.display().to_string(), lang);
@@ -515,19 +502,7 @@ fn train_on(
             (&training, n)
         }
     };
-    create_model_dirs(opts)?;
     Ok((models(train_corpus, opts, langs)?, pairs))
-}
-
-/// The directories of the models `--save-align-model` writes, created before training
-/// (not after it).
-fn create_model_dirs(opts: &AlignOptions) -> Result<()> {
-    if let Some(prefix) = &opts.save_model {
-        for f in model_files(prefix, opts.model_type) {
-            ldd_io::fs::create_parent(&f)?;
-        }
-    }
-    Ok(())
 }
 
 /// Aligns every pair of `pairs` (source–target orientation) with the options. `langs` name
@@ -695,7 +670,7 @@ fn fast_align(
         let name = if reverse { "reverse" } else { "forward" };
         let model = match &opts.model {
             Some(prefix) => {
-                let path = model_path(prefix, reverse);
+                let path = crate::layout::model_file(prefix, reverse);
                 ldd_io::output::note_input(&path);
                 other_type_hint(
                     &path,
@@ -726,7 +701,7 @@ fn fast_align(
                 let mut m = Model::train(train_corpus, &topts)?;
                 m.set_labels(langs.0, langs.1);
                 if let Some(prefix) = &opts.save_model {
-                    saved.push(m.save_staged(model_path(prefix, reverse))?);
+                    saved.push(m.save_staged(crate::layout::model_file(prefix, reverse))?);
                 }
                 if opts.progress {
                     eprintln!(
@@ -749,7 +724,11 @@ fn hmm(train_corpus: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Resul
         Some(prefix) => {
             let path = crate::layout::hmm_model_file(prefix);
             ldd_io::output::note_input(&path);
-            other_type_hint(&path, &model_path(prefix, false), ModelType::FastAlign)?;
+            other_type_hint(
+                &path,
+                &crate::layout::model_file(prefix, false),
+                ModelType::FastAlign,
+            )?;
             let mut m = HmmModel::load(&path)?;
             check_labels(m.labels(), &path, langs)?;
             m.set_max_len(opts.max_tokens);

@@ -18,6 +18,8 @@
 //!   tags), written by `extract`, parsed by `report`.
 //! - [`options`]: the manifest's record of the options a run was made with.
 //! - [`permute`]: `permute.json`, the record of `permute`'s settings and splits.
+//! - [`reorder`]: `reorder.tsv`, every line's reordering measures, written by `extract`,
+//!   counted by `report`.
 //! - [`scores`]: `scores.json`, written by `score`, read by `report`.
 //! - [`sets`]: the manifest's record of every set and its controls.
 //! - [`sheet`]: annotation sheets and their key (`sheets`), and `tally.json` (`tally`).
@@ -29,6 +31,7 @@ pub mod manifest;
 pub mod marked;
 pub mod options;
 pub mod permute;
+pub mod reorder;
 pub mod scores;
 pub mod sets;
 pub mod sheet;

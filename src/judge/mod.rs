@@ -45,17 +45,19 @@ pub fn write_sheets(s: &sheets::Sheets, out: &Path, key: &Path, inputs: &[&Path]
             &to_csv(&s.translation)?,
         )?;
     }
+    let key_csv = (!s.key.is_empty()).then(|| to_csv(&s.key)).transpose()?;
     let page = form::page(&s.detection, &s.translation)?;
     ldd_io::write_bytes_atomic(&root.join(layout::SHEET_FORM), page.as_bytes())?;
     let record = serde_json::to_string_pretty(&s.record).map_err(|e| Error::Data(e.to_string()))?;
     ldd_io::write_bytes_atomic(&root.join(layout::SHEET_RECORD), (record + "\n").as_bytes())?;
-    let key_file = if s.key.is_empty() {
-        None
-    } else {
-        ldd_io::fs::create_parent(key)?;
-        let mut f = AtomicFile::create_checked(key, inputs)?;
-        std::io::Write::write_all(&mut f, &to_csv(&s.key)?).map_err(|e| Error::io(key, e))?;
-        Some(f)
+    let key_file = match key_csv {
+        None => None,
+        Some(csv) => {
+            ldd_io::fs::create_parent(key)?;
+            let mut f = AtomicFile::create_checked(key, inputs)?;
+            std::io::Write::write_all(&mut f, &csv).map_err(|e| Error::io(key, e))?;
+            Some(f)
+        }
     };
     // The key and the sheets move into place together: a stop finds both or neither.
     ldd_io::cleanup::uninterrupted(|| -> Result<()> {

@@ -112,67 +112,73 @@ fn sample(l: &Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<
             phenomena.push(&u.set.phenomenon);
         }
     }
+    // The cells (phenomenon, distance) and their `eqK` sets, each with its locus file
+    // (checked before anything is read).
+    let mut cells = Vec::new();
     for ph in phenomena {
         for &d in &o.distances {
-            let Some(k) = l.units.iter().position(|u| {
+            match l.units.iter().position(|u| {
                 u.set.kind == SetKind::Lexical
                     && u.set.phenomenon == ph
                     && u.set.exact
                     && u.set.min_distance == d
-            }) else {
-                short.push(format!(
+            }) {
+                Some(k) => cells.push((ph, d, k)),
+                None => short.push(format!(
                     "{ph} eq{d}: no such set (extract with a larger --max-distance)"
-                ));
-                continue;
-            };
-            let u = &l.units[k];
-            let Some(rows) = crate::read::sets::locus_rows(l, k)? else {
-                return Err(Error::Config(format!(
-                    "sheets: {} names no locus file (the sets were made by an older ldd-sets); \
-                     extract again",
-                    ldd_io::error::shown(&l.manifest_path)
-                )));
-            };
-            let seed = crate::sample::stream_seed(o.seed, ph, &u.set.bucket);
-            let mut keyed: Vec<(u64, Locus)> = rows
-                .into_iter()
-                .map(|r| (splitmix64(seed ^ (r.id << 16 | u64::from(r.n))), r))
-                .collect();
-            keyed.sort_by_key(|(h, r)| (*h, r.id, r.n));
-            keyed.truncate(o.per_cell);
-            if keyed.len() < o.per_cell {
-                short.push(format!("{ph} eq{d}: {} loci", keyed.len()));
+                )),
             }
-            // The marked source and the reference of each sampled line, read once each.
-            let position: BTreeMap<u32, u32> = u
-                .ids
-                .iter()
-                .enumerate()
-                .map(|(i, &id)| (id, i as u32 + 1))
-                .collect();
-            let mut wanted: Vec<u32> = keyed
-                .iter()
-                .filter_map(|(_, r)| position.get(&(r.id as u32)).copied())
-                .collect();
-            wanted.sort_unstable();
-            wanted.dedup();
-            let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
-                let (_, lines) = crate::read::sets::read_recorded(&l.m, &l.dir, rel, |p| {
-                    read_needed_hashed(p, &wanted)
-                })?;
-                Ok(wanted.iter().copied().zip(lines).collect())
-            };
-            let marked_lines = read(&u.set.files.marked)?;
-            let targets = read(&u.set.files.target)?;
-            for (_, r) in keyed {
-                let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
-                items.push(Item {
-                    phenomenon: ph.to_string(),
-                    source: mark_source(marked_lines.get(&pos).map_or("", String::as_str), r.n),
-                    reference: targets.get(&pos).cloned().unwrap_or_default(),
-                    locus: r,
-                });
-            }
+        }
+    }
+    if cells
+        .iter()
+        .any(|&(_, _, k)| l.units[k].set.files.locus.is_none())
+    {
+        return Err(Error::Config(format!(
+            "sheets: {} names no locus file (the sets were made by an older ldd-sets); \
+             extract again",
+            ldd_io::error::shown(&l.manifest_path)
+        )));
+    }
+    for (ph, d, k) in cells {
+        let u = &l.units[k];
+        let mut rows = crate::read::sets::locus_rows(l, k)?.unwrap_or_default();
+        let seed = crate::sample::stream_seed(o.seed, ph, &u.set.bucket);
+        rows.sort_by_key(|r| (r.id, r.n));
+        let keyed =
+            crate::sample::first_by_hash(rows, seed, |r| r.id << 16 | u64::from(r.n), o.per_cell);
+        if keyed.len() < o.per_cell {
+            short.push(format!("{ph} eq{d}: {} loci", keyed.len()));
+        }
+        // The marked source and the reference of each sampled line, read once each.
+        let position: BTreeMap<u32, u32> = u
+            .ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| (id, i as u32 + 1))
+            .collect();
+        let mut wanted: Vec<u32> = keyed
+            .iter()
+            .filter_map(|r| position.get(&(r.id as u32)).copied())
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
+            let (_, lines) = crate::read::sets::read_recorded(&l.m, &l.dir, rel, |p| {
+                read_needed_hashed(p, &wanted)
+            })?;
+            Ok(wanted.iter().copied().zip(lines).collect())
+        };
+        let marked_lines = read(&u.set.files.marked)?;
+        let targets = read(&u.set.files.target)?;
+        for r in keyed {
+            let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
+            items.push(Item {
+                phenomenon: ph.to_string(),
+                source: mark_source(marked_lines.get(&pos).map_or("", String::as_str), r.n),
+                reference: targets.get(&pos).cloned().unwrap_or_default(),
+                locus: r,
+            });
         }
     }
     Ok(items)

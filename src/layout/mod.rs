@@ -203,6 +203,16 @@ pub fn hmm_model_file(prefix: &Path) -> PathBuf {
     with_suffix(prefix, ".hmm.ldda")
 }
 
+/// The files of a saved aligner model: `<prefix>.hmm.ldda` for the HMM (`hmm`), else
+/// fast_align's two (forward, reverse).
+pub fn model_files(prefix: &Path, hmm: bool) -> Vec<PathBuf> {
+    if hmm {
+        vec![hmm_model_file(prefix)]
+    } else {
+        vec![model_file(prefix, false), model_file(prefix, true)]
+    }
+}
+
 fn with_suffix(prefix: &Path, suffix: &str) -> PathBuf {
     let mut s = prefix.as_os_str().to_owned();
     s.push(suffix);

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use crate::bucket::Bucket;
 use crate::config::Languages;
-use crate::detect::alignment::{self, pair_tokens, Aligned};
+use crate::detect::alignment::{self, pair_tokens, Aligned, ModelType};
 use crate::detect::locus::{self, AlignedLine};
 use crate::detect::reorder::{self, ReorderOptions};
 use crate::detect::rules::{Match, Matcher, RuleSet};
@@ -34,6 +34,7 @@ use crate::read::lockstep::{Line, Lockstep};
 use crate::read::select::{read_ids, read_needed};
 use crate::read::shard::Shard;
 use crate::sample::{self, ControlOptions};
+use crate::write::alignments::create_model_dirs;
 use crate::write::controls::{write_control, LineMap};
 use crate::write::locus::add_reference;
 use crate::write::reorder_files::write_corpus_files;
@@ -166,7 +167,10 @@ fn inputs(corpus: &CorpusFiles, sets: &SetOptions, out: &Output) -> Vec<PathBuf>
         v.extend(r.alignments.iter().cloned());
         v.extend(r.align.train.iter().cloned());
         for prefix in r.align.model.iter().chain(&r.align.save_model) {
-            v.extend(alignment::model_files(prefix, r.align.model_type));
+            v.extend(layout::model_files(
+                prefix,
+                r.align.model_type == ModelType::Hmm,
+            ));
         }
     }
     v
@@ -280,6 +284,12 @@ pub fn extract(
     let inputs = inputs(corpus, sets, out);
     let input_refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     let staging = Staging::new(&out.dir, &is_output, &input_refs)?;
+    if let Some(r) = sets.reorder.as_ref().filter(|r| r.alignments.is_none()) {
+        if let Some(prefix) = &r.align.save_model {
+            let hmm = r.align.model_type == ModelType::Hmm;
+            create_model_dirs(&layout::model_files(prefix, hmm))?;
+        }
+    }
     let root = staging.path().to_path_buf();
     let (src_lang, tgt_lang) = (languages.source(), languages.target());
     let rules = &sets.rules;

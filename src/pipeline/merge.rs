@@ -29,11 +29,11 @@ use crate::format::manifest::{
     is_output, write_summary, CorpusStats, Distances, Inputs, Manifest, MergedShard, MergedShards,
     ShardPart, ShardRecord, Tool, MANIFEST,
 };
+use crate::format::reorder::TSV_HEADER;
 use crate::format::sets::SetEntry;
 use crate::read::select::read_ids;
 use crate::read::sets::{file, resolve};
 use crate::read::shard::Shard;
-use crate::write::reorder_files::TSV_HEADER;
 use crate::write::shard::read_lengths;
 
 /// What `merge` joins and where.

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SetFileError};
 use crate::format::locus::Locus;
 use crate::format::manifest::{Manifest, MANIFEST};
 use crate::format::sets::{ControlStatus, SetControls, SetEntry};
@@ -36,11 +36,11 @@ fn recorded<'m>(m: &'m Manifest, dir: &Path, rel: &str) -> Result<(PathBuf, Opti
     }
     match m.checksums.get(rel) {
         Some(want) => Ok((path, Some(want.as_str()))),
-        None => Err(Error::Data(format!(
-            "{}: `{}` is not among the files the run recorded; the manifest was edited",
-            ldd_io::error::shown(&dir.join(MANIFEST)),
-            ldd_io::error::quote(rel, 80)
-        ))),
+        None => Err(SetFileError::Unrecorded {
+            manifest: dir.join(MANIFEST),
+            name: rel.to_string(),
+        }
+        .into()),
     }
 }
 
@@ -76,12 +76,13 @@ fn unchanged(dir: &Path, path: &Path, got: &str, want: &str) -> Result<()> {
     if got == want {
         return Ok(());
     }
-    Err(Error::Data(format!(
-        "{}: changed since ldd-sets wrote it (sha256 {got}; {} records {want}); re-run \
-         `ldd-sets extract`, or restore the file",
-        ldd_io::error::shown(path),
-        ldd_io::error::shown(&dir.join(MANIFEST))
-    )))
+    Err(SetFileError::Changed {
+        path: path.to_path_buf(),
+        manifest: dir.join(MANIFEST),
+        got: got.to_string(),
+        want: want.to_string(),
+    }
+    .into())
 }
 
 /// [`unchanged`] for a file hashed as it is on disk now; nothing to check (and nothing
@@ -99,20 +100,15 @@ fn unchanged_on_disk(dir: &Path, path: &Path, want: Option<&str>) -> Result<()> 
 /// ldd-sets read or write outside its directory.
 pub fn resolve(dir: &Path, rel: &str) -> Result<PathBuf> {
     ldd_io::confined(dir, rel).map_err(|e| {
-        let manifest = ldd_io::error::shown(&dir.join(MANIFEST));
-        Error::Data(match e {
-            ldd_io::Outside::Name => format!(
-                "{manifest}: file name `{}` leaves the set directory; the manifest was edited \
-                 or is corrupt",
-                ldd_io::error::quote(rel, 80)
-            ),
-            ldd_io::Outside::Link(p) => format!(
-                "{manifest}: `{}` is a symbolic link; ldd-sets reads and writes a set \
-                 directory's files only inside it, never through a link (copy the files \
-                 instead)",
-                ldd_io::error::shown(&p)
-            ),
-        })
+        let manifest = dir.join(MANIFEST);
+        match e {
+            ldd_io::Outside::Name => SetFileError::Leaves {
+                manifest,
+                name: rel.to_string(),
+            },
+            ldd_io::Outside::Link(link) => SetFileError::Link { manifest, link },
+        }
+        .into()
     })
 }
 

@@ -8,8 +8,6 @@ use std::path::{Path, PathBuf};
 use ldd_io::Input;
 
 use super::scores::Scores;
-use crate::detect::rules::{Match, RuleSet};
-use ldd_eval::rng::splitmix64;
 
 use crate::error::{Error, Result};
 use crate::format::judged::{self, Judged};
@@ -20,57 +18,27 @@ use crate::read::select::{read_needed_hashed, read_selected};
 use crate::read::sets::Loaded;
 
 pub use crate::format::manifest::Distances;
+pub use crate::format::reorder::Measure;
 
-/// The distance of every pair of every lexical phenomenon, in rule order: as extract
-/// recorded them in the manifest (checked against the `ge0` sets' pair counts when it was
-/// read); for manifests that record none, found again by running the manifest's rules over
-/// each phenomenon's `ge0` trees (which hold every instance), in parallel.
-pub fn lexical_distances(dir: &Path, m: &Manifest) -> Result<Vec<Distances>> {
-    use rayon::prelude::*;
-    if !m.distances.is_empty() {
-        let recorded = m
-            .distances
-            .iter()
-            .filter(|d| m.ge0(&d.phenomenon).is_some());
-        return Ok(recorded.cloned().collect());
+/// The distance of every pair of every lexical phenomenon that has a `ge0` set, in rule
+/// order, as extract recorded them in the manifest (checked against the `ge0` sets' pair
+/// counts when it was read). A manifest of an ldd-sets older than that record has none: a
+/// note says so, and the report shows no distance distributions (run `extract` again).
+pub fn lexical_distances(m: &Manifest, notes: &mut Vec<String>) -> Vec<Distances> {
+    let lexical = m.sets.iter().any(|s| s.kind == SetKind::Lexical);
+    if m.distances.is_empty() && lexical {
+        notes.push(
+            "the manifest records no pair distances (it was written by an older ldd-sets): \
+             the distance distributions are not shown; run `ldd-sets extract` again to see \
+             them"
+                .into(),
+        );
     }
-    let matcher = RuleSet::from(&m.rules).compile();
-    let found: Vec<Option<Distances>> = m
-        .rules
-        .phenomena
-        .par_iter()
-        .enumerate()
-        .map(|(pi, p)| -> Result<Option<Distances>> {
-            let Some(set) = m.ge0(&p.name) else {
-                return Ok(None);
-            };
-            let path = crate::read::sets::file(m, dir, &set.files.conllu)?;
-            let mut dist = Distances {
-                phenomenon: p.name.clone(),
-                counts: Vec::new(),
-            };
-            let mut matches: Vec<Match> = Vec::new();
-            ldd_conllu::for_each_sentence(&path, |_, s| -> Result<()> {
-                matcher.detect(s, &mut matches);
-                for f in matches.iter().filter(|f| usize::from(f.phenomenon) == pi) {
-                    dist.add(f.distance as usize);
-                }
-                Ok(())
-            })?;
-            if dist.total() != set.pairs {
-                return Err(Error::Data(format!(
-                    "{}: has {} {} pairs under the manifest's rules but the manifest records {}; \
-                     the set files were changed",
-                    ldd_io::error::shown(&path),
-                    dist.total(),
-                    ldd_io::error::escape(&p.name),
-                    set.pairs
-                )));
-            }
-            Ok(Some(dist))
-        })
-        .collect::<Result<_>>()?;
-    Ok(found.into_iter().flatten().collect())
+    m.distances
+        .iter()
+        .filter(|d| m.ge0(&d.phenomenon).is_some())
+        .cloned()
+        .collect()
 }
 
 /// The parse cache's record `K.json` beside the trees `K.conllu.gz` that `extract` read,
@@ -85,22 +53,6 @@ pub fn parse_record(m: &Manifest) -> Option<ldd_parse::CacheManifest> {
     (rec.conllu_gz_sha256 == m.inputs.conllu.sha256 && rec.corpus_sha256 == m.inputs.source.sha256)
         .then_some(rec)
 }
-
-/// A per-line reordering measure, counted by value.
-#[derive(Debug, Clone)]
-pub struct Measure {
-    /// Column name (`position`, `crossing`, `kendall`, `fuzzy`; `distance` in older runs).
-    pub name: String,
-    /// Value × 100 (rounded) → lines.
-    pub counts: BTreeMap<i64, u64>,
-    /// Whether every value is a whole number.
-    pub integral: bool,
-    /// Lines where the measure is undefined (empty cell, or no row).
-    pub undefined: u64,
-}
-
-/// Columns of the reordering file that are measures.
-const MEASURES: [&str; 5] = ["position", "crossing", "kendall", "fuzzy", "distance"];
 
 /// The reordering measures of every line, from the per-line file the manifest records
 /// (`reorder.tsv`: one row per corpus line, one column per measure; older runs'
@@ -117,75 +69,10 @@ pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Ve
     }
     let (path, measures) = crate::read::sets::read_recorded(m, dir, &info.files.measures, |p| {
         let mut r = Input::open(p)?;
-        let measures = read_measures(&mut r, p, m.corpus.lines);
+        let measures = crate::format::reorder::measures(&mut r, p, m.corpus.lines);
         Ok((measures, r.finish()?.sha256))
     })?;
     Ok((Some(path), measures))
-}
-
-/// The measures of the per-line reordering file `path`, read from `r` (up to its first
-/// bad line); `corpus_lines` counts the lines without a row as undefined.
-fn read_measures(r: &mut Input, path: &Path, corpus_lines: u64) -> Result<Vec<Measure>> {
-    let Some(header) = r.next_line()? else {
-        return Err(Error::input(path, 1, "empty file: expected a header row"));
-    };
-    let columns: Vec<(usize, String)> = header
-        .split('\t')
-        .enumerate()
-        .filter(|(_, c)| MEASURES.contains(c))
-        .map(|(i, c)| (i, c.to_string()))
-        .collect();
-    if columns.is_empty() {
-        return Err(Error::input(
-            path,
-            1,
-            format!("no measure column ({}) in the header", MEASURES.join(", ")),
-        ));
-    }
-    let mut measures: Vec<Measure> = columns
-        .iter()
-        .map(|(_, n)| Measure {
-            name: n.clone(),
-            counts: BTreeMap::new(),
-            integral: true,
-            undefined: 0,
-        })
-        .collect();
-    let mut rows = 0u64;
-    while let Some(line) = r.next_line()? {
-        rows += 1;
-        let cells: Vec<&str> = line.split('\t').collect();
-        for ((i, name), meas) in columns.iter().zip(measures.iter_mut()) {
-            let cell = cells.get(*i).copied().unwrap_or("").trim();
-            if cell.is_empty() {
-                meas.undefined += 1;
-                continue;
-            }
-            let v: f64 = cell
-                .parse()
-                .ok()
-                .filter(|v: &f64| v.is_finite())
-                .ok_or_else(|| {
-                    Error::input(
-                        path,
-                        rows + 1,
-                        format!(
-                            "column `{name}`: not a number: `{}`",
-                            ldd_io::error::quote(cell, 40)
-                        ),
-                    )
-                })?;
-            if v.fract() != 0.0 {
-                meas.integral = false;
-            }
-            *meas.counts.entry((v * 100.0).round() as i64).or_insert(0) += 1;
-        }
-    }
-    // max_distance.tsv has rows only for lines with a link.
-    for meas in &mut measures {
-        meas.undefined += corpus_lines.saturating_sub(rows);
-    }
-    Ok(measures)
 }
 
 /// A corpus line shown in the examples browser.
@@ -219,14 +106,11 @@ pub struct SetExamples {
 /// lines shown for `ge5` are mostly among those shown for `ge1`.
 pub fn sample_positions(set: &SetEntry, ids: &[u32], n: usize) -> Vec<u32> {
     let seed = crate::sample::stream_seed(1, &set.phenomenon, "examples");
-    let mut keyed: Vec<(u64, u32)> = ids
-        .iter()
-        .enumerate()
-        .map(|(pos, &id)| (splitmix64(seed ^ u64::from(id)), pos as u32 + 1))
-        .collect();
-    keyed.sort_unstable();
-    keyed.truncate(n);
-    keyed.into_iter().map(|(_, p)| p).collect()
+    let positions = (1u32..).zip(ids.iter().copied());
+    crate::sample::first_by_hash(positions, seed, |&(_, id)| u64::from(id), n)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect()
 }
 
 /// Every system's output lines (by corpus id) for the lines in `ids`; `None` for a system

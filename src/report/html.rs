@@ -210,12 +210,9 @@ fn draw(sections: Vec<Vec<(Spec, String)>>) -> Result<Vec<Vec<(Chart, String)>>>
 }
 
 /// The whole page: every chart is said first, drawn at once, then laid out with the
-/// tables.
-pub fn page(r: &Report) -> Result<String> {
-    // The item browser's rules and section, from items.rs, placed below.
-    let items_style = super::items::style(r);
-    let mut items_section = String::new();
-    super::items::section(&mut items_section, r);
+/// tables and the item browser (its style rules and its section, made by
+/// [`super::items`]).
+pub fn page(r: &Report, items_style: &str, items_section: &str) -> Result<String> {
     let mut s = String::with_capacity(1 << 20);
     let corpus = &r.corpus;
     let lang = format!("{} → {}", r.m.languages.source(), r.m.languages.target());
@@ -282,7 +279,7 @@ pub fn page(r: &Report) -> Result<String> {
     findings(&mut s, r);
     scores(&mut s, r, &score_figs);
     annotation(&mut s, r);
-    s.push_str(&items_section);
+    s.push_str(items_section);
     sizes(&mut s, r, &size_figs);
     distances(&mut s, &distance_figs);
     examples(&mut s, r);

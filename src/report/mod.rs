@@ -113,6 +113,7 @@ pub fn gather(
     per_set: usize,
     tally: Option<&Path>,
 ) -> Result<Report> {
+    let corpus = file_name(&l.m.inputs.source.path);
     let scores_path = match scores {
         Some(p) => Some(p.to_path_buf()),
         None => Some(l.dir.join(crate::layout::SCORES_JSON)).filter(|p| p.is_file()),
@@ -121,18 +122,18 @@ pub fn gather(
         Some(p) => Some(scores::read(p, &l.m)?),
         None => None,
     };
-    let distances = data::lexical_distances(&l.dir, &l.m)?;
-    let (measures_path, measures) = data::reorder_measures(&l.dir, &l.m)?;
-    let mut notes = Vec::new();
-    let examples = data::examples(&l, scores.as_ref(), per_set, &mut notes)?;
-    let parse = data::parse_record(&l.m);
     let tally = tally.map(crate::format::sheet::read_tally).transpose()?;
+    let mut notes = Vec::new();
+    let parse = data::parse_record(&l.m);
+    let distances = data::lexical_distances(&l.m, &mut notes);
+    let (measures_path, measures) = data::reorder_measures(&l.dir, &l.m)?;
+    let examples = data::examples(&l, scores.as_ref(), per_set, &mut notes)?;
     let loci = match (&scores_path, &scores) {
         (Some(p), Some(sc)) => data::loci(p, sc, &mut notes)?,
         _ => None,
     };
     Ok(Report {
-        corpus: file_name(&l.m.inputs.source.path),
+        corpus,
         measures_file: measures_path.as_deref().map(file_name),
         dir: l.dir,
         m: l.m,
@@ -209,7 +210,12 @@ fn written_by_us(p: &Path, format: Format) -> bool {
 /// Renders the report in the chosen format.
 pub fn render(r: &Report, format: Format) -> Result<String> {
     match format {
-        Format::Html => html::page(r),
+        Format::Html => {
+            let style = items::style(r);
+            let mut section = String::new();
+            items::section(&mut section, r);
+            html::page(r, &style, &section)
+        }
         Format::Latex => Ok(latex::tables(r)),
     }
 }

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use ldd_align::{Alignment, Corpus};
 
 use super::{share, Loaded, Metric, Row, Trend};
-use crate::detect::alignment::{self, AlignOptions, Trained};
+use crate::detect::alignment::{self, AlignOptions, ModelType};
 use crate::error::{Error, Result};
 use crate::format::judged::{self, Judged, Judgement};
 use crate::format::locus::{Locus, RefToken};
@@ -215,7 +215,7 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
             opts.model_type
         )));
     };
-    for f in alignment::model_files(&prefix, opts.model_type) {
+    for f in crate::layout::model_files(&prefix, opts.model_type == ModelType::Hmm) {
         if !f.is_file() {
             return Err(Error::Config(format!(
                 "--metrics locus: the aligner model {} does not exist (give --align-model PREFIX)",
@@ -236,7 +236,7 @@ pub fn settings(j: &Judging) -> Result<String> {
     let (opts, m) = (&j.aligner, &j.matcher);
     let mut sums = Vec::new();
     if let Some(prefix) = &opts.model {
-        for f in alignment::model_files(prefix, opts.model_type) {
+        for f in crate::layout::model_files(prefix, opts.model_type == ModelType::Hmm) {
             let (sha, _) = ldd_io::sha256_file(&f)?;
             sums.push(sha[..16].to_string());
         }
@@ -349,7 +349,8 @@ impl Aligned {
 }
 
 /// Every system's outputs (`hyps`) of the lines `words` holds, aligned to their sources
-/// with the aligner of `opts`, loaded once; `f` gets each system's outputs in turn.
+/// with the aligner of `opts`, loaded once; `f` gets each system's outputs in turn. Every
+/// output is read first ([`output_pairs`]), so a bad file fails before the aligner loads.
 fn align_each(
     l: &Loaded,
     hyps: &[PathBuf],
@@ -357,10 +358,19 @@ fn align_each(
     words: &SourceWords,
     mut f: impl FnMut(Aligned) -> Result<()>,
 ) -> Result<()> {
+    let outputs: Vec<(Corpus, BTreeMap<u32, Vec<String>>)> = hyps
+        .iter()
+        .map(|hyp| output_pairs(hyp, words, opts, l))
+        .collect::<Result<_>>()?;
     let langs = (l.m.languages.source(), l.m.languages.target());
     let trained = alignment::load(opts, langs)?;
-    for hyp in hyps {
-        f(align_outputs(hyp, words, opts, &trained, l)?)?;
+    for (pairs, tokens) in outputs {
+        let a = alignment::align(&pairs, opts, langs, None, Some(&trained))?;
+        f(Aligned {
+            links: tokens.keys().copied().zip(a.alignments).collect(),
+            tokens,
+            lemmas: BTreeMap::new(),
+        })?;
     }
     Ok(())
 }
@@ -430,16 +440,15 @@ pub fn judge_loci(
         .collect())
 }
 
-/// Reads the lines of `hyp` that `words` holds (the file must have the corpus's line
-/// count), tokenizes them as the aligner does and aligns each to its source words with
-/// `trained`, the aligner of `opts` loaded once ([`alignment::load`]).
-fn align_outputs(
+/// The lines of `hyp` that `words` holds (the file must have the corpus's line count),
+/// tokenized as the aligner of `opts` does, each paired with its source words; and the
+/// tokens by line id.
+fn output_pairs(
     hyp: &Path,
     words: &BTreeMap<u32, Vec<String>>,
     opts: &AlignOptions,
-    trained: &Trained,
     l: &Loaded,
-) -> Result<Aligned> {
+) -> Result<(Corpus, BTreeMap<u32, Vec<String>>)> {
     let ids: Vec<u32> = words.keys().copied().collect();
     let (lines, n) = read_selected(hyp, &ids)?;
     if n != l.m.corpus.lines {
@@ -455,14 +464,7 @@ fn align_outputs(
         pairs.push_pair(src, &t);
         tokens.insert(*id, t);
     }
-    let (src, tgt) = (l.m.languages.source(), l.m.languages.target());
-    let a = alignment::align(&pairs, opts, (src, tgt), None, Some(trained))?;
-    let links = ids.iter().copied().zip(a.alignments).collect();
-    Ok(Aligned {
-        tokens,
-        links,
-        lemmas: BTreeMap::new(),
-    })
+    Ok((pairs, tokens))
 }
 
 /// The judgement of one locus: `None` when the reference has no token for it.

@@ -3,7 +3,7 @@
 //! Pharaoh line, in its order, 4 decimals). Written together, or not at all.
 
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ldd_align::Alignment;
 use ldd_io::AtomicFile;
@@ -14,6 +14,15 @@ use crate::error::{Error, Result};
 pub fn posterior_line(p: &[f64]) -> String {
     let v: Vec<String> = p.iter().map(|x| format!("{x:.4}")).collect();
     v.join(" ")
+}
+
+/// The directories of the files of an aligner model to be saved (`--save-align-model`;
+/// [`crate::layout::model_files`]), created before any work rather than after training.
+pub fn create_model_dirs(models: &[PathBuf]) -> Result<()> {
+    for f in models {
+        ldd_io::fs::create_parent(f)?;
+    }
+    Ok(())
 }
 
 /// `align`'s output files, started before any work (each a hidden temporary file beside
@@ -28,30 +37,22 @@ pub struct AlignFiles {
 impl AlignFiles {
     /// Starts writing `out` and `posteriors` (`None`: no such file), refusing outputs
     /// that would destroy an input or each other: either naming one of `inputs` (the same
-    /// path, a link or a hard link), or both naming the same file.
+    /// path, a link or a hard link), or both naming the same file. The directories of
+    /// `models`, the files of the aligner model the run will save, are created first
+    /// ([`create_model_dirs`]).
     pub fn create(
         out: Option<&Path>,
         posteriors: Option<&Path>,
+        models: &[PathBuf],
         inputs: &[&Path],
     ) -> Result<AlignFiles> {
-        if let (Some(a), Some(b)) = (out, posteriors) {
-            if ldd_io::output::same_file(a, b) {
-                return Err(Error::Config(
-                    "--out and --posteriors name the same file".into(),
-                ));
-            }
-        }
-        let mut files = AlignFiles {
-            out: None,
-            posteriors: None,
-        };
-        if let Some(out) = out {
-            files.out = Some(AtomicFile::create_checked(out, inputs)?);
-        }
-        if let Some(posteriors) = posteriors {
-            files.posteriors = Some(AtomicFile::create_checked(posteriors, inputs)?);
-        }
-        Ok(files)
+        create_model_dirs(models)?;
+        let targets: Vec<&Path> = out.into_iter().chain(posteriors).collect();
+        let mut files = AtomicFile::create_all(&targets, inputs)?.into_iter();
+        Ok(AlignFiles {
+            out: out.and_then(|_| files.next()),
+            posteriors: posteriors.and_then(|_| files.next()),
+        })
     }
 
     /// Writes `alignments` (Pharaoh, one line per pair) and the `posteriors` of their

@@ -227,6 +227,28 @@ pub fn tmp_sibling(parent: &Path, base: &str) -> PathBuf {
     parent.join(format!(".{base}{TMP_MARK}{}-{n}", std::process::id()))
 }
 
+/// Creates a fresh temporary beside the output `target` (in `parent`, its directory) with
+/// `create` (which must fail if the name is taken) and registers it, after removing the
+/// temporaries of `target` that processes no longer running left there ([`reap_stale`]).
+/// Returns the temporary's path and registration.
+pub fn create_tmp_beside(
+    parent: &Path,
+    target: &Path,
+    dir: bool,
+    mut create: impl FnMut(&Path) -> std::io::Result<()>,
+) -> std::io::Result<(PathBuf, Registration)> {
+    let base = base_name(target);
+    reap_stale(parent, &base);
+    loop {
+        let tmp = tmp_sibling(parent, &base);
+        match create_registered(&tmp, dir, &mut create) {
+            Ok(reg) => return Ok((tmp, reg)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// The process id in a temporary name `.<base>.ldd-tmp-<pid>-<n>` of `base`.
 fn tmp_pid(file_name: &str, base: &str) -> Option<u32> {
     let rest = file_name

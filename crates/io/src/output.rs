@@ -32,7 +32,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::cleanup::{
-    base_name, create_registered, reap_stale, tmp_sibling, Lock, Registration, STAGING_MARKER,
+    base_name, create_tmp_beside, tmp_sibling, Lock, Registration, STAGING_MARKER,
 };
 use crate::error::{shown, Error, Result};
 
@@ -164,12 +164,6 @@ pub fn check_dir_output(target: &Path, given: &[&Path]) -> Result<()> {
     }
 }
 
-/// The directory of `target` and its file name as text: where its temporary siblings go
-/// and what their names start with ([`crate::cleanup::tmp_sibling`]).
-fn beside(target: &Path) -> (PathBuf, String) {
-    (parent_dir(target), base_name(target))
-}
-
 /// Whether `a` and `b` name the same file: the same path once resolved, or (when both
 /// exist) the same file through a link or hard link.
 pub fn same_file(a: &Path, b: &Path) -> bool {
@@ -224,29 +218,20 @@ impl Staging {
         let lock = Lock::acquire(target)?;
         check_replaceable(target, is_ours)?;
         check_dir_output(target, inputs)?;
-        let (parent, base) = beside(target);
-        reap_stale(&parent, &base);
-        loop {
-            let dir = tmp_sibling(&parent, &base);
-            // The marker inside says that ldd-sets made the directory: only such directories
-            // are ever reaped as stale (`cleanup::reap_stale`).
-            let made = |d: &Path| {
-                fs::create_dir(d)?;
-                fs::write(d.join(STAGING_MARKER), std::process::id().to_string())
-            };
-            match create_registered(&dir, true, made) {
-                Ok(reg) => {
-                    return Ok(Staging {
-                        dir,
-                        target: target.to_path_buf(),
-                        reg: Some(reg),
-                        _lock: lock,
-                    })
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(Error::io(&parent, e)),
-            }
-        }
+        // The marker inside says that ldd-sets made the directory: only such directories
+        // are ever reaped as stale (`cleanup::reap_stale`).
+        let made = |d: &Path| {
+            fs::create_dir(d)?;
+            fs::write(d.join(STAGING_MARKER), std::process::id().to_string())
+        };
+        let (dir, reg) =
+            create_tmp_beside(&parent, target, true, made).map_err(|e| Error::io(&parent, e))?;
+        Ok(Staging {
+            dir,
+            target: target.to_path_buf(),
+            reg: Some(reg),
+            _lock: lock,
+        })
     }
 
     /// Where to write the outputs until they are committed.
@@ -316,8 +301,7 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
         }
     }
     // No atomic exchange: move the old one aside, then the new one in.
-    let (parent, base) = beside(b);
-    let aside = tmp_sibling(&parent, &base);
+    let aside = tmp_sibling(&parent_dir(b), &base_name(b));
     fs::rename(b, &aside)?;
     if let Err(e) = fs::rename(a, b) {
         let _ = fs::rename(&aside, b);
@@ -377,38 +361,47 @@ impl AtomicFile {
 
     /// Starts writing `target`, refusing it if it is one of `inputs`.
     pub fn create_checked(target: &Path, inputs: &[&Path]) -> Result<AtomicFile> {
-        let (parent, base) = beside(target);
         check_file_output(target, inputs)?;
-        reap_stale(&parent, &base);
-        loop {
-            let tmp = tmp_sibling(&parent, &base);
-            let mut file = None;
-            let made = create_registered(&tmp, false, |t| {
-                file = Some(
-                    fs::OpenOptions::new()
-                        .write(true)
-                        .create_new(true)
-                        .open(t)?,
-                );
-                Ok(())
-            });
-            match made.and_then(|reg| {
-                file.take()
-                    .map(|f| (f, reg))
-                    .ok_or_else(|| std::io::Error::other("temporary file not opened"))
-            }) {
-                Ok((f, reg)) => {
-                    return Ok(AtomicFile {
-                        tmp,
-                        target: target.to_path_buf(),
-                        writer: Some(BufWriter::with_capacity(1 << 16, f)),
-                        reg: Some(reg),
-                    })
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(Error::io(&parent, e)),
+        let parent = parent_dir(target);
+        let mut file = None;
+        let open = |t: &Path| {
+            file = Some(
+                fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(t)?,
+            );
+            Ok(())
+        };
+        let (tmp, reg) =
+            create_tmp_beside(&parent, target, false, open).map_err(|e| Error::io(&parent, e))?;
+        let file = file
+            .ok_or_else(|| Error::io(&tmp, std::io::Error::other("temporary file not opened")))?;
+        Ok(AtomicFile {
+            tmp,
+            target: target.to_path_buf(),
+            writer: Some(BufWriter::with_capacity(1 << 16, file)),
+            reg: Some(reg),
+        })
+    }
+
+    /// Starts writing each of `targets`, the outputs of one command that are committed
+    /// together ([`AtomicFile::commit_together`]), refusing any that is one of `inputs`
+    /// and two that name the same file (by path, link or hard link).
+    pub fn create_all(targets: &[&Path], inputs: &[&Path]) -> Result<Vec<AtomicFile>> {
+        for (i, a) in targets.iter().enumerate() {
+            if let Some(b) = targets[..i].iter().find(|b| same_file(a, b)) {
+                return Err(Error::Refused(format!(
+                    "{} and {} name the same file: give each output a file of its own",
+                    shown(b),
+                    shown(a)
+                )));
             }
         }
+        targets
+            .iter()
+            .map(|t| Self::create_checked(t, inputs))
+            .collect()
     }
 
     /// The final location.
