@@ -106,6 +106,38 @@ pub enum SetFileError {
         /// The name.
         name: String,
     },
+    /// An ids file that names a line beyond the corpus.
+    #[error("{}: line id {id} exceeds the corpus's {lines} lines", shown(path))]
+    IdBeyond {
+        /// The ids file.
+        path: PathBuf,
+        /// The id.
+        id: u32,
+        /// The corpus's line count.
+        lines: u64,
+    },
+    /// A set's ids file whose count is not the set's sentence count in the manifest.
+    #[error(
+        "{}: has {ids} ids but {} records {sentences} sentences",
+        shown(path),
+        shown(manifest)
+    )]
+    Count {
+        /// The ids file.
+        path: PathBuf,
+        /// The manifest.
+        manifest: PathBuf,
+        /// The ids in the file.
+        ids: u64,
+        /// The sentences the manifest records.
+        sentences: u64,
+    },
+    /// A set's trees file with more trees than the set has ids.
+    #[error("{}:1: more trees than the set's ids", shown(path))]
+    Trees {
+        /// The trees file.
+        path: PathBuf,
+    },
     /// A file whose SHA-256 is not the one the manifest records.
     #[error(
         "{}: changed since ldd-sets wrote it (sha256 {got}; {} records {want}); re-run \

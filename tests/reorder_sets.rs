@@ -1022,7 +1022,8 @@ fn hmm_aligner_on_the_command_line() {
     let news = data("parallel/newstest2013.de-en");
     let (de, en, gold) = (g.join("test.de"), g.join("test.en"), g.join("de-en.wa"));
     let path = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
-    let model = path("m");
+    // Saved into directories that do not exist yet: align makes them before training.
+    let model = path("models/de-en/m");
     let align = |model_type: &str, extra: &[&str]| -> (f64, Vec<String>) {
         let out = path(&format!("{model_type}.align"));
         let mut args = gold_align_args(&gold, Path::new(&out));
@@ -1048,7 +1049,10 @@ fn hmm_aligner_on_the_command_line() {
         assert_eq!(p.len(), l.split_whitespace().count(), "{l} / {p:?}");
         assert!(p.iter().all(|&x| x > 0.0 && x <= 1.0), "{p:?}");
     }
-    // The saved model: same links and posteriors, without training.
+    // The saved model: one file, in the directories made for it; the same links and
+    // posteriors, without training.
+    assert!(tmp.path().join("models/de-en/m.hmm.ldda").is_file());
+    assert!(!tmp.path().join("models/de-en/m.fwd.ldda").exists());
     let post2 = path("hmm2.post");
     let (again, links2) = align("hmm", &["--align-model", &model, "--posteriors", &post2]);
     assert_eq!((again, &links2), (hmm, &links));

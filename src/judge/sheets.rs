@@ -24,7 +24,7 @@ use crate::format::sheet::{
 };
 use crate::read::select::read_needed_hashed;
 use crate::read::sets::Loaded;
-use crate::score::locus;
+use crate::score::locus::{self, SourceWords};
 
 /// What `sheets` samples and from which systems.
 #[derive(Debug, Clone)]
@@ -65,8 +65,8 @@ pub struct Sheets {
 struct Item {
     phenomenon: String,
     locus: Locus,
-    /// The source with the locus marked ([`mark_source`]).
-    source: String,
+    /// The line of the set's marked file (every locus of the line tagged).
+    marked: String,
     /// The reference line.
     reference: String,
 }
@@ -104,8 +104,12 @@ fn mark_tokens(tokens: &[String], dep: &[usize], head: &[usize]) -> String {
 }
 
 /// The sampled loci of every lexical phenomenon and distance, in that order.
-fn sample(l: &Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<Item>> {
-    let mut items = Vec::new();
+fn sample(
+    l: &Loaded,
+    o: &SheetsOptions,
+    short: &mut Vec<String>,
+) -> Result<(Vec<Item>, SourceWords)> {
+    let (mut items, mut words) = (Vec::new(), SourceWords::new());
     let mut phenomena: Vec<&str> = Vec::new();
     for u in l.units.iter().filter(|u| u.set.kind == SetKind::Lexical) {
         if !phenomena.contains(&u.set.phenomenon.as_str()) {
@@ -171,25 +175,31 @@ fn sample(l: &Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<
         };
         let marked_lines = read(&u.set.files.marked)?;
         let targets = read(&u.set.files.target)?;
+        // The words of their trees, which the systems' outputs are aligned to.
+        if !o.hyps.is_empty() {
+            let ids: std::collections::BTreeSet<u32> = keyed.iter().map(|r| r.id as u32).collect();
+            crate::read::sets::tree_words(l, k, |id| ids.contains(&id), &mut words)?;
+        }
         for r in keyed {
             let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
             items.push(Item {
                 phenomenon: ph.to_string(),
-                source: mark_source(marked_lines.get(&pos).map_or("", String::as_str), r.n),
+                marked: marked_lines.get(&pos).cloned().unwrap_or_default(),
                 reference: targets.get(&pos).cloned().unwrap_or_default(),
                 locus: r,
             });
         }
     }
-    Ok(items)
+    Ok((items, words))
 }
 
 /// The translation rows of item `i` (`T001`, …), one per system in an order drawn for the
-/// item, and their key rows; `ref_tokens` are the reference's tokens, `outputs` each
-/// system's rendering of the locus.
+/// item, and their key rows; `source` is the source with the locus marked, `ref_tokens`
+/// the reference's tokens, `outputs` each system's rendering of the locus.
 fn translation_rows(
     i: usize,
     it: &Item,
+    source: &str,
     ref_tokens: &[String],
     outputs: &[locus::Rendering],
     o: &SheetsOptions,
@@ -216,7 +226,7 @@ fn translation_rows(
             phenomenon: it.phenomenon.clone(),
             distance: it.locus.distance,
             line: it.locus.id,
-            source: it.source.clone(),
+            source: source.to_string(),
             reference: reference.clone(),
             output: mark_tokens(&r.tokens, &r.dep, &r.head),
             question: TRANSLATION_QUESTION.into(),
@@ -238,7 +248,8 @@ fn translation_rows(
     (translation, key)
 }
 
-/// Builds the sheets of `l` (no file written).
+/// Builds the sheets of `l` (no file written): the loci sampled (with every line they
+/// need read once), judged on the systems' outputs, then laid out as rows.
 pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<Sheets> {
     if o.per_cell == 0 || o.distances.is_empty() {
         return Err(Error::Config(
@@ -246,34 +257,42 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
         ));
     }
     let mut short = Vec::new();
-    let items = sample(l, o, &mut short)?;
+    let (items, words) = sample(l, o, &mut short)?;
+    // Judged first (when there are systems), then every row laid out.
+    let judged = if o.hyps.is_empty() {
+        Vec::new()
+    } else {
+        let mut j = locus::Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
+        let loci: Vec<(&Locus, &str)> = items
+            .iter()
+            .map(|it| (&it.locus, it.reference.as_str()))
+            .collect();
+        locus::judge_loci(l, &mut j, &o.hyps, &loci, &words)?
+    };
+    let sources: Vec<String> = items
+        .iter()
+        .map(|it| mark_source(&it.marked, it.locus.n))
+        .collect();
     let detection: Vec<DetectionRow> = items
         .iter()
+        .zip(&sources)
         .enumerate()
-        .map(|(i, it)| DetectionRow {
+        .map(|(i, (it, source))| DetectionRow {
             item: format!("D{:03}", i + 1),
             phenomenon: it.phenomenon.clone(),
             distance: it.locus.distance,
             line: it.locus.id,
-            source: it.source.clone(),
+            source: source.clone(),
             question: DETECTION_QUESTION.into(),
             answer: String::new(),
             comment: String::new(),
         })
         .collect();
     let (mut translation, mut key) = (Vec::new(), Vec::new());
-    if !o.hyps.is_empty() {
-        let mut j = locus::Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
-        let loci: Vec<(&Locus, &str)> = items
-            .iter()
-            .map(|it| (&it.locus, it.reference.as_str()))
-            .collect();
-        let judged = locus::judge_loci(l, &mut j, &o.hyps, &loci)?;
-        for (i, (it, (refs, outputs))) in items.iter().zip(judged).enumerate() {
-            let (t, k) = translation_rows(i, it, &refs, &outputs, o);
-            translation.extend(t);
-            key.extend(k);
-        }
+    for (i, ((it, source), (refs, outputs))) in items.iter().zip(&sources).zip(judged).enumerate() {
+        let (t, k) = translation_rows(i, it, source, &refs, &outputs, o);
+        translation.extend(t);
+        key.extend(k);
     }
     let record = SheetsRecord {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),

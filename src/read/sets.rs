@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result, SetFileError};
+use crate::error::{Result, SetFileError};
 use crate::format::locus::Locus;
 use crate::format::manifest::{Manifest, MANIFEST};
 use crate::format::sets::{ControlStatus, SetControls, SetEntry};
@@ -162,6 +162,31 @@ pub fn locus_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
     Ok(Some(rows))
 }
 
+/// Adds to `words` the source words (the UD words of its tree) of every line of the set
+/// `unit` of `l` that `wanted` accepts and `words` does not hold yet; the trees file is
+/// checked against the manifest's record first ([`file()`]).
+pub fn tree_words(
+    l: &Loaded,
+    unit: usize,
+    wanted: impl Fn(u32) -> bool,
+    words: &mut std::collections::BTreeMap<u32, Vec<String>>,
+) -> Result<()> {
+    let u = &l.units[unit];
+    let trees = file(&l.m, &l.dir, &u.set.files.conllu)?;
+    let mut n = 0usize;
+    ldd_conllu::for_each_sentence(&trees, |_, s| -> Result<()> {
+        let id = u.ids.get(n).copied().ok_or_else(|| SetFileError::Trees {
+            path: trees.clone(),
+        })?;
+        n += 1;
+        if wanted(id) && !words.contains_key(&id) {
+            words.insert(id, s.words.iter().map(|w| w.form.to_string()).collect());
+        }
+        Ok(())
+    })?;
+    Ok(())
+}
+
 /// A distinct locus (phenomenon, line, dependent, head; the sets of a phenomenon overlap):
 /// where it first occurs and the buckets of its phenomenon's sets that hold it.
 #[derive(Debug, Clone)]
@@ -263,19 +288,17 @@ fn read_unit(m: &Manifest, dir: &Path, set: &SetEntry, c: Option<&SetControls>) 
 fn read_recorded_ids(m: &Manifest, dir: &Path, rel: &str, count: Option<u64>) -> Result<Vec<u32>> {
     let (path, ids) = read_recorded(m, dir, rel, read_ids_hashed)?;
     let lines = m.corpus.lines;
-    if let Some(&last) = ids.last().filter(|&&last| u64::from(last) > lines) {
-        return Err(Error::Data(format!(
-            "{}: line id {last} exceeds the corpus's {lines} lines",
-            ldd_io::error::shown(&path)
-        )));
+    if let Some(&id) = ids.last().filter(|&&last| u64::from(last) > lines) {
+        return Err(SetFileError::IdBeyond { path, id, lines }.into());
     }
-    if let Some(count) = count.filter(|&c| c != ids.len() as u64) {
-        return Err(Error::Data(format!(
-            "{}: has {} ids but {} records {count} sentences",
-            ldd_io::error::shown(&path),
-            ids.len(),
-            ldd_io::error::shown(&dir.join(MANIFEST))
-        )));
+    if let Some(sentences) = count.filter(|&c| c != ids.len() as u64) {
+        return Err(SetFileError::Count {
+            path,
+            manifest: dir.join(MANIFEST),
+            ids: ids.len() as u64,
+            sentences,
+        }
+        .into());
     }
     Ok(ids)
 }

@@ -29,7 +29,6 @@ use crate::detect::alignment::{self, AlignOptions, ModelType};
 use crate::error::{Error, Result};
 use crate::format::judged::{self, Judged, Judgement};
 use crate::format::locus::{Locus, RefToken};
-use crate::format::sets::SetKind;
 use crate::parse::{Tagger, TargetModel};
 use crate::read::select::read_selected;
 use crate::read::sets::{distinct_loci, locus_rows, Distinct};
@@ -260,32 +259,6 @@ struct SetLoci {
     rows: Vec<Locus>,
 }
 
-/// Adds to `words` the source words (UD words of the tree) of every line of set `unit`
-/// that `wanted` accepts and `words` does not hold yet.
-fn add_source_words(
-    l: &Loaded,
-    unit: usize,
-    wanted: impl Fn(u32) -> bool,
-    words: &mut BTreeMap<u32, Vec<String>>,
-) -> Result<()> {
-    let u = &l.units[unit];
-    let trees = crate::read::sets::file(&l.m, &l.dir, &u.set.files.conllu)?;
-    let mut n = 0usize;
-    ldd_conllu::for_each_sentence(&trees, |_, s| -> Result<()> {
-        let id = u
-            .ids
-            .get(n)
-            .copied()
-            .ok_or_else(|| Error::input(&trees, 1, "more trees than the set's ids"))?;
-        n += 1;
-        if wanted(id) && !words.contains_key(&id) {
-            words.insert(id, s.words.iter().map(|w| w.form.to_string()).collect());
-        }
-        Ok(())
-    })?;
-    Ok(())
-}
-
 /// Every set's locus rows (sets without a locus file are left out) and the source words
 /// of every line they hold.
 fn read_loci(l: &Loaded) -> Result<(Vec<SetLoci>, SourceWords)> {
@@ -296,7 +269,7 @@ fn read_loci(l: &Loaded) -> Result<(Vec<SetLoci>, SourceWords)> {
             continue;
         };
         if !rows.is_empty() {
-            add_source_words(l, k, |_| true, &mut words)?;
+            crate::read::sets::tree_words(l, k, |_| true, &mut words)?;
         }
         sets.push(SetLoci { unit: k, rows });
     }
@@ -389,23 +362,16 @@ pub struct Rendering {
 }
 
 /// Judges `loci` (each with its reference line) on every system's outputs (`hyps`): the
-/// outputs of their lines are aligned to their sources, the words of the trees of `l`'s
-/// exact lexical sets, and matched with `j`. Per locus, in order: the reference's tokens
-/// and each system's rendering, in `hyps` order.
+/// outputs of their lines are aligned to their sources, `words` (the words of their
+/// trees, by line id: [`crate::read::sets::tree_words`]), and matched with `j`. Per locus,
+/// in order: the reference's tokens and each system's rendering, in `hyps` order.
 pub fn judge_loci(
     l: &Loaded,
     j: &mut Judging,
     hyps: &[PathBuf],
     loci: &[(&Locus, &str)],
+    words: &SourceWords,
 ) -> Result<Vec<(Vec<String>, Vec<Rendering>)>> {
-    let ids: std::collections::BTreeSet<u32> = loci.iter().map(|(x, _)| x.id as u32).collect();
-    let mut words = BTreeMap::new();
-    for k in 0..l.units.len() {
-        let s = &l.units[k].set;
-        if s.kind == SetKind::Lexical && s.exact {
-            add_source_words(l, k, |id| ids.contains(&id), &mut words)?;
-        }
-    }
     let refs: BTreeMap<u32, Vec<String>> = loci
         .iter()
         .map(|(x, r)| {
@@ -415,7 +381,7 @@ pub fn judge_loci(
         .collect();
     let mut systems = Vec::with_capacity(hyps.len());
     let (aligner, matcher) = (&j.aligner, &mut j.matcher);
-    align_each(l, hyps, aligner, &words, |mut a| {
+    align_each(l, hyps, aligner, words, |mut a| {
         matcher.prepare(&mut a, loci.iter().map(|x| x.0), &refs)?;
         systems.push(a);
         Ok(())

@@ -691,6 +691,36 @@ mod tests {
     }
 
     #[test]
+    fn files_created_together_may_not_name_one_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+        std::fs::write(&a, "old").unwrap();
+        std::fs::hard_link(&a, &b).unwrap();
+        let same = [
+            (a.clone(), a.clone()),
+            (a.clone(), dir.path().join("./a.txt")),
+            (a.clone(), b.clone()),
+        ];
+        for (x, y) in &same {
+            let e = AtomicFile::create_all(&[x, y], &[]).unwrap_err();
+            assert!(e.to_string().contains("name the same file"), "{e}");
+        }
+        // Nothing was started: no temporary beside them, the file unchanged.
+        assert_eq!(names(dir.path()), ["a.txt", "b.txt"]);
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old");
+        // Two files, committed together.
+        let c = dir.path().join("c.txt");
+        let mut files = AtomicFile::create_all(&[&a, &c], &[]).unwrap();
+        for (f, text) in files.iter_mut().zip(["new a", "new c"]) {
+            f.write_all(text.as_bytes()).unwrap();
+        }
+        AtomicFile::commit_together(files).unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
+        assert_eq!(std::fs::read_to_string(&c).unwrap(), "new c");
+        assert_eq!(names(dir.path()), ["a.txt", "b.txt", "c.txt"]);
+    }
+
+    #[test]
     fn confined_names_stay_inside_and_never_pass_a_link() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
