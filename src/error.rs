@@ -65,8 +65,8 @@ pub enum Error {
     Busy(String),
 }
 
-/// How a file that a sets directory's manifest names is not what the run wrote: each
-/// names the manifest, so that a user sees which record disagrees.
+/// How a file that a sets directory's manifest names is not what the run wrote: the
+/// file, and the manifest where its record disagrees.
 #[derive(Debug, thiserror::Error)]
 pub enum SetFileError {
     /// A name in the manifest that leaves its directory (absolute, `..`, `.`, empty).

@@ -32,7 +32,7 @@ position_link\tposition_words\tcrossing_links\tcrossing_words";
 /// One row of `reorder.tsv` (without line terminator).
 pub fn tsv_row(id: u64, r: &Reordering, src: &[&str], tgt: &[&str]) -> String {
     let ratio = |x: Option<Ratio>| x.map_or(String::new(), |x| format!("{:.6}", x.value()));
-    let word = |w: Option<&&str>| w.map_or("", |w| *w).replace(['\t', '\n', '\r'], " ");
+    let word = |w: Option<&&str>| super::tsv_cell(w.map_or("", |w| *w));
     let words = |(i, j): Link| format!("{}|{}", word(src.get(i)), word(tgt.get(j)));
     let mut s = String::new();
     let _ = write!(

@@ -16,9 +16,8 @@ use crate::detect::alignment::{
     align, pair_tokens, push_files, AlignOptions, CorpusSides, ModelType,
 };
 use crate::error::{Error, Result};
-use crate::layout;
 use crate::read::lockstep::{Line, Lockstep};
-use crate::write::alignments::AlignFiles;
+use crate::write::alignments::{create_model_dirs, AlignFiles};
 
 /// What `align` aligns.
 #[derive(Debug, Clone)]
@@ -63,16 +62,8 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
             run.align.model_type
         )));
     }
-    let models = match &run.align.save_model {
-        Some(prefix) => layout::model_files(prefix, run.align.model_type == ModelType::Hmm),
-        None => Vec::new(),
-    };
-    let files = AlignFiles::create(
-        run.out.as_deref(),
-        run.posteriors.as_deref(),
-        &models,
-        &inputs,
-    )?;
+    create_model_dirs(&run.align)?;
+    let files = AlignFiles::create(run.out.as_deref(), run.posteriors.as_deref(), &inputs)?;
     let mut pairs = Corpus::new();
     match &run.conllu {
         Some(conllu) => {

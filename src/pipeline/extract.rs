@@ -285,10 +285,7 @@ pub fn extract(
     let input_refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     let staging = Staging::new(&out.dir, &is_output, &input_refs)?;
     if let Some(r) = sets.reorder.as_ref().filter(|r| r.alignments.is_none()) {
-        if let Some(prefix) = &r.align.save_model {
-            let hmm = r.align.model_type == ModelType::Hmm;
-            create_model_dirs(&layout::model_files(prefix, hmm))?;
-        }
+        create_model_dirs(&r.align)?;
     }
     let root = staging.path().to_path_buf();
     let (src_lang, tgt_lang) = (languages.source(), languages.target());

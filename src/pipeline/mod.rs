@@ -91,10 +91,7 @@ pub fn run(
         // One aligner for every corpus: trained on all of them (and --align-train) once.
         r.align.train.extend(first.align_train.iter().cloned());
         let langs = (languages.source(), languages.target());
-        if let Some(prefix) = &r.align.save_model {
-            let hmm = r.align.model_type == alignment::ModelType::Hmm;
-            crate::write::alignments::create_model_dirs(&crate::layout::model_files(prefix, hmm))?;
-        }
+        crate::write::alignments::create_model_dirs(&r.align)?;
         let start = Instant::now();
         let trained = alignment::train(&r.align, langs)?;
         aligner = Some((trained.pairs, start.elapsed().as_secs_f64()));

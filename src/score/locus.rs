@@ -322,8 +322,8 @@ impl Aligned {
 }
 
 /// Every system's outputs (`hyps`) of the lines `words` holds, aligned to their sources
-/// with the aligner of `opts`, loaded once; `f` gets each system's outputs in turn. Every
-/// output is read first ([`output_pairs`]), so a bad file fails before the aligner loads.
+/// with the aligner of `opts`, loaded once; `f` gets each system's outputs in turn (one
+/// system's lines held at a time).
 fn align_each(
     l: &Loaded,
     hyps: &[PathBuf],
@@ -331,13 +331,10 @@ fn align_each(
     words: &SourceWords,
     mut f: impl FnMut(Aligned) -> Result<()>,
 ) -> Result<()> {
-    let outputs: Vec<(Corpus, BTreeMap<u32, Vec<String>>)> = hyps
-        .iter()
-        .map(|hyp| output_pairs(hyp, words, opts, l))
-        .collect::<Result<_>>()?;
     let langs = (l.m.languages.source(), l.m.languages.target());
     let trained = alignment::load(opts, langs)?;
-    for (pairs, tokens) in outputs {
+    for hyp in hyps {
+        let (pairs, tokens) = output_pairs(hyp, words, opts, l)?;
         let a = alignment::align(&pairs, opts, langs, None, Some(&trained))?;
         f(Aligned {
             links: tokens.keys().copied().zip(a.alignments).collect(),

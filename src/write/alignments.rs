@@ -3,11 +3,12 @@
 //! Pharaoh line, in its order, 4 decimals). Written together, or not at all.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ldd_align::Alignment;
 use ldd_io::AtomicFile;
 
+use crate::detect::alignment::{AlignOptions, ModelType};
 use crate::error::{Error, Result};
 
 /// The posteriors of one pair's links as a line: 4 decimals, space-separated.
@@ -16,11 +17,13 @@ pub fn posterior_line(p: &[f64]) -> String {
     v.join(" ")
 }
 
-/// The directories of the files of an aligner model to be saved (`--save-align-model`;
+/// The directories of the files of the aligner model `opts` saves (`--save-align-model`;
 /// [`crate::layout::model_files`]), created before any work rather than after training.
-pub fn create_model_dirs(models: &[PathBuf]) -> Result<()> {
-    for f in models {
-        ldd_io::fs::create_parent(f)?;
+pub fn create_model_dirs(opts: &AlignOptions) -> Result<()> {
+    if let Some(prefix) = &opts.save_model {
+        for f in crate::layout::model_files(prefix, opts.model_type == ModelType::Hmm) {
+            ldd_io::fs::create_parent(&f)?;
+        }
     }
     Ok(())
 }
@@ -37,16 +40,12 @@ pub struct AlignFiles {
 impl AlignFiles {
     /// Starts writing `out` and `posteriors` (`None`: no such file), refusing outputs
     /// that would destroy an input or each other: either naming one of `inputs` (the same
-    /// path, a link or a hard link), or both naming the same file. The directories of
-    /// `models`, the files of the aligner model the run will save, are created first
-    /// ([`create_model_dirs`]).
+    /// path, a link or a hard link), or both naming the same file.
     pub fn create(
         out: Option<&Path>,
         posteriors: Option<&Path>,
-        models: &[PathBuf],
         inputs: &[&Path],
     ) -> Result<AlignFiles> {
-        create_model_dirs(models)?;
         let targets: Vec<&Path> = out.into_iter().chain(posteriors).collect();
         let mut files = AtomicFile::create_all(&targets, inputs)?.into_iter();
         Ok(AlignFiles {
