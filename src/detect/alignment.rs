@@ -1,5 +1,7 @@
 //! Word alignment of a corpus with the built-in aligner (`crates/align`), or read from a
-//! Pharaoh file: the evidence reordering detection runs on.
+//! Pharaoh file: the evidence reordering detection runs on; and systems' outputs aligned
+//! to their sources with a saved aligner, the evidence locus accuracy runs on
+//! ([`align_output`]).
 //!
 //! Tokens: the source side is the UD words of the tree when a parse is given (so indices
 //! match the parse and the marked files), else the aligner's tokenizer; the target side is
@@ -12,6 +14,7 @@
 //! interned token ids; it is the one stage that does. `run` trains one aligner for every
 //! corpus of a pair ([`train`]) and keeps it, not the training data, while it aligns them.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -294,6 +297,48 @@ pub fn pair_tokens(
             .map(str::to_string)
             .collect(),
     )
+}
+
+/// A system's output lines read and aligned to their source words ([`align_output`]).
+#[derive(Debug)]
+pub struct AlignedOutput {
+    /// The output's tokens (the aligner's tokenizer, or whitespace with `pretokenized`) of
+    /// each line aligned, by line id.
+    pub tokens: BTreeMap<u32, Vec<String>>,
+    /// Their links to the source words, (0-based source word, output token), by line id.
+    pub links: BTreeMap<u32, Alignment>,
+    /// The output file's line count, for the caller to check against the corpus's.
+    pub lines: u64,
+}
+
+/// The lines of the system output `hyp` that `words` names (1-based line id → the
+/// source words of its tree), tokenized as the aligner does and aligned to those words
+/// with `trained`; the whole file is read, only those lines are kept.
+pub fn align_output(
+    trained: &Trained,
+    hyp: &Path,
+    words: &BTreeMap<u32, Vec<String>>,
+    opts: &AlignOptions,
+    langs: (&str, &str),
+) -> Result<AlignedOutput> {
+    let ids: Vec<u32> = words.keys().copied().collect();
+    let (lines, n) = crate::read::select::read_selected(hyp, &ids)?;
+    let mut pairs = Corpus::new();
+    let mut tokens = BTreeMap::new();
+    for ((id, src), line) in words.iter().zip(&lines) {
+        let t: Vec<String> = self::tokens(line, opts.pretokenized)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        pairs.push_pair(src, &t);
+        tokens.insert(*id, t);
+    }
+    let a = align(&pairs, opts, langs, None, Some(trained))?;
+    Ok(AlignedOutput {
+        links: tokens.keys().copied().zip(a.alignments).collect(),
+        tokens,
+        lines: n,
+    })
 }
 
 /// Finds `P.<lang>` or `P.<lang>.gz`.

@@ -69,6 +69,8 @@ struct Item {
     marked: String,
     /// The reference line.
     reference: String,
+    /// The order its translation rows show the systems in (indices into `hyps`).
+    order: Vec<usize>,
 }
 
 /// The source with locus `n` marked: its dependent `[[…]]`, its head `{{…}}`.
@@ -147,10 +149,20 @@ fn sample(
     for (ph, d, k) in cells {
         let u = &l.units[k];
         let mut rows = crate::read::sets::locus_rows(l, k)?.unwrap_or_default();
-        let seed = crate::sample::stream_seed(o.seed, ph, &u.set.bucket);
         rows.sort_by_key(|r| (r.id, r.n));
-        let keyed =
-            crate::sample::first_by_hash(rows, seed, |r| r.id << 16 | u64::from(r.n), o.per_cell);
+        let key = |r: &Locus| r.id << 16 | u64::from(r.n);
+        let stream = (ph, u.set.bucket.as_str());
+        let keyed = crate::sample::first_by_hash(rows, o.seed, stream, key, o.per_cell);
+        // Each item's systems in an order drawn for it.
+        let orders: Vec<Vec<usize>> = keyed
+            .iter()
+            .map(|r| {
+                let seed = splitmix64(o.seed ^ splitmix64(key(r)));
+                let mut order: Vec<usize> = (0..o.hyps.len()).collect();
+                order.sort_by_key(|&s| splitmix64(seed ^ s as u64));
+                order
+            })
+            .collect();
         if keyed.len() < o.per_cell {
             short.push(format!("{ph} eq{d}: {} loci", keyed.len()));
         }
@@ -180,21 +192,22 @@ fn sample(
             let ids: std::collections::BTreeSet<u32> = keyed.iter().map(|r| r.id as u32).collect();
             crate::read::sets::tree_words(l, k, |id| ids.contains(&id), &mut words)?;
         }
-        for r in keyed {
+        for (r, order) in keyed.into_iter().zip(orders) {
             let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
             items.push(Item {
                 phenomenon: ph.to_string(),
                 marked: marked_lines.get(&pos).cloned().unwrap_or_default(),
                 reference: targets.get(&pos).cloned().unwrap_or_default(),
                 locus: r,
+                order,
             });
         }
     }
     Ok((items, words))
 }
 
-/// The translation rows of item `i` (`T001`, …), one per system in an order drawn for the
-/// item, and their key rows; `source` is the source with the locus marked, `ref_tokens`
+/// The translation rows of item `i` (`T001`, …), one per system in the order drawn for
+/// the item when it was sampled, and their key rows; `source` is the source with the locus marked, `ref_tokens`
 /// the reference's tokens, `outputs` each system's rendering of the locus.
 fn translation_rows(
     i: usize,
@@ -212,12 +225,8 @@ fn translation_rows(
         &pos(&it.locus.ref_dep),
         &pos(&it.locus.ref_head),
     );
-    // The systems in an order drawn for the item.
-    let mut order: Vec<usize> = (0..o.hyps.len()).collect();
-    let seed = splitmix64(o.seed ^ splitmix64(it.locus.id << 16 | u64::from(it.locus.n)));
-    order.sort_by_key(|&s| splitmix64(seed ^ s as u64));
     let (mut translation, mut key) = (Vec::new(), Vec::new());
-    for (slot, &s) in order.iter().enumerate() {
+    for (slot, &s) in it.order.iter().enumerate() {
         let r = &outputs[s];
         let slot = ((b'A' + slot as u8) as char).to_string();
         translation.push(TranslationRow {

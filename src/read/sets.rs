@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use crate::error::{Result, SetFileError};
 use crate::format::locus::Locus;
 use crate::format::manifest::{Manifest, MANIFEST};
+use crate::format::reorder::Measure;
 use crate::format::sets::{ControlStatus, SetControls, SetEntry};
 use crate::read::select::read_ids_hashed;
 
@@ -160,6 +161,27 @@ pub fn locus_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
         Ok((read.map(|()| rows), r.finish()?.sha256))
     })?;
     Ok(Some(rows))
+}
+
+/// The reordering measures of every line of `l`'s corpus, from the per-line file its
+/// manifest records (`reorder.tsv`: one row per corpus line, one column per measure; older
+/// runs' `max_distance.tsv`: rows only for lines with a link), read once and checked
+/// against the recorded SHA-256, with its path; none when the run has no reordering sets
+/// or the file is missing. Memory: one counter per distinct value (rounded to 0.01),
+/// whatever the corpus size.
+pub fn reorder_measures(l: &Loaded) -> Result<Option<(PathBuf, Vec<Measure>)>> {
+    let Some(info) = &l.m.reorder else {
+        return Ok(None);
+    };
+    if !resolve(&l.dir, &info.files.measures)?.is_file() {
+        return Ok(None);
+    }
+    let read = read_recorded(&l.m, &l.dir, &info.files.measures, |p| {
+        let mut r = ldd_io::Input::open(p)?;
+        let measures = crate::format::reorder::measures(&mut r, p, l.m.corpus.lines);
+        Ok((measures, r.finish()?.sha256))
+    })?;
+    Ok(Some(read))
 }
 
 /// Adds to `words` the source words (the UD words of its tree) of every line of the set

@@ -3,7 +3,7 @@
 //! and a deterministic sample of every set's lines with each system's output.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ldd_io::Input;
 
@@ -54,27 +54,6 @@ pub fn parse_record(m: &Manifest) -> Option<ldd_parse::CacheManifest> {
         .then_some(rec)
 }
 
-/// The reordering measures of every line, from the per-line file the manifest records
-/// (`reorder.tsv`: one row per corpus line, one column per measure; older runs'
-/// `max_distance.tsv`: rows only for lines with a link), checked as the run wrote it
-/// (read once, hashed as it is read: [`crate::read::sets::read_recorded`]); empty when the run has
-/// no reordering sets or the file is missing. Memory: one counter per distinct value (rounded to 0.01), whatever the corpus
-/// size.
-pub fn reorder_measures(dir: &Path, m: &Manifest) -> Result<(Option<PathBuf>, Vec<Measure>)> {
-    let Some(info) = &m.reorder else {
-        return Ok((None, Vec::new()));
-    };
-    if !crate::read::sets::resolve(dir, &info.files.measures)?.is_file() {
-        return Ok((None, Vec::new()));
-    }
-    let (path, measures) = crate::read::sets::read_recorded(m, dir, &info.files.measures, |p| {
-        let mut r = Input::open(p)?;
-        let measures = crate::format::reorder::measures(&mut r, p, m.corpus.lines);
-        Ok((measures, r.finish()?.sha256))
-    })?;
-    Ok((Some(path), measures))
-}
-
 /// A corpus line shown in the examples browser.
 #[derive(Debug, Clone)]
 pub struct Example {
@@ -105,9 +84,9 @@ pub struct SetExamples {
 /// the phenomenon (not the bucket), so the same set always shows the same lines, and the
 /// lines shown for `ge5` are mostly among those shown for `ge1`.
 pub fn sample_positions(set: &SetEntry, ids: &[u32], n: usize) -> Vec<u32> {
-    let seed = crate::sample::stream_seed(1, &set.phenomenon, "examples");
     let positions = (1u32..).zip(ids.iter().copied());
-    crate::sample::first_by_hash(positions, seed, |&(_, id)| u64::from(id), n)
+    let stream = (set.phenomenon.as_str(), "examples");
+    crate::sample::first_by_hash(positions, 1, stream, |&(_, id)| u64::from(id), n)
         .into_iter()
         .map(|(p, _)| p)
         .collect()

@@ -19,6 +19,7 @@ pub mod data;
 pub mod html;
 pub mod items;
 pub mod latex;
+pub mod render;
 pub mod scores;
 
 use std::path::{Path, PathBuf};
@@ -28,26 +29,8 @@ use crate::format::manifest::Manifest;
 use crate::format::sheet::TallyReport;
 use crate::read::sets::Loaded;
 use data::{Distances, Measure, SetExamples};
+pub use render::{render, Format};
 use scores::Scores;
-
-/// Output format of `report`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// One self-contained HTML page.
-    Html,
-    /// The main tables as LaTeX `tabular`s.
-    Latex,
-}
-
-impl Format {
-    /// The file extension of the format (and the default output name).
-    pub fn extension(self) -> &'static str {
-        match self {
-            Format::Html => "html",
-            Format::Latex => "tex",
-        }
-    }
-}
 
 /// What `report` reads and writes (the CLI glues the steps: [`out_path`],
 /// [`crate::read::sets::load`], [`gather`], [`render`], then writes all-or-nothing).
@@ -123,10 +106,10 @@ pub fn gather(
         None => None,
     };
     let tally = tally.map(crate::format::sheet::read_tally).transpose()?;
+    let (measures_path, measures) = crate::read::sets::reorder_measures(&l)?.unzip();
     let mut notes = Vec::new();
     let parse = data::parse_record(&l.m);
     let distances = data::lexical_distances(&l.m, &mut notes);
-    let (measures_path, measures) = data::reorder_measures(&l.dir, &l.m)?;
     let examples = data::examples(&l, scores.as_ref(), per_set, &mut notes)?;
     let loci = match (&scores_path, &scores) {
         (Some(p), Some(sc)) => data::loci(p, sc, &mut notes)?,
@@ -140,7 +123,7 @@ pub fn gather(
         scores,
         scores_path,
         distances,
-        measures,
+        measures: measures.unwrap_or_default(),
         examples,
         notes,
         parse,
@@ -204,19 +187,6 @@ fn written_by_us(p: &Path, format: Format) -> bool {
     match format {
         Format::Html => head.contains("<meta name=\"generator\" content=\"ldd-sets "),
         Format::Latex => head.starts_with("% ldd-sets "),
-    }
-}
-
-/// Renders the report in the chosen format.
-pub fn render(r: &Report, format: Format) -> Result<String> {
-    match format {
-        Format::Html => {
-            let style = items::style(r);
-            let mut section = String::new();
-            items::section(&mut section, r);
-            html::page(r, &style, &section)
-        }
-        Format::Latex => Ok(latex::tables(r)),
     }
 }
 

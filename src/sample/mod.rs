@@ -102,16 +102,19 @@ pub fn stream_seed(seed: u64, phenomenon: &str, bucket: &str) -> u64 {
     ldd_eval::rng::mix64(seed ^ fnv1a64(&format!("{phenomenon}/{bucket}")))
 }
 
-/// The `n` items whose `key`s hash lowest under `seed` (`splitmix64(seed ^ key)`), in
-/// that order, ties in the order given: the same sample every time, a shorter sample
-/// the start of a longer one, and much the same lines for two sets that share most of
-/// theirs (the report's examples, the annotation sheets' loci).
+/// The `n` items whose `key`s hash lowest in the stream `phenomenon/bucket` of `seed`
+/// (`splitmix64(stream_seed ^ key)`, [`stream_seed`]), in that order, ties in the order
+/// given: the same sample every time, a shorter sample the start of a longer one, and
+/// much the same lines for two sets that share most of theirs (the report's examples, the
+/// annotation sheets' loci).
 pub fn first_by_hash<T>(
     items: impl IntoIterator<Item = T>,
     seed: u64,
+    (phenomenon, bucket): (&str, &str),
     key: impl Fn(&T) -> u64,
     n: usize,
 ) -> Vec<T> {
+    let seed = stream_seed(seed, phenomenon, bucket);
     let mut keyed: Vec<(u64, T)> = items
         .into_iter()
         .map(|t| (ldd_eval::rng::splitmix64(seed ^ key(&t)), t))

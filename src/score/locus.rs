@@ -22,7 +22,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use ldd_align::{Alignment, Corpus};
+use ldd_align::Alignment;
 
 use super::{share, Loaded, Metric, Row, Trend};
 use crate::detect::alignment::{self, AlignOptions, ModelType};
@@ -323,7 +323,7 @@ impl Aligned {
 
 /// Every system's outputs (`hyps`) of the lines `words` holds, aligned to their sources
 /// with the aligner of `opts`, loaded once; `f` gets each system's outputs in turn (one
-/// system's lines held at a time).
+/// system's lines held at a time). An output without the corpus's line count is an error.
 fn align_each(
     l: &Loaded,
     hyps: &[PathBuf],
@@ -334,11 +334,13 @@ fn align_each(
     let langs = (l.m.languages.source(), l.m.languages.target());
     let trained = alignment::load(opts, langs)?;
     for hyp in hyps {
-        let (pairs, tokens) = output_pairs(hyp, words, opts, l)?;
-        let a = alignment::align(&pairs, opts, langs, None, Some(&trained))?;
+        let out = alignment::align_output(&trained, hyp, words, opts, langs)?;
+        if out.lines != l.m.corpus.lines {
+            return Err(super::count_error(hyp, out.lines, l));
+        }
         f(Aligned {
-            links: tokens.keys().copied().zip(a.alignments).collect(),
-            tokens,
+            tokens: out.tokens,
+            links: out.links,
             lemmas: BTreeMap::new(),
         })?;
     }
@@ -401,33 +403,6 @@ pub fn judge_loci(
             (r, systems.iter().map(|a| rendering(loc, a)).collect())
         })
         .collect())
-}
-
-/// The lines of `hyp` that `words` holds (the file must have the corpus's line count),
-/// tokenized as the aligner of `opts` does, each paired with its source words; and the
-/// tokens by line id.
-fn output_pairs(
-    hyp: &Path,
-    words: &BTreeMap<u32, Vec<String>>,
-    opts: &AlignOptions,
-    l: &Loaded,
-) -> Result<(Corpus, BTreeMap<u32, Vec<String>>)> {
-    let ids: Vec<u32> = words.keys().copied().collect();
-    let (lines, n) = read_selected(hyp, &ids)?;
-    if n != l.m.corpus.lines {
-        return Err(super::count_error(hyp, n, l));
-    }
-    let mut pairs = Corpus::new();
-    let mut tokens = BTreeMap::new();
-    for ((id, src), line) in words.iter().zip(&lines) {
-        let t: Vec<String> = alignment::tokens(line, opts.pretokenized)
-            .into_iter()
-            .map(String::from)
-            .collect();
-        pairs.push_pair(src, &t);
-        tokens.insert(*id, t);
-    }
-    Ok((pairs, tokens))
 }
 
 /// The judgement of one locus: `None` when the reference has no token for it.
