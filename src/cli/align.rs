@@ -10,6 +10,7 @@ use ldd_sets::config::Languages;
 use ldd_sets::detect::alignment::{Direction, ModelType};
 use ldd_sets::error::Result;
 use ldd_sets::pipeline::align_corpus::{align_corpus, AlignRun};
+use ldd_sets::printer;
 
 use super::args::{given, AlignArgs, Common, QuietArgs, ThreadArgs};
 use super::plan;
@@ -112,53 +113,13 @@ pub fn align(a: AlignCmdArgs) -> Result<()> {
     let (Some((gold, s)), Some(path)) = (report.gold, a.gold) else {
         return Ok(());
     };
-    let shown = ldd_io::error::shown(&path);
-    for o in &gold.outside {
-        eprintln!("ldd-sets: warning: {shown}:{}: {o}; left out", o.line);
+    for w in printer::align::gold_warnings(&gold, &path) {
+        eprintln!("{w}");
     }
-    let unlinked = gold
-        .sentences
-        .iter()
-        .filter(|g| g.sure.is_empty() && g.possible.is_empty())
-        .count();
-    if unlinked > 0 {
-        eprintln!(
-            "ldd-sets: warning: {shown}: {unlinked} of {} sentence pairs have no gold link, so \
-             every link aligned in them counts against precision (is the gold for part of the \
-             corpus only?)",
-            gold.sentences.len()
-        );
-    }
-    println!(
-        "gold {shown} ({}, {}-based, {}): {} sentence pairs, {} sure and {} possible links{}{}",
-        gold.format,
-        a.gold_base,
-        a.gold_order,
-        gold.sentences.len(),
-        s.sure_links,
-        s.possible_links - s.sure_links,
-        match gold.outside.len() {
-            0 => String::new(),
-            n => format!("; {n} outside their sentence pair, left out"),
-        },
-        match gold.null_links {
-            0 => String::new(),
-            n => format!("; {n} to NULL, ignored"),
-        },
-    );
-    println!(
-        "alignment {}{}: {} links",
-        options.direction,
-        if options.lowercase {
-            ", lowercased"
-        } else {
-            ""
-        },
-        s.hyp_links
-    );
-    println!(
-        "AER {:.4}  precision {:.4}  recall {:.4}  (|A∩S| {}, |A∩P| {})",
-        s.aer, s.precision, s.recall, s.hyp_sure, s.hyp_possible
+    let gold_form = (a.gold_base, a.gold_order.as_str());
+    print!(
+        "{}",
+        printer::align::gold_summary(&gold, &path, gold_form, &options, &s)
     );
     Ok(())
 }

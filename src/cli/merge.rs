@@ -6,6 +6,7 @@ use clap::Args;
 
 use ldd_sets::error::Result;
 use ldd_sets::pipeline::merge::{merge as run_merge, MergeOptions};
+use ldd_sets::printer;
 
 use super::args::{Common, QuietArgs};
 
@@ -41,29 +42,8 @@ pub fn merge(a: MergeArgs) -> Result<()> {
     if a.quiet.quiet {
         return Ok(());
     }
-    for m in merged {
-        let c = &m.manifest.corpus;
-        let shards = match &m.manifest.shard {
-            Some(ldd_sets::format::manifest::ShardRecord::Merged(s)) => s.count,
-            _ => 0,
-        };
-        let controls = m
-            .manifest
-            .controls
-            .iter()
-            .map(|c| c.count)
-            .max()
-            .unwrap_or(0);
-        println!(
-            "{}merged {shards} shards: {} lines ({} empty, {} source words), {} sets, {controls} \
-             controls per set; sets in {}",
-            m.name.map_or(String::new(), |n| format!("{n}: ")),
-            c.lines,
-            c.empty_lines,
-            c.source_words,
-            m.manifest.sets.len(),
-            ldd_io::error::shown(&m.out)
-        );
+    for m in &merged {
+        println!("{}", printer::extract::merge_summary(m));
     }
     Ok(())
 }

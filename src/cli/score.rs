@@ -6,14 +6,14 @@ use clap::Args;
 
 use ldd_sets::error::{Error, Result};
 use ldd_sets::parse::TargetModel;
-use ldd_sets::printer::scores::{render_table, small_sets};
+use ldd_sets::printer::scores::{compare_table, render_table, small_sets_warning};
 use ldd_sets::score::compare::compare as compare_sets;
 use ldd_sets::score::contrastive::ContrastiveOptions;
 use ldd_sets::score::render::write_outputs;
 use ldd_sets::score::slice::slice as slice_sets;
 use ldd_sets::score::{
     check_name, check_options, load, score as score_sets, system_name, Method, ScoreOptions,
-    SegScores, SignificanceOptions, SMALL_SET,
+    SegScores, SignificanceOptions,
 };
 
 use super::args::{Common, QuietArgs, ThreadArgs};
@@ -248,20 +248,8 @@ pub fn score(a: ScoreArgs) -> Result<()> {
     )?;
     if !a.quiet.quiet {
         print!("{}", render_table(report));
-        let small = small_sets(report);
-        if !small.is_empty() {
-            let shown: Vec<&str> = small.iter().take(12).map(String::as_str).collect();
-            eprintln!(
-                "ldd-sets: warning: {} sets have fewer than {SMALL_SET} sentences, too few for a \
-                 reliable BLEU (marked ~ in the table, small_set in scores.csv/json): {}{}",
-                small.len(),
-                shown.join(", "),
-                if small.len() > shown.len() {
-                    ", ..."
-                } else {
-                    ""
-                }
-            );
+        if let Some(w) = small_sets_warning(report) {
+            eprintln!("{w}");
         }
     }
     Ok(())
@@ -269,22 +257,6 @@ pub fn score(a: ScoreArgs) -> Result<()> {
 
 pub fn compare(a: CompareArgs) -> Result<()> {
     let rows = compare_sets(&a.gold, &a.pred, &a.bucket)?;
-    println!(
-        "{:<24} {:<6} {:>6} {:>6} {:>6} {:>9} {:>9} {:>6}",
-        "phenomenon", "set", "gold", "pred", "both", "precision", "recall", "F1"
-    );
-    for r in &rows {
-        println!(
-            "{:<24} {:<6} {:>6} {:>6} {:>6} {:>9.3} {:>9.3} {:>6.3}",
-            r.phenomenon,
-            r.bucket,
-            r.gold,
-            r.predicted,
-            r.both,
-            r.precision,
-            r.recall,
-            r.f1()
-        );
-    }
+    print!("{}", compare_table(&rows));
     Ok(())
 }

@@ -1,11 +1,13 @@
 //! `extract`'s summary (set sizes per phenomenon and distance, reordering sets per
-//! measure) and `run`'s timing per corpus.
+//! measure), `run`'s timing per corpus and `merge`'s line per merged output.
 
 use std::fmt::Write as _;
 
 use crate::detect::reorder::Measure;
+use crate::format::manifest::ShardRecord;
 use crate::layout;
 use crate::pipeline::extract::ExtractReport;
+use crate::pipeline::merge::Merged;
 use crate::pipeline::RunReport;
 
 /// The summary table of one extraction.
@@ -107,4 +109,30 @@ pub fn run_timing(run: &RunReport) -> String {
         );
     }
     out
+}
+
+/// `merge`'s line about one merged output: its shards, lines, sets and controls.
+pub fn merge_summary(m: &Merged) -> String {
+    let c = &m.manifest.corpus;
+    let shards = match &m.manifest.shard {
+        Some(ShardRecord::Merged(s)) => s.count,
+        _ => 0,
+    };
+    let controls = m
+        .manifest
+        .controls
+        .iter()
+        .map(|c| c.count)
+        .max()
+        .unwrap_or(0);
+    format!(
+        "{}merged {shards} shards: {} lines ({} empty, {} source words), {} sets, {controls} \
+         controls per set; sets in {}",
+        m.name.as_ref().map_or(String::new(), |n| format!("{n}: ")),
+        c.lines,
+        c.empty_lines,
+        c.source_words,
+        m.manifest.sets.len(),
+        ldd_io::error::shown(&m.out)
+    )
 }

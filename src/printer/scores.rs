@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use crate::score::compare::SetAgreement;
 use crate::score::{Method, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
 
 /// Input text (names from the manifest and the command line) as printed.
@@ -213,6 +214,53 @@ pub fn small_sets(r: &Scores) -> Vec<String> {
     out
 }
 
+/// The warning about the sets with fewer than [`SMALL_SET`] sentences ([`small_sets`],
+/// the first 12 named), or `None` when there are none.
+pub fn small_sets_warning(r: &Scores) -> Option<String> {
+    let small = small_sets(r);
+    if small.is_empty() {
+        return None;
+    }
+    let shown: Vec<&str> = small.iter().take(12).map(String::as_str).collect();
+    Some(format!(
+        "ldd-sets: warning: {} sets have fewer than {SMALL_SET} sentences, too few for a \
+         reliable BLEU (marked ~ in the table, small_set in scores.csv/json): {}{}",
+        small.len(),
+        shown.join(", "),
+        if small.len() > shown.len() {
+            ", ..."
+        } else {
+            ""
+        }
+    ))
+}
+
+/// `compare`'s table: per set, the lines of each run, of both, and precision, recall
+/// and F1 of the evaluated run against the reference run.
+pub fn compare_table(rows: &[SetAgreement]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<24} {:<6} {:>6} {:>6} {:>6} {:>9} {:>9} {:>6}",
+        "phenomenon", "set", "gold", "pred", "both", "precision", "recall", "F1"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:<24} {:<6} {:>6} {:>6} {:>6} {:>9.3} {:>9.3} {:>6.3}",
+            r.phenomenon,
+            r.bucket,
+            r.gold,
+            r.predicted,
+            r.both,
+            r.precision,
+            r.recall,
+            r.f1()
+        );
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,5 +274,6 @@ mod tests {
         };
         assert!(render_table(&r).starts_with("0 corpus lines"));
         assert!(small_sets(&r).is_empty());
+        assert!(small_sets_warning(&r).is_none());
     }
 }
