@@ -422,12 +422,31 @@ fn sheets_then_tally_with_two_and_three_annotators() {
         .args(&[det.to_str().unwrap(), tr.to_str().unwrap()])
         .run();
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a translation sheet among detection sheets"),
+        "{}",
+        stderr(&o)
+    );
     let bad = f.p("bad.csv");
     fill(&det, &bad, |k| if k == 3 { "maybe" } else { "yes" });
     let o = Ldd::cmd("tally").args(&[bad.to_str().unwrap()]).run();
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("bad.csv:5") && stderr(&o).contains("`maybe`"),
+        "{}",
+        stderr(&o)
+    );
+    // A comment over two lines (as a spreadsheet saves one): the error names the line the
+    // bad row is on in the file, one further down.
+    let mut rows = csv_rows(&bad);
+    rows[0].insert("comment".into(), "first\nsecond".into());
+    let bad2 = f.p("bad2.csv");
+    write_rows(&bad2, &rows, &header_of(&det));
+    assert_eq!(read_text(&bad2).lines().count(), rows.len() + 2);
+    let o = Ldd::cmd("tally").args(&[bad2.to_str().unwrap()]).run();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad2.csv:6") && stderr(&o).contains("`maybe`"),
         "{}",
         stderr(&o)
     );

@@ -271,6 +271,15 @@ pub enum SheetKind {
     Translation,
 }
 
+impl std::fmt::Display for SheetKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SheetKind::Detection => "detection",
+            SheetKind::Translation => "translation",
+        })
+    }
+}
+
 /// The header of a sheet of `kind`.
 pub fn header(kind: SheetKind) -> &'static [&'static str] {
     match kind {
@@ -300,27 +309,109 @@ pub fn header(kind: SheetKind) -> &'static [&'static str] {
     }
 }
 
-/// The kind of the sheet `path` by its header row (the only line read), which must be one
-/// of the two exactly.
-pub fn kind_of(path: &Path) -> Result<SheetKind> {
-    let mut r = ldd_io::Input::open(path)?;
-    let first = r.next_line()?.unwrap_or("");
-    let first = first.strip_prefix('\u{feff}').unwrap_or(first);
-    let cells: Vec<&str> = first.split(',').map(|c| c.trim_matches('"')).collect();
-    for kind in [SheetKind::Detection, SheetKind::Translation] {
-        if cells == header(kind) {
-            return Ok(kind);
-        }
+/// A row of an annotator's filled sheet ([`read_filled`]).
+#[derive(Debug, Clone)]
+pub struct Answered {
+    /// Source, reference and output (a detection row has the source only).
+    pub texts: [String; 3],
+    /// Item.
+    pub item: String,
+    /// Blinded system (empty in a detection sheet).
+    pub slot: String,
+    /// Phenomenon.
+    pub phenomenon: String,
+    /// Distance.
+    pub distance: u32,
+    /// The answer, lowercased; `None` when left blank.
+    pub answer: Option<String>,
+    /// 1-based line of the row in its file (the header is line 1; a cell may span lines).
+    pub line: u64,
+}
+
+/// Largest sheet or key read: 1 GiB.
+const MAX_SHEET_BYTES: u64 = 1 << 30;
+
+/// An annotator's filled sheet at `path`, read once: its kind (by its header row, which
+/// must be one of the two exactly) and its rows, each answer one of the kind's answers (in
+/// any case) or blank. Anything else is an error naming the file and line.
+pub fn read_filled(path: &Path) -> Result<(SheetKind, Vec<Answered>)> {
+    let text = ldd_io::read_text(path, MAX_SHEET_BYTES)?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let csv_error = |e: csv::Error| {
+        let line = e.position().map_or(0, |p| p.line());
+        Error::input(path, line, e.to_string())
+    };
+    let head = r.headers().map_err(csv_error)?.clone();
+    let kind = [SheetKind::Detection, SheetKind::Translation]
+        .into_iter()
+        .find(|&k| head.iter().eq(header(k).iter().copied()))
+        .ok_or_else(|| {
+            Error::input(
+                path,
+                1,
+                format!(
+                    "not an annotation sheet: expected the header `{}` (detection) or `{}` \
+                     (translation)",
+                    header(SheetKind::Detection).join(","),
+                    header(SheetKind::Translation).join(",")
+                ),
+            )
+        })?;
+    let allowed: &[&str] = match kind {
+        SheetKind::Detection => &DETECTION_ANSWERS,
+        SheetKind::Translation => &TRANSLATION_ANSWERS,
+    };
+    let mut rows = Vec::new();
+    for rec in r.records() {
+        let rec = rec.map_err(csv_error)?;
+        let line = rec.position().map_or(0, |p| p.line());
+        let row = match kind {
+            SheetKind::Detection => rec.deserialize::<DetectionRow>(Some(&head)).map(|r| {
+                let texts = [r.source, String::new(), String::new()];
+                (
+                    r.item,
+                    String::new(),
+                    r.phenomenon,
+                    r.distance,
+                    r.answer,
+                    texts,
+                )
+            }),
+            SheetKind::Translation => rec.deserialize::<TranslationRow>(Some(&head)).map(|r| {
+                let texts = [r.source, r.reference, r.output];
+                (r.item, r.slot, r.phenomenon, r.distance, r.answer, texts)
+            }),
+        };
+        let (item, slot, phenomenon, distance, answer, texts) = row.map_err(csv_error)?;
+        let a = answer.trim().to_lowercase();
+        let answer = match a.as_str() {
+            "" => None,
+            x if allowed.contains(&x) => Some(a),
+            _ => {
+                return Err(Error::input(
+                    path,
+                    line,
+                    format!(
+                        "item {}: answer `{}` is not one of {}",
+                        ldd_io::error::escape(&item),
+                        ldd_io::error::quote(&answer, 40),
+                        allowed.join(", ")
+                    ),
+                ))
+            }
+        };
+        rows.push(Answered {
+            texts,
+            item,
+            slot,
+            phenomenon,
+            distance,
+            answer,
+            line,
+        });
     }
-    Err(Error::input(
-        path,
-        1,
-        format!(
-            "not an annotation sheet: expected the header `{}` (detection) or `{}` (translation)",
-            header(SheetKind::Detection).join(","),
-            header(SheetKind::Translation).join(",")
-        ),
-    ))
+    Ok((kind, rows))
 }
 
 /// The CSV text of `rows` with its header.
@@ -335,7 +426,7 @@ pub fn to_csv<T: Serialize>(rows: &[T]) -> Result<Vec<u8>> {
 /// The rows of the CSV file `path` (a leading BOM allowed, as spreadsheets save it); a bad
 /// row is an error naming the file and line.
 pub fn read_csv<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
-    let text = ldd_io::read_text(path, 1 << 30)?;
+    let text = ldd_io::read_text(path, MAX_SHEET_BYTES)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut r = csv::Reader::from_reader(text.as_bytes());
     let mut out = Vec::new();
@@ -369,10 +460,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("d.csv");
         std::fs::write(&p, &bytes).unwrap();
-        assert_eq!(kind_of(&p).unwrap(), SheetKind::Detection);
         assert_eq!(read_csv::<DetectionRow>(&p).unwrap(), vec![row]);
+        let (kind, rows) = read_filled(&p).unwrap();
+        assert_eq!(kind, SheetKind::Detection);
+        assert_eq!((rows[0].line, rows[0].answer.as_deref()), (2, Some("yes")));
         std::fs::write(&p, "item,answer\nD1,yes\n").unwrap();
-        let e = kind_of(&p).unwrap_err().to_string();
+        let e = read_filled(&p).unwrap_err().to_string();
         assert!(
             e.contains("d.csv") && e.contains("not an annotation sheet"),
             "{e}"

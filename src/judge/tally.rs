@@ -8,15 +8,14 @@
 //! its own category (`unsure`, `partly` and `reference lacks it` included).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use ldd_eval::significance::wilson;
 
 use crate::error::{Error, Result};
-use crate::format::sheet::AutoDisagreement;
 use crate::format::sheet::{
-    kind_of, read_csv, Agreement, AutoAgreement, DetectionRow, Disagreement, KeyRow, PairKappa,
-    SheetKind, TallyGroup, TallyReport, TranslationRow, DETECTION_ANSWERS, TRANSLATION_ANSWERS,
+    read_csv, read_filled, Agreement, Answered as Unit, AutoAgreement, AutoDisagreement,
+    Disagreement, KeyRow, PairKappa, SheetKind, TallyGroup, TallyReport,
 };
 
 /// What `tally` counts.
@@ -29,82 +28,6 @@ pub struct TallyOptions {
     pub key: Option<PathBuf>,
     /// Level of the intervals.
     pub confidence: f64,
-}
-
-/// A unit of a sheet: its item and slot, phenomenon, distance, and the answer.
-struct Unit {
-    /// Source, reference and output (translation sheets).
-    texts: [String; 3],
-    item: String,
-    slot: String,
-    phenomenon: String,
-    distance: u32,
-    answer: Option<String>,
-    /// 1-based line of the row in its file (the header is line 1).
-    line: u64,
-}
-
-fn units_of(path: &Path, kind: SheetKind) -> Result<Vec<Unit>> {
-    let allowed: &[&str] = match kind {
-        SheetKind::Detection => &DETECTION_ANSWERS,
-        SheetKind::Translation => &TRANSLATION_ANSWERS,
-    };
-    type Raw = (String, String, String, u32, String, [String; 3]);
-    let raw: Vec<Raw> = match kind {
-        SheetKind::Detection => read_csv::<DetectionRow>(path)?
-            .into_iter()
-            .map(|r| {
-                let texts = [r.source, String::new(), String::new()];
-                (
-                    r.item,
-                    String::new(),
-                    r.phenomenon,
-                    r.distance,
-                    r.answer,
-                    texts,
-                )
-            })
-            .collect(),
-        SheetKind::Translation => read_csv::<TranslationRow>(path)?
-            .into_iter()
-            .map(|r| {
-                let texts = [r.source, r.reference, r.output];
-                (r.item, r.slot, r.phenomenon, r.distance, r.answer, texts)
-            })
-            .collect(),
-    };
-    raw.into_iter()
-        .enumerate()
-        .map(|(i, (item, slot, phenomenon, distance, answer, texts))| {
-            let line = i as u64 + 2;
-            let a = answer.trim().to_lowercase();
-            let answer = if a.is_empty() {
-                None
-            } else if allowed.contains(&a.as_str()) {
-                Some(a)
-            } else {
-                return Err(Error::input(
-                    path,
-                    line,
-                    format!(
-                        "item {}: answer `{}` is not one of {}",
-                        ldd_io::error::escape(&item),
-                        ldd_io::error::quote(&answer, 40),
-                        allowed.join(", ")
-                    ),
-                ));
-            };
-            Ok(Unit {
-                texts,
-                item,
-                slot,
-                phenomenon,
-                distance,
-                answer,
-                line,
-            })
-        })
-        .collect()
 }
 
 /// Cohen's κ of two label sequences (same units); `None` when chance agreement is 1.
@@ -175,19 +98,17 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
     let Some(first) = o.sheets.first() else {
         return Err(Error::Config("tally: give at least one sheet".into()));
     };
-    let kind = kind_of(first)?;
-    let mut all: Vec<Vec<Unit>> = Vec::new();
-    for p in &o.sheets {
-        let k = kind_of(p)?;
+    let (kind, units) = read_filled(first)?;
+    let mut all: Vec<Vec<Unit>> = vec![units];
+    for p in &o.sheets[1..] {
+        let (k, units) = read_filled(p)?;
         if k != kind {
             return Err(Error::Config(format!(
-                "{}: a {} sheet among {} sheets; tally one kind at a time",
+                "{}: a {k} sheet among {kind} sheets; tally one kind at a time",
                 ldd_io::error::shown(p),
-                name(k),
-                name(kind)
             )));
         }
-        all.push(units_of(p, kind)?);
+        all.push(units);
     }
     // Every sheet has the same units, once each (in any order).
     let keys = |u: &[Unit]| -> Vec<(String, String)> {
@@ -407,7 +328,7 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
         }
     });
     Ok(TallyReport {
-        kind: name(kind).into(),
+        kind: kind.to_string(),
         annotators: o.sheets.iter().map(|p| p.display().to_string()).collect(),
         units: base.len(),
         answered_by_all: complete.len(),
@@ -417,13 +338,6 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
         automatic,
         confidence: o.confidence,
     })
-}
-
-fn name(k: SheetKind) -> &'static str {
-    match k {
-        SheetKind::Detection => "detection",
-        SheetKind::Translation => "translation",
-    }
 }
 
 #[cfg(test)]
