@@ -15,21 +15,21 @@ use rayon::prelude::*;
 
 use crate::bucket::Bucket;
 use crate::config::Languages;
-use crate::detect::alignment::{self, pair_tokens, Aligned, ModelType};
+use crate::detect::alignment::{self, Aligned, ModelType};
+use crate::detect::line::{detect_line, Detected};
 use crate::detect::locus::{self, AlignedLine};
 use crate::detect::reorder::{self, ReorderOptions};
-use crate::detect::rules::{Match, Matcher, RuleSet};
+use crate::detect::rules::RuleSet;
 use crate::error::{Error, Result};
 use crate::format::manifest::{
     is_output, write_summary, CorpusStats, Distances, Inputs, Manifest, ShardParse, ShardPart,
     ShardRecord, Tool, FORMAT_VERSION, MANIFEST,
 };
-use crate::format::marked::{mark_links, mark_pairs, MARKER};
+use crate::format::marked::{mark_links, MARKER};
 use crate::format::options::{ReorderFiles, ReorderInfo};
 use crate::format::sets::{ControlFiles, SetControls, SetEntry, SetFiles, SetKind};
 use crate::layout;
 use crate::parse::Parsed;
-use crate::read::belongs::{check_belongs, Belongs};
 use crate::read::lockstep::{Line, Lockstep};
 use crate::read::select::{read_ids, read_needed};
 use crate::read::shard::Shard;
@@ -38,8 +38,8 @@ use crate::write::alignments::create_model_dirs;
 use crate::write::controls::{write_control, LineMap};
 use crate::write::locus::add_reference;
 use crate::write::reorder_files::write_corpus_files;
-use crate::write::set::{Entry, SetWriter};
-use crate::write::shard::{write_lengths, LENGTHS, PARSE};
+use crate::write::set::{write_matches, Entry, SetWriter};
+use crate::write::shard::{write_files, LENGTHS, PARSE};
 
 /// Lines per parallel chunk.
 pub const CHUNK_LINES: usize = 2048;
@@ -197,75 +197,6 @@ pub struct ExtractReport {
     pub out: PathBuf,
 }
 
-/// What the parallel stage found in one line.
-#[derive(Default)]
-struct Detected {
-    matches: Vec<Match>,
-    words: u32,
-    empty: bool,
-    /// The tree matched its line only after normalisation.
-    normalised: bool,
-    conllu: String,
-    tokens: Vec<(String, u32, u32)>,
-    /// The tree's word forms (lines with a match).
-    forms: Vec<String>,
-    /// Source words and target tokens, when reorder sets are built.
-    align_pair: Option<(Vec<String>, Vec<String>)>,
-}
-
-fn detect(
-    line: &Line,
-    matcher: &Matcher,
-    conllu: &Path,
-    reorder: Option<&ReorderOptions>,
-    trust: bool,
-) -> Result<Detected> {
-    let s = parse_block(&line.block, conllu)?;
-    let belongs = if trust {
-        None
-    } else {
-        Some(check_belongs(&s, &line.source).map_err(|text| {
-            Error::input(
-                conllu,
-                line.block.first_line,
-                format!(
-                    "this tree does not belong to its corpus line: its text `{}` and the \
-                     source line `{}` differ in their letters and digits (compared after \
-                     undoing tokenizer escapes, Unicode NFKC and lower-casing); the CoNLL-U \
-                     must have one tree per corpus line, in corpus order (--trust-conllu \
-                     skips this check for a parse you trust)",
-                    ldd_io::error::quote(&text, 80),
-                    ldd_io::error::quote(&line.source, 80)
-                ),
-            )
-        })?)
-    };
-    let mut d = Detected {
-        words: s.len() as u32,
-        normalised: belongs == Some(Belongs::Normalised),
-        empty: line.source.trim().is_empty() || line.target.trim().is_empty(),
-        ..Detected::default()
-    };
-    if let Some(r) = reorder {
-        d.align_pair = Some(pair_tokens(
-            &s,
-            &line.source,
-            &line.target,
-            r.align.pretokenized,
-        ));
-    }
-    if d.empty {
-        return Ok(d);
-    }
-    matcher.detect(&s, &mut d.matches);
-    if !d.matches.is_empty() {
-        d.conllu = s.to_conllu();
-        d.tokens = s.owned_tokens();
-        d.forms = s.words.iter().map(|w| w.form.to_string()).collect();
-    }
-    Ok(d)
-}
-
 /// Extracts the sets of `sets` from `corpus`, in `languages`, with `controls`, and moves
 /// the finished output into `out.dir`. Each part goes to the stages that need it: the
 /// corpus to reading (and again to the reorder sets' second pass and the controls), the
@@ -332,7 +263,7 @@ pub fn extract(
         let trust = corpus.trust_conllu;
         let detected: Vec<Result<Detected>> = lines[..n]
             .par_iter()
-            .map(|l| detect(l, &matcher, conllu, reorder, trust))
+            .map(|l| detect_line(l, &matcher, conllu, reorder, trust))
             .collect();
         for (line, d) in lines[..n].iter().zip(detected) {
             let d = d?;
@@ -435,39 +366,6 @@ pub fn extract(
         shard: corpus.shard.clone(),
         out: out.dir.clone(),
     })
-}
-
-/// Writes one line to every set of every phenomenon it qualifies for.
-fn write_matches(
-    line: &Line,
-    id: u64,
-    d: &Detected,
-    buckets: &[Bucket],
-    writers: &mut [Vec<SetWriter>],
-) -> Result<()> {
-    for (pi, row) in writers.iter_mut().enumerate() {
-        for (b, w) in buckets.iter().zip(row.iter_mut()) {
-            let q = b.qualifying(&d.matches, pi);
-            if q.is_empty() {
-                continue;
-            }
-            let pairs: Vec<(u32, u32)> = q.iter().map(|m| (m.dependent, m.head)).collect();
-            let marked = mark_pairs(&d.tokens, d.words as usize, &pairs);
-            let loci = locus::lexical(id, &q, &d.forms, None);
-            w.write(&Entry {
-                id,
-                source: &line.source,
-                target: &line.target,
-                conllu: &d.conllu,
-                marked: &marked,
-                marked_target: None,
-                pairs: q.len() as u64,
-                loci: &loci,
-                words: u64::from(d.words),
-            })?;
-        }
-    }
-    Ok(())
 }
 
 /// Aligns the corpus (`pairs[k]` = tokens of line k+1), or reads its alignments
@@ -598,8 +496,8 @@ fn reorder_sets(
     Ok((sets, info))
 }
 
-/// The shard's record for the manifest; writes the lengths of its lines and a copy of its
-/// own parse into `root`, for `merge`.
+/// The shard's record for the manifest, once its own files are written into `root` for
+/// `merge` ([`write_files`]: the lengths of its lines and a copy of its own parse).
 fn shard_record(
     root: &Path,
     s: &ShardRun,
@@ -607,18 +505,11 @@ fn shard_record(
     conllu: &Path,
     controls: &ControlOptions,
 ) -> Result<ShardRecord> {
-    write_lengths(&root.join(LENGTHS), lengths)?;
-    let parse = match &s.parse {
-        Some(p) => {
-            let dest = root.join(PARSE);
-            ldd_io::fs::copy_new(conllu, &dest)?;
-            Some(ShardParse {
-                file: PARSE.to_string(),
-                ..p.clone()
-            })
-        }
-        None => None,
-    };
+    write_files(root, lengths, s.parse.as_ref().map(|_| conllu))?;
+    let parse = s.parse.as_ref().map(|p| ShardParse {
+        file: PARSE.to_string(),
+        ..p.clone()
+    });
     Ok(ShardRecord::Part(ShardPart {
         index: s.shard.index,
         count: s.shard.count,

@@ -14,9 +14,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::bucket::Bucket;
+use crate::detect::line::Detected;
 use crate::error::Result;
 use crate::format::locus::{self, Locus};
+use crate::format::marked::mark_pairs;
 use crate::format::sets::{SetEntry, SetFiles, SetKind};
+use crate::read::lockstep::Line;
 
 /// Bytes buffered per file before they are appended to it.
 const FLUSH_BYTES: usize = 1 << 16;
@@ -161,6 +164,40 @@ impl SetWriter {
             files: self.files,
         })
     }
+}
+
+/// Writes corpus line `id` (`line`, with what detection found in it, `d`) to every set of
+/// `writers` (one row per phenomenon, one writer per bucket of `buckets`) it qualifies for.
+pub fn write_matches(
+    line: &Line,
+    id: u64,
+    d: &Detected,
+    buckets: &[Bucket],
+    writers: &mut [Vec<SetWriter>],
+) -> Result<()> {
+    for (pi, row) in writers.iter_mut().enumerate() {
+        for (b, w) in buckets.iter().zip(row.iter_mut()) {
+            let q = b.qualifying(&d.matches, pi);
+            if q.is_empty() {
+                continue;
+            }
+            let pairs: Vec<(u32, u32)> = q.iter().map(|m| (m.dependent, m.head)).collect();
+            let marked = mark_pairs(&d.tokens, d.words as usize, &pairs);
+            let loci = crate::detect::locus::lexical(id, &q, &d.forms, None);
+            w.write(&Entry {
+                id,
+                source: &line.source,
+                target: &line.target,
+                conllu: &d.conllu,
+                marked: &marked,
+                marked_target: None,
+                pairs: q.len() as u64,
+                loci: &loci,
+                words: u64::from(d.words),
+            })?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -13,8 +13,19 @@ pub use crate::layout::SHARD_LENGTHS as LENGTHS;
 /// The copy of a shard's parse in its output.
 pub use crate::layout::SHARD_PARSE as PARSE;
 
+/// Writes the files of a shard's output into `root`: the source length of every line of
+/// the shard (`lengths`) and, when the shard parsed its own lines, a copy of that parse
+/// (`parse`, never replacing a file).
+pub fn write_files(root: &Path, lengths: &[u32], parse: Option<&Path>) -> Result<()> {
+    write_lengths(&root.join(LENGTHS), lengths)?;
+    if let Some(conllu) = parse {
+        ldd_io::fs::copy_new(conllu, &root.join(PARSE))?;
+    }
+    Ok(())
+}
+
 /// Writes one length per line (all-or-nothing).
-pub fn write_lengths(path: &Path, lengths: &[u32]) -> Result<()> {
+fn write_lengths(path: &Path, lengths: &[u32]) -> Result<()> {
     ldd_io::write_file_atomic::<Error>(path, |w| {
         let mut buf = itoa::Buffer::new();
         for &l in lengths {
