@@ -335,13 +335,9 @@ const MAX_SHEET_BYTES: u64 = 1 << 30;
 /// must be one of the two exactly) and its rows, each answer one of the kind's answers (in
 /// any case) or blank. Anything else is an error naming the file and line.
 pub fn read_filled(path: &Path) -> Result<(SheetKind, Vec<Answered>)> {
-    let text = ldd_io::read_text(path, MAX_SHEET_BYTES)?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let mut r = csv::Reader::from_reader(text.as_bytes());
-    let csv_error = |e: csv::Error| {
-        let line = e.position().map_or(0, |p| p.line());
-        Error::input(path, line, e.to_string())
-    };
+    let text = csv_text(path)?;
+    let mut r = csv::Reader::from_reader(without_bom(&text).as_bytes());
+    let csv_error = |e| csv_error(path, e);
     let head = r.headers().map_err(csv_error)?.clone();
     let kind = [SheetKind::Detection, SheetKind::Translation]
         .into_iter()
@@ -426,18 +422,29 @@ pub fn to_csv<T: Serialize>(rows: &[T]) -> Result<Vec<u8>> {
 /// The rows of the CSV file `path` (a leading BOM allowed, as spreadsheets save it); a bad
 /// row is an error naming the file and line.
 pub fn read_csv<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
-    let text = ldd_io::read_text(path, MAX_SHEET_BYTES)?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let text = csv_text(path)?;
+    let mut r = csv::Reader::from_reader(without_bom(&text).as_bytes());
     let mut out = Vec::new();
     for row in r.deserialize() {
-        let row: T = row.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            Error::input(path, line, e.to_string())
-        })?;
-        out.push(row);
+        out.push(row.map_err(|e| csv_error(path, e))?);
     }
     Ok(out)
+}
+
+/// The text of the CSV file `path` (at most [`MAX_SHEET_BYTES`]).
+fn csv_text(path: &Path) -> Result<String> {
+    Ok(ldd_io::read_text(path, MAX_SHEET_BYTES)?)
+}
+
+/// `text` without the leading BOM spreadsheets save.
+fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// A CSV reader's error in `path`, naming the line it is on.
+fn csv_error(path: &Path, e: csv::Error) -> Error {
+    let line = e.position().map_or(0, |p| p.line());
+    Error::input(path, line, e.to_string())
 }
 
 #[cfg(test)]

@@ -207,8 +207,9 @@ fn sample(
 }
 
 /// The translation rows of item `i` (`T001`, …), one per system in the order drawn for
-/// the item when it was sampled, and their key rows; `source` is the source with the locus marked, `ref_tokens`
-/// the reference's tokens, `outputs` each system's rendering of the locus.
+/// the item when it was sampled, and their key rows; `source` is the source with the
+/// locus marked, `ref_tokens` the reference's tokens, `outputs` each system's rendering
+/// of the locus.
 fn translation_rows(
     i: usize,
     it: &Item,

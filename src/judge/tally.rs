@@ -14,8 +14,8 @@ use ldd_eval::significance::wilson;
 
 use crate::error::{Error, Result};
 use crate::format::sheet::{
-    read_csv, read_filled, Agreement, Answered as Unit, AutoAgreement, AutoDisagreement,
-    Disagreement, KeyRow, PairKappa, SheetKind, TallyGroup, TallyReport,
+    read_csv, read_filled, Agreement, Answered, AutoAgreement, AutoDisagreement, Disagreement,
+    KeyRow, PairKappa, SheetKind, TallyGroup, TallyReport,
 };
 
 /// What `tally` counts.
@@ -99,7 +99,7 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
         return Err(Error::Config("tally: give at least one sheet".into()));
     };
     let (kind, units) = read_filled(first)?;
-    let mut all: Vec<Vec<Unit>> = vec![units];
+    let mut all: Vec<Vec<Answered>> = vec![units];
     for p in &o.sheets[1..] {
         let (k, units) = read_filled(p)?;
         if k != kind {
@@ -111,7 +111,7 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
         all.push(units);
     }
     // Every sheet has the same units, once each (in any order).
-    let keys = |u: &[Unit]| -> Vec<(String, String)> {
+    let keys = |u: &[Answered]| -> Vec<(String, String)> {
         u.iter().map(|x| (x.item.clone(), x.slot.clone())).collect()
     };
     let base = keys(&all[0]);
