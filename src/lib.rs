@@ -3,7 +3,7 @@
 //! Data flows one way, and so do imports — a stage uses only the stages before it:
 //!
 //! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`](mod@write) →
-//! [`contrast`] → [`score`] → [`judge`] → [`report`]
+//! [`contrast`] → [`locus`] → [`score`] → [`judge`] → [`report`]
 //!
 //! A side path, [`permute`], makes the data of the method's locality-bias experiment from a
 //! corpus (read → permute).
@@ -23,6 +23,7 @@ pub mod fetch;
 pub mod format;
 pub mod judge;
 pub mod layout;
+pub mod locus;
 pub mod parse;
 pub mod permute;
 pub mod pipeline;

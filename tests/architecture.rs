@@ -141,9 +141,9 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 }
 
 /// The pipeline order of `src/`: a module may import only modules of lower rank.
-const ORDER: [&str; 18] = [
+const ORDER: [&str; 19] = [
     "error", "config", "layout", "format", "fetch", "read", "permute", "parse", "detect", "bucket",
-    "sample", "write", "contrast", "score", "judge", "report", "pipeline", "printer",
+    "sample", "write", "contrast", "locus", "score", "judge", "report", "pipeline", "printer",
 ];
 
 #[test]
@@ -364,7 +364,7 @@ fn tests_run_the_binary_through_the_common_builder() {
 #[test]
 fn every_stage_folder_says_what_enters_and_leaves() {
     for stage in [
-        "fetch", "read", "parse", "detect", "bucket", "sample", "write", "score", "report",
+        "fetch", "read", "parse", "detect", "bucket", "sample", "write", "locus", "score", "report",
     ] {
         let p = root().join("src").join(stage).join("mod.rs");
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));

@@ -11,6 +11,7 @@ mod extract;
 mod judge;
 mod languages;
 mod merge;
+mod mqm;
 mod parse;
 mod permute;
 mod plan;
@@ -117,6 +118,15 @@ enum Command {
     /// annotators' majority (with the key).
     #[command(after_help = EXIT_CODES)]
     Tally(judge::TallyArgs),
+    /// Human judgements of every locus and every content word from MQM annotations (the
+    /// WMT format), and how far the locus judgement agrees with them: the 2×2 table,
+    /// coverage, MCC, Cohen's kappa, a permutation test within items, and per system the
+    /// automatic and human accuracies beside MQM's score with Spearman's and Kendall's
+    /// correlations. Segments are matched to corpus lines by source text. Writes mqm.json,
+    /// mqm.csv and mqm.disagreements.tsv (see docs/evaluation.md, "Locus judgements against
+    /// MQM").
+    #[command(after_help = EXIT_CODES)]
+    Mqm(mqm::MqmArgs),
     /// Write one self-contained HTML report of a sets directory (and its scores.json when
     /// scored): inputs and settings, set sizes, distance distributions, scores against
     /// distance with the controls' band and significance marks, and an examples browser
@@ -183,6 +193,7 @@ fn setup(command: &Command) -> Result<()> {
         Command::Score(a) => a,
         Command::Sheets(a) => a,
         Command::Tally(a) => a,
+        Command::Mqm(a) => a,
         Command::Report(a) => a,
         Command::Compare(a) => a,
         Command::Align(a) => a,
@@ -209,6 +220,7 @@ fn run(command: Command) -> Result<()> {
         Command::Score(a) => score::score(a),
         Command::Sheets(a) => judge::sheets(a),
         Command::Tally(a) => judge::tally(a),
+        Command::Mqm(a) => mqm::mqm(a),
         Command::Report(a) => report::report(a),
         Command::Compare(a) => score::compare(a),
         Command::Align(a) => align::align(a),

@@ -14,11 +14,13 @@
 //! | `distance` | as in the sets' `locus.tsv` |
 //! | `dep`, `dep_word`, `head`, `head_word` | as in `locus.tsv` (1-based word IDs, forms) |
 //! | `system` | the system's name |
-//! | `judgement` | `correct`, `incorrect`, or `no_reference` (the reference has no token aligned to either word: not judged) |
+//! | `judgement` | `correct`, `incorrect`, `unaligned` (the output has no token aligned to a word the reference has one for: not judged) or `no_reference` (the reference has no token aligned to either word: not judged) |
 //! | `ref_dep`, `ref_dep_words`, `ref_head`, `ref_head_words` | the reference tokens aligned to the dependent and the head: positions (1-based, in `reference`) and tokens, space-separated |
 //! | `hyp_dep`, `hyp_dep_words`, `hyp_head`, `hyp_head_words` | the same for the system's output (positions in `output`) |
 //! | `source` | the source line's words (the tree's words; word *k* is ID *k*) |
 //! | `reference`, `output` | the reference and the output, tokenized as the aligner tokenizes them |
+//! | `p_error` | the rule's estimate that a rater marks an error at the locus (4 decimals; empty when not judged; docs/evaluation.md) |
+//! | `order` | for a locus of two words: `kept` when the output has their tokens in the reference's relative order, `changed` when not, empty when a side has no token for one of them |
 //!
 //! Tokens are separated by single spaces; a space, tab or line break inside a word is
 //! written as `_`.
@@ -32,10 +34,15 @@ use crate::format::locus::Word;
 /// The header row of `scores.loci.tsv`.
 pub const HEADER: &str = "phenomenon\tsets\tid\tdistance\tdep\tdep_word\thead\thead_word\t\
 system\tjudgement\tref_dep\tref_dep_words\tref_head\tref_head_words\t\
+hyp_dep\thyp_dep_words\thyp_head\thyp_head_words\tsource\treference\toutput\tp_error\torder";
+
+/// The header of files written before `p_error` and `order` (read with both empty).
+pub const HEADER_1: &str = "phenomenon\tsets\tid\tdistance\tdep\tdep_word\thead\thead_word\t\
+system\tjudgement\tref_dep\tref_dep_words\tref_head\tref_head_words\t\
 hyp_dep\thyp_dep_words\thyp_head\thyp_head_words\tsource\treference\toutput";
 
-/// Columns of a row.
-const COLUMNS: usize = 21;
+/// Columns of a row (rows of [`HEADER_1`]'s files have the first 21).
+const COLUMNS: usize = 23;
 
 /// Locus accuracy's judgement of one locus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -44,24 +51,27 @@ pub enum Judgement {
     Correct,
     /// A judged word is not rendered.
     Incorrect,
+    /// The output has no token aligned to a word the reference has one for: not judged.
+    Unaligned,
     /// The reference has no token aligned to either word: not judged.
     NoReference,
 }
 
 impl Judgement {
     /// Every judgement, in the order reports list them.
-    pub const ALL: [Judgement; 3] = [
+    pub const ALL: [Judgement; 4] = [
         Judgement::Correct,
         Judgement::Incorrect,
+        Judgement::Unaligned,
         Judgement::NoReference,
     ];
 
-    /// From locus accuracy's outcome (`None`: no reference locus).
-    pub fn of(outcome: Option<bool>) -> Judgement {
-        match outcome {
-            Some(true) => Judgement::Correct,
-            Some(false) => Judgement::Incorrect,
-            None => Judgement::NoReference,
+    /// Whether judged correct (`Some(true)`), incorrect (`Some(false)`), or not judged.
+    pub fn judged(self) -> Option<bool> {
+        match self {
+            Judgement::Correct => Some(true),
+            Judgement::Incorrect => Some(false),
+            Judgement::Unaligned | Judgement::NoReference => None,
         }
     }
 
@@ -70,6 +80,7 @@ impl Judgement {
         match self {
             Judgement::Correct => "correct",
             Judgement::Incorrect => "incorrect",
+            Judgement::Unaligned => "unaligned",
             Judgement::NoReference => "no_reference",
         }
     }
@@ -108,6 +119,10 @@ pub struct Judged {
     pub reference: Vec<String>,
     /// The output's tokens.
     pub output: Vec<String>,
+    /// The rule's estimate that a rater marks an error at the locus (`None`: not judged).
+    pub p_error: Option<f64>,
+    /// For two words: whether the output keeps the reference's order of their tokens.
+    pub order: Option<bool>,
 }
 
 /// A token as a cell part: whitespace inside it as `_`.
@@ -156,7 +171,7 @@ impl Judged {
         }
         let _ = write!(
             s,
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             token(&self.system),
             self.judgement.name(),
             positions(&self.ref_dep),
@@ -170,6 +185,12 @@ impl Judged {
             tokens(&self.source),
             tokens(&self.reference),
             tokens(&self.output),
+            self.p_error.map(|p| format!("{p:.4}")).unwrap_or_default(),
+            match self.order {
+                Some(true) => "kept",
+                Some(false) => "changed",
+                None => "",
+            },
         );
         s
     }
@@ -177,7 +198,10 @@ impl Judged {
     /// Reads a row; `path` and `line` (1-based) name it in errors. Positions must lie
     /// within their line (the word columns are not read: they repeat the tokens).
     pub fn parse(text: &str, path: &Path, line: u64) -> Result<Judged> {
-        let c: Vec<&str> = text.split('\t').collect();
+        let mut c: Vec<&str> = text.split('\t').collect();
+        if c.len() == COLUMNS - 2 {
+            c.extend(["", ""]);
+        }
         if c.len() != COLUMNS {
             return Err(Error::input(
                 path,
@@ -233,7 +257,7 @@ impl Judged {
                 bad(
                     "judgement",
                     format!(
-                        "`{}` is not correct, incorrect or no_reference",
+                        "`{}` is not correct, incorrect, unaligned or no_reference",
                         ldd_io::error::quote(c[9], 40)
                     ),
                 )
@@ -250,6 +274,34 @@ impl Judged {
                 id,
                 form: c[k + 1].to_string(),
             })
+        };
+        let p_error = match c[21] {
+            "" => None,
+            p => Some(
+                p.parse::<f64>()
+                    .ok()
+                    .filter(|p| (0.0..=1.0).contains(p))
+                    .ok_or_else(|| {
+                        bad(
+                            "p_error",
+                            format!("not a probability: `{}`", ldd_io::error::quote(p, 20)),
+                        )
+                    })?,
+            ),
+        };
+        let order = match c[22] {
+            "" => None,
+            "kept" => Some(true),
+            "changed" => Some(false),
+            o => {
+                return Err(bad(
+                    "order",
+                    format!(
+                        "`{}` is not kept, changed or empty",
+                        ldd_io::error::quote(o, 20)
+                    ),
+                ))
+            }
         };
         Ok(Judged {
             phenomenon: c[0].to_string(),
@@ -271,6 +323,8 @@ impl Judged {
             source,
             reference,
             output,
+            p_error,
+            order,
         })
     }
 }
@@ -282,10 +336,10 @@ pub fn for_each_row(
     path: &Path,
     mut f: impl FnMut(Judged, u64) -> Result<()>,
 ) -> Result<()> {
-    super::for_each_tsv_row(
+    super::for_each_tsv_row_of(
         r,
         path,
-        HEADER,
+        &[HEADER, HEADER_1],
         "a locus judgements file (scores.loci.tsv)",
         |line, n| f(Judged::parse(line, path, n)?, n),
     )
@@ -319,6 +373,8 @@ mod tests {
             source: w("Brach der Krieg aus ?"),
             reference: w("broke out the war ?"),
             output: w("broke the war"),
+            p_error: Some(0.3125),
+            order: Some(false),
         }
     }
 
@@ -329,7 +385,7 @@ mod tests {
         assert_eq!(
             row,
             "particle\tge1 ge2 eq2\t12\t2\t4\taus\t1\tBrach\tsys-a\tincorrect\t2\tout\t1\tbroke\t\
-             \t\t1\tbroke\tBrach der Krieg aus ?\tbroke out the war ?\tbroke the war"
+             \t\t1\tbroke\tBrach der Krieg aus ?\tbroke out the war ?\tbroke the war\t0.3125\tchanged"
         );
         assert_eq!(row.split('\t').count(), HEADER.split('\t').count());
         assert_eq!(Judged::parse(&row, Path::new("x"), 2).unwrap(), j);
@@ -345,7 +401,9 @@ mod tests {
             c.join("\t")
         };
         for (text, want) in [
-            ("a\tb".to_string(), "expected 21"),
+            ("a\tb".to_string(), "expected 23"),
+            (with(21, "1.5"), "column `p_error`"),
+            (with(22, "maybe"), "column `order`"),
             (with(2, "x"), "column `id`"),
             (with(9, "maybe"), "column `judgement`"),
             (with(10, "6"), "not a position among the line's 5 tokens"),

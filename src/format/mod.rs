@@ -29,6 +29,7 @@ pub mod judged;
 pub mod locus;
 pub mod manifest;
 pub mod marked;
+pub mod mqm;
 pub mod options;
 pub mod permute;
 pub mod reorder;
@@ -58,6 +59,18 @@ pub fn for_each_tsv_row(
     path: &std::path::Path,
     header: &str,
     what: &str,
+    f: impl FnMut(&str, u64) -> crate::error::Result<()>,
+) -> crate::error::Result<()> {
+    for_each_tsv_row_of(r, path, &[header], what, f)
+}
+
+/// [`for_each_tsv_row`] for a table with several versions: its first line must be one of
+/// `headers`.
+pub fn for_each_tsv_row_of(
+    r: &mut ldd_io::Input,
+    path: &std::path::Path,
+    headers: &[&str],
+    what: &str,
     mut f: impl FnMut(&str, u64) -> crate::error::Result<()>,
 ) -> crate::error::Result<()> {
     use crate::error::Error;
@@ -65,7 +78,7 @@ pub fn for_each_tsv_row(
     while let Some(line) = r.next_line()? {
         n += 1;
         if n == 1 {
-            if line != header {
+            if !headers.contains(&line) {
                 return Err(Error::input(path, 1, format!("not the header of {what}")));
             }
             continue;

@@ -195,6 +195,40 @@ pub struct Row {
     /// Locus accuracy only: the loci with no reference locus (not judged).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_reference: Option<u64>,
+    /// Locus accuracy only: the loci whose output has no token for a word the reference
+    /// has one for (not judged; absent in scores written before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unaligned: Option<u64>,
+    /// Locus accuracy only: the loci's words judged one by one against comparable words
+    /// (docs/evaluation.md, "A baseline for every locus accuracy").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<Baseline>,
+}
+
+/// A set's locus words against the comparable words of the same sentences (the other
+/// words with a locus word's part of speech), each judged by the locus rule as a word.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Baseline {
+    /// Locus words judged.
+    pub words: u64,
+    /// Locus words the reference has a token for and the output none (not judged): a
+    /// dropped particle shows here, not as an error.
+    #[serde(default)]
+    pub unaligned: u64,
+    /// Their accuracy (×100).
+    pub word_score: Option<f64>,
+    /// Comparable words judged.
+    pub comparable: u64,
+    /// Their accuracy (×100): the baseline.
+    pub comparable_score: Option<f64>,
+    /// `word_score − comparable_score`.
+    pub diff: Option<f64>,
+    /// Newcombe's interval of `diff`, at the run's level.
+    pub diff_ci_low: Option<f64>,
+    /// Its upper bound.
+    pub diff_ci_high: Option<f64>,
+    /// Two-sided p-value of the pooled z-test of `diff`.
+    pub p_value: Option<f64>,
 }
 
 impl Row {

@@ -82,7 +82,7 @@ pub struct KeyRow {
     pub slot: String,
     /// System name.
     pub system: String,
-    /// `correct`, `incorrect` or `no reference` (locus accuracy's judgement).
+    /// `correct`, `incorrect`, `unaligned` or `no reference` (locus accuracy's judgement).
     pub automatic: String,
 }
 

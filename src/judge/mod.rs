@@ -9,6 +9,7 @@
 //! agreement of locus accuracy with the annotators.
 
 pub mod form;
+pub mod mqm;
 pub mod sheets;
 pub mod tally;
 
@@ -127,5 +128,202 @@ pub fn write_tally(r: &TallyReport, dir: &Path, inputs: &[&Path]) -> Result<()> 
     ];
     let ours: &dyn Fn(&Path) -> bool = &tally_written_by_us;
     ldd_io::write_together(dir, &files, "ldd-sets tally", ours, inputs)?;
+    Ok(())
+}
+
+/// The header of `mqm.csv`.
+pub const MQM_CSV_HEADER: &str = "system,phenomenon,bucket,loci,human_correct,human_accuracy,\
+human_ci_low,human_ci_high,judged,accuracy";
+
+/// The header of `mqm.disagreements.tsv`.
+pub const MQM_DISAGREEMENTS_HEADER: &str = "system\tphenomenon\tline\tsegment\tdoc\tdep\thead\t\
+judgement\tp_error\trater_error\tsource\treference\toutput";
+
+/// The header of `mqm --items`' file.
+pub const MQM_ITEMS_HEADER: &str = "line\tsegment\tdoc\tsystem\tword\tform\tupos\toutput\t\
+positions\tjudgement\tword_chrf\tsentence_chrf\tp_error\terror";
+
+fn opt_num(x: Option<f64>) -> String {
+    x.map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// `mqm.csv`: the human and automatic locus accuracy of every system on every set.
+pub fn mqm_csv(r: &crate::format::mqm::MqmReport) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record(MQM_CSV_HEADER.split(','));
+    for s in &r.sets {
+        let _ = w.write_record([
+            s.system.clone(),
+            s.phenomenon.clone(),
+            s.bucket.clone(),
+            s.loci.to_string(),
+            s.human_correct.to_string(),
+            opt_num(s.human_accuracy),
+            opt_num(s.human_ci_low),
+            opt_num(s.human_ci_high),
+            s.judged.to_string(),
+            opt_num(s.accuracy),
+        ]);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// `mqm.disagreements.tsv`: every locus where the judgement and the raters disagree.
+pub fn mqm_disagreements(r: &crate::format::mqm::MqmReport) -> String {
+    use crate::format::tsv_cell as c;
+    let mut t = String::from(MQM_DISAGREEMENTS_HEADER);
+    t.push('\n');
+    for d in &r.disagreements {
+        let cells = [
+            c(&d.system),
+            c(&d.phenomenon),
+            d.line.to_string(),
+            c(&d.segment),
+            c(&d.doc),
+            c(&d.dep),
+            c(&d.head),
+            d.judgement.clone(),
+            d.p_error.map(|p| format!("{p:.4}")).unwrap_or_default(),
+            d.rater_error.to_string(),
+            c(&d.source),
+            c(&d.reference),
+            c(&d.output),
+        ];
+        t.push_str(&cells.join("\t"));
+        t.push('\n');
+    }
+    t
+}
+
+/// `mqm --items`' file: every content word judged, with the raters' verdict.
+pub fn mqm_items(items: &[crate::format::mqm::Item]) -> String {
+    use crate::format::tsv_cell as c;
+    let mut t = String::from(MQM_ITEMS_HEADER);
+    t.push('\n');
+    let f = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();
+    for x in items {
+        let cells = [
+            x.line.to_string(),
+            c(&x.segment),
+            c(&x.doc),
+            c(&x.system),
+            x.word.to_string(),
+            c(&x.form),
+            c(&x.upos),
+            c(&x.output),
+            x.positions
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+            x.judgement.clone(),
+            f(x.word_chrf),
+            format!("{:.6}", x.sentence_chrf),
+            f(x.p_error),
+            u8::from(x.error).to_string(),
+        ];
+        t.push_str(&cells.join("\t"));
+        t.push('\n');
+    }
+    t
+}
+
+/// Whether `path` is one of the files `mqm` writes.
+fn mqm_written_by_us(path: &Path) -> bool {
+    let Ok(text) = ldd_io::read_text(path, 1 << 30) else {
+        return false;
+    };
+    let first = text.lines().next().unwrap_or("");
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("csv") => first == MQM_CSV_HEADER,
+        Some("tsv") => first == MQM_DISAGREEMENTS_HEADER || first == MQM_ITEMS_HEADER,
+        _ => serde_json::from_str::<crate::format::mqm::MqmReport>(&text).is_ok(),
+    }
+}
+
+/// Writes `mqm.json`, `mqm.csv` and `mqm.disagreements.tsv` into `dir` (created if
+/// needed), and with `items` that file too, all or none; files of those names are replaced
+/// only if `mqm` wrote them, and never an input.
+pub fn write_mqm(
+    r: &crate::judge::mqm::MqmResult,
+    dir: &Path,
+    items: Option<&Path>,
+    inputs: &[&Path],
+) -> Result<()> {
+    let json =
+        serde_json::to_string_pretty(&r.report).map_err(|e| Error::Data(e.to_string()))? + "\n";
+    let mut files = vec![
+        (dir.join(layout::MQM_JSON), json.into_bytes()),
+        (dir.join(layout::MQM_CSV), mqm_csv(&r.report).into_bytes()),
+        (
+            dir.join(layout::MQM_DISAGREEMENTS),
+            mqm_disagreements(&r.report).into_bytes(),
+        ),
+    ];
+    if let Some(p) = items {
+        files.push((p.to_path_buf(), mqm_items(&r.items).into_bytes()));
+    }
+    let ours: &dyn Fn(&Path) -> bool = &mqm_written_by_us;
+    ldd_io::write_together(dir, &files, "ldd-sets mqm", ours, inputs)?;
+    Ok(())
+}
+
+/// The header of the segments file `mqm --export` writes.
+pub const MQM_SEGMENTS_HEADER: &str = "line\tsegment\tdoc";
+
+/// Whether `dir` is a campaign `mqm --export` wrote (its segments file has our header).
+pub fn is_export_dir(dir: &Path) -> bool {
+    ldd_io::Input::open(&dir.join(layout::MQM_SEGMENTS))
+        .ok()
+        .and_then(|mut r| {
+            r.next_line()
+                .ok()
+                .flatten()
+                .map(|l| l == MQM_SEGMENTS_HEADER)
+        })
+        .unwrap_or(false)
+}
+
+/// Writes the campaign `e` into `dir` (replaced as a whole, all or nothing): the source
+/// and reference as the corpus `mqm.<src>-<tgt>.<lang>`, each system's outputs as
+/// `systems/<name>.<tgt>` (names checked as file names), and `segments.tsv`.
+pub fn write_export(
+    e: &crate::judge::mqm::Exported,
+    dir: &Path,
+    (src, tgt): (&str, &str),
+    inputs: &[&Path],
+) -> Result<()> {
+    for name in e.systems.keys() {
+        ldd_io::name::check(ldd_io::NameKind::File, name, "an MQM system name")?;
+    }
+    let staging = Staging::new(dir, &is_export_dir, inputs)?;
+    let root = staging.path().to_path_buf();
+    let lines = |v: &[String]| -> Vec<u8> {
+        let mut t = String::new();
+        for l in v {
+            t.push_str(l);
+            t.push('\n');
+        }
+        t.into_bytes()
+    };
+    let pair = format!("{src}-{tgt}");
+    ldd_io::write_bytes_atomic(&layout::mqm_side(&root, &pair, src), &lines(&e.source))?;
+    ldd_io::write_bytes_atomic(&layout::mqm_side(&root, &pair, tgt), &lines(&e.reference))?;
+    ldd_io::fs::create_dir_all(&root.join(layout::MQM_SYSTEMS))?;
+    for (name, out) in &e.systems {
+        ldd_io::write_bytes_atomic(&layout::mqm_system(&root, name, tgt), &lines(out))?;
+    }
+    let mut seg = String::from(MQM_SEGMENTS_HEADER);
+    seg.push('\n');
+    for (k, (s, d)) in e.segments.iter().zip(&e.docs).enumerate() {
+        seg.push_str(&format!(
+            "{}\t{}\t{}\n",
+            k + 1,
+            crate::format::tsv_cell(s),
+            crate::format::tsv_cell(d)
+        ));
+    }
+    ldd_io::write_bytes_atomic(&root.join(layout::MQM_SEGMENTS), seg.as_bytes())?;
+    staging.commit(&is_export_dir)?;
     Ok(())
 }

@@ -16,15 +16,16 @@ use std::path::{Path, PathBuf};
 use ldd_eval::rng::splitmix64;
 
 use crate::error::{Error, Result};
-use crate::format::locus::{Locus, RefToken};
+use crate::format::judged::Judgement;
+use crate::format::locus::Locus;
 use crate::format::marked::{self, Piece};
 use crate::format::sets::SetKind;
 use crate::format::sheet::{
     DetectionRow, KeyRow, SheetsRecord, TranslationRow, DETECTION_QUESTION, TRANSLATION_QUESTION,
 };
+use crate::locus::{self, SourceWords};
 use crate::read::select::read_needed_hashed;
 use crate::read::sets::Loaded;
-use crate::score::locus::{self, SourceWords};
 
 /// What `sheets` samples and from which systems.
 #[derive(Debug, Clone)]
@@ -208,27 +209,27 @@ fn sample(
 
 /// The translation rows of item `i` (`T001`, …), one per system in the order drawn for
 /// the item when it was sampled, and their key rows; `source` is the source with the
-/// locus marked, `ref_tokens` the reference's tokens, `outputs` each system's rendering
-/// of the locus.
+/// locus marked, `judged` the reference's tokens and each system's rendering of the locus
+/// (the reference's words marked are those the judgement compared with).
 fn translation_rows(
     i: usize,
     it: &Item,
     source: &str,
-    ref_tokens: &[String],
-    outputs: &[locus::Rendering],
+    judged: &locus::Judged,
     o: &SheetsOptions,
 ) -> (Vec<TranslationRow>, Vec<KeyRow>) {
     let item = format!("T{:03}", i + 1);
-    let pos =
-        |t: &[RefToken]| -> Vec<usize> { t.iter().map(|t| t.position as usize - 1).collect() };
-    let reference = mark_tokens(
-        ref_tokens,
-        &pos(&it.locus.ref_dep),
-        &pos(&it.locus.ref_head),
-    );
+    let reference = match judged.outputs.first() {
+        Some((_, r)) => mark_tokens(
+            &judged.reference,
+            &r.dep.reference,
+            r.head.as_ref().map_or(&[][..], |h| &h.reference),
+        ),
+        None => judged.reference.join(" "),
+    };
     let (mut translation, mut key) = (Vec::new(), Vec::new());
     for (slot, &s) in it.order.iter().enumerate() {
-        let r = &outputs[s];
+        let (tokens, r) = &judged.outputs[s];
         let slot = ((b'A' + slot as u8) as char).to_string();
         translation.push(TranslationRow {
             item: item.clone(),
@@ -238,7 +239,11 @@ fn translation_rows(
             line: it.locus.id,
             source: source.to_string(),
             reference: reference.clone(),
-            output: mark_tokens(&r.tokens, &r.dep, &r.head),
+            output: mark_tokens(
+                tokens,
+                &r.dep.output,
+                r.head.as_ref().map_or(&[][..], |h| &h.output),
+            ),
             question: TRANSLATION_QUESTION.into(),
             answer: String::new(),
             comment: String::new(),
@@ -248,9 +253,10 @@ fn translation_rows(
             slot,
             system: o.names[s].clone(),
             automatic: match r.judgement {
-                None => "no reference",
-                Some(true) => "correct",
-                Some(false) => "incorrect",
+                Judgement::NoReference => "no reference",
+                Judgement::Unaligned => "unaligned",
+                Judgement::Correct => "correct",
+                Judgement::Incorrect => "incorrect",
             }
             .into(),
         });
@@ -272,12 +278,12 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
     let judged = if o.hyps.is_empty() {
         Vec::new()
     } else {
-        let mut j = locus::Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
+        let j = locus::Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
         let loci: Vec<(&Locus, &str)> = items
             .iter()
             .map(|it| (&it.locus, it.reference.as_str()))
             .collect();
-        locus::judge_loci(l, &mut j, &o.hyps, &loci, &words)?
+        locus::judge_loci(l, &j, &o.hyps, &loci, &words)?
     };
     let sources: Vec<String> = items
         .iter()
@@ -299,8 +305,8 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
         })
         .collect();
     let (mut translation, mut key) = (Vec::new(), Vec::new());
-    for (i, ((it, source), (refs, outputs))) in items.iter().zip(&sources).zip(judged).enumerate() {
-        let (t, k) = translation_rows(i, it, source, &refs, &outputs, o);
+    for (i, ((it, source), judged)) in items.iter().zip(&sources).zip(&judged).enumerate() {
+        let (t, k) = translation_rows(i, it, source, judged, o);
         translation.extend(t);
         key.extend(k);
     }

@@ -104,6 +104,29 @@ pub const SHEET_RECORD: &str = "sheets.json";
 pub const TALLY_JSON: &str = "tally.json";
 /// `tally`'s groups as CSV: `tally.csv`.
 pub const TALLY_CSV: &str = "tally.csv";
+/// The campaign `mqm --export` writes: its segments, `segments.tsv` (line, segment, doc).
+pub const MQM_SEGMENTS: &str = "segments.tsv";
+/// The folder of the systems' outputs `mqm --export` writes.
+pub const MQM_SYSTEMS: &str = "systems";
+/// The corpus name `mqm --export` gives the campaign (files `mqm.SRC-TGT.LANG`).
+pub const MQM_CORPUS: &str = "mqm";
+
+/// One side of the corpus `mqm --export` writes: `<dir>/mqm.<src>-<tgt>.<lang>`.
+pub fn mqm_side(dir: &Path, pair: &str, lang: &str) -> PathBuf {
+    dir.join(format!("{}.{lang}", corpus_stem(MQM_CORPUS, pair)))
+}
+
+/// A system's output as `mqm --export` writes it: `systems/<system>.<lang>`.
+pub fn mqm_system(dir: &Path, system: &str, lang: &str) -> PathBuf {
+    dir.join(MQM_SYSTEMS).join(format!("{system}.{lang}"))
+}
+
+/// `mqm`'s report: `mqm.json`.
+pub const MQM_JSON: &str = "mqm.json";
+/// `mqm`'s human and automatic accuracy per system and set: `mqm.csv`.
+pub const MQM_CSV: &str = "mqm.csv";
+/// `mqm`'s loci where the judgement and the raters disagree: `mqm.disagreements.tsv`.
+pub const MQM_DISAGREEMENTS: &str = "mqm.disagreements.tsv";
 
 /// The key of the sheets directory `<parent>/<name>`: `<parent>/<name>.key.csv`, beside it,
 /// so the directory can be given to annotators as it is.

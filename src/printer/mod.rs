@@ -9,5 +9,6 @@ pub mod contrast;
 pub mod extract;
 pub mod judge;
 pub mod languages;
+pub mod mqm;
 pub mod permute;
 pub mod scores;

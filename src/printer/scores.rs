@@ -71,6 +71,14 @@ pub fn render_table(r: &Scores) -> String {
         "rank: controls scoring better than the set, of K; Δctl: set minus controls' mean, \
          !: worse than its controls (one-sided p < {alpha}); ~: fewer than {SMALL_SET} sentences"
     );
+    if r.metrics.iter().any(|m| m.key == crate::locus::KEY) {
+        let _ = writeln!(
+            s,
+            "Locus: same-POS acc: accuracy of the other words of the set's sentences with a \
+             locus word's part of speech; Δpos: the locus words' accuracy minus it, !: lower \
+             (two-sided p < {alpha}); unal.: locus words the output has no token for (not judged)"
+        );
+    }
     let label_w = r
         .rows
         .iter()
@@ -80,15 +88,22 @@ pub fn render_table(r: &Scores) -> String {
         .max(6);
     for metric in &r.metrics {
         let _ = writeln!(s, "\n{}", metric.label);
+        // Locus accuracy compares with the same kind of words instead of controls.
+        let locus = metric.key == crate::locus::KEY;
+        let (c1, c2, c3) = if locus {
+            ("same-POS acc", "unal.", "Δpos")
+        } else {
+            ("ctl mean±sd", "rank", "Δctl")
+        };
         let mut head = format!("{:<label_w$} {:>7}", "set", "n");
         for sys in &r.systems {
             head.push_str(&format!(
                 " | {:>8} {:>16} {:>13} {:>7} {:>9}",
                 esc(&sys.name),
                 format!("{level} CI"),
-                "ctl mean±sd",
-                "rank",
-                "Δctl"
+                c1,
+                c2,
+                c3
             ));
         }
         let _ = writeln!(s, "{head}");
@@ -116,6 +131,39 @@ pub fn render_table(r: &Scores) -> String {
                         && x.bucket == row.bucket
                 });
                 let cells = match x {
+                    Some(x) if locus => {
+                        let b = x.baseline.clone().unwrap_or_default();
+                        let with_ref = b.words + b.unaligned;
+                        [
+                            format!(
+                                "{}{}",
+                                f2(x.score),
+                                if significant(x.p_value, conf) {
+                                    "*"
+                                } else {
+                                    " "
+                                }
+                            ),
+                            range(x.ci_low, x.ci_high),
+                            f2(b.comparable_score),
+                            if with_ref > 0 {
+                                format!("{:.0}%", 100.0 * b.unaligned as f64 / with_ref as f64)
+                            } else {
+                                "-".into()
+                            },
+                            match b.diff {
+                                Some(d) => format!(
+                                    "{d:+.2}{}",
+                                    if d < 0.0 && significant(b.p_value, conf) {
+                                        "!"
+                                    } else {
+                                        " "
+                                    }
+                                ),
+                                None => "- ".into(),
+                            },
+                        ]
+                    }
                     Some(x) => [
                         format!(
                             "{}{}",

@@ -145,6 +145,22 @@ pub struct Loaded {
     pub control_seed: Option<u64>,
 }
 
+impl Loaded {
+    /// Checks that `hyp`, a system's translation of the corpus, has its `lines` lines.
+    pub fn check_lines(&self, hyp: &Path, lines: u64) -> Result<()> {
+        if lines == self.m.corpus.lines {
+            return Ok(());
+        }
+        Err(crate::error::Error::Data(format!(
+            "{}: has {lines} lines but the corpus has {} lines ({}); the hypothesis \
+             must translate the whole corpus, one line per line",
+            ldd_io::error::shown(hyp),
+            self.m.corpus.lines,
+            ldd_io::error::shown(&self.manifest_path)
+        )))
+    }
+}
+
 /// The locus rows of set `unit` of `l` (`None`: the set has no locus file), read once
 /// and checked against the recorded SHA-256.
 pub fn locus_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
@@ -193,6 +209,22 @@ pub fn tree_words(
     wanted: impl Fn(u32) -> bool,
     words: &mut std::collections::BTreeMap<u32, Vec<String>>,
 ) -> Result<()> {
+    tree_columns(l, unit, wanted, words, |s| {
+        s.words.iter().map(|w| w.form.to_string()).collect()
+    })
+}
+
+/// Adds to `out` what `f` takes from the tree of every line of the set `unit` of `l` that
+/// `wanted` accepts and `out` does not hold yet (e.g. its words' forms, or forms and
+/// parts of speech); the trees file is checked against the manifest's record first
+/// ([`file()`]).
+pub fn tree_columns<T>(
+    l: &Loaded,
+    unit: usize,
+    wanted: impl Fn(u32) -> bool,
+    out: &mut std::collections::BTreeMap<u32, T>,
+    f: impl Fn(&ldd_conllu::Sentence<'_>) -> T,
+) -> Result<()> {
     let u = &l.units[unit];
     let trees = file(&l.m, &l.dir, &u.set.files.conllu)?;
     let mut n = 0usize;
@@ -201,8 +233,8 @@ pub fn tree_words(
             path: trees.clone(),
         })?;
         n += 1;
-        if wanted(id) && !words.contains_key(&id) {
-            words.insert(id, s.words.iter().map(|w| w.form.to_string()).collect());
+        if wanted(id) && !out.contains_key(&id) {
+            out.insert(id, f(s));
         }
         Ok(())
     })?;
@@ -323,4 +355,96 @@ fn read_recorded_ids(m: &Manifest, dir: &Path, rel: &str, count: Option<u64>) ->
         .into());
     }
     Ok(ids)
+}
+
+/// Which input of the run a file stands for ([`input_lines`], [`input_trees`]).
+#[derive(Debug, Clone, Copy)]
+pub enum RunInput {
+    /// The corpus's source side.
+    Source,
+    /// The corpus's target side (the reference).
+    Target,
+    /// The parse of the source side.
+    Parse,
+}
+
+impl RunInput {
+    /// What the manifest records of it.
+    fn record(self, l: &Loaded) -> &ldd_io::FileInfo {
+        match self {
+            RunInput::Source => &l.m.inputs.source,
+            RunInput::Target => &l.m.inputs.target,
+            RunInput::Parse => &l.m.inputs.conllu,
+        }
+    }
+
+    /// How it is named in messages.
+    fn name(self) -> &'static str {
+        match self {
+            RunInput::Source => "source file",
+            RunInput::Target => "target file",
+            RunInput::Parse => "parse (CoNLL-U)",
+        }
+    }
+
+    /// The file to read (`given`, else the path the manifest records) and the check that
+    /// what was read is what extract read: its SHA-256, or an error naming both and the
+    /// option that gives the file.
+    fn check(self, l: &Loaded, path: &Path, sha256: &str, flag: &str) -> Result<()> {
+        let want = self.record(l);
+        if sha256 == want.sha256 {
+            return Ok(());
+        }
+        Err(crate::error::Error::Data(format!(
+            "{}: not the {} extract read (sha256 {sha256}; {} records {}); give the file \
+             extract read with {flag}",
+            ldd_io::error::shown(path),
+            self.name(),
+            ldd_io::error::shown(&l.manifest_path),
+            want.sha256
+        )))
+    }
+}
+
+/// The lines `ids` (1-based, ascending) of the run's input `which` — the file `given`, else
+/// the one the manifest records — checked to be the file extract read (its SHA-256;
+/// `flag` is the option that gives it, named in the error).
+pub fn input_lines(
+    l: &Loaded,
+    which: RunInput,
+    given: Option<&Path>,
+    flag: &str,
+    ids: &[u32],
+) -> Result<Vec<String>> {
+    let path = given.map_or_else(|| which.record(l).path.clone(), Path::to_path_buf);
+    let (lines, sha) = crate::read::select::read_needed_hashed(&path, ids)?;
+    which.check(l, &path, &sha, flag)?;
+    lines
+}
+
+/// Calls `f` with the trees of the lines `ids` (1-based, ascending) of the run's parse —
+/// the file `given`, else the one the manifest records — read to its end and checked to
+/// be the parse extract read (its SHA-256; `flag` names the option that gives it).
+pub fn input_trees(
+    l: &Loaded,
+    given: Option<&Path>,
+    flag: &str,
+    ids: &[u32],
+    mut f: impl FnMut(u32, &ldd_conllu::Sentence<'_>) -> Result<()>,
+) -> Result<()> {
+    let path = given.map_or_else(|| RunInput::Parse.record(l).path.clone(), Path::to_path_buf);
+    let mut r = ldd_conllu::Reader::open(&path)?;
+    let mut block = ldd_conllu::Block::default();
+    let mut next = ids.iter().peekable();
+    let mut n = 0u32;
+    while next.peek().is_some() && r.next_block(&mut block)? {
+        n += 1;
+        if next.peek() == Some(&&n) {
+            next.next();
+            let s = ldd_conllu::parse_block(&block, &path)?;
+            f(n, &s)?;
+        }
+    }
+    let info = r.finish()?;
+    RunInput::Parse.check(l, &path, &info.sha256, flag)
 }

@@ -133,17 +133,6 @@ pub fn check_name(name: &str) -> Result<()> {
     Ok(())
 }
 
-/// The error for a hypothesis whose line count is not the corpus's.
-pub fn count_error(hyp: &Path, hyp_lines: u64, l: &Loaded) -> Error {
-    Error::Data(format!(
-        "{}: has {hyp_lines} lines but the corpus has {} lines ({}); the hypothesis \
-         must translate the whole corpus, one line per line",
-        ldd_io::error::shown(hyp),
-        l.m.corpus.lines,
-        ldd_io::error::shown(&l.manifest_path)
-    ))
-}
-
 /// The level of intervals when `--confidence` is not given.
 pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 
@@ -217,7 +206,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     }
     // Locus accuracy's aligner and matching rule, checked before any system is read.
     let judging = match args.metrics.iter().any(|k| k == locus::KEY) {
-        true => Some(locus::Judging::new(
+        true => Some(crate::locus::Judging::new(
             l,
             args.align_model.as_deref(),
             args.lemma_model.as_ref(),
@@ -250,9 +239,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     for hyp in &args.hyps {
         let name = unique_name(&systems, hyp, "--hyp")?;
         let (st, hn, _, sha256) = line_stats(hyp, &reference, &defs)?;
-        if hn != l.m.corpus.lines {
-            return Err(count_error(hyp, hn, l));
-        }
+        l.check_lines(hyp, hn)?;
         stats.push(st);
         systems.push(System {
             name,
@@ -292,10 +279,10 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let locus_metric = match &judging {
         Some(j) => Some(Metric {
             key: locus::KEY.into(),
-            label: "Locus".into(),
+            label: locus::LABEL.into(),
             higher_is_better: true,
             reorder_only: false,
-            signature: ctx.locus(&locus::settings(j)?),
+            signature: ctx.locus(&j.settings()?),
         }),
         None => None,
     };
@@ -344,7 +331,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             l,
             &args.hyps,
             &names,
-            judging,
+            &judging,
             &m,
             sig.confidence,
             &reference,

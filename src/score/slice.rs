@@ -14,7 +14,6 @@
 
 use std::path::Path;
 
-use super::count_error;
 use crate::error::Result;
 use crate::layout;
 use crate::read::select::read_selected;
@@ -37,9 +36,7 @@ pub fn slice(sets: &Path, hyp: &Path, name: &str) -> Result<()> {
     ids.sort_unstable();
     ids.dedup();
     let (lines, n) = read_selected(hyp, &ids)?;
-    if n != l.m.corpus.lines {
-        return Err(count_error(hyp, n, &l));
-    }
+    l.check_lines(hyp, n)?;
     // Every id of the sets is there (the count is checked).
     let text = |of: &[u32]| -> String {
         let mut text = String::new();

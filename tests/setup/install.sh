@@ -5,8 +5,9 @@
 #   apt-get when running as root or when sudo works without a password; otherwise the
 #   missing ones are listed and the script stops with exit code 1.
 # - playwright-core from npm, pinned in tests/browser/package-lock.json (`npm ci`).
-# - a Python virtualenv .venv with sacreBLEU 2.4.3, the oracle of the BLEU/chrF tests, and
-#   statsmodels 0.14.4, the oracle of locus accuracy's intervals and tests.
+# - a Python virtualenv .venv with sacreBLEU 2.4.3, the oracle of the BLEU/chrF tests,
+#   statsmodels 0.14.4, the oracle of locus accuracy's intervals and tests, and
+#   scikit-learn 1.5.2 with scipy 1.14.1, the oracles of `mqm`'s agreement statistics.
 # Idempotent: what is present is left as it is.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,4 +46,8 @@ fi
 # statsmodels: the oracle of locus accuracy's Wilson intervals and McNemar tests.
 if ! .venv/bin/python -c "import statsmodels" 2>/dev/null; then
   .venv/bin/pip install --quiet --disable-pip-version-check statsmodels==0.14.4
+fi
+# scikit-learn and scipy: the oracles of `mqm`'s MCC, Cohen's kappa and Kendall's tau.
+if ! .venv/bin/python -c "import sklearn, scipy" 2>/dev/null; then
+  .venv/bin/pip install --quiet --disable-pip-version-check scikit-learn==1.5.2 scipy==1.14.1
 fi

@@ -5,7 +5,9 @@
 //! * [`metric`]: the registry of corpus metrics (key, label, scale, signature, per-line
 //!   statistics), which `score` and the report iterate over.
 //! * [`ribes`]: RIBES (Isozaki et al. 2010) following NTT's `RIBES.py` 1.03.
-//! * [`stats`]: Spearman/Pearson correlation and summaries of control scores.
+//! * [`stats`]: Spearman/Pearson correlation and summaries of control scores;
+//!   [`agreement`]: an automatic judgement against people's (MCC, κ, a permutation test
+//!   within groups), Kendall's τ-b, and two proportions compared.
 //! * [`controls`]: length-matched control corpora (an optimal ±1 matching, [`matching`])
 //!   with a deterministic in-crate PRNG ([`rng`]).
 //! * [`significance`]: bootstrap intervals, paired bootstrap and approximate randomization
@@ -16,6 +18,7 @@
 //! compute them once per corpus line, then score any subset of lines by summing its lines'
 //! statistics ([`sum_ids`]) and finalising ([`SufficientStats::score`]).
 
+pub mod agreement;
 pub mod bleu;
 pub mod chrf;
 pub mod controls;

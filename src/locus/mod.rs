@@ -1,0 +1,456 @@
+//! Stage **locus**: whether each system's output renders the source words of a locus
+//! (the two words of a long-distance relation) as the reference does — the judgement
+//! behind locus accuracy (`score --metrics locus`), the sheets' automatic key (`sheets`)
+//! and the agreement with people (`tally`, `mqm`).
+//!
+//! What enters: a sets directory ([`crate::read::sets::Loaded`]; its aligner's saved model
+//! and the source words of the lines to judge), the reference and the systems' outputs.
+//! What leaves: per line, each side tokenized and aligned to the source words
+//! ([`rule::Side`]); per source word or locus, its judgement ([`rule`]: correct,
+//! incorrect, unaligned, no reference, with the rule's estimate that a rater marks an
+//! error there); per set, the accuracy of comparable words ([`words`]: the baseline).
+//!
+//! Memory: the source words, tokens and links of the lines judged, for the reference and
+//! one system at a time.
+
+pub mod rule;
+pub mod words;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use crate::detect::alignment::{self, AlignOptions, ModelType, Trained};
+use crate::error::{Error, Result};
+use crate::format::judged::Judgement;
+use crate::format::locus::Locus;
+use crate::parse::{Tagger, TargetModel};
+use crate::read::sets::{locus_rows, tree_columns, Loaded};
+use rule::Side;
+
+/// The metric's key in `--metrics`, `scores.json` and `scores.csv`.
+pub const KEY: &str = "locus";
+
+/// The metric's name in tables.
+pub const LABEL: &str = "Locus";
+
+/// The source words (UD words of the tree) of the lines to judge, by 1-based line id.
+pub type SourceWords = BTreeMap<u32, Vec<String>>;
+
+/// Each judged line's side (reference or one system's output), by 1-based line id.
+pub type Sides = BTreeMap<u32, Side>;
+
+/// How outputs are judged: the aligner that links both sides to the source words, and
+/// the optional tagger whose lemmas count as an exact rendering.
+#[derive(Debug)]
+pub struct Judging {
+    /// The aligner: the sets' saved model, symmetrised by [`rule::ALIGNMENT`].
+    pub aligner: AlignOptions,
+    /// The target language's tagger (`--lemma-model`).
+    tagger: Option<Tagger>,
+    /// Language codes (source, target).
+    langs: (String, String),
+}
+
+impl Judging {
+    /// How the loci of `l` are judged: with its aligner (`align_model`, else the model the
+    /// run loaded or saved; [`aligner`]) and, with `lemma_model`, the lemmas of the target
+    /// language.
+    pub fn new(
+        l: &Loaded,
+        align_model: Option<&Path>,
+        lemma_model: Option<&TargetModel>,
+    ) -> Result<Judging> {
+        let target = l.m.languages.target();
+        Ok(Judging {
+            aligner: aligner(l, align_model)?,
+            tagger: lemma_model.map(|m| m.load(target)).transpose()?,
+            langs: (l.m.languages.source().to_string(), target.to_string()),
+        })
+    }
+
+    /// The settings part of the signature: the rule, the alignment and the aligner
+    /// model's SHA-256 (first 16 hex digits of each file), with lemmas the tagger's.
+    pub fn settings(&self) -> Result<String> {
+        let opts = &self.aligner;
+        let mut sums = Vec::new();
+        if let Some(prefix) = &opts.model {
+            for f in crate::layout::model_files(prefix, opts.model_type == ModelType::Hmm) {
+                let (sha, _) = ldd_io::sha256_file(&f)?;
+                sums.push(sha[..16].to_string());
+            }
+        }
+        let (lemma, model) = match &self.tagger {
+            Some(t) => (",lemma", format!("|lemma-model:{}", t.sha)),
+            None => ("", String::new()),
+        };
+        Ok(format!(
+            "locus:2|rule:{}{lemma}|fit:{}{model}|aligner:{}-{}|model:{}|ci:wilson|test:mcnemar-exact",
+            rule::NAME,
+            rule::FIT,
+            opts.model_type,
+            opts.direction.name(),
+            sums.join("+")
+        ))
+    }
+
+    /// The aligner, loaded once.
+    pub fn load(&self) -> Result<Trained> {
+        alignment::load(&self.aligner, (&self.langs.0, &self.langs.1))
+    }
+
+    /// The lines `words` names of the file `path` (the reference or an output), read,
+    /// tokenized as the aligner does and aligned to their source words with `trained`
+    /// ([`Judging::align_texts`]); and the file's line count, for the caller to check.
+    pub fn align(
+        &self,
+        trained: &Trained,
+        path: &Path,
+        words: &SourceWords,
+    ) -> Result<(Sides, u64)> {
+        let ids: Vec<u32> = words.keys().copied().collect();
+        let (lines, n) = crate::read::select::read_selected(path, &ids)?;
+        let texts: BTreeMap<u32, String> = ids.into_iter().zip(lines).collect();
+        Ok((self.align_texts(trained, &texts, words)?, n))
+    }
+
+    /// `texts` (by line id; each line's source words in `words`) tokenized as the aligner
+    /// does and aligned to their source words with `trained`.
+    pub fn align_texts(
+        &self,
+        trained: &Trained,
+        texts: &BTreeMap<u32, String>,
+        words: &SourceWords,
+    ) -> Result<Sides> {
+        let mut pairs = ldd_align::Corpus::new();
+        let mut tokens = Vec::with_capacity(texts.len());
+        let none = Vec::new();
+        for (id, text) in texts {
+            let t: Vec<String> = alignment::tokens(text, self.aligner.pretokenized)
+                .into_iter()
+                .map(String::from)
+                .collect();
+            pairs.push_pair(words.get(id).unwrap_or(&none), &t);
+            tokens.push((*id, t));
+        }
+        let a = alignment::align(
+            &pairs,
+            &self.aligner,
+            (&self.langs.0, &self.langs.1),
+            None,
+            Some(trained),
+        )?;
+        Ok(tokens
+            .into_iter()
+            .zip(a.alignments)
+            .map(|((id, tokens), mut links)| {
+                links.sort_unstable();
+                (
+                    id,
+                    Side {
+                        tokens,
+                        links,
+                        lemmas: None,
+                    },
+                )
+            })
+            .collect())
+    }
+
+    /// With a tagger, adds the lemmas of the lines `ids` of `sides` that have none yet
+    /// (tagged in parallel, as the aligner tokenized them); nothing without one.
+    pub fn tag(&self, sides: &mut Sides, ids: &BTreeSet<u32>) -> Result<()> {
+        use rayon::prelude::*;
+        let Some(tagger) = &self.tagger else {
+            return Ok(());
+        };
+        let todo: Vec<(u32, Vec<String>)> = ids
+            .iter()
+            .filter_map(|id| {
+                let s = sides.get(id)?;
+                s.lemmas.is_none().then(|| (*id, s.tokens.clone()))
+            })
+            .collect();
+        // In line order, so that an error names the first line that failed.
+        let tagged: Vec<Result<(u32, Vec<String>)>> = todo
+            .par_iter()
+            .map(|(id, toks)| {
+                let t: Vec<&str> = toks.iter().map(String::as_str).collect();
+                let tags = tagger.tags(*id, &t)?;
+                Ok((
+                    *id,
+                    tags.into_iter().map(|x| x.lemma.to_lowercase()).collect(),
+                ))
+            })
+            .collect();
+        for r in tagged {
+            let (id, lemmas) = r?;
+            if let Some(s) = sides.get_mut(&id) {
+                s.lemmas = Some(lemmas);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether lemmas are matched.
+    pub fn has_tagger(&self) -> bool {
+        self.tagger.is_some()
+    }
+}
+
+/// The aligner that aligns the reference and the outputs to their sources: the manifest's
+/// alignment options with a saved model — `model` (`--align-model`), else the model the
+/// run loaded, else the one it saved — symmetrised by [`rule::ALIGNMENT`].
+pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
+    let Some(r) = &l.m.reorder else {
+        return Err(Error::Config(format!(
+            "locus judging needs the aligner the sets were made with, and {} records none (the \
+             sets were made with --no-reorder); extract again without --no-reorder",
+            ldd_io::error::shown(&l.manifest_path)
+        )));
+    };
+    let rec = &r.options.align;
+    let mut opts = AlignOptions::from(rec);
+    let prefix = model
+        .map(Path::to_path_buf)
+        .or_else(|| rec.model.clone())
+        .or_else(|| rec.save_model.clone());
+    let Some(prefix) = prefix else {
+        return Err(Error::Config(format!(
+            "locus judging aligns each output to its source with the aligner the sets were \
+             made with, but {} records no saved model: give --align-model PREFIX (a model of \
+             the same type, {}, saved by `extract --save-align-model PREFIX`, or `align`), or \
+             extract again with --save-align-model",
+            ldd_io::error::shown(&l.manifest_path),
+            opts.model_type
+        )));
+    };
+    for f in crate::layout::model_files(&prefix, opts.model_type == ModelType::Hmm) {
+        if !f.is_file() {
+            return Err(Error::Config(format!(
+                "locus judging: the aligner model {} does not exist (give --align-model PREFIX)",
+                ldd_io::error::shown(&f)
+            )));
+        }
+    }
+    opts.model = Some(prefix);
+    opts.direction = rule::ALIGNMENT;
+    opts.train.clear();
+    opts.save_model = None;
+    opts.progress = false;
+    Ok(opts)
+}
+
+/// A set's loci.
+#[derive(Debug, Clone)]
+pub struct SetLoci {
+    /// Index into `l.units`.
+    pub unit: usize,
+    /// Its locus rows.
+    pub rows: Vec<Locus>,
+}
+
+/// The loci of a sets directory and the trees of their lines ([`read_loci`]).
+#[derive(Debug, Clone)]
+pub struct Loci {
+    /// Every set with a locus file, in manifest order.
+    pub sets: Vec<SetLoci>,
+    /// The source words of every line they hold.
+    pub words: SourceWords,
+    /// Their parts of speech.
+    pub upos: words::Upos,
+}
+
+/// Every set's locus rows (sets without a locus file are left out), and the source words
+/// and their parts of speech of every line they hold; each file checked against the
+/// manifest's record.
+pub fn read_loci(l: &Loaded) -> Result<Loci> {
+    let mut sets = Vec::new();
+    let mut trees: BTreeMap<u32, (Vec<String>, Vec<String>)> = BTreeMap::new();
+    for k in 0..l.units.len() {
+        let Some(rows) = locus_rows(l, k)? else {
+            continue;
+        };
+        if !rows.is_empty() {
+            tree_columns(
+                l,
+                k,
+                |_| true,
+                &mut trees,
+                |s| {
+                    s.words
+                        .iter()
+                        .map(|w| (w.form.to_string(), w.upos.to_string()))
+                        .unzip()
+                },
+            )?;
+        }
+        sets.push(SetLoci { unit: k, rows });
+    }
+    if sets.is_empty() {
+        return Err(Error::Config(format!(
+            "locus judging: {} names no locus file (the sets were made by an older \
+             ldd-sets); extract again",
+            ldd_io::error::shown(&l.manifest_path)
+        )));
+    }
+    for s in &sets {
+        if let Some(r) = s.rows.iter().find(|r| !trees.contains_key(&(r.id as u32))) {
+            return Err(Error::Data(format!(
+                "{}: line {} is not in its set",
+                ldd_io::error::shown(
+                    &l.dir
+                        .join(l.units[s.unit].set.files.locus.as_deref().unwrap_or(""))
+                ),
+                r.id
+            )));
+        }
+    }
+    let (mut words, mut upos) = (SourceWords::new(), words::Upos::new());
+    for (id, (w, p)) in trees {
+        words.insert(id, w);
+        upos.insert(id, p);
+    }
+    Ok(Loci { sets, words, upos })
+}
+
+/// A locus as one output renders it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendering {
+    /// The dependent (reorder loci: the first link's source word).
+    pub dep: rule::Word,
+    /// The head (`None`: a locus of one word).
+    pub head: Option<rule::Word>,
+    /// The locus's judgement ([`rule::locus`]).
+    pub judgement: Judgement,
+    /// The rule's estimate that a rater marks an error at the locus (`None`: not judged).
+    pub p_error: Option<f64>,
+    /// For two words, whether the output keeps the reference's order of their tokens.
+    pub order: Option<bool>,
+}
+
+/// Judges `loc` on one line: `reference` and `output` aligned to its source words.
+pub fn judge(loc: &Locus, reference: &Side, output: &Side) -> Rendering {
+    let sentence = rule::sentence_chrf(output, reference);
+    let word = |id: u32| rule::word(reference, output, id as usize - 1, sentence);
+    let dep = word(loc.dep.id);
+    let head = loc.head.as_ref().map(|h| word(h.id));
+    let mut ws = vec![&dep];
+    ws.extend(head.as_ref());
+    let (judgement, p_error) = rule::locus(&ws);
+    let order = head.as_ref().and_then(|h| rule::order_kept(&dep, h));
+    Rendering {
+        dep,
+        head,
+        judgement,
+        p_error,
+        order,
+    }
+}
+
+/// The lines of `loci` where lemmas could change a judgement: a judged word whose chrF is
+/// below 1.
+pub fn lines_for_lemmas<'a>(
+    loci: impl Iterator<Item = &'a Locus>,
+    reference: &Sides,
+    output: &Sides,
+) -> BTreeSet<u32> {
+    let mut ids = BTreeSet::new();
+    for loc in loci {
+        let id = loc.id as u32;
+        let (Some(r), Some(h)) = (reference.get(&id), output.get(&id)) else {
+            continue;
+        };
+        let j = judge(loc, r, h);
+        let below = |w: &rule::Word| w.chrf.is_some_and(|c| c < 1.0);
+        if below(&j.dep) || j.head.as_ref().is_some_and(below) {
+            ids.insert(id);
+        }
+    }
+    ids
+}
+
+/// Every system's outputs (`hyps`) of the lines `words` holds, aligned with the aligner of
+/// `j` (loaded once), after the reference (`reference`, the corpus target); `f` gets the
+/// reference's sides and each system's in turn (one system's lines held at a time), with
+/// lemmas where `loci` need them. An output without the corpus's line count (of `l`) is
+/// an error. Returns the reference's sides.
+pub fn align_each(
+    l: &Loaded,
+    j: &Judging,
+    reference: &Path,
+    hyps: &[PathBuf],
+    words: &SourceWords,
+    loci: &[&Locus],
+    mut f: impl FnMut(&Sides, Sides) -> Result<()>,
+) -> Result<Sides> {
+    let trained = j.load()?;
+    let (mut refs, _) = j.align(&trained, reference, words)?;
+    for hyp in hyps {
+        let (mut out, n) = j.align(&trained, hyp, words)?;
+        l.check_lines(hyp, n)?;
+        if j.has_tagger() {
+            let ids = lines_for_lemmas(loci.iter().copied(), &refs, &out);
+            j.tag(&mut refs, &ids)?;
+            j.tag(&mut out, &ids)?;
+        }
+        f(&refs, out)?;
+    }
+    Ok(refs)
+}
+
+/// One locus as each system's output renders it ([`judge_loci`]).
+#[derive(Debug, Clone)]
+pub struct Judged {
+    /// The reference's tokens (as the aligner tokenizes it).
+    pub reference: Vec<String>,
+    /// Each system's output tokens and rendering, in `hyps` order.
+    pub outputs: Vec<(Vec<String>, Rendering)>,
+}
+
+/// Judges `loci` (each with its reference line's text) on every system's outputs (`hyps`)
+/// of the sets `l`: both sides aligned to `words` (the words of the loci's trees, by line
+/// id), one system's lines held at a time. An output without the corpus's line count is
+/// an error.
+pub fn judge_loci(
+    l: &Loaded,
+    j: &Judging,
+    hyps: &[PathBuf],
+    loci: &[(&Locus, &str)],
+    words: &SourceWords,
+) -> Result<Vec<Judged>> {
+    let trained = j.load()?;
+    let texts: BTreeMap<u32, String> = loci
+        .iter()
+        .map(|(x, r)| (x.id as u32, r.to_string()))
+        .collect();
+    let mut refs = j.align_texts(&trained, &texts, words)?;
+    let mut out: Vec<Judged> = loci
+        .iter()
+        .map(|(x, _)| Judged {
+            reference: refs
+                .get(&(x.id as u32))
+                .map(|s| s.tokens.clone())
+                .unwrap_or_default(),
+            outputs: Vec::with_capacity(hyps.len()),
+        })
+        .collect();
+    let empty = Side::default();
+    for hyp in hyps {
+        let (mut sides, n) = j.align(&trained, hyp, words)?;
+        l.check_lines(hyp, n)?;
+        if j.has_tagger() {
+            let ids = lines_for_lemmas(loci.iter().map(|x| x.0), &refs, &sides);
+            j.tag(&mut refs, &ids)?;
+            j.tag(&mut sides, &ids)?;
+        }
+        for ((x, _), o) in loci.iter().zip(out.iter_mut()) {
+            let id = x.id as u32;
+            let (r, h) = (
+                refs.get(&id).unwrap_or(&empty),
+                sides.get(&id).unwrap_or(&empty),
+            );
+            o.outputs.push((h.tokens.clone(), judge(x, r, h)));
+        }
+    }
+    Ok(out)
+}

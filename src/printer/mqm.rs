@@ -1,0 +1,172 @@
+//! What `mqm` prints: how the campaign was matched, the agreement at the word and the
+//! locus level, and each system's accuracies beside its MQM score.
+
+use std::fmt::Write as _;
+
+use ldd_io::error::escape;
+
+use crate::format::mqm::{Agreement, Counted, MqmReport};
+
+fn f3(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
+}
+
+fn f1(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{v:.1}"))
+}
+
+fn p(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{v:.4}"))
+}
+
+/// The rater error rate of items not judged, as `n (e%)`.
+fn counted(c: &Counted) -> String {
+    if c.items == 0 {
+        return "0".into();
+    }
+    format!(
+        "{} ({:.1}% err)",
+        c.items,
+        100.0 * c.rater_errors as f64 / c.items as f64
+    )
+}
+
+fn agreement_line(t: &mut String, name: &str, a: &Agreement) {
+    let _ = writeln!(
+        t,
+        "{name:<8} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {}",
+        a.items,
+        a.judged,
+        f3(a.coverage),
+        f3(a.incorrect_share),
+        f3(a.rater_error_rate),
+        f3(a.error_if_incorrect),
+        f3(a.error_if_correct),
+        f3(a.mcc),
+        f3(a.kappa),
+        p(a.permutation_p),
+        counted(&a.unaligned),
+        counted(&a.no_reference),
+    );
+}
+
+/// The table of an `mqm` run.
+pub fn render_mqm(r: &MqmReport) -> String {
+    let mut t = String::new();
+    let s = &r.segments;
+    let _ = writeln!(
+        t,
+        "MQM: {} rows, {} segments ({} found in the corpus, {} not); {} used{}; errors that \
+         count: {}{}",
+        s.rows,
+        s.segments,
+        s.matched,
+        s.unmatched,
+        s.used,
+        if r.docs.is_empty() {
+            String::new()
+        } else {
+            format!(" (documents {})", escape(&r.docs.join(",")))
+        },
+        escape(&r.severities.join(",")),
+        if r.categories.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", escape(&r.categories.join(",")))
+        },
+    );
+    if s.unclosed_spans > 0 || s.unlocated_errors > 0 {
+        let _ = writeln!(
+            t,
+            "{} spans never closed (run to the end of their text); {} errors without a span \
+             (not located)",
+            s.unclosed_spans, s.unlocated_errors
+        );
+    }
+    let _ = writeln!(t, "judgement: {}", escape(&r.judgement));
+    let _ = writeln!(
+        t,
+        "\n{:<8} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {}",
+        "level",
+        "items",
+        "judged",
+        "coverage",
+        "incorrect",
+        "rater-err",
+        "P(err|inc)",
+        "P(err|cor)",
+        "MCC",
+        "kappa",
+        "perm-p",
+        "unaligned",
+        "no reference"
+    );
+    agreement_line(&mut t, "words", &r.words);
+    agreement_line(&mut t, "loci", &r.loci);
+    let _ = writeln!(
+        t,
+        "(words: every content word; incorrect and rater-err: shares of the judged items; \
+         perm-p: {} shuffles of the systems' judgements within each item)",
+        r.words.permutations
+    );
+    for (name, a) in [("word", &r.words), ("locus", &r.loci)] {
+        let _ = writeln!(
+            t,
+            "systems ({}): {name} accuracy vs MQM score: Spearman {}, Kendall {}; human {name} \
+             accuracy vs MQM: Spearman {}, Kendall {}",
+            a.systems,
+            f3(a.spearman),
+            f3(a.kendall),
+            f3(a.human_spearman),
+            f3(a.human_kendall)
+        );
+    }
+    let _ = writeln!(
+        t,
+        "two-word loci: output keeps the reference's order {}, changes it {}",
+        counted(&r.order_kept),
+        counted(&r.order_changed)
+    );
+    let _ = writeln!(
+        t,
+        "\n{:<20} {:>8} {:>8} {:>7} {:>9} {:>9} {:>6} {:>9} {:>9}",
+        "system", "segments", "MQM", "words", "word acc", "human", "loci", "locus acc", "human"
+    );
+    for x in &r.systems {
+        let _ = writeln!(
+            t,
+            "{:<20} {:>8} {:>8} {:>7} {:>9} {:>9} {:>6} {:>9} {:>9}",
+            escape(&x.system),
+            x.segments,
+            x.mqm.map_or_else(|| "-".into(), |v| format!("{v:.3}")),
+            x.words,
+            f1(x.word_accuracy),
+            f1(x.human_word_accuracy),
+            x.loci,
+            f1(x.locus_accuracy),
+            f1(x.human_locus_accuracy)
+        );
+    }
+    let _ = writeln!(
+        t,
+        "(accuracies ×100; human: the share of all items without a rater error; {} loci where \
+         judgement and raters disagree are listed in mqm.disagreements.tsv)",
+        r.disagreements.len()
+    );
+    t
+}
+
+/// The summary of `mqm --export`.
+pub fn export_summary(
+    e: &crate::judge::mqm::Exported,
+    reference: &str,
+    dir: &std::path::Path,
+) -> String {
+    format!(
+        "{} segments, the reference ({}) and {} systems written to {}\n",
+        e.segments.len(),
+        escape(reference),
+        e.systems.len(),
+        ldd_io::error::shown(dir)
+    )
+}

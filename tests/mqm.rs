@@ -1,0 +1,389 @@
+//! `mqm` on the real WMT21 TED English→German MQM annotations (../shared/data/mqm): the
+//! campaign exported as a corpus, its sets extracted (the shared English model; the
+//! aligner trained on the campaign and newstest2013, to stay fast), then the raters'
+//! errors located at words by hand on real segments — a target span, an omission in the
+//! source, an unclosed span, two and three raters, a system missing a segment — MQM's
+//! scores against the campaign's own averages, and the agreement statistics against
+//! scikit-learn and scipy.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use common::*;
+
+fn tsv() -> PathBuf {
+    data("mqm/mqm_ted_ende.tsv")
+}
+
+/// The campaign exported, its sets extracted with a saved aligner: built once for all the
+/// tests of this file.
+struct Fixture {
+    _dir: tempfile::TempDir,
+    ted: PathBuf,
+    sets: PathBuf,
+}
+
+fn fixture() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let ted = dir.path().join("ted");
+        Ldd::cmd("mqm")
+            .path("--mqm", &tsv())
+            .path("--export", &ted)
+            .args(&["--src-lang", "en", "--tgt-lang", "de", "--quiet"])
+            .ok();
+        let sets = dir.path().join("sets");
+        let news = data("parallel/newstest2013.de-en");
+        Ldd::cmd("extract")
+            .corpus(
+                &ted.join("mqm.en-de.en"),
+                &ted.join("mqm.en-de.de"),
+                ("en", "de"),
+            )
+            .path("--model", &shared().join("models/english-small.udpipe"))
+            .path("--cache", &dir.path().join("cache"))
+            .path("--align-train", &news)
+            .path("--save-align-model", &dir.path().join("model/ted"))
+            .args(&["--offline", "--controls", "0", "--quiet"])
+            .out(&sets)
+            .ok();
+        Fixture {
+            _dir: dir,
+            ted,
+            sets,
+        }
+    })
+}
+
+/// The campaign's rows as cells (header first).
+fn campaign() -> Vec<Vec<String>> {
+    lines(&tsv())
+        .iter()
+        .map(|l| l.split('\t').map(String::from).collect())
+        .collect()
+}
+
+/// Writes `rows` (header first) as an MQM file.
+fn write_campaign(p: &Path, rows: &[Vec<String>]) {
+    let text: String = rows.iter().map(|r| r.join("\t") + "\n").collect();
+    std::fs::write(p, text).unwrap();
+}
+
+/// Runs `mqm` on the fixture's sets with `file`, writing into `out` (and `out/items.tsv`);
+/// returns mqm.json and the items, each as a map of its columns.
+fn judge(
+    file: &Path,
+    out: &Path,
+    extra: &[&str],
+) -> (serde_json::Value, Vec<BTreeMap<String, String>>) {
+    let f = fixture();
+    let items = out.join("items.tsv");
+    Ldd::cmd("mqm")
+        .path("--sets", &f.sets)
+        .path("--mqm", file)
+        .path("--out", out)
+        .path("--items", &items)
+        .args(&["--permutations", "200", "--quiet"])
+        .args(extra)
+        .ok();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("mqm.json")).unwrap()).unwrap();
+    let l = lines(&items);
+    let head: Vec<String> = l[0].split('\t').map(String::from).collect();
+    let rows = l[1..]
+        .iter()
+        .map(|r| {
+            head.iter()
+                .cloned()
+                .zip(r.split('\t').map(String::from))
+                .collect()
+        })
+        .collect();
+    (report, rows)
+}
+
+/// The corpus line of an MQM segment.
+fn line_of(seg: &str) -> String {
+    let f = fixture();
+    lines(&f.ted.join("segments.tsv"))
+        .iter()
+        .skip(1)
+        .find(|l| l.split('\t').nth(1) == Some(seg))
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .unwrap()
+}
+
+/// The items of `system` on the line of segment `seg`.
+fn items_of<'a>(
+    items: &'a [BTreeMap<String, String>],
+    system: &str,
+    seg: &str,
+) -> Vec<&'a BTreeMap<String, String>> {
+    let line = line_of(seg);
+    items
+        .iter()
+        .filter(|r| r["system"] == system && r["line"] == line)
+        .collect()
+}
+
+#[test]
+fn export_writes_the_campaign_as_a_corpus() {
+    let f = fixture();
+    let src = lines(&f.ted.join("mqm.en-de.en"));
+    let reference = lines(&f.ted.join("mqm.en-de.de"));
+    let huawei = lines(&f.ted.join("systems/HuaweiTSC.de"));
+    assert_eq!((src.len(), reference.len(), huawei.len()), (529, 529, 529));
+    assert_eq!(
+        std::fs::read_dir(f.ted.join("systems")).unwrap().count(),
+        13,
+        "13 systems besides the reference"
+    );
+    assert!(src[0].starts_with("I want to ask you all to consider for a second"));
+    assert!(reference[0].starts_with("Bitte machen Sie sich alle für einen Moment"));
+    // Marks taken out: the row reads `Ich möchte <v>euch</v> alle bitten, …`.
+    assert!(huawei[0].starts_with("Ich möchte euch alle bitten, für eine Sekunde"));
+    let segs = lines(&f.ted.join("segments.tsv"));
+    assert_eq!(segs[0], "line\tsegment\tdoc");
+    assert_eq!(segs[1], "1\t1\ttalk.1");
+    assert_eq!(segs.last().unwrap(), "529\t606\ttalk.6");
+    // An unknown reference system is refused, naming the systems there are.
+    let t = tempfile::tempdir().unwrap();
+    let o = Ldd::cmd("mqm")
+        .path("--mqm", &tsv())
+        .path("--export", &t.path().join("x"))
+        .args(&[
+            "--src-lang",
+            "en",
+            "--tgt-lang",
+            "de",
+            "--reference-system",
+            "human",
+        ])
+        .run();
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("Facebook-AI"), "{}", stderr(&o));
+    assert!(absent_or_empty(&t.path().join("x")));
+}
+
+#[test]
+fn errors_are_located_at_words_by_hand() {
+    let t = tempfile::tempdir().unwrap();
+    let (r, items) = judge(&tsv(), &t.path().join("all"), &[]);
+    assert_eq!(r["segments"]["segments"], 529);
+    assert_eq!(r["segments"]["matched"], 529);
+    // metricsystem1's `<v>?` of segment 475 is never closed.
+    assert_eq!(r["segments"]["unclosed_spans"], 1);
+    assert_eq!(r["systems"].as_array().unwrap().len(), 13, "ref left out");
+    // Nemo, segment 1: one error, `… Universum wissen , <v>vom Licht zu uns kommt</v> .`
+    // (Accuracy/Mistranslation), tokens 30 to 34 of the output as tokenized (`Ich`=1, …,
+    // `wissen`=28, `,`=29, `vom`=30, …, `kommt`=34, `.`=35). A word has an error exactly
+    // when an output token linked to it is one of them.
+    let n = items_of(&items, "Nemo", "1");
+    assert!(n.len() > 10);
+    let mut seen = 0;
+    for x in &n {
+        let in_span = x["positions"]
+            .split_whitespace()
+            .any(|p| (30..=34).contains(&p.parse::<u32>().unwrap()));
+        assert_eq!(x["error"] == "1", in_span, "{x:?}");
+        seen += usize::from(in_span);
+    }
+    assert!(seen >= 1, "{seen}");
+    // VolcTrans-AT, segment 303: an omission, `I <v>I think</v> that looks like …` in
+    // the source: `think` has an error whatever its rendering; the other content words of
+    // the segment none (its only error).
+    let v = items_of(&items, "VolcTrans-AT", "303");
+    let think = v.iter().find(|x| x["form"] == "think").unwrap();
+    assert_eq!(think["error"], "1");
+    assert!(v
+        .iter()
+        .filter(|x| x["form"] != "think")
+        .all(|x| x["error"] == "0"));
+    // metricsystem3, segment 316: `and <v>is designed</v>, again` omitted: `designed`.
+    let m = items_of(&items, "metricsystem3", "316");
+    assert_eq!(
+        m.iter().find(|x| x["form"] == "designed").unwrap()["error"],
+        "1"
+    );
+    // A judged item has its estimate; others none; positions match the tokens given.
+    for x in &items {
+        let judged = x["judgement"] == "correct" || x["judgement"] == "incorrect";
+        assert_eq!(!x["p_error"].is_empty(), judged, "{x:?}");
+        let n = x["positions"].split_whitespace().count();
+        assert_eq!(n, x["output"].split_whitespace().count(), "{x:?}");
+    }
+    // MQM's scores: each system's mean over the 529 segments equals the mean of the
+    // campaign's own per-segment averages (mqm_ted_ende.avg_seg_scores.tsv).
+    let mut avg: BTreeMap<String, (f64, u32)> = BTreeMap::new();
+    for l in lines(&data("mqm/mqm_ted_ende.avg_seg_scores.tsv"))
+        .iter()
+        .skip(1)
+    {
+        let (sys, rest) = l.split_once('\t').unwrap();
+        let v = rest.split(' ').next().unwrap();
+        if let Ok(v) = v.parse::<f64>() {
+            let e = avg.entry(sys.to_string()).or_default();
+            e.0 += v;
+            e.1 += 1;
+        }
+    }
+    for s in r["systems"].as_array().unwrap() {
+        let (sum, n) = avg[s["system"].as_str().unwrap()];
+        assert_eq!(n, 529);
+        let got = s["mqm"].as_f64().unwrap();
+        assert!((got - sum / 529.0).abs() < 1e-6, "{s}: {}", sum / 529.0);
+    }
+}
+
+#[test]
+fn an_unclosed_span_runs_to_the_end() {
+    // HuaweiTSC, segment 1, with `<v>euch` never closed: every word with a token from
+    // `euch` on has an error.
+    let t = tempfile::tempdir().unwrap();
+    let mut rows = campaign();
+    for r in rows
+        .iter_mut()
+        .filter(|r| r[0] == "HuaweiTSC" && r[3] == "1")
+    {
+        r[6] = r[6].replace("</v>", "");
+    }
+    let file = t.path().join("unclosed.tsv");
+    write_campaign(&file, &rows);
+    let (r, items) = judge(&file, &t.path().join("out"), &["--docs", "talk.1"]);
+    assert_eq!(r["segments"]["unclosed_spans"], 2);
+    let h = items_of(&items, "HuaweiTSC", "1");
+    // `Ich möchte euch …`: `euch` is token 3.
+    let mut with = 0;
+    for x in &h {
+        let from_euch = x["positions"]
+            .split_whitespace()
+            .any(|p| p.parse::<u32>().unwrap() >= 3);
+        assert_eq!(x["error"] == "1", from_euch, "{x:?}");
+        with += usize::from(from_euch);
+    }
+    assert!(with >= 5, "{with}");
+}
+
+#[test]
+fn several_raters_decide_by_half_and_missing_segments_are_left_out() {
+    let t = tempfile::tempdir().unwrap();
+    let base = campaign();
+    let nemo1: Vec<Vec<String>> = base
+        .iter()
+        .filter(|r| r[0] == "Nemo" && r[3] == "1")
+        .cloned()
+        .collect();
+    assert_eq!(nemo1.len(), 1);
+    // A second rater of Nemo's segment 1 who saw no error: one of two is half.
+    let no_error = |rater: &str| {
+        let mut r = nemo1[0].clone();
+        r[4] = rater.into();
+        r[6] = r[6].replace("<v>", "").replace("</v>", "");
+        r[7] = "No-error".into();
+        r[8] = "No-error".into();
+        r
+    };
+    let mut two = base.clone();
+    two.push(no_error("raterX"));
+    // HuaweiTSC's segment 1 dropped: HuaweiTSC was not rated there.
+    two.retain(|r| !(r[0] == "HuaweiTSC" && r[3] == "1"));
+    let file = t.path().join("two.tsv");
+    write_campaign(&file, &two);
+    let (r, items) = judge(&file, &t.path().join("two"), &["--docs", "talk.1"]);
+    let errors = |items: &[BTreeMap<String, String>]| -> Vec<String> {
+        items_of(items, "Nemo", "1")
+            .iter()
+            .filter(|x| x["error"] == "1")
+            .map(|x| x["form"].clone())
+            .collect()
+    };
+    let (_, one) = judge(&tsv(), &t.path().join("one"), &["--docs", "talk.1"]);
+    assert!(!errors(&one).is_empty());
+    assert_eq!(errors(&items), errors(&one));
+    assert!(items_of(&items, "HuaweiTSC", "1").is_empty());
+    let segments = |name: &str| {
+        r["systems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["system"] == name)
+            .unwrap()["segments"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(segments("HuaweiTSC") + 1, segments("Facebook-AI"));
+    // A third rater who saw none: one of three is less than half.
+    let mut three = two.clone();
+    three.push(no_error("raterY"));
+    let file = t.path().join("three.tsv");
+    write_campaign(&file, &three);
+    let (_, items) = judge(&file, &t.path().join("three"), &["--docs", "talk.1"]);
+    assert!(errors(&items).is_empty());
+    // A target text that differs between one system's rows of a segment is refused.
+    let mut bad = base.clone();
+    let mut r = nemo1[0].clone();
+    r[4] = "raterZ".into();
+    r[6] = "Etwas anderes.".into();
+    bad.push(r);
+    let file = t.path().join("bad.tsv");
+    write_campaign(&file, &bad);
+    let o = Ldd::cmd("mqm")
+        .path("--sets", &fixture().sets)
+        .path("--mqm", &file)
+        .path("--out", &t.path().join("bad"))
+        .run();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("bad.tsv:{}", bad.len())),
+        "{}",
+        stderr(&o)
+    );
+    assert!(absent_or_empty(&t.path().join("bad")));
+}
+
+#[test]
+fn agreement_equals_scikit_learn_and_scipy() {
+    let t = tempfile::tempdir().unwrap();
+    let (r, items) = judge(
+        &tsv(),
+        &t.path().join("out"),
+        &["--docs", "talk.3,talk.5,talk.6"],
+    );
+    let judged: Vec<&BTreeMap<String, String>> = items
+        .iter()
+        .filter(|x| x["judgement"] == "correct" || x["judgement"] == "incorrect")
+        .collect();
+    let w = &r["words"];
+    assert_eq!(w["items"].as_u64(), Some(items.len() as u64));
+    assert_eq!(w["judged"].as_u64(), Some(judged.len() as u64));
+    let inc_err = judged
+        .iter()
+        .filter(|x| x["judgement"] == "incorrect" && x["error"] == "1")
+        .count();
+    assert_eq!(w["incorrect_and_error"].as_u64(), Some(inc_err as u64));
+    let p = w["permutation_p"].as_f64().unwrap();
+    assert!(p > 0.0 && p <= 1.0);
+    let systems = r["systems"].as_array().unwrap();
+    let input = serde_json::json!({
+        "automatic": judged.iter().map(|x| u8::from(x["judgement"] == "incorrect")).collect::<Vec<_>>(),
+        "people": judged.iter().map(|x| x["error"].parse::<u8>().unwrap()).collect::<Vec<_>>(),
+        "accuracy": systems.iter().map(|s| s["word_accuracy"].as_f64().unwrap()).collect::<Vec<_>>(),
+        "mqm": systems.iter().map(|s| s["mqm"].as_f64().unwrap()).collect::<Vec<_>>(),
+    });
+    let Some(want) = python_oracle("sklearn", "agreement.py", &input) else {
+        return;
+    };
+    for (got, key) in [
+        (&w["mcc"], "mcc"),
+        (&w["kappa"], "kappa"),
+        (&w["spearman"], "spearman"),
+        (&w["kendall"], "kendall"),
+    ] {
+        let (a, b) = (got.as_f64().unwrap(), want[key].as_f64().unwrap());
+        assert!((a - b).abs() < 1e-9, "{key}: {a} {b}");
+    }
+}
