@@ -553,8 +553,8 @@ fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: 
     assert!(of("noparticle", "particle")
         .iter()
         .all(|r| r[9] != "incorrect"));
-    let dropped: Vec<&&Vec<String>> = of("noparticle", "particle")
-        .iter()
+    let dropped: Vec<&Vec<String>> = of("noparticle", "particle")
+        .into_iter()
         .filter(|r| {
             let key = (
                 phenomena.iter().position(|p| p == "particle").unwrap(),

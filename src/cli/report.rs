@@ -12,7 +12,7 @@ use super::args::{Common, QuietArgs};
 
 impl Common for ReportArgs {
     fn inputs(&self) -> Vec<&std::path::Path> {
-        super::args::given([self.scores.as_ref(), self.tally.as_ref()])
+        super::args::given([self.scores.as_ref(), self.tally.as_ref(), self.mqm.as_ref()])
     }
 }
 
@@ -44,6 +44,11 @@ pub struct ReportArgs {
     /// judgements per phenomenon and distance, and where locus accuracy and they disagree.
     #[arg(long, value_name = "FILE")]
     tally: Option<PathBuf>,
+    /// Human judgements from MQM annotations (mqm.json of `ldd-sets mqm`): the agreement of
+    /// the locus judgement with the raters and each system's human accuracy [default:
+    /// DIR/mqm.json when it exists; shown only when made for these sets].
+    #[arg(long, value_name = "FILE")]
+    mqm: Option<PathBuf>,
     /// Example lines sampled per set for the examples browser (the same lines every time;
     /// 2 shown, the rest behind "show more"; at most 1000).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_EXAMPLES as u32,
@@ -66,6 +71,7 @@ pub fn report(a: ReportArgs) -> Result<()> {
         },
         examples: a.examples as usize,
         tally: a.tally,
+        mqm: a.mqm,
     };
     let out = out_path(&opts)?;
     let r = gather(
@@ -73,6 +79,7 @@ pub fn report(a: ReportArgs) -> Result<()> {
         opts.scores.as_deref(),
         opts.examples,
         opts.tally.as_deref(),
+        opts.mqm.as_deref(),
     )?;
     let text = render(&r, opts.format)?;
     ldd_io::fs::create_parent(&out)?;

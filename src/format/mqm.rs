@@ -381,10 +381,25 @@ pub struct MqmReport {
     pub disagreements: Vec<Disagreement>,
 }
 
-/// One content word as a system renders it, judged, with the raters' verdict
+/// Reads `mqm.json` (at most 256 MB); a file that is not one is an error naming it.
+pub fn read_report(path: &Path) -> Result<MqmReport> {
+    let text = ldd_io::read_text(path, 256 << 20)?;
+    serde_json::from_str(&text).map_err(|e| {
+        Error::input(
+            path,
+            e.line() as u64,
+            format!("not an mqm.json written by `ldd-sets mqm`: {e}"),
+        )
+    })
+}
+
+/// One content word (or locus) as a system renders it, judged, with the raters' verdict
 /// (`mqm --items`: what the judgement's constants are fitted on).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Item {
+    /// `word` (a content word) or `locus` (a locus of the sets: `word` is its dependent,
+    /// `form` its words, `upos` its phenomenon).
+    pub level: String,
     /// 1-based corpus line.
     pub line: u64,
     /// The MQM segment.

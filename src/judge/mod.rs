@@ -140,8 +140,8 @@ pub const MQM_DISAGREEMENTS_HEADER: &str = "system\tphenomenon\tline\tsegment\td
 judgement\tp_error\trater_error\tsource\treference\toutput";
 
 /// The header of `mqm --items`' file.
-pub const MQM_ITEMS_HEADER: &str = "line\tsegment\tdoc\tsystem\tword\tform\tupos\toutput\t\
-positions\tjudgement\tword_chrf\tsentence_chrf\tp_error\terror";
+pub const MQM_ITEMS_HEADER: &str = "level\tline\tsegment\tdoc\tsystem\tword\tform\tupos\t\
+output\tpositions\tjudgement\tword_chrf\tsentence_chrf\tp_error\terror";
 
 fn opt_num(x: Option<f64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
@@ -203,6 +203,7 @@ pub fn mqm_items(items: &[crate::format::mqm::Item]) -> String {
     let f = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();
     for x in items {
         let cells = [
+            x.level.clone(),
             x.line.to_string(),
             c(&x.segment),
             c(&x.doc),

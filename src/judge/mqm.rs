@@ -503,6 +503,7 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging, manifest_sha256: &str) -> Re
                     error,
                 });
                 out_items.push(Item {
+                    level: "word".into(),
                     line: u64::from(*id),
                     segment: line.seg.clone(),
                     doc: line.doc.clone(),
@@ -595,6 +596,32 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging, manifest_sha256: &str) -> Re
             locus_items.push(Judged {
                 group: gk as u64,
                 judgement: x.judgement,
+                error,
+            });
+            let mut positions: Vec<usize> = x.dep.output.clone();
+            positions.extend(x.head.iter().flat_map(|h| h.output.iter().copied()));
+            out_items.push(Item {
+                level: "locus".into(),
+                line: *lid,
+                segment: line.seg.clone(),
+                doc: line.doc.clone(),
+                system: system.clone(),
+                word: loc.dep.id,
+                form: match &loc.head {
+                    Some(h) => format!("{} {}", loc.dep.form, h.form),
+                    None => loc.dep.form.clone(),
+                },
+                upos: ph.clone(),
+                output: positions
+                    .iter()
+                    .filter_map(|&k| out.tokens.get(k).map(String::as_str))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                positions: positions.iter().map(|&k| k as u32 + 1).collect(),
+                judgement: x.judgement.name().to_string(),
+                word_chrf: None,
+                sentence_chrf: rule::sentence_chrf(out, reference),
+                p_error: x.p_error,
                 error,
             });
         }

@@ -262,6 +262,9 @@ pub fn page(r: &Report, items_style: &str, items_section: &str) -> Result<String
     if r.tally.is_some() {
         s.push_str("<li><a href=\"#annotation\">Annotation</a></li>");
     }
+    if r.mqm.is_some() {
+        s.push_str("<li><a href=\"#mqm\">Human judgements (MQM)</a></li>");
+    }
     if r.loci.is_some() {
         s.push_str("<li><a href=\"#loci\">Locus items</a></li>");
     }
@@ -279,6 +282,7 @@ pub fn page(r: &Report, items_style: &str, items_section: &str) -> Result<String
     findings(&mut s, r);
     scores(&mut s, r, &score_figs);
     annotation(&mut s, r);
+    super::mqm::section(&mut s, r);
     s.push_str(items_section);
     sizes(&mut s, r, &size_figs);
     distances(&mut s, &distance_figs);

@@ -19,6 +19,7 @@ pub mod data;
 pub mod html;
 pub mod items;
 pub mod latex;
+pub mod mqm;
 pub mod render;
 pub mod scores;
 
@@ -48,6 +49,8 @@ pub struct ReportOptions {
     pub examples: usize,
     /// The annotators' tally (`tally.json`), shown when given.
     pub tally: Option<PathBuf>,
+    /// Human judgements from MQM annotations [default: `SETS/mqm.json` when it exists].
+    pub mqm: Option<PathBuf>,
 }
 
 /// Default number of example lines per set (the first [`html::SHOWN`] are shown, the
@@ -82,6 +85,8 @@ pub struct Report {
     pub parse: Option<ldd_parse::CacheManifest>,
     /// The annotators' tally, when given.
     pub tally: Option<TallyReport>,
+    /// Human judgements from MQM annotations (`mqm.json`), when made for these sets.
+    pub mqm: Option<crate::format::mqm::MqmReport>,
     /// Every locus judged by `score --metrics locus`, when the scores name its file.
     pub loci: Option<Vec<data::LocusItem>>,
 }
@@ -89,12 +94,14 @@ pub struct Report {
 /// Reads everything the report shows about a loaded sets directory: the scores
 /// (`scores`, or `SETS/scores.json` when it exists), the distances, the reordering
 /// measures, `per_set` example lines a set with each system's output, the parse record,
-/// and the annotators' `tally` when given.
+/// the annotators' `tally` when given, and the MQM judgements (`mqm`, or `SETS/mqm.json`
+/// when it exists; shown only when made for these sets).
 pub fn gather(
     l: Loaded,
     scores: Option<&Path>,
     per_set: usize,
     tally: Option<&Path>,
+    mqm: Option<&Path>,
 ) -> Result<Report> {
     let corpus = file_name(&l.m.inputs.source.path);
     let scores_path = match scores {
@@ -106,8 +113,29 @@ pub fn gather(
         None => None,
     };
     let tally = tally.map(crate::format::sheet::read_tally).transpose()?;
-    let (measures_path, measures) = crate::read::sets::reorder_measures(&l)?.unzip();
     let mut notes = Vec::new();
+    let mqm = match mqm {
+        Some(p) => Some(p.to_path_buf()),
+        None => Some(l.dir.join(crate::layout::MQM_JSON)).filter(|p| p.is_file()),
+    };
+    let mqm = match mqm {
+        Some(p) => {
+            let r = crate::format::mqm::read_report(&p)?;
+            let sha = ldd_io::sha256_file(&l.manifest_path)?.0;
+            if r.manifest_sha256 == sha {
+                Some(r)
+            } else {
+                notes.push(format!(
+                    "{} was made for other sets (another manifest): not shown; run `ldd-sets \
+                     mqm` on these sets again",
+                    p.display()
+                ));
+                None
+            }
+        }
+        None => None,
+    };
+    let (measures_path, measures) = crate::read::sets::reorder_measures(&l)?.unzip();
     let parse = data::parse_record(&l.m);
     let distances = data::lexical_distances(&l.m, &mut notes);
     let examples = data::examples(&l, scores.as_ref(), per_set, &mut notes)?;
@@ -128,6 +156,7 @@ pub fn gather(
         notes,
         parse,
         tally,
+        mqm,
         loci,
     })
 }

@@ -72,7 +72,8 @@ pub const CSV_COLUMNS: &str = "system,metric,scope,kind,phenomenon,bucket,min_di
 sentences,score,controls,control_status,control_mean,control_sd,rank,ties,points,spearman,\
 pearson,ci_low,ci_high,p_value,control_diff,control_diff_ci_low,control_diff_ci_high,\
 control_p_value,small_set,spearman_ci_low,spearman_ci_high,pearson_ci_low,pearson_ci_high,\
-loci,no_reference,signature";
+loci,no_reference,signature,unaligned,locus_words,locus_words_unaligned,locus_word_score,\
+comparable_words,comparable_score,pos_diff,pos_diff_ci_low,pos_diff_ci_high,pos_p_value";
 
 /// `scores.csv`: one row per system × metric × (corpus, set), then one per trend.
 pub fn render_csv(r: &Scores) -> String {
@@ -81,7 +82,7 @@ pub fn render_csv(r: &Scores) -> String {
     for row in &r.rows {
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,,{},{},{},{},{},{},{},{},,,,,{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,,{},{},{},{},{},{},{},{},,,,,{},{},{},{},{}",
             csv_field(&row.system),
             csv_field(&row.metric),
             row.scope,
@@ -109,12 +110,14 @@ pub fn render_csv(r: &Scores) -> String {
             opt(row.loci),
             opt(row.no_reference),
             csv_field(&row.signature),
+            opt(row.unaligned),
+            baseline_cells(row.baseline.as_ref()),
         );
     }
     for t in &r.trends {
         let _ = writeln!(
             s,
-            "{},{},trend,,{},ge*,,,,,,,,,,,{},{},{},,,,,,,,,{},{},{},{},,,{}",
+            "{},{},trend,,{},ge*,,,,,,,,,,,{},{},{},,,,,,,,,{},{},{},{},,,{},,,,,,,,,,",
             csv_field(&t.system),
             csv_field(&t.metric),
             csv_field(&t.phenomenon),
@@ -129,6 +132,25 @@ pub fn render_csv(r: &Scores) -> String {
         );
     }
     s
+}
+
+/// The ten cells of locus accuracy's baseline (empty for other metrics).
+fn baseline_cells(b: Option<&crate::format::scores::Baseline>) -> String {
+    match b {
+        Some(b) => format!(
+            "{},{},{},{},{},{},{},{},{}",
+            b.words,
+            b.unaligned,
+            opt(b.word_score),
+            b.comparable,
+            opt(b.comparable_score),
+            opt(b.diff),
+            opt(b.diff_ci_low),
+            opt(b.diff_ci_high),
+            opt(b.p_value)
+        ),
+        None => ",,,,,,,,".into(),
+    }
 }
 
 /// A CSV field from input text: control characters escaped ([`ldd_io::error::escape`]),
