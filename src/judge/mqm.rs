@@ -24,6 +24,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+/// A locus once per line: phenomenon, line id, dependent id, head id.
+type LocusKey = (String, u64, u32, Option<u32>);
+
 use ldd_eval::agreement::{kendall_tau_b, within_group_permutation, Table};
 use ldd_eval::significance::wilson;
 use ldd_eval::stats::spearman;
@@ -427,8 +430,7 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging, manifest_sha256: &str) -> Re
     let refs = j.align_texts(&trained, &texts, &words)?;
     // The sets' loci on these lines.
     let loci = crate::locus::read_loci(l)?;
-    let mut distinct: BTreeMap<(String, u64, u32, Option<u32>), (Locus, BTreeSet<usize>)> =
-        BTreeMap::new();
+    let mut distinct: BTreeMap<LocusKey, (Locus, BTreeSet<usize>)> = BTreeMap::new();
     for (si, s) in loci.sets.iter().enumerate() {
         let ph = &l.units[s.unit].set.phenomenon;
         for r in s.rows.iter().filter(|r| lines.contains_key(&(r.id as u32))) {

@@ -86,7 +86,7 @@ pub fn render_mqm(r: &MqmReport) -> String {
     let _ = writeln!(t, "judgement: {}", escape(&r.judgement));
     let _ = writeln!(
         t,
-        "\n{:<8} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {}",
+        "\n{:<8} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} no reference",
         "level",
         "items",
         "judged",
@@ -99,7 +99,6 @@ pub fn render_mqm(r: &MqmReport) -> String {
         "kappa",
         "perm-p",
         "unaligned",
-        "no reference"
     );
     agreement_line(&mut t, "words", &r.words);
     agreement_line(&mut t, "loci", &r.loci);
