@@ -353,8 +353,11 @@ fn agreement_equals_scikit_learn_and_scipy() {
         &t.path().join("out"),
         &["--docs", "talk.3,talk.5,talk.6"],
     );
+    let items: Vec<&BTreeMap<String, String>> =
+        items.iter().filter(|x| x["level"] == "word").collect();
     let judged: Vec<&BTreeMap<String, String>> = items
         .iter()
+        .copied()
         .filter(|x| x["judgement"] == "correct" || x["judgement"] == "incorrect")
         .collect();
     let w = &r["words"];
@@ -374,6 +377,36 @@ fn agreement_equals_scikit_learn_and_scipy() {
         "accuracy": systems.iter().map(|s| s["word_accuracy"].as_f64().unwrap()).collect::<Vec<_>>(),
         "mqm": systems.iter().map(|s| s["mqm"].as_f64().unwrap()).collect::<Vec<_>>(),
     });
+    // The report's section shows these figures, and leaves out an mqm.json of other sets.
+    let html = t.path().join("report.html");
+    let report = |mqm: &Path| {
+        Ldd::cmd("report")
+            .path("--sets", &fixture().sets)
+            .path("--mqm", mqm)
+            .path("--out", &html)
+            .args(&["--quiet"])
+            .ok();
+        std::fs::read_to_string(&html).unwrap()
+    };
+    let page = report(&t.path().join("out/mqm.json"));
+    let section = &page[page.find("<section id=\"mqm\">").expect("an MQM section")..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert!(
+        section.contains("documents talk.3, talk.5, talk.6"),
+        "{section}"
+    );
+    let mcc = format!("<td class=\"n\">{:.3}</td>", w["mcc"].as_f64().unwrap());
+    assert!(section.contains(&mcc), "{mcc} in {section}");
+    for s in systems {
+        assert!(section.contains(&format!("<tr><td>{}</td>", s["system"].as_str().unwrap())));
+    }
+    let mut other = r.clone();
+    other["manifest_sha256"] = serde_json::json!("0".repeat(64));
+    let other_path = t.path().join("other.json");
+    std::fs::write(&other_path, other.to_string()).unwrap();
+    let page = report(&other_path);
+    assert!(!page.contains("<section id=\"mqm\">"));
+    assert!(page.contains("was made for other sets"));
     let Some(want) = python_oracle("sklearn", "agreement.py", &input) else {
         return;
     };
