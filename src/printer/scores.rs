@@ -79,7 +79,7 @@ pub fn render_table(r: &Scores) -> String {
         .unwrap_or(6)
         .max(6);
     for metric in &r.metrics {
-        let _ = writeln!(s, "\n{}", metric.label);
+        let _ = writeln!(s, "\n{}", esc(&metric.label));
         let mut head = format!("{:<label_w$} {:>7}", "set", "n");
         for sys in &r.systems {
             head.push_str(&format!(
@@ -171,7 +171,7 @@ pub fn render_table(r: &Scores) -> String {
             let _ = writeln!(
                 s,
                 "{:<8} {:<24} {:<16} {:>6} {:>8} {:>16} {:>8} {:>16}",
-                label,
+                esc(label),
                 esc(&t.phenomenon),
                 esc(&t.system),
                 t.points.len(),
@@ -185,7 +185,7 @@ pub fn render_table(r: &Scores) -> String {
     if !r.metrics.is_empty() {
         let _ = writeln!(s, "\nSignatures");
         for m in &r.metrics {
-            let _ = writeln!(s, "  {:<8} {}", m.label, m.signature);
+            let _ = writeln!(s, "  {:<8} {}", esc(&m.label), esc(&m.signature));
         }
     }
     s
