@@ -25,10 +25,10 @@ use crate::detect::alignment;
 use crate::error::{Error, Result};
 use crate::format::contrast::{ContrastItem, ContrastRecord, ItemLocus, Variant};
 use crate::format::locus::Locus;
-use crate::format::tsv_cell as cell;
+use crate::format::{to_spreadsheet, tsv_cell};
 use crate::layout;
 use crate::parse::Tagger;
-use crate::read::select::read_selected;
+use crate::read::select::read_selected_hashed;
 use crate::read::sets::{distinct_loci, locus_rows, Loaded};
 
 /// What `contrast` makes.
@@ -41,6 +41,11 @@ pub struct ContrastOptions {
     /// A tagger of the target language: `replaced` then goes by its UD features
     /// ([`crate::config::contrast::ByFeatures`]) instead of the word list.
     pub tagger: Option<Tagger>,
+}
+
+/// A cell of `aces.tsv`: one line, safe for spreadsheets.
+fn cell(s: &str) -> String {
+    to_spreadsheet(&tsv_cell(s)).into_owned()
 }
 
 /// A token's byte span in its line.
@@ -305,15 +310,25 @@ pub fn items(
             });
         }
     }
-    let (sources, n) = read_selected(&l.m.inputs.source.path, &ids)?;
-    let (references, m) = read_selected(&l.m.inputs.target.path, &ids)?;
-    if n != l.m.corpus.lines || m != l.m.corpus.lines {
-        return Err(Error::Data(format!(
-            "the corpus of {} changed since extraction ({n} and {m} lines, not {}); extract again",
-            ldd_io::error::shown(&l.manifest_path),
-            l.m.corpus.lines
-        )));
+    // Each side read as the sets were made from it (its SHA-256 as the manifest records
+    // it): another line count or one edited word would change which word is dropped.
+    let mut sides = Vec::new();
+    for side in [&l.m.inputs.source, &l.m.inputs.target] {
+        let (lines, n, sha) = read_selected_hashed(&side.path, &ids)?;
+        if n != l.m.corpus.lines || sha != side.sha256 {
+            return Err(Error::Data(format!(
+                "{}: changed since the sets of {} were made from it ({n} lines, SHA-256 {sha}; \
+                 the manifest records {} lines, {}); extract again",
+                ldd_io::error::shown(&side.path),
+                ldd_io::error::shown(&l.manifest_path),
+                l.m.corpus.lines,
+                side.sha256
+            )));
+        }
+        sides.push(lines);
     }
+    let references = sides.pop().unwrap_or_default();
+    let sources = sides.pop().unwrap_or_default();
     let line: BTreeMap<u32, (&String, &String)> = ids
         .iter()
         .copied()
