@@ -1133,12 +1133,12 @@ fn sweep_base() -> tempfile::TempDir {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    for who in ["a", "b"] {
-        std::fs::copy(
-            b.join("sheets0/detection.csv"),
-            b.join(format!("sheet-{who}.csv")),
-        )
-        .unwrap();
+    // Filled in (rows end with the empty answer and comment): `tally` refuses unfilled ones.
+    let sheet = std::fs::read_to_string(b.join("sheets0/detection.csv")).unwrap();
+    for (who, answer) in [("a", "yes"), ("b", "no")] {
+        let filled = sheet.replace(",,\n", &format!(",{answer},\n"));
+        assert_ne!(filled, sheet);
+        std::fs::write(b.join(format!("sheet-{who}.csv")), filled).unwrap();
     }
     base
 }
