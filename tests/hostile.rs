@@ -2034,7 +2034,9 @@ fn user_named_outputs_are_guarded_like_out() {
 /// of `scores.json` holding a `<meta http-equiv=refresh>` tag and ESC/BEL is text in every
 /// caption, title and table of the report (whose policy also forbids a base URL and form
 /// targets), one LaTeX comment line, and an edited `items.jsonl` variant type is refused
-/// by `score --contrast` with its escape shown, never raw.
+/// by `score --contrast` with its escape shown, never raw, as is a `--seg-scores` name. A
+/// truncated `items.jsonl` is named as the culprit (not the score file); `--target-model
+/// auto` without the model advises the command's own remedy, not `--model`.
 #[test]
 fn edited_names_reach_html_latex_and_the_terminal_only_as_text() {
     let tmp = tempfile::tempdir().unwrap();
@@ -2119,6 +2121,62 @@ fn edited_names_reach_html_latex_and_the_terminal_only_as_text() {
         assert!(all.contains("is not a type name"), "{all}");
         assert!(!all.contains('\u{1b}') && !all.contains('\u{7}'), "{all:?}");
     }
+
+    // A truncated items.jsonl is blamed, not the score file, and with no line count of it.
+    let last = items.trim_end().rfind('\n').unwrap();
+    for (cut, want) in [
+        (&items[..=last], "items, but contrast.json records"),
+        (&items[..last - 5], "not a contrast item"),
+    ] {
+        std::fs::write(con.join("items.jsonl"), cut).unwrap();
+        let o = bin()
+            .args(["score", "-q", "--sets", s(&sets), "--contrast", s(&con)])
+            .args(["--contrastive", s(&lp), "--out", s(&t.join("sc"))])
+            .output()
+            .unwrap();
+        refused(&o, 3, want);
+        let e = stderr(&o);
+        assert!(e.contains("items.jsonl") && !e.contains("lp.txt"), "{e}");
+    }
+
+    // A metric's name with controls never reaches score's table: refused, shown escaped.
+    let seg: Vec<std::path::PathBuf> = (0..2).map(|k| t.join(format!("seg{k}.txt"))).collect();
+    for f in &seg {
+        std::fs::write(f, "0.5\n".repeat(1000)).unwrap();
+    }
+    let o = bin()
+        .args(["score", "--sets", s(&sets), "--hyp", s(&a), "--hyp", s(&b)])
+        .arg("--seg-scores")
+        .arg(format!("m\u{1b}[2J\u{7}={},{}", s(&seg[0]), s(&seg[1])))
+        .args(["--metrics", "bleu", "--out", s(&t.join("sc2"))])
+        .output()
+        .unwrap();
+    let all = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+    assert!(!all.contains('\u{1b}') && !all.contains('\u{7}'), "{all:?}");
+    assert_eq!(code(&o), 4, "{all}");
+    assert!(
+        all.contains("--seg-scores name `m\\u{1b}[2J\\u{7}`"),
+        "{all}"
+    );
+
+    // `auto` for a target model that is not there: the advice names the command's option.
+    let empty = t.join("no-models");
+    std::fs::create_dir(&empty).unwrap();
+    let o = bin()
+        .args([
+            "contrast",
+            "-q",
+            "--sets",
+            s(&sets),
+            "--out",
+            s(&t.join("c2")),
+        ])
+        .args(["--target-model", "auto"])
+        .env("LDD_SETS_MODELS", &empty)
+        .output()
+        .unwrap();
+    refused(&o, 6, "or give the model file instead of `auto`");
+    assert!(!stderr(&o).contains("--model"), "{}", stderr(&o));
 }
 
 /// Cells that a spreadsheet would run as formulas (a reference starting with `=1+2`, an
