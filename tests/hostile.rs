@@ -205,7 +205,7 @@ fn wait_for(p: &Path, secs: u64) -> bool {
 
 #[test]
 fn a_signal_removes_staging_and_lock_and_leaves_no_output() {
-    for sig in [libc::SIGTERM, libc::SIGINT] {
+    for sig in [libc::SIGTERM, libc::SIGINT, libc::SIGQUIT] {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("out");
         let child = bin()
@@ -1133,12 +1133,12 @@ fn sweep_base() -> tempfile::TempDir {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    for who in ["a", "b"] {
-        std::fs::copy(
-            b.join("sheets0/detection.csv"),
-            b.join(format!("sheet-{who}.csv")),
-        )
-        .unwrap();
+    // Filled in (rows end with the empty answer and comment): `tally` refuses unfilled ones.
+    let sheet = std::fs::read_to_string(b.join("sheets0/detection.csv")).unwrap();
+    for (who, answer) in [("a", "yes"), ("b", "no")] {
+        let filled = sheet.replace(",,\n", &format!(",{answer},\n"));
+        assert_ne!(filled, sheet);
+        std::fs::write(b.join(format!("sheet-{who}.csv")), filled).unwrap();
     }
     base
 }
@@ -1802,4 +1802,1131 @@ fn set_files_changed_after_the_run_are_refused_by_every_reader() {
         "particle/ge0.conllu: changed since ldd-sets wrote it",
     );
     assert!(!merged.exists());
+}
+
+// ---------------------------------------------------------------------------------------
+// Third round (issue 43): the annotation workflow, the report, numeric limits, downloads
+// ---------------------------------------------------------------------------------------
+
+/// PUD de→en sets from the gold trees with the aligner's model saved (`dir/model`), no
+/// controls, the reference side `tgt` (default: PUD's) and `extra` arguments.
+fn judged_sets(dir: &Path, tgt: Option<&Path>, extra: &[&str]) -> std::path::PathBuf {
+    let sets = dir.join("sets");
+    let model = dir.join("model");
+    let mut args = pud_args(
+        &sets,
+        &[
+            &["-q", "--controls", "0", "--save-align-model", s(&model)],
+            extra,
+        ]
+        .concat(),
+    );
+    if let Some(t) = tgt {
+        let i = args.iter().position(|a| a == "--tgt").unwrap();
+        args[i + 1] = s(t).to_string();
+    }
+    let o = run_args(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    sets
+}
+
+/// `text`'s lines, each changed by `f`, written to `path`.
+fn write_lines(path: &Path, text: &str, f: impl Fn(usize, &str) -> String) {
+    let out: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| f(i, l) + "\n")
+        .collect();
+    std::fs::write(path, out).unwrap();
+}
+
+/// Two systems beside `dir`'s sets: `sysa.en` the reference, `sysb.en` without every third
+/// word.
+fn two_systems(dir: &Path) -> [std::path::PathBuf; 2] {
+    let reference = std::fs::read_to_string(data("parallel/pud.de-en.en")).unwrap();
+    let (a, b) = (dir.join("sysa.en"), dir.join("sysb.en"));
+    write_lines(&a, &reference, |_, l| l.to_string());
+    write_lines(&b, &reference, |_, l| {
+        let w: Vec<&str> = l.split(' ').collect();
+        w.iter()
+            .enumerate()
+            .filter(|(k, _)| k % 3 != 2)
+            .map(|(_, x)| *x)
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    [a, b]
+}
+
+fn sheets_cmd(sets: &Path, hyps: &[&Path], out: &Path, extra: &[&str]) -> Output {
+    let mut c = bin();
+    c.args(["sheets", "-q", "--sets", s(sets), "--out", s(out)]);
+    for h in hyps {
+        c.args(["--hyp", s(h)]);
+    }
+    c.args(extra).output().unwrap()
+}
+
+/// Every cell of a CSV (`,`) or TSV (`\t`) file.
+fn cells(p: &Path, sep: u8) -> Vec<String> {
+    let mut r = csv::ReaderBuilder::new()
+        .delimiter(sep)
+        .has_headers(false)
+        .flexible(true)
+        .quoting(sep == b',')
+        .from_path(p)
+        .unwrap();
+    r.records()
+        .flat_map(|rec| rec.unwrap().iter().map(String::from).collect::<Vec<_>>())
+        .collect()
+}
+
+/// Whether a spreadsheet would take `cell` for a formula (OWASP): it starts with `=`, `+`,
+/// `-`, `@`, a tab or a carriage return and is not a number.
+fn formula(cell: &str) -> bool {
+    cell.starts_with(['=', '+', '-', '@', '\t', '\r']) && cell.parse::<f64>().is_err()
+}
+
+/// Every output path a user names goes through the guard of `--out`: `sheets --key` never
+/// replaces the sets' manifest, a set's ids or locus file, the corpus, a user's file or a
+/// link (exit 4, nothing written, the file unchanged), nor a user's file at the default key
+/// path; `--out link/` fails before any work (extract, permute, sheets — no key left
+/// behind); `align --posteriors` naming its input model leaves `--out` as it was.
+#[test]
+fn user_named_outputs_are_guarded_like_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let sets = judged_sets(t, None, &[]);
+    let [a, b] = two_systems(t);
+    let corpus = t.join("corpus.en");
+    std::fs::copy(data("parallel/pud.de-en.en"), &corpus).unwrap();
+    let mine = t.join("notes.txt");
+    std::fs::write(&mine, "mine\n").unwrap();
+    let link = t.join("link.csv");
+    std::os::unix::fs::symlink(&mine, &link).unwrap();
+    let victims = [
+        sets.join("manifest.json"),
+        sets.join("reflexive/eq1.ids"),
+        sets.join("reflexive/eq1.locus.tsv"),
+        corpus.clone(),
+        a.clone(),
+        mine.clone(),
+        link.clone(),
+    ];
+    for v in &victims {
+        let before = std::fs::read(v).unwrap();
+        let o = sheets_cmd(&sets, &[&a, &b], &t.join("sh"), &["--key", s(v)]);
+        assert_eq!(code(&o), 4, "{}: {}", v.display(), stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("was not written by `ldd-sets sheets`")
+                || e.contains("is a symbolic link")
+                || e.contains("is the input"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read(v).unwrap(), before, "{}", v.display());
+        assert!(!t.join("sh").exists());
+    }
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    // A user's file at the default key path.
+    std::fs::write(t.join("sh.key.csv"), "my key\n").unwrap();
+    let o = sheets_cmd(&sets, &[&a, &b], &t.join("sh"), &[]);
+    refused(
+        &o,
+        4,
+        "sh.key.csv: exists and was not written by `ldd-sets sheets`",
+    );
+    assert_eq!(
+        std::fs::read_to_string(t.join("sh.key.csv")).unwrap(),
+        "my key\n"
+    );
+    // A key `sheets` wrote is replaced by the next run.
+    std::fs::remove_file(t.join("sh.key.csv")).unwrap();
+    for _ in 0..2 {
+        let o = sheets_cmd(&sets, &[&a, &b], &t.join("sh"), &[]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+
+    // `--out link/`: refused before any work, naming the link; nothing left.
+    let real = t.join("real");
+    std::fs::create_dir(&real).unwrap();
+    std::os::unix::fs::symlink(&real, t.join("to-real")).unwrap();
+    let slash = format!("{}/", s(&t.join("to-real")));
+    let books = data("parallel/books-sample.de-en");
+    let runs: Vec<(&str, Vec<String>)> = vec![
+        (
+            "extract",
+            pud_args(Path::new(&slash), &["-q", "--align-train", s(&books)]),
+        ),
+        (
+            "permute",
+            [
+                "permute",
+                "-q",
+                "--src",
+                s(&data("parallel/newstest2013.de-en.de")),
+                "--tgt",
+                s(&data("parallel/newstest2013.de-en.en")),
+                "--src-lang",
+                "de",
+                "--tgt-lang",
+                "en",
+                "--test",
+                "10",
+                "--dev",
+                "10",
+                "--out",
+                &slash,
+            ]
+            .map(String::from)
+            .to_vec(),
+        ),
+        (
+            "sheets",
+            [
+                "sheets",
+                "-q",
+                "--sets",
+                s(&sets),
+                "--hyp",
+                s(&a),
+                "--out",
+                &slash,
+                "--key",
+                s(&t.join("k.csv")),
+            ]
+            .map(String::from)
+            .to_vec(),
+        ),
+    ];
+    for (name, args) in runs {
+        let started = Instant::now();
+        let o = run_args(&args);
+        refused(&o, 4, "to-real: is a symbolic link");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{name} worked before refusing"
+        );
+        assert!(entries(&real).is_empty(), "{name}");
+        assert!(!t.join("k.csv").exists(), "{name} left its key behind");
+    }
+
+    // `align --posteriors` naming the model it reads: refused, `--out` as it was.
+    let out = t.join("old.align");
+    std::fs::write(&out, "0-0\n").unwrap();
+    let o = bin()
+        .args(["align", "-q", "--src", s(&data("parallel/pud.de-en.de"))])
+        .args(["--tgt", s(&data("parallel/pud.de-en.en"))])
+        .args(["--src-lang", "de", "--tgt-lang", "en"])
+        .args(["--align-model", s(&t.join("model")), "--out", s(&out)])
+        .args(["--posteriors", s(&t.join("model.hmm.ldda"))])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "0-0\n");
+    assert!(t.join("model.hmm.ldda").is_file());
+}
+
+/// Text from edited files reaches HTML, LaTeX and the terminal only escaped: a metric key
+/// of `scores.json` holding a `<meta http-equiv=refresh>` tag and ESC/BEL is text in every
+/// caption, title and table of the report (whose policy also forbids a base URL and form
+/// targets), one LaTeX comment line, and an edited `items.jsonl` variant type is refused
+/// by `score --contrast` with its escape shown, never raw, as is a `--seg-scores` name. A
+/// truncated `items.jsonl` is named as the culprit (not the score file); `--target-model
+/// auto` without the model advises the command's own remedy, not `--model`.
+#[test]
+fn edited_names_reach_html_latex_and_the_terminal_only_as_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let sets = judged_sets(t, None, &[]);
+    let [a, b] = two_systems(t);
+    let o = bin()
+        .args([
+            "score",
+            "-q",
+            "--sets",
+            s(&sets),
+            "--hyp",
+            s(&a),
+            "--hyp",
+            s(&b),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let scores = sets.join("scores.json");
+    let text = std::fs::read_to_string(&scores).unwrap();
+    let tag = "<meta http-equiv=\\\"refresh\\\" content=\\\"0;url=file:///etc/passwd\\\">";
+    for (k, evil) in [
+        format!("chrf{tag}\\u001b[2J\\u0007"),
+        "chrf\\n\\\\input{/etc/passwd}<b>x</b>".to_string(),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let edited = text.replace("\"chrf\"", &format!("\"{evil}\""));
+        assert_ne!(edited, text);
+        std::fs::write(&scores, &edited).unwrap();
+        let o = bin().args(["report", "--sets", s(&sets)]).output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let page = std::fs::read_to_string(sets.join("report.html")).unwrap();
+        assert!(!page.contains("<meta http-equiv=\"refresh"), "case {k}");
+        assert!(!page.contains("<b>x</b>"), "case {k}");
+        assert!(page.contains("&lt;meta http-equiv=&quot;refresh") || k == 1);
+        assert!(page.contains("base-uri 'none'; form-action 'none'"));
+        let tex = t.join("r.tex");
+        let o = bin()
+            .args(["report", "--sets", s(&sets), "--format", "latex"])
+            .args(["--out", s(&tex)])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let latex = std::fs::read_to_string(&tex).unwrap();
+        assert!(!latex.contains('\u{1b}') && !latex.contains('\u{7}'));
+        assert!(
+            !latex.lines().any(|l| l.starts_with("\\input")),
+            "a line break in a name ended a LaTeX comment"
+        );
+    }
+    std::fs::write(&scores, &text).unwrap();
+
+    // A variant type of an edited items.jsonl: refused, escaped in the message.
+    let con = t.join("con");
+    let o = bin()
+        .args(["contrast", "-q", "--sets", s(&sets), "--out", s(&con)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let items = std::fs::read_to_string(con.join("items.jsonl")).unwrap();
+    let n = std::fs::read_to_string(con.join("contrast.en"))
+        .unwrap()
+        .lines()
+        .count();
+    let lp = t.join("lp.txt");
+    std::fs::write(&lp, "-1.5\n".repeat(n)).unwrap();
+    for evil in ["dropped\\u001b[2J\\u0007", "dropped<b>x</b>", "Dropped"] {
+        let edited = items.replacen("\"type\":\"dropped\"", &format!("\"type\":\"{evil}\""), 1);
+        assert_ne!(edited, items);
+        std::fs::write(con.join("items.jsonl"), edited).unwrap();
+        let o = bin()
+            .args(["score", "--sets", s(&sets), "--contrast", s(&con)])
+            .args(["--contrastive", s(&lp), "--out", s(&t.join("sc"))])
+            .output()
+            .unwrap();
+        let all = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+        assert_eq!(code(&o), 3, "{all}");
+        assert!(all.contains("is not a type name"), "{all}");
+        assert!(!all.contains('\u{1b}') && !all.contains('\u{7}'), "{all:?}");
+    }
+
+    // A truncated items.jsonl is blamed, not the score file, and with no line count of it.
+    let last = items.trim_end().rfind('\n').unwrap();
+    for (cut, want) in [
+        (&items[..=last], "items, but contrast.json records"),
+        (&items[..last - 5], "not a contrast item"),
+    ] {
+        std::fs::write(con.join("items.jsonl"), cut).unwrap();
+        let o = bin()
+            .args(["score", "-q", "--sets", s(&sets), "--contrast", s(&con)])
+            .args(["--contrastive", s(&lp), "--out", s(&t.join("sc"))])
+            .output()
+            .unwrap();
+        refused(&o, 3, want);
+        let e = stderr(&o);
+        assert!(e.contains("items.jsonl") && !e.contains("lp.txt"), "{e}");
+    }
+
+    // A metric's name with controls never reaches score's table: refused, shown escaped.
+    let seg: Vec<std::path::PathBuf> = (0..2).map(|k| t.join(format!("seg{k}.txt"))).collect();
+    for f in &seg {
+        std::fs::write(f, "0.5\n".repeat(1000)).unwrap();
+    }
+    let o = bin()
+        .args(["score", "--sets", s(&sets), "--hyp", s(&a), "--hyp", s(&b)])
+        .arg("--seg-scores")
+        .arg(format!("m\u{1b}[2J\u{7}={},{}", s(&seg[0]), s(&seg[1])))
+        .args(["--metrics", "bleu", "--out", s(&t.join("sc2"))])
+        .output()
+        .unwrap();
+    let all = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+    assert!(!all.contains('\u{1b}') && !all.contains('\u{7}'), "{all:?}");
+    assert_eq!(code(&o), 4, "{all}");
+    assert!(
+        all.contains("--seg-scores name `m\\u{1b}[2J\\u{7}`"),
+        "{all}"
+    );
+
+    // `auto` for a target model that is not there: the advice names the command's option.
+    let empty = t.join("no-models");
+    std::fs::create_dir(&empty).unwrap();
+    let o = bin()
+        .args([
+            "contrast",
+            "-q",
+            "--sets",
+            s(&sets),
+            "--out",
+            s(&t.join("c2")),
+        ])
+        .args(["--target-model", "auto"])
+        .env("LDD_SETS_MODELS", &empty)
+        .output()
+        .unwrap();
+    refused(&o, 6, "or give the model file instead of `auto`");
+    assert!(!stderr(&o).contains("--model"), "{}", stderr(&o));
+}
+
+/// Cells that a spreadsheet would run as formulas (a reference starting with `=1+2`, an
+/// output with `@SUM(A1)`) get a leading `'` in the sheets, the key, `aces.tsv` and
+/// `scores.loci.tsv`; `tally` and `report` read them back without it. Corpus text that
+/// looks like a mark (`[[x]]`, `{{y}}`, `<d1>z</d1>`) is escaped in the sheets and the
+/// marked files and never becomes a mark in the report.
+#[test]
+fn spreadsheet_cells_and_marks_cannot_be_forged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let reference = std::fs::read_to_string(data("parallel/pud.de-en.en")).unwrap();
+    let evil_ref = t.join("ref.en");
+    write_lines(&evil_ref, &reference, |_, l| {
+        format!("=1+2 [[x]] {{{{y}}}} <d1>z</d1> {l}")
+    });
+    let sets = judged_sets(t, Some(&evil_ref), &["--pretokenized"]);
+    let sysa = t.join("sysa.en");
+    write_lines(&sysa, &reference, |_, l| format!("@SUM(A1) {l}"));
+    let sysb = t.join("sysb.en");
+    write_lines(&sysb, &reference, |_, l| format!("-2+3 {l}"));
+    let o = sheets_cmd(&sets, &[&sysa, &sysb], &t.join("sh"), &["--per-cell", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let con = t.join("con");
+    let o = bin()
+        .args(["contrast", "-q", "--sets", s(&sets), "--out", s(&con)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = bin()
+        .args(["score", "-q", "--sets", s(&sets), "--metrics", "bleu,locus"])
+        .args(["--hyp", s(&sysa), "--hyp", s(&sysb)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let files = [
+        (t.join("sh/translation.csv"), b','),
+        (t.join("sh/detection.csv"), b','),
+        (t.join("sh.key.csv"), b','),
+        (con.join("aces.tsv"), b'\t'),
+        (sets.join("scores.loci.tsv"), b'\t'),
+    ];
+    for (f, sep) in &files {
+        let all = cells(f, *sep);
+        assert!(!all.is_empty(), "{}", f.display());
+        if let Some(c) = all.iter().find(|c| formula(c)) {
+            panic!("{}: a formula cell `{c}`", f.display());
+        }
+    }
+    let tr = std::fs::read_to_string(t.join("sh/translation.csv")).unwrap();
+    for quoted in ["'=1+2 ", "'@SUM(A1) ", "'-2+3 "] {
+        assert!(tr.contains(quoted), "{quoted} not in the sheet");
+    }
+    let aces = std::fs::read_to_string(con.join("aces.tsv")).unwrap();
+    assert!(aces.contains("\t'=1+2 "), "aces.tsv");
+    // Marks: the corpus's look-alikes are escaped, the real marks are there.
+    assert!(
+        tr.contains("\\[\\[x\\]\\] \\{\\{y\\}\\} <d1>z</d1>"),
+        "{tr}"
+    );
+    assert!(!tr.contains("[[x]]") && !tr.contains("{{y}}"));
+    let marked: String = std::fs::read_dir(sets.join("reorder"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| s(p).ends_with(".marked.en"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert!(marked.contains("&lt;d1>z&lt;/d1>"));
+    assert!(!marked.contains("<d1>z</d1>"));
+
+    // tally: two annotators who say `no` to everything; the disagreements with locus
+    // accuracy carry the texts as written, without the spreadsheet's `'`.
+    let rows = std::fs::read_to_string(t.join("sh/translation.csv")).unwrap();
+    let mut r = csv::Reader::from_reader(rows.as_bytes());
+    let head = r.headers().unwrap().clone();
+    let ans = head.iter().position(|h| h == "answer").unwrap();
+    let com = head.iter().position(|h| h == "comment").unwrap();
+    let recs: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    for (who, comment) in [("ann.csv", "a"), ("bob.csv", "b")] {
+        let mut w = csv::Writer::from_path(t.join(who)).unwrap();
+        w.write_record(&head).unwrap();
+        for rec in &recs {
+            let mut v: Vec<String> = rec.iter().map(String::from).collect();
+            v[ans] = "no".into();
+            v[com] = comment.into();
+            w.write_record(&v).unwrap();
+        }
+        w.flush().unwrap();
+    }
+    let o = bin()
+        .args(["tally", "-q", s(&t.join("ann.csv")), s(&t.join("bob.csv"))])
+        .args(["--key", s(&t.join("sh.key.csv")), "--out", s(&t.join("ty"))])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(t.join("ty/tally.json")).unwrap()).unwrap();
+    let dis = j["automatic"]["disagreements"].as_array().unwrap();
+    assert!(!dis.is_empty());
+    for d in dis {
+        let reference = d["reference"].as_str().unwrap();
+        assert!(reference.starts_with("=1+2 \\[\\[x"), "{reference}");
+    }
+    for c in cells(&t.join("ty/tally.csv"), b',') {
+        assert!(!formula(&c), "tally.csv: {c}");
+    }
+    // report: the loci's texts without the `'`, the look-alikes as text.
+    let o = bin()
+        .args([
+            "report",
+            "--sets",
+            s(&sets),
+            "--tally",
+            s(&t.join("ty/tally.json")),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(sets.join("report.html")).unwrap();
+    assert!(page.contains(">=1+2 [[x]] {{y}} &lt;d1&gt;z&lt;/d1&gt; "));
+    assert!(page.contains("@SUM(A1)") && !page.contains("&#39;@SUM(A1)"));
+    assert!(!page.contains(">z<sub>") && !page.contains(">x<sub>"));
+    assert!(!page.contains(">y<sub>"));
+}
+
+/// The slot order of the translation sheet is drawn from the systems' whole outputs, not
+/// from what `sheets.json` and the rows give (seed, line): one output line that no sheet
+/// shows changes the order, and the run's id; the same inputs give the same files.
+#[test]
+fn blinding_comes_from_a_secret_not_from_the_seed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let sets = judged_sets(t, None, &[]);
+    let [a, b] = two_systems(t);
+    let o = sheets_cmd(&sets, &[&a, &b], &t.join("one"), &["--per-cell", "10"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let shown: std::collections::BTreeSet<String> = cells(&t.join("one/translation.csv"), b',')
+        .into_iter()
+        .collect();
+    // sysb with a line no row shows changed.
+    let text = std::fs::read_to_string(&b).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let k = (0..lines.len())
+        .rev()
+        .find(|&k| !shown.iter().any(|c| c.contains(lines[k])))
+        .unwrap();
+    let b2 = t.join("sysb.en.2");
+    write_lines(&b2, &text, |i, l| {
+        if i == k {
+            format!("{l} !")
+        } else {
+            l.to_string()
+        }
+    });
+    std::fs::rename(&b2, &b).unwrap();
+    let o = sheets_cmd(&sets, &[&a, &b], &t.join("two"), &["--per-cell", "10"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let slots = |dir: &str| -> Vec<String> {
+        let key = std::fs::read_to_string(t.join(format!("{dir}.key.csv"))).unwrap();
+        key.lines()
+            .map(|l| l.split(',').take(3).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    let (one, two) = (slots("one"), slots("two"));
+    assert_eq!(one.len(), two.len());
+    assert_ne!(one, two, "the order did not depend on the outputs");
+    let visible = |dir: &str, f: &str| {
+        std::fs::read_to_string(t.join(dir).join(f))
+            .unwrap()
+            .replace(char::is_alphanumeric, "")
+    };
+    assert_eq!(
+        visible("one", "detection.csv"),
+        visible("two", "detection.csv")
+    );
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(t.join("one/sheets.json")).unwrap()).unwrap();
+    let run = record["run"].as_str().unwrap();
+    assert_eq!(run.len(), 16);
+    assert!(!std::fs::read_to_string(t.join("two/sheets.json"))
+        .unwrap()
+        .contains(run));
+    // The same inputs: the same files.
+    let o = sheets_cmd(&sets, &[&a, &b], &t.join("three"), &["--per-cell", "10"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for f in [
+        "translation.csv",
+        "detection.csv",
+        "form.html",
+        "sheets.json",
+    ] {
+        assert_eq!(
+            std::fs::read(t.join("two").join(f)).unwrap(),
+            std::fs::read(t.join("three").join(f)).unwrap()
+        );
+    }
+    assert_eq!(slots("two"), slots("three"));
+}
+
+/// `tally` refuses what would give wrong numbers with exit 0: sheets of two `sheets` runs,
+/// a key of another run, one sheet given twice or copied, a key with a row twice or a
+/// phantom system or an automatic judgement locus accuracy never gives, unfilled sheets;
+/// `sheets` refuses a distance asked twice or beyond 100, and distances with no locus.
+#[test]
+fn tally_and_sheets_refuse_what_would_give_wrong_numbers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let sets = judged_sets(t, None, &[]);
+    let [a, b] = two_systems(t);
+    for (out, seed) in [("r1", "1"), ("r2", "2")] {
+        let o = sheets_cmd(
+            &sets,
+            &[&a, &b],
+            &t.join(out),
+            &["--per-cell", "3", "--seed", seed],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    // A filled copy of a run's translation sheet, answers `yes`/`no` alternating from
+    // `start` (a `.csv` per annotator).
+    let fill = |run: &str, name: &str, start: usize| -> std::path::PathBuf {
+        let text = std::fs::read_to_string(t.join(run).join("translation.csv")).unwrap();
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let head = r.headers().unwrap().clone();
+        let ans = head.iter().position(|h| h == "answer").unwrap();
+        let p = t.join(name);
+        let mut w = csv::Writer::from_path(&p).unwrap();
+        w.write_record(&head).unwrap();
+        for (k, rec) in r.records().enumerate() {
+            let mut v: Vec<String> = rec.unwrap().iter().map(String::from).collect();
+            v[ans] = ["yes", "no"][(k + start) % 2].into();
+            if k % 5 == 0 {
+                v[ans] = "partly".into();
+            }
+            w.write_record(&v).unwrap();
+        }
+        w.flush().unwrap();
+        p
+    };
+    let x1 = fill("r1", "x1.csv", 0);
+    let y1 = fill("r1", "y1.csv", 1);
+    let y2 = fill("r2", "y2.csv", 1);
+    let tally = |args: &[&Path], key: Option<&Path>| -> Output {
+        let mut c = bin();
+        c.arg("tally");
+        for p in args {
+            c.arg(p);
+        }
+        if let Some(k) = key {
+            c.args(["--key", s(k)]);
+        }
+        c.output().unwrap()
+    };
+    let (k1, k2) = (t.join("r1.key.csv"), t.join("r2.key.csv"));
+    let o = tally(&[&x1, &y1], Some(&k1));
+    assert!(o.status.success(), "{}", stderr(&o));
+    refused(
+        &tally(&[&x1, &y2], Some(&k1)),
+        3,
+        "come from different `sheets` runs",
+    );
+    refused(
+        &tally(&[&x1, &y1], Some(&k2)),
+        3,
+        "the key of another `sheets` run",
+    );
+    refused(&tally(&[&x1, &x1], None), 3, "are the same sheet");
+    let copy = t.join("copy.csv");
+    std::fs::copy(&x1, &copy).unwrap();
+    refused(&tally(&[&x1, &copy], None), 3, "are the same sheet");
+    // Edited keys.
+    let key = std::fs::read_to_string(&k1).unwrap();
+    let lines: Vec<&str> = key.lines().collect();
+    let run = lines[1].rsplit(',').next().unwrap();
+    let phantom = format!("T001,C,phantom,correct,{run}");
+    // The second row of item T001 with the first row's system.
+    let first: Vec<&str> = lines[1].split(',').collect();
+    let mut second: Vec<&str> = lines[2].split(',').collect();
+    assert_eq!((first[0], second[0]), ("T001", "T001"));
+    second[2] = first[2];
+    let slot_again = format!("T001,A,phantom,correct,{run}");
+    let edits: [(String, &str); 5] = [
+        (format!("{key}{}\n", lines[1]), "twice"),
+        (format!("{key}{slot_again}\n"), "T001 A: a second row"),
+        (
+            format!("{key}{phantom}\n"),
+            "do not all have the same systems",
+        ),
+        (
+            key.replacen(",correct,", ",maybe,", 1),
+            "automatic `maybe` is not one of",
+        ),
+        (key.replacen(lines[2], &second.join(","), 1), "twice"),
+    ];
+    for (text, want) in &edits {
+        let p = t.join("edited.key.csv");
+        std::fs::write(&p, text).unwrap();
+        refused(&tally(&[&x1, &y1], Some(&p)), 3, want);
+    }
+    // Unfilled sheets: an error, not a table of `-`.
+    let o = tally(&[&t.join("r1/translation.csv")], None);
+    refused(&o, 3, "no answer in any of its");
+    assert!(o.stdout.is_empty());
+    // sheets: a distance twice, beyond 100, or with no locus.
+    let o = sheets_cmd(&sets, &[&a], &t.join("d"), &["--distances", "1,1,1"]);
+    refused(&o, 4, "1 given twice");
+    let o = sheets_cmd(&sets, &[&a], &t.join("d"), &["--distances", "101"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let o = sheets_cmd(&sets, &[&a], &t.join("d"), &["--distances", "99"]);
+    refused(&o, 3, "no locus to sample");
+    assert!(!t.join("d").exists() && !t.join("d.key.csv").exists());
+}
+
+/// Numbers are checked before any work: `permute --test` beyond any corpus (no more an
+/// empty train split), percent thresholds over 100, segment scores whose sums overflow.
+#[test]
+fn numeric_limits_are_checked_before_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let permute = |test: &str, dev: &str| {
+        bin()
+            .args([
+                "permute",
+                "-q",
+                "--src",
+                s(&data("parallel/newstest2013.de-en.de")),
+            ])
+            .args(["--tgt", s(&data("parallel/newstest2013.de-en.en"))])
+            .args(["--src-lang", "de", "--tgt-lang", "en", "--length", "10"])
+            .args(["--test", test, "--dev", dev, "--out", s(&t.join("p"))])
+            .output()
+            .unwrap()
+    };
+    for (test, dev) in [("18446744073709551615", "0"), ("0", "18446744073709551615")] {
+        let o = permute(test, dev);
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        assert!(!t.join("p").exists());
+    }
+    let o = permute("1000000000", "1000000000");
+    refused(&o, 4, "fewer than --test");
+    for (measure, k) in [("kendall", "150"), ("fuzzy", "101"), ("crossing", "5000")] {
+        let o = run_args(&pud_args(
+            &t.join("x"),
+            &[
+                "--reorder-measure",
+                measure,
+                "--reorder-buckets",
+                &format!("10,{k}"),
+            ],
+        ));
+        assert_ne!(code(&o), 0, "{measure} {k}");
+        assert!(!t.join("x").exists());
+        let e = stderr(&o);
+        assert!(
+            e.contains(k) && (e.contains("at most") || e.contains("is not in")),
+            "{e}"
+        );
+    }
+    let sets = scored_sets(t);
+    for big in ["1.7e308", "-1.7e308", "1e16"] {
+        let seg = t.join("seg.txt");
+        let mut v = vec!["0.5".to_string(); 1000];
+        v[7] = big.into();
+        std::fs::write(&seg, v.join("\n") + "\n").unwrap();
+        let o = bin()
+            .args([
+                "score",
+                "-q",
+                "--sets",
+                s(&sets),
+                "--hyp",
+                s(&t.join("sys.en")),
+            ])
+            .args(["--seg-scores", &format!("comet={}", s(&seg))])
+            .args(["--out", s(&t.join("sc"))])
+            .output()
+            .unwrap();
+        refused(&o, 3, "seg.txt:8: not a finite number of at most 1e15");
+    }
+}
+
+/// `contrast` reads the corpus only as the sets were made from it (an edited reference of
+/// the same line count is refused, naming it), and a variants file with 200,000
+/// replacements is refused at once instead of writing millions of variants.
+#[test]
+fn contrast_checks_its_corpus_and_bounds_its_variants() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let reference = std::fs::read_to_string(data("parallel/pud.de-en.en")).unwrap();
+    let tgt = t.join("ref.en");
+    std::fs::write(&tgt, &reference).unwrap();
+    let sets = judged_sets(t, Some(&tgt), &[]);
+    write_lines(&tgt, &reference, |i, l| {
+        if i == 182 {
+            l.replacen("rather", "sooner", 1)
+        } else {
+            l.to_string()
+        }
+    });
+    let o = bin()
+        .args([
+            "contrast",
+            "-q",
+            "--sets",
+            s(&sets),
+            "--out",
+            s(&t.join("c")),
+        ])
+        .output()
+        .unwrap();
+    refused(&o, 3, "ref.en: changed since the sets of");
+    assert!(!t.join("c").exists());
+    std::fs::write(&tgt, &reference).unwrap();
+    let many: Vec<String> = (0..200_000).map(|i| format!("\"w{i}\"")).collect();
+    let variants = t.join("variants.toml");
+    std::fs::write(
+        &variants,
+        format!(
+            "[variants]\ndefault = [\"replaced\"]\n[replace.en]\nhimself = [{}]\n",
+            many.join(", ")
+        ),
+    )
+    .unwrap();
+    let started = Instant::now();
+    let o = bin()
+        .args([
+            "contrast",
+            "-q",
+            "--sets",
+            s(&sets),
+            "--out",
+            s(&t.join("c")),
+        ])
+        .args(["--variants", s(&variants)])
+        .output()
+        .unwrap();
+    refused(&o, 4, "200000 entries, more than 100");
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(!t.join("c").exists());
+}
+
+/// `report` reads `scores.loci.tsv` only as `score` wrote it: a file grown after scoring
+/// is noted, not parsed, and one grown with its checksum rewritten in `scores.json` is
+/// refused at the first row beyond what the sets can hold — in bounded time and memory.
+#[test]
+fn report_bounds_a_tampered_loci_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let sets = judged_sets(t, None, &[]);
+    let [a, _] = two_systems(t);
+    let o = bin()
+        .args(["score", "-q", "--sets", s(&sets), "--hyp", s(&a)])
+        .args(["--metrics", "bleu,locus"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let loci = sets.join("scores.loci.tsv");
+    let text = std::fs::read_to_string(&loci).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    // About 100 MB: the rows again and again.
+    let mut grown = text.clone();
+    let block = rows.join("\n") + "\n";
+    while grown.len() < 100 << 20 {
+        grown.push_str(&block);
+    }
+    std::fs::write(&loci, &grown).unwrap();
+    let (o, bytes) = run_measured(bin().args(["report", "--sets", s(&sets)]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(sets.join("report.html")).unwrap();
+    assert!(page.contains("changed after scoring"));
+    assert!(bytes < 200 << 20, "{bytes} bytes");
+    let scores = sets.join("scores.json");
+    let json = std::fs::read_to_string(&scores).unwrap();
+    let old = ldd_io::sha256_bytes(text.as_bytes());
+    let new = ldd_io::sha256_bytes(grown.as_bytes());
+    assert!(json.contains(&old));
+    std::fs::write(&scores, json.replace(&old, &new)).unwrap();
+    let started = Instant::now();
+    let (o, bytes) = run_measured(bin().args(["report", "--sets", s(&sets)]));
+    refused(&o, 3, "more rows than the sets have loci");
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert!(bytes < 200 << 20, "{bytes} bytes");
+}
+
+/// A member of a corpus archive that is a link (tar.gz: symbolic and hard links; zip: a
+/// symbolic link) is refused, naming it, instead of giving an empty corpus.
+#[test]
+fn archive_members_that_are_links_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let de = std::fs::read(data("parallel/pud.de-en.de")).unwrap();
+    let gz = |bytes: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    };
+    let mut files = std::collections::HashMap::new();
+    for kind in [tar::EntryType::Symlink, tar::EntryType::Link] {
+        let mut tarball = tar::Builder::new(Vec::new());
+        let mut h = tar::Header::new_gnu();
+        h.set_size(de.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        tarball
+            .append_data(&mut h, "real.de", de.as_slice())
+            .unwrap();
+        for lang in ["de", "en"] {
+            let mut h = tar::Header::new_gnu();
+            h.set_entry_type(kind);
+            h.set_size(0);
+            h.set_mode(0o777);
+            tarball
+                .append_link(&mut h, format!("c.{lang}"), "real.de")
+                .unwrap();
+        }
+        files.insert(format!("/{kind:?}.tgz"), gz(&tarball.into_inner().unwrap()));
+    }
+    let mut zipped = std::io::Cursor::new(Vec::new());
+    {
+        let mut z = zip::ZipWriter::new(&mut zipped);
+        let o = zip::write::SimpleFileOptions::default();
+        z.start_file("real.de", o).unwrap();
+        z.write_all(&de).unwrap();
+        for lang in ["de", "en"] {
+            z.add_symlink(format!("c.{lang}"), "real.de", o).unwrap();
+        }
+        z.finish().unwrap();
+    }
+    files.insert("/Zip.zip".into(), zipped.into_inner());
+    let base = serve(files, 16);
+    for (name, format) in [
+        ("Symlink.tgz", "tgz"),
+        ("Link.tgz", "tgz"),
+        ("Zip.zip", "zip"),
+    ] {
+        let pair = tmp.path().join("pair.toml");
+        std::fs::write(
+            &pair,
+            format!(
+                "source = \"de\"\ntarget = \"en\"\nfiles = \"de-en\"\n[model]\nname = \"german-small.udpipe\"\n\
+                 [[corpus]]\nname = \"c\"\nurl = \"{base}/{name}\"\nformat = \"{format}\"\n\
+                 members = {{ de = \"c.de\", en = \"c.en\" }}\n"
+            ),
+        )
+        .unwrap();
+        let dir = tmp.path().join(format!("corpora-{format}"));
+        let o = bin()
+            .args(["corpora", "-q", "--pair", s(&pair), "--dir", s(&dir)])
+            .output()
+            .unwrap();
+        refused(&o, 3, "member `c.de` is a link or not a regular file");
+        assert!(absent_or_empty(&dir), "{name}: {:?}", entries(&dir));
+    }
+}
+
+/// A server that sends the headers of a `size`-byte body, then `chunk` bytes every
+/// `every`, for a minute at most. Returns its base URL.
+fn dripping_server(size: usize, chunk: usize, every: Duration) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                let _ = std::io::Read::read(&mut s, &mut buf);
+                let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {size}\r\n\r\n");
+                let _ = s.write_all(head.as_bytes());
+                let t = Instant::now();
+                while t.elapsed() < Duration::from_secs(60) {
+                    if s.write_all(&vec![b'x'; chunk]).is_err() {
+                        return;
+                    }
+                    std::thread::sleep(every);
+                }
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
+/// A download that drips a byte now and then never trips the idle timeout, but fails by
+/// the lowest rate; one fast enough for that but endless fails by the overall deadline;
+/// each naming its variable, nothing kept.
+#[test]
+fn a_dripping_download_fails_by_its_rate_and_an_endless_one_by_its_deadline() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            dripping_server(1 << 20, 1, Duration::from_millis(500)),
+            "lowest rate",
+            "LDD_SETS_MIN_RATE",
+        ),
+        (
+            dripping_server(1 << 30, 4096, Duration::from_millis(100)),
+            "overall deadline",
+            "LDD_SETS_DOWNLOAD_TIMEOUT",
+        ),
+    ];
+    for (base, what, var) in cases {
+        let pair = pair_config(tmp.path(), &base);
+        let dir = tmp.path().join("corpora");
+        let started = Instant::now();
+        let o = bin()
+            .args(["corpora", "-q", "--pair", s(&pair), "--dir", s(&dir)])
+            .env("LDD_SETS_IDLE_TIMEOUT", "2")
+            .env("LDD_SETS_DOWNLOAD_TIMEOUT", "4")
+            .output()
+            .unwrap();
+        let took = started.elapsed();
+        assert_eq!(code(&o), 6, "{}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains(what) && e.contains(var), "{e}");
+        assert!(took < Duration::from_secs(20), "took {took:?}");
+        assert!(absent_or_empty(&dir), "{:?}", entries(&dir));
+    }
+}
+
+/// A full disk (the file-size limit at 0 bytes) fails `tally --out` and `score --out` with
+/// an I/O error and leaves no directory they made, no temporary file.
+#[test]
+fn a_full_disk_leaves_no_empty_output_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let sets = judged_sets(t, None, &[]);
+    let [a, b] = two_systems(t);
+    let o = sheets_cmd(&sets, &[&a, &b], &t.join("sh"), &["--per-cell", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let filled = t.join("filled.csv");
+    let text = std::fs::read_to_string(t.join("sh/detection.csv")).unwrap();
+    std::fs::write(&filled, text.replace(",,\n", ",yes,\n")).unwrap();
+    let full = |mut c: Command| {
+        // SAFETY: setrlimit and signal disposition in the child before exec.
+        unsafe {
+            c.pre_exec(|| {
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                let lim = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: libc::RLIM_INFINITY,
+                };
+                libc::setrlimit(libc::RLIMIT_FSIZE, &lim);
+                Ok(())
+            });
+        }
+        c.output().unwrap()
+    };
+    let mut c = bin();
+    c.args(["tally", "-q", s(&filled), "--out", s(&t.join("new/tally"))]);
+    let o = full(c);
+    assert_eq!(code(&o), 5, "{}", stderr(&o));
+    assert!(!t.join("new").exists());
+    let mut c = bin();
+    c.args(["score", "-q", "--sets", s(&sets), "--hyp", s(&a)])
+        .args([
+            "--metrics",
+            "bleu,locus",
+            "--out",
+            s(&t.join("new2/scores")),
+        ]);
+    let o = full(c);
+    assert_eq!(code(&o), 5, "{}", stderr(&o));
+    assert!(!t.join("new2").exists());
+    let left: Vec<String> = entries(t)
+        .into_iter()
+        .filter(|e| e.contains("ldd-tmp") || e.contains("ldd-lock"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// The paper's case, made from a real UD file: English PUD as the source, one corpus line
+/// with `'tis` where its tree (and `# text`) has the words `it is`. The tree is tolerated,
+/// reported and counted in the manifest; a corpus shifted by one line is refused, and the
+/// message shows both texts where they first differ.
+#[test]
+fn a_parsers_rewritten_word_is_tolerated_and_a_shifted_corpus_is_not() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let en = std::fs::read_to_string(data("parallel/pud.de-en.en")).unwrap();
+    let k = en
+        .lines()
+        .position(|l| l.starts_with("At best it is naive"))
+        .unwrap();
+    let src = t.join("tis.en");
+    write_lines(&src, &en, |i, l| {
+        if i == k {
+            l.replacen("it is", "'tis", 1)
+        } else {
+            l.to_string()
+        }
+    });
+    let args = |src: &Path, out: &Path| {
+        let mut v = pud_command("extract", "en", &["-q", "--no-reorder", "--controls", "0"]);
+        let i = v.iter().position(|a| a == "--src").unwrap();
+        v[i + 1] = s(src).to_string();
+        v.extend(["--out".to_string(), s(out).to_string()]);
+        v
+    };
+    let out = t.join("tis");
+    let mut quiet = args(&src, &out);
+    quiet.retain(|a| a != "-q");
+    let o = run_args(&quiet);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 of 1000 trees differ from their corpus line in one place"),
+        "{}",
+        stderr(&o)
+    );
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["corpus"]["tolerated_lines"], 1);
+    // Shifted by one line (the first removed, an empty one at the end): refused at line 1.
+    let shifted = t.join("shifted.en");
+    let tail: Vec<&str> = en.lines().skip(1).chain([""]).collect();
+    std::fs::write(&shifted, tail.join("\n") + "\n").unwrap();
+    let o = run_args(&args(&shifted, &t.join("sh")));
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("does not belong to its corpus line"), "{e}");
+    // The excerpts start where the texts part, not at the first 80 characters.
+    let first = en.lines().next().unwrap();
+    let second = en.lines().nth(1).unwrap();
+    assert!(e.contains(&first[..20]) && e.contains(&second[..20]), "{e}");
+    assert!(!t.join("sh").exists());
+}
+
+/// A fast_align model given to `--metrics locus` for sets aligned by the HMM is named as
+/// a model of the other aligner, not reported as a missing file.
+#[test]
+fn a_model_of_the_other_aligner_is_named_as_such() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let sets = judged_sets(t, None, &[]);
+    let fa = t.join("fa");
+    let o = bin()
+        .args(["align", "-q", "--src", s(&data("parallel/pud.de-en.de"))])
+        .args([
+            "--tgt",
+            s(&data("parallel/pud.de-en.en")),
+            "--src-lang",
+            "de",
+        ])
+        .args(["--tgt-lang", "en", "--align-model-type", "fast-align"])
+        .args(["--save-align-model", s(&fa)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let [a, _] = two_systems(t);
+    let o = bin()
+        .args(["score", "-q", "--sets", s(&sets), "--hyp", s(&a)])
+        .args(["--metrics", "locus", "--align-model", s(&fa)])
+        .output()
+        .unwrap();
+    refused(&o, 4, "is a model of the other aligner (fast_align's)");
 }

@@ -248,7 +248,16 @@ fn sheets_then_tally_with_two_and_three_annotators() {
     let k = csv_rows(&key);
     let t = csv_rows(&tr);
     assert_eq!(k.len(), t.len());
-    assert_eq!(k.len(), 2 * d.len());
+    // Every sampled locus in the translation sheet but those whose reference shows no
+    // mark (issue 42, point 9).
+    let record: serde_json::Value =
+        serde_json::from_str(&read_text(&f.p("sheets/sheets.json"))).unwrap();
+    let items = record["translation_items"].as_u64().unwrap() as usize;
+    assert_eq!(
+        items + record["no_reference"].as_u64().unwrap() as usize,
+        d.len()
+    );
+    assert_eq!(k.len(), 2 * items);
     let first: BTreeSet<&str> = k
         .iter()
         .filter(|r| r["slot"] == "A")
@@ -463,8 +472,9 @@ fn sheets_then_tally_with_two_and_three_annotators() {
     let foreign = f.p("foreign");
     std::fs::create_dir(&foreign).unwrap();
     std::fs::write(foreign.join("tally.json"), "{\"mine\": 1}\n").unwrap();
+    // (A filled sheet: an unfilled one is refused before anything is written.)
     let o = Ldd::cmd("tally")
-        .args(&[det.to_str().unwrap()])
+        .args(&[files[0].to_str().unwrap()])
         .path("--out", &foreign)
         .run();
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
@@ -583,5 +593,191 @@ fn the_form_is_filled_in_chromium_saved_and_tallied() {
             .sum();
         let want = (0..a.len()).filter(|k| k % answers.len() == 0).count() as u64;
         assert_eq!(yes, want, "{id}");
+    }
+}
+
+/// PUD's sets with the aligner trained on PUD alone (quick), and three systems: the
+/// reference (`sysa`), without every third word (`sysb`), without every second (`sysc`).
+fn light() -> (tempfile::TempDir, PathBuf, Vec<PathBuf>) {
+    let t = tempfile::tempdir().unwrap();
+    let sets = t.path().join("sets");
+    let model = t.path().join("model");
+    extract_pud(
+        "de",
+        &sets,
+        &[
+            "--controls",
+            "0",
+            "--quiet",
+            "--save-align-model",
+            model.to_str().unwrap(),
+        ],
+    );
+    let reference = lines(&data("parallel/pud.de-en.en"));
+    let drop = |n: usize| -> String {
+        reference
+            .iter()
+            .map(|l| {
+                let w: Vec<&str> = l.split(' ').collect();
+                let kept: Vec<&str> = w
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| n == 0 || k % n != n - 1)
+                    .map(|(_, x)| *x)
+                    .collect();
+                kept.join(" ") + "\n"
+            })
+            .collect()
+    };
+    let hyps: Vec<PathBuf> = [("sysa", 0), ("sysb", 3), ("sysc", 2)]
+        .iter()
+        .map(|(name, n)| {
+            let p = t.path().join(format!("{name}.en"));
+            std::fs::write(&p, drop(*n)).unwrap();
+            p
+        })
+        .collect();
+    (t, sets, hyps)
+}
+
+fn light_sheets(sets: &Path, hyps: &[PathBuf], out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut c = Ldd::cmd("sheets").path("--sets", sets).path("--out", out);
+    for h in hyps {
+        c = c.path("--hyp", h);
+    }
+    c.args(extra).ok()
+}
+
+/// Issue 42, point 9: a sampled locus with no reference word aligned to it is in the
+/// detection sheet only — the translation sheet would ask about marks the reference does
+/// not show; `sheets.json` and the summary say how many were left out.
+#[test]
+fn translation_sheets_leave_out_loci_without_reference_words() {
+    let (t, sets, hyps) = light();
+    let out = t.path().join("sh");
+    let o = light_sheets(&sets, &hyps[..2], &out, &["--per-cell", "8"]);
+    let det = csv_rows(&out.join("detection.csv"));
+    let tr = csv_rows(&out.join("translation.csv"));
+    // Which sampled loci have reference words, from the sets' locus files.
+    let mut without = 0;
+    for r in &det {
+        let file = sets.join(format!("{}/eq{}.locus.tsv", r["phenomenon"], r["distance"]));
+        let row = lines(&file)
+            .into_iter()
+            .map(|l| l.split('\t').map(String::from).collect::<Vec<_>>())
+            .find(|c| {
+                c[0] == r["line"]
+                    && r["source"].contains(&format!("[[{}]]", c[4]))
+                    && r["source"].contains(&format!("{{{{{}}}}}", c[6]))
+            })
+            .unwrap_or_else(|| panic!("{r:?}: no locus row"));
+        let has_ref = !row[7].is_empty() || !row[10].is_empty();
+        without += usize::from(!has_ref);
+        let shown = tr
+            .iter()
+            .any(|x| x["line"] == r["line"] && x["source"] == r["source"]);
+        assert_eq!(shown, has_ref, "{r:?}");
+    }
+    assert!(without > 0, "PUD has loci without reference words");
+    let items: BTreeSet<&str> = tr.iter().map(|r| r["item"].as_str()).collect();
+    assert_eq!(items.len(), det.len() - without);
+    for r in &tr {
+        assert!(
+            r["reference"].contains("[[") || r["reference"].contains("{{"),
+            "{r:?}: no mark in the reference"
+        );
+    }
+    let record: serde_json::Value =
+        serde_json::from_str(&read_text(&out.join("sheets.json"))).unwrap();
+    assert_eq!(record["no_reference"].as_u64(), Some(without as u64));
+    assert_eq!(
+        record["translation_items"].as_u64(),
+        Some(items.len() as u64)
+    );
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains(&format!("{without} of the {} loci left out", det.len())),
+        "{said}"
+    );
+}
+
+/// Issue 42, point 10: `tally` of sheets nobody filled is an error (exit 3), not a table of
+/// `-`; annotators are named by their files; the systems come in the same order in every
+/// row of the table and of `tally.json`.
+#[test]
+fn tally_names_annotators_by_file_keeps_systems_in_order_and_refuses_unfilled_sheets() {
+    let (t, sets, hyps) = light();
+    let out = t.path().join("sh");
+    light_sheets(&sets, &hyps, &out, &["--per-cell", "6", "--quiet"]);
+    let tr = out.join("translation.csv");
+    let copy = t.path().join("copy.csv");
+    std::fs::copy(&tr, &copy).unwrap();
+    for sheets in [vec![&tr], vec![&tr, &copy]] {
+        let mut c = Ldd::cmd("tally");
+        for s in &sheets {
+            c = c.args(&[s.to_str().unwrap()]);
+        }
+        let o = c.run();
+        assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("no answer in any of its"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(o.stdout.is_empty(), "no table");
+    }
+    let alice = t.path().join("alice.csv");
+    let bob = t.path().join("bob.csv");
+    fill(&tr, &alice, |k| ["yes", "no", "partly"][k % 3]);
+    fill(&tr, &bob, |k| ["yes", "no", "partly", "yes"][k % 4]);
+    // One filled, one not: the unfilled one is named.
+    let o = Ldd::cmd("tally")
+        .args(&[alice.to_str().unwrap(), tr.to_str().unwrap()])
+        .run();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("translation.csv: no answer"),
+        "{}",
+        stderr(&o)
+    );
+    let o = Ldd::cmd("tally")
+        .args(&[alice.to_str().unwrap(), bob.to_str().unwrap()])
+        .path("--key", &t.path().join("sh.key.csv"))
+        .path("--out", &t.path().join("ty"))
+        .ok();
+    let table = String::from_utf8_lossy(&o.stdout).into_owned();
+    let (a, b) = (alice.to_str().unwrap(), bob.to_str().unwrap());
+    assert!(
+        table.contains(&format!("Cohen's kappa, {a} and {b}:")),
+        "{table}"
+    );
+    assert!(
+        table.contains(&format!("(answers of {a} | {b})")),
+        "{table}"
+    );
+    // Per (phenomenon, d): the systems, in table order.
+    let mut cells: Vec<((String, String), Vec<String>)> = Vec::new();
+    for l in table.lines().skip(2).take_while(|l| !l.is_empty()) {
+        let c: Vec<&str> = l.split_whitespace().collect();
+        let key = (c[0].to_string(), c[1].to_string());
+        match cells.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push(c[2].to_string()),
+            None => cells.push((key, vec![c[2].to_string()])),
+        }
+    }
+    assert!(cells.len() >= 4, "{table}");
+    for (k, systems) in &cells {
+        assert_eq!(systems, &["sysa", "sysb", "sysc"], "{k:?}\n{table}");
+    }
+    let j: serde_json::Value =
+        serde_json::from_str(&read_text(&t.path().join("ty/tally.json"))).unwrap();
+    let order: Vec<&str> = j["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["system"].as_str().unwrap())
+        .collect();
+    for chunk in order.chunks(3) {
+        assert_eq!(chunk, ["sysa", "sysb", "sysc"]);
     }
 }

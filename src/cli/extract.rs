@@ -138,6 +138,14 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
                 c.normalised_lines, c.lines
             );
         }
+        if c.tolerated_lines > 0 {
+            eprintln!(
+                "ldd-sets: {} of {} trees differ from their corpus line in one place by at most \
+                 two letters (a parser's rewriting, e.g. `it is` for `'tis`); tolerated, and \
+                 counted in the manifest (corpus.tolerated_lines)",
+                c.tolerated_lines, c.lines
+            );
+        }
         if c.unchecked_lines > 0 {
             eprintln!(
                 "ldd-sets: --trust-conllu: {} trees were not checked against their corpus line",

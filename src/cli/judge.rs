@@ -7,7 +7,7 @@ use clap::Args;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::judge::sheets::{build, default_key, SheetsOptions};
 use ldd_sets::judge::tally::{tally as tally_sheets, TallyOptions};
-use ldd_sets::judge::{write_sheets, write_tally};
+use ldd_sets::judge::{write_tally, SheetsOutput};
 use ldd_sets::printer::judge::{render_tally, sheets_summary};
 use ldd_sets::score::{check_name, load, system_name};
 
@@ -35,13 +35,14 @@ pub struct SheetsArgs {
     #[arg(long, value_name = "N", default_value_t = 20,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     per_cell: u32,
-    /// Distances sampled (each phenomenon's eqD set), comma-separated; the paper annotated
-    /// 1, 2 and 5.
+    /// Distances sampled (each phenomenon's eqD set), comma-separated, each once and at
+    /// most 100; the paper annotated 1, 2 and 5.
     #[arg(
         long,
         value_name = "D,..",
         value_delimiter = ',',
-        default_value = "1,2,5"
+        default_value = "1,2,5",
+        value_parser = clap::value_parser!(u32).range(0..=100)
     )]
     distances: Vec<u32>,
     /// Seed of the sample and of the order of the systems in every item.
@@ -106,6 +107,11 @@ pub fn sheets(a: SheetsArgs) -> Result<()> {
             )));
         }
     }
+    // The outputs are claimed and checked before any work.
+    let key = a.key.clone().unwrap_or_else(|| default_key(&a.out));
+    let mut inputs: Vec<&Path> = a.hyp.iter().map(PathBuf::as_path).collect();
+    inputs.push(&a.sets);
+    let output = SheetsOutput::new(&a.out, &key, &inputs)?;
     let l = load(&a.sets)?;
     let sha = ldd_io::sha256_file(&l.manifest_path)?.0;
     let o = SheetsOptions {
@@ -118,10 +124,7 @@ pub fn sheets(a: SheetsArgs) -> Result<()> {
         lemma_model: a.lemma_model.clone(),
     };
     let s = build(&l, &o, &sha)?;
-    let key = a.key.clone().unwrap_or_else(|| default_key(&a.out));
-    let mut inputs: Vec<&Path> = a.hyp.iter().map(PathBuf::as_path).collect();
-    inputs.push(&a.sets);
-    write_sheets(&s, &a.out, &key, &inputs)?;
+    output.write(&s)?;
     if !a.quiet.quiet {
         print!(
             "{}",

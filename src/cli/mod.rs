@@ -36,7 +36,9 @@ Exit codes:
   5  I/O error (missing file, permission denied, disk full)
   6  missing resource (e.g. a UDPipe model that is not available offline, or a download
      that fails verification: an HTML page, a wrong SHA-256, a file UDPipe cannot load)
-  7  output in use by another ldd-sets process";
+  7  output in use by another ldd-sets process
+  128+N  stopped by signal N, after removing its temporary files and lock (130 for Ctrl-C,
+     131 for Ctrl-\\, 143 for SIGTERM)";
 
 /// Build long-distance-dependency (LDD) challenge sets for machine translation.
 ///

@@ -39,12 +39,14 @@ pub struct PermuteArgs {
     /// Seed of the split (and of σ when drawn); the same seed gives the same files.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
-    /// Pairs held out for test (the method: 1,000).
-    #[arg(long, value_name = "N", default_value_t = 1000)]
-    test: usize,
-    /// Pairs held out for dev.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
-    dev: usize,
+    /// Pairs held out for test (the method: 1,000; at most 1,000,000,000).
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(0..=1_000_000_000))]
+    test: u64,
+    /// Pairs held out for dev (at most 1,000,000,000).
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(0..=1_000_000_000))]
+    dev: u64,
     /// Output directory: regular/, permuted/, reversed/ (each {train,dev,test}.{SRC,TGT}),
     /// {train,dev,test}.ids, permutation.txt and permute.json. Replaced as a whole, and
     /// only if `permute` wrote it.
@@ -90,8 +92,8 @@ pub fn permute(a: PermuteArgs) -> Result<()> {
         target: a.tgt,
         length: usize::from(a.length),
         seed: a.seed,
-        test: a.test,
-        dev: a.dev,
+        test: a.test as usize,
+        dev: a.dev as usize,
         out: a.out,
     };
     let r = permute_corpus(&o)?;

@@ -194,11 +194,13 @@ fn reorder_options(
     } else {
         (ModelType::DEFAULT, Direction::Intersection)
     };
+    let buckets = s
+        .reorder_buckets
+        .clone()
+        .unwrap_or_else(|| measure.default_buckets().to_vec());
+    measure.check_thresholds(&buckets).map_err(Error::Config)?;
     Ok(Some(ReorderOptions {
-        buckets: s
-            .reorder_buckets
-            .clone()
-            .unwrap_or_else(|| measure.default_buckets().to_vec()),
+        buckets,
         measure,
         paper_compat: s.paper_compat,
         align: align_options(align, progress, defaults),

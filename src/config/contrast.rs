@@ -15,6 +15,11 @@ pub const BUILTIN: &str = include_str!("../../config/contrast.toml");
 /// The variant types `contrast` knows.
 pub const KINDS: [&str; 4] = ["dropped", "moved", "replaced", "swapped"];
 
+/// The most replacements of one pronoun, and the most pronouns of one language: each is a
+/// variant of every item whose locus has that pronoun, so the number of variants (and the
+/// size of the output) grows with them.
+pub const MAX_REPLACEMENTS: usize = 100;
+
 /// The rules.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -135,8 +140,24 @@ impl ContrastConfig {
             None => Ok(()),
         };
         let not_lower = |p: &&String| p.to_lowercase() != **p;
+        let too_many = |place: String, n: usize| {
+            Err(Error::Config(format!(
+                "{origin}: {place}: {n} entries, more than {MAX_REPLACEMENTS} (each one is a \
+                 variant of every item with that pronoun)"
+            )))
+        };
         for (lang, list) in &c.replace {
             lower("replace", lang, list.keys().find(not_lower))?;
+            for (p, subs) in list {
+                if subs.len() > MAX_REPLACEMENTS {
+                    return too_many(format!("[replace.{lang}] {p}"), subs.len());
+                }
+            }
+        }
+        for (lang, list) in &c.pronouns {
+            if list.len() > MAX_REPLACEMENTS {
+                return too_many(format!("[pronouns.{lang}]"), list.len());
+            }
         }
         // A FEATS string with at least one feature.
         let is_feats = |f: &str| f != "_" && ldd_conllu::check_feats(f).is_ok();

@@ -25,10 +25,10 @@ use crate::detect::alignment;
 use crate::error::{Error, Result};
 use crate::format::contrast::{ContrastItem, ContrastRecord, ItemLocus, Variant};
 use crate::format::locus::Locus;
-use crate::format::tsv_cell as cell;
+use crate::format::spreadsheet_tsv_cell;
 use crate::layout;
 use crate::parse::Tagger;
-use crate::read::select::read_selected;
+use crate::read::select::read_selected_hashed;
 use crate::read::sets::{distinct_loci, locus_rows, Loaded};
 
 /// What `contrast` makes.
@@ -42,6 +42,7 @@ pub struct ContrastOptions {
     /// ([`crate::config::contrast::ByFeatures`]) instead of the word list.
     pub tagger: Option<Tagger>,
 }
+
 
 /// A token's byte span in its line.
 type Span = (usize, usize);
@@ -305,15 +306,25 @@ pub fn items(
             });
         }
     }
-    let (sources, n) = read_selected(&l.m.inputs.source.path, &ids)?;
-    let (references, m) = read_selected(&l.m.inputs.target.path, &ids)?;
-    if n != l.m.corpus.lines || m != l.m.corpus.lines {
-        return Err(Error::Data(format!(
-            "the corpus of {} changed since extraction ({n} and {m} lines, not {}); extract again",
-            ldd_io::error::shown(&l.manifest_path),
-            l.m.corpus.lines
-        )));
+    // Each side read as the sets were made from it (its SHA-256 as the manifest records
+    // it): another line count or one edited word would change which word is dropped.
+    let mut sides = Vec::new();
+    for side in [&l.m.inputs.source, &l.m.inputs.target] {
+        let (lines, n, sha) = read_selected_hashed(&side.path, &ids)?;
+        if n != l.m.corpus.lines || sha != side.sha256 {
+            return Err(Error::Data(format!(
+                "{}: changed since the sets of {} were made from it ({n} lines, SHA-256 {sha}; \
+                 the manifest records {} lines, {}); extract again",
+                ldd_io::error::shown(&side.path),
+                ldd_io::error::shown(&l.manifest_path),
+                l.m.corpus.lines,
+                side.sha256
+            )));
+        }
+        sides.push(lines);
     }
+    let references = sides.pop().unwrap_or_default();
+    let sources = sides.pop().unwrap_or_default();
     let line: BTreeMap<u32, (&String, &String)> = ids
         .iter()
         .copied()
@@ -409,10 +420,10 @@ pub fn contrast(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
             let _ = writeln!(
                 aces,
                 "{}\t{}\t{}\t\tldd-{}-{}\t{sl}-{tl}",
-                cell(&it.source),
-                cell(&it.reference),
-                cell(&v.text),
-                cell(&it.phenomenon),
+                spreadsheet_tsv_cell(&it.source),
+                spreadsheet_tsv_cell(&it.reference),
+                spreadsheet_tsv_cell(&v.text),
+                spreadsheet_tsv_cell(&it.phenomenon),
                 v.kind
             );
             record.variants += 1;

@@ -10,7 +10,7 @@ use super::alignment::pair_tokens;
 use super::reorder::ReorderOptions;
 use super::rules::{Match, Matcher};
 use crate::error::{Error, Result};
-use crate::read::belongs::{check_belongs, Belongs};
+use crate::read::belongs::{check_belongs, where_they_differ, Belongs};
 use crate::read::lockstep::Line;
 
 /// What detection found in one corpus line.
@@ -24,6 +24,8 @@ pub struct Detected {
     pub empty: bool,
     /// The tree matched its line only after normalisation.
     pub normalised: bool,
+    /// The tree differs from its line in one small, local place (tolerated).
+    pub tolerated: bool,
     /// The tree as CoNLL-U (lines with a match).
     pub conllu: String,
     /// The tree's tokens with their word ranges, for marking (lines with a match).
@@ -49,17 +51,18 @@ pub fn detect_line(
         None
     } else {
         Some(check_belongs(&s, &line.source).map_err(|text| {
+            let (tree, source) = where_they_differ(&text, &line.source);
             Error::input(
                 conllu,
                 line.block.first_line,
                 format!(
                     "this tree does not belong to its corpus line: its text `{}` and the \
-                     source line `{}` differ in their letters and digits (compared after \
-                     undoing tokenizer escapes, Unicode NFKC and lower-casing); the CoNLL-U \
-                     must have one tree per corpus line, in corpus order (--trust-conllu \
-                     skips this check for a parse you trust)",
-                    ldd_io::error::quote(&text, 80),
-                    ldd_io::error::quote(&line.source, 80)
+                     source line `{}` differ in their letters and digits there, by more than \
+                     two in one place (compared after undoing tokenizer escapes, Unicode NFKC and \
+                     lower-casing); the CoNLL-U must have one tree per corpus line, in corpus \
+                     order (--trust-conllu skips this check for a parse you trust)",
+                    ldd_io::error::escape(&tree),
+                    ldd_io::error::escape(&source)
                 ),
             )
         })?)
@@ -67,6 +70,7 @@ pub fn detect_line(
     let mut d = Detected {
         words: s.len() as u32,
         normalised: belongs == Some(Belongs::Normalised),
+        tolerated: belongs == Some(Belongs::Tolerated),
         empty: line.source.trim().is_empty() || line.target.trim().is_empty(),
         ..Detected::default()
     };

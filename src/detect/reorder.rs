@@ -66,6 +66,27 @@ impl Measure {
         }
     }
 
+    /// The largest meaningful threshold: 100 for a measure in percent (no pair reorders
+    /// more than all of it), 1,000 words for the others (`--align-max-tokens`' default).
+    pub fn max_threshold(self) -> u32 {
+        match self {
+            Measure::Position | Measure::Crossing => 1000,
+            Measure::Kendall | Measure::Fuzzy => 100,
+        }
+    }
+
+    /// Refuses thresholds beyond [`Measure::max_threshold`] (a set no line can reach).
+    pub fn check_thresholds(self, thresholds: &[u32]) -> Result<(), String> {
+        match thresholds.iter().find(|&&k| k > self.max_threshold()) {
+            Some(k) => Err(format!(
+                "--reorder-buckets {k}: the {self} measure is in {}, at most {}",
+                self.unit(),
+                self.max_threshold()
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The default `geK` thresholds of the measure.
     pub fn default_buckets(self) -> &'static [u32] {
         match self {

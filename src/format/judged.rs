@@ -23,7 +23,8 @@
 //! | `order` | for a locus of two words: `kept` when the output has their tokens in the reference's relative order, `changed` when not, empty when a side has no token for one of them |
 //!
 //! Tokens are separated by single spaces; a space, tab or line break inside a word is
-//! written as `_`.
+//! written as `_`. A text cell that a spreadsheet would take for a formula gets a leading
+//! `'` ([`super::to_spreadsheet`]), which [`Judged::parse`] removes.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -149,6 +150,11 @@ fn words_at(p: &[u32], toks: &[String]) -> String {
         .join(" ")
 }
 
+/// A text cell, safe for spreadsheets.
+fn cell(s: String) -> String {
+    super::to_spreadsheet(&s).into_owned()
+}
+
 impl Judged {
     /// The row (without line terminator).
     pub fn row(&self) -> String {
@@ -156,35 +162,35 @@ impl Judged {
         let _ = write!(
             s,
             "{}\t{}\t{}\t{}\t{}\t{}\t",
-            token(&self.phenomenon),
+            cell(token(&self.phenomenon)),
             self.sets.join(" "),
             self.id,
             self.distance,
             self.dep.id,
-            token(&self.dep.form)
+            cell(token(&self.dep.form))
         );
         match &self.head {
             Some(h) => {
-                let _ = write!(s, "{}\t{}\t", h.id, token(&h.form));
+                let _ = write!(s, "{}\t{}\t", h.id, cell(token(&h.form)));
             }
             None => s.push_str("\t\t"),
         }
         let _ = write!(
             s,
             "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-            token(&self.system),
+            cell(token(&self.system)),
             self.judgement.name(),
             positions(&self.ref_dep),
-            words_at(&self.ref_dep, &self.reference),
+            cell(words_at(&self.ref_dep, &self.reference)),
             positions(&self.ref_head),
-            words_at(&self.ref_head, &self.reference),
+            cell(words_at(&self.ref_head, &self.reference)),
             positions(&self.hyp_dep),
-            words_at(&self.hyp_dep, &self.output),
+            cell(words_at(&self.hyp_dep, &self.output)),
             positions(&self.hyp_head),
-            words_at(&self.hyp_head, &self.output),
-            tokens(&self.source),
-            tokens(&self.reference),
-            tokens(&self.output),
+            cell(words_at(&self.hyp_head, &self.output)),
+            cell(tokens(&self.source)),
+            cell(tokens(&self.reference)),
+            cell(tokens(&self.output)),
             self.p_error.map(|p| format!("{p:.4}")).unwrap_or_default(),
             match self.order {
                 Some(true) => "kept",
@@ -198,7 +204,9 @@ impl Judged {
     /// Reads a row; `path` and `line` (1-based) name it in errors. Positions must lie
     /// within their line (the word columns are not read: they repeat the tokens).
     pub fn parse(text: &str, path: &Path, line: u64) -> Result<Judged> {
-        let mut c: Vec<&str> = text.split('\t').collect();
+        let cells: Vec<std::borrow::Cow<str>> =
+            text.split('\t').map(super::from_spreadsheet).collect();
+        let mut c: Vec<&str> = cells.iter().map(|x| x.as_ref()).collect();
         if c.len() == COLUMNS - 2 {
             c.extend(["", ""]);
         }

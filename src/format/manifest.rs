@@ -218,6 +218,10 @@ pub struct CorpusStats {
     /// escapes, Unicode, case; see `read::belongs`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub normalised_lines: u64,
+    /// Lines whose tree differed from the line in one small, local place, tolerated (a
+    /// parser's rewritten word, e.g. `it is` for `'tis`; see `read::belongs`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tolerated_lines: u64,
     /// Lines whose tree was not checked against the line (`--trust-conllu`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unchecked_lines: u64,

@@ -1,6 +1,9 @@
 //! The marked format: a set line's tokens with the words of each qualifying pair tagged,
 //! written by `extract` ([`mark_pairs`], [`mark_links`]) and parsed again by the report
-//! ([`parse`]).
+//! ([`parse`]). The text's own `<` is written `&lt;` (and an `&` that would start `&lt;` or
+//! `&amp;` as `&amp;`), so no corpus text can look like a tag ([`escape`]).
+
+use std::borrow::Cow;
 
 /// How `.marked` files mark words (recorded in the manifest).
 pub const MARKER: &str = "tokens joined by spaces; in pair k (numbered from 1 in each line) \
@@ -76,14 +79,60 @@ pub fn mark_plain(tokens: &[&str], marks: &[(usize, &str)]) -> String {
     s
 }
 
-/// Writes `word` wrapped in `tags`, the first outermost: `<t1><t2>word</t2></t1>`.
+/// Text as a marked line holds it: `<` as `&lt;`, and `&` as `&amp;` where it starts
+/// `&lt;` or `&amp;` (any other `&`, e.g. of `&quot;` in Moses-escaped text, stays), so that
+/// [`unescape`] gives back exactly the text and no text forms a tag.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.contains(['<', '&']) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '&' if text[i..].starts_with("&lt;") || text[i..].starts_with("&amp;") => {
+                out.push_str("&amp;")
+            }
+            c => out.push(c),
+        }
+    }
+    out.into()
+}
+
+/// The text of [`escape`]d text.
+pub fn unescape(text: &str) -> Cow<'_, str> {
+    if !text.contains('&') {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        if let Some(r) = rest.strip_prefix("&lt;") {
+            out.push('<');
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("&amp;") {
+            out.push('&');
+            rest = r;
+        } else {
+            out.push('&');
+            rest = &rest[1..];
+        }
+    }
+    out.push_str(rest);
+    out.into()
+}
+
+/// Writes `word` wrapped in `tags`, the first outermost: `<t1><t2>word</t2></t1>` (the
+/// word [`escape`]d).
 fn push_wrapped(s: &mut String, tags: &[&str], word: &str) {
     for t in tags {
         s.push('<');
         s.push_str(t);
         s.push('>');
     }
-    s.push_str(word);
+    s.push_str(&escape(word));
     for t in tags.iter().rev() {
         s.push_str("</");
         s.push_str(t);
@@ -108,8 +157,9 @@ fn is_tag(t: &str) -> bool {
         && t[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Splits a marked line (as [`mark`] and [`mark_plain`] write them) into pieces. Only
-/// well-formed mark tags count; anything else (e.g. a literal `<` in the corpus) is text.
+/// Splits a marked line (as [`mark`] and [`mark_plain`] write them) into pieces, their
+/// text [`unescape`]d. Only well-formed mark tags count; anything else (e.g. a literal `<`
+/// in a line written before text was escaped) is text.
 pub fn parse(line: &str) -> Vec<Piece> {
     let mut out = Vec::new();
     let mut plain_start = 0;
@@ -137,11 +187,11 @@ pub fn parse(line: &str) -> Vec<Piece> {
                     let word = &line[j..j + w];
                     if !word.is_empty() && !word.contains(' ') {
                         if plain_start < i {
-                            out.push(Piece::Text(line[plain_start..i].to_string()));
+                            out.push(text(&line[plain_start..i]));
                         }
                         out.push(Piece::Marked(
                             tags.iter().map(|t| t.to_string()).collect(),
-                            word.to_string(),
+                            unescape(word).into_owned(),
                         ));
                         i = j + w + close.len();
                         plain_start = i;
@@ -153,9 +203,14 @@ pub fn parse(line: &str) -> Vec<Piece> {
         i += line[i..].chars().next().map_or(1, char::len_utf8);
     }
     if plain_start < line.len() {
-        out.push(Piece::Text(line[plain_start..].to_string()));
+        out.push(text(&line[plain_start..]));
     }
     out
+}
+
+/// A text piece, unescaped.
+fn text(t: &str) -> Piece {
+    Piece::Text(unescape(t).into_owned())
 }
 
 #[cfg(test)]
@@ -186,6 +241,34 @@ mod tests {
         );
         // An unclosed tag is text.
         assert_eq!(parse("<d1>x"), vec![Piece::Text("<d1>x".into())]);
+    }
+
+    #[test]
+    fn corpus_text_cannot_forge_a_tag() {
+        let tok = |f: &str, a, b| (f.to_string(), a, b);
+        let tokens = [
+            tok("<d1>x</d1>", 1, 1),
+            tok("&lt;", 2, 2),
+            tok("a&amp;b&quot;", 3, 3),
+            tok("sich", 4, 4),
+        ];
+        let line = mark_pairs(&tokens, 4, &[(4, 3)]);
+        assert_eq!(
+            line,
+            "&lt;d1>x&lt;/d1> &amp;lt; <h1>a&amp;amp;b&quot;</h1> <d1>sich</d1>"
+        );
+        assert_eq!(
+            parse(&line),
+            vec![
+                Piece::Text("<d1>x</d1> &lt; ".into()),
+                Piece::Marked(vec!["h1".into()], "a&amp;b&quot;".into()),
+                Piece::Text(" ".into()),
+                Piece::Marked(vec!["d1".into()], "sich".into()),
+            ]
+        );
+        for t in ["&", "&&lt;", "&amp;amp;", "<<", "a & b", "&lt"] {
+            assert_eq!(unescape(&escape(t)), t, "{t}");
+        }
     }
 
     #[test]

@@ -42,6 +42,48 @@ pub fn tsv_cell(s: &str) -> String {
     s.replace(['\t', '\n', '\r'], " ")
 }
 
+/// A TSV cell that people open in spreadsheets: [`tsv_cell`], then [`to_spreadsheet`].
+pub fn spreadsheet_tsv_cell(s: &str) -> String {
+    to_spreadsheet(&tsv_cell(s)).into_owned()
+}
+
+/// Whether a spreadsheet reads text starting with `c` as a formula (OWASP's list).
+fn formula_start(c: char) -> bool {
+    matches!(c, '=' | '+' | '-' | '@' | '\t' | '\r')
+}
+
+/// Whether `s` is text a spreadsheet would take for a formula, or such text behind
+/// leading `'`s: one `'` more makes either plain text.
+fn needs_quote(s: &str) -> bool {
+    s.trim_start_matches('\'')
+        .chars()
+        .next()
+        .is_some_and(formula_start)
+}
+
+/// A text cell of a CSV or TSV file that people open in spreadsheets (the annotation
+/// sheets and their key, `tally.csv`, `scores.loci.tsv`, `aces.tsv`), made safe to open as
+/// OWASP's CSV-injection guidance says: text starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return gets a leading `'`, so a spreadsheet shows it as text instead of
+/// running it as a formula — and so does text of leading `'`s before one of those, so that
+/// [`from_spreadsheet`] gives back exactly the text. A number (`-1.5`) stays as it is.
+pub fn to_spreadsheet(s: &str) -> std::borrow::Cow<'_, str> {
+    if needs_quote(s) && s.parse::<f64>().is_err() {
+        format!("'{s}").into()
+    } else {
+        s.into()
+    }
+}
+
+/// The text of a cell written by [`to_spreadsheet`]: its leading `'` removed where that
+/// added one (the one place every reader of those files undoes it).
+pub fn from_spreadsheet(s: &str) -> std::borrow::Cow<'_, str> {
+    match s.strip_prefix('\'') {
+        Some(rest) if needs_quote(rest) => rest.into(),
+        _ => s.into(),
+    }
+}
+
 /// Whether `path` holds a record of type `T` (a JSON file an ldd-sets command wrote and
 /// recognises its output directory by; read up to 1 MiB).
 pub fn is_record<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> bool {
@@ -89,4 +131,33 @@ pub fn for_each_tsv_row_of(
         return Err(Error::input(path, 1, "empty file: expected a header row"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spreadsheet_cells_quote_formulas_and_read_back_exactly() {
+        for (text, cell) in [
+            ("=1+2", "'=1+2"),
+            ("+cmd", "'+cmd"),
+            ("- Komm !", "'- Komm !"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("'=x", "''=x"),
+            ("''@x", "'''@x"),
+            ("-1.5", "-1.5"),
+            ("+3", "+3"),
+            ("'tis", "'tis"),
+            ("'", "'"),
+            ("plain", "plain"),
+            ("", ""),
+        ] {
+            assert_eq!(to_spreadsheet(text), cell, "{text:?}");
+            assert_eq!(from_spreadsheet(cell), text, "{cell:?}");
+        }
+        // A spreadsheet that drops the `'` on saving: the same text.
+        assert_eq!(from_spreadsheet("=1+2"), "=1+2");
+    }
 }

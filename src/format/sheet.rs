@@ -3,8 +3,16 @@
 //! unblinds them, kept apart from what annotators see.
 //!
 //! In the texts, the locus's dependent is written `[[word]]` and its head `{{word}}`; in a
-//! reference or an output, the words aligned to them are marked the same way.
+//! reference or an output, the words aligned to them are marked the same way. The text's
+//! own `\`, `[`, `]`, `{` and `}` are written `\\`, `\[`, … ([`sheet_text`]), so no
+//! corpus text can look like a mark; [`parse_marks`] reads a text back.
+//!
+//! Every file of one `sheets` run carries the run's id (the `run` column of the sheets and
+//! the key, `run` in `sheets.json`), so that `tally` refuses sheets and keys of different
+//! runs. Text cells are written for spreadsheets ([`super::to_spreadsheet`]) and read back
+//! with that undone.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -27,6 +35,8 @@ pub const TRANSLATION_QUESTION: &str =
 /// One row of `detection.csv`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DetectionRow {
+    /// The id of the `sheets` run.
+    pub run: String,
     /// Item id (`D001` …).
     pub item: String,
     /// Phenomenon.
@@ -48,6 +58,8 @@ pub struct DetectionRow {
 /// One row of `translation.csv`: an item as one blinded system translated it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TranslationRow {
+    /// The id of the `sheets` run.
+    pub run: String,
     /// Item id (`T001` …).
     pub item: String,
     /// The system's blinded slot (`A`, `B`, …), shuffled per item.
@@ -84,13 +96,25 @@ pub struct KeyRow {
     pub system: String,
     /// `correct`, `incorrect`, `unaligned` or `no reference` (locus accuracy's judgement).
     pub automatic: String,
+    /// The id of the `sheets` run.
+    pub run: String,
 }
+
+/// The automatic judgements a key may hold.
+pub const AUTOMATIC: [&str; 3] = ["correct", "incorrect", "no reference"];
+
+/// The columns of the key.
+pub const KEY_COLUMNS: [&str; 5] = ["item", "slot", "system", "automatic", "run"];
 
 /// What `sheets` wrote, for recognising its own output and for `tally`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SheetsRecord {
     /// ldd-sets version.
     pub tool: String,
+    /// The run's id, in every row of its sheets and key: a hash of what the run was made
+    /// from (sets, sample, systems), so the same inputs give the same id.
+    #[serde(default)]
+    pub run: String,
     /// The sets directory's manifest SHA-256.
     pub manifest_sha256: String,
     /// Seed of the sample and of the slot order.
@@ -105,6 +129,10 @@ pub struct SheetsRecord {
     pub detection_items: usize,
     /// Translation items written.
     pub translation_items: usize,
+    /// Sampled loci left out of the translation sheet: no reference word is aligned to
+    /// them, so the reference would show no mark to compare an output with.
+    #[serde(default)]
+    pub no_reference: usize,
 }
 
 /// One sheet as `form.html` embeds it for its script: the file it saves, its columns in
@@ -284,6 +312,7 @@ impl std::fmt::Display for SheetKind {
 pub fn header(kind: SheetKind) -> &'static [&'static str] {
     match kind {
         SheetKind::Detection => &[
+            "run",
             "item",
             "phenomenon",
             "distance",
@@ -294,6 +323,7 @@ pub fn header(kind: SheetKind) -> &'static [&'static str] {
             "comment",
         ],
         SheetKind::Translation => &[
+            "run",
             "item",
             "slot",
             "phenomenon",
@@ -324,6 +354,8 @@ pub struct Answered {
     pub distance: u32,
     /// The answer, lowercased; `None` when left blank.
     pub answer: Option<String>,
+    /// The id of the `sheets` run.
+    pub run: String,
     /// 1-based line of the row in its file (the header is line 1; a cell may span lines).
     pub line: u64,
 }
@@ -360,26 +392,21 @@ pub fn read_filled(path: &Path) -> Result<(SheetKind, Vec<Answered>)> {
     };
     let mut rows = Vec::new();
     for rec in r.records() {
-        let rec = rec.map_err(csv_error)?;
+        let rec = unquoted(rec.map_err(csv_error)?);
         let line = rec.position().map_or(0, |p| p.line());
         let row = match kind {
             SheetKind::Detection => rec.deserialize::<DetectionRow>(Some(&head)).map(|r| {
                 let texts = [r.source, String::new(), String::new()];
-                (
-                    r.item,
-                    String::new(),
-                    r.phenomenon,
-                    r.distance,
-                    r.answer,
-                    texts,
-                )
+                let item = (r.item, String::new());
+                (item, r.phenomenon, r.distance, r.answer, texts, r.run)
             }),
             SheetKind::Translation => rec.deserialize::<TranslationRow>(Some(&head)).map(|r| {
                 let texts = [r.source, r.reference, r.output];
-                (r.item, r.slot, r.phenomenon, r.distance, r.answer, texts)
+                let item = (r.item, r.slot);
+                (item, r.phenomenon, r.distance, r.answer, texts, r.run)
             }),
         };
-        let (item, slot, phenomenon, distance, answer, texts) = row.map_err(csv_error)?;
+        let ((item, slot), phenomenon, distance, answer, texts, run) = row.map_err(csv_error)?;
         let a = answer.trim().to_lowercase();
         let answer = match a.as_str() {
             "" => None,
@@ -404,31 +431,170 @@ pub fn read_filled(path: &Path) -> Result<(SheetKind, Vec<Answered>)> {
             phenomenon,
             distance,
             answer,
+            run,
             line,
         });
     }
     Ok((kind, rows))
 }
 
-/// The CSV text of `rows` with its header.
-pub fn to_csv<T: Serialize>(rows: &[T]) -> Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
+/// `rec` with every cell as written before [`super::to_spreadsheet`].
+fn unquoted(rec: csv::StringRecord) -> csv::StringRecord {
+    let mut out: csv::StringRecord = rec.iter().map(super::from_spreadsheet).collect();
+    out.set_position(rec.position().cloned());
+    out
+}
+
+/// The CSV text of `rows` under `header` (written even without rows), every cell made safe
+/// for spreadsheets ([`super::to_spreadsheet`]).
+pub fn to_csv<T: Serialize>(header: &[&str], rows: &[T]) -> Result<Vec<u8>> {
+    let data = |e: csv::Error| Error::Data(e.to_string());
+    let mut plain = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
     for r in rows {
-        w.serialize(r).map_err(|e| Error::Data(e.to_string()))?;
+        plain.serialize(r).map_err(data)?;
+    }
+    let plain = plain.into_inner().map_err(|e| Error::Data(e.to_string()))?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header).map_err(data)?;
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(plain.as_slice());
+    for rec in r.records() {
+        let rec = rec.map_err(data)?;
+        w.write_record(rec.iter().map(|c| super::to_spreadsheet(c).into_owned()))
+            .map_err(data)?;
     }
     w.into_inner().map_err(|e| Error::Data(e.to_string()))
 }
 
-/// The rows of the CSV file `path` (a leading BOM allowed, as spreadsheets save it); a bad
-/// row is an error naming the file and line.
-pub fn read_csv<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
+/// The rows of the CSV file `path` (a leading BOM allowed, as spreadsheets save it; cells
+/// read back from [`super::to_spreadsheet`]); a bad row is an error naming the file and
+/// line.
+pub fn read_csv<T: DeserializeOwned>(path: &Path) -> Result<Vec<(T, u64)>> {
     let text = csv_text(path)?;
     let mut r = csv::Reader::from_reader(without_bom(&text).as_bytes());
+    let head = r.headers().map_err(|e| csv_error(path, e))?.clone();
     let mut out = Vec::new();
-    for row in r.deserialize() {
-        out.push(row.map_err(|e| csv_error(path, e))?);
+    for rec in r.records() {
+        let rec = unquoted(rec.map_err(|e| csv_error(path, e))?);
+        let line = rec.position().map_or(0, |p| p.line());
+        let row = rec
+            .deserialize(Some(&head))
+            .map_err(|e| csv_error(path, e))?;
+        out.push((row, line));
     }
     Ok(out)
+}
+
+/// Whether `path` is a key that `sheets` wrote (its header), which a new run may replace.
+pub fn is_key_file(path: &Path) -> bool {
+    let Ok(text) = ldd_io::read_text(path, MAX_SHEET_BYTES) else {
+        return false;
+    };
+    let first = without_bom(&text).lines().next().unwrap_or("");
+    // Keys of `sheets` before run ids had no `run` column.
+    first == KEY_COLUMNS.join(",") || first == KEY_COLUMNS[..4].join(",")
+}
+
+/// How a word of a sheet's text is marked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// `[[…]]`: the dependent, or the words aligned to it.
+    Dependent,
+    /// `{{…}}`: the head, or the words aligned to it.
+    Head,
+}
+
+impl Mark {
+    fn delimiters(self) -> (&'static str, &'static str) {
+        match self {
+            Mark::Dependent => ("[[", "]]"),
+            Mark::Head => ("{{", "}}"),
+        }
+    }
+}
+
+/// Text for a sheet: its `\`, `[`, `]`, `{` and `}` escaped with `\`, so that it never
+/// forms a mark.
+pub fn sheet_text(text: &str) -> Cow<'_, str> {
+    if !text.contains(['\\', '[', ']', '{', '}']) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 4);
+    for c in text.chars() {
+        if matches!(c, '\\' | '[' | ']' | '{' | '}') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.into()
+}
+
+/// `word` (text, escaped by [`sheet_text`]) marked as `mark`.
+pub fn marked_word(word: &str, mark: Mark) -> String {
+    let (open, close) = mark.delimiters();
+    format!("{open}{}{close}", sheet_text(word))
+}
+
+/// A sheet's text split into plain text and marked words, the escapes of [`sheet_text`]
+/// undone (an opener without its closer is text).
+pub fn parse_marks(text: &str) -> Vec<(Option<Mark>, String)> {
+    let c: Vec<char> = text.chars().collect();
+    let at = |i: usize, s: &str| s.chars().enumerate().all(|(k, x)| c.get(i + k) == Some(&x));
+    let unescape = |v: &[char]| {
+        let mut out = String::with_capacity(v.len());
+        let mut k = 0;
+        while k < v.len() {
+            if v[k] == '\\' && k + 1 < v.len() {
+                k += 1;
+            }
+            out.push(v[k]);
+            k += 1;
+        }
+        out
+    };
+    // The index of the closer of a mark opened before `from`, escaped characters skipped.
+    let closer = |from: usize, m: Mark| {
+        let mut k = from;
+        while k < c.len() {
+            if c[k] == '\\' {
+                k += 2;
+            } else if at(k, m.delimiters().1) {
+                return Some(k);
+            } else {
+                k += 1;
+            }
+        }
+        None
+    };
+    let (mut out, mut plain, mut i) = (Vec::new(), String::new(), 0);
+    while i < c.len() {
+        if c[i] == '\\' && i + 1 < c.len() {
+            plain.push(c[i + 1]);
+            i += 2;
+            continue;
+        }
+        let opened = [Mark::Dependent, Mark::Head]
+            .into_iter()
+            .filter(|m| at(i, m.delimiters().0))
+            .find_map(|m| Some((m, closer(i + 2, m)?)));
+        if let Some((m, end)) = opened {
+            if !plain.is_empty() {
+                out.push((None, std::mem::take(&mut plain)));
+            }
+            out.push((Some(m), unescape(&c[i + 2..end])));
+            i = end + 2;
+            continue;
+        }
+        plain.push(c[i]);
+        i += 1;
+    }
+    if !plain.is_empty() {
+        out.push((None, plain));
+    }
+    out
 }
 
 /// The text of the CSV file `path` (at most [`MAX_SHEET_BYTES`]).
@@ -452,30 +618,74 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rows_round_trip_through_csv_with_quotes_and_commas() {
+    fn rows_round_trip_through_csv_with_quotes_commas_and_formulas() {
         let row = DetectionRow {
+            run: "0123abcd".into(),
             item: "D001".into(),
             phenomenon: "particle".into(),
             distance: 5,
             line: 26,
-            source: "Osborne {{meldete}} sich , \"bei\" [[an]]".into(),
+            source: "=Osborne {{meldete}} sich , \"bei\" [[an]]".into(),
             question: DETECTION_QUESTION.into(),
             answer: "yes".into(),
             comment: "line\nbreak".into(),
         };
-        let bytes = to_csv(std::slice::from_ref(&row)).unwrap();
+        let bytes = to_csv(header(SheetKind::Detection), std::slice::from_ref(&row)).unwrap();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(text.contains(",\"'=Osborne "), "{text}");
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("d.csv");
         std::fs::write(&p, &bytes).unwrap();
-        assert_eq!(read_csv::<DetectionRow>(&p).unwrap(), vec![row]);
+        assert_eq!(read_csv::<DetectionRow>(&p).unwrap(), vec![(row, 2)]);
         let (kind, rows) = read_filled(&p).unwrap();
         assert_eq!(kind, SheetKind::Detection);
         assert_eq!((rows[0].line, rows[0].answer.as_deref()), (2, Some("yes")));
+        assert!(rows[0].texts[0].starts_with("=Osborne"));
+        // No rows: the header all the same.
+        let empty = to_csv::<DetectionRow>(header(SheetKind::Detection), &[]).unwrap();
+        assert_eq!(
+            String::from_utf8(empty).unwrap(),
+            header(SheetKind::Detection).join(",") + "\n"
+        );
         std::fs::write(&p, "item,answer\nD1,yes\n").unwrap();
         let e = read_filled(&p).unwrap_err().to_string();
         assert!(
             e.contains("d.csv") && e.contains("not an annotation sheet"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn corpus_text_cannot_forge_a_mark() {
+        let forged = "a [[x]] {{y}} \\ b]";
+        let text = format!(
+            "{} {} {}",
+            sheet_text(forged),
+            marked_word("[w", Mark::Dependent),
+            marked_word("h}", Mark::Head)
+        );
+        assert_eq!(
+            text,
+            "a \\[\\[x\\]\\] \\{\\{y\\}\\} \\\\ b\\] [[\\[w]] {{h\\}}}"
+        );
+        assert_eq!(
+            parse_marks(&text),
+            vec![
+                (None, format!("{forged} ")),
+                (Some(Mark::Dependent), "[w".to_string()),
+                (None, " ".to_string()),
+                (Some(Mark::Head), "h}".to_string()),
+            ]
+        );
+        // An opener without its closer is text.
+        assert_eq!(parse_marks("a [[b"), vec![(None, "a [[b".to_string())]);
+        assert_eq!(
+            parse_marks("[[ ]] and {{ }}"),
+            vec![
+                (Some(Mark::Dependent), " ".to_string()),
+                (None, " and ".to_string()),
+                (Some(Mark::Head), " ".to_string()),
+            ]
         );
     }
 }

@@ -36,17 +36,49 @@ const SCRIPT: &str = r#"
 (function () {
   'use strict';
   function esc(s) {
-    return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+                    .replace(/"/g, '&quot;').replace(/'/g, '&#39;');
   }
-  // [[w]] is the dependent (or the words aligned to it), {{w}} the head.
+  // [[w]] is the dependent (or the words aligned to it), {{w}} the head; the text's own
+  // \ [ ] { } are escaped with \ (format::sheet::parse_marks reads them the same way).
+  var KINDS = [['[[', ']]', 'd', 'dependent'], ['{{', '}}', 'h', 'head']];
   function marks(s) {
-    return esc(s).replace(/\[\[(\S.*?)\]\]/g, '<mark class="d">$1</mark>')
-                 .replace(/\{\{(\S.*?)\}\}/g, '<mark class="h">$1</mark>')
-                 .replace(/\[\[ \]\]/g, '<mark class="d">&nbsp;dependent&nbsp;</mark>')
-                 .replace(/\{\{ \}\}/g, '<mark class="h">&nbsp;head&nbsp;</mark>');
+    var c = Array.from(String(s)), out = '', plain = '', i = 0;
+    function at(k, t) { return c[k] === t[0] && c[k + 1] === t[1]; }
+    function closer(k, t) {
+      while (k < c.length) {
+        if (c[k] === '\\') k += 2; else if (at(k, t)) return k; else k++;
+      }
+      return -1;
+    }
+    function unescape(v) {
+      var o = '', k = 0;
+      while (k < v.length) { if (v[k] === '\\' && k + 1 < v.length) k++; o += v[k]; k++; }
+      return o;
+    }
+    while (i < c.length) {
+      if (c[i] === '\\' && i + 1 < c.length) { plain += c[i + 1]; i += 2; continue; }
+      var found = null;
+      KINDS.forEach(function (m) {
+        if (!found && at(i, m[0])) { var e = closer(i + 2, m[1]); if (e >= 0) found = [m, e]; }
+      });
+      if (!found) { plain += c[i]; i++; continue; }
+      out += esc(plain); plain = '';
+      var m = found[0], w = unescape(c.slice(i + 2, found[1]));
+      out += '<mark class="' + m[2] + '">' + (w === ' ' ? '&nbsp;' + m[3] + '&nbsp;' : esc(w)) + '</mark>';
+      i = found[1] + 2;
+    }
+    return out + esc(plain);
+  }
+  // A cell as format::to_spreadsheet writes it: text a spreadsheet would run as a formula
+  // (= + - @ tab CR first, after any ') gets a leading ', numbers excepted.
+  function spreadsheet(s) {
+    var risky = /^'*[=+\-@\t\r]/.test(s);
+    var number = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|infinity|nan)$/i.test(s);
+    return risky && !number ? "'" + s : s;
   }
   function csvField(v) {
-    var s = String(v);
+    var s = spreadsheet(String(v));
     return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
   }
   function sheet(id) {

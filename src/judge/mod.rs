@@ -13,12 +13,15 @@ pub mod mqm;
 pub mod sheets;
 pub mod tally;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ldd_io::{AtomicFile, Staging};
 
 use crate::error::{Error, Result};
-use crate::format::sheet::{to_csv, SheetsRecord, TallyReport};
+use crate::format::sheet::{
+    header, is_key_file, to_csv, SheetKind, SheetsRecord, TallyReport, KEY_COLUMNS,
+};
+use crate::format::to_spreadsheet;
 use crate::layout;
 
 /// Whether `dir` is a sheets directory written by `sheets` (it has a readable
@@ -27,50 +30,75 @@ pub fn is_sheets_dir(dir: &Path) -> bool {
     crate::format::is_record::<SheetsRecord>(&dir.join(layout::SHEET_RECORD))
 }
 
-/// Writes the sheets into `out` (replaced as a whole, all or nothing) and the key to
-/// `key`, which must lie outside `out`; `inputs` are never replaced.
-pub fn write_sheets(s: &sheets::Sheets, out: &Path, key: &Path, inputs: &[&Path]) -> Result<()> {
-    if ldd_io::resolved(key).starts_with(ldd_io::resolved(out)) {
-        return Err(Error::Config(format!(
-            "--key {}: inside the sheets directory {}, which annotators see; put it elsewhere",
-            ldd_io::error::shown(key),
-            ldd_io::error::shown(out)
-        )));
-    }
-    let staging = Staging::new(out, &is_sheets_dir, inputs)?;
-    let root = staging.path().to_path_buf();
-    ldd_io::write_bytes_atomic(&root.join(layout::SHEET_DETECTION), &to_csv(&s.detection)?)?;
-    if !s.translation.is_empty() {
-        ldd_io::write_bytes_atomic(
-            &root.join(layout::SHEET_TRANSLATION),
-            &to_csv(&s.translation)?,
-        )?;
-    }
-    let key_csv = (!s.key.is_empty()).then(|| to_csv(&s.key)).transpose()?;
-    let page = form::page(&s.detection, &s.translation)?;
-    ldd_io::write_bytes_atomic(&root.join(layout::SHEET_FORM), page.as_bytes())?;
-    let record = serde_json::to_string_pretty(&s.record).map_err(|e| Error::Data(e.to_string()))?;
-    ldd_io::write_bytes_atomic(&root.join(layout::SHEET_RECORD), (record + "\n").as_bytes())?;
-    let key_file = match key_csv {
-        None => None,
-        Some(csv) => {
-            ldd_io::fs::create_parent(key)?;
-            let mut f = AtomicFile::create_checked(key, inputs)?;
-            std::io::Write::write_all(&mut f, &csv).map_err(|e| Error::io(key, e))?;
-            Some(f)
-        }
-    };
-    // The key and the sheets move into place together: a stop finds both or neither.
-    ldd_io::cleanup::uninterrupted(|| -> Result<()> {
-        if let Some(f) = key_file {
-            f.commit()?;
-        }
-        staging.commit(&is_sheets_dir)?;
-        Ok(())
-    })
+/// Where `sheets` writes, claimed and checked before any work: the sheets directory
+/// (replaced as a whole, all or nothing, only if `sheets` wrote it) and the key, a file
+/// outside it that is not an input, not a symbolic link, and replaced only if it is a key
+/// `sheets` wrote.
+pub struct SheetsOutput {
+    staging: Staging,
+    key: PathBuf,
+    inputs: Vec<PathBuf>,
 }
 
-/// `tally.csv`: one row per group.
+impl SheetsOutput {
+    /// Claims `out` (locked while this lives) and checks `key`; `inputs` are never
+    /// replaced.
+    pub fn new(out: &Path, key: &Path, inputs: &[&Path]) -> Result<SheetsOutput> {
+        if ldd_io::resolved(key).starts_with(ldd_io::resolved(out)) {
+            return Err(Error::Config(format!(
+                "--key {}: inside the sheets directory {}, which annotators see; put it elsewhere",
+                ldd_io::error::shown(key),
+                ldd_io::error::shown(out)
+            )));
+        }
+        let staging = Staging::new(out, &is_sheets_dir, inputs)?;
+        ldd_io::check_replaceable_file(key, "ldd-sets sheets", &is_key_file, inputs)?;
+        Ok(SheetsOutput {
+            staging,
+            key: key.to_path_buf(),
+            inputs: inputs.iter().map(|p| p.to_path_buf()).collect(),
+        })
+    }
+
+    /// Writes the sheets and the key; both move into place together.
+    pub fn write(self, s: &sheets::Sheets) -> Result<()> {
+        let root = self.staging.path().to_path_buf();
+        let detection = to_csv(header(SheetKind::Detection), &s.detection)?;
+        ldd_io::write_bytes_atomic(&root.join(layout::SHEET_DETECTION), &detection)?;
+        if !s.translation.is_empty() {
+            let translation = to_csv(header(SheetKind::Translation), &s.translation)?;
+            ldd_io::write_bytes_atomic(&root.join(layout::SHEET_TRANSLATION), &translation)?;
+        }
+        let page = form::page(&s.detection, &s.translation)?;
+        ldd_io::write_bytes_atomic(&root.join(layout::SHEET_FORM), page.as_bytes())?;
+        let record =
+            serde_json::to_string_pretty(&s.record).map_err(|e| Error::Data(e.to_string()))?;
+        ldd_io::write_bytes_atomic(&root.join(layout::SHEET_RECORD), (record + "\n").as_bytes())?;
+        let inputs: Vec<&Path> = self.inputs.iter().map(PathBuf::as_path).collect();
+        let key_file = if s.key.is_empty() {
+            None
+        } else {
+            let csv = to_csv(&KEY_COLUMNS, &s.key)?;
+            ldd_io::fs::create_parent(&self.key)?;
+            let owner = "ldd-sets sheets";
+            let mut f = AtomicFile::create_replacing(&self.key, owner, &is_key_file, &inputs)?;
+            std::io::Write::write_all(&mut f, &csv).map_err(|e| Error::io(&self.key, e))?;
+            Some(f)
+        };
+        // The key and the sheets move into place together: a stop finds both or neither.
+        let staging = self.staging;
+        ldd_io::cleanup::uninterrupted(|| -> Result<()> {
+            if let Some(f) = key_file {
+                f.commit()?;
+            }
+            staging.commit(&is_sheets_dir)?;
+            Ok(())
+        })
+    }
+}
+
+/// `tally.csv`: one row per group, text cells safe for spreadsheets
+/// ([`to_spreadsheet`]).
 pub fn tally_csv(r: &TallyReport) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let _ = w.write_record([
@@ -89,7 +117,7 @@ pub fn tally_csv(r: &TallyReport) -> String {
     let opt = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
     for g in &r.groups {
         let answers: Vec<String> = g.answers.iter().map(|(a, n)| format!("{a}:{n}")).collect();
-        let _ = w.write_record([
+        let cells = [
             r.kind.clone(),
             g.phenomenon.clone(),
             g.distance.to_string(),
@@ -101,7 +129,8 @@ pub fn tally_csv(r: &TallyReport) -> String {
             opt(g.ci_low),
             opt(g.ci_high),
             answers.join(";"),
-        ]);
+        ];
+        let _ = w.write_record(cells.iter().map(|c| to_spreadsheet(c).into_owned()));
     }
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
@@ -153,9 +182,9 @@ pub fn mqm_csv(r: &crate::format::mqm::MqmReport) -> String {
     let _ = w.write_record(MQM_CSV_HEADER.split(','));
     for s in &r.sets {
         let _ = w.write_record([
-            s.system.clone(),
-            s.phenomenon.clone(),
-            s.bucket.clone(),
+            to_spreadsheet(&s.system).into_owned(),
+            to_spreadsheet(&s.phenomenon).into_owned(),
+            to_spreadsheet(&s.bucket).into_owned(),
             s.loci.to_string(),
             s.human_correct.to_string(),
             opt_num(s.human_accuracy),
@@ -170,7 +199,7 @@ pub fn mqm_csv(r: &crate::format::mqm::MqmReport) -> String {
 
 /// `mqm.disagreements.tsv`: every locus where the judgement and the raters disagree.
 pub fn mqm_disagreements(r: &crate::format::mqm::MqmReport) -> String {
-    use crate::format::tsv_cell as c;
+    use crate::format::spreadsheet_tsv_cell as c;
     let mut t = String::from(MQM_DISAGREEMENTS_HEADER);
     t.push('\n');
     for d in &r.disagreements {
@@ -197,7 +226,7 @@ pub fn mqm_disagreements(r: &crate::format::mqm::MqmReport) -> String {
 
 /// `mqm --items`' file: every content word judged, with the raters' verdict.
 pub fn mqm_items(items: &[crate::format::mqm::Item]) -> String {
-    use crate::format::tsv_cell as c;
+    use crate::format::spreadsheet_tsv_cell as c;
     let mut t = String::from(MQM_ITEMS_HEADER);
     t.push('\n');
     let f = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();

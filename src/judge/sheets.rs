@@ -8,12 +8,16 @@
 //! `d`, and the first `per_cell` taken. Translation items show the same loci, one row per
 //! system in an order shuffled per item; each row's output has the words aligned to the
 //! locus marked (the aligner of locus accuracy), and the key records which system it is
-//! and what locus accuracy judged.
+//! and what locus accuracy judged. Loci with no reference word aligned to them are left
+//! out of the translation sheet: its reference would show no mark.
+//!
+//! Blinding: the order of the systems is drawn from a secret that nothing the annotators
+//! get holds — the SHA-256 of every system's whole output (with its name) — not from the
+//! seed, which `sheets.json` records; the same inputs still give the same files. The run's
+//! id ([`SheetsRecord::run`]) is a hash of everything the files are made from.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-use ldd_eval::rng::splitmix64;
 
 use crate::error::{Error, Result};
 use crate::format::judged::Judgement;
@@ -21,7 +25,8 @@ use crate::format::locus::Locus;
 use crate::format::marked::{self, Piece};
 use crate::format::sets::SetKind;
 use crate::format::sheet::{
-    DetectionRow, KeyRow, SheetsRecord, TranslationRow, DETECTION_QUESTION, TRANSLATION_QUESTION,
+    marked_word, sheet_text, DetectionRow, KeyRow, Mark, SheetsRecord, TranslationRow,
+    DETECTION_QUESTION, TRANSLATION_QUESTION,
 };
 use crate::locus::{self, SourceWords};
 use crate::read::select::read_needed_hashed;
@@ -74,42 +79,102 @@ struct Item {
     order: Vec<usize>,
 }
 
-/// The source with locus `n` marked: its dependent `[[…]]`, its head `{{…}}`.
+/// The source with locus `n` marked: its dependent `[[…]]`, its head `{{…}}` (the text
+/// escaped, [`sheet_text`]).
 fn mark_source(marked_line: &str, n: u32) -> String {
     let (d, h) = (format!("d{n}"), format!("h{n}"));
     marked::parse(marked_line)
         .into_iter()
         .map(|p| match p {
-            Piece::Text(t) => t,
-            Piece::Marked(tags, w) if tags.contains(&d) => format!("[[{w}]]"),
-            Piece::Marked(tags, w) if tags.contains(&h) => format!("{{{{{w}}}}}"),
-            Piece::Marked(_, w) => w,
+            Piece::Text(t) => sheet_text(&t).into_owned(),
+            Piece::Marked(tags, w) if tags.contains(&d) => marked_word(&w, Mark::Dependent),
+            Piece::Marked(tags, w) if tags.contains(&h) => marked_word(&w, Mark::Head),
+            Piece::Marked(_, w) => sheet_text(&w).into_owned(),
         })
         .collect()
 }
 
-/// Tokens joined by spaces, those at 0-based `dep` marked `[[…]]` and at `head` `{{…}}`.
+/// Tokens joined by spaces, those at 0-based `dep` marked `[[…]]` and at `head` `{{…}}`
+/// (the text escaped, [`sheet_text`]).
 fn mark_tokens(tokens: &[String], dep: &[usize], head: &[usize]) -> String {
     tokens
         .iter()
         .enumerate()
         .map(|(i, t)| {
             if dep.contains(&i) {
-                format!("[[{t}]]")
+                marked_word(t, Mark::Dependent)
             } else if head.contains(&i) {
-                format!("{{{{{t}}}}}")
+                marked_word(t, Mark::Head)
             } else {
-                t.clone()
+                sheet_text(t).into_owned()
             }
         })
         .collect::<Vec<_>>()
         .join(" ")
 }
 
+/// The blinding secret: a hash of every system's name and whole output (`None` without
+/// systems). Annotators see a few lines of each output, never a whole one.
+fn blinding_secret(o: &SheetsOptions) -> Result<Option<String>> {
+    if o.hyps.is_empty() {
+        return Ok(None);
+    }
+    let mut text = String::from("ldd-sets sheets blinding\n");
+    for (name, hyp) in o.names.iter().zip(&o.hyps) {
+        let (sha, _) = ldd_io::sha256_file(hyp)?;
+        text.push_str(&format!("{name}\t{sha}\n"));
+    }
+    Ok(Some(ldd_io::sha256_bytes(text.as_bytes())))
+}
+
+/// The order of the systems in the item of locus key `key`, drawn from `secret`.
+fn slot_order(secret: &str, key: u64, systems: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..systems).collect();
+    order.sort_by_cached_key(|&s| ldd_io::sha256_bytes(format!("{secret}\t{key}\t{s}").as_bytes()));
+    order
+}
+
+/// The run's id: the first 16 hex digits of a hash of what the files are made from.
+fn run_id(o: &SheetsOptions, manifest_sha256: &str, secret: Option<&str>) -> String {
+    let text = format!(
+        "ldd-sets sheets run\n{}\n{manifest_sha256}\n{}\n{}\n{:?}\n{}\n",
+        env!("CARGO_PKG_VERSION"),
+        o.seed,
+        o.per_cell,
+        o.distances,
+        secret.unwrap_or("")
+    );
+    ldd_io::sha256_bytes(text.as_bytes())[..16].to_string()
+}
+
+/// The distances asked for, checked: each at most 100 (`--max-distance`'s limit) and none
+/// twice, and at least one locus asked for.
+fn check_sample(o: &SheetsOptions) -> Result<()> {
+    if o.per_cell == 0 || o.distances.is_empty() {
+        return Err(Error::Config(
+            "sheets: --per-cell and --distances must ask for at least one locus".into(),
+        ));
+    }
+    for (i, d) in o.distances.iter().enumerate() {
+        if *d > 100 {
+            return Err(Error::Config(format!(
+                "sheets --distances: {d} is beyond the largest distance a set can have (100)"
+            )));
+        }
+        if o.distances[..i].contains(d) {
+            return Err(Error::Config(format!(
+                "sheets --distances: {d} given twice; each distance is sampled once"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The sampled loci of every lexical phenomenon and distance, in that order.
 fn sample(
     l: &Loaded,
     o: &SheetsOptions,
+    secret: Option<&str>,
     short: &mut Vec<String>,
 ) -> Result<(Vec<Item>, SourceWords)> {
     let (mut items, mut words) = (Vec::new(), SourceWords::new());
@@ -154,15 +219,10 @@ fn sample(
         let key = |r: &Locus| r.id << 16 | u64::from(r.n);
         let stream = (ph, u.set.bucket.as_str());
         let keyed = crate::sample::first_by_hash(rows, o.seed, stream, key, o.per_cell);
-        // Each item's systems in an order drawn for it.
+        // Each item's systems in an order drawn for it from the secret.
         let orders: Vec<Vec<usize>> = keyed
             .iter()
-            .map(|r| {
-                let seed = splitmix64(o.seed ^ splitmix64(key(r)));
-                let mut order: Vec<usize> = (0..o.hyps.len()).collect();
-                order.sort_by_key(|&s| splitmix64(seed ^ s as u64));
-                order
-            })
+            .map(|r| secret.map_or_else(Vec::new, |x| slot_order(x, key(r), o.hyps.len())))
             .collect();
         if keyed.len() < o.per_cell {
             short.push(format!("{ph} eq{d}: {} loci", keyed.len()));
@@ -217,6 +277,7 @@ fn translation_rows(
     source: &str,
     judged: &locus::Judged,
     o: &SheetsOptions,
+    run: &str,
 ) -> (Vec<TranslationRow>, Vec<KeyRow>) {
     let item = format!("T{:03}", i + 1);
     let reference = match judged.outputs.first() {
@@ -247,6 +308,7 @@ fn translation_rows(
             question: TRANSLATION_QUESTION.into(),
             answer: String::new(),
             comment: String::new(),
+            run: run.into(),
         });
         key.push(KeyRow {
             item: item.clone(),
@@ -259,6 +321,7 @@ fn translation_rows(
                 Judgement::Incorrect => "incorrect",
             }
             .into(),
+            run: run.into(),
         });
     }
     (translation, key)
@@ -267,13 +330,20 @@ fn translation_rows(
 /// Builds the sheets of `l` (no file written): the loci sampled (with every line they
 /// need read once), judged on the systems' outputs, then laid out as rows.
 pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<Sheets> {
-    if o.per_cell == 0 || o.distances.is_empty() {
-        return Err(Error::Config(
-            "sheets: --per-cell and --distances must ask for at least one locus".into(),
-        ));
-    }
+    check_sample(o)?;
+    let secret = blinding_secret(o)?;
+    let run = run_id(o, manifest_sha256, secret.as_deref());
     let mut short = Vec::new();
-    let (items, words) = sample(l, o, &mut short)?;
+    let (items, words) = sample(l, o, secret.as_deref(), &mut short)?;
+    if items.is_empty() {
+        return Err(Error::Data(format!(
+            "sheets: no locus to sample in {} at the distances {:?} ({}); choose --distances \
+             of sets that have loci",
+            ldd_io::error::shown(&l.manifest_path),
+            o.distances,
+            short.join("; ")
+        )));
+    }
     // Judged first (when there are systems), then every row laid out.
     let judged = if o.hyps.is_empty() {
         Vec::new()
@@ -302,23 +372,38 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
             question: DETECTION_QUESTION.into(),
             answer: String::new(),
             comment: String::new(),
+            run: run.clone(),
         })
         .collect();
+    // Translation items: the loci whose reference shows a mark.
     let (mut translation, mut key) = (Vec::new(), Vec::new());
-    for (i, ((it, source), judged)) in items.iter().zip(&sources).zip(&judged).enumerate() {
-        let (t, k) = translation_rows(i, it, source, judged, o);
+    let (mut kept, mut no_reference) = (0, 0);
+    for ((it, source), judged) in items.iter().zip(&sources).zip(&judged) {
+        // The reference's marks: the words aligned to the locus (the same in every output's
+        // judgement).
+        let marked = judged.outputs.first().is_some_and(|(_, r)| {
+            !r.dep.reference.is_empty() || r.head.as_ref().is_some_and(|h| !h.reference.is_empty())
+        });
+        if !marked {
+            no_reference += 1;
+            continue;
+        }
+        let (t, k) = translation_rows(kept, it, source, judged, o, &run);
         translation.extend(t);
         key.extend(k);
+        kept += 1;
     }
     let record = SheetsRecord {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
+        run,
         manifest_sha256: manifest_sha256.into(),
         seed: o.seed,
         per_cell: o.per_cell,
         distances: o.distances.clone(),
         systems: o.hyps.len(),
         detection_items: detection.len(),
-        translation_items: if o.hyps.is_empty() { 0 } else { items.len() },
+        translation_items: kept,
+        no_reference,
     };
     Ok(Sheets {
         detection,
@@ -351,5 +436,29 @@ mod tests {
         );
         let toks: Vec<String> = ["He", "signed", "up"].map(String::from).to_vec();
         assert_eq!(mark_tokens(&toks, &[2], &[1]), "He {{signed}} [[up]]");
+        // Text that looks like a mark is escaped.
+        let toks: Vec<String> = ["[[x]]", "<d1>y</d1>", "z"].map(String::from).to_vec();
+        assert_eq!(
+            mark_tokens(&toks, &[2], &[]),
+            "\\[\\[x\\]\\] <d1>y</d1> [[z]]"
+        );
+    }
+
+    #[test]
+    fn the_slot_order_depends_on_the_secret_not_the_seed() {
+        let orders = |secret: &str| -> Vec<Vec<usize>> {
+            (0..40).map(|k| slot_order(secret, k, 3)).collect()
+        };
+        let (a, b) = (orders("a"), orders("b"));
+        assert_ne!(a, b);
+        assert_eq!(a, orders("a"));
+        for o in &a {
+            let mut s = o.clone();
+            s.sort_unstable();
+            assert_eq!(s, [0, 1, 2]);
+        }
+        // Every system comes first in some item.
+        let firsts: std::collections::BTreeSet<usize> = a.iter().map(|o| o[0]).collect();
+        assert_eq!(firsts.len(), 3);
     }
 }

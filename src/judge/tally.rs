@@ -15,7 +15,7 @@ use ldd_eval::significance::wilson;
 use crate::error::{Error, Result};
 use crate::format::sheet::{
     read_csv, read_filled, Agreement, Answered, AutoAgreement, AutoDisagreement, Disagreement,
-    KeyRow, PairKappa, SheetKind, TallyGroup, TallyReport,
+    KeyRow, PairKappa, SheetKind, TallyGroup, TallyReport, AUTOMATIC,
 };
 
 /// What `tally` counts.
@@ -93,14 +93,35 @@ fn majority(answers: &[Option<&str>]) -> Option<String> {
     (top.len() == 1).then(|| top[0].to_string())
 }
 
-/// Counts the sheets.
-pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
+/// The run id of a sheet's rows (all the same), checked.
+fn sheet_run(path: &std::path::Path, units: &[Answered]) -> Result<String> {
+    let run = units.first().map(|u| u.run.clone()).unwrap_or_default();
+    if let Some(u) = units.iter().find(|u| u.run != run) {
+        return Err(Error::input(
+            path,
+            u.line,
+            format!(
+                "run `{}`, but the rows before have run `{}`: rows of two `sheets` runs mixed \
+                 in one sheet",
+                ldd_io::error::quote(&u.run, 40),
+                ldd_io::error::quote(&run, 40)
+            ),
+        ));
+    }
+    Ok(run)
+}
+
+/// The sheets, each read once and checked: one kind, one `sheets` run, each file given
+/// once (no file twice, no two identical files: one annotator counted twice).
+fn read_sheets(o: &TallyOptions) -> Result<(SheetKind, String, Vec<Vec<Answered>>)> {
     let Some(first) = o.sheets.first() else {
         return Err(Error::Config("tally: give at least one sheet".into()));
     };
     let (kind, units) = read_filled(first)?;
+    let run = sheet_run(first, &units)?;
     let mut all: Vec<Vec<Answered>> = vec![units];
-    for p in &o.sheets[1..] {
+    let mut sums = vec![ldd_io::sha256_file(first)?.0];
+    for (i, p) in o.sheets.iter().enumerate().skip(1) {
         let (k, units) = read_filled(p)?;
         if k != kind {
             return Err(Error::Config(format!(
@@ -108,8 +129,125 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
                 ldd_io::error::shown(p),
             )));
         }
+        let r = sheet_run(p, &units)?;
+        if r != run {
+            return Err(Error::Data(format!(
+                "{} and {} come from different `sheets` runs (run `{}` and `{}`); tally the \
+                 sheets of one run, with its key",
+                ldd_io::error::shown(first),
+                ldd_io::error::shown(p),
+                ldd_io::error::quote(&run, 40),
+                ldd_io::error::quote(&r, 40)
+            )));
+        }
+        // (Identical unfilled copies are left to the unfilled sheets' own error.)
+        let sha = ldd_io::sha256_file(p)?.0;
+        let answered = units.iter().any(|u| u.answer.is_some());
+        let same =
+            |j: usize| ldd_io::output::same_file(&o.sheets[j], p) || (answered && sums[j] == sha);
+        if let Some(j) = (0..i).find(|&j| same(j)) {
+            return Err(Error::Data(format!(
+                "{} and {} are the same sheet (one file, or two identical files): each \
+                 annotator's sheet counts once — give every annotator's own file",
+                ldd_io::error::shown(&o.sheets[j]),
+                ldd_io::error::shown(p)
+            )));
+        }
+        sums.push(sha);
         all.push(units);
     }
+    Ok((kind, run, all))
+}
+
+/// Refuses a sheet without any answer (`tally` of the sheets as `sheets` wrote them).
+fn check_answered(o: &TallyOptions, all: &[Vec<Answered>]) -> Result<()> {
+    for (p, units) in o.sheets.iter().zip(all) {
+        if units.iter().all(|u| u.answer.is_none()) {
+            return Err(Error::input(
+                p,
+                0,
+                format!(
+                    "no answer in any of its {} rows: the sheet as `sheets` wrote it? Fill in \
+                     the `answer` column (or use form.html) and save it, then tally",
+                    units.len()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The key of translation sheets of run `run`, checked: of the same run, every (item,
+/// slot) once, every item with each system once (the same systems in every item), and
+/// automatic judgements that locus accuracy gives.
+fn read_key(p: &std::path::Path, run: &str) -> Result<BTreeMap<(String, String), KeyRow>> {
+    let rows: Vec<(KeyRow, u64)> = read_csv(p)?;
+    let mut map: BTreeMap<(String, String), KeyRow> = BTreeMap::new();
+    let mut systems: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (r, line) in rows {
+        let bad = |msg: String| Error::input(p, line, msg);
+        if r.run != run {
+            return Err(bad(format!(
+                "run `{}`, but the sheets are of run `{}`: the key of another `sheets` run",
+                ldd_io::error::quote(&r.run, 40),
+                ldd_io::error::quote(run, 40)
+            )));
+        }
+        if !AUTOMATIC.contains(&r.automatic.as_str()) {
+            return Err(bad(format!(
+                "automatic `{}` is not one of {}",
+                ldd_io::error::quote(&r.automatic, 40),
+                AUTOMATIC.join(", ")
+            )));
+        }
+        if !systems
+            .entry(r.item.clone())
+            .or_default()
+            .insert(r.system.clone())
+        {
+            return Err(bad(format!(
+                "item {}: system `{}` twice",
+                ldd_io::error::escape(&r.item),
+                ldd_io::error::quote(&r.system, 100)
+            )));
+        }
+        let k = (r.item.clone(), r.slot.clone());
+        if map.insert(k, r.clone()).is_some() {
+            return Err(bad(format!(
+                "item {} {}: a second row",
+                ldd_io::error::escape(&r.item),
+                ldd_io::error::escape(&r.slot)
+            )));
+        }
+    }
+    let mut sets = systems.values();
+    if let Some(first) = sets.next() {
+        if let Some(other) = sets.find(|s| *s != first) {
+            return Err(Error::input(
+                p,
+                0,
+                format!(
+                    "its items do not all have the same systems ({} and {}): not a key \
+                     `sheets` wrote",
+                    ldd_io::error::quote(
+                        &first.iter().cloned().collect::<Vec<_>>().join(", "),
+                        200
+                    ),
+                    ldd_io::error::quote(
+                        &other.iter().cloned().collect::<Vec<_>>().join(", "),
+                        200
+                    )
+                ),
+            ));
+        }
+    }
+    Ok(map)
+}
+
+/// Counts the sheets.
+pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
+    let (kind, run, all) = read_sheets(o)?;
+    let first = &o.sheets[0];
     // Every sheet has the same units, once each (in any order).
     let keys = |u: &[Answered]| -> Vec<(String, String)> {
         u.iter().map(|x| (x.item.clone(), x.slot.clone())).collect()
@@ -143,6 +281,7 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
             )));
         }
     }
+    check_answered(o, &all)?;
     let index: Vec<BTreeMap<(String, String), usize>> = all
         .iter()
         .map(|u| {
@@ -210,11 +349,7 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
     // The key: which system each translation unit is.
     let key: Option<BTreeMap<(String, String), KeyRow>> = match (&o.key, kind) {
         (Some(p), SheetKind::Translation) => {
-            let rows: Vec<KeyRow> = read_csv(p)?;
-            let map: BTreeMap<(String, String), KeyRow> = rows
-                .into_iter()
-                .map(|r| ((r.item.clone(), r.slot.clone()), r))
-                .collect();
+            let map = read_key(p, &run)?;
             if let Some(k) = base.iter().find(|k| !map.contains_key(k)) {
                 return Err(Error::Data(format!(
                     "{}: has no row for item {} {} of the sheets: not their key",
@@ -297,6 +432,18 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
             }
         }
     }
+    // Groups in the order of the sheets' phenomena, then distance, then system name: the
+    // systems in the same order in every cell.
+    let mut seen: Vec<String> = Vec::new();
+    for g in &groups {
+        if !seen.contains(&g.phenomenon) {
+            seen.push(g.phenomenon.clone());
+        }
+    }
+    groups.sort_by(|a, b| {
+        let at = |p: &str| seen.iter().position(|x| x == p);
+        (at(&a.phenomenon), a.distance, &a.system).cmp(&(at(&b.phenomenon), b.distance, &b.system))
+    });
     for g in &mut groups {
         if g.judged > 0 {
             g.share = Some(100.0 * g.correct as f64 / g.judged as f64);

@@ -224,8 +224,23 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
             opts.model_type
         )));
     };
-    for f in crate::layout::model_files(&prefix, opts.model_type == ModelType::Hmm) {
+    let hmm = opts.model_type == ModelType::Hmm;
+    for f in crate::layout::model_files(&prefix, hmm) {
         if !f.is_file() {
+            // A model of the other type at that prefix: say so, not that a file is missing.
+            let other = crate::layout::model_files(&prefix, !hmm);
+            if other.iter().all(|o| o.is_file()) {
+                return Err(Error::Config(format!(
+                    "locus judging: {} is a model of the other aligner ({}), but the sets \
+                     were aligned with the {} model, which locus judging must use: give \
+                     --align-model PREFIX of such a model (saved by `extract \
+                     --save-align-model`, or `align --align-model-type {}`)",
+                    ldd_io::error::shown(&other[0]),
+                    if hmm { "fast_align's" } else { "HMM" },
+                    opts.model_type,
+                    opts.model_type,
+                )));
+            }
             return Err(Error::Config(format!(
                 "locus judging: the aligner model {} does not exist (give --align-model PREFIX)",
                 ldd_io::error::shown(&f)

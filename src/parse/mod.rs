@@ -79,10 +79,14 @@ pub const MODELS_URL_ENV: &str = "LDD_SETS_MODELS_URL";
 /// before it is kept (SHA-256 where the config or the registry knows it; it must load as
 /// a UDPipe model).
 pub fn find_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> {
-    let model = locate_model(spec, s)?;
+    Ok(noted(locate_model(spec, s, "or pass --model FILE")?))
+}
+
+/// `model`, noted as an input of the command.
+fn noted(model: PathBuf) -> PathBuf {
     // An input of the command: no output may replace it.
     ldd_io::output::note_input(&model);
-    Ok(model)
+    model
 }
 
 /// A UDPipe model of the target language, for tagging references and outputs (lemmas in
@@ -162,10 +166,12 @@ pub fn language_model(lang: &str) -> Result<PathBuf> {
         quiet: true,
         ..ParseSettings::default()
     };
-    find_model(Some(&spec), &settings)
+    let advice = "or give the model file instead of `auto`";
+    Ok(noted(locate_model(Some(&spec), &settings, advice)?))
 }
 
-fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> {
+/// [`find_model`]'s search; `advice` says how the command names a model file instead.
+fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings, advice: &str) -> Result<PathBuf> {
     if let Some(m) = &s.model {
         if m.is_file() {
             return Ok(m.clone());
@@ -208,7 +214,7 @@ fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> 
         size: spec.size,
     };
     ldd_parse::resolve_model(None, &spec.name, &dir, &source, !s.offline).map_err(|e| {
-        let mut msg = e.to_string();
+        let mut msg = format!("{e}; {advice}");
         if !spec.alternatives.is_empty() {
             msg.push_str(&format!(
                 "\nalso looked for: {}",

@@ -188,6 +188,13 @@ pub fn permute(o: &PermuteOptions) -> Result<PermuteRecord> {
     if o.length == 0 {
         return Err(Error::Config("--length must be at least 1".into()));
     }
+    // Checked before any work: the held-out pairs and one for training must be countable.
+    let Some(held) = o.test.checked_add(o.dev).and_then(|n| n.checked_add(1)) else {
+        return Err(Error::Config(format!(
+            "--test {} and --dev {}: more pairs than any corpus has",
+            o.test, o.dev
+        )));
+    };
     let sigma = sigma(o)?;
     // Pass 1: the kept pairs, ranked by a seeded hash of their line number.
     let mut kept: Vec<(u64, u64)> = Vec::new();
@@ -197,7 +204,7 @@ pub fn permute(o: &PermuteOptions) -> Result<PermuteRecord> {
         }
         Ok(())
     })?;
-    if kept.len() < o.test + o.dev + 1 {
+    if kept.len() < held {
         return Err(Error::Config(format!(
             "{}: {} pairs have a source of {} tokens and a target, fewer than --test {} + \
              --dev {} + 1 for training",

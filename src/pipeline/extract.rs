@@ -272,6 +272,7 @@ pub fn extract(
             }
             stats.lines += 1;
             stats.normalised_lines += u64::from(d.normalised);
+            stats.tolerated_lines += u64::from(d.tolerated);
             stats.unchecked_lines += u64::from(trust);
             let id = offset + stats.lines;
             stats.source_words += u64::from(d.words);

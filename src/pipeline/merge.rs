@@ -470,6 +470,7 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
         corpus.lines += c.lines;
         corpus.empty_lines += c.empty_lines;
         corpus.normalised_lines += c.normalised_lines;
+        corpus.tolerated_lines += c.tolerated_lines;
         corpus.unchecked_lines += c.unchecked_lines;
         corpus.source_words += c.source_words;
     }

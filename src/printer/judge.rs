@@ -40,7 +40,22 @@ pub fn sheets_summary(s: &Sheets, out: &Path, key: Option<&Path>) -> String {
     for c in &s.short {
         let _ = writeln!(t, "fewer loci than asked: {c}");
     }
+    if s.record.systems > 0 && s.record.no_reference > 0 {
+        let _ = writeln!(
+            t,
+            "{} of the {} loci left out of the translation sheet: no reference word is aligned \
+             to them, so the reference would show no mark",
+            s.record.no_reference, s.record.detection_items
+        );
+    }
     t
+}
+
+/// The name of annotator `n` (1-based): their sheet's file as given.
+fn annotator(r: &TallyReport, n: usize) -> String {
+    r.annotators
+        .get(n.wrapping_sub(1))
+        .map_or_else(|| n.to_string(), |a| escape(a).into_owned())
 }
 
 fn pct(x: Option<f64>) -> String {
@@ -96,9 +111,9 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
     for p in &a.cohen {
         let _ = writeln!(
             t,
-            "  Cohen's kappa, annotators {} and {}: {} ({} units, agreement {})",
-            p.a,
-            p.b,
+            "  Cohen's kappa, {} and {}: {} ({} units, agreement {})",
+            annotator(r, p.a),
+            annotator(r, p.b),
             num(p.kappa),
             p.units,
             num(p.agreement)
@@ -119,7 +134,13 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
         );
     }
     if !r.disagreements.is_empty() {
-        let _ = writeln!(t, "\n{} disagreements:", r.disagreements.len());
+        let names: Vec<String> = (1..=r.annotators.len()).map(|n| annotator(r, n)).collect();
+        let _ = writeln!(
+            t,
+            "\n{} disagreements (answers of {}):",
+            r.disagreements.len(),
+            names.join(" | ")
+        );
         for d in r.disagreements.iter().take(show) {
             let _ = writeln!(
                 t,

@@ -87,7 +87,7 @@ pub fn render_table(r: &Scores) -> String {
         .unwrap_or(6)
         .max(6);
     for metric in &r.metrics {
-        let _ = writeln!(s, "\n{}", metric.label);
+        let _ = writeln!(s, "\n{}", esc(&metric.label));
         // Locus accuracy compares with the same kind of words instead of controls.
         let locus = metric.key == crate::locus::KEY;
         let (c1, c2, c3) = if locus {
@@ -219,7 +219,7 @@ pub fn render_table(r: &Scores) -> String {
             let _ = writeln!(
                 s,
                 "{:<8} {:<24} {:<16} {:>6} {:>8} {:>16} {:>8} {:>16}",
-                label,
+                esc(label),
                 esc(&t.phenomenon),
                 esc(&t.system),
                 t.points.len(),
@@ -233,7 +233,7 @@ pub fn render_table(r: &Scores) -> String {
     if !r.metrics.is_empty() {
         let _ = writeln!(s, "\nSignatures");
         for m in &r.metrics {
-            let _ = writeln!(s, "  {:<8} {}", m.label, m.signature);
+            let _ = writeln!(s, "  {:<8} {}", esc(&m.label), esc(&m.signature));
         }
     }
     s

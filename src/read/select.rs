@@ -64,6 +64,14 @@ pub fn read_selected(path: &Path, ids: &[u32]) -> Result<(Vec<String>, u64)> {
     select(&mut Input::open(path)?, ids)
 }
 
+/// [`read_selected`] and the SHA-256 of the file's bytes as stored (as a manifest records
+/// its inputs), from one read to the end.
+pub fn read_selected_hashed(path: &Path, ids: &[u32]) -> Result<(Vec<String>, u64, String)> {
+    let mut r = Input::open(path)?;
+    let (lines, n) = select(&mut r, ids)?;
+    Ok((lines, n, r.finish()?.sha256))
+}
+
 /// The lines of `r` with the given 1-based `ids`, reading to its end, and its line count.
 fn select(r: &mut Input, ids: &[u32]) -> Result<(Vec<String>, u64)> {
     let mut out = Vec::with_capacity(ids.len());

@@ -255,10 +255,13 @@ const MAX_LOCI_BYTES: u64 = 1 << 30;
 /// Every locus judged by `score --metrics locus` (`scores.loci.tsv`, named by scores.json
 /// at `scores_path`), grouped per locus with one row per system. `None`, with a note
 /// saying why, when the scores name no such file, or when it is missing or changed
-/// since scoring (its SHA-256).
+/// since scoring (its SHA-256, checked before a row is read). A file with more rows than
+/// the sets of `m` have loci (for every system) is refused as it is read: memory stays
+/// bounded by the sets, whatever the file claims.
 pub fn loci(
     scores_path: &Path,
     scores: &Scores,
+    m: &crate::format::manifest::Manifest,
     notes: &mut Vec<String>,
 ) -> Result<Option<Vec<LocusItem>>> {
     let Some(rec) = &scores.loci else {
@@ -299,12 +302,34 @@ pub fn loci(
         }
         Ok(_) => {}
     }
+    // The recorded file only, checked before anything is parsed.
+    if ldd_io::sha256_file(&path)?.0 != rec.sha256 {
+        notes.push(format!(
+            "{} changed after scoring (its SHA-256 is not the one scores.json records): the \
+             locus items are not shown",
+            ldd_io::error::shown(&path)
+        ));
+        return Ok(None);
+    }
     let systems: Vec<&str> = scores.systems.iter().map(|s| s.name.as_str()).collect();
+    let loci: u64 = m.sets.iter().map(|s| s.pairs.max(s.sentences)).sum();
+    let max_rows = loci.saturating_mul(systems.len() as u64);
     let mut items: Vec<LocusItem> = Vec::new();
     let mut r = Input::open(&path)?;
-    let mut last = 1u64;
+    let (mut last, mut rows) = (1u64, 0u64);
     let read = judged::for_each_row(&mut r, &path, |j, line| {
         last = line;
+        rows += 1;
+        if rows > max_rows {
+            return Err(Error::input(
+                &path,
+                line,
+                format!(
+                    "more rows than the sets have loci ({loci}) times systems ({})",
+                    systems.len()
+                ),
+            ));
+        }
         let k = items.last().map_or(systems.len(), |i| i.rows.len());
         let same = |a: &Judged, b: &Judged| {
             (
@@ -342,12 +367,10 @@ pub fn loci(
         }
         Ok(())
     });
-    // One pass: the rest of the file is hashed even after a bad row, and a file other than
-    // the recorded one is noted, not an error, whatever its rows.
+    // Read as it was hashed (not changed in between).
     if r.finish()?.sha256 != rec.sha256 {
         notes.push(format!(
-            "{} changed after scoring (its SHA-256 is not the one scores.json records): the \
-             locus items are not shown",
+            "{} changed while it was read: the locus items are not shown",
             ldd_io::error::shown(&path)
         ));
         return Ok(None);

@@ -1,5 +1,6 @@
 //! The HTML page: one file, no request to anywhere when opened (inline SVG and styles, no
-//! script; a Content-Security-Policy of `default-src 'none'` enforces it), readable
+//! script; a Content-Security-Policy of `default-src 'none'` enforces it, and no base URL
+//! or form target may be set), readable
 //! without JavaScript and in print.
 
 use std::collections::BTreeMap;
@@ -149,12 +150,14 @@ fn anchor(s: &str) -> String {
         .collect()
 }
 
+/// A chart with its caption, plain text (escaped here, as every text of the page is by
+/// [`esc`]).
 fn figure(out: &mut String, c: &Chart, caption: &str) {
     let _ = writeln!(
         out,
         "<figure>{}<figcaption>{}</figcaption></figure>",
         accessible(c),
-        caption
+        esc(caption)
     );
 }
 
@@ -219,7 +222,7 @@ pub fn page(r: &Report, items_style: &str, items_section: &str) -> Result<String
     let _ = writeln!(
             s,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"generator\" content=\"ldd-sets {}\">\n<title>LDD challenge sets: {} ({})</title>\n<style>{}{}</style>\n</head>\n<body>",
         esc(&r.m.tool.version),
@@ -377,35 +380,22 @@ fn findings(s: &mut String, r: &Report) {
 }
 
 /// `[[w]]` (the dependent, or the words aligned to it) and `{{w}}` (the head) of an
-/// annotation sheet's text as marks.
+/// annotation sheet's text as marks (read by [`crate::format::sheet::parse_marks`]).
 fn sheet_marks(text: &str) -> String {
-    let e = esc(text);
+    use crate::format::sheet::{parse_marks, Mark};
     let mut out = String::new();
-    let mut rest = e.as_str();
-    loop {
-        let d = rest.find("[[").map(|i| (i, "[[", "]]", "m-d", "dep"));
-        let h = rest.find("{{").map(|i| (i, "{{", "}}", "m-h", "head"));
-        let next = match (d, h) {
-            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
-            (a, b) => a.or(b),
+    for (mark, t) in parse_marks(text) {
+        let _ = match mark {
+            None => write!(out, "{}", esc(&t)),
+            Some(Mark::Dependent) => {
+                write!(out, "<mark class=\"m-d\">{}<sub>dep</sub></mark>", esc(&t))
+            }
+            Some(Mark::Head) => {
+                write!(out, "<mark class=\"m-h\">{}<sub>head</sub></mark>", esc(&t))
+            }
         };
-        let Some((i, open, close, class, label)) = next else {
-            out.push_str(rest);
-            return out;
-        };
-        let Some(j) = rest[i + 2..].find(close) else {
-            out.push_str(rest);
-            return out;
-        };
-        out.push_str(&rest[..i]);
-        let word = &rest[i + 2..i + 2 + j];
-        let _ = write!(
-            out,
-            "<mark class=\"{class}\">{word}<sub>{label}</sub></mark>"
-        );
-        rest = &rest[i + 2 + j + close.len()..];
-        let _ = open;
     }
+    out
 }
 
 /// The annotators' tally (`report --tally`): agreement, shares per group, locus accuracy
@@ -427,12 +417,17 @@ fn annotation(s: &mut String, r: &Report) {
     );
     if !t.agreement.cohen.is_empty() {
         s.push_str("<ul>");
+        let name = |n: usize| {
+            t.annotators
+                .get(n.wrapping_sub(1))
+                .map_or_else(|| n.to_string(), |a| format!("<code>{}</code>", esc(a)))
+        };
         for p in &t.agreement.cohen {
             let _ = write!(
                 s,
-                "<li>Cohen's κ of annotators {} and {}: {} ({} items, agreement {})</li>",
-                p.a,
-                p.b,
+                "<li>Cohen's κ of {} and {}: {} ({} items, agreement {})</li>",
+                name(p.a),
+                name(p.b),
                 f2(p.kappa),
                 p.units,
                 f2(p.agreement)
@@ -867,10 +862,8 @@ fn size_figures(r: &Report) -> Vec<(Spec, String)> {
         } else {
             "distance d (words between dependent and head)"
         };
-        let caption = format!(
-            "{} Solid line, filled markers: geK; dashed line, hollow markers: eqK.",
-            esc(&desc)
-        );
+        let caption =
+            format!("{desc} Solid line, filled markers: geK; dashed line, hollow markers: eqK.");
         figs.push((
             Spec {
                 id: format!("size-{}", anchor(&p)),
@@ -1009,7 +1002,7 @@ fn distance_figures(r: &Report) -> Vec<(Spec, String)> {
                 "All {} {} pairs of the corpus (its ge0 set) by distance; the longest is {} words. \
                  The dashed line separates adjacent pairs (distance 0) from ge1, the paper's default challenge set.",
                 d.total(),
-                esc(&d.phenomenon),
+                d.phenomenon,
                 longest
             ),
         ));
@@ -1032,12 +1025,16 @@ fn distance_figures(r: &Report) -> Vec<(Spec, String)> {
                 Vec::new()
             };
         let caption = format!(
-                "Every corpus line by its largest reordering ({} in <code>{}</code>){}; {} line(s) without a value \
+            "Every corpus line by its largest reordering ({} in {}){}; {} line(s) without a value \
                  (no link between words, or an empty line).",
-                esc(&meas.name),
-                esc(r.measures_file.as_deref().unwrap_or_default()),
-                if marks.is_empty() { "" } else { "; dashed lines: the reorder set thresholds" },
-                meas.undefined
+            meas.name,
+            r.measures_file.as_deref().unwrap_or_default(),
+            if marks.is_empty() {
+                ""
+            } else {
+                "; dashed lines: the reorder set thresholds"
+            },
+            meas.undefined
         );
         figs.push((
             Spec {
@@ -1127,7 +1124,7 @@ fn score_figures(r: &Report) -> Vec<Vec<(Spec, String)>> {
             let caption = format!(
                 "{label} of each system on the {} sets against their minimum distance (the paper's Table 5 as a figure), \
                  with the length-matched controls' mean (dashed) and 95% band (grey).",
-                esc(&p)
+                p
             );
             metric.push((
                 Spec {

@@ -8,11 +8,13 @@ use super::scores::{mark, metric_label, SMALL_SET};
 use super::Report;
 use crate::format::sets::SetEntry;
 
-/// Escapes LaTeX's special characters.
+/// Escapes LaTeX's special characters, and writes control characters (a line break ends
+/// a comment, two start a paragraph) as spaces: the one escaper of text in the LaTeX file.
 pub fn tex(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
+            c if c.is_control() => out.push(' '),
             '\\' => out.push_str("\\textbackslash{}"),
             '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
                 out.push('\\');
@@ -39,8 +41,8 @@ pub fn tables(r: &Report) -> String {
     let _ = writeln!(
         s,
         "% ldd-sets {} report tables for {} ({} -> {}), {} corpus lines.\n% Needs \\usepackage{{booktabs}}. Sets marked $^\\ddagger$ have fewer than {SMALL_SET} sentences.",
-        r.m.tool.version,
-        r.corpus,
+        tex(&r.m.tool.version),
+        tex(&r.corpus),
         r.m.languages.source(),
         r.m.languages.target(),
         r.m.corpus.lines
@@ -105,7 +107,7 @@ pub fn tables(r: &Report) -> String {
         return s;
     };
     for m in sc.metric_keys() {
-        let label = metric_label(&m);
+        let label = tex(metric_label(&m));
         let _ = writeln!(
             s,
             "\n% {label} on the ge sets against distance, with the length-matched controls: set score, \

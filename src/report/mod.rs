@@ -140,7 +140,7 @@ pub fn gather(
     let distances = data::lexical_distances(&l.m, &mut notes);
     let examples = data::examples(&l, scores.as_ref(), per_set, &mut notes)?;
     let loci = match (&scores_path, &scores) {
-        (Some(p), Some(sc)) => data::loci(p, sc, &mut notes)?,
+        (Some(p), Some(sc)) => data::loci(p, sc, &l.m, &mut notes)?,
         _ => None,
     };
     Ok(Report {

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::{share, stats::read_numbers, Loaded, Metric, Row, Trend};
 use crate::error::{Error, Result};
-use crate::format::contrast::{ContrastItem, ContrastRecord};
+use crate::format::contrast::{ContrastItem, ContrastRecord, Variant};
 use crate::layout;
 
 /// The metric's key (all variants); a type's key is `contrastive-TYPE`.
@@ -59,6 +59,18 @@ pub fn items(dir: &Path, l: &Loaded, manifest_sha256: &str) -> Result<(Vec<Contr
     for (k, line) in text.lines().enumerate() {
         let it: ContrastItem = serde_json::from_str(line)
             .map_err(|e| Error::input(&path, k as u64 + 1, format!("not a contrast item: {e}")))?;
+        // A type names a metric (`contrastive-TYPE`): a name, never markup or controls.
+        let typed = |v: &&Variant| ldd_io::name::is_valid(ldd_io::NameKind::Phenomenon, &v.kind);
+        if let Some(v) = it.variants.iter().find(|v| !typed(v)) {
+            return Err(Error::input(
+                &path,
+                k as u64 + 1,
+                format!(
+                    "variant type `{}` is not a type name (lowercase letters, digits, `_`, `-`)",
+                    ldd_io::error::quote(&v.kind, 40)
+                ),
+            ));
+        }
         if it.first_line != next || it.variants.is_empty() {
             return Err(Error::input(
                 &path,

@@ -101,6 +101,11 @@ pub fn read_seg_scores(path: &Path, lines: u64, manifest: &Path) -> Result<Vec<M
         .collect())
 }
 
+/// The largest magnitude of a score read (a segment score or a contrastive score): far
+/// beyond any metric's or log-probability's, and small enough that sums and sums of
+/// squares over any corpus stay finite.
+pub const MAX_SCORE: f64 = 1e15;
+
 /// The numbers of a file of one finite number per line (surrounding spaces ignored),
 /// which must have `lines` lines; `expected` says why, after "has N lines but".
 pub fn read_numbers(path: &Path, lines: u64, expected: &str) -> Result<Vec<f64>> {
@@ -124,11 +129,15 @@ pub fn read_numbers(path: &Path, lines: u64, expected: &str) -> Result<Vec<f64>>
                 ),
             )
         })?;
-        if !v.is_finite() {
+        if !v.is_finite() || v.abs() > MAX_SCORE {
             return Err(Error::input(
                 path,
                 n,
-                format!("not a finite number: `{}`", ldd_io::error::quote(text, 40)),
+                format!(
+                    "not a finite number of at most {MAX_SCORE:e} in magnitude: `{}` (sums of \
+                     larger scores overflow)",
+                    ldd_io::error::quote(text, 40)
+                ),
             ));
         }
         out.push(v);

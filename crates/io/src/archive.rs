@@ -31,6 +31,14 @@ pub fn gzip_member(
     target: &Path,
 ) -> Result<(AtomicFile, u64)> {
     let bad = |what: String| Error::input(path, 0, what);
+    // A link's text is a path, not the corpus: reading it would give an empty or wrong side.
+    let not_a_file = |member: &str| {
+        bad(format!(
+            "member `{}` is a link or not a regular file; an archive's corpus files must be \
+             stored as files",
+            crate::error::quote(member, 200)
+        ))
+    };
     match format {
         Archive::Zip => {
             let file = crate::fs::open_raw(path)?;
@@ -39,6 +47,9 @@ pub fn gzip_member(
             let entry = z
                 .by_name(member)
                 .map_err(|e| bad(format!("no member `{member}`: {e}")))?;
+            if entry.is_symlink() || !entry.is_file() {
+                return Err(not_a_file(member));
+            }
             let written = gzip_lines(Input::from_reader(Path::new(member), entry)?, target);
             written
         }
@@ -49,6 +60,10 @@ pub fn gzip_member(
                 let entry = entry.map_err(not_tgz)?;
                 let name = entry.path().map_err(not_tgz)?;
                 if name.to_string_lossy().trim_start_matches("./") == member {
+                    let kind = entry.header().entry_type();
+                    if !matches!(kind, tar::EntryType::Regular | tar::EntryType::Continuous) {
+                        return Err(not_a_file(member));
+                    }
                     return gzip_lines(Input::from_reader(Path::new(member), entry)?, target);
                 }
             }

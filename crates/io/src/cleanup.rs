@@ -1,8 +1,8 @@
 //! What ldd-sets must remove if it is stopped: temporary files and directories, locks.
 //!
 //! Every temporary path is [`register`]ed while it exists. [`install_signal_handlers`]
-//! (called once by the binary) starts a thread that, on SIGINT, SIGTERM or SIGHUP, removes
-//! every registered path and exits with 128 + the signal number, so an interrupted run
+//! (called once by the binary) starts a thread that, on SIGINT, SIGTERM, SIGHUP or SIGQUIT,
+//! removes every registered path and exits with 128 + the signal number, so an interrupted run
 //! leaves nothing behind. A registered path is moved into place by one rename (or
 //! exchange) before it is unregistered: a signal before the move removes the temporary
 //! path, a signal after it finds nothing (or the replaced old output) there.
@@ -61,6 +61,24 @@ impl Drop for Registration {
     }
 }
 
+impl Registration {
+    /// Removes the registered path now (a directory with what is in it) and unregisters it:
+    /// for an output abandoned on an error, which a stop would have removed too.
+    pub fn remove(self) {
+        let entry = registry()
+            .iter()
+            .find(|e| e.id == self.0)
+            .map(|e| (e.path.clone(), e.dir));
+        if let Some((path, dir)) = entry {
+            let _ = if dir {
+                fs::remove_dir_all(&path)
+            } else {
+                fs::remove_file(&path)
+            };
+        }
+    }
+}
+
 /// Registers `path` (a directory if `dir`) for removal if the process is stopped.
 pub fn register(path: &Path, dir: bool) -> Registration {
     let id = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -92,7 +110,7 @@ pub fn create_registered(
     Ok(Registration(id))
 }
 
-/// Runs `f` with stops held back: a SIGINT, SIGTERM or SIGHUP arriving meanwhile is acted
+/// Runs `f` with stops held back: a SIGINT, SIGTERM, SIGHUP or SIGQUIT arriving meanwhile is acted
 /// on when `f` returns. For moving several finished outputs into place (a few renames), so
 /// that a stop finds all of them moved or none; `f` must be short and must not wait on
 /// another thread.
@@ -173,14 +191,15 @@ fn exit_removing(placeholders: &[PathBuf], code: i32) -> ! {
     unsafe { libc::_exit(code) }
 }
 
-/// Starts (once) the thread that cleans up and exits on SIGINT, SIGTERM and SIGHUP.
+/// Starts (once) the thread that cleans up and exits on SIGINT, SIGTERM, SIGHUP and SIGQUIT
+/// (Ctrl-\ stops a run like Ctrl-C, without a core dump).
 pub fn install_signal_handlers() -> std::io::Result<()> {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     if INSTALLED.get().is_some() {
         return Ok(());
     }
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
     std::thread::Builder::new()
         .name("ldd-signals".into())
         .spawn(move || {

@@ -9,17 +9,21 @@
 //! target name; a [`Download`] dropped without being persisted removes its temporary file,
 //! so a failed or interrupted download leaves nothing behind.
 //!
-//! Every download has a connect timeout and an idle timeout ([`Timeouts`]): a server that
-//! does not accept the connection, or sends no byte for that long (before the response or
-//! within the body), fails the download with a message naming the timeout, instead of
-//! hanging the command. Set them with `LDD_SETS_CONNECT_TIMEOUT` and
-//! `LDD_SETS_IDLE_TIMEOUT` (seconds; defaults 30 and 60).
+//! Every download has a connect timeout, an idle timeout, a lowest rate and an overall
+//! deadline ([`Timeouts`]): a server that does not accept the connection, sends no byte for
+//! the idle timeout (before the response or within the body), sends less than the lowest
+//! rate on average over any stretch of the idle timeout (a drip of a byte now and then),
+//! or has not finished by the deadline, fails the download with a message naming the
+//! limit and its variable, instead of hanging the command. Set them with
+//! `LDD_SETS_CONNECT_TIMEOUT`, `LDD_SETS_IDLE_TIMEOUT`, `LDD_SETS_DOWNLOAD_TIMEOUT`
+//! (seconds; defaults 30, 60 and 21,600 — six hours) and `LDD_SETS_MIN_RATE` (bytes per
+//! second; default 1,024; 0: none).
 
 use std::fmt;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
@@ -102,35 +106,65 @@ pub struct Timeouts {
     pub connect: Duration,
     /// For the next byte (of the response headers or of the body).
     pub idle: Duration,
+    /// For the whole download.
+    pub total: Duration,
+    /// The lowest average rate, in bytes per second, over every stretch of `idle` (0: none).
+    pub min_rate: u64,
 }
 
 /// Environment variable: the connect timeout in seconds.
 pub const CONNECT_TIMEOUT_ENV: &str = "LDD_SETS_CONNECT_TIMEOUT";
 /// Environment variable: the idle timeout in seconds.
 pub const IDLE_TIMEOUT_ENV: &str = "LDD_SETS_IDLE_TIMEOUT";
+/// Environment variable: the overall deadline of a download in seconds.
+pub const DOWNLOAD_TIMEOUT_ENV: &str = "LDD_SETS_DOWNLOAD_TIMEOUT";
+/// Environment variable: the lowest average rate in bytes per second.
+pub const MIN_RATE_ENV: &str = "LDD_SETS_MIN_RATE";
 
 impl Timeouts {
-    /// The timeouts from the environment (`LDD_SETS_CONNECT_TIMEOUT`,
-    /// `LDD_SETS_IDLE_TIMEOUT`, in seconds, fractions allowed), else 30 s and 60 s. A value
-    /// that is not a positive number of seconds is an error naming the variable.
+    /// The limits from the environment (`LDD_SETS_CONNECT_TIMEOUT`,
+    /// `LDD_SETS_IDLE_TIMEOUT`, `LDD_SETS_DOWNLOAD_TIMEOUT`, in seconds, fractions
+    /// allowed; `LDD_SETS_MIN_RATE` in bytes per second), else 30 s, 60 s, 6 h and
+    /// 1,024 B/s. A value that is not a positive number of seconds (at most 7 days), or a
+    /// whole number of bytes, is an error naming the variable.
     pub fn from_env() -> Result<Timeouts, DownloadError> {
         let get = |var: &str, default: u64| -> Result<Duration, DownloadError> {
             match std::env::var(var) {
                 Err(_) => Ok(Duration::from_secs(default)),
                 Ok(v) => match v.trim().parse::<f64>() {
-                    Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
+                    Ok(s) if s > 0.0 && s <= 604_800.0 => Ok(Duration::from_secs_f64(s)),
                     _ => fail(format!(
-                        "{var}={}: not a number of seconds between 0 and 86400",
+                        "{var}={}: not a number of seconds between 0 and 604800",
                         crate::error::quote(&v, 40)
                     )),
                 },
             }
         };
+        let min_rate = match std::env::var(MIN_RATE_ENV) {
+            Err(_) => 1024,
+            Ok(v) => v.trim().parse::<u64>().or_else(|_| {
+                fail(format!(
+                    "{MIN_RATE_ENV}={}: not a whole number of bytes per second",
+                    crate::error::quote(&v, 40)
+                ))
+            })?,
+        };
         Ok(Timeouts {
             connect: get(CONNECT_TIMEOUT_ENV, 30)?,
             idle: get(IDLE_TIMEOUT_ENV, 60)?,
+            total: get(DOWNLOAD_TIMEOUT_ENV, 21_600)?,
+            min_rate,
         })
     }
+}
+
+/// The message of a download past its deadline.
+fn deadline_message(t: &Timeouts, bytes: u64) -> String {
+    format!(
+        "the download was not finished after {:.0} s ({bytes} bytes received; overall \
+         deadline; set {DOWNLOAD_TIMEOUT_ENV}=SECONDS to wait longer); nothing was kept",
+        t.total.as_secs_f64()
+    )
 }
 
 /// The message of an idle timeout.
@@ -146,6 +180,7 @@ fn idle_message(t: &Timeouts, bytes: u64) -> String {
 /// needed) and checks it against `expect` (see the module documentation).
 pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, DownloadError> {
     let t = Timeouts::from_env()?;
+    let started = Instant::now();
     let dir = crate::output::parent_dir(target);
     std::fs::create_dir_all(&dir)
         .or_else(|e| fail(format!("cannot create {}: {e}", crate::error::shown(&dir))))?;
@@ -202,11 +237,20 @@ pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, D
     let mut hasher = Sha256::new();
     let mut bytes = 0u64;
     let mut head = Vec::new();
+    // The bytes of the current stretch of the idle timeout, for the lowest rate.
+    let (mut stretch, mut stretch_bytes) = (Instant::now(), 0u64);
     loop {
-        let buf = match rx.recv_timeout(t.idle) {
+        let left = t.total.saturating_sub(started.elapsed());
+        if left.is_zero() {
+            return fail(deadline_message(&t, bytes));
+        }
+        let buf = match rx.recv_timeout(t.idle.min(left)) {
             Ok(Ok(b)) if b.is_empty() => break,
             Ok(Ok(b)) => b,
             Ok(Err(e)) => return fail(format!("the transfer broke after {bytes} bytes: {e}")),
+            Err(mpsc::RecvTimeoutError::Timeout) if started.elapsed() >= t.total => {
+                return fail(deadline_message(&t, bytes))
+            }
             Err(mpsc::RecvTimeoutError::Timeout) => return fail(idle_message(&t, bytes)),
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return fail(format!("the transfer broke after {bytes} bytes"))
@@ -214,6 +258,20 @@ pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, D
         };
         let n = buf.len();
         bytes += n as u64;
+        stretch_bytes += n as u64;
+        let spent = stretch.elapsed();
+        if spent >= t.idle {
+            if (stretch_bytes as f64) < t.min_rate as f64 * spent.as_secs_f64() {
+                return fail(format!(
+                    "the server sent {stretch_bytes} bytes in {:.0} s, less than {} bytes per \
+                     second (lowest rate; set {MIN_RATE_ENV}=BYTES, 0 for none); nothing was \
+                     kept",
+                    spent.as_secs_f64(),
+                    t.min_rate
+                ));
+            }
+            (stretch, stretch_bytes) = (Instant::now(), 0);
+        }
         if bytes > expect.max_bytes {
             return fail(format!(
                 "more than {} bytes: larger than any file expected here; nothing was kept",

@@ -36,6 +36,6 @@ pub use input::{
 };
 pub use name::{Name, NameKind};
 pub use output::{
-    confined, parent_dir, resolved, write_bytes_atomic, write_file_atomic, write_together,
-    AtomicFile, FilesInto, Outside, Staging,
+    check_replaceable_file, confined, parent_dir, resolved, write_bytes_atomic, write_file_atomic,
+    write_together, AtomicFile, FilesInto, Outside, Staging,
 };

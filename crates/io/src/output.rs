@@ -10,7 +10,9 @@
 //!   [`Lock`] beside the output keeps a second process out while the first writes.
 //! - A file output (alignments, a parse, scores) is written by [`AtomicFile`] to a hidden
 //!   temporary file in the same directory and renamed over the target when complete; an
-//!   output that is one of the inputs is refused.
+//!   output that is one of the inputs is refused. A file the user names that replaces only
+//!   an earlier output of its kind goes through [`check_replaceable_file`] (never a link,
+//!   never a file that is not ours), the file counterpart of [`Staging`]'s check.
 //!
 //! Temporary names are `.<name>.ldd-tmp-<pid>-<n>`; they are registered for removal on
 //! SIGINT/SIGTERM ([`crate::cleanup`]) and reaped by the next run if their process died.
@@ -193,6 +195,53 @@ fn check_target(target: &Path) -> Result<()> {
     }
 }
 
+/// `path` without the slashes that end it (`out/` is `out`; `/` stays).
+pub fn without_trailing_slash(path: &Path) -> PathBuf {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let mut end = bytes.len();
+    while end > 1 && bytes[end - 1] == b'/' {
+        end -= 1;
+    }
+    // SAFETY: cut at an ASCII `/`, so the bytes stay valid for an `OsStr`.
+    let cut = unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(&bytes[..end]) };
+    PathBuf::from(cut)
+}
+
+/// Refuses a file output `target` that may not be replaced — the guard every file output
+/// named on the command line goes through, as [`Staging`] is for directories: a symbolic
+/// link (replacing it would replace the link, not its file), anything but a regular file,
+/// an existing file that `is_ours` does not recognise as an earlier output of the same
+/// kind (never replaced, whatever it is: a set's file, the corpus, a user's file), and an
+/// input of the command ([`check_file_output`]). `owner` names the command in refusals.
+pub fn check_replaceable_file(
+    target: &Path,
+    owner: &str,
+    is_ours: &dyn Fn(&Path) -> bool,
+    inputs: &[&Path],
+) -> Result<()> {
+    let target = &without_trailing_slash(target);
+    check_file_output(target, inputs)?;
+    match fs::symlink_metadata(target) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::io(target, e)),
+        Ok(m) if m.file_type().is_symlink() => Err(Error::Refused(format!(
+            "{}: is a symbolic link; name the file itself (a link is never written through \
+             or replaced)",
+            shown(target)
+        ))),
+        Ok(m) if !m.is_file() => Err(Error::Refused(format!(
+            "{}: exists and is not a regular file",
+            shown(target)
+        ))),
+        Ok(_) if is_ours(target) => Ok(()),
+        Ok(_) => Err(Error::Refused(format!(
+            "{}: exists and was not written by `{owner}`; refusing to replace it — choose \
+             another file or remove it",
+            shown(target)
+        ))),
+    }
+}
+
 /// A hidden directory that becomes the output directory on [`Staging::commit`]; removed
 /// if dropped uncommitted. Holds the output's [`Lock`] while it lives.
 #[derive(Debug)]
@@ -213,6 +262,9 @@ impl Staging {
         inputs: &[&Path],
     ) -> Result<Staging> {
         check_target(target)?;
+        // `link/` names what the link points to, but the output replaces the name itself:
+        // the checks below must see the link, now rather than when the run is done.
+        let target = &without_trailing_slash(target);
         let parent = parent_dir(target);
         fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
         let lock = Lock::acquire(target)?;
@@ -385,6 +437,18 @@ impl AtomicFile {
         })
     }
 
+    /// Starts writing `target`, an output the user named, through the guard of
+    /// [`check_replaceable_file`] (checked again when committed).
+    pub fn create_replacing(
+        target: &Path,
+        owner: &str,
+        is_ours: &dyn Fn(&Path) -> bool,
+        inputs: &[&Path],
+    ) -> Result<AtomicFile> {
+        check_replaceable_file(target, owner, is_ours, inputs)?;
+        Self::create_checked(&without_trailing_slash(target), inputs)
+    }
+
     /// Starts writing each of `targets`, the outputs of one command that are committed
     /// together ([`AtomicFile::commit_together`]), refusing any that is one of `inputs`
     /// and two that name the same file (by path, link or hard link).
@@ -437,8 +501,23 @@ impl AtomicFile {
     /// [`AtomicFile::commit_together`], and the directory `made` for the files (its
     /// registration for removal on a stop) kept from the same uninterrupted step on.
     fn commit_into(mut files: Vec<AtomicFile>, made: Option<Registration>) -> Result<()> {
-        for f in &mut files {
-            f.sync()?;
+        // Every file complete on disk and every target checked before any moves: a failure
+        // or a refusal leaves all as they were (and no directory made for them).
+        let ready = files
+            .iter_mut()
+            .try_for_each(AtomicFile::sync)
+            .and_then(|_| {
+                files
+                    .iter()
+                    .filter(|f| f.reg.is_some())
+                    .try_for_each(|f| check_file_output(&f.target, &[]))
+            });
+        if let Err(e) = ready {
+            drop(files);
+            if let Some(m) = made {
+                m.remove();
+            }
+            return Err(e);
         }
         crate::cleanup::uninterrupted(move || {
             let done = files.into_iter().try_for_each(AtomicFile::commit);
@@ -517,21 +596,27 @@ pub fn write_together(
     inputs: &[&Path],
 ) -> Result<()> {
     for (path, _) in files {
-        check_file_output(path, inputs)?;
-        if path.exists() && !is_ours(path) {
-            return Err(Error::Refused(format!(
-                "{}: exists and was not written by `{owner}`; refusing to replace it — \
-                 choose another --out",
-                shown(path)
-            )));
-        }
+        check_replaceable_file(path, owner, is_ours, inputs)?;
     }
     let made = crate::fs::create_output_dir(dir)?;
     let mut open = Vec::with_capacity(files.len());
     for (path, bytes) in files {
-        let mut f = AtomicFile::create(path)?;
-        f.write_all(bytes).map_err(|e| Error::io(path, e))?;
-        open.push(f);
+        let written = AtomicFile::create(path).and_then(|mut f| {
+            f.write_all(bytes)
+                .map(|_| f)
+                .map_err(|e| Error::io(path, e))
+        });
+        match written {
+            Ok(f) => open.push(f),
+            Err(e) => {
+                // Nothing of this output stays: no temporary, and no directory made for it.
+                drop(open);
+                if let Some(m) = made {
+                    m.remove();
+                }
+                return Err(e);
+            }
+        }
     }
     AtomicFile::commit_into(open, made)
 }

@@ -52,7 +52,7 @@ pub struct ModelSource<'a> {
 ///    A download that fails any check leaves nothing behind.
 ///
 /// Otherwise fails with [`ParseError::ModelNotFound`], naming every path looked at and how to
-/// get the model.
+/// get the model (the caller adds how to name a file on its command line).
 pub fn resolve_model(
     explicit: Option<&Path>,
     name: &str,
@@ -82,7 +82,7 @@ pub fn resolve_model(
             if !got.eq_ignore_ascii_case(want) {
                 return Err(ParseError::ModelNotFound(format!(
                     "UDPipe model {} has SHA-256 {got}, but the published {name} has {}: the file \
-                     is corrupt or another model; delete it to download it again, or pass --model PATH",
+                     is corrupt or another model; delete it to download it again",
                     target.display(),
                     want.to_ascii_lowercase()
                 )));
@@ -103,8 +103,8 @@ pub fn resolve_model(
     };
     Err(ParseError::ModelNotFound(format!(
         "UDPipe model {name} not found; looked at: {} ({MODELS_ENV} / default models directory); \
-         {why}. Get it from {url} and put it at {}, or pass --model PATH, or set {MODELS_ENV} \
-         to the directory holding it",
+         {why}. Get it from {url} and put it at {}, or set {MODELS_ENV} to the directory \
+         holding it",
         target.display(),
         target.display(),
     )))
