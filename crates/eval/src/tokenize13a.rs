@@ -46,8 +46,13 @@ fn pre_split(line: &str) -> String {
             .replace("&lt;", "<")
             .replace("&gt;", ">");
     }
-    let mut b = Vec::with_capacity(s.len() * 2 + 2);
-    b.push(b' ');
+    regexp(&format!(" {s} "))
+}
+
+/// sacreBLEU's `TokenizerRegexp` (the part 13a and `zh` share) before its whitespace
+/// normalisation: its four substitutions in turn.
+pub(crate) fn regexp(s: &str) -> String {
+    let mut b = Vec::with_capacity(s.len() * 2);
     // pass 1: pad ASCII punctuation
     for &c in s.as_bytes() {
         if is_punct_class(c) {
@@ -56,7 +61,6 @@ fn pre_split(line: &str) -> String {
             b.push(c);
         }
     }
-    b.push(b' ');
     // pass 2: ([^0-9])([\.,]) -> \1 \2
     let b = substitute(
         &b,
