@@ -340,14 +340,18 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
     let ctx = signature::Context::new(l, &manifest_sha, sig, method, references.len());
     let settings = settings_text(args, &metrics, references.len());
-    let order = metrics.bleu.scoring.max_order;
+    let (order, beta) = (metrics.bleu.scoring.max_order, metrics.chrf.scoring.beta);
     let mut metrics: Vec<Metric> = defs
         .iter()
         .map(|d| {
             let mut settings = d.signature(&metrics);
-            // sacreBLEU's signature does not show BLEU's maximum order.
+            // sacreBLEU's signature does not show BLEU's maximum order nor chrF's β (it
+            // names chrF3 by its β instead).
             if d.key == "bleu" && order != ldd_eval::bleu::MAX_ORDER {
                 settings.push_str(&format!("|max-ngram-order:{order}"));
+            }
+            if d.key == "chrf" && beta != ldd_eval::chrf::BETA {
+                settings.push_str(&format!("|beta:{beta}"));
             }
             Metric {
                 key: d.key.into(),

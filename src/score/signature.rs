@@ -5,8 +5,9 @@
 //! case:mixed|eff:no|tok:13a|smooth:exp|version:2.4.3` — `nrefs:N` with N references,
 //! `bs:N` as printed with `--paired-bs` or `--confidence`, `ar:N` with `--paired-ar`.
 //! RIBES and segment-level metrics get a part of the same shape (`…|ribes:1.03`,
-//! `…|seg:NAME|agg:mean|better:higher`); a BLEU maximum n-gram order other than 4, which
-//! sacreBLEU's signature does not show, follows as `max-ngram-order:N`. The second part
+//! `…|seg:NAME|agg:mean|better:higher`); a BLEU maximum n-gram order other than 4 and a
+//! chrF β other than 2, which sacreBLEU's signature does not show, follow as
+//! `max-ngram-order:N` and `beta:N`. The second part
 //! says what ldd-sets adds: `ldd-sets:VERSION|manifest:SHA256|controls:K|control-seed:S|
 //! ci-bs:N|confidence:C` — the sets (their manifest's SHA-256 pins corpus, rules, sets and
 //! controls), the controls, and the bootstrap behind every interval.
