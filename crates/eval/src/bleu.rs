@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 
 use crate::tokenize::{Tokenizer, TokenizerName};
-use crate::util::{clipped_matches_sorted, py_rstrip};
+use crate::util::{case, clipped_matches_sorted, lowered, py_rstrip, yes_no};
 use crate::{EvalError, SufficientStats};
 
 /// sacreBLEU's default maximum n-gram order.
@@ -137,12 +137,8 @@ impl Bleu {
     pub fn signature(&self) -> String {
         format!(
             "case:{}|eff:{}|tok:{}|smooth:{}|version:{}",
-            if self.lowercase { "lc" } else { "mixed" },
-            if self.scoring.effective_order {
-                "yes"
-            } else {
-                "no"
-            },
+            case(self.lowercase),
+            yes_no(self.scoring.effective_order),
             self.tokenizer.signature(),
             self.scoring.smooth.signature(),
             crate::SACREBLEU_VERSION
@@ -163,13 +159,8 @@ impl Bleu {
     /// Lowercases (when asked), right-strips and tokenizes `line`, mapping tokens to ids in
     /// `vocab`.
     fn ids(&self, line: &str, vocab: &mut HashMap<String, u32>) -> Result<Vec<u32>, EvalError> {
-        let lower;
-        let line = if self.lowercase {
-            lower = line.to_lowercase();
-            lower.as_str()
-        } else {
-            line
-        };
+        let lower = lowered(line, self.lowercase);
+        let line = lower.as_ref();
         let mut out = Vec::new();
         self.tokenizer.for_each_token(py_rstrip(line), |t| {
             let id = match vocab.get(t) {
@@ -192,20 +183,7 @@ impl Bleu {
         hyps: &[H],
         refs: &[&[R]],
     ) -> Result<Vec<BleuStats>, EvalError> {
-        for r in refs {
-            if r.len() != hyps.len() {
-                return Err(EvalError::LengthMismatch {
-                    hyp: hyps.len(),
-                    reference: r.len(),
-                });
-            }
-        }
-        (0..hyps.len())
-            .map(|i| {
-                let line_refs: Vec<&str> = refs.iter().map(|r| r[i].as_ref()).collect();
-                self.stats(hyps[i].as_ref(), &line_refs)
-            })
-            .collect()
+        crate::per_line_refs(hyps, refs, |h, r| self.stats(h, r))
     }
 
     /// Corpus BLEU of parallel hypotheses and references.

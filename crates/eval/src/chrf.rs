@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use crate::util::{clipped_matches, is_py_space, py_split};
+use crate::util::{case, clipped_matches, is_py_space, lowered, py_split, yes_no};
 use crate::{EvalError, SufficientStats};
 
 /// sacreBLEU's default character n-gram order.
@@ -95,27 +95,18 @@ impl Chrf {
     pub fn signature(&self) -> String {
         format!(
             "case:{}|eff:{}|nc:{}|nw:{}|space:{}|version:{}",
-            if self.lowercase { "lc" } else { "mixed" },
-            if self.scoring.eps_smoothing {
-                "no"
-            } else {
-                "yes"
-            },
+            case(self.lowercase),
+            yes_no(!self.scoring.eps_smoothing),
             self.scoring.char_order,
             self.scoring.word_order,
-            if self.whitespace { "yes" } else { "no" },
+            yes_no(self.whitespace),
             crate::SACREBLEU_VERSION
         )
     }
 
     fn prepare(&self, line: &str, vocab: &mut HashMap<String, u32>) -> Prepared {
-        let lower;
-        let line = if self.lowercase {
-            lower = line.to_lowercase();
-            lower.as_str()
-        } else {
-            line
-        };
+        let lower = lowered(line, self.lowercase);
+        let line = lower.as_ref();
         let chars = if self.whitespace {
             line.chars().map(|c| c as u32).collect()
         } else {
@@ -186,20 +177,7 @@ impl Chrf {
         hyps: &[H],
         refs: &[&[R]],
     ) -> Result<Vec<ChrfStats>, EvalError> {
-        for r in refs {
-            if r.len() != hyps.len() {
-                return Err(EvalError::LengthMismatch {
-                    hyp: hyps.len(),
-                    reference: r.len(),
-                });
-            }
-        }
-        Ok((0..hyps.len())
-            .map(|i| {
-                let line_refs: Vec<&str> = refs.iter().map(|r| r[i].as_ref()).collect();
-                self.stats(hyps[i].as_ref(), &line_refs)
-            })
-            .collect())
+        crate::per_line_refs(hyps, refs, |h, r| Ok(self.stats(h, r)))
     }
 
     /// Corpus chrF of parallel hypotheses and references.

@@ -189,6 +189,31 @@ pub(crate) fn line_index(id: u32, len: usize) -> Result<usize, EvalError> {
     Ok(idx)
 }
 
+/// Computes per-line statistics of parallel hypotheses and references (`refs[k]`: the
+/// k-th reference of every line) with `f` (a line and its references).
+pub(crate) fn per_line_refs<H, R, T>(
+    hyps: &[H],
+    refs: &[&[R]],
+    f: impl Fn(&str, &[&str]) -> Result<T, EvalError>,
+) -> Result<Vec<T>, EvalError>
+where
+    H: AsRef<str>,
+    R: AsRef<str>,
+{
+    if let Some(r) = refs.iter().find(|r| r.len() != hyps.len()) {
+        return Err(EvalError::LengthMismatch {
+            hyp: hyps.len(),
+            reference: r.len(),
+        });
+    }
+    (0..hyps.len())
+        .map(|i| {
+            let line_refs: Vec<&str> = refs.iter().map(|r| r[i].as_ref()).collect();
+            f(hyps[i].as_ref(), &line_refs)
+        })
+        .collect()
+}
+
 /// Computes per-line statistics for parallel hypothesis/reference corpora with `f`.
 pub(crate) fn per_line<H, R, T>(
     hyps: &[H],

@@ -11,7 +11,7 @@
 //! both, and TER = 100 · edits / length (100 when the references are empty and the
 //! hypotheses not, 0 when both are). Lower is better.
 
-use crate::util::{py_rstrip, py_split};
+use crate::util::{case, pad, py_rstrip, py_split, yes_no};
 use crate::{EvalError, SufficientStats};
 
 /// TER as configured: sacreBLEU's `TER(...)` object (defaults: Tercom's).
@@ -65,13 +65,12 @@ impl SufficientStats for TerStats {
 impl Ter {
     /// sacreBLEU's signature settings: `case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.4.3`.
     pub fn signature(&self) -> String {
-        let yn = |b: bool| if b { "yes" } else { "no" };
         format!(
             "case:{}|tok:tercom|norm:{}|punct:{}|asian:{}|version:{}",
-            if self.case_sensitive { "mixed" } else { "lc" },
-            yn(self.normalized),
-            yn(!self.no_punct),
-            yn(self.asian_support),
+            case(!self.case_sensitive),
+            yes_no(self.normalized),
+            yes_no(!self.no_punct),
+            yes_no(self.asian_support),
             crate::SACREBLEU_VERSION
         )
     }
@@ -107,20 +106,7 @@ impl Ter {
         hyps: &[H],
         refs: &[&[R]],
     ) -> Result<Vec<TerStats>, EvalError> {
-        for r in refs {
-            if r.len() != hyps.len() {
-                return Err(EvalError::LengthMismatch {
-                    hyp: hyps.len(),
-                    reference: r.len(),
-                });
-            }
-        }
-        Ok((0..hyps.len())
-            .map(|i| {
-                let line_refs: Vec<&str> = refs.iter().map(|r| r[i].as_ref()).collect();
-                self.stats(hyps[i].as_ref(), &line_refs)
-            })
-            .collect())
+        crate::per_line_refs(hyps, refs, |h, r| Ok(self.stats(h, r)))
     }
 
     /// Corpus TER.
@@ -131,11 +117,6 @@ impl Ter {
     ) -> Result<f64, EvalError> {
         Ok(crate::sum_all(&self.line_stats(hyps, refs)?).score(&()))
     }
-}
-
-/// `(?:[{-~[-\` -&(-+:-@/])`: the ASCII punctuation Tercom pads (as 13a).
-fn is_tercom_punct(c: char) -> bool {
-    matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
 }
 
 /// Whether `c` is in `ASIAN_PUNCT` or `FULL_WIDTH_PUNCT` of sacreBLEU's Tercom tokenizer.
@@ -153,42 +134,6 @@ fn is_asian_split(c: char) -> bool {
         | 0x31C0..=0x31EF | 0x2E80..=0x2EFF
         | 0x3300..=0x33FF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F
         | 0x3200..=0x3F22)
-}
-
-/// Spaces every character of `s` for which `f` holds (`re.sub(r"(X)", r" \1 ", s)`).
-fn pad(s: &str, f: impl Fn(char) -> bool) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if f(c) {
-            out.push(' ');
-            out.push(c);
-            out.push(' ');
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// One left-to-right, non-overlapping `re.sub` of a two-character pattern.
-fn sub2(
-    s: &str,
-    is_match: impl Fn(char, char) -> bool,
-    emit: impl Fn(char, char, &mut String),
-) -> String {
-    let c: Vec<char> = s.chars().collect();
-    let mut out = String::with_capacity(s.len() + 8);
-    let mut i = 0;
-    while i < c.len() {
-        if i + 1 < c.len() && is_match(c[i], c[i + 1]) {
-            emit(c[i], c[i + 1], &mut out);
-            i += 2;
-        } else {
-            out.push(c[i]);
-            i += 1;
-        }
-    }
-    out
 }
 
 /// sacreBLEU's `TercomTokenizer(normalized, no_punct, asian_support, case_sensitive)` on
@@ -214,42 +159,14 @@ pub fn tercom(t: &Ter, sent: &str) -> String {
             .replace("&amp;", "&")
             .replace("&lt;", "<")
             .replace("&gt;", ">");
-        s = pad(&format!(" {s} "), is_tercom_punct);
+        // 13a's punctuation and its period, comma and dash rules, with the possessive
+        // between them.
+        s = crate::tokenize13a::pad_punctuation(&format!(" {s} "));
         s = s.replace("'s ", " 's ");
         if let Some(stem) = s.strip_suffix("'s") {
             s = format!("{stem} 's");
         }
-        let pc = |c: char| c == '.' || c == ',';
-        s = sub2(
-            &s,
-            |x, y| !x.is_ascii_digit() && pc(y),
-            |x, y, o| {
-                o.push(x);
-                o.push(' ');
-                o.push(y);
-                o.push(' ');
-            },
-        );
-        s = sub2(
-            &s,
-            |x, y| pc(x) && !y.is_ascii_digit(),
-            |x, y, o| {
-                o.push(' ');
-                o.push(x);
-                o.push(' ');
-                o.push(y);
-            },
-        );
-        s = sub2(
-            &s,
-            |x, y| x.is_ascii_digit() && y == '-',
-            |x, y, o| {
-                o.push(x);
-                o.push(' ');
-                o.push(y);
-                o.push(' ');
-            },
-        );
+        s = crate::tokenize13a::split_periods(&s);
         if t.asian_support {
             s = pad(&s, is_asian_split);
             s = pad(&s, is_asian_punct);

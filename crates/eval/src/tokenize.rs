@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 use regex::Regex;
 
 use crate::mecab::{Dictionary, Mecab};
-use crate::util::{py_split, py_strip};
+use crate::util::{pad, py_split, py_strip};
 use crate::EvalError;
 
 /// A tokenizer's name, as `--tokenize` takes it.
@@ -210,17 +210,7 @@ pub fn is_chinese_char(c: char) -> bool {
 
 /// `zh` before its whitespace normalisation.
 fn zh(line: &str) -> String {
-    let mut s = String::with_capacity(line.len() * 2);
-    for c in py_strip(line).chars() {
-        if is_chinese_char(c) {
-            s.push(' ');
-            s.push(c);
-            s.push(' ');
-        } else {
-            s.push(c);
-        }
-    }
-    crate::tokenize13a::regexp(&s)
+    crate::tokenize13a::regexp(&pad(py_strip(line), is_chinese_char))
 }
 
 #[cfg(test)]

@@ -68,6 +68,48 @@ pub(crate) fn clipped_matches_sorted<K: Ord, R: AsRef<[K]>>(hyp: &mut [K], refs:
     matches
 }
 
+/// Spaces every character of `s` for which `f` holds (`re.sub(r"(X)", r" \1 ", s)`).
+pub(crate) fn pad(s: &str, f: impl Fn(char) -> bool) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if f(c) {
+            out.push(' ');
+            out.push(c);
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `line` lowercased when `lowercase` holds, else as it is.
+pub(crate) fn lowered(line: &str, lowercase: bool) -> std::borrow::Cow<'_, str> {
+    if lowercase {
+        std::borrow::Cow::Owned(line.to_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(line)
+    }
+}
+
+/// `yes` or `no`, as sacreBLEU's signatures write a flag.
+pub(crate) fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// `lc` or `mixed`, as sacreBLEU's signatures write whether text is lowercased.
+pub(crate) fn case(lowercased: bool) -> &'static str {
+    if lowercased {
+        "lc"
+    } else {
+        "mixed"
+    }
+}
+
 /// Python's `s.strip()` (no argument).
 pub(crate) fn py_strip(s: &str) -> &str {
     s.trim_matches(is_py_space)
