@@ -23,6 +23,7 @@ pub mod compare;
 pub mod contrastive;
 mod evaluate;
 pub mod locus;
+pub mod metrics;
 pub mod render;
 pub mod share;
 pub mod signature;
@@ -44,6 +45,7 @@ pub use crate::format::scores::{
 use crate::error::{Error, Result};
 use crate::format::sets::SetKind;
 pub use crate::read::sets::{load, Loaded, Unit};
+use metrics::Source;
 use stats::{line_stats, read_seg_scores, LineStats};
 
 /// What `score` scores a loaded sets directory ([`load`]) with.
@@ -327,47 +329,16 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
     let ctx = signature::Context::new(l, &manifest_sha, sig, method, references.len());
     let settings = settings_text(args, &metrics, references.len());
-    let (order, beta) = (metrics.bleu.scoring.max_order, metrics.chrf.scoring.beta);
-    let mut metrics: Vec<Metric> = defs
+    let mut sources: Vec<Source> = defs.iter().map(|d| Source::Corpus(d, &metrics)).collect();
+    sources.extend(args.seg_scores.iter().map(Source::Segment));
+    let mut metrics: Vec<Metric> = sources
         .iter()
-        .map(|d| {
-            let mut settings = d.signature(&metrics);
-            // sacreBLEU's signature does not show BLEU's maximum order nor chrF's β (it
-            // names chrF3 by its β instead).
-            if d.key == "bleu" && order != ldd_eval::bleu::MAX_ORDER {
-                settings.push_str(&format!("|max-ngram-order:{order}"));
-            }
-            if d.key == "chrf" && beta != ldd_eval::chrf::BETA {
-                settings.push_str(&format!("|beta:{beta}"));
-            }
-            Metric {
-                key: d.key.into(),
-                label: d.label.into(),
-                higher_is_better: d.higher_is_better,
-                reorder_only: d.reorder_only,
-                signature: ctx.metric(&settings),
-            }
-        })
-        .collect();
-    for s in &args.seg_scores {
-        metrics.push(Metric {
-            key: s.name.clone(),
-            label: s.name.clone(),
-            higher_is_better: s.higher_is_better,
-            reorder_only: false,
-            signature: ctx.segment(&s.name, s.higher_is_better),
-        });
-    }
-    let locus_metric = match &judging {
-        Some(j) => Some(Metric {
-            key: locus::KEY.into(),
-            label: locus::LABEL.into(),
-            higher_is_better: true,
-            reorder_only: false,
-            signature: ctx.locus(&j.settings()?),
-        }),
-        None => None,
-    };
+        .map(|s| s.metric(&ctx))
+        .collect::<Result<_>>()?;
+    let locus_metric = judging
+        .as_ref()
+        .map(|j| Source::Locus(j).metric(&ctx))
+        .transpose()?;
     let names: Vec<String> = systems.iter().map(|s| s.name.clone()).collect();
     let ev = evaluate::Evaluator {
         l,
@@ -387,18 +358,15 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     if let Some((items, items_sha, scores)) = &contrast {
         let ms: Vec<Metric> = contrastive::keys(items)
             .into_iter()
-            .map(|key| Metric {
-                label: key.clone(),
-                signature: ctx.locus(&format!(
-                    "{key}:1|items:{}|pass:reference-{}-every-variant|ci:wilson|test:mcnemar-exact",
-                    &items_sha[..16],
-                    if c_higher { "above" } else { "below" }
-                )),
-                key,
-                higher_is_better: true,
-                reorder_only: false,
+            .map(|key| {
+                Source::Contrastive {
+                    key,
+                    items_sha256: items_sha,
+                    scores_higher_is_better: c_higher,
+                }
+                .metric(&ctx)
             })
-            .collect();
+            .collect::<Result<_>>()?;
         per_metric.extend(contrastive::evaluate(
             l,
             items,
