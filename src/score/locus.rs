@@ -225,7 +225,7 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
     opts.model = Some(prefix);
     opts.train.clear();
     opts.save_model = None;
-    opts.progress = false;
+    opts.progress = Default::default();
     Ok(opts)
 }
 
