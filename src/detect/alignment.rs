@@ -194,7 +194,10 @@ pub enum Event<'a> {
 /// equal when they are the same callback (or both silent): how progress is shown changes
 /// no output.
 #[derive(Clone, Default)]
-pub struct Progress(Option<Arc<dyn Fn(&Event<'_>) + Send + Sync>>);
+pub struct Progress(Option<Arc<Callback>>);
+
+/// What [`Progress`] calls with every event.
+type Callback = dyn Fn(&Event<'_>) + Send + Sync;
 
 impl Progress {
     /// Events go to `f`.

@@ -214,7 +214,7 @@ pub struct Aligner {
 enum Kind {
     Hmm(Box<HmmModel>),
     /// Forward and reverse, each present when trained or loaded.
-    FastAlign([Option<Model>; 2]),
+    FastAlign(Box<[Option<Model>; 2]>),
 }
 
 impl Aligner {
@@ -241,7 +241,7 @@ impl Aligner {
                         *slot = Some(Model::train_reporting(&corpus, &o, report)?);
                     }
                 }
-                Kind::FastAlign(models)
+                Kind::FastAlign(Box::new(models))
             }
         };
         Ok(Aligner {
@@ -479,7 +479,9 @@ impl Aligner {
         }
         let kind = match (hmm, fast) {
             (Some(m), [None, None]) => Kind::Hmm(Box::new(m)),
-            (None, models) if models.iter().any(Option::is_some) => Kind::FastAlign(models),
+            (None, models) if models.iter().any(Option::is_some) => {
+                Kind::FastAlign(Box::new(models))
+            }
             _ => {
                 return Err(AlignError::Options(
                     "an aligner is one HMM file or one or two fast_align files".into(),

@@ -292,8 +292,8 @@ pub(crate) fn first_pass(
     let sub_max = (ROUND_PAIRS / SUBS) as u64;
     let mut ranges: Vec<(u32, u32)> = Vec::new();
     let (mut lo, mut acc) = (0usize, 0u64);
-    for s in 0..ns {
-        let b = ub_row[s].min(nt as u64);
+    for (s, &ub) in ub_row.iter().enumerate() {
+        let b = ub.min(nt as u64);
         if acc + b > sub_max && s > lo {
             ranges.push((lo as u32, s as u32));
             (lo, acc) = (s, 0);

@@ -283,7 +283,7 @@ fn version_3_hmm_files_still_load() {
     for (d, e) in de.iter().zip(&en).take(12) {
         c.push_pair(&tokenize(d), &tokenize(e));
     }
-    let expected = ldd_align::pharaoh::read_file(&data.join("pud12-v3.align"), None).unwrap();
+    let expected = ldd_align::pharaoh::read_file(data.join("pud12-v3.align"), None).unwrap();
     let got = align(&a, &c, Direction::Intersection);
     assert_eq!(got.links, expected);
     assert!(got.links.iter().map(Vec::len).sum::<usize>() > 25);
