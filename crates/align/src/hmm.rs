@@ -923,10 +923,10 @@ fn best_links(pc: &PairCounts, width: usize, reverse: bool) -> Vec<((usize, usiz
 }
 
 /// The model's id of every word of `words` ([`NONE`] for a word it does not know).
-fn id_map(model: &Vocab, words: &Vocab) -> Vec<u32> {
+fn id_map(model: &Vocab, words: &Vocab, trained: impl Fn(u32) -> bool) -> Vec<u32> {
     words
         .words()
-        .map(|w| model.get(w).unwrap_or(NONE))
+        .map(|w| model.get(w).filter(|&id| trained(id)).unwrap_or(NONE))
         .collect()
 }
 
@@ -953,9 +953,16 @@ impl HmmModel {
         report: Report<'_>,
         mut sink: impl FnMut(usize, JointPair) -> Result<()> + Send,
     ) -> Result<()> {
-        let src_map = id_map(&self.src_vocab, pairs.src_vocab());
-        let tgt_map = id_map(&self.tgt_vocab, pairs.tgt_vocab());
+        // A word of the vocabulary that no trained pair holds (one only in pairs left out by
+        // `--align-train-max` or over `max_len`) is unknown, as to a model trained without
+        // it: its null probability is UNSEEN_PROB exactly when no trained pair holds it.
         let t = &self.table;
+        let src_map = id_map(&self.src_vocab, pairs.src_vocab(), |s| {
+            t.p_null_rev(s) != crate::UNSEEN_PROB
+        });
+        let tgt_map = id_map(&self.tgt_vocab, pairs.tgt_vocab(), |w| {
+            t.p_null_fwd(w) != crate::UNSEEN_PROB
+        });
         let jumps = [
             Jumps {
                 max: self.options.max_jump,
