@@ -16,6 +16,7 @@ use rayon::prelude::*;
 
 use crate::corpus::{Corpus, Vocab};
 use crate::error::{AlignError, Result};
+use crate::index::split_by_offsets;
 
 /// Most pairs in one chunk.
 const CHUNK_PAIRS: usize = 256;
@@ -567,18 +568,6 @@ impl<R: Send> Slot<R> {
             }
         }
     }
-}
-
-/// Splits `v` into consecutive pieces of the lengths given by `offsets` (`len + 1`
-/// boundaries).
-fn split_by_offsets<'v, T>(mut v: &'v mut [T], offsets: &[usize]) -> Vec<&'v mut [T]> {
-    let mut out = Vec::with_capacity(offsets.len().saturating_sub(1));
-    for w in offsets.windows(2) {
-        let (a, b) = std::mem::take(&mut v).split_at_mut(w[1] - w[0]);
-        out.push(a);
-        v = b;
-    }
-    out
 }
 
 /// Runs `f` on every pair of `pairs` in parallel, chunk by chunk, each pair writing into
