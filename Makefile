@@ -6,6 +6,7 @@
 #   make test                      installs what the tests need, then runs them all (CI runs it)
 #   make bench                     all benchmarks (figures recorded in README.md)
 #   make bench-significance        bootstrap on the Books sets vs sacreBLEU --paired-bs
+#   make bench-align-scale         the aligner on 57k, 228k and 1M pairs beside eflomal
 #   make bench-shard               N shards under GNU parallel vs one process, and the merge
 #   make extract LANG=de-en        the whole pipeline on corpora/de-en (or CORPORA=DIR); any
 #                                  pair SRC-TGT works without a config (`ldd-sets languages`)
@@ -40,7 +41,7 @@ SHARD ?=
 ALIGN_MODEL ?=
 SHARD_ARG := $(if $(SHARD),--shard $(SHARD)) $(if $(ALIGN_MODEL),--align-model $(ALIGN_MODEL))
 
-.PHONY: validate-mqm reorder-evidence quality build test bench bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-locus bench-report bench-shard extract corpora score report venv lint demo demo-run browser docs
+.PHONY: validate-mqm reorder-evidence quality build test bench bench-core bench-parse bench-align bench-align-scale bench-eval bench-score bench-significance bench-locus bench-report bench-shard extract corpora score report venv lint demo demo-run browser docs
 
 build:
 	cargo build --release
@@ -94,7 +95,7 @@ lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --release -- -D warnings
 
-bench: bench-core bench-parse bench-align bench-eval bench-score bench-significance bench-locus bench-report bench-shard
+bench: bench-core bench-parse bench-align bench-align-scale bench-eval bench-score bench-significance bench-locus bench-report bench-shard
 
 bench-core:
 	cargo bench --bench extract_throughput
@@ -105,6 +106,10 @@ bench-parse:
 bench-align: .venv/bin/eflomal-align
 	cargo bench -p ldd-align --bench align_reference
 	cargo bench -p ldd-align --bench gold_aer
+
+# The aligner at 57k, 228k and 1M pairs beside eflomal (about an hour on 2 cores).
+bench-align-scale: build .venv/bin/eflomal-align
+	benches/align_scale.sh
 
 bench-eval:
 	cargo bench -p ldd-eval --bench score_controls

@@ -1161,3 +1161,63 @@ fn hmm_aligner_on_the_command_line() {
     assert!(stderr(&o).contains("--paper-compat aligns with fast_align's model"));
     assert!(absent_or_empty(&tmp.path().join("bad")));
 }
+
+/// `align --align-train-max N` trains on N pairs spread evenly over the data (pair `i` of
+/// `T` when `⌊(i+1)·N/T⌋ > ⌊i·N/T⌋`) and aligns every pair with that model: exactly the
+/// alignments of a model trained on those pairs alone and loaded (words only in the other
+/// pairs are unknown to both); a cap at or above the number of pairs changes nothing.
+#[test]
+fn align_train_max_trains_on_an_even_sample_and_aligns_all() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (src, tgt) = (data("parallel/pud.de-en.de"), data("parallel/pud.de-en.en"));
+    let (n, total) = (250usize, 1000usize);
+    let (de, en) = (lines(&src), lines(&tgt));
+    assert_eq!((de.len(), en.len()), (total, total));
+    let chosen: Vec<usize> = (0..total)
+        .filter(|i| (i + 1) * n / total > i * n / total)
+        .collect();
+    assert_eq!(chosen.len(), n);
+    let (sde, sen) = (tmp.path().join("s.de"), tmp.path().join("s.en"));
+    let pick = |v: &[String]| {
+        chosen
+            .iter()
+            .map(|&i| v[i].clone() + "\n")
+            .collect::<String>()
+    };
+    std::fs::write(&sde, pick(&de)).unwrap();
+    std::fs::write(&sen, pick(&en)).unwrap();
+    let align = |s: &Path, t: &Path, name: &str, extra: &[&str]| -> (Vec<String>, String) {
+        let out = tmp.path().join(name);
+        let mut args = vec![
+            "align",
+            "--src",
+            s.to_str().unwrap(),
+            "--tgt",
+            t.to_str().unwrap(),
+            "--src-lang",
+            "de",
+            "--tgt-lang",
+            "en",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = run_ok(&args);
+        (lines(&out), stderr(&o))
+    };
+    let (capped, err) = align(&src, &tgt, "capped.align", &["--align-train-max", "250"]);
+    assert!(
+        err.contains("training on 250 of the 1000 pairs"),
+        "stderr: {err}"
+    );
+    assert_eq!(capped.len(), total);
+    let model = tmp.path().join("sample");
+    let m = model.to_str().unwrap();
+    align(&sde, &sen, "sample.align", &["--save-align-model", m]);
+    let (loaded, _) = align(&src, &tgt, "loaded.align", &["--align-model", m]);
+    assert_eq!(capped, loaded);
+    let (whole, _) = align(&src, &tgt, "whole.align", &[]);
+    assert_ne!(capped, whole, "a quarter of the pairs trains another model");
+    let (cap_all, _) = align(&src, &tgt, "all.align", &["--align-train-max", "1000"]);
+    assert_eq!(cap_all, whole);
+}

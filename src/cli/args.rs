@@ -149,6 +149,11 @@ pub struct AlignArgs {
     /// evaluations usually do; set files and marked files keep the original case.
     #[arg(long)]
     pub align_lowercase: bool,
+    /// Train the aligner on at most N sentence pairs of its training data, spread evenly
+    /// over it, and align every pair with that model: for corpora beyond what training on
+    /// everything needs (see docs/reordering.md for what it costs in alignment error rate).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub align_train_max: Option<u64>,
 }
 
 /// Length-matched controls.

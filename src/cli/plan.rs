@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use ldd_sets::config::{Languages, Pair, PairOrigin, PairSpec};
-use ldd_sets::detect::alignment::{AlignOptions, Direction, ModelType};
+use ldd_sets::detect::alignment::{AlignOptions, Direction, ModelType, Progress};
 use ldd_sets::detect::reorder::{Measure, ReorderOptions};
 use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::error::{Error, Result};
@@ -147,7 +147,12 @@ pub fn align_options(
         pretokenized: a.pretokenized,
         max_tokens: a.align_max_tokens,
         lowercase: a.align_lowercase,
-        progress,
+        train_max: a.align_train_max,
+        progress: if progress {
+            Progress::new(ldd_sets::printer::align::progress())
+        } else {
+            Progress::default()
+        },
     }
 }
 

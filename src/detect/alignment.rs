@@ -10,81 +10,30 @@
 //! With `lowercase`, every token is lowercased before training and aligning (alignment
 //! indices, and so the set files, keep the original tokens).
 //!
-//! Memory: alignment EM needs the whole corpus (and any training data) in memory, as
-//! interned token ids; it is the one stage that does. `run` trains one aligner for every
-//! corpus of a pair ([`train`]) and keeps it, not the training data, while it aligns them.
+//! Memory: training data is encoded into an unnamed temporary file (an
+//! [`ldd_align::PairStore`]) as it is read, and the HMM streams it once per pass, so
+//! training holds the vocabularies and the model, not the data (fast_align's model reads
+//! it back into memory). `run` trains one aligner for every corpus of a pair ([`train`])
+//! and keeps it while it aligns them. What the aligner does as it goes is reported as
+//! [`Event`]s to [`AlignOptions::progress`], which the binary's printer shows.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Instant;
 
-use ldd_align::{symmetrize, Alignment, Corpus, HmmModel, HmmOptions, Method, Model, TrainOptions};
+pub use ldd_align::Direction;
+use ldd_align::{
+    Aligner, AlignerSpec, Alignment, Corpus, HmmOptions, ModelFile, PairStore, PairStoreBuilder,
+    Pairs, TrainOptions,
+};
 use ldd_conllu::Sentence;
 use ldd_io::Input;
 
 use crate::error::{Error, Result};
 use crate::format::options;
-
-/// Which alignment the detection uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Source→target model only (fast_align's default direction).
-    Forward,
-    /// Target→source model only (fast_align `-r`; the paper's choice).
-    Reverse,
-    /// Links both directional models agree on: the most precise sets (default).
-    Intersection,
-    /// Links of either model.
-    Union,
-    /// grow-diag-final-and symmetrisation (atools).
-    GrowDiagFinalAnd,
-}
-
-impl Direction {
-    /// Every direction, in the order `--help` lists them.
-    pub const ALL: [Direction; 5] = [
-        Direction::Intersection,
-        Direction::Reverse,
-        Direction::Forward,
-        Direction::Union,
-        Direction::GrowDiagFinalAnd,
-    ];
-
-    /// The name used on the command line and in the manifest.
-    pub fn name(self) -> &'static str {
-        match self {
-            Direction::Forward => "forward",
-            Direction::Reverse => "reverse",
-            Direction::Intersection => "intersection",
-            Direction::Union => "union",
-            Direction::GrowDiagFinalAnd => "grow-diag-final-and",
-        }
-    }
-
-    /// Whether the direction needs the model `reverse` (`false`: forward).
-    fn needs(self, reverse: bool) -> bool {
-        match self {
-            Direction::Forward => !reverse,
-            Direction::Reverse => reverse,
-            _ => true,
-        }
-    }
-}
-
-impl fmt::Display for Direction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Direction {
-    type Err = String;
-
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        super::by_name(&Direction::ALL, Direction::name, s)
-    }
-}
 
 /// Which alignment model aligns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,8 +119,122 @@ pub struct AlignOptions {
     pub max_tokens: usize,
     /// Lowercase every token (corpus and training data) before training and aligning.
     pub lowercase: bool,
-    /// Report alignment progress on stderr.
-    pub progress: bool,
+    /// Train on at most this many pairs of the training data, spread evenly over it, and
+    /// align every pair with that model (`--align-train-max`).
+    pub train_max: Option<u64>,
+    /// Where the aligner's progress and notes go.
+    pub progress: Progress,
+}
+
+/// What aligning says as it goes, for the printer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Event<'a> {
+    /// The training data was read and encoded: pairs, tokens of each side, bytes on disk.
+    Read {
+        /// Sentence pairs.
+        pairs: u64,
+        /// Source and target tokens.
+        tokens: (u64, u64),
+        /// Bytes of the encoded pairs.
+        bytes: u64,
+    },
+    /// Training on an evenly spread sample (`--align-train-max`).
+    Sample {
+        /// Pairs trained on.
+        trained: u64,
+        /// Pairs of the training data.
+        of: u64,
+    },
+    /// Training starts.
+    Training {
+        /// Pairs to train on.
+        pairs: u64,
+        /// The model.
+        model: ModelType,
+        /// Its EM iterations: IBM Model 1 and HMM (the HMM), or EM (fast_align's, and 0).
+        iterations: (u32, u32),
+    },
+    /// The aligner's own progress.
+    Aligner(ldd_align::Event),
+    /// Training is over.
+    Trained {
+        /// The model.
+        model: ModelType,
+        /// Wall seconds.
+        seconds: f64,
+    },
+    /// A corpus was aligned.
+    Aligned {
+        /// Pairs aligned.
+        pairs: u64,
+        /// Wall seconds.
+        seconds: f64,
+    },
+    /// Pairs over `--align-max-tokens`: left out of training, and aligned one at a time by
+    /// fast_align's model (`huge` of them, over [`ldd_align::MAX_LONG_CELLS`], not at all)
+    /// or not aligned by the HMM.
+    TooLong {
+        /// Pairs over the limit.
+        pairs: u64,
+        /// The limit.
+        max_tokens: usize,
+        /// The model.
+        model: ModelType,
+        /// Pairs too long even for fast_align's one-at-a-time decoder.
+        huge: u64,
+    },
+    /// A loaded model does not record its languages, which cannot be checked.
+    Unlabelled {
+        /// The model file.
+        path: &'a Path,
+    },
+}
+
+/// Where [`Event`]s go: a shared callback, or nowhere ([`Progress::default`]). Two are
+/// equal when they are the same callback (or both silent): how progress is shown changes
+/// no output.
+#[derive(Clone, Default)]
+pub struct Progress(Option<Arc<Callback>>);
+
+/// What [`Progress`] calls with every event.
+type Callback = dyn Fn(&Event<'_>) + Send + Sync;
+
+impl Progress {
+    /// Events go to `f`.
+    pub fn new(f: impl Fn(&Event<'_>) + Send + Sync + 'static) -> Progress {
+        Progress(Some(Arc::new(f)))
+    }
+
+    /// Reports `e`.
+    pub fn report(&self, e: &Event<'_>) {
+        if let Some(f) = &self.0 {
+            f(e);
+        }
+    }
+
+    /// Reports the aligner's event `e`.
+    fn aligner(&self, e: ldd_align::Event) {
+        self.report(&Event::Aligner(e));
+    }
+}
+
+impl fmt::Debug for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Progress(reported)"
+        } else {
+            "Progress(silent)"
+        })
+    }
+}
+
+impl PartialEq for Progress {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
 }
 
 /// Default of [`AlignOptions::max_tokens`]: long enough for every sentence of the shared
@@ -190,7 +253,8 @@ impl Default for AlignOptions {
             pretokenized: false,
             max_tokens: DEFAULT_MAX_TOKENS,
             lowercase: false,
-            progress: false,
+            train_max: None,
+            progress: Progress::default(),
         }
     }
 }
@@ -232,6 +296,7 @@ impl From<&AlignOptions> for options::Align {
             pretokenized: o.pretokenized,
             max_tokens: o.max_tokens,
             lowercase: o.lowercase,
+            train_max: o.train_max,
         }
     }
 }
@@ -248,7 +313,8 @@ impl From<&options::Align> for AlignOptions {
             pretokenized: o.pretokenized,
             max_tokens: o.max_tokens,
             lowercase: o.lowercase,
-            progress: false,
+            train_max: o.train_max,
+            progress: Progress::default(),
         }
     }
 }
@@ -359,28 +425,36 @@ fn side(prefix: &Path, lang: &str) -> Result<PathBuf> {
         })
 }
 
-/// Appends the line pairs of two line-aligned files, both sides tokenized with
-/// [`tokens`]; returns the number of pairs.
-pub fn push_files(c: &mut Corpus, sp: &Path, tp: &Path, pretokenized: bool) -> Result<u64> {
+/// Reads the line pairs of two line-aligned files, both sides tokenized with [`tokens`]
+/// (and lowercased with `lowercase`), handing each to `push`; returns the number of pairs.
+pub fn read_pairs(
+    sp: &Path,
+    tp: &Path,
+    pretokenized: bool,
+    lowercase: bool,
+    mut push: impl FnMut(&[String], &[String]) -> Result<()>,
+) -> Result<u64> {
     let mut s = Input::open(sp)?;
     let mut t = Input::open(tp)?;
+    let split = |l: &str| -> Vec<String> {
+        tokens(l, pretokenized)
+            .into_iter()
+            .map(|w| {
+                if lowercase {
+                    w.to_lowercase()
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect()
+    };
     let mut n = 0;
     loop {
-        let a: Option<Vec<String>> = s.next_line()?.map(|l| {
-            tokens(l, pretokenized)
-                .into_iter()
-                .map(str::to_string)
-                .collect()
-        });
-        let b: Option<Vec<String>> = t.next_line()?.map(|l| {
-            tokens(l, pretokenized)
-                .into_iter()
-                .map(str::to_string)
-                .collect()
-        });
+        let a = s.next_line()?.map(split);
+        let b = t.next_line()?.map(split);
         match (a, b) {
             (Some(a), Some(b)) => {
-                c.push_pair(&a, &b);
+                push(&a, &b)?;
                 n += 1;
             }
             (None, None) => return Ok(n),
@@ -433,27 +507,11 @@ pub fn lowercase(c: &Corpus) -> Corpus {
     out
 }
 
-/// The two directional alignments (each present when the direction needs it) and, from
-/// the HMM, the posterior of every link.
-struct Directional {
-    fwd: Option<Vec<Alignment>>,
-    rev: Option<Vec<Alignment>>,
-    posteriors: Option<[Vec<Vec<f64>>; 2]>,
-}
-
-/// The trained (or loaded) models of one model type.
-enum Models {
-    /// fast_align's model, forward and reverse (each present when the direction needs it).
-    FastAlign([Option<Model>; 2]),
-    /// The HMM by agreement, both directions.
-    Hmm(HmmModel),
-}
-
-/// An aligner trained once on the `--align-train` files alone, to align several corpora
-/// with (`run` trains one for all the corpora of a language pair).
+/// An aligner trained once (on the `--align-train` files alone) or loaded, to align several
+/// corpora with (`run` trains one for all the corpora of a language pair).
 pub struct Trained {
-    models: Models,
-    /// Sentence pairs it was trained on.
+    aligner: Aligner,
+    /// Sentence pairs it was trained on (0 when loaded).
     pub pairs: u64,
     /// The options it was trained with: a corpus aligned with it uses the same.
     opts: AlignOptions,
@@ -482,32 +540,21 @@ pub struct CorpusSides<'a> {
 /// `save_model`), to align corpora with [`align`] afterwards. Every corpus aligned with it
 /// gets what [`align`] alone gives when that corpus's files are among the training files.
 pub fn train(opts: &AlignOptions, langs: (&str, &str)) -> Result<Trained> {
-    let (models, pairs) = train_on(&train_files(opts, langs)?, None, opts, langs)?;
+    let (aligner, pairs) = train_on(&train_files(opts, langs)?, None, opts, langs)?;
     Ok(Trained {
-        models,
+        aligner,
         pairs,
-        opts: AlignOptions {
-            progress: false,
-            ..opts.clone()
-        },
+        opts: opts.clone(),
     })
 }
 
 /// The saved model `opts.model` loaded once, to align any number of corpora with
 /// ([`align`]'s `trained`); an error when `opts` names no model.
 pub fn load(opts: &AlignOptions, langs: (&str, &str)) -> Result<Trained> {
-    if opts.model.is_none() {
-        return Err(Error::Config(
-            "internal: an aligner model to load was not named".into(),
-        ));
-    }
     Ok(Trained {
-        models: models(&Corpus::new(), opts, langs)?,
+        aligner: load_aligner(opts, langs)?,
         pairs: 0,
-        opts: AlignOptions {
-            progress: false,
-            ..opts.clone()
-        },
+        opts: opts.clone(),
     })
 }
 
@@ -519,35 +566,140 @@ fn train_files(opts: &AlignOptions, langs: (&str, &str)) -> Result<Vec<(PathBuf,
         .collect()
 }
 
-/// The models of `opts` trained on the training `files` (split by the aligner's
+/// How the aligner of `opts` is trained.
+fn spec(opts: &AlignOptions) -> AlignerSpec {
+    match opts.model_type {
+        ModelType::Hmm => AlignerSpec::Hmm(HmmOptions {
+            max_len: opts.max_tokens,
+            ..HmmOptions::default()
+        }),
+        ModelType::FastAlign => AlignerSpec::FastAlign {
+            options: TrainOptions {
+                iterations: opts.iterations,
+                max_len: opts.max_tokens,
+                ..TrainOptions::default()
+            },
+            direction: opts.direction,
+        },
+    }
+}
+
+/// The aligner of `opts` trained on the training `files` (split by the aligner's
 /// tokenizer: training corpora are usually raw text) followed by the pairs of `corpus`
-/// (already lowercased with `opts.lowercase`), and the number of pairs trained on.
+/// (already lowercased with `opts.lowercase`), saved under `opts.save_model`, and the
+/// number of pairs trained on. The pairs are encoded into a temporary store as they are
+/// read (unless `corpus` is the training data alone).
 fn train_on(
     files: &[(PathBuf, PathBuf)],
-    corpus: Option<&Corpus>,
+    corpus: Option<Pairs<'_>>,
     opts: &AlignOptions,
     langs: (&str, &str),
-) -> Result<(Models, u64)> {
-    let training;
-    let (train_corpus, pairs) = match (files.is_empty(), corpus) {
-        (true, Some(c)) => (c, c.len() as u64),
+) -> Result<(Aligner, u64)> {
+    let start = Instant::now();
+    let store;
+    let data = match (files.is_empty(), corpus) {
+        (true, Some(c)) => c,
         _ => {
-            let mut c = Corpus::new();
-            let mut n = 0;
+            let mut b = PairStoreBuilder::new()?;
             for (sp, tp) in files {
-                n += push_files(&mut c, sp, tp, false)?;
+                read_pairs(sp, tp, false, opts.lowercase, |s, t| Ok(b.push_pair(s, t)?))?;
             }
             if let Some(own) = corpus {
-                for k in 0..own.len() {
-                    c.push_pair(&own.src_tokens(k), &own.tgt_tokens(k));
-                }
-                n += own.len() as u64;
+                b.push_pairs(own)?;
             }
-            training = if opts.lowercase { lowercase(&c) } else { c };
-            (&training, n)
+            store = b.finish()?;
+            read_event(&store, opts);
+            Pairs::from(&store)
         }
     };
-    Ok((models(train_corpus, opts, langs)?, pairs))
+    let data = match opts.train_max {
+        Some(n) if (n as usize) < data.len() => {
+            opts.progress.report(&Event::Sample {
+                trained: n,
+                of: data.len() as u64,
+            });
+            data.sample(n as usize)
+        }
+        _ => data,
+    };
+    let spec = spec(opts);
+    opts.progress.report(&Event::Training {
+        pairs: data.len() as u64,
+        model: opts.model_type,
+        iterations: match &spec {
+            AlignerSpec::Hmm(o) => (o.ibm1_iterations, o.hmm_iterations),
+            AlignerSpec::FastAlign { options, .. } => (options.iterations, 0),
+        },
+    });
+    let report = |e| opts.progress.aligner(e);
+    let mut aligner = Aligner::train(data, &spec, &report)?;
+    aligner.set_labels(langs.0, langs.1);
+    if let Some(prefix) = &opts.save_model {
+        aligner.save(|f| model_path(prefix, f))?;
+    }
+    opts.progress.report(&Event::Trained {
+        model: opts.model_type,
+        seconds: start.elapsed().as_secs_f64(),
+    });
+    Ok((aligner, data.len() as u64))
+}
+
+/// Reports the store of training pairs just read.
+fn read_event(store: &PairStore, opts: &AlignOptions) {
+    opts.progress.report(&Event::Read {
+        pairs: store.len() as u64,
+        tokens: store.tokens(),
+        bytes: store.encoded_bytes(),
+    });
+}
+
+/// The path of `file` of a model saved under `prefix`.
+fn model_path(prefix: &Path, file: ModelFile) -> PathBuf {
+    match file {
+        ModelFile::Hmm => crate::layout::hmm_model_file(prefix),
+        ModelFile::FastAlign { reverse } => crate::layout::model_file(prefix, reverse),
+    }
+}
+
+/// The aligner of `opts` for the corpus `pairs`: `trained` (by [`train`] or [`load`], with
+/// the same options), loaded (`opts.model`), or trained here on the `--align-train` files
+/// and on `pairs` themselves, unless `own`, the corpus's files, are among those files; with
+/// the number of pairs it was trained on.
+fn aligner_for<'t>(
+    pairs: Pairs<'_>,
+    opts: &AlignOptions,
+    langs: (&str, &str),
+    own: Option<CorpusSides<'_>>,
+    trained: Option<&'t Trained>,
+) -> Result<(std::borrow::Cow<'t, Aligner>, u64)> {
+    use std::borrow::Cow;
+    if let Some(t) = trained {
+        let same = AlignOptions {
+            progress: Progress::default(),
+            ..t.opts.clone()
+        } == AlignOptions {
+            progress: Progress::default(),
+            ..opts.clone()
+        };
+        if !same {
+            return Err(Error::Config(
+                "internal: a corpus aligned with an aligner trained with other options".into(),
+            ));
+        }
+        return Ok((Cow::Borrowed(&t.aligner), t.pairs));
+    }
+    if opts.model.is_some() {
+        return Ok((Cow::Owned(load_aligner(opts, langs)?), 0));
+    }
+    let files = train_files(opts, langs)?;
+    // The corpus's own pairs, unless its files are among the training files.
+    let with_own = own.is_none_or(|o| {
+        !files.iter().any(|(s, t)| {
+            ldd_io::output::same_file(s, o.source) && ldd_io::output::same_file(t, o.target)
+        })
+    });
+    let (a, n) = train_on(&files, with_own.then_some(pairs), opts, langs)?;
+    Ok((Cow::Owned(a), n))
 }
 
 /// Aligns every pair of `pairs` (source–target orientation) with the options. `langs` name
@@ -569,244 +721,102 @@ pub fn align(
     } else {
         pairs
     };
-    let too_long = (0..pairs.len())
-        .filter(|&k| {
-            let (s, t) = pairs.lengths(k);
-            s > opts.max_tokens || t > opts.max_tokens
-        })
-        .count() as u64;
-    let owned;
-    let (models, trained_pairs) = match trained {
-        Some(t) => {
-            if t.opts
-                != (AlignOptions {
-                    progress: false,
-                    ..opts.clone()
-                })
-            {
-                return Err(Error::Config(
-                    "internal: a corpus aligned with an aligner trained with other options".into(),
-                ));
-            }
-            (&t.models, t.pairs)
-        }
-        None if opts.model.is_some() => {
-            owned = models(pairs, opts, langs)?;
-            (&owned, 0)
-        }
-        None => {
-            let files = train_files(opts, langs)?;
-            // The corpus's own pairs, unless its files are among the training files.
-            let with_own = own.is_none_or(|o| {
-                !files.iter().any(|(s, t)| {
-                    ldd_io::output::same_file(s, o.source) && ldd_io::output::same_file(t, o.target)
-                })
-            });
-            let (m, n) = train_on(&files, with_own.then_some(pairs), opts, langs)?;
-            owned = m;
-            (&owned, n)
-        }
-    };
-    let dirs = align_with(models, pairs, opts);
-    if too_long > 0 && opts.progress {
-        note_too_long(pairs, opts, too_long);
+    let (aligner, trained_pairs) = aligner_for(Pairs::from(pairs), opts, langs, own, trained)?;
+    let mut over = TooLong::default();
+    for k in 0..pairs.len() {
+        let (n, m) = pairs.lengths(k);
+        over.add(n, m, opts.max_tokens);
     }
-    let method = match opts.direction {
-        Direction::Forward | Direction::Reverse => {
-            let reverse = opts.direction == Direction::Reverse;
-            let al = if reverse { dirs.rev } else { dirs.fwd };
-            let i = usize::from(reverse);
-            return Ok(Aligned {
-                alignments: al.unwrap_or_default(),
-                posteriors: dirs.posteriors.map(|[f, r]| if i == 0 { f } else { r }),
-                trained_pairs,
-                too_long,
-            });
-        }
-        Direction::Intersection => Method::Intersection,
-        Direction::Union => Method::Union,
-        Direction::GrowDiagFinalAnd => Method::GrowDiagFinalAnd,
-    };
-    let (fwd, rev) = (dirs.fwd.unwrap_or_default(), dirs.rev.unwrap_or_default());
-    let alignments: Vec<Alignment> = (0..pairs.len())
-        .map(|k| {
-            let (sl, tl) = pairs.lengths(k);
-            symmetrize(&fwd[k], &rev[k], sl, tl, method)
-        })
-        .collect();
-    let posteriors = dirs.posteriors.map(|[pf, pr]| {
-        alignments
-            .iter()
-            .enumerate()
-            .map(|(k, links)| {
-                let of = |al: &Alignment, p: &[f64], l: &(usize, usize)| {
-                    al.binary_search(l).ok().map(|i| p[i])
-                };
-                links
-                    .iter()
-                    .map(|l| match (of(&fwd[k], &pf[k], l), of(&rev[k], &pr[k], l)) {
-                        (Some(a), Some(b)) => a.min(b),
-                        (Some(a), None) | (None, Some(a)) => a,
-                        (None, None) => 0.0,
-                    })
-                    .collect()
-            })
-            .collect()
+    let too_long = over.report(opts);
+    let start = Instant::now();
+    let report = |e| opts.progress.aligner(e);
+    let a = aligner.align(pairs, opts.direction, &report)?;
+    opts.progress.report(&Event::Aligned {
+        pairs: pairs.len() as u64,
+        seconds: start.elapsed().as_secs_f64(),
     });
     Ok(Aligned {
-        alignments,
-        posteriors,
+        alignments: a.links,
+        posteriors: a.posteriors,
         trained_pairs,
         too_long,
     })
 }
 
-/// The models of `opts.model_type`: loaded from `opts.model`, or trained on `train_corpus`
-/// (and saved under `opts.save_model`).
-fn models(train_corpus: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result<Models> {
-    match opts.model_type {
-        ModelType::FastAlign => fast_align(train_corpus, opts, langs).map(Models::FastAlign),
-        ModelType::Hmm => hmm(train_corpus, opts, langs).map(Models::Hmm),
-    }
+/// What [`align_stored`] did: pairs trained on and pairs over `--align-max-tokens`.
+#[derive(Debug, Clone, Copy)]
+pub struct StoredRun {
+    /// Sentence pairs the aligner was trained on (0 with a loaded model).
+    pub trained_pairs: u64,
+    /// Pairs of the corpus over `--align-max-tokens`.
+    pub too_long: u64,
 }
 
-/// The directions of `models` that `opts.direction` needs, for every pair of `pairs`.
-fn align_with(models: &Models, pairs: &Corpus, opts: &AlignOptions) -> Directional {
-    let clock = std::time::Instant::now();
-    let dirs = match models {
-        Models::FastAlign([fwd, rev]) => Directional {
-            fwd: fwd.as_ref().map(|m| m.align(pairs)),
-            rev: rev.as_ref().map(|m| m.align(pairs)),
-            posteriors: None,
-        },
-        Models::Hmm(m) => {
-            let j = m.align(pairs);
-            Directional {
-                fwd: Some(j.forward.links),
-                rev: Some(j.reverse.links),
-                posteriors: Some([j.forward.posteriors, j.reverse.posteriors]),
-            }
-        }
-    };
-    if opts.progress {
-        eprintln!(
-            "ldd-sets: alignment of {} pairs done in {:.1} s",
-            pairs.len(),
-            clock.elapsed().as_secs_f64()
-        );
-    }
-    dirs
-}
-
-/// fast_align's model in each direction `opts.direction` needs: trained, or loaded from
-/// `PREFIX.fwd.ldda` / `PREFIX.rev.ldda`.
-fn fast_align(
-    train_corpus: &Corpus,
+/// [`align`] for a corpus encoded in a store (its tokens lowercased already with
+/// `opts.lowercase`): every pair's links, and their posteriors with the HMM, handed to
+/// `sink` in corpus order as they are made, so that neither the corpus nor its alignments
+/// are held in memory. `over` counted the corpus's pairs over `--align-max-tokens`.
+pub fn align_stored(
+    corpus: &PairStore,
+    over: TooLong,
     opts: &AlignOptions,
     langs: (&str, &str),
-) -> Result<[Option<Model>; 2]> {
-    let mut out: [Option<Model>; 2] = [None, None];
-    // Saved models, moved into place together once both are trained.
-    let mut saved = Vec::new();
-    for (i, reverse) in [false, true].into_iter().enumerate() {
-        if !opts.direction.needs(reverse) {
-            continue;
-        }
-        let name = if reverse { "reverse" } else { "forward" };
-        let model = match &opts.model {
-            Some(prefix) => {
-                let path = crate::layout::model_file(prefix, reverse);
-                ldd_io::output::note_input(&path);
-                other_type_hint(
-                    &path,
-                    &crate::layout::hmm_model_file(prefix),
-                    ModelType::Hmm,
-                )?;
-                let mut m = Model::load(&path)?;
-                check_direction(&m, &path, reverse)?;
-                check_labels(m.labels(), &path, langs)?;
-                m.set_max_len(opts.max_tokens);
-                m
-            }
-            None => {
-                let clock = std::time::Instant::now();
-                if opts.progress {
-                    eprintln!(
-                        "ldd-sets: training the {name} aligner on {} sentence pairs ({} EM iterations)...",
-                        train_corpus.len(),
-                        opts.iterations
-                    );
-                }
-                let topts = TrainOptions {
-                    iterations: opts.iterations,
-                    reverse,
-                    max_len: opts.max_tokens,
-                    ..TrainOptions::default()
-                };
-                let mut m = Model::train(train_corpus, &topts)?;
-                m.set_labels(langs.0, langs.1);
-                if let Some(prefix) = &opts.save_model {
-                    saved.push(m.save_staged(crate::layout::model_file(prefix, reverse))?);
-                }
-                if opts.progress {
-                    eprintln!(
-                        "ldd-sets: {name} aligner trained in {:.1} s",
-                        clock.elapsed().as_secs_f64()
-                    );
-                }
-                m
-            }
-        };
-        out[i] = Some(model);
-    }
-    ldd_io::AtomicFile::commit_together(saved)?;
-    Ok(out)
+    own: Option<CorpusSides<'_>>,
+    sink: impl FnMut(usize, &[ldd_align::Link], Option<&[f64]>) -> ldd_align::Result<()> + Send,
+) -> Result<StoredRun> {
+    read_event(corpus, opts);
+    let (aligner, trained_pairs) = aligner_for(Pairs::from(corpus), opts, langs, own, None)?;
+    let too_long = over.report(opts);
+    let start = Instant::now();
+    let report = |e| opts.progress.aligner(e);
+    aligner.align_each(corpus, opts.direction, &report, sink)?;
+    opts.progress.report(&Event::Aligned {
+        pairs: corpus.len() as u64,
+        seconds: start.elapsed().as_secs_f64(),
+    });
+    Ok(StoredRun {
+        trained_pairs,
+        too_long,
+    })
 }
 
-/// The HMM by agreement, both directions: trained, or loaded from `PREFIX.hmm.ldda`.
-fn hmm(train_corpus: &Corpus, opts: &AlignOptions, langs: (&str, &str)) -> Result<HmmModel> {
-    match &opts.model {
-        Some(prefix) => {
-            let path = crate::layout::hmm_model_file(prefix);
-            ldd_io::output::note_input(&path);
-            other_type_hint(
-                &path,
-                &crate::layout::model_file(prefix, false),
+/// The saved aligner `opts.model`: `PREFIX.hmm.ldda`, or fast_align's `PREFIX.fwd.ldda` /
+/// `PREFIX.rev.ldda` (those `opts.direction` needs), checked against `langs`.
+fn load_aligner(opts: &AlignOptions, langs: (&str, &str)) -> Result<Aligner> {
+    let Some(prefix) = &opts.model else {
+        return Err(Error::Config(
+            "internal: an aligner model to load was not named".into(),
+        ));
+    };
+    let files: Vec<(ModelFile, PathBuf)> = match opts.model_type {
+        ModelType::Hmm => vec![(ModelFile::Hmm, crate::layout::hmm_model_file(prefix))],
+        ModelType::FastAlign => [false, true]
+            .into_iter()
+            .filter(|&r| opts.direction.needs(r))
+            .map(|reverse| {
+                (
+                    ModelFile::FastAlign { reverse },
+                    crate::layout::model_file(prefix, reverse),
+                )
+            })
+            .collect(),
+    };
+    for (_, path) in &files {
+        ldd_io::output::note_input(path);
+        let (other, kind) = match opts.model_type {
+            ModelType::Hmm => (
+                crate::layout::model_file(prefix, false),
                 ModelType::FastAlign,
-            )?;
-            let mut m = HmmModel::load(&path)?;
-            check_labels(m.labels(), &path, langs)?;
-            m.set_max_len(opts.max_tokens);
-            Ok(m)
-        }
-        None => {
-            let clock = std::time::Instant::now();
-            let hopts = HmmOptions {
-                max_len: opts.max_tokens,
-                ..HmmOptions::default()
-            };
-            if opts.progress {
-                eprintln!(
-                    "ldd-sets: training the HMM aligner (both directions by agreement) on {} sentence pairs ({} IBM1 + {} HMM EM iterations)...",
-                    train_corpus.len(),
-                    hopts.ibm1_iterations,
-                    hopts.hmm_iterations
-                );
-            }
-            let mut m = HmmModel::train(train_corpus, &hopts)?;
-            m.set_labels(langs.0, langs.1);
-            if let Some(prefix) = &opts.save_model {
-                m.save(crate::layout::hmm_model_file(prefix))?;
-            }
-            if opts.progress {
-                eprintln!(
-                    "ldd-sets: HMM aligner trained in {:.1} s",
-                    clock.elapsed().as_secs_f64()
-                );
-            }
-            Ok(m)
-        }
+            ),
+            ModelType::FastAlign => (crate::layout::hmm_model_file(prefix), ModelType::Hmm),
+        };
+        other_type_hint(path, &other, kind)?;
     }
+    let refs: Vec<(ModelFile, &Path)> = files.iter().map(|(f, p)| (*f, p.as_path())).collect();
+    let mut a = Aligner::load(&refs)?;
+    check_labels(a.labels(), &files[0].1, langs, &opts.progress)?;
+    a.set_max_len(opts.max_tokens);
+    Ok(a)
 }
 
 /// When the model file `path` is missing but `other`, a model of type `kind`, is there:
@@ -822,53 +832,43 @@ fn other_type_hint(path: &Path, other: &Path, kind: ModelType) -> Result<()> {
     )))
 }
 
-/// Says how many pairs were over `--align-max-tokens` and what became of them.
-fn note_too_long(pairs: &Corpus, opts: &AlignOptions, too_long: u64) {
-    if opts.model_type == ModelType::Hmm {
-        eprintln!(
-            "ldd-sets: note: {too_long} sentence pairs with more than {} tokens on a side were \
-             left out of training and not aligned (--align-max-tokens)",
-            opts.max_tokens
-        );
-        return;
-    }
-    let huge = (0..pairs.len())
-        .filter(|&k| {
-            let (s, t) = pairs.lengths(k);
-            s.saturating_mul(t) > ldd_align::MAX_LONG_CELLS
-        })
-        .count();
-    eprintln!(
-        "ldd-sets: note: {too_long} sentence pairs with more than {} tokens on a side were \
-         left out of training (--align-max-tokens) and aligned one at a time{}",
-        opts.max_tokens,
-        if huge > 0 {
-            format!(
-                "; {huge} of them, over {} token pairs, were not aligned",
-                ldd_align::MAX_LONG_CELLS
-            )
-        } else {
-            String::new()
-        }
-    );
+/// The pairs of a corpus over `--align-max-tokens`, counted as it is read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TooLong {
+    pairs: u64,
+    huge: u64,
 }
 
-/// A loaded fast_align model must be for this direction.
-fn check_direction(m: &Model, path: &Path, reverse: bool) -> Result<()> {
-    if m.options().reverse == reverse {
-        return Ok(());
+impl TooLong {
+    /// Counts a pair of `n` source and `m` target tokens.
+    pub fn add(&mut self, n: usize, m: usize, max_tokens: usize) {
+        if n > max_tokens || m > max_tokens {
+            self.pairs += 1;
+            self.huge += u64::from(n.saturating_mul(m) > ldd_align::MAX_LONG_CELLS);
+        }
     }
-    let name = |r: bool| if r { "reverse" } else { "forward" };
-    Err(Error::Data(format!(
-        "{}: a {} model, but the {} model is needed here (the files were renamed?)",
-        ldd_io::error::shown(path),
-        name(m.options().reverse),
-        name(reverse)
-    )))
+
+    /// Reports what becomes of the pairs counted; returns their number.
+    fn report(self, opts: &AlignOptions) -> u64 {
+        if self.pairs > 0 {
+            opts.progress.report(&Event::TooLong {
+                pairs: self.pairs,
+                max_tokens: opts.max_tokens,
+                model: opts.model_type,
+                huge: self.huge,
+            });
+        }
+        self.pairs
+    }
 }
 
 /// A loaded model must be for these languages.
-fn check_labels(labels: Option<(&str, &str)>, path: &Path, langs: (&str, &str)) -> Result<()> {
+fn check_labels(
+    labels: Option<(&str, &str)>,
+    path: &Path,
+    langs: (&str, &str),
+    progress: &Progress,
+) -> Result<()> {
     let shown = ldd_io::error::shown(path);
     match labels {
         Some((s, t)) if (s, t) != langs => Err(Error::Data(format!(
@@ -880,10 +880,7 @@ fn check_labels(labels: Option<(&str, &str)>, path: &Path, langs: (&str, &str)) 
         ))),
         Some(_) => Ok(()),
         None => {
-            eprintln!(
-                "ldd-sets: note: {shown} was saved by an older ldd-sets and does not record its \
-                 languages; they cannot be checked"
-            );
+            progress.report(&Event::Unlabelled { path });
             Ok(())
         }
     }

@@ -170,6 +170,10 @@ pub struct Align {
     /// Whether tokens were lowercased.
     #[serde(default)]
     pub lowercase: bool,
+    /// Pairs of the training data the aligner was trained on, at most (`--align-train-max`;
+    /// absent: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub train_max: Option<u64>,
 }
 
 fn default_max_tokens() -> usize {

@@ -251,7 +251,7 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
     opts.direction = rule::ALIGNMENT;
     opts.train.clear();
     opts.save_model = None;
-    opts.progress = false;
+    opts.progress = Default::default();
     Ok(opts)
 }
 

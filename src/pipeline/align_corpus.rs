@@ -8,12 +8,12 @@
 
 use std::path::PathBuf;
 
-use ldd_align::{alignment_error_rate, read_gold, AerScores, Corpus, Gold, GoldOptions};
+use ldd_align::{alignment_error_rate, read_gold, AerScores, Gold, GoldOptions, PairStoreBuilder};
 use ldd_conllu::parse_block;
 
 use crate::config::Languages;
 use crate::detect::alignment::{
-    align, pair_tokens, push_files, AlignOptions, CorpusSides, ModelType,
+    align_stored, pair_tokens, read_pairs, AlignOptions, CorpusSides, ModelType, TooLong,
 };
 use crate::error::{Error, Result};
 use crate::read::lockstep::{Line, Lockstep};
@@ -51,7 +51,9 @@ pub struct AlignReport {
 
 /// Aligns the corpus, writes the alignments (all-or-nothing) and scores them against the
 /// gold alignments. Gold token indices refer to the tokens aligned here (with `--conllu`,
-/// UD words; else the aligner's tokenizer, or whitespace with `pretokenized`).
+/// UD words; else the aligner's tokenizer, or whitespace with `pretokenized`). The corpus
+/// is encoded into a temporary store as it is read and its alignments written as they are
+/// made: memory holds neither (but the gold, and the alignments it scores).
 pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
     let mut inputs = vec![run.source.as_path(), run.target.as_path()];
     inputs.extend(run.conllu.as_deref());
@@ -63,37 +65,75 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
         )));
     }
     create_model_dirs(&run.align)?;
-    let files = AlignFiles::create(run.out.as_deref(), run.posteriors.as_deref(), &inputs)?;
-    let mut pairs = Corpus::new();
+    let mut files = AlignFiles::create(run.out.as_deref(), run.posteriors.as_deref(), &inputs)?;
+    let (opts, scoring) = (&run.align, run.gold.is_some());
+    let mut store = PairStoreBuilder::new()?;
+    let mut over = TooLong::default();
+    let mut lengths: Vec<(usize, usize)> = Vec::new();
+    let mut push = |s: &[String], t: &[String]| -> Result<()> {
+        over.add(s.len(), t.len(), opts.max_tokens);
+        if scoring {
+            lengths.push((s.len(), t.len()));
+        }
+        Ok(store.push_pair(s, t)?)
+    };
     match &run.conllu {
         Some(conllu) => {
             let mut input = Lockstep::open(&run.source, &run.target, conllu)?;
             let mut line = Line::default();
+            let lower = |v: Vec<String>| -> Vec<String> {
+                if opts.lowercase {
+                    v.iter().map(|w| w.to_lowercase()).collect()
+                } else {
+                    v
+                }
+            };
             while input.next(&mut line)? {
                 let tree = parse_block(&line.block, conllu)?;
-                let (s, t) = pair_tokens(&tree, &line.source, &line.target, run.align.pretokenized);
-                pairs.push_pair(&s, &t);
+                let (s, t) = pair_tokens(&tree, &line.source, &line.target, opts.pretokenized);
+                push(&lower(s), &lower(t))?;
             }
             input.finish()?;
         }
         None => {
-            push_files(&mut pairs, &run.source, &run.target, run.align.pretokenized)?;
+            read_pairs(
+                &run.source,
+                &run.target,
+                opts.pretokenized,
+                opts.lowercase,
+                push,
+            )?;
         }
     }
+    let store = store.finish()?;
     let langs = (run.languages.source(), run.languages.target());
-    let lengths: Vec<(usize, usize)> = (0..pairs.len()).map(|k| pairs.lengths(k)).collect();
     // Read the gold first: a bad gold file fails before the (long) alignment.
     let gold = match &run.gold {
-        Some((path, opts)) => Some(read_gold(path, opts, &lengths)?),
+        Some((path, gopts)) => Some(read_gold(path, gopts, &lengths)?),
         None => None,
     };
     let own = CorpusSides {
         source: &run.source,
         target: &run.target,
     };
-    let aligned = align(&pairs, &run.align, langs, Some(own), None)?;
-    files.write(&aligned.alignments, aligned.posteriors.as_deref())?;
-    let alignments = aligned.alignments;
+    let mut alignments = Vec::new();
+    // An output error stops the aligner and is reported as itself.
+    let mut failed = None;
+    let aligned = align_stored(&store, over, opts, langs, Some(own), |_, links, post| {
+        if let Err(e) = files.line(links, post) {
+            failed = Some(e);
+            return Err(ldd_align::AlignError::Options("output failed".into()));
+        }
+        if scoring {
+            alignments.push(links.to_vec());
+        }
+        Ok(())
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    aligned?;
+    files.commit()?;
     let gold = match gold {
         Some(g) => {
             let scores = alignment_error_rate(&g.sentences, &alignments)?;
@@ -102,7 +142,7 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
         None => None,
     };
     Ok(AlignReport {
-        pairs: pairs.len(),
+        pairs: store.len(),
         gold,
     })
 }

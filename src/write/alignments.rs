@@ -5,7 +5,7 @@
 use std::io::Write as _;
 use std::path::Path;
 
-use ldd_align::Alignment;
+use ldd_align::Link;
 use ldd_io::AtomicFile;
 
 use crate::detect::alignment::{AlignOptions, ModelType};
@@ -29,8 +29,8 @@ pub fn create_model_dirs(opts: &AlignOptions) -> Result<()> {
 }
 
 /// `align`'s output files, started before any work (each a hidden temporary file beside
-/// its target, removed if the run fails or is stopped) and moved into place together by
-/// [`AlignFiles::write`].
+/// its target, removed if the run fails or is stopped), written a pair at a time
+/// ([`AlignFiles::line`]) and moved into place together by [`AlignFiles::commit`].
 #[derive(Debug)]
 pub struct AlignFiles {
     out: Option<AtomicFile>,
@@ -54,30 +54,28 @@ impl AlignFiles {
         })
     }
 
-    /// Writes `alignments` (Pharaoh, one line per pair) and the `posteriors` of their
-    /// links, and moves both files into place together once both are written.
-    pub fn write(self, alignments: &[Alignment], posteriors: Option<&[Vec<f64>]>) -> Result<()> {
-        let mut files = Vec::new();
-        if let Some(mut w) = self.out {
-            for a in alignments {
-                writeln!(w, "{}", ldd_align::pharaoh::format_line(a))
-                    .map_err(|e| ldd_io::Error::io(w.target(), e))?;
-            }
-            files.push(w);
+    /// Writes the alignment of the next pair (Pharaoh) and the posteriors of its links
+    /// (needed when the posteriors file was asked for).
+    pub fn line(&mut self, links: &[Link], posteriors: Option<&[f64]>) -> Result<()> {
+        if let Some(w) = &mut self.out {
+            writeln!(w, "{}", ldd_align::pharaoh::format_line(links))
+                .map_err(|e| ldd_io::Error::io(w.target(), e))?;
         }
-        if let Some(mut w) = self.posteriors {
+        if let Some(w) = &mut self.posteriors {
             let Some(post) = posteriors else {
                 return Err(Error::Config(
                     "internal: link posteriors asked for but not computed".into(),
                 ));
             };
-            for p in post {
-                writeln!(w, "{}", posterior_line(p))
-                    .map_err(|e| ldd_io::Error::io(w.target(), e))?;
-            }
-            files.push(w);
+            writeln!(w, "{}", posterior_line(post))
+                .map_err(|e| ldd_io::Error::io(w.target(), e))?;
         }
-        AtomicFile::commit_together(files)?;
+        Ok(())
+    }
+
+    /// Moves both files into place together, once every line is written.
+    pub fn commit(self) -> Result<()> {
+        AtomicFile::commit_together(self.out.into_iter().chain(self.posteriors).collect())?;
         Ok(())
     }
 }

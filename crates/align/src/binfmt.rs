@@ -3,14 +3,16 @@
 //! bit-exactly; strings and vocabularies as byte length + UTF-8; a lexical table column by
 //! column (see [`Columns`]).
 //!
-//! Versions: 1 and 2 are fast_align's model (2 adds the side labels), 3 the HMM by
-//! agreement. Each model reads the versions it owns and names the other's.
+//! Versions: 1 and 2 are fast_align's model (2 adds the side labels), 3 and 4 the HMM by
+//! agreement (4: one pruned table for both directions). Each model reads the versions it
+//! owns and names the other's.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::corpus::{Labels, Vocab};
 use crate::error::{AlignError, Result};
+use crate::lexicon::PairTable;
 use crate::table::Columns;
 
 /// First bytes of every saved model.
@@ -18,8 +20,10 @@ const MAGIC: &[u8; 8] = b"LDDALIGN";
 
 /// Newest version of fast_align's model files.
 pub(crate) const FAST_ALIGN_VERSION: u32 = 2;
-/// Version of the HMM model files.
-pub(crate) const HMM_VERSION: u32 = 3;
+/// Version of the HMM model files written.
+pub(crate) const HMM_VERSION: u32 = 4;
+/// Oldest version of the HMM model files read (a column table per direction).
+pub(crate) const OLD_HMM_VERSION: u32 = 3;
 
 /// Writes a model file through an [`ldd_io::AtomicFile`], summing the CRC as it goes.
 pub(crate) struct Writer {
@@ -100,6 +104,43 @@ impl Writer {
                 buf.extend_from_slice(&p.to_le_bytes());
             }
             self.put(&buf)?;
+        }
+        Ok(())
+    }
+
+    /// `f64`s, bit-exactly, without a count.
+    pub fn f64s(&mut self, xs: &[f64]) -> Result<()> {
+        for part in xs.chunks(1 << 13) {
+            let buf: Vec<u8> = part.iter().flat_map(|x| x.to_le_bytes()).collect();
+            self.put(&buf)?;
+        }
+        Ok(())
+    }
+
+    /// The HMM's table: `u64` entries, then per source word the `u64` length of its row,
+    /// the `u32` target ids of the rows, `f32` `p(t | s)` and `p(s | t)` of every entry,
+    /// then per target word `f64` `p(t | NULL)` and its column's other probability, and per
+    /// source word `p(s | NULL)` and its row's other probability.
+    pub fn pair_table(&mut self, t: &PairTable) -> Result<()> {
+        self.u64(t.entries() as u64)?;
+        let lens: Vec<u8> = t
+            .row_off
+            .windows(2)
+            .flat_map(|w| ((w[1] - w[0]) as u64).to_le_bytes())
+            .collect();
+        self.put(&lens)?;
+        for part in t.cols.chunks(1 << 14) {
+            let buf: Vec<u8> = part.iter().flat_map(|x| x.to_le_bytes()).collect();
+            self.put(&buf)?;
+        }
+        for v in [&t.fwd, &t.rev] {
+            for part in v.chunks(1 << 14) {
+                let buf: Vec<u8> = part.iter().flat_map(|x| x.to_le_bytes()).collect();
+                self.put(&buf)?;
+            }
+        }
+        for v in [&t.null_fwd, &t.other_rev, &t.null_rev, &t.other_fwd] {
+            self.f64s(v)?;
         }
         Ok(())
     }
@@ -248,6 +289,81 @@ impl<'a> Reader<'a> {
             c.col_off.push(c.conds.len());
         }
         Ok(c)
+    }
+
+    /// `n` `f64`s.
+    pub fn f64s(&mut self, n: usize) -> std::result::Result<Vec<f64>, String> {
+        let bytes = self.take(n.checked_mul(8).ok_or("count too large")?)?;
+        Ok(bytes
+            .chunks_exact(8)
+            .map(|b| f64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+            .collect())
+    }
+
+    /// A table written by [`Writer::pair_table`] for `ns` source and `nt` target words,
+    /// checked: rows that add up, target ids ascending within a row and below `nt`,
+    /// probabilities finite and positive.
+    pub fn pair_table(&mut self, ns: usize, nt: usize) -> std::result::Result<PairTable, String> {
+        let k = self.len()?;
+        let mut row_off = Vec::with_capacity(ns + 1);
+        row_off.push(0usize);
+        for _ in 0..ns {
+            let n = usize::try_from(self.u64()?).map_err(|_| "bad row length")?;
+            let end = row_off[row_off.len() - 1]
+                .checked_add(n)
+                .filter(|&e| e <= k)
+                .ok_or("rows longer than the table")?;
+            row_off.push(end);
+        }
+        if row_off[ns] != k {
+            return Err(format!("rows of {} entries for {k}", row_off[ns]));
+        }
+        let bytes = self.take(k.checked_mul(4).ok_or("count too large")?)?;
+        let cols: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        for w in row_off.windows(2) {
+            let row = &cols[w[0]..w[1]];
+            if row.iter().any(|&c| c as usize >= nt) || row.windows(2).any(|p| p[0] >= p[1]) {
+                return Err("bad target word id in the table".into());
+            }
+        }
+        let bad = || "bad probability in the table".to_string();
+        let mut singles = || -> std::result::Result<Vec<f32>, String> {
+            let bytes = self.take(k.checked_mul(4).ok_or("count too large")?)?;
+            let v: Vec<f32> = bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            if v.iter().any(|&p| !(p.is_finite() && p > 0.0)) {
+                return Err(bad());
+            }
+            Ok(v)
+        };
+        let (fwd, rev) = (singles()?, singles()?);
+        let mut next = |n: usize| -> std::result::Result<Vec<f64>, String> {
+            let v = self.f64s(n)?;
+            if v.iter().any(|&p| !(p.is_finite() && p > 0.0)) {
+                return Err(bad());
+            }
+            Ok(v)
+        };
+        let (null_fwd, other_rev) = (next(nt)?, next(nt)?);
+        let (null_rev, other_fwd) = (next(ns)?, next(ns)?);
+        let mut t = PairTable {
+            row_off,
+            cols,
+            fwd,
+            rev,
+            null_fwd,
+            null_rev,
+            other_fwd,
+            other_rev,
+            ..PairTable::default()
+        };
+        t.index_rows();
+        Ok(t)
     }
 
     /// Fails unless every byte was read.

@@ -1,6 +1,5 @@
 //! Interned, compactly stored parallel corpus.
 
-use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 
@@ -32,11 +31,22 @@ impl Hasher for FxHasher {
 
 pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
 
-/// A vocabulary interning words to dense `u32` ids (in order of first appearance).
+/// A vocabulary interning words to dense `u32` ids (in order of first appearance). Every
+/// word is stored once, in one string; the index holds ids only: about 5 bytes a word
+/// beyond its text.
 #[derive(Debug, Clone, Default)]
 pub struct Vocab {
-    words: Vec<Box<str>>,
-    map: HashMap<Box<str>, u32, FxBuild>,
+    text: String,
+    /// End of every word in `text`.
+    ends: Vec<u32>,
+    index: hashbrown::HashTable<u32>,
+}
+
+#[inline]
+fn word_hash(w: &str) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(w.as_bytes());
+    h.finish()
 }
 
 impl Vocab {
@@ -45,40 +55,53 @@ impl Vocab {
         Self::default()
     }
 
+    /// Word `id` of `text` cut at `ends`.
+    #[inline]
+    fn slice<'t>(text: &'t str, ends: &[u32], id: u32) -> &'t str {
+        let i = id as usize;
+        let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+        &text[start..ends[i] as usize]
+    }
+
     /// Returns the id of `word`, adding it if it is new.
     pub fn intern(&mut self, word: &str) -> u32 {
-        if let Some(&id) = self.map.get(word) {
+        let h = word_hash(word);
+        let Vocab { text, ends, index } = self;
+        if let Some(&id) = index.find(h, |&id| Vocab::slice(text, ends, id) == word) {
             return id;
         }
-        let id = u32::try_from(self.words.len()).expect("vocabulary exceeds u32::MAX words");
-        self.words.push(word.into());
-        self.map.insert(word.into(), id);
+        let id = u32::try_from(ends.len()).expect("vocabulary exceeds u32::MAX words");
+        text.push_str(word);
+        ends.push(u32::try_from(text.len()).expect("vocabulary exceeds 4 GB of text"));
+        index.insert_unique(h, id, |&i| word_hash(Vocab::slice(text, ends, i)));
         id
     }
 
     /// Id of `word`, if known.
     pub fn get(&self, word: &str) -> Option<u32> {
-        self.map.get(word).copied()
+        self.index
+            .find(word_hash(word), |&id| self.word(id) == word)
+            .copied()
     }
 
     /// The word with id `id`. Panics if `id` is out of range.
     pub fn word(&self, id: u32) -> &str {
-        &self.words[id as usize]
+        Vocab::slice(&self.text, &self.ends, id)
     }
 
     /// Number of distinct words.
     pub fn len(&self) -> usize {
-        self.words.len()
+        self.ends.len()
     }
 
     /// Whether the vocabulary is empty.
     pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        self.ends.is_empty()
     }
 
     /// All words in id order.
     pub fn words(&self) -> impl ExactSizeIterator<Item = &str> {
-        self.words.iter().map(|w| &**w)
+        (0..self.ends.len() as u32).map(|id| self.word(id))
     }
 }
 

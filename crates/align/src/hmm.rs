@@ -1,5 +1,6 @@
 //! The HMM alignment model (Vogel, Ney & Tillmann 1996), with null states as Och & Ney
-//! (2003) define them, initialised by IBM Model 1 and trained by EM with forward–backward.
+//! (2003) define them, initialised by IBM Model 1 and trained by EM with forward–backward,
+//! both directions together by agreement (Liang, Taskar & Klein 2006).
 //!
 //! Each generated word is emitted by one conditioning word or by the null word; which
 //! conditioning word is a hidden state whose transitions depend only on the jump width
@@ -12,36 +13,29 @@
 //!   the null state remembering `p` with `p0`.
 //! - `s(d)` is one weight per jump width, widths beyond ±[`HmmOptions::max_jump`] sharing
 //!   the outermost weight, estimated from the expected jumps of every pair.
-//! - The lexical table `t(g | c)` starts from IBM Model 1 and is re-estimated from the
-//!   posteriors with fast_align's variational-Bayes M-step (a small Dirichlet prior that
-//!   keeps rare words from taking every link).
+//! - The lexical table (see `lexicon.rs`: one sparse table of the kept word pairs for both
+//!   directions) starts from IBM Model 1 and is re-estimated from the posteriors with
+//!   fast_align's variational-Bayes M-step (a small Dirichlet prior that keeps rare words
+//!   from taking every link). In the joint iterations a word pair's count is the product of
+//!   its two directional posteriors, the null cells taking what is left.
 //! - Alignment: every generated word gets the conditioning word of highest posterior
 //!   probability, unless the null states together are more probable; the posterior of the
 //!   chosen link is returned beside it (its confidence).
 //!
-//! **Determinism.** The E-step runs over fixed chunks of pairs in parallel (rayon); each
-//! pair's expected counts are returned in order and summed sequentially in corpus order,
-//! so results are bit-identical whatever the number of threads.
+//! **Streaming.** Every pass reads the pairs chunk by chunk ([`crate::PairStore`] keeps
+//! them on disk): memory holds the vocabularies, the table and the posteriors of the pairs
+//! in flight (two chunks), never the corpus.
 //!
-//! **Memory.** The corpus, one `u32` slot id per (generated word, conditioning word + null)
-//! cell of every pair and 16 bytes per distinct co-occurring word pair (as fast_align's
-//! model), plus the posteriors of two chunks of pairs (one summed, one computed).
-
-use rayon::prelude::*;
-
-use std::path::Path;
+//! **Determinism.** The E-step runs over the pairs of a chunk in parallel (rayon); each
+//! pair's expected counts are returned and summed sequentially in corpus order, so results
+//! are bit-identical whatever the number of threads.
 
 use crate::binfmt;
-use crate::corpus::{Corpus, Labels, Side, Vocab};
-use crate::diag::digamma;
+use crate::corpus::{Labels, Vocab};
 use crate::error::{AlignError, Result};
-use crate::index::{indexed, split_by_offsets, CellIndex};
-use crate::model::UNSEEN_PROB;
-use crate::table::{self, Columns};
-use crate::Alignment;
-
-/// Pairs whose E-step runs together; their counts are summed in corpus order.
-const CHUNK: usize = 512;
+use crate::lexicon::{self, PairTable, Rest, Shape, NONE};
+use crate::store::{stream, Chunk, Pairs};
+use crate::{Event, Report, Stage};
 
 /// Smallest probability any emission or transition gets (keeps forward–backward finite).
 const FLOOR: f64 = 1e-12;
@@ -49,9 +43,10 @@ const FLOOR: f64 = 1e-12;
 /// Training options of the HMM aligner.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HmmOptions {
-    /// IBM Model 1 EM iterations that initialise the lexical table.
+    /// IBM Model 1 EM iterations that initialise the lexical table (the first counts the
+    /// word pairs and prunes them).
     pub ibm1_iterations: u32,
-    /// HMM EM iterations.
+    /// Joint HMM EM iterations.
     pub hmm_iterations: u32,
     /// Probability of moving to a null state.
     pub p0: f64,
@@ -59,16 +54,17 @@ pub struct HmmOptions {
     pub max_jump: usize,
     /// Dirichlet concentration of the variational-Bayes lexical M-step.
     pub alpha: f64,
-    /// Reverse direction: condition on the target side and align every source word.
-    /// Alignments are reported in source–target order whatever the direction.
-    pub reverse: bool,
     /// Pairs with more tokens than this on either side are left out of training and get an
     /// empty alignment.
     pub max_len: usize,
-    /// Joint training: a word pair is linked in the agreed alignment when the product of
-    /// its two directional posteriors reaches this.
-    pub agreement_threshold: f64,
+    /// A co-occurring word pair is kept in the lexical table only if its probability after
+    /// the first IBM Model 1 iteration reaches this in either direction; the others share
+    /// their row's average (see `lexicon.rs`). 0 keeps every pair.
+    pub prune: f64,
 }
+
+/// Default of [`HmmOptions::prune`].
+pub const DEFAULT_PRUNE: f64 = 1e-5;
 
 impl Default for HmmOptions {
     fn default() -> Self {
@@ -78,15 +74,14 @@ impl Default for HmmOptions {
             p0: 0.05,
             max_jump: 10,
             alpha: 0.1,
-            reverse: false,
             max_len: 1000,
-            agreement_threshold: 0.5,
+            prune: DEFAULT_PRUNE,
         }
     }
 }
 
 impl HmmOptions {
-    fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if !(0.0..1.0).contains(&self.p0) || self.p0 == 0.0 {
             return Err(AlignError::Options("p0 must be in (0, 1)".into()));
         }
@@ -96,96 +91,15 @@ impl HmmOptions {
         if self.max_jump == 0 {
             return Err(AlignError::Options("max_jump must be >= 1".into()));
         }
+        if !(0.0..1.0).contains(&self.prune) {
+            return Err(AlignError::Options("prune must be in [0, 1)".into()));
+        }
         Ok(())
     }
-}
 
-/// Alignments of every pair with the posterior probability of each link.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HmmAlignment {
-    /// Sorted `(source, target)` links of every pair, 0-based.
-    pub links: Vec<Alignment>,
-    /// The posterior probability of each link, in the order of `links`.
-    pub posteriors: Vec<Vec<f64>>,
-}
-
-/// The slots of a corpus in one direction: cell `(j, i)` of pair `k` (generated position
-/// `j`, conditioning position `i − 1`, `i = 0` the null word) is
-/// `cells[cell_off[k] + j·(n + 1) + i]`.
-struct Slots {
-    cells: Vec<u32>,
-    cell_off: Vec<usize>,
-    /// Conditioning word of every slot (the null word is the vocabulary size).
-    slot_cond: Vec<u32>,
-    /// Number of conditioning words, the null word included.
-    conds: usize,
-    /// Whether pair `k` is trained and aligned (both sides non-empty, within `max_len`).
-    used: Vec<bool>,
-    /// Per generated word id, its slot range (slots are grouped by generated word).
-    group_off: Vec<usize>,
-}
-
-impl Slots {
-    /// Slots from the corpus's [`CellIndex`] (built in parallel, no hashing), its rows
-    /// copied from group order into pair order.
-    fn build(view: &Side<'_>, max_len: usize) -> Slots {
-        let idx = CellIndex::build(view, max_len);
-        let used: Vec<bool> = (0..view.len())
-            .map(|k| indexed(view.cond(k), view.gen(k), max_len))
-            .collect();
-        let mut cell_off = Vec::with_capacity(view.len() + 1);
-        let mut tok_off = Vec::with_capacity(view.len() + 1);
-        let (mut cells_n, mut toks_n) = (0, 0);
-        for (k, &ok) in used.iter().enumerate() {
-            cell_off.push(cells_n);
-            tok_off.push(toks_n);
-            if ok {
-                cells_n += view.gen(k).len() * (view.cond(k).len() + 1);
-                toks_n += view.gen(k).len();
-            }
-        }
-        cell_off.push(cells_n);
-        tok_off.push(toks_n);
-        // Where the row of every generated token starts in the index.
-        let mut row_at = vec![0usize; toks_n];
-        for g in 0..idx.num_groups() {
-            let mut at = idx.cell_off[g];
-            for &(k, j) in &idx.occ[idx.occ_off[g]..idx.occ_off[g + 1]] {
-                row_at[tok_off[k as usize] + j as usize] = at;
-                at += view.cond(k as usize).len() + 1;
-            }
-        }
-        let mut cells = vec![0u32; cells_n];
-        split_by_offsets(&mut cells, &cell_off)
-            .into_par_iter()
-            .enumerate()
-            .with_min_len(256)
-            .filter(|(k, _)| used[*k])
-            .for_each(|(k, out)| {
-                let n1 = view.cond(k).len() + 1;
-                for ((row, &g), &at) in out
-                    .chunks_mut(n1)
-                    .zip(view.gen(k))
-                    .zip(&row_at[tok_off[k]..tok_off[k + 1]])
-                {
-                    let base = idx.group_off[g as usize] as u32;
-                    for (c, &r) in row.iter_mut().zip(&idx.cell_slot[at..at + n1]) {
-                        *c = base + r;
-                    }
-                }
-            });
-        Slots {
-            cells,
-            cell_off,
-            slot_cond: idx.slot_cond,
-            conds: view.cond_vocab.len() + 1,
-            used,
-            group_off: idx.group_off,
-        }
-    }
-
-    fn pair(&self, k: usize) -> &[u32] {
-        &self.cells[self.cell_off[k]..self.cell_off[k + 1]]
+    /// Passes over the pairs that training makes.
+    pub(crate) fn passes(&self) -> u32 {
+        1 + 2 * self.ibm1_iterations.saturating_sub(1) + self.hmm_iterations
     }
 }
 
@@ -354,6 +268,40 @@ thread_local! {
     static FB: std::cell::RefCell<Fb> = std::cell::RefCell::new(Fb::default());
 }
 
+/// Work arrays longer than this are freed after use: a rare long pair does not keep its
+/// megabytes for the rest of training.
+const KEEP: usize = 1 << 17;
+
+/// Frees `v` if it grew beyond [`KEEP`].
+fn trim(v: &mut Vec<f64>) {
+    if v.capacity() > KEEP {
+        *v = Vec::new();
+    }
+}
+
+impl Fb {
+    /// Frees the arrays a long pair grew (see [`KEEP`]).
+    fn trim(&mut self) {
+        for v in [
+            &mut self.e,
+            &mut self.alpha,
+            &mut self.scale,
+            &mut self.q,
+            &mut self.mem,
+            &mut self.qs,
+            &mut self.spread,
+            &mut self.beta,
+            &mut self.ew,
+            &mut self.es,
+            &mut self.prev_mem,
+            &mut self.cur_mem,
+            &mut self.pm,
+        ] {
+            trim(v);
+        }
+    }
+}
+
 /// `v` as `n` zeros.
 fn zeroed(v: &mut Vec<f64>, n: usize) -> &mut Vec<f64> {
     v.clear();
@@ -361,457 +309,220 @@ fn zeroed(v: &mut Vec<f64>, n: usize) -> &mut Vec<f64> {
     v
 }
 
-/// The state of training in one direction.
-struct Hmm<'a> {
-    view: Side<'a>,
-    slots: Slots,
-    t: Vec<f64>,
-    jumps: Jumps,
-    opts: HmmOptions,
-    /// The summed counts, kept between iterations: zeroing pages already written is much
-    /// cheaper than faulting in fresh ones while the other threads run.
-    tot: Totals,
-}
-
-impl<'a> Hmm<'a> {
-    fn new(corpus: &'a Corpus, opts: &HmmOptions) -> Hmm<'a> {
-        let view = corpus.view(opts.reverse);
-        let slots = Slots::build(&view, opts.max_len);
-        let t = vec![1.0; slots.slot_cond.len()];
-        Hmm {
-            view,
-            slots,
-            t,
-            jumps: Jumps::uniform(opts.max_jump),
-            opts: opts.clone(),
-            tot: Totals::default(),
+/// Forward–backward of a pair of `n` conditioning and `m` generated words whose emissions
+/// `fb.e[j·(n + 1) + i]` (`i = 0` the null word, floored) the caller filled: the posterior
+/// of every cell (null cell = all null states), the expected jumps and their exposure (left
+/// at zero without `with_jumps`, as alignment needs none). Transitions inside the jump
+/// window are summed one width at a time over contiguous slices (loops the compiler
+/// vectorises), beyond it through prefix sums: `O(m · n · D)` per pair.
+fn forward_backward(n: usize, m: usize, p0: f64, jm: &Jumps, fb: &mut Fb, out: Out<'_>) {
+    let Out {
+        post,
+        jumps,
+        exposure,
+    } = out;
+    let with_jumps = !jumps.is_empty();
+    let Fb {
+        e,
+        alpha,
+        scale,
+        q,
+        mem,
+        qs,
+        spread,
+        beta,
+        ew,
+        es,
+        prev_mem,
+        cur_mem,
+        pm,
+    } = fb;
+    let (n1, ni) = (n + 1, n as isize);
+    let dm = jm.max as isize;
+    let (w_lo, w_hi) = (jm.w[0], jm.w[2 * jm.max]);
+    let win = Window::new(jm, n);
+    // (1 − p0) / Z(p), at p + 1.
+    let inv_z: Vec<f64> = jm.norms(n).iter().map(|z| (1.0 - p0) / z).collect();
+    // States: 0..n words, n..2n null after word i, 2n null at the start. A state's
+    // memory (at p + 1): word i and null-after-i remember i, the start −1.
+    let s_n = 2 * n + 1;
+    let by_mem = |al: &[f64], out: &mut [f64]| {
+        out[0] = al[2 * n];
+        for (o, (a, b)) in out[1..].iter_mut().zip(al[..n].iter().zip(&al[n..2 * n])) {
+            *o = a + b;
         }
+    };
+    let alpha = zeroed(alpha, m * s_n);
+    let scale = zeroed(scale, m);
+    let q = zeroed(q, n1);
+    let mem = zeroed(mem, n1);
+    let spread = zeroed(spread, n);
+    for (i, a) in alpha[..n].iter_mut().enumerate() {
+        *a = jm.w(i as isize + 1) * inv_z[0] * e[i + 1];
     }
-
-    /// The direction `opts.reverse` of a trained model on another corpus: its lexical table
-    /// (`unseen` for word pairs it does not hold) and jump weights.
-    fn from_model(
-        corpus: &'a Corpus,
-        opts: &HmmOptions,
-        vocabs: (&Vocab, &Vocab),
-        table: &Columns,
-        jumps: &[f64],
-    ) -> Hmm<'a> {
-        let view = corpus.view(opts.reverse);
-        let slots = Slots::build(&view, opts.max_len);
-        let t = table.slot_probs(
-            vocabs,
-            &view,
-            &table::cond_map(vocabs.0, &view),
-            (&slots.group_off, &slots.slot_cond),
-            UNSEEN_PROB,
-        );
-        Hmm {
-            view,
-            slots,
-            t,
-            jumps: Jumps {
-                max: opts.max_jump,
-                w: jumps.to_vec(),
-            },
-            opts: opts.clone(),
-            tot: Totals::default(),
-        }
-    }
-
-    /// The trained lexical table, one column per generated word.
-    fn columns(&self) -> Columns {
-        Columns::from_slots(&self.slots.group_off, &self.slots.slot_cond, |s| self.t[s])
-    }
-
-    /// The totals, zeroed, for one E-step (hand them back through [`Hmm::update`]).
-    fn take_totals(&mut self) -> Totals {
-        let mut tot = std::mem::take(&mut self.tot);
-        tot.counts.resize(self.t.len(), 0.0);
-        tot.counts
-            .par_iter_mut()
-            .with_min_len(1 << 16)
-            .for_each(|x| *x = 0.0);
-        tot.jumps = vec![0.0; self.jumps.w.len()];
-        tot.exposure = vec![0.0; self.jumps.w.len()];
-        tot
-    }
-
-    /// Runs `f` on every used pair in parallel, chunk by chunk, and hands the results to
-    /// `sum` in corpus order; one chunk is summed while the next is computed.
-    fn each_pair<R: Send>(
-        &self,
-        f: impl Fn(usize) -> R + Sync,
-        mut sum: impl FnMut(usize, R) + Send,
-    ) {
-        let n = self.view.len();
-        let (mut start, mut pending_start) = (0, 0);
-        let mut pending: Vec<Option<R>> = Vec::new();
-        loop {
-            let end = (start + CHUNK).min(n);
-            let (todo, at, sum) = (std::mem::take(&mut pending), pending_start, &mut sum);
-            let ((), next) = rayon::join(
-                move || {
-                    for (k, r) in (at..).zip(todo) {
-                        if let Some(r) = r {
-                            sum(k, r);
-                        }
-                    }
-                },
-                || {
-                    (start..end)
-                        .into_par_iter()
-                        .map(|k| self.slots.used[k].then(|| f(k)))
-                        .collect::<Vec<_>>()
-                },
-            );
-            if start >= n {
-                break;
-            }
-            (pending, pending_start, start) = (next, start, end);
-        }
-    }
-
-    /// IBM Model 1 E-step of pair `k`: the posterior of every cell.
-    fn ibm1_pair(&self, k: usize) -> PairCounts {
-        let n1 = self.view.cond(k).len() + 1;
-        let cells = self.slots.pair(k);
-        let mut post = Vec::with_capacity(cells.len());
-        for row in cells.chunks(n1) {
-            let z: f64 = row.iter().map(|&s| self.t[s as usize]).sum();
-            post.extend(row.iter().map(|&s| self.t[s as usize] / z));
-        }
-        PairCounts {
-            cells: post,
-            jumps: Vec::new(),
-            exposure: Vec::new(),
-        }
-    }
-
-    /// Forward–backward of pair `k`: the posterior of every cell (null cell = all null
-    /// states), the expected jumps and their exposure (left at zero without `with_jumps`,
-    /// as alignment needs none). Transitions inside the jump window
-    /// are summed one width at a time over contiguous slices (loops the compiler
-    /// vectorises), beyond it through prefix sums: `O(m · n · D)` per pair.
-    fn hmm_pair(&self, k: usize, with_jumps: bool) -> PairCounts {
-        FB.with(|fb| self.forward_backward(k, with_jumps, &mut fb.borrow_mut()))
-    }
-
-    /// [`Hmm::hmm_pair`] in this thread's work arrays.
-    fn forward_backward(&self, k: usize, with_jumps: bool, fb: &mut Fb) -> PairCounts {
-        let Fb {
-            e,
-            alpha,
-            scale,
-            q,
-            mem,
-            qs,
-            spread,
-            beta,
-            ew,
-            es,
-            prev_mem,
-            cur_mem,
-            pm,
-        } = fb;
-        let (n, m) = (self.view.cond(k).len(), self.view.gen(k).len());
-        let (n1, ni) = (n + 1, n as isize);
-        let cells = self.slots.pair(k);
-        let (p0, jm) = (self.opts.p0, &self.jumps);
-        let dm = jm.max as isize;
-        let (w_lo, w_hi) = (jm.w[0], jm.w[2 * jm.max]);
-        // Emissions, looked up once: `e[j·(n + 1) + i]`, `i = 0` the null word.
-        e.clear();
-        e.extend(cells.iter().map(|&c| self.t[c as usize].max(FLOOR)));
-        let win = Window::new(jm, n);
-        // (1 − p0) / Z(p), at p + 1.
-        let inv_z: Vec<f64> = jm.norms(n).iter().map(|z| (1.0 - p0) / z).collect();
-        // States: 0..n words, n..2n null after word i, 2n null at the start. A state's
-        // memory (at p + 1): word i and null-after-i remember i, the start −1.
-        let s_n = 2 * n + 1;
-        let by_mem = |al: &[f64], out: &mut [f64]| {
-            out[0] = al[2 * n];
-            for (o, (a, b)) in out[1..].iter_mut().zip(al[..n].iter().zip(&al[n..2 * n])) {
-                *o = a + b;
-            }
-        };
-        let alpha = zeroed(alpha, m * s_n);
-        let scale = zeroed(scale, m);
-        let q = zeroed(q, n1);
-        let mem = zeroed(mem, n1);
-        let spread = zeroed(spread, n);
-        for (i, a) in alpha[..n].iter_mut().enumerate() {
-            *a = jm.w(i as isize + 1) * inv_z[0] * e[i + 1];
-        }
-        alpha[2 * n] = p0 * e[0];
-        for j in 0..m {
-            if j > 0 {
-                let (prev, cur) = alpha[(j - 1) * s_n..(j + 1) * s_n].split_at_mut(s_n);
-                by_mem(prev, mem);
-                for (x, (b, iz)) in q.iter_mut().zip(mem.iter().zip(&inv_z)) {
-                    *x = b * iz;
-                }
-                // Σ_p q(p) · s(i − p) for every word i: beyond the window, then inside.
-                prefix(q, qs);
-                let total = qs[n1];
-                for (i, o) in spread.iter_mut().enumerate() {
-                    let i = i as isize;
-                    // p ≤ i − D, i.e. p + 1 < i − D + 2; p ≥ i + D, i.e. p + 1 ≥ i + D + 1.
-                    let below = (i - dm + 2).clamp(0, n1 as isize) as usize;
-                    let above = (i + dm + 1).clamp(0, n1 as isize) as usize;
-                    *o = w_hi * qs[below] + w_lo * (total - qs[above]);
-                }
-                for w in &win.widths {
-                    for (o, &x) in spread[w.words()].iter_mut().zip(&q[w.mems()]) {
-                        *o += w.weight * x;
-                    }
-                }
-                let ej = &e[j * n1..(j + 1) * n1];
-                let e0 = ej[0];
-                for (c, (s, em)) in cur[..n].iter_mut().zip(spread.iter().zip(&ej[1..])) {
-                    *c = s * em;
-                }
-                for (c, b) in cur[n..2 * n].iter_mut().zip(&mem[1..]) {
-                    *c = p0 * b * e0;
-                }
-                cur[2 * n] = p0 * mem[0] * e0;
-            }
-            let row = &mut alpha[j * s_n..(j + 1) * s_n];
-            let z: f64 = row.iter().sum();
-            scale[j] = z;
-            let inv = 1.0 / z;
-            row.iter_mut().for_each(|x| *x *= inv);
-        }
-        // Backward, scaled by the same factors; beta depends on the memory only.
-        let beta = zeroed(beta, m * n1);
-        beta[(m - 1) * n1..].iter_mut().for_each(|x| *x = 1.0);
-        let ew = zeroed(ew, n);
-        for j in (0..m - 1).rev() {
-            let ej = &e[(j + 1) * n1..(j + 2) * n1];
-            let e0 = ej[0];
-            let (now, next) = beta.split_at_mut((j + 1) * n1);
-            let next = &next[..n1];
-            for (x, (em, b)) in ew.iter_mut().zip(ej[1..].iter().zip(&next[1..])) {
-                *x = em * b;
-            }
-            prefix(ew, es);
-            let total = es[n];
-            let row = &mut now[j * n1..];
-            for (p1, r) in row.iter_mut().enumerate() {
-                let p = p1 as isize - 1;
-                let above = (p + dm).clamp(0, ni) as usize;
-                let below = (p - dm + 1).clamp(0, ni) as usize;
-                *r = w_hi * (total - es[above]) + w_lo * es[below];
-            }
-            for w in &win.widths {
-                for (r, &x) in row[w.mems()].iter_mut().zip(&ew[w.words()]) {
-                    *r += w.weight * x;
-                }
-            }
-            let inv = 1.0 / scale[j + 1];
-            for (r, (iz, nx)) in row.iter_mut().zip(inv_z.iter().zip(next)) {
-                *r = (*r * iz + p0 * e0 * nx) * inv;
-            }
-        }
-        // Posteriors of the cells; expected jumps and their exposure.
-        let nb = jm.w.len();
-        let mut post = vec![0.0; m * n1];
-        let mut jumps = vec![0.0; nb];
-        let mut exposure = vec![0.0; nb];
-        // Posterior of each memory at the previous position (the start: all at −1).
-        let mut prev_mem = zeroed(prev_mem, n1);
-        prev_mem[0] = 1.0;
-        let mut cur_mem = zeroed(cur_mem, n1);
-        for j in 0..m {
-            let al = &alpha[j * s_n..(j + 1) * s_n];
-            let be = &beta[j * n1..(j + 1) * n1];
-            let out = &mut post[j * n1..(j + 1) * n1];
-            let mut null = al[2 * n] * be[0];
-            cur_mem[0] = null;
-            for i in 0..n {
-                let (word, after) = (al[i] * be[i + 1], al[n + i] * be[i + 1]);
-                out[i + 1] = word;
-                cur_mem[i + 1] = word + after;
-                null += after;
-            }
-            out[0] = null;
-            let z: f64 = cur_mem.iter().sum();
-            let inv = 1.0 / z;
-            out.iter_mut().for_each(|x| *x *= inv);
-            cur_mem.iter_mut().for_each(|x| *x *= inv);
-            if !with_jumps {
-                continue;
-            }
-            // Expected jumps into word states: q(p) · s(i − p) · emit · beta / scale, with
-            // q from the previous position's forward mass (the start's mass is 1 at j = 0).
-            let ej = &e[j * n1..(j + 1) * n1];
-            let inv = 1.0 / scale[j];
-            for (x, (em, b)) in ew.iter_mut().zip(ej[1..].iter().zip(&be[1..])) {
-                *x = em * b * inv;
-            }
-            if j > 0 {
-                by_mem(&alpha[(j - 1) * s_n..j * s_n], mem);
-            } else {
-                mem.iter_mut().for_each(|x| *x = 0.0);
-                mem[0] = 1.0;
-            }
+    alpha[2 * n] = p0 * e[0];
+    for j in 0..m {
+        if j > 0 {
+            let (prev, cur) = alpha[(j - 1) * s_n..(j + 1) * s_n].split_at_mut(s_n);
+            by_mem(prev, mem);
             for (x, (b, iz)) in q.iter_mut().zip(mem.iter().zip(&inv_z)) {
                 *x = b * iz;
             }
-            prefix(ew, es);
-            prefix(prev_mem, pm);
-            let total = es[n];
-            let (mut far_hi, mut far_lo, mut exp_hi, mut exp_lo) = (0.0, 0.0, 0.0, 0.0);
-            for (p1, (qp, gm)) in q.iter().zip(prev_mem.iter()).enumerate() {
-                let p = p1 as isize - 1;
-                let above = (p + dm).clamp(0, ni) as usize;
-                let below = (p - dm + 1).clamp(0, ni) as usize;
-                far_hi += qp * (total - es[above]);
-                far_lo += qp * es[below];
-                exp_hi += gm * far_above(p, dm, n);
-                exp_lo += gm * far_below(p, dm);
+            // Σ_p q(p) · s(i − p) for every word i: beyond the window, then inside.
+            prefix(q, qs);
+            let total = qs[n1];
+            for (i, o) in spread.iter_mut().enumerate() {
+                let i = i as isize;
+                // p ≤ i − D, i.e. p + 1 < i − D + 2; p ≥ i + D, i.e. p + 1 ≥ i + D + 1.
+                let below = (i - dm + 2).clamp(0, n1 as isize) as usize;
+                let above = (i + dm + 1).clamp(0, n1 as isize) as usize;
+                *o = w_hi * qs[below] + w_lo * (total - qs[above]);
             }
-            jumps[nb - 1] += w_hi * far_hi;
-            jumps[0] += w_lo * far_lo;
-            exposure[nb - 1] += exp_hi;
-            exposure[0] += exp_lo;
             for w in &win.widths {
-                let (mems, b) = (w.mems(), w.bucket);
-                jumps[b] += w.weight * dot(&q[mems.clone()], &ew[w.words()]);
-                exposure[b] += pm[mems.end] - pm[mems.start];
-            }
-            std::mem::swap(&mut prev_mem, &mut cur_mem);
-        }
-        PairCounts {
-            cells: post,
-            jumps,
-            exposure,
-        }
-    }
-
-    /// The expected counts of pair `k` under IBM Model 1 (`hmm = false`) or the HMM.
-    fn counts(&self, k: usize, hmm: bool) -> PairCounts {
-        if hmm {
-            self.hmm_pair(k, true)
-        } else {
-            self.ibm1_pair(k)
-        }
-    }
-
-    /// One EM iteration of this direction alone.
-    fn iterate(&mut self, hmm: bool) {
-        let mut tot = self.take_totals();
-        let this = &*self;
-        this.each_pair(|k| this.counts(k, hmm), |k, pc| tot.add(this, k, &pc));
-        self.update(tot, hmm);
-    }
-
-    /// The M-step from the summed counts (kept for the next E-step): the lexical table, and the jump weights (per
-    /// position: expected jumps over the positions offered) after an HMM E-step.
-    fn update(&mut self, tot: Totals, hmm: bool) {
-        self.m_step(&tot.counts);
-        if hmm {
-            let rate: Vec<f64> = tot
-                .jumps
-                .iter()
-                .zip(&tot.exposure)
-                .map(|(&c, &e)| if e > 0.0 { c / e } else { 0.0 })
-                .collect();
-            let z: f64 = rate.iter().sum();
-            if z > 0.0 {
-                self.jumps.w = rate.iter().map(|&r| (r / z).max(FLOOR)).collect();
-            }
-            if std::env::var_os("LDD_ALIGN_VERBOSE").is_some() {
-                let w: Vec<String> = self.jumps.w.iter().map(|x| format!("{x:.3}")).collect();
-                eprintln!("[ldd-align hmm] jumps {}", w.join(" "));
-            }
-        }
-        self.tot = tot;
-    }
-
-    /// Variational-Bayes M-step of the lexical table (fast_align's).
-    fn m_step(&mut self, counts: &[f64]) {
-        let alpha = self.opts.alpha;
-        let mut tot = vec![0.0f64; self.slots.conds];
-        for (&c, &e) in counts.iter().zip(&self.slots.slot_cond) {
-            tot[e as usize] += c + alpha;
-        }
-        let dg: Vec<f64> = tot.iter().map(|&t| digamma(t.max(alpha))).collect();
-        self.t
-            .par_iter_mut()
-            .zip(counts.par_iter().zip(self.slots.slot_cond.par_iter()))
-            .with_min_len(4096)
-            .for_each(|(t, (&c, &e))| *t = (digamma(c + alpha) - dg[e as usize]).exp());
-    }
-
-    /// The best link of every generated word of pair `k` and its posterior, from the
-    /// pair's posteriors `pc`: sorted `(source, target)` links.
-    fn best_links(&self, k: usize, pc: &PairCounts) -> Vec<((usize, usize), f64)> {
-        let n = self.view.cond(k).len();
-        let mut out = Vec::new();
-        for (j, row) in pc.cells.chunks(n + 1).enumerate() {
-            let (mut b, mut best) = (0, row[0]);
-            for (i, &p) in row.iter().enumerate().skip(1) {
-                if p > best {
-                    (b, best) = (i, p);
+                for (o, &x) in spread[w.words()].iter_mut().zip(&q[w.mems()]) {
+                    *o += w.weight * x;
                 }
             }
-            if b > 0 {
-                let link = if self.opts.reverse {
-                    (j, b - 1)
-                } else {
-                    (b - 1, j)
-                };
-                out.push((link, best));
+            let ej = &e[j * n1..(j + 1) * n1];
+            let e0 = ej[0];
+            for (c, (s, em)) in cur[..n].iter_mut().zip(spread.iter().zip(&ej[1..])) {
+                *c = s * em;
+            }
+            for (c, b) in cur[n..2 * n].iter_mut().zip(&mem[1..]) {
+                *c = p0 * b * e0;
+            }
+            cur[2 * n] = p0 * mem[0] * e0;
+        }
+        let row = &mut alpha[j * s_n..(j + 1) * s_n];
+        let z: f64 = row.iter().sum();
+        scale[j] = z;
+        let inv = 1.0 / z;
+        row.iter_mut().for_each(|x| *x *= inv);
+    }
+    // Backward, scaled by the same factors; beta depends on the memory only.
+    let beta = zeroed(beta, m * n1);
+    beta[(m - 1) * n1..].iter_mut().for_each(|x| *x = 1.0);
+    let ew = zeroed(ew, n);
+    for j in (0..m - 1).rev() {
+        let ej = &e[(j + 1) * n1..(j + 2) * n1];
+        let e0 = ej[0];
+        let (now, next) = beta.split_at_mut((j + 1) * n1);
+        let next = &next[..n1];
+        for (x, (em, b)) in ew.iter_mut().zip(ej[1..].iter().zip(&next[1..])) {
+            *x = em * b;
+        }
+        prefix(ew, es);
+        let total = es[n];
+        let row = &mut now[j * n1..];
+        for (p1, r) in row.iter_mut().enumerate() {
+            let p = p1 as isize - 1;
+            let above = (p + dm).clamp(0, ni) as usize;
+            let below = (p - dm + 1).clamp(0, ni) as usize;
+            *r = w_hi * (total - es[above]) + w_lo * es[below];
+        }
+        for w in &win.widths {
+            for (r, &x) in row[w.mems()].iter_mut().zip(&ew[w.words()]) {
+                *r += w.weight * x;
             }
         }
-        out.sort_by_key(|x| x.0);
-        out
+        let inv = 1.0 / scale[j + 1];
+        for (r, (iz, nx)) in row.iter_mut().zip(inv_z.iter().zip(next)) {
+            *r = (*r * iz + p0 * e0 * nx) * inv;
+        }
     }
-
-    /// The best link of every generated word and its posterior.
-    fn align(&self) -> HmmAlignment {
-        let mut out = HmmAlignment::empty(self.view.len());
-        self.each_pair(
-            |k| self.best_links(k, &self.hmm_pair(k, false)),
-            |k, links| out.set(k, &links),
-        );
-        out
+    // Posteriors of the cells; expected jumps and their exposure.
+    let nb = jm.w.len();
+    jumps.iter_mut().for_each(|x| *x = 0.0);
+    exposure.iter_mut().for_each(|x| *x = 0.0);
+    // Posterior of each memory at the previous position (the start: all at −1).
+    let mut prev_mem = zeroed(prev_mem, n1);
+    prev_mem[0] = 1.0;
+    let mut cur_mem = zeroed(cur_mem, n1);
+    for j in 0..m {
+        let al = &alpha[j * s_n..(j + 1) * s_n];
+        let be = &beta[j * n1..(j + 1) * n1];
+        let out = &mut post[j * n1..(j + 1) * n1];
+        let mut null = al[2 * n] * be[0];
+        cur_mem[0] = null;
+        for i in 0..n {
+            let (word, after) = (al[i] * be[i + 1], al[n + i] * be[i + 1]);
+            out[i + 1] = word;
+            cur_mem[i + 1] = word + after;
+            null += after;
+        }
+        out[0] = null;
+        let z: f64 = cur_mem.iter().sum();
+        let inv = 1.0 / z;
+        out.iter_mut().for_each(|x| *x *= inv);
+        cur_mem.iter_mut().for_each(|x| *x *= inv);
+        if !with_jumps {
+            continue;
+        }
+        // Expected jumps into word states: q(p) · s(i − p) · emit · beta / scale, with
+        // q from the previous position's forward mass (the start's mass is 1 at j = 0).
+        let ej = &e[j * n1..(j + 1) * n1];
+        let inv = 1.0 / scale[j];
+        for (x, (em, b)) in ew.iter_mut().zip(ej[1..].iter().zip(&be[1..])) {
+            *x = em * b * inv;
+        }
+        if j > 0 {
+            by_mem(&alpha[(j - 1) * s_n..j * s_n], mem);
+        } else {
+            mem.iter_mut().for_each(|x| *x = 0.0);
+            mem[0] = 1.0;
+        }
+        for (x, (b, iz)) in q.iter_mut().zip(mem.iter().zip(&inv_z)) {
+            *x = b * iz;
+        }
+        prefix(ew, es);
+        prefix(prev_mem, pm);
+        let total = es[n];
+        let (mut far_hi, mut far_lo, mut exp_hi, mut exp_lo) = (0.0, 0.0, 0.0, 0.0);
+        for (p1, (qp, gm)) in q.iter().zip(prev_mem.iter()).enumerate() {
+            let p = p1 as isize - 1;
+            let above = (p + dm).clamp(0, ni) as usize;
+            let below = (p - dm + 1).clamp(0, ni) as usize;
+            far_hi += qp * (total - es[above]);
+            far_lo += qp * es[below];
+            exp_hi += gm * far_above(p, dm, n);
+            exp_lo += gm * far_below(p, dm);
+        }
+        jumps[nb - 1] += w_hi * far_hi;
+        jumps[0] += w_lo * far_lo;
+        exposure[nb - 1] += exp_hi;
+        exposure[0] += exp_lo;
+        for w in &win.widths {
+            let (mems, b) = (w.mems(), w.bucket);
+            jumps[b] += w.weight * dot(&q[mems.clone()], &ew[w.words()]);
+            exposure[b] += pm[mems.end] - pm[mems.start];
+        }
+        std::mem::swap(&mut prev_mem, &mut cur_mem);
     }
 }
 
-impl HmmAlignment {
-    fn empty(n: usize) -> HmmAlignment {
-        HmmAlignment {
-            links: vec![Vec::new(); n],
-            posteriors: vec![Vec::new(); n],
+/// Where [`forward_backward`] writes: the posterior of every cell (`m·(n + 1)`), and the
+/// expected jumps and their exposure (one per jump bucket; both empty: not wanted).
+struct Out<'a> {
+    post: &'a mut [f64],
+    jumps: &'a mut [f64],
+    exposure: &'a mut [f64],
+}
+
+impl PairCounts {
+    /// Room for the counts of a pair of `n` conditioning and `m` generated words.
+    fn new(n: usize, m: usize, buckets: usize) -> PairCounts {
+        PairCounts {
+            cells: vec![0.0; m * (n + 1)],
+            jumps: vec![0.0; buckets],
+            exposure: vec![0.0; buckets],
         }
     }
 
-    fn set(&mut self, k: usize, links: &[((usize, usize), f64)]) {
-        self.links[k] = links.iter().map(|x| x.0).collect();
-        self.posteriors[k] = links.iter().map(|x| x.1).collect();
-    }
-}
-
-/// Expected counts summed over the corpus, in corpus order.
-#[derive(Default)]
-struct Totals {
-    counts: Vec<f64>,
-    jumps: Vec<f64>,
-    exposure: Vec<f64>,
-}
-
-impl Totals {
-    fn add(&mut self, h: &Hmm<'_>, k: usize, pc: &PairCounts) {
-        for (&s, &c) in h.slots.pair(k).iter().zip(&pc.cells) {
-            self.counts[s as usize] += c;
-        }
-        for (a, b) in self.jumps.iter_mut().zip(&pc.jumps) {
-            *a += b;
-        }
-        for (a, b) in self.exposure.iter_mut().zip(&pc.exposure) {
-            *a += b;
+    fn out(&mut self) -> Out<'_> {
+        Out {
+            post: &mut self.cells,
+            jumps: &mut self.jumps,
+            exposure: &mut self.exposure,
         }
     }
 }
@@ -819,324 +530,583 @@ impl Totals {
 /// Alignment by agreement (Liang, Taskar & Klein 2006): the lexical counts of both
 /// directions become the product of their posteriors for every word pair, the null cells
 /// taking what is left of each word's mass; each direction keeps its own jumps.
-fn agree(f: &mut PairCounts, r: &mut PairCounts, ns: usize, nt: usize) {
+fn agree(f: &mut [f64], r: &mut [f64], ns: usize, nt: usize) {
     for j in 0..nt {
         for i in 0..ns {
-            let mu = f.cells[j * (ns + 1) + i + 1] * r.cells[i * (nt + 1) + j + 1];
-            f.cells[j * (ns + 1) + i + 1] = mu;
-            r.cells[i * (nt + 1) + j + 1] = mu;
+            let mu = f[j * (ns + 1) + i + 1] * r[i * (nt + 1) + j + 1];
+            f[j * (ns + 1) + i + 1] = mu;
+            r[i * (nt + 1) + j + 1] = mu;
         }
     }
     for j in 0..nt {
-        let row = &mut f.cells[j * (ns + 1)..(j + 1) * (ns + 1)];
+        let row = &mut f[j * (ns + 1)..(j + 1) * (ns + 1)];
         row[0] = (1.0 - row[1..].iter().sum::<f64>()).max(0.0);
     }
     for i in 0..ns {
-        let row = &mut r.cells[i * (nt + 1)..(i + 1) * (nt + 1)];
+        let row = &mut r[i * (nt + 1)..(i + 1) * (nt + 1)];
         row[0] = (1.0 - row[1..].iter().sum::<f64>()).max(0.0);
     }
 }
 
-/// One EM iteration of both directions together, by agreement.
-fn iterate_joint(f: &mut Hmm<'_>, r: &mut Hmm<'_>, hmm: bool) {
-    let (mut tf, mut tr) = (f.take_totals(), r.take_totals());
-    {
-        let (fv, rv) = (&*f, &*r);
-        fv.each_pair(
-            |k| {
-                let (mut a, mut b) = (fv.counts(k, hmm), rv.counts(k, hmm));
-                agree(&mut a, &mut b, fv.view.cond(k).len(), fv.view.gen(k).len());
-                (a, b)
-            },
-            |k, (a, b)| {
-                tf.add(fv, k, &a);
-                tr.add(rv, k, &b);
-            },
-        );
+/// Forward emissions of a pair into `e` (`m` rows of `n + 1`: `p(t_j | NULL)`, then
+/// `p(t_j | s_i)`), from the entries `idx` of its cells ([`PairTable::lookup`]), at least
+/// `floor`.
+fn emit_fwd(t: &PairTable, src: &[u32], tgt: &[u32], idx: &[u32], floor: f64, e: &mut [f64]) {
+    let m = tgt.len();
+    for (j, (&w, row)) in tgt.iter().zip(e.chunks_mut(src.len() + 1)).enumerate() {
+        row[0] = t.p_null_fwd(w).max(floor);
+        for (i, (&s, x)) in src.iter().zip(&mut row[1..]).enumerate() {
+            *x = t.p_fwd(idx[i * m + j], s, w).max(floor);
+        }
     }
-    f.update(tf, hmm);
-    r.update(tr, hmm);
 }
 
-/// What joint training aligns: each direction as [`train_and_align_hmm`] gives it, and the
-/// agreed alignment (links whose two posteriors multiply to at least
-/// [`HmmOptions::agreement_threshold`], with that product as their posterior).
-#[derive(Debug, Clone, PartialEq)]
-pub struct JointAlignment {
-    /// Source→target direction (every target word linked at most once).
-    pub forward: HmmAlignment,
-    /// Target→source direction (every source word linked at most once).
-    pub reverse: HmmAlignment,
-    /// The links both directions agree on.
-    pub agreed: HmmAlignment,
+/// Reverse emissions of a pair into `e` (`n` rows of `m + 1`: `p(s_i | NULL)`, then
+/// `p(s_i | t_j)`).
+fn emit_rev(t: &PairTable, src: &[u32], tgt: &[u32], idx: &[u32], floor: f64, e: &mut [f64]) {
+    let m = tgt.len();
+    for (i, (&s, row)) in src.iter().zip(e.chunks_mut(m + 1)).enumerate() {
+        row[0] = t.p_null_rev(s).max(floor);
+        for (j, (&w, x)) in tgt.iter().zip(&mut row[1..]).enumerate() {
+            *x = t.p_rev(idx[i * m + j], s, w).max(floor);
+        }
+    }
 }
 
-/// Aligns every pair in both directions and by agreement (links whose two posteriors
-/// multiply to at least `threshold`), from one forward–backward per pair and direction.
-fn align_joint(f: &Hmm<'_>, r: &Hmm<'_>, threshold: f64) -> JointAlignment {
-    let n = f.view.len();
-    let mut out = JointAlignment {
-        forward: HmmAlignment::empty(n),
-        reverse: HmmAlignment::empty(n),
-        agreed: HmmAlignment::empty(n),
-    };
-    f.each_pair(
-        |k| {
-            let (a, b) = (f.hmm_pair(k, false), r.hmm_pair(k, false));
-            let (ns, nt) = (f.view.cond(k).len(), f.view.gen(k).len());
-            let mut agreed = Vec::new();
-            for i in 0..ns {
-                for j in 0..nt {
-                    let mu = a.cells[j * (ns + 1) + i + 1] * b.cells[i * (nt + 1) + j + 1];
-                    if mu >= threshold {
-                        agreed.push(((i, j), mu));
+/// IBM Model 1 posteriors: every row of `row` cells normalised.
+fn normalise_rows(e: &mut [f64], row: usize) {
+    for r in e.chunks_mut(row) {
+        let z: f64 = r.iter().sum();
+        r.iter_mut().for_each(|x| *x /= z);
+    }
+}
+
+/// Forward–backward of both directions of a pair (entries `idx`), in this thread's work
+/// arrays: the forward direction into `fwd`, the reverse into `rev`.
+fn both_directions(
+    t: &PairTable,
+    (src, tgt, idx): (&[u32], &[u32], &[u32]),
+    p0: f64,
+    jumps: &[Jumps; 2],
+    fwd: Out<'_>,
+    rev: Out<'_>,
+) {
+    let (n, m) = (src.len(), tgt.len());
+    FB.with(|fb| {
+        let fb = &mut *fb.borrow_mut();
+        fb.e.resize(m * (n + 1), 0.0);
+        emit_fwd(t, src, tgt, idx, FLOOR, &mut fb.e);
+        forward_backward(n, m, p0, &jumps[0], fb, fwd);
+        fb.e.resize(n * (m + 1), 0.0);
+        emit_rev(t, src, tgt, idx, FLOOR, &mut fb.e);
+        forward_backward(m, n, p0, &jumps[1], fb, rev);
+        fb.trim();
+    })
+}
+
+thread_local! {
+    /// The reverse direction's posteriors of a pair during a joint E-step.
+    static REV: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The state of joint training.
+struct Trainer<'a> {
+    pairs: Pairs<'a>,
+    opts: HmmOptions,
+    table: PairTable,
+    shape: Shape,
+    jumps: [Jumps; 2],
+    /// Expected count of every entry in the E-step under way (single precision, see
+    /// `lexicon.rs`).
+    c: Vec<f32>,
+    report: Report<'a>,
+    pass: u32,
+}
+
+impl Trainer<'_> {
+    /// Announces the next pass.
+    fn start(&mut self, stage: Stage) {
+        self.pass += 1;
+        (self.report)(Event::Pass {
+            pass: self.pass,
+            passes: self.opts.passes(),
+            stage,
+        });
+    }
+
+    fn zero_counts(&mut self) {
+        use rayon::prelude::*;
+        self.c
+            .par_iter_mut()
+            .with_min_len(1 << 16)
+            .for_each(|x| *x = 0.0);
+    }
+
+    /// One IBM Model 1 iteration of one direction.
+    fn ibm1(&mut self, reverse: bool) -> Result<()> {
+        self.zero_counts();
+        let (ns, nt) = (self.pairs.src_vocab().len(), self.pairs.tgt_vocab().len());
+        let mut rest = if reverse {
+            Rest::zeroed(nt, ns)
+        } else {
+            Rest::zeroed(ns, nt)
+        };
+        let (t, c, max_len, report) = (&self.table, &mut self.c, self.opts.max_len, self.report);
+        let total = self.pairs.len() as u64;
+        stream(
+            self.pairs,
+            |n, m| (n * m + if reverse { n } else { m }, n * m),
+            |ch: &Chunk, k, post: &mut [f64], idx: &mut [u32]| {
+                let (src, tgt) = (ch.src(k), ch.tgt(k));
+                if !lexicon::used(src.len(), tgt.len(), max_len) {
+                    return None;
+                }
+                t.lookup(src, tgt, idx);
+                if reverse {
+                    emit_rev(t, src, tgt, idx, 0.0, post);
+                    normalise_rows(post, tgt.len() + 1);
+                } else {
+                    emit_fwd(t, src, tgt, idx, 0.0, post);
+                    normalise_rows(post, src.len() + 1);
+                }
+                Some(())
+            },
+            |ch: &Chunk, k, post: &[f64], idx: &[u32], ()| {
+                let (src, tgt) = (ch.src(k), ch.tgt(k));
+                let (n, m) = (src.len(), tgt.len());
+                if reverse {
+                    for (i, (&s, row)) in src.iter().zip(post.chunks(m + 1)).enumerate() {
+                        rest.null[s as usize] += row[0];
+                        for (j, (&w, &p)) in tgt.iter().zip(&row[1..]).enumerate() {
+                            match idx[i * m + j] {
+                                NONE => rest.pruned[w as usize] += p,
+                                e => c[e as usize] += p as f32,
+                            }
+                        }
+                    }
+                } else {
+                    for (j, (&w, row)) in tgt.iter().zip(post.chunks(n + 1)).enumerate() {
+                        rest.null[w as usize] += row[0];
+                        for (i, (&s, &p)) in src.iter().zip(&row[1..]).enumerate() {
+                            match idx[i * m + j] {
+                                NONE => rest.pruned[s as usize] += p,
+                                e => c[e as usize] += p as f32,
+                            }
+                        }
                     }
                 }
-            }
-            (f.best_links(k, &a), r.best_links(k, &b), agreed)
-        },
-        |k, (fl, rl, al)| {
-            out.forward.set(k, &fl);
-            out.reverse.set(k, &rl);
-            out.agreed.set(k, &al);
-        },
-    );
-    out
-}
-
-/// Trains both directions of the HMM aligner together by agreement (IBM Model 1 in each
-/// direction, then the HMM jointly) and aligns the corpus. `opts.reverse` is ignored.
-pub fn train_and_align_hmm_joint(corpus: &Corpus, opts: &HmmOptions) -> Result<JointAlignment> {
-    let (f, r) = train_joint(corpus, opts)?;
-    Ok(align_joint(&f, &r, opts.agreement_threshold))
-}
-
-/// Both directions trained together on `corpus` (see [`train_and_align_hmm_joint`]).
-fn train_joint<'a>(corpus: &'a Corpus, opts: &HmmOptions) -> Result<(Hmm<'a>, Hmm<'a>)> {
-    opts.validate()?;
-    let (fo, ro) = directions(opts);
-    let (mut f, mut r) = (Hmm::new(corpus, &fo), Hmm::new(corpus, &ro));
-    // IBM Model 1 alone in each direction: from a uniform table the product of two
-    // posteriors would hand almost every word to null.
-    for _ in 0..opts.ibm1_iterations {
-        f.iterate(false);
-        r.iterate(false);
-    }
-    for _ in 0..opts.hmm_iterations {
-        iterate_joint(&mut f, &mut r, true);
-    }
-    Ok((f, r))
-}
-
-/// The options of the forward and the reverse direction.
-fn directions(opts: &HmmOptions) -> (HmmOptions, HmmOptions) {
-    let dir = |reverse| HmmOptions {
-        reverse,
-        ..opts.clone()
-    };
-    (dir(false), dir(true))
-}
-
-/// A trained HMM aligner, both directions, as joint training leaves it: what
-/// [`HmmModel::align`] needs to align any corpus, and what is saved.
-#[derive(Debug, Clone)]
-pub struct HmmModel {
-    options: HmmOptions,
-    /// What the two sides are (e.g. language codes); empty when unknown.
-    labels: Labels,
-    src_vocab: Vocab,
-    tgt_vocab: Vocab,
-    /// `p(target | source)` (forward) and `p(source | target)` (reverse).
-    tables: [Columns; 2],
-    /// Jump weights of the forward and the reverse direction.
-    jumps: [Vec<f64>; 2],
-}
-
-impl HmmModel {
-    /// Trains both directions together on `corpus` (see [`train_and_align_hmm_joint`]).
-    pub fn train(corpus: &Corpus, opts: &HmmOptions) -> Result<HmmModel> {
-        let (f, r) = train_joint(corpus, opts)?;
-        Ok(HmmModel {
-            options: HmmOptions {
-                reverse: false,
-                ..opts.clone()
             },
-            labels: Labels::default(),
-            src_vocab: corpus.src_vocab().clone(),
-            tgt_vocab: corpus.tgt_vocab().clone(),
-            tables: [f.columns(), r.columns()],
-            jumps: [f.jumps.w.clone(), r.jumps.w.clone()],
-        })
-    }
-
-    /// Aligns every pair of `corpus` (which need not be the training corpus) in both
-    /// directions and by agreement, as [`train_and_align_hmm_joint`] aligns its training
-    /// corpus: word pairs the model never saw get [`UNSEEN_PROB`]; pairs with an empty side
-    /// or over [`HmmOptions::max_len`] tokens get no links.
-    pub fn align(&self, corpus: &Corpus) -> JointAlignment {
-        let (fo, ro) = directions(&self.options);
-        let (src, tgt) = (&self.src_vocab, &self.tgt_vocab);
-        let f = Hmm::from_model(corpus, &fo, (src, tgt), &self.tables[0], &self.jumps[0]);
-        let r = Hmm::from_model(corpus, &ro, (tgt, src), &self.tables[1], &self.jumps[1]);
-        align_joint(&f, &r, self.options.agreement_threshold)
-    }
-
-    /// Options the model was trained with (`reverse` is false: it holds both directions).
-    pub fn options(&self) -> &HmmOptions {
-        &self.options
-    }
-
-    /// Sets the length limit of [`HmmModel::align`] (not stored in saved models).
-    pub fn set_max_len(&mut self, n: usize) {
-        self.options.max_len = n;
-    }
-
-    /// Records what the two sides are (e.g. language codes), saved with the model.
-    pub fn set_labels(&mut self, source: &str, target: &str) {
-        self.labels = Labels::new(source, target);
-    }
-
-    /// The recorded side labels, if any.
-    pub fn labels(&self) -> Option<(&str, &str)> {
-        self.labels.get()
-    }
-
-    /// Number of stored word-pair probabilities of both directions (null pairs included).
-    pub fn num_params(&self) -> usize {
-        self.tables.iter().map(|t| t.probs.len()).sum()
-    }
-
-    /// Saves the model (format version 3; see the crate README):
-    ///
-    /// ```text
-    /// magic "LDDALIGN" | u32 version=3 | u32 ibm1_iterations | u32 hmm_iterations |
-    /// f64 p0 | f64 alpha | f64 agreement_threshold | u64 max_jump |
-    /// source label, target label (u32 byte length + UTF-8) |
-    /// source vocab, target vocab (u64 count, then per word u32 byte length + UTF-8) |
-    /// forward then reverse direction: u64 jump weights count (2·max_jump + 1), the f64
-    /// weights, and the lexical table as in version 2 (generated words' columns) |
-    /// u32 CRC-32 of all preceding bytes
-    /// ```
-    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        self.save_staged(path)?.commit()?;
+            |done| {
+                report(Event::Progress {
+                    done: done as u64,
+                    total,
+                })
+            },
+        )?;
+        let alpha = self.opts.alpha;
+        if reverse {
+            lexicon::m_step_rev(&mut self.table, &self.shape, &self.c, &rest, alpha);
+        } else {
+            lexicon::m_step_fwd(&mut self.table, &self.shape, &self.c, &rest, alpha);
+        }
         Ok(())
     }
 
-    /// [`HmmModel::save`] up to the last step (see [`crate::Model::save_staged`]).
-    pub fn save_staged(&self, path: impl AsRef<Path>) -> Result<ldd_io::AtomicFile> {
-        let o = &self.options;
-        let mut w = binfmt::Writer::create(path.as_ref(), binfmt::HMM_VERSION)?;
-        w.u32(o.ibm1_iterations)?;
-        w.u32(o.hmm_iterations)?;
-        for x in [o.p0, o.alpha, o.agreement_threshold] {
-            w.f64(x)?;
-        }
-        w.u64(o.max_jump as u64)?;
-        w.labels(&self.labels)?;
-        w.vocab(&self.src_vocab)?;
-        w.vocab(&self.tgt_vocab)?;
-        for (table, jumps) in self.tables.iter().zip(&self.jumps) {
-            w.u64(jumps.len() as u64)?;
-            for &x in jumps {
-                w.f64(x)?;
-            }
-            w.columns(table)?;
-        }
-        w.finish()
-    }
-
-    /// Loads a model saved by [`HmmModel::save`]. A missing, truncated, corrupt (CRC
-    /// mismatch) or inconsistent file is an error naming the file, and so is a fast_align
-    /// model (load it with [`crate::Model::load`]).
-    pub fn load(path: impl AsRef<Path>) -> Result<HmmModel> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| AlignError::io(path, e))?;
-        let bad = |reason: String| AlignError::ModelFormat {
-            path: path.to_path_buf(),
-            reason,
-        };
-        let (version, mut r) = binfmt::open(&bytes).map_err(bad)?;
-        if (1..=binfmt::FAST_ALIGN_VERSION).contains(&version) {
-            return Err(bad(
-                "a fast_align model, not an HMM model (choose the fast_align model type to load it)"
-                    .into(),
-            ));
-        }
-        if version != binfmt::HMM_VERSION {
-            return Err(bad(format!(
-                "unsupported format version {version} (expected {})",
-                binfmt::HMM_VERSION
-            )));
-        }
-        let parse = |r: &mut binfmt::Reader<'_>| -> std::result::Result<HmmModel, String> {
-            let ibm1_iterations = r.u32()?;
-            let hmm_iterations = r.u32()?;
-            let (p0, alpha, agreement_threshold) = (r.f64()?, r.f64()?, r.f64()?);
-            let max_jump = usize::try_from(r.u64()?).map_err(|_| "bad max_jump".to_string())?;
-            let options = HmmOptions {
-                ibm1_iterations,
-                hmm_iterations,
-                p0,
-                max_jump,
-                alpha,
-                reverse: false,
-                max_len: HmmOptions::default().max_len,
-                agreement_threshold,
-            };
-            options.validate().map_err(|e| e.to_string())?;
-            let labels = r.labels()?;
-            let (src_vocab, tgt_vocab) = (r.vocab()?, r.vocab()?);
-            let mut dirs = Vec::with_capacity(2);
-            for (gens, conds) in [
-                (tgt_vocab.len(), src_vocab.len()),
-                (src_vocab.len(), tgt_vocab.len()),
-            ] {
-                let n = r.len()?;
-                if Some(n) != max_jump.checked_mul(2).map(|x| x + 1) {
-                    return Err(format!("{n} jump weights for max_jump {max_jump}"));
+    /// One HMM iteration of both directions together, by agreement.
+    fn joint(&mut self) -> Result<()> {
+        self.zero_counts();
+        let (ns, nt) = (self.pairs.src_vocab().len(), self.pairs.tgt_vocab().len());
+        let (mut rf, mut rr) = (Rest::zeroed(ns, nt), Rest::zeroed(nt, ns));
+        let nb = self.jumps[0].w.len();
+        let mut jumps = [
+            [vec![0.0; nb], vec![0.0; nb]],
+            [vec![0.0; nb], vec![0.0; nb]],
+        ];
+        let (t, c, report, js) = (&self.table, &mut self.c, self.report, &self.jumps);
+        let (max_len, p0) = (self.opts.max_len, self.opts.p0);
+        let total = self.pairs.len() as u64;
+        // A pair's f64s: the forward posteriors after agreement (every word cell's agreed
+        // count), the reverse null cells, then both directions' jumps and exposure.
+        stream(
+            self.pairs,
+            |n, m| (m * (n + 1) + n + 4 * nb, n * m),
+            |ch: &Chunk, k, out: &mut [f64], idx: &mut [u32]| {
+                let (src, tgt) = (ch.src(k), ch.tgt(k));
+                let (n, m) = (src.len(), tgt.len());
+                if !lexicon::used(n, m, max_len) {
+                    return None;
                 }
-                let jumps = (0..n)
-                    .map(|_| r.f64())
-                    .collect::<std::result::Result<Vec<_>, _>>()?;
-                if jumps.iter().any(|&w| !(w.is_finite() && w > 0.0)) {
-                    return Err("bad jump weight".into());
+                t.lookup(src, tgt, idx);
+                let (fwd, rest) = out.split_at_mut(m * (n + 1));
+                let (rev_null, rest) = rest.split_at_mut(n);
+                let (jf, rest) = rest.split_at_mut(nb);
+                let (ef, rest) = rest.split_at_mut(nb);
+                let (jr, er) = rest.split_at_mut(nb);
+                REV.with(|rev| {
+                    let rev = &mut *rev.borrow_mut();
+                    rev.resize(n * (m + 1), 0.0);
+                    let f = Out {
+                        post: fwd,
+                        jumps: jf,
+                        exposure: ef,
+                    };
+                    let r = Out {
+                        post: rev,
+                        jumps: jr,
+                        exposure: er,
+                    };
+                    both_directions(t, (src, tgt, idx), p0, js, f, r);
+                    agree(fwd, rev, n, m);
+                    for (o, row) in rev_null.iter_mut().zip(rev.chunks(m + 1)) {
+                        *o = row[0];
+                    }
+                    trim(rev);
+                });
+                Some(())
+            },
+            |ch: &Chunk, k, out: &[f64], idx: &[u32], ()| {
+                let (src, tgt) = (ch.src(k), ch.tgt(k));
+                let (n, m) = (src.len(), tgt.len());
+                let (fwd, rest) = out.split_at(m * (n + 1));
+                let (rev_null, rest) = rest.split_at(n);
+                for (j, (&w, row)) in tgt.iter().zip(fwd.chunks(n + 1)).enumerate() {
+                    rf.null[w as usize] += row[0];
+                    for (i, (&s, &mu)) in src.iter().zip(&row[1..]).enumerate() {
+                        match idx[i * m + j] {
+                            NONE => {
+                                rf.pruned[s as usize] += mu;
+                                rr.pruned[w as usize] += mu;
+                            }
+                            e => c[e as usize] += mu as f32,
+                        }
+                    }
                 }
-                dirs.push((r.columns(gens, conds)?, jumps));
+                for (&s, &x) in src.iter().zip(rev_null) {
+                    rr.null[s as usize] += x;
+                }
+                for (acc, part) in jumps.iter_mut().flatten().zip(rest.chunks(nb)) {
+                    for (x, y) in acc.iter_mut().zip(part) {
+                        *x += y;
+                    }
+                }
+            },
+            |done| {
+                report(Event::Progress {
+                    done: done as u64,
+                    total,
+                })
+            },
+        )?;
+        let alpha = self.opts.alpha;
+        lexicon::m_step_fwd(&mut self.table, &self.shape, &self.c, &rf, alpha);
+        lexicon::m_step_rev(&mut self.table, &self.shape, &self.c, &rr, alpha);
+        for (d, [counts, exposure]) in jumps.into_iter().enumerate() {
+            // Per position: expected jumps over the positions offered.
+            let rate: Vec<f64> = counts
+                .iter()
+                .zip(&exposure)
+                .map(|(&c, &e)| if e > 0.0 { c / e } else { 0.0 })
+                .collect();
+            let z: f64 = rate.iter().sum();
+            if z > 0.0 {
+                self.jumps[d].w = rate.iter().map(|&r| (r / z).max(FLOOR)).collect();
             }
-            r.end()?;
-            let (rt, rj) = dirs.pop().ok_or("no reverse direction")?;
-            let (ft, fj) = dirs.pop().ok_or("no forward direction")?;
-            Ok(HmmModel {
-                options,
-                labels,
-                src_vocab,
-                tgt_vocab,
-                tables: [ft, rt],
-                jumps: [fj, rj],
-            })
-        };
-        parse(&mut r).map_err(bad)
+        }
+        Ok(())
     }
 }
 
-/// Trains the HMM aligner on `corpus` (IBM Model 1, then the HMM) and aligns it: every
-/// generated word linked to its most probable conditioning word unless null is more
-/// probable, each link with its posterior probability.
-pub fn train_and_align_hmm(corpus: &Corpus, opts: &HmmOptions) -> Result<HmmAlignment> {
+/// Trains both directions together on `pairs`: IBM Model 1 in each direction (its first
+/// iteration counts and prunes the word pairs), then the HMM jointly, by agreement.
+pub(crate) fn train(pairs: Pairs<'_>, opts: &HmmOptions, report: Report<'_>) -> Result<HmmModel> {
     opts.validate()?;
-    let mut h = Hmm::new(corpus, opts);
-    for _ in 0..opts.ibm1_iterations {
-        h.iterate(false);
+    let mut tr = Trainer {
+        pairs,
+        opts: opts.clone(),
+        table: PairTable::default(),
+        shape: Shape::empty(),
+        jumps: [Jumps::uniform(opts.max_jump), Jumps::uniform(opts.max_jump)],
+        c: Vec::new(),
+        report,
+        pass: 0,
+    };
+    tr.start(Stage::Count);
+    let lexicon::Counted {
+        table,
+        shape,
+        counts: [c_f, c_r],
+        rest: [rf, rr],
+    } = lexicon::first_pass(
+        pairs,
+        opts.max_len,
+        opts.alpha,
+        opts.prune,
+        &mut |done, total| report(Event::Progress { done, total }),
+    )?;
+    (tr.table, tr.shape) = (table, shape);
+    report(Event::Table {
+        seen: tr.shape.word_pairs,
+        kept: tr.table.entries() as u64,
+        bytes: tr.table.bytes() as u64,
+    });
+    let alpha = opts.alpha;
+    if opts.ibm1_iterations > 0 {
+        lexicon::m_step_fwd(&mut tr.table, &tr.shape, &c_f, &rf, alpha);
+        drop(c_f);
+        lexicon::m_step_rev(&mut tr.table, &tr.shape, &c_r, &rr, alpha);
+    } else {
+        drop(c_f);
+        lexicon::uniform(&mut tr.table, &tr.shape);
     }
-    for _ in 0..opts.hmm_iterations {
-        h.iterate(true);
+    tr.c = c_r;
+    drop((rf, rr));
+    report(Event::PassDone);
+    for iteration in 2..=opts.ibm1_iterations {
+        for reverse in [false, true] {
+            tr.start(Stage::Ibm1 {
+                reverse,
+                iteration,
+                of: opts.ibm1_iterations,
+            });
+            tr.ibm1(reverse)?;
+            report(Event::PassDone);
+        }
     }
-    Ok(h.align())
+    for iteration in 1..=opts.hmm_iterations {
+        tr.start(Stage::Hmm {
+            iteration,
+            of: opts.hmm_iterations,
+        });
+        tr.joint()?;
+        report(Event::PassDone);
+    }
+    let Trainer {
+        table, jumps, c, ..
+    } = tr;
+    drop(c);
+    Ok(HmmModel {
+        options: opts.clone(),
+        src_vocab: pairs.src_vocab().clone(),
+        tgt_vocab: pairs.tgt_vocab().clone(),
+        table,
+        jumps: jumps.map(|j| j.w),
+    })
+}
+
+/// One pair aligned by the HMM: each direction's best link of every generated word with its
+/// posterior probability; links `(source, target)`, sorted.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct JointPair {
+    /// Source and target length.
+    pub lengths: (usize, usize),
+    pub forward: Vec<((usize, usize), f64)>,
+    pub reverse: Vec<((usize, usize), f64)>,
+}
+
+/// The best link of every generated word and its posterior, from a direction's posteriors
+/// `pc` (`rows` generated words of `width` cells): sorted `(source, target)` links.
+fn best_links(pc: &PairCounts, width: usize, reverse: bool) -> Vec<((usize, usize), f64)> {
+    let mut out = Vec::new();
+    for (j, row) in pc.cells.chunks(width).enumerate() {
+        let (mut b, mut best) = (0, row[0]);
+        for (i, &p) in row.iter().enumerate().skip(1) {
+            if p > best {
+                (b, best) = (i, p);
+            }
+        }
+        if b > 0 {
+            out.push((if reverse { (j, b - 1) } else { (b - 1, j) }, best));
+        }
+    }
+    out.sort_by_key(|x| x.0);
+    out
+}
+
+/// The model's id of every word of `words` ([`NONE`] for a word it does not know).
+fn id_map(model: &Vocab, words: &Vocab, trained: impl Fn(u32) -> bool) -> Vec<u32> {
+    words
+        .words()
+        .map(|w| model.get(w).filter(|&id| trained(id)).unwrap_or(NONE))
+        .collect()
+}
+
+/// A trained HMM aligner, both directions: what aligns any corpus, and what is saved.
+#[derive(Debug, Clone)]
+pub(crate) struct HmmModel {
+    pub options: HmmOptions,
+    pub src_vocab: Vocab,
+    pub tgt_vocab: Vocab,
+    pub table: PairTable,
+    /// Jump weights of the forward and the reverse direction.
+    pub jumps: [Vec<f64>; 2],
+}
+
+impl HmmModel {
+    /// Aligns every pair of `pairs` (which need not be the training corpus) in both
+    /// directions, handing each pair's links to `sink` in corpus order:
+    /// word pairs the model does not hold get their row's share (see `lexicon.rs`), unknown
+    /// words [`crate::UNSEEN_PROB`]; pairs with an empty side or over
+    /// [`HmmOptions::max_len`] tokens get no links.
+    pub fn align_each(
+        &self,
+        pairs: Pairs<'_>,
+        report: Report<'_>,
+        mut sink: impl FnMut(usize, JointPair) -> Result<()> + Send,
+    ) -> Result<()> {
+        // A word of the vocabulary that no trained pair holds (one only in pairs left out by
+        // `--align-train-max` or over `max_len`) is unknown, as to a model trained without
+        // it: its null probability is UNSEEN_PROB exactly when no trained pair holds it.
+        let t = &self.table;
+        let src_map = id_map(&self.src_vocab, pairs.src_vocab(), |s| {
+            t.p_null_rev(s) != crate::UNSEEN_PROB
+        });
+        let tgt_map = id_map(&self.tgt_vocab, pairs.tgt_vocab(), |w| {
+            t.p_null_fwd(w) != crate::UNSEEN_PROB
+        });
+        let jumps = [
+            Jumps {
+                max: self.options.max_jump,
+                w: self.jumps[0].clone(),
+            },
+            Jumps {
+                max: self.options.max_jump,
+                w: self.jumps[1].clone(),
+            },
+        ];
+        let (max_len, p0) = (self.options.max_len, self.options.p0);
+        let total = pairs.len() as u64;
+        let mut failed = None;
+        stream(
+            pairs,
+            |n, m| (0, n * m),
+            |ch: &Chunk, k, _: &mut [f64], idx: &mut [u32]| -> Option<JointPair> {
+                let src: Vec<u32> = ch.src(k).iter().map(|&w| src_map[w as usize]).collect();
+                let tgt: Vec<u32> = ch.tgt(k).iter().map(|&w| tgt_map[w as usize]).collect();
+                let (n, m) = (src.len(), tgt.len());
+                if !lexicon::used(n, m, max_len) {
+                    return Some(JointPair {
+                        lengths: (n, m),
+                        ..JointPair::default()
+                    });
+                }
+                t.lookup(&src, &tgt, idx);
+                let (mut a, mut b) = (PairCounts::new(n, m, 0), PairCounts::new(m, n, 0));
+                both_directions(t, (&src, &tgt, idx), p0, &jumps, a.out(), b.out());
+                Some(JointPair {
+                    lengths: (n, m),
+                    forward: best_links(&a, n + 1, false),
+                    reverse: best_links(&b, m + 1, true),
+                })
+            },
+            |ch: &Chunk, k, _: &[f64], _: &[u32], p| {
+                if failed.is_none() {
+                    failed = sink(ch.first + k, p).err();
+                }
+            },
+            |done| {
+                report(Event::Progress {
+                    done: done as u64,
+                    total,
+                })
+            },
+        )?;
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// Number of stored probabilities (both directions, null words included).
+    pub fn num_params(&self) -> usize {
+        2 * self.table.entries() + self.src_vocab.len() + self.tgt_vocab.len()
+    }
+
+    /// Writes the model's fields after the header (format version 4; see the crate README).
+    pub fn write(&self, w: &mut binfmt::Writer, labels: &Labels) -> Result<()> {
+        let o = &self.options;
+        w.u32(o.ibm1_iterations)?;
+        w.u32(o.hmm_iterations)?;
+        for x in [o.p0, o.alpha, o.prune] {
+            w.f64(x)?;
+        }
+        w.u64(o.max_jump as u64)?;
+        w.labels(labels)?;
+        w.vocab(&self.src_vocab)?;
+        w.vocab(&self.tgt_vocab)?;
+        for jumps in &self.jumps {
+            w.u64(jumps.len() as u64)?;
+            w.f64s(jumps)?;
+        }
+        w.pair_table(&self.table)
+    }
+
+    /// Reads a model of format version 3 or 4 after its header.
+    pub fn read(
+        r: &mut binfmt::Reader<'_>,
+        version: u32,
+    ) -> std::result::Result<(HmmModel, Labels), String> {
+        let ibm1_iterations = r.u32()?;
+        let hmm_iterations = r.u32()?;
+        let (p0, alpha) = (r.f64()?, r.f64()?);
+        // Version 3 recorded the threshold of an agreed alignment no longer made.
+        let prune = if version >= 4 {
+            r.f64()?
+        } else {
+            r.f64()?;
+            0.0
+        };
+        let max_jump = usize::try_from(r.u64()?).map_err(|_| "bad max_jump".to_string())?;
+        let options = HmmOptions {
+            ibm1_iterations,
+            hmm_iterations,
+            p0,
+            max_jump,
+            alpha,
+            max_len: HmmOptions::default().max_len,
+            prune,
+        };
+        options.validate().map_err(|e| e.to_string())?;
+        let labels = r.labels()?;
+        let (src_vocab, tgt_vocab) = (r.vocab()?, r.vocab()?);
+        let read_jumps = |r: &mut binfmt::Reader<'_>| -> std::result::Result<Vec<f64>, String> {
+            let n = r.len()?;
+            if Some(n) != max_jump.checked_mul(2).map(|x| x + 1) {
+                return Err(format!("{n} jump weights for max_jump {max_jump}"));
+            }
+            let jumps = r.f64s(n)?;
+            if jumps.iter().any(|&w| !(w.is_finite() && w > 0.0)) {
+                return Err("bad jump weight".into());
+            }
+            Ok(jumps)
+        };
+        let (table, jumps) = if version >= 4 {
+            let jf = read_jumps(r)?;
+            let jr = read_jumps(r)?;
+            (r.pair_table(src_vocab.len(), tgt_vocab.len())?, [jf, jr])
+        } else {
+            // Version 3: per direction, its jumps then its table column by column.
+            let (ns, nt) = (src_vocab.len(), tgt_vocab.len());
+            let jf = read_jumps(r)?;
+            let fwd = r.columns(nt, ns)?;
+            let jr = read_jumps(r)?;
+            let rev = r.columns(ns, nt)?;
+            (PairTable::from_columns(&fwd, &rev, ns, nt), [jf, jr])
+        };
+        r.end()?;
+        Ok((
+            HmmModel {
+                options,
+                src_vocab,
+                tgt_vocab,
+                table,
+                jumps,
+            },
+            labels,
+        ))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Aligner, AlignerSpec, Corpus, Direction, SILENT};
 
     fn corpus(pairs: &[(&str, &str)]) -> Corpus {
         let mut c = Corpus::new();
@@ -1157,25 +1127,28 @@ mod tests {
         ("das kleine haus", "the small house"),
     ];
 
-    /// Every word of the toy corpus is learnt.
+    fn align(c: &Corpus, opts: &HmmOptions, d: Direction) -> crate::Aligned {
+        let a = Aligner::train(c, &AlignerSpec::Hmm(opts.clone()), SILENT).unwrap();
+        a.align(c, d, SILENT).unwrap()
+    }
+
+    /// Every word of the toy corpus is learnt, in both directions, pruned or not.
     #[test]
     fn learns_the_toy_dictionary() {
         let c = corpus(&TOY);
-        for reverse in [false, true] {
+        for prune in [0.0, DEFAULT_PRUNE] {
             let opts = HmmOptions {
-                reverse,
+                prune,
                 ..HmmOptions::default()
             };
-            let a = train_and_align_hmm(&c, &opts).unwrap();
-            assert_eq!(a.links[0], vec![(0, 0), (1, 1)], "reverse {reverse}");
-            assert_eq!(a.links[2], vec![(0, 0), (1, 1)], "reverse {reverse}");
-            assert_eq!(
-                a.links[4],
-                vec![(0, 0), (1, 1), (2, 2)],
-                "reverse {reverse}"
-            );
-            for p in a.posteriors.iter().flatten() {
-                assert!(*p > 0.5 && *p <= 1.0 + 1e-9, "{p}");
+            for d in [Direction::Forward, Direction::Reverse] {
+                let a = align(&c, &opts, d);
+                assert_eq!(a.links[0], vec![(0, 0), (1, 1)], "{d}");
+                assert_eq!(a.links[2], vec![(0, 0), (1, 1)], "{d}");
+                assert_eq!(a.links[4], vec![(0, 0), (1, 1), (2, 2)], "{d}");
+                for p in a.posteriors.iter().flatten().flatten() {
+                    assert!(*p > 0.5 && *p <= 1.0 + 1e-9, "{p}");
+                }
             }
         }
     }
@@ -1189,32 +1162,35 @@ mod tests {
             ("blau buch", "book blue"),
             ("blau haus", "house blue"),
         ]);
-        let a = train_and_align_hmm(&c, &HmmOptions::default()).unwrap();
+        let a = align(&c, &HmmOptions::default(), Direction::Intersection);
         assert_eq!(a.links[0], vec![(0, 1), (1, 0)]);
         assert_eq!(a.links[2], vec![(0, 1), (1, 0)]);
     }
 
-    /// Posteriors of every cell row sum to one, with and without the HMM.
+    /// Emissions of a pair, arbitrary but fixed.
+    fn emissions(n: usize, m: usize) -> Vec<f64> {
+        (0..m * (n + 1))
+            .map(|k| 0.05 + ((k * 37 + 11) % 17) as f64 / 20.0)
+            .collect()
+    }
+
+    /// Posteriors of every cell row sum to one; one jump (at most) per generated word.
     #[test]
     fn posteriors_are_distributions() {
-        let c = corpus(&[("a b c", "x y"), ("a c", "y z w"), ("b", "x")]);
-        let mut h = Hmm::new(&c, &HmmOptions::default());
-        h.iterate(false);
-        h.iterate(true);
-        for k in 0..c.len() {
-            let n = h.view.cond(k).len();
-            let pc = h.hmm_pair(k, true);
+        let jm = Jumps::uniform(3);
+        for (n, m) in [(1, 1), (3, 2), (2, 3), (7, 9)] {
+            let mut fb = Fb {
+                e: emissions(n, m),
+                ..Fb::default()
+            };
+            let mut pc = PairCounts::new(n, m, jm.w.len());
+            forward_backward(n, m, 0.05, &jm, &mut fb, pc.out());
             for row in pc.cells.chunks(n + 1) {
                 let s: f64 = row.iter().sum();
                 assert!((s - 1.0).abs() < 1e-9, "{s}");
             }
-            // One jump per generated word.
             let j: f64 = pc.jumps.iter().sum();
-            let p_word: f64 = pc.cells.chunks(n + 1).map(|r| 1.0 - r[0]).sum();
-            assert!(
-                j > 0.0 && j <= c.view(false).gen(k).len() as f64 + 1e-9,
-                "{j} {p_word}"
-            );
+            assert!(j > 0.0 && j <= m as f64 + 1e-9, "{j}");
         }
     }
 
@@ -1222,27 +1198,25 @@ mod tests {
     /// state path of a 5 × 3 pair enumerated, with jump widths beyond the window of 2.
     #[test]
     fn forward_backward_equals_enumeration() {
-        let c = corpus(&[("a b c d e", "x y z")]);
-        let opts = HmmOptions {
-            max_jump: 2,
-            p0: 0.15,
-            ..HmmOptions::default()
+        let (n, m, p0) = (5usize, 3usize, 0.15);
+        let e = emissions(n, m);
+        let jm = Jumps {
+            max: 2,
+            w: vec![0.1, 0.15, 0.3, 0.25, 0.2],
         };
-        let mut h = Hmm::new(&c, &opts);
-        for (k, t) in h.t.iter_mut().enumerate() {
-            *t = 0.05 + ((k * 37 + 11) % 17) as f64 / 20.0;
-        }
-        h.jumps.w = vec![0.1, 0.15, 0.3, 0.25, 0.2];
-        let pc = h.hmm_pair(0, true);
-        let (n, m, p0) = (5usize, 3usize, opts.p0);
-        let v = |d: isize| h.jumps.w[h.jumps.bucket(d)];
+        let mut fb = Fb {
+            e: e.clone(),
+            ..Fb::default()
+        };
+        let mut pc = PairCounts::new(n, m, jm.w.len());
+        forward_backward(n, m, p0, &jm, &mut fb, pc.out());
+        let v = |d: isize| jm.w[jm.bucket(d)];
         let z = |p: isize| (0..n as isize).map(|i| v(i - p)).sum::<f64>();
-        let cells = h.slots.pair(0).to_vec();
-        let t = |j: usize, i: usize| h.t[cells[j * (n + 1) + i] as usize];
+        let t = |j: usize, i: usize| e[j * (n + 1) + i];
         // A state: Some(i) a word, None null; the memory is the last word (−1 at first).
         let states: Vec<Option<usize>> = (0..n).map(Some).chain([None]).collect();
         let mut post = vec![0.0; m * (n + 1)];
-        let mut jumps = vec![0.0; h.jumps.w.len()];
+        let mut jumps = vec![0.0; jm.w.len()];
         let mut total = 0.0;
         let mut path = vec![0usize; m];
         loop {
@@ -1253,7 +1227,7 @@ mod tests {
                 match states[s] {
                     Some(i) => {
                         prob *= (1.0 - p0) * v(i as isize - p) / z(p) * t(j, i + 1);
-                        jumped.push(h.jumps.bucket(i as isize - p));
+                        jumped.push(jm.bucket(i as isize - p));
                         p = i as isize;
                     }
                     None => prob *= p0 * t(j, 0),
@@ -1285,37 +1259,7 @@ mod tests {
         }
     }
 
-    /// Joint training by agreement learns the toy dictionary in both directions; with a
-    /// threshold above one half, every agreed link is the best link of both directions;
-    /// the result is the same on 1 and 3 threads.
-    #[test]
-    fn joint_training_agrees() {
-        let c = corpus(&[TOY.as_slice(), &[("rot haus", "house red")]].concat());
-        let opts = HmmOptions {
-            agreement_threshold: 0.6,
-            ..HmmOptions::default()
-        };
-        let run = |threads| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap()
-                .install(|| train_and_align_hmm_joint(&c, &opts).unwrap())
-        };
-        let a = run(1);
-        assert_eq!(a, run(3));
-        assert_eq!(a.forward.links[4], vec![(0, 0), (1, 1), (2, 2)]);
-        assert_eq!(a.reverse.links[4], vec![(0, 0), (1, 1), (2, 2)]);
-        assert!(a.agreed.links[4].contains(&(0, 0)), "{:?}", a.agreed);
-        for k in 0..c.len() {
-            for (l, p) in a.agreed.links[k].iter().zip(&a.agreed.posteriors[k]) {
-                assert!(*p >= 0.6 && *p <= 1.0 + 1e-9);
-                assert!(a.forward.links[k].contains(l) && a.reverse.links[k].contains(l));
-            }
-        }
-    }
-
-    /// Same alignments and posteriors, bit for bit, on 1 and 3 threads.
+    /// Same alignments and posteriors, bit for bit, on 1 and 3 threads, pruned or not.
     #[test]
     fn deterministic_across_thread_counts() {
         let mut pairs = Vec::new();
@@ -1331,14 +1275,20 @@ mod tests {
                 .map(|(a, b)| (a.as_str(), b.as_str()))
                 .collect::<Vec<_>>(),
         );
-        let run = |threads| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap()
-                .install(|| train_and_align_hmm(&c, &HmmOptions::default()).unwrap())
-        };
-        assert_eq!(run(1), run(3));
+        for prune in [0.0, 0.01] {
+            let opts = HmmOptions {
+                prune,
+                ..HmmOptions::default()
+            };
+            let run = |threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| align(&c, &opts, Direction::GrowDiagFinalAnd))
+            };
+            assert_eq!(run(1), run(3));
+        }
     }
 
     #[test]
@@ -1357,8 +1307,12 @@ mod tests {
                 max_jump: 0,
                 ..HmmOptions::default()
             },
+            HmmOptions {
+                prune: 1.0,
+                ..HmmOptions::default()
+            },
         ] {
-            assert!(train_and_align_hmm(&c, &o).is_err());
+            assert!(Aligner::train(&c, &AlignerSpec::Hmm(o), SILENT).is_err());
         }
     }
 }

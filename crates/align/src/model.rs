@@ -11,11 +11,9 @@ use crate::corpus::{Corpus, Labels, Side, Vocab};
 use crate::diag::{digamma, dlog_z_sum, DiagonalPrior};
 use crate::error::{AlignError, Result};
 use crate::index::{split_by_offsets, with_scratch, CellIndex};
-use crate::table::{self, Columns};
+use crate::table::{self, Columns, UNSEEN_PROB};
 use crate::Alignment;
-
-/// Translation probability of a word pair never seen in training (fast_align's floor).
-pub const UNSEEN_PROB: f64 = 1e-9;
+use crate::{Event, Report, Stage, SILENT};
 
 /// Pairs over [`TrainOptions::max_len`] are aligned one at a time only up to this many
 /// token pairs (`n·m`, about a 31,600-token square: seconds of work); longer ones get an
@@ -101,9 +99,6 @@ impl TrainOptions {
 pub struct Model {
     options: TrainOptions,
     tension: f64,
-    /// What the two sides are (e.g. language codes), recorded in the saved file; empty
-    /// when unknown.
-    labels: Labels,
     cond_vocab: Vocab,
     gen_vocab: Vocab,
     /// `p(generated | conditioning)`, one column per generated word.
@@ -250,12 +245,10 @@ struct EScratch {
     probs: Vec<f64>,
 }
 
-/// Statistics of an E-step: sum of alignment features, null posterior mass, log-likelihood.
+/// Statistics of an E-step: the sum of alignment features.
 #[derive(Clone, Copy, Default)]
 struct EStats {
     emp_feat: f64,
-    c0: f64,
-    log_likelihood: f64,
 }
 
 struct Trainer<'a> {
@@ -267,19 +260,9 @@ struct Trainer<'a> {
 }
 
 impl<'a> Trainer<'a> {
-    fn run(corpus: &'a Corpus, opts: &TrainOptions) -> Self {
-        let verbose = std::env::var_os("LDD_ALIGN_VERBOSE").is_some();
-        let clock = std::time::Instant::now();
+    fn run(corpus: &'a Corpus, opts: &TrainOptions, report: Report<'_>) -> Self {
         let view = corpus.view(opts.reverse);
         let index = CellIndex::build(&view, opts.max_len);
-        if verbose {
-            eprintln!(
-                "[ldd-align] index: {} cells, {} slots, {:.2}s",
-                index.cell_slot.len(),
-                index.num_slots(),
-                clock.elapsed().as_secs_f64()
-            );
-        }
         let params = vec![
             Param {
                 t: UNSEEN_PROB,
@@ -310,9 +293,17 @@ impl<'a> Trainer<'a> {
         // Nothing to learn from a corpus without a non-empty pair.
         let em_passes = if toks > 0.0 { opts.iterations - 1 } else { 0 };
         for iter in 0..em_passes {
+            report(Event::Pass {
+                pass: iter + 1,
+                passes: em_passes,
+                stage: Stage::FastAlign {
+                    reverse: opts.reverse,
+                    iteration: iter + 1,
+                    of: em_passes,
+                },
+            });
             let st = tr.e_step();
             let emp_feat = st.emp_feat / toks;
-            let e_time = clock.elapsed().as_secs_f64();
             if opts.favor_diagonal && opts.optimize_tension && iter > 0 {
                 for _ in 0..8 {
                     let lambda = tr.tension;
@@ -327,16 +318,7 @@ impl<'a> Trainer<'a> {
                 }
             }
             tr.m_step();
-            if verbose {
-                eprintln!(
-                    "[ldd-align] iteration {}: log-likelihood {:.6e}, posterior p0 {:.6}, al-feat {emp_feat:.6}, tension {:.6}, E-step done at {e_time:.2}s, M-step done at {:.2}s",
-                    iter + 1,
-                    st.log_likelihood,
-                    st.c0 / toks,
-                    tr.tension,
-                    clock.elapsed().as_secs_f64()
-                );
-            }
+            report(Event::PassDone);
         }
         tr
     }
@@ -361,8 +343,6 @@ impl<'a> Trainer<'a> {
             .collect();
         parts.iter().fold(EStats::default(), |a, p| EStats {
             emp_feat: a.emp_feat + p.emp_feat,
-            c0: a.c0 + p.c0,
-            log_likelihood: a.log_likelihood + p.log_likelihood,
         })
     }
 
@@ -426,7 +406,6 @@ impl<'a> Trainer<'a> {
             params[s].t
         });
         Model {
-            labels: Labels::default(),
             options: self.opts,
             tension: self.tension,
             cond_vocab: view.cond_vocab.clone(),
@@ -465,7 +444,6 @@ fn e_group(
         let inv_sum = 1.0 / sum;
         let post0 = probs[0] * inv_sum;
         params[row[0] as usize].c += post0;
-        st.c0 += post0;
         // fast_align uses the 0-based generated position in this feature.
         let (inv_n, jf) = (1.0 / n as f64, j as f64 / m as f64);
         let mut e = 0.0;
@@ -475,7 +453,6 @@ fn e_group(
             e += ((i + 1) as f64 * inv_n - jf).abs() * post;
         }
         st.emp_feat -= e;
-        st.log_likelihood += sum.ln();
     }
     st
 }
@@ -488,9 +465,18 @@ impl Model {
     /// co-occurring word pair; no `|V_src| x |V_tgt|` table is ever allocated. The E-step runs
     /// in parallel (rayon); results are bit-identical whatever the number of threads.
     pub fn train(corpus: &Corpus, options: &TrainOptions) -> Result<Model> {
+        Model::train_reporting(corpus, options, SILENT)
+    }
+
+    /// [`Model::train`], reporting every EM iteration.
+    pub(crate) fn train_reporting(
+        corpus: &Corpus,
+        options: &TrainOptions,
+        report: Report<'_>,
+    ) -> Result<Model> {
         options.validate()?;
         run_in_pool(options.threads, || {
-            Trainer::run(corpus, options).into_model(corpus)
+            Trainer::run(corpus, options, report).into_model(corpus)
         })
     }
 
@@ -503,19 +489,9 @@ impl Model {
     ) -> Result<(Model, Vec<Alignment>)> {
         options.validate()?;
         run_in_pool(options.threads, || {
-            let clock = std::time::Instant::now();
-            let tr = Trainer::run(corpus, options);
-            let t_train = clock.elapsed().as_secs_f64();
+            let tr = Trainer::run(corpus, options, SILENT);
             let al = tr.viterbi();
-            let t_vit = clock.elapsed().as_secs_f64();
-            let model = tr.into_model(corpus);
-            if std::env::var_os("LDD_ALIGN_VERBOSE").is_some() {
-                eprintln!(
-                    "[ldd-align] EM {t_train:.2}s, Viterbi done at {t_vit:.2}s, model built at {:.2}s",
-                    clock.elapsed().as_secs_f64()
-                );
-            }
-            (model, al)
+            (tr.into_model(corpus), al)
         })
     }
 
@@ -633,18 +609,6 @@ impl Model {
         self.options.max_len = n;
     }
 
-    /// Records what the source and target sides are (e.g. their language codes); saved
-    /// with the model and checked by whoever loads it.
-    pub fn set_labels(&mut self, source: &str, target: &str) {
-        self.labels = Labels::new(source, target);
-    }
-
-    /// The labels of the source and target sides; `None` when the file did not record them
-    /// (a version 1 file).
-    pub fn labels(&self) -> Option<(&str, &str)> {
-        self.labels.get()
-    }
-
     /// Final diagonal tension.
     pub fn tension(&self) -> f64 {
         self.tension
@@ -669,31 +633,22 @@ impl Model {
         self.table.get(e, g).unwrap_or(UNSEEN_PROB)
     }
 
-    /// Saves the model; see the crate README for the format (version 2):
-    ///
-    /// ```text
-    /// magic "LDDALIGN" | u32 version=2 | u32 flags (1 reverse, 2 favor_diagonal,
-    /// 4 optimize_tension, 8 variational_bayes) | u32 iterations | f64 alpha | f64 p0 |
-    /// f64 initial_tension | f64 final tension |
-    /// source label, target label: each u32 byte length + UTF-8 (version 2 only) |
-    /// conditioning vocab: u64 count, then per word u32 byte length + UTF-8 |
-    /// generated vocab: same | u64 columns (= generated words) |
-    /// per column (generated word): u64 length, then per entry u32 conditioning id (null =
-    /// conditioning vocab size) + f64 probability p(generated | conditioning), ids ascending |
-    /// u32 CRC-32 of all preceding bytes
-    /// ```
-    ///
-    /// All integers and floats little-endian; floats stored bit-exactly.
+    /// Saves the model without side labels (an [`crate::Aligner`] saves them); see the
+    /// crate README for the format (version 2). Floats are stored bit-exactly.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        self.save_staged(path)?.commit()?;
+        self.save_staged_labelled(path.as_ref(), &Labels::default())?
+            .commit()?;
         Ok(())
     }
 
-    /// [`Model::save`] up to the last step: the file is written and complete but not yet in
-    /// place; committing it (alone, or with others by [`ldd_io::AtomicFile::commit_together`])
-    /// moves it there, dropping it removes it.
-    pub fn save_staged(&self, path: impl AsRef<Path>) -> Result<ldd_io::AtomicFile> {
-        let mut w = binfmt::Writer::create(path.as_ref(), binfmt::FAST_ALIGN_VERSION)?;
+    /// The model written to `path` with `labels`, complete but not yet in place (see
+    /// [`ldd_io::AtomicFile`]).
+    pub(crate) fn save_staged_labelled(
+        &self,
+        path: &Path,
+        labels: &Labels,
+    ) -> Result<ldd_io::AtomicFile> {
+        let mut w = binfmt::Writer::create(path, binfmt::FAST_ALIGN_VERSION)?;
         let o = &self.options;
         let flags = u32::from(o.reverse)
             | u32::from(o.favor_diagonal) << 1
@@ -704,16 +659,16 @@ impl Model {
         for x in [o.alpha, o.prob_align_null, o.initial_tension, self.tension] {
             w.f64(x)?;
         }
-        w.labels(&self.labels)?;
+        w.labels(labels)?;
         w.vocab(&self.cond_vocab)?;
         w.vocab(&self.gen_vocab)?;
         w.columns(&self.table)?;
         w.finish()
     }
 
-    /// Loads a model saved by [`Model::save`] (format version 1 or 2). A missing,
-    /// truncated, corrupt (CRC mismatch) or inconsistent file is an error naming the file,
-    /// and so is an HMM model (load it with [`crate::HmmModel::load`]).
+    /// Loads a model saved by [`Model::save`] (format version 1 or 2), as
+    /// [`crate::Aligner::load`] does: a missing, truncated, corrupt (CRC mismatch) or
+    /// inconsistent file is an error naming the file, and so is an HMM model.
     pub fn load(path: impl AsRef<Path>) -> Result<Model> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| AlignError::io(path, e))?;
@@ -722,7 +677,7 @@ impl Model {
             reason,
         };
         let (version, mut r) = binfmt::open(&bytes).map_err(bad)?;
-        if version == binfmt::HMM_VERSION {
+        if (binfmt::OLD_HMM_VERSION..=binfmt::HMM_VERSION).contains(&version) {
             return Err(bad(
                 "an HMM model, not fast_align's (choose the HMM model type to load it)".into(),
             ));
@@ -733,47 +688,54 @@ impl Model {
                 binfmt::FAST_ALIGN_VERSION
             )));
         }
-        let parse = |r: &mut binfmt::Reader<'_>| -> std::result::Result<Model, String> {
-            let flags = r.u32()?;
-            let iterations = r.u32()?;
-            let alpha = r.f64()?;
-            let prob_align_null = r.f64()?;
-            let initial_tension = r.f64()?;
-            let tension = r.f64()?;
-            if !(tension.is_finite() && tension > 0.0) {
-                return Err(format!("bad diagonal tension {tension}"));
-            }
-            let labels = if version >= 2 {
-                r.labels()?
-            } else {
-                Labels::default()
-            };
-            let options = TrainOptions {
-                iterations,
-                favor_diagonal: flags & 2 != 0,
-                optimize_tension: flags & 4 != 0,
-                variational_bayes: flags & 8 != 0,
-                alpha,
-                prob_align_null,
-                initial_tension,
-                reverse: flags & 1 != 0,
-                threads: None,
-                max_len: usize::MAX,
-            };
-            let cond_vocab = r.vocab()?;
-            let gen_vocab = r.vocab()?;
-            let table = r.columns(gen_vocab.len(), cond_vocab.len())?;
-            r.end()?;
-            options.validate().map_err(|e| e.to_string())?;
-            Ok(Model {
-                labels,
+        Model::read(&mut r, version).map(|(m, _)| m).map_err(bad)
+    }
+
+    /// Reads a model of format version 1 or 2 after its header, with its labels.
+    pub(crate) fn read(
+        r: &mut binfmt::Reader<'_>,
+        version: u32,
+    ) -> std::result::Result<(Model, Labels), String> {
+        let flags = r.u32()?;
+        let iterations = r.u32()?;
+        let alpha = r.f64()?;
+        let prob_align_null = r.f64()?;
+        let initial_tension = r.f64()?;
+        let tension = r.f64()?;
+        if !(tension.is_finite() && tension > 0.0) {
+            return Err(format!("bad diagonal tension {tension}"));
+        }
+        let labels = if version >= 2 {
+            r.labels()?
+        } else {
+            Labels::default()
+        };
+        let options = TrainOptions {
+            iterations,
+            favor_diagonal: flags & 2 != 0,
+            optimize_tension: flags & 4 != 0,
+            variational_bayes: flags & 8 != 0,
+            alpha,
+            prob_align_null,
+            initial_tension,
+            reverse: flags & 1 != 0,
+            threads: None,
+            max_len: usize::MAX,
+        };
+        let cond_vocab = r.vocab()?;
+        let gen_vocab = r.vocab()?;
+        let table = r.columns(gen_vocab.len(), cond_vocab.len())?;
+        r.end()?;
+        options.validate().map_err(|e| e.to_string())?;
+        Ok((
+            Model {
                 options,
                 tension,
                 cond_vocab,
                 gen_vocab,
                 table,
-            })
-        };
-        parse(&mut r).map_err(bad)
+            },
+            labels,
+        ))
     }
 }

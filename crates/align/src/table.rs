@@ -6,6 +6,9 @@ use rayon::prelude::*;
 use crate::corpus::{Side, Vocab};
 use crate::index::{split_by_offsets, with_scratch};
 
+/// Translation probability of a word pair never seen in training (fast_align's floor).
+pub const UNSEEN_PROB: f64 = 1e-9;
+
 /// A lexical table stored column by column: for every generated word id, the ascending
 /// conditioning-word ids (the null word being the conditioning vocabulary size) it
 /// co-occurred with in training, with `p(generated | conditioning)`.

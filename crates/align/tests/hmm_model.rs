@@ -1,14 +1,15 @@
-//! The HMM model by agreement as a saved, reusable model: it aligns as training does, saves
-//! and loads bit-exactly, is told apart from fast_align's model files, refuses bad files,
-//! and aligns the same at any thread count; fast_align's older files still load.
+//! The aligner as a trained, saved, reusable model (the HMM by agreement, and fast_align's
+//! files): trained on pairs in memory or streamed from a store alike, saved and loaded
+//! bit-exactly, the same at any thread count, files of the other kind or a bad file
+//! refused, older files still loaded; and what pruning the table costs.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
 use ldd_align::{
-    tokenize, train_and_align_hmm_joint, AlignError, Corpus, HmmModel, HmmOptions, Model,
-    TrainOptions,
+    tokenize, AlignError, Aligned, Aligner, AlignerSpec, Corpus, Direction, HmmOptions, Model,
+    ModelFile, PairStoreBuilder, TrainOptions, SILENT,
 };
 
 fn parallel(name: &str) -> PathBuf {
@@ -34,24 +35,45 @@ fn pud() -> Corpus {
     shared_corpus("pud.de-en", 1000)
 }
 
-fn opts() -> HmmOptions {
-    HmmOptions {
+fn spec() -> AlignerSpec {
+    AlignerSpec::Hmm(HmmOptions {
         hmm_iterations: 3,
         ..HmmOptions::default()
-    }
+    })
 }
 
-/// Training the model and aligning with it gives exactly what training and aligning in one
-/// call gives: links and posteriors of both directions and of the agreed alignment.
+fn align(a: &Aligner, c: &Corpus, d: Direction) -> Aligned {
+    a.align(c, d, SILENT).unwrap()
+}
+
+fn hmm_file(dir: &Path, name: &str) -> impl Fn(ModelFile) -> PathBuf {
+    let p = dir.join(name);
+    move |_| p.clone()
+}
+
+/// Training on the pairs in memory or streamed from a store gives the same aligner (saved
+/// bytes equal) and the same links and posteriors; a real alignment: most target words of
+/// PUD are linked in each direction.
 #[test]
-fn the_model_aligns_its_training_corpus_as_training_does() {
+fn a_store_trains_as_memory_does() {
+    let dir = tempfile::tempdir().unwrap();
     let c = pud();
-    let once = train_and_align_hmm_joint(&c, &opts()).unwrap();
-    let model = HmmModel::train(&c, &opts()).unwrap();
-    let again = model.align(&c);
-    assert_eq!(again, once);
-    // A real alignment: most target words of PUD are linked in each direction.
-    let links: usize = again.forward.links.iter().map(Vec::len).sum();
+    let mut b = PairStoreBuilder::new().unwrap();
+    b.push_pairs(&c).unwrap();
+    let store = b.finish().unwrap();
+    assert_eq!(store.len(), c.len());
+    let from_memory = Aligner::train(&c, &spec(), SILENT).unwrap();
+    let from_store = Aligner::train(&store, &spec(), SILENT).unwrap();
+    let (p1, p2) = (dir.path().join("m.hmm"), dir.path().join("s.hmm"));
+    from_memory.save(|_| p1.clone()).unwrap();
+    from_store.save(|_| p2.clone()).unwrap();
+    assert!(std::fs::read(&p1).unwrap() == std::fs::read(&p2).unwrap());
+    for d in Direction::ALL {
+        let a = align(&from_memory, &c, d);
+        assert_eq!(a, from_store.align(&store, d, SILENT).unwrap(), "{d}");
+    }
+    let fwd = align(&from_memory, &c, Direction::Forward);
+    let links: usize = fwd.links.iter().map(Vec::len).sum();
     let words: usize = (0..c.len()).map(|k| c.lengths(k).1).sum();
     assert!(
         links * 10 > words * 7,
@@ -60,47 +82,94 @@ fn the_model_aligns_its_training_corpus_as_training_does() {
 }
 
 /// save → load gives the same alignments, on the training corpus and on another one (with
-/// unseen words), the same labels and options, and saving again gives the same bytes.
+/// unseen words), the same labels and sizes, and saving again gives the same bytes.
 #[test]
 fn round_trip_aligns_identically() {
     let dir = tempfile::tempdir().unwrap();
     let c = pud();
-    let mut model = HmmModel::train(&c, &opts()).unwrap();
+    let mut model = Aligner::train(&c, &spec(), SILENT).unwrap();
     model.set_labels("de", "en");
+    model.save(hmm_file(dir.path(), "m.hmm.ldda")).unwrap();
     let path = dir.path().join("m.hmm.ldda");
-    model.save(&path).unwrap();
-    let loaded = HmmModel::load(&path).unwrap();
+    let loaded = Aligner::load(&[(ModelFile::Hmm, &path)]).unwrap();
     assert_eq!(loaded.labels(), Some(("de", "en")));
-    assert_eq!(loaded.options(), model.options());
     assert_eq!(loaded.num_params(), model.num_params());
-    assert_eq!(loaded.align(&c), model.align(&c));
+    assert!(loaded.has_posteriors());
     let other = shared_corpus("newstest2013.de-en", 300);
-    let (a, b) = (loaded.align(&other), model.align(&other));
-    assert_eq!(a, b);
-    assert_eq!(a.forward.links.len(), 300);
-    let path2 = dir.path().join("m2.hmm.ldda");
-    loaded.save(&path2).unwrap();
-    assert!(std::fs::read(&path).unwrap() == std::fs::read(&path2).unwrap());
+    for d in [Direction::Intersection, Direction::GrowDiagFinalAnd] {
+        assert_eq!(align(&loaded, &c, d), align(&model, &c, d));
+        let (a, b) = (align(&loaded, &other, d), align(&model, &other, d));
+        assert_eq!(a, b);
+        assert_eq!(a.links.len(), 300);
+    }
+    loaded.save(hmm_file(dir.path(), "m2.hmm.ldda")).unwrap();
+    assert!(
+        std::fs::read(&path).unwrap() == std::fs::read(dir.path().join("m2.hmm.ldda")).unwrap()
+    );
 }
 
-/// The same alignments with one thread and with two.
+/// The same alignments and posteriors, bit for bit, with one thread and with two, with
+/// the table pruned (the default) and whole.
 #[test]
 fn aligns_the_same_at_any_thread_count() {
     let c = pud();
-    let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
-            let m = HmmModel::train(&c, &opts()).unwrap();
-            m.align(&c)
-        })
-    };
-    assert_eq!(run(1), run(2));
+    for prune in [HmmOptions::default().prune, 0.0] {
+        let spec = AlignerSpec::Hmm(HmmOptions {
+            hmm_iterations: 3,
+            prune,
+            ..HmmOptions::default()
+        });
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let m = Aligner::train(&c, &spec, SILENT).unwrap();
+                align(&m, &c, Direction::GrowDiagFinalAnd)
+            })
+        };
+        assert_eq!(run(1), run(2), "prune {prune}");
+    }
 }
 
-fn model_error(r: Result<impl Sized, AlignError>, path: &Path) -> String {
+/// Pruning keeps part of the table and costs little: on PUD and newstest2013 (4,000 pairs)
+/// the pruned aligner keeps fewer word pairs than the whole table holds, and its
+/// intersection links agree with the unpruned aligner's on at least 97% of them.
+#[test]
+fn pruning_keeps_fewer_pairs_and_nearly_the_same_links() {
+    let mut c = pud();
+    let news = shared_corpus("newstest2013.de-en", 3000);
+    for k in 0..news.len() {
+        c.push_pair(&news.src_tokens(k), &news.tgt_tokens(k));
+    }
+    let train = |prune| {
+        let spec = AlignerSpec::Hmm(HmmOptions {
+            prune,
+            ..HmmOptions::default()
+        });
+        Aligner::train(&c, &spec, SILENT).unwrap()
+    };
+    let (pruned, whole) = (train(HmmOptions::default().prune), train(0.0));
+    assert!(
+        pruned.num_params() * 10 < whole.num_params() * 9,
+        "{} of {}",
+        pruned.num_params(),
+        whole.num_params()
+    );
+    let (a, b) = (
+        align(&pruned, &c, Direction::Intersection),
+        align(&whole, &c, Direction::Intersection),
+    );
+    let (mut same, mut all) = (0, 0);
+    for (x, y) in a.links.iter().zip(&b.links) {
+        same += x.iter().filter(|l| y.contains(l)).count();
+        all += x.len().max(y.len());
+    }
+    assert!(same * 100 >= all * 97, "{same} of {all} links the same");
+}
+
+fn model_error(r: Result<Aligner, AlignError>, path: &Path) -> String {
     match r {
         Err(e @ AlignError::ModelFormat { .. }) | Err(e @ AlignError::Io { .. }) => {
             let msg = e.to_string();
@@ -113,32 +182,38 @@ fn model_error(r: Result<impl Sized, AlignError>, path: &Path) -> String {
 }
 
 /// An HMM file is not loaded as fast_align's model nor the other way round, each error
-/// naming the other kind; truncated and corrupted HMM files are errors naming the file.
+/// naming the other kind; a forward file is not the reverse one; truncated and corrupted
+/// HMM files are errors naming the file.
 #[test]
 fn kinds_told_apart_and_bad_files_refused() {
     let dir = tempfile::tempdir().unwrap();
     let c = shared_corpus("pud.de-en", 200);
     let hmm = dir.path().join("m.hmm.ldda");
-    HmmModel::train(&c, &opts()).unwrap().save(&hmm).unwrap();
+    let a = Aligner::train(&c, &spec(), SILENT).unwrap();
+    a.save(|_| hmm.clone()).unwrap();
     let fa = dir.path().join("m.fwd.ldda");
     Model::train(&c, &TrainOptions::default())
         .unwrap()
         .save(&fa)
         .unwrap();
-    assert!(model_error(Model::load(&hmm), &hmm).contains("an HMM model"));
-    assert!(model_error(HmmModel::load(&fa), &fa).contains("a fast_align model"));
+    let fast = |reverse| ModelFile::FastAlign { reverse };
+    assert!(model_error(Aligner::load(&[(fast(false), &hmm)]), &hmm).contains("an HMM model"));
+    assert!(
+        model_error(Aligner::load(&[(ModelFile::Hmm, &fa)]), &fa).contains("a fast_align model")
+    );
+    assert!(model_error(Aligner::load(&[(fast(true), &fa)]), &fa).contains("a forward model"));
     let bytes = std::fs::read(&hmm).unwrap();
     for cut in [0usize, 7, 12, 60, bytes.len() / 2, bytes.len() - 1] {
         let p = dir.path().join(format!("cut{cut}"));
         std::fs::write(&p, &bytes[..cut]).unwrap();
-        model_error(HmmModel::load(&p), &p);
+        model_error(Aligner::load(&[(ModelFile::Hmm, &p)]), &p);
     }
     for pos in [13usize, 50, bytes.len() / 3, bytes.len() - 2] {
         let mut b = bytes.clone();
         b[pos] ^= 0x5a;
         let p = dir.path().join(format!("flip{pos}"));
         std::fs::write(&p, &b).unwrap();
-        model_error(HmmModel::load(&p), &p);
+        model_error(Aligner::load(&[(ModelFile::Hmm, &p)]), &p);
     }
 }
 
@@ -161,15 +236,19 @@ fn as_version_1(v2: &[u8]) -> Vec<u8> {
 }
 
 /// fast_align's model files of the earlier versions still load and align as they did:
-/// version 2 (what `Model::save` still writes) and version 1 (no labels).
+/// version 2 (what is still written) and version 1 (no labels).
 #[test]
 fn old_fast_align_files_still_load() {
     let dir = tempfile::tempdir().unwrap();
     let c = shared_corpus("pud.de-en", 300);
-    let mut m = Model::train(&c, &TrainOptions::default()).unwrap();
+    let spec = AlignerSpec::FastAlign {
+        options: TrainOptions::default(),
+        direction: Direction::Forward,
+    };
+    let mut m = Aligner::train(&c, &spec, SILENT).unwrap();
     m.set_labels("de", "en");
     let v2 = dir.path().join("v2.fwd.ldda");
-    m.save(&v2).unwrap();
+    m.save(|_| v2.clone()).unwrap();
     let bytes = std::fs::read(&v2).unwrap();
     assert_eq!(
         &bytes[8..12],
@@ -178,9 +257,34 @@ fn old_fast_align_files_still_load() {
     );
     let v1 = dir.path().join("v1.fwd.ldda");
     std::fs::write(&v1, as_version_1(&bytes)).unwrap();
-    let (l2, l1) = (Model::load(&v2).unwrap(), Model::load(&v1).unwrap());
+    let file = ModelFile::FastAlign { reverse: false };
+    let l2 = Aligner::load(&[(file, &v2)]).unwrap();
+    let l1 = Aligner::load(&[(file, &v1)]).unwrap();
     assert_eq!(l2.labels(), Some(("de", "en")));
     assert_eq!(l1.labels(), None);
-    assert_eq!(l1.align(&c), m.align(&c));
-    assert_eq!(l2.align(&c), m.align(&c));
+    let d = Direction::Forward;
+    assert_eq!(align(&l1, &c, d), align(&m, &c, d));
+    assert_eq!(align(&l2, &c, d), align(&m, &c, d));
+    assert!(!l2.has_posteriors());
+}
+
+/// An HMM file of version 3 (each direction's whole table, before the shared pruned table),
+/// saved by ldd-sets trained on the first 12 PUD pairs, loads and aligns those pairs as
+/// that ldd-sets did (its Pharaoh output, kept beside the file).
+#[test]
+fn version_3_hmm_files_still_load() {
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let model = data.join("pud12-v3.hmm.ldda");
+    let a = Aligner::load(&[(ModelFile::Hmm, &model)]).unwrap();
+    assert_eq!(a.labels(), Some(("de", "en")));
+    let read = |lang: &str| ldd_io::read_lines(&parallel(&format!("pud.de-en.{lang}"))).unwrap();
+    let (de, en) = (read("de"), read("en"));
+    let mut c = Corpus::new();
+    for (d, e) in de.iter().zip(&en).take(12) {
+        c.push_pair(&tokenize(d), &tokenize(e));
+    }
+    let expected = ldd_align::pharaoh::read_file(data.join("pud12-v3.align"), None).unwrap();
+    let got = align(&a, &c, Direction::Intersection);
+    assert_eq!(got.links, expected);
+    assert!(got.links.iter().map(Vec::len).sum::<usize>() > 25);
 }

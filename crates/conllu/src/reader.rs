@@ -181,7 +181,7 @@ pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
         let id = cols[0];
         let pos = s.words.len() as u32;
         let plain_id = id.bytes().all(|b| b.is_ascii_digit());
-        if let Some((a, b)) = id.split_once('-').filter(|_| !plain_id) {
+        if let Some((a, b)) = (!plain_id).then(|| id.split_once('-')).flatten() {
             let (first, last) = match (a.parse::<u32>(), b.parse::<u32>()) {
                 (Ok(a), Ok(b)) if a >= 1 && b > a => (a, b),
                 _ => return Err(err(k, format!("invalid multiword-token range `{}`", q(id)))),
@@ -207,7 +207,7 @@ pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
             ));
             continue;
         }
-        if let Some((a, b)) = id.split_once('.').filter(|_| !plain_id) {
+        if let Some((a, b)) = (!plain_id).then(|| id.split_once('.')).flatten() {
             let (a, b) = match (a.parse::<u32>(), b.parse::<u32>()) {
                 (Ok(a), Ok(b)) if b >= 1 => (a, b),
                 _ => return Err(err(k, format!("invalid empty-node id `{}`", q(id)))),
@@ -282,6 +282,34 @@ pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
     Ok(s)
 }
 
+/// `s` split at every `sep` (an ASCII byte, so every piece is whole UTF-8), as
+/// `str::split` does but a byte at a time, which is faster on short fields.
+fn split_ascii(s: &str, sep: u8) -> impl Iterator<Item = &str> {
+    let mut rest = Some(s);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(|b| b == sep) {
+            Some(i) => {
+                rest = Some(&r[i + 1..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
+/// Whether every character of `s` passes `ok`, ASCII bytes tested without decoding.
+fn all_chars(s: &str, ok: impl Fn(char) -> bool) -> bool {
+    if s.is_ascii() {
+        s.bytes().all(|b| ok(char::from(b)))
+    } else {
+        s.chars().all(ok)
+    }
+}
+
 /// Checks a FEATS column: `_`, or `Name=Value[,Value…]` features joined by `|`; names are
 /// letters, digits and `[` `]` (layered features such as `Number[psor]`), values letters,
 /// digits, `_` and `-`.
@@ -292,25 +320,19 @@ pub fn check_feats(feats: &str) -> std::result::Result<(), &'static str> {
     if feats.is_empty() {
         return Err("empty (`_` if there are none)");
     }
-    for feat in feats.split('|') {
-        let Some((name, values)) = feat.split_once('=') else {
+    for feat in split_ascii(feats, b'|') {
+        let Some(eq) = feat.bytes().position(|b| b == b'=') else {
             return Err("a feature is not Name=Value");
         };
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '[' || c == ']')
-        {
+        let (name, values) = (&feat[..eq], &feat[eq + 1..]);
+        if name.is_empty() || !all_chars(name, |c| c.is_alphanumeric() || c == '[' || c == ']') {
             return Err(
                 "a feature name is empty or has characters other than letters, digits, [ ]",
             );
         }
-        if values.split(',').any(|v| {
-            v.is_empty()
-                || !v
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-        }) {
+        if split_ascii(values, b',')
+            .any(|v| v.is_empty() || !all_chars(v, |c| c.is_alphanumeric() || c == '_' || c == '-'))
+        {
             return Err(
                 "a feature value is empty or has characters other than letters, digits, _ -",
             );

@@ -1,0 +1,585 @@
+//! The HMM's lexical table: the word pairs it keeps, both directions' probabilities of each,
+//! and what every other pair gets.
+//!
+//! - **One structure for both directions.** A word pair co-occurs in the same sentence
+//!   pairs whichever side generates the other, so one sparse table serves both: rows by
+//!   source word, target ids ascending, with `p(t | s)` (forward) and `p(s | t)` (reverse)
+//!   side by side — 4 bytes of key and 8 of probabilities per kept pair, plus 4 bytes of
+//!   expected count while training; about a quarter of a byte more for the block index of
+//!   the rows. Probabilities and counts are single precision (a relative error of 6·10⁻⁸
+//!   each, far below what moves a link): the table is the aligner's memory.
+//! - **Pruned pairs.** The first pass (IBM Model 1's first iteration, whose posteriors are
+//!   uniform) counts every co-occurring pair, a block of source words at a time so that
+//!   its memory stays bounded, and keeps a pair only if its probability after that
+//!   iteration reaches `prune` in either direction. The others keep their mass: every row
+//!   (a conditioning word) records how many pairs it lost and their summed expected count,
+//!   and each of them gets the probability of that average count — exactly what each would
+//!   get where they all had the same count, as for a word seen once. Totals include them,
+//!   so every row stays a distribution. `prune` 0 keeps every pair (exact EM).
+//! - **Null and unknown words.** `p(w | NULL)` is one value per word; a pair with a word
+//!   the model never saw gets [`UNSEEN_PROB`], as does a pair of known words that never
+//!   co-occurred in a row that lost none.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use crate::corpus::FxBuild;
+use crate::diag::digamma;
+use crate::error::Result;
+use crate::store::{stream, Chunk, Pairs};
+use crate::table::{Columns, UNSEEN_PROB};
+
+/// Entry of a word pair the table does not hold (and of an unknown word).
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Word pairs whose first-pass counts are held at once (by an upper bound per source word;
+/// 24 bytes each in a hash map), split into [`SUBS`] maps filled in parallel.
+const ROUND_PAIRS: usize = 1 << 19;
+
+/// Maps of one round of the first pass.
+const SUBS: usize = 4;
+
+/// The lexical table of the HMM by agreement (see the module documentation).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct PairTable {
+    /// Per source word, its entries `row_off[s]..row_off[s + 1]`.
+    pub row_off: Vec<usize>,
+    /// Target word of each entry, ascending within a row.
+    pub cols: Vec<u32>,
+    /// `p(t | s)` of each entry (single precision: 4 bytes, a relative error of 6·10⁻⁸).
+    pub fwd: Vec<f32>,
+    /// `p(s | t)` of each entry.
+    pub rev: Vec<f32>,
+    /// `p(t | NULL)`, per target word.
+    pub null_fwd: Vec<f64>,
+    /// `p(s | NULL)`, per source word.
+    pub null_rev: Vec<f64>,
+    /// `p(t | s)` of the pairs of row `s` the table does not hold, per source word.
+    pub other_fwd: Vec<f64>,
+    /// `p(s | t)` of the pairs of column `t` the table does not hold, per target word.
+    pub other_rev: Vec<f64>,
+    /// The first target id of every block of every row (a search finds the block, then the
+    /// entry in it: one cache line of ids even in the rows of frequent words).
+    pub firsts: Vec<u32>,
+    /// Per source word, its range in `firsts`.
+    pub firsts_off: Vec<usize>,
+}
+
+/// Blocks of a row: its entries cut at every multiple of this (16 ids: a cache line).
+const BLOCK: usize = 16;
+
+/// The end of the block of a row that starts at entry `p`.
+#[inline]
+fn block_end(p: usize, row_end: usize) -> usize {
+    ((p / BLOCK + 1) * BLOCK).min(row_end)
+}
+
+impl PairTable {
+    /// Number of kept word pairs.
+    pub fn entries(&self) -> usize {
+        self.cols.len()
+    }
+
+    /// Bytes the table takes in memory.
+    pub fn bytes(&self) -> usize {
+        let words = self.null_fwd.len() + self.null_rev.len();
+        self.entries() * 12
+            + (self.row_off.len() + self.firsts_off.len()) * 8
+            + self.firsts.len() * 4
+            + words * 16
+    }
+
+    /// Builds the block index of the rows (after the rows change).
+    pub fn index_rows(&mut self) {
+        self.firsts.clear();
+        self.firsts_off.clear();
+        self.firsts_off.push(0);
+        for w in self.row_off.windows(2) {
+            let mut p = w[0];
+            while p < w[1] {
+                self.firsts.push(self.cols[p]);
+                p = block_end(p, w[1]);
+            }
+            self.firsts_off.push(self.firsts.len());
+        }
+    }
+
+    /// The entry of `(s, t)`, if held.
+    #[inline]
+    fn find(&self, s: usize, t: u32) -> u32 {
+        let (lo, hi) = (self.row_off[s], self.row_off[s + 1]);
+        let (lo, hi) = if hi - lo <= BLOCK {
+            (lo, hi)
+        } else {
+            let firsts = &self.firsts[self.firsts_off[s]..self.firsts_off[s + 1]];
+            let b = firsts.partition_point(|&x| x <= t);
+            if b == 0 {
+                return NONE;
+            }
+            // Blocks after the first start at multiples of BLOCK.
+            let start = if b == 1 {
+                lo
+            } else {
+                (lo / BLOCK + b - 1) * BLOCK
+            };
+            (start, block_end(start, hi))
+        };
+        match self.cols[lo..hi].binary_search(&t) {
+            Ok(p) => (lo + p) as u32,
+            Err(_) => NONE,
+        }
+    }
+
+    /// Entry of every cell of a pair, source-major (`idx[i·m + j]`, `m` target words):
+    /// [`NONE`] where the table holds no pair (or a word is [`NONE`], unknown).
+    pub fn lookup(&self, src: &[u32], tgt: &[u32], idx: &mut [u32]) {
+        for (&s, row) in src.iter().zip(idx.chunks_mut(tgt.len())) {
+            for (&t, e) in tgt.iter().zip(row) {
+                *e = if s == NONE || t == NONE {
+                    NONE
+                } else {
+                    self.find(s as usize, t)
+                };
+            }
+        }
+    }
+
+    /// `p(t | s)` of a cell whose entry is `e` (see [`PairTable::lookup`]).
+    #[inline]
+    pub fn p_fwd(&self, e: u32, s: u32, t: u32) -> f64 {
+        if e != NONE {
+            f64::from(self.fwd[e as usize])
+        } else if s == NONE || t == NONE {
+            UNSEEN_PROB
+        } else {
+            self.other_fwd[s as usize]
+        }
+    }
+
+    /// `p(s | t)` of a cell whose entry is `e`.
+    #[inline]
+    pub fn p_rev(&self, e: u32, s: u32, t: u32) -> f64 {
+        if e != NONE {
+            f64::from(self.rev[e as usize])
+        } else if s == NONE || t == NONE {
+            UNSEEN_PROB
+        } else {
+            self.other_rev[t as usize]
+        }
+    }
+
+    /// `p(t | NULL)`.
+    #[inline]
+    pub fn p_null_fwd(&self, t: u32) -> f64 {
+        if t == NONE {
+            UNSEEN_PROB
+        } else {
+            self.null_fwd[t as usize]
+        }
+    }
+
+    /// `p(s | NULL)`.
+    #[inline]
+    pub fn p_null_rev(&self, s: u32) -> f64 {
+        if s == NONE {
+            UNSEEN_PROB
+        } else {
+            self.null_rev[s as usize]
+        }
+    }
+}
+
+/// What training knows of the table beyond its entries.
+pub(crate) struct Shape {
+    /// Pairs the table does not hold, per source word (row) and per target word (column).
+    pub pruned_row: Vec<u32>,
+    /// Same, per target word.
+    pub pruned_col: Vec<u32>,
+    /// Words of each side that occur in a trained pair.
+    pub occurs_src: Vec<bool>,
+    /// Same, target side.
+    pub occurs_tgt: Vec<bool>,
+    /// Distinct co-occurring word pairs counted.
+    pub word_pairs: u64,
+}
+
+/// Expected counts of one direction beyond the table's entries: per conditioning word, the
+/// summed count of its pruned pairs; per generated word, its count with the null word.
+#[derive(Default)]
+pub(crate) struct Rest {
+    pub pruned: Vec<f64>,
+    pub null: Vec<f64>,
+}
+
+impl Rest {
+    pub fn zeroed(conds: usize, gens: usize) -> Rest {
+        Rest {
+            pruned: vec![0.0; conds],
+            null: vec![0.0; gens],
+        }
+    }
+}
+
+/// Whether a pair with these lengths is trained and aligned: both sides non-empty and at
+/// most `max_len` tokens long.
+#[inline]
+pub(crate) fn used(n: usize, m: usize, max_len: usize) -> bool {
+    n > 0 && m > 0 && n <= max_len && m <= max_len
+}
+
+/// What the first pass leaves: the table's kept pairs (no probabilities yet), its shape,
+/// and both directions' expected counts — of the kept pairs, and the others.
+pub(crate) struct Counted {
+    pub table: PairTable,
+    pub shape: Shape,
+    pub counts: [Vec<f32>; 2],
+    pub rest: [Rest; 2],
+}
+
+/// The first pass: IBM Model 1's first iteration (every posterior uniform) in both
+/// directions (probabilities are then made by [`m_step_fwd`]/[`m_step_rev`]).
+/// `progress(done, total)` follows the passes over the pairs.
+pub(crate) fn first_pass(
+    pairs: Pairs<'_>,
+    max_len: usize,
+    alpha: f64,
+    prune: f64,
+    progress: &mut (dyn FnMut(u64, u64) + Send),
+) -> Result<Counted> {
+    let (ns, nt) = (pairs.src_vocab().len(), pairs.tgt_vocab().len());
+    // Sums over the cells of every row and column, upper bounds of their distinct pairs,
+    // null counts, which words occur.
+    let mut row_w = vec![0.0f64; ns];
+    let mut col_w = vec![0.0f64; nt];
+    let mut ub_row = vec![0u64; ns];
+    let mut ub_col = vec![0u64; nt];
+    let (mut rf, mut rr) = (Rest::zeroed(ns, nt), Rest::zeroed(nt, ns));
+    let mut occurs_src = vec![false; ns];
+    let mut occurs_tgt = vec![false; nt];
+    let total = pairs.len() as u64;
+    stream(
+        pairs,
+        |_, _| (0, 0),
+        |_, _, _, _| Some(()),
+        |c: &Chunk, k, _, _, ()| {
+            let (src, tgt) = (c.src(k), c.tgt(k));
+            let (n, m) = (src.len(), tgt.len());
+            if !used(n, m, max_len) {
+                return;
+            }
+            let (wf, wr) = (1.0 / (n + 1) as f64, 1.0 / (m + 1) as f64);
+            for &s in src {
+                let s = s as usize;
+                row_w[s] += m as f64 * wf;
+                rr.null[s] += wr;
+                ub_row[s] += m as u64;
+                occurs_src[s] = true;
+            }
+            for &t in tgt {
+                let t = t as usize;
+                col_w[t] += n as f64 * wr;
+                rf.null[t] += wf;
+                ub_col[t] += n as u64;
+                occurs_tgt[t] = true;
+            }
+        },
+        |_| {},
+    )?;
+
+    // Rounds of source words, each split into SUBS ranges of at most ROUND_PAIRS / SUBS
+    // pairs (by the upper bound; a word alone may exceed it).
+    let sub_max = (ROUND_PAIRS / SUBS) as u64;
+    let mut ranges: Vec<(u32, u32)> = Vec::new();
+    let (mut lo, mut acc) = (0usize, 0u64);
+    for (s, &ub) in ub_row.iter().enumerate() {
+        let b = ub.min(nt as u64);
+        if acc + b > sub_max && s > lo {
+            ranges.push((lo as u32, s as u32));
+            (lo, acc) = (s, 0);
+        }
+        acc += b;
+    }
+    if ns > lo {
+        ranges.push((lo as u32, ns as u32));
+    }
+    let rounds: Vec<&[(u32, u32)]> = ranges.chunks(SUBS).collect();
+    let units = total * rounds.len() as u64;
+    progress(0, units);
+
+    // tot_r estimated for the pruning test; exact after the pass.
+    let est_rev: Vec<f64> = (0..nt)
+        .map(|t| col_w[t] + alpha * ub_col[t].min(ns as u64) as f64)
+        .collect();
+    let mut table = PairTable {
+        row_off: Vec::with_capacity(ns + 1),
+        ..PairTable::default()
+    };
+    table.row_off.push(0);
+    let mut pruned_row = vec![0u32; ns];
+    let mut pruned_col = vec![0u32; nt];
+    let mut distinct_row = vec![0u64; ns];
+    let mut distinct_col = vec![0u64; nt];
+    let mut word_pairs = 0u64;
+    let mut next_row = 0usize;
+    let (mut c_f, mut c_r) = (Vec::new(), Vec::new());
+    type Map = HashMap<u64, (f64, f64), FxBuild>;
+    for (r, round) in rounds.iter().enumerate() {
+        let mut maps: Vec<(std::ops::Range<u32>, Map)> =
+            round.iter().map(|&(a, b)| (a..b, Map::default())).collect();
+        let base = r as u64 * total;
+        let mut chunk_maps = |c: &Chunk| {
+            maps.par_iter_mut().for_each(|(range, map)| {
+                for k in 0..c.len() {
+                    let (src, tgt) = (c.src(k), c.tgt(k));
+                    let (n, m) = (src.len(), tgt.len());
+                    if !used(n, m, max_len) {
+                        continue;
+                    }
+                    let (wf, wr) = (1.0 / (n + 1) as f64, 1.0 / (m + 1) as f64);
+                    for &s in src.iter().filter(|s| range.contains(s)) {
+                        for &t in tgt {
+                            let v = map.entry(u64::from(s) << 32 | u64::from(t)).or_default();
+                            v.0 += wf;
+                            v.1 += wr;
+                        }
+                    }
+                }
+            });
+        };
+        let mut reader = pairs.reader()?;
+        let mut chunk = Chunk::default();
+        while reader.next_chunk(&mut chunk)? {
+            chunk_maps(&chunk);
+            progress(base + (chunk.first + chunk.len()) as u64, units);
+        }
+        for (_, map) in maps {
+            let mut entries: Vec<(u64, (f64, f64))> = map.into_iter().collect();
+            entries.sort_unstable_by_key(|e| e.0);
+            word_pairs += entries.len() as u64;
+            for row in entries.chunk_by(|a, b| a.0 >> 32 == b.0 >> 32) {
+                let s = (row[0].0 >> 32) as usize;
+                while next_row < s {
+                    table.row_off.push(table.cols.len());
+                    next_row += 1;
+                }
+                distinct_row[s] = row.len() as u64;
+                let g_row = digamma((row_w[s] + alpha * row.len() as f64).max(alpha));
+                for &(key, (cf, cr)) in row {
+                    let t = (key & 0xffff_ffff) as u32;
+                    distinct_col[t as usize] += 1;
+                    let keep = prune <= 0.0 || {
+                        let pf = (digamma(cf + alpha) - g_row).exp();
+                        let pr =
+                            (digamma(cr + alpha) - digamma(est_rev[t as usize].max(alpha))).exp();
+                        pf.max(pr) >= prune
+                    };
+                    if keep {
+                        table.cols.push(t);
+                        c_f.push(cf as f32);
+                        c_r.push(cr as f32);
+                    } else {
+                        pruned_row[s] += 1;
+                        pruned_col[t as usize] += 1;
+                        rf.pruned[s] += cf;
+                        rr.pruned[t as usize] += cr;
+                    }
+                }
+            }
+        }
+    }
+    while next_row < ns {
+        table.row_off.push(table.cols.len());
+        next_row += 1;
+    }
+    table.null_fwd = vec![UNSEEN_PROB; nt];
+    table.null_rev = vec![UNSEEN_PROB; ns];
+    table.other_fwd = vec![UNSEEN_PROB; ns];
+    table.other_rev = vec![UNSEEN_PROB; nt];
+    table.index_rows();
+    let shape = Shape {
+        pruned_row,
+        pruned_col,
+        occurs_src,
+        occurs_tgt,
+        word_pairs,
+    };
+    Ok(Counted {
+        table,
+        shape,
+        counts: [c_f, c_r],
+        rest: [rf, rr],
+    })
+}
+
+/// `exp(ψ(c + α) − g)`: a variational-Bayes probability (fast_align's M-step) for a count
+/// `c` in a row whose total gives `g = ψ(total)`.
+#[inline]
+fn vb(c: f64, alpha: f64, g: f64) -> f64 {
+    (digamma(c + alpha) - g).exp()
+}
+
+/// `ψ(total)` of a row: its entries' counts, its pruned pairs' summed count, `α` each.
+#[inline]
+fn row_digamma(sum: f64, pruned: f64, n_pruned: u32, alpha: f64) -> f64 {
+    digamma((sum + pruned + alpha * f64::from(n_pruned)).max(alpha))
+}
+
+/// The probability of the pruned pairs of a row (their average count), if it lost any.
+#[inline]
+fn other(pruned: f64, n_pruned: u32, alpha: f64, g: f64) -> f64 {
+    if n_pruned == 0 {
+        UNSEEN_PROB
+    } else {
+        vb(pruned / f64::from(n_pruned), alpha, g)
+    }
+}
+
+/// `p(w | NULL)` from the null counts of the words that occur.
+fn null_m_step(counts: &[f64], occurs: &[bool], alpha: f64) -> Vec<f64> {
+    let tot: f64 = counts
+        .iter()
+        .zip(occurs)
+        .filter(|x| *x.1)
+        .map(|(c, _)| c + alpha)
+        .sum();
+    let g = digamma(tot.max(alpha));
+    counts
+        .par_iter()
+        .zip(occurs.par_iter())
+        .with_min_len(4096)
+        .map(|(&c, &o)| if o { vb(c, alpha, g) } else { UNSEEN_PROB })
+        .collect()
+}
+
+/// Forward M-step (`p(t | s)`, rows): from the entries' counts `c` and the other counts.
+pub(crate) fn m_step_fwd(t: &mut PairTable, shape: &Shape, c: &[f32], rest: &Rest, alpha: f64) {
+    let PairTable {
+        row_off,
+        fwd,
+        other_fwd,
+        ..
+    } = t;
+    fwd.resize(c.len(), 0.0);
+    let rows: Vec<(usize, &mut [f32])> = crate::index::split_by_offsets(fwd, row_off)
+        .into_iter()
+        .enumerate()
+        .collect();
+    let others: Vec<f64> = rows
+        .into_par_iter()
+        .with_min_len(256)
+        .map(|(s, out)| {
+            let lo = row_off[s];
+            let cs = &c[lo..lo + out.len()];
+            let sum: f64 = cs.iter().map(|&x| f64::from(x) + alpha).sum();
+            let (pm, np) = (rest.pruned[s], shape.pruned_row[s]);
+            let g = row_digamma(sum, pm, np, alpha);
+            for (o, &x) in out.iter_mut().zip(cs) {
+                *o = vb(f64::from(x), alpha, g) as f32;
+            }
+            other(pm, np, alpha, g)
+        })
+        .collect();
+    *other_fwd = others;
+    t.null_fwd = null_m_step(&rest.null, &shape.occurs_tgt, alpha);
+}
+
+/// Reverse M-step (`p(s | t)`, columns).
+pub(crate) fn m_step_rev(t: &mut PairTable, shape: &Shape, c: &[f32], rest: &Rest, alpha: f64) {
+    let nt = t.other_rev.len();
+    let mut sums = vec![0.0f64; nt];
+    for (&col, &x) in t.cols.iter().zip(c) {
+        sums[col as usize] += f64::from(x) + alpha;
+    }
+    let g: Vec<f64> = (0..nt)
+        .into_par_iter()
+        .with_min_len(1024)
+        .map(|w| row_digamma(sums[w], rest.pruned[w], shape.pruned_col[w], alpha))
+        .collect();
+    t.rev.resize(c.len(), 0.0);
+    t.rev
+        .par_iter_mut()
+        .zip(t.cols.par_iter().zip(c.par_iter()))
+        .with_min_len(4096)
+        .for_each(|(o, (&col, &x))| *o = vb(f64::from(x), alpha, g[col as usize]) as f32);
+    t.other_rev = (0..nt)
+        .into_par_iter()
+        .with_min_len(1024)
+        .map(|w| other(rest.pruned[w], shape.pruned_col[w], alpha, g[w]))
+        .collect();
+    t.null_rev = null_m_step(&rest.null, &shape.occurs_src, alpha);
+}
+
+impl Shape {
+    /// No word, no pair.
+    pub fn empty() -> Shape {
+        Shape {
+            pruned_row: Vec::new(),
+            pruned_col: Vec::new(),
+            occurs_src: Vec::new(),
+            occurs_tgt: Vec::new(),
+            word_pairs: 0,
+        }
+    }
+}
+
+/// Every probability 1, as training without IBM Model 1 starts (the value of a uniform
+/// table before normalisation, as the HMM's first E-step sees it).
+pub(crate) fn uniform(t: &mut PairTable, shape: &Shape) {
+    t.fwd = vec![1.0; t.entries()];
+    t.rev = vec![1.0; t.entries()];
+    let one = |pruned: &[u32]| -> Vec<f64> {
+        pruned
+            .iter()
+            .map(|&n| if n > 0 { 1.0 } else { UNSEEN_PROB })
+            .collect()
+    };
+    t.other_fwd = one(&shape.pruned_row);
+    t.other_rev = one(&shape.pruned_col);
+    let null = |occurs: &[bool]| -> Vec<f64> {
+        occurs
+            .iter()
+            .map(|&o| if o { 1.0 } else { UNSEEN_PROB })
+            .collect()
+    };
+    t.null_fwd = null(&shape.occurs_tgt);
+    t.null_rev = null(&shape.occurs_src);
+}
+
+impl PairTable {
+    /// The table of a version-3 model file: both directions' column tables (forward:
+    /// `p(t | s)` per target word, null = `ns`; reverse: `p(s | t)` per source word, null =
+    /// `nt`), which hold the same word pairs; nothing was pruned.
+    pub fn from_columns(fwd: &Columns, rev: &Columns, ns: usize, nt: usize) -> PairTable {
+        let mut t = PairTable {
+            row_off: Vec::with_capacity(ns + 1),
+            null_fwd: vec![UNSEEN_PROB; nt],
+            null_rev: vec![UNSEEN_PROB; ns],
+            other_fwd: vec![UNSEEN_PROB; ns],
+            other_rev: vec![UNSEEN_PROB; nt],
+            ..PairTable::default()
+        };
+        t.row_off.push(0);
+        for s in 0..ns {
+            for p in rev.col_off[s]..rev.col_off[s + 1] {
+                let w = rev.conds[p];
+                if w as usize == nt {
+                    t.null_rev[s] = rev.probs[p];
+                    continue;
+                }
+                t.cols.push(w);
+                t.rev.push(rev.probs[p] as f32);
+                t.fwd
+                    .push(fwd.get(s as u32, w).unwrap_or(UNSEEN_PROB) as f32);
+            }
+            t.row_off.push(t.cols.len());
+        }
+        t.index_rows();
+        for (w, p) in t.null_fwd.iter_mut().enumerate() {
+            if let Some(x) = fwd.get(ns as u32, w as u32) {
+                *p = x;
+            }
+        }
+        t
+    }
+}
