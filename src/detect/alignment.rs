@@ -17,7 +17,6 @@
 //! and keeps it while it aligns them. What the aligner does as it goes is reported as
 //! [`Event`]s to [`AlignOptions::progress`], which the binary's printer shows.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -363,48 +362,6 @@ pub fn pair_tokens(
             .map(str::to_string)
             .collect(),
     )
-}
-
-/// A system's output lines read and aligned to their source words ([`align_output`]).
-#[derive(Debug)]
-pub struct AlignedOutput {
-    /// The output's tokens (the aligner's tokenizer, or whitespace with `pretokenized`) of
-    /// each line aligned, by line id.
-    pub tokens: BTreeMap<u32, Vec<String>>,
-    /// Their links to the source words, (0-based source word, output token), by line id.
-    pub links: BTreeMap<u32, Alignment>,
-    /// The output file's line count, for the caller to check against the corpus's.
-    pub lines: u64,
-}
-
-/// The lines of the system output `hyp` that `words` names (1-based line id → the
-/// source words of its tree), tokenized as the aligner does and aligned to those words
-/// with `trained`; the whole file is read, only those lines are kept.
-pub fn align_output(
-    trained: &Trained,
-    hyp: &Path,
-    words: &BTreeMap<u32, Vec<String>>,
-    opts: &AlignOptions,
-    langs: (&str, &str),
-) -> Result<AlignedOutput> {
-    let ids: Vec<u32> = words.keys().copied().collect();
-    let (lines, n) = crate::read::select::read_selected(hyp, &ids)?;
-    let mut pairs = Corpus::new();
-    let mut tokens = BTreeMap::new();
-    for ((id, src), line) in words.iter().zip(&lines) {
-        let t: Vec<String> = self::tokens(line, opts.pretokenized)
-            .into_iter()
-            .map(String::from)
-            .collect();
-        pairs.push_pair(src, &t);
-        tokens.insert(*id, t);
-    }
-    let a = align(&pairs, opts, langs, None, Some(trained))?;
-    Ok(AlignedOutput {
-        links: tokens.keys().copied().zip(a.alignments).collect(),
-        tokens,
-        lines: n,
-    })
 }
 
 /// Finds `P.<lang>` or `P.<lang>.gz`.
