@@ -419,6 +419,19 @@ pub fn read_alignments_of(
     )?)
 }
 
+/// `pairs` as the aligner takes them: lowercased (kept in `lowered`) with
+/// `opts.lowercase`, else as they are.
+fn cased<'a>(
+    pairs: &'a Corpus,
+    opts: &AlignOptions,
+    lowered: &'a mut Option<Corpus>,
+) -> &'a Corpus {
+    match opts.lowercase {
+        true => lowered.insert(lowercase(pairs)),
+        false => pairs,
+    }
+}
+
 /// The corpus with every token lowercased (`str::to_lowercase`), same pairs and lengths.
 pub fn lowercase(c: &Corpus) -> Corpus {
     let lower =
@@ -457,6 +470,33 @@ pub struct Trained {
     pub pairs: u64,
     /// The options it was trained with: a corpus aligned with it uses the same.
     opts: AlignOptions,
+}
+
+impl Trained {
+    /// The options it was trained with.
+    pub fn options(&self) -> &AlignOptions {
+        &self.opts
+    }
+
+    /// Saves the model under `prefix` (the files of [`crate::layout::model_files`] that
+    /// it has: fast_align's model only in the directions it was trained in), moved into
+    /// place together once all are written.
+    pub fn save(&self, prefix: &Path) -> Result<()> {
+        let staged = match &self.models {
+            Models::Hmm(m) => vec![m.save_staged(crate::layout::hmm_model_file(prefix))?],
+            Models::FastAlign(dirs) => {
+                let mut v = Vec::new();
+                for (reverse, m) in [false, true].into_iter().zip(dirs) {
+                    if let Some(m) = m {
+                        v.push(m.save_staged(crate::layout::model_file(prefix, reverse))?);
+                    }
+                }
+                v
+            }
+        };
+        ldd_io::AtomicFile::commit_together(staged)?;
+        Ok(())
+    }
 }
 
 impl fmt::Debug for Trained {
@@ -504,6 +544,71 @@ pub fn load(opts: &AlignOptions, langs: (&str, &str)) -> Result<Trained> {
     Ok(Trained {
         models: models(&Corpus::new(), opts, langs)?,
         pairs: 0,
+        opts: AlignOptions {
+            progress: false,
+            ..opts.clone()
+        },
+    })
+}
+
+/// The model saved under `prefix` by a training with `opts` on `pairs` sentence pairs
+/// (the aligner cache's), loaded as that training's result: aligning with it gives what
+/// the training gave, and it reports the same pairs.
+pub fn load_trained(
+    prefix: &Path,
+    opts: &AlignOptions,
+    langs: (&str, &str),
+    pairs: u64,
+) -> Result<Trained> {
+    let loading = AlignOptions {
+        model: Some(prefix.to_path_buf()),
+        progress: false,
+        ..opts.clone()
+    };
+    Ok(Trained {
+        models: models(&Corpus::new(), &loading, langs)?,
+        pairs,
+        opts: AlignOptions {
+            progress: false,
+            ..opts.clone()
+        },
+    })
+}
+
+/// What the aligner of a corpus is trained on: the two files of every `--align-train`
+/// prefix, and whether the corpus's own pairs are added: not when its files, `own`, are
+/// among them (`None`: a corpus without files, always added).
+pub fn training_files(
+    opts: &AlignOptions,
+    langs: (&str, &str),
+    own: Option<CorpusSides<'_>>,
+) -> Result<(Vec<(PathBuf, PathBuf)>, bool)> {
+    let files = train_files(opts, langs)?;
+    let with_own = own.is_none_or(|o| {
+        !files.iter().any(|(s, t)| {
+            ldd_io::output::same_file(s, o.source) && ldd_io::output::same_file(t, o.target)
+        })
+    });
+    Ok((files, with_own))
+}
+
+/// Trains the aligner of a corpus: on its `--align-train` files and on `pairs`, the
+/// corpus's own pairs, unless its files (`own`) are among those files
+/// ([`training_files`]). What [`align`] does when it is given no trained aligner and no
+/// model to load.
+pub fn train_corpus(
+    pairs: &Corpus,
+    opts: &AlignOptions,
+    langs: (&str, &str),
+    own: Option<CorpusSides<'_>>,
+) -> Result<Trained> {
+    let (files, with_own) = training_files(opts, langs, own)?;
+    let mut lowered = None;
+    let pairs = cased(pairs, opts, &mut lowered);
+    let (models, n) = train_on(&files, with_own.then_some(pairs), opts, langs)?;
+    Ok(Trained {
+        models,
+        pairs: n,
         opts: AlignOptions {
             progress: false,
             ..opts.clone()
@@ -562,13 +667,8 @@ pub fn align(
     own: Option<CorpusSides<'_>>,
     trained: Option<&Trained>,
 ) -> Result<Aligned> {
-    let lowered;
-    let pairs = if opts.lowercase {
-        lowered = lowercase(pairs);
-        &lowered
-    } else {
-        pairs
-    };
+    let mut lowered = None;
+    let pairs = cased(pairs, opts, &mut lowered);
     let too_long = (0..pairs.len())
         .filter(|&k| {
             let (s, t) = pairs.lengths(k);
@@ -595,13 +695,8 @@ pub fn align(
             (&owned, 0)
         }
         None => {
-            let files = train_files(opts, langs)?;
             // The corpus's own pairs, unless its files are among the training files.
-            let with_own = own.is_none_or(|o| {
-                !files.iter().any(|(s, t)| {
-                    ldd_io::output::same_file(s, o.source) && ldd_io::output::same_file(t, o.target)
-                })
-            });
+            let (files, with_own) = training_files(opts, langs, own)?;
             let (m, n) = train_on(&files, with_own.then_some(pairs), opts, langs)?;
             owned = m;
             (&owned, n)

@@ -299,7 +299,19 @@ pub fn loci(
         }
         Ok(_) => {}
     }
-    let systems: Vec<&str> = scores.systems.iter().map(|s| s.name.as_str()).collect();
+    // The systems scored with locus accuracy, in order: every system of one `score` run,
+    // and of merged runs those with a locus row.
+    let systems: Vec<&str> = scores
+        .systems
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|n| {
+            scores
+                .rows
+                .iter()
+                .any(|r| r.system == *n && r.metric == crate::score::locus::KEY)
+        })
+        .collect();
     let mut items: Vec<LocusItem> = Vec::new();
     let mut r = Input::open(&path)?;
     let mut last = 1u64;

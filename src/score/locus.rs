@@ -186,13 +186,14 @@ impl Matcher {
     }
 }
 
-/// The aligner that aligns outputs to their sources: the manifest's alignment options
-/// with a saved model — `model` (`--align-model`), else the model the run loaded, else the
-/// one it saved.
+/// The aligner that aligns outputs to their sources (for locus accuracy in `score` and
+/// `sheets`): the manifest's alignment options with a saved model — `model`
+/// (`--align-model`), else the one saved in the sets directory, else (sets made before
+/// the aligner was saved with them) the model the run loaded, else the one it saved.
 pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
     let Some(r) = &l.m.reorder else {
         return Err(Error::Config(format!(
-            "--metrics locus: {} records no aligner (the sets were made with --no-reorder), so \
+            "locus accuracy: {} records no aligner (the sets were made with --no-reorder), so \
              its locus files have no reference words to judge by; extract again without \
              --no-reorder",
             ldd_io::error::shown(&l.manifest_path)
@@ -200,27 +201,52 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
     };
     let rec = &r.options.align;
     let mut opts = AlignOptions::from(rec);
+    let hmm = opts.model_type == ModelType::Hmm;
+    // The aligner saved with the sets, checked like every file of them.
+    let own = match &r.files.model {
+        Some(rel) if model.is_none() => {
+            for f in crate::layout::model_files(Path::new(rel), hmm) {
+                let name = f.to_string_lossy();
+                if l.m.checksums.contains_key(name.as_ref()) {
+                    crate::read::sets::file(&l.m, &l.dir, &name)?;
+                }
+            }
+            Some(crate::read::sets::resolve(&l.dir, rel)?)
+        }
+        _ => None,
+    };
     let prefix = model
         .map(Path::to_path_buf)
+        .or(own)
         .or_else(|| rec.model.clone())
         .or_else(|| rec.save_model.clone());
     let Some(prefix) = prefix else {
+        let why = if r.options.alignments.is_some() {
+            "the sets were aligned by the given --alignments, not by the built-in aligner"
+        } else {
+            "the sets were made by an older ldd-sets, which kept the aligner only with \
+             --save-align-model"
+        };
         return Err(Error::Config(format!(
-            "--metrics locus aligns each output to its source with the aligner the sets were \
-             made with, but {} records no saved model: give --align-model PREFIX (a model of \
-             the same type, {}, saved by `extract --save-align-model PREFIX`, or `align`), or \
-             extract again with --save-align-model",
+            "locus accuracy aligns each output to its source with the aligner the sets were \
+             made with, but {} records no saved aligner ({why}): give --align-model PREFIX (a \
+             model of the same type, {}, as `extract --save-align-model PREFIX` or `align` \
+             save it), or extract the sets again",
             ldd_io::error::shown(&l.manifest_path),
             opts.model_type
         )));
     };
-    for f in crate::layout::model_files(&prefix, opts.model_type == ModelType::Hmm) {
-        if !f.is_file() {
-            return Err(Error::Config(format!(
-                "--metrics locus: the aligner model {} does not exist (give --align-model PREFIX)",
-                ldd_io::error::shown(&f)
-            )));
-        }
+    let files = crate::layout::model_files(&prefix, hmm);
+    if !files.iter().any(|f| f.is_file()) {
+        return Err(Error::Config(format!(
+            "locus accuracy: the aligner model {} does not exist{}",
+            ldd_io::error::shown(&files[0]),
+            if model.is_some() {
+                ""
+            } else {
+                " (the manifest names it): give --align-model PREFIX"
+            }
+        )));
     }
     opts.model = Some(prefix);
     opts.train.clear();

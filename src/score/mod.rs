@@ -21,6 +21,7 @@ pub mod compare;
 pub mod contrastive;
 mod evaluate;
 pub mod locus;
+pub mod merge;
 pub mod render;
 pub mod share;
 pub mod signature;
