@@ -129,12 +129,26 @@ pub fn thousands(n: u64) -> String {
 }
 
 /// A draw target for stderr that is not a terminal: the bar's line, written as a line
-/// of its own at most every [`LOG_EVERY`].
-#[derive(Debug, Default)]
+/// of its own at most every `every` ([`LOG_EVERY`]) — to stderr, or (tests) to a buffer.
+#[derive(Debug)]
 struct Log {
+    /// Least time between two lines written.
+    every: Duration,
+    /// Where lines go: `None` is stderr.
+    to: Option<std::sync::Arc<Mutex<String>>>,
     /// The line being drawn, and when a line was last written (`None`: when the bar
     /// started).
     state: Mutex<(String, Option<Instant>)>,
+}
+
+impl Default for Log {
+    fn default() -> Self {
+        Log {
+            every: LOG_EVERY,
+            to: None,
+            state: Mutex::default(),
+        }
+    }
 }
 
 impl indicatif::TermLike for Log {
@@ -169,9 +183,16 @@ impl indicatif::TermLike for Log {
         let line = std::mem::take(&mut st.0);
         let now = Instant::now();
         let last = *st.1.get_or_insert(now);
-        if now.duration_since(last) >= LOG_EVERY && !line.trim().is_empty() {
+        if now.duration_since(last) >= self.every && !line.trim().is_empty() {
             st.1 = Some(now);
-            eprintln!("{}", line.trim_end());
+            match &self.to {
+                None => eprintln!("{}", line.trim_end()),
+                Some(buf) => {
+                    let mut b = buf.lock().unwrap_or_else(|e| e.into_inner());
+                    b.push_str(line.trim_end());
+                    b.push('\n');
+                }
+            }
         }
         Ok(())
     }
@@ -225,52 +246,35 @@ mod tests {
     }
 
     /// The bar as drawn carries what runs, the clock, the count with its total and the
-    /// percentage: drawn through the style onto a terminal that keeps what it is given.
+    /// percentage: drawn through the style, with and without the bar, onto a log that
+    /// keeps every line.
     #[test]
     fn the_style_renders_the_status() {
-        #[derive(Debug, Clone, Default)]
-        struct Screen(std::sync::Arc<Mutex<String>>);
-        impl indicatif::TermLike for Screen {
-            fn width(&self) -> u16 {
-                100
+        for with_bar in [true, false] {
+            let buf = std::sync::Arc::new(Mutex::new(String::new()));
+            let log = Log {
+                every: Duration::ZERO,
+                to: Some(buf.clone()),
+                state: Mutex::default(),
+            };
+            let target = ProgressDrawTarget::term_like(Box::new(log));
+            let bar = ProgressBar::with_draw_target(Some(2000), target);
+            bar.set_style(style("sentences", with_bar));
+            bar.set_prefix("parsing");
+            bar.set_position(500);
+            bar.tick();
+            let shown = buf.lock().unwrap().clone();
+            let shown = shown.lines().last().unwrap_or_default().to_string();
+            if with_bar {
+                assert!(shown.starts_with("parsing 0:00 █"), "{shown}");
+                assert!(shown.contains("░ 500/2,000 sentences  25% ("), "{shown}");
+            } else {
+                assert!(
+                    shown.starts_with("ldd-sets: parsing 0:00: 500/2,000 sentences  25% ("),
+                    "{shown}"
+                );
             }
-            fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
-                Ok(())
-            }
-            fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
-                Ok(())
-            }
-            fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
-                Ok(())
-            }
-            fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
-                Ok(())
-            }
-            fn write_line(&self, s: &str) -> std::io::Result<()> {
-                self.write_str(s)
-            }
-            fn write_str(&self, s: &str) -> std::io::Result<()> {
-                self.0.lock().unwrap().push_str(s);
-                Ok(())
-            }
-            fn clear_line(&self) -> std::io::Result<()> {
-                self.0.lock().unwrap().clear();
-                Ok(())
-            }
-            fn flush(&self) -> std::io::Result<()> {
-                Ok(())
-            }
+            assert!(shown.contains("/s, ETA "), "{shown}");
         }
-        let screen = Screen::default();
-        let target = ProgressDrawTarget::term_like(Box::new(screen.clone()));
-        let bar = ProgressBar::with_draw_target(Some(2000), target);
-        bar.set_style(style("sentences", true));
-        bar.set_prefix("parsing");
-        bar.set_position(500);
-        bar.tick();
-        let shown = screen.0.lock().unwrap().clone();
-        assert!(shown.starts_with("parsing 0:00 █"), "{shown}");
-        assert!(shown.contains("░ 500/2,000 sentences  25% ("), "{shown}");
-        assert!(shown.contains("/s, ETA "), "{shown}");
     }
 }
