@@ -2,7 +2,8 @@
 #
 #   make demo                      the whole pipeline (no parsing, no network) on the bundled
 #                                  PUD sample in demo/, ending with out/demo/report.html
-#   make build                     release binary in cargo's target directory (CARGO_TARGET_DIR)
+#   make build                     release binary in cargo's target directory (CARGO_TARGET_DIR);
+#                                  the other targets build it only when a source is newer
 #   make test                      installs what the tests need, then runs them all (CI runs it)
 #   make bench                     all benchmarks (figures recorded in README.md)
 #   make bench-significance        bootstrap on the Books sets vs sacreBLEU --paired-bs
@@ -19,10 +20,16 @@
 #                                  (WMT21 TED en-de in ../shared/data/mqm): tuning and
 #                                  held-out talks, every number docs/evaluation.md gives
 
-LANG ?= de-en
-CORPORA ?= corpora/$(LANG)
+# The language pair, LANG=de-en on the command line. (The environment's LANG is the
+# locale, C.UTF-8 or en_US.UTF-8, never a pair: it is not taken for one.)
+ifeq ($(origin LANG),command line)
+PAIR := $(LANG)
+else
+PAIR := de-en
+endif
+CORPORA ?= corpora/$(PAIR)
 MODELS ?=
-OUT ?= out/$(LANG)
+OUT ?= out/$(PAIR)
 THREADS ?=
 CONTROLS ?= 10
 SEED ?= 1
@@ -33,6 +40,16 @@ export BIN
 CORPUS ?=
 HYP ?=
 DEMO_OUT ?= out/demo
+
+# Replace an output to which later commands added files (scores, report) when its sets
+# change (`--replace`); without it, make extract keeps them when the sets are unchanged.
+REPLACE ?=
+REPLACE_ARG := $(if $(REPLACE),--replace)
+
+# Everything the binary is built from: the targets that run it build it only when one of
+# these is newer (a running build's lock is not waited on when nothing changed).
+SOURCES := $(shell find src crates config -type f -not -path '*/target/*' 2>/dev/null) \
+	$(wildcard build.rs Cargo.toml Cargo.lock .cargo/config.toml)
 
 MODELS_ARG := $(if $(MODELS),--models $(MODELS))
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS))
@@ -46,9 +63,13 @@ SHARD_ARG := $(if $(SHARD),--shard $(SHARD)) $(if $(ALIGN_MODEL),--align-model $
 build:
 	cargo build --release
 
+$(BIN): $(SOURCES)
+	cargo build --release
+	@touch $(BIN)
+
 # A first run that needs nothing: sets (from the bundled gold trees, no parser), reordering
 # sets (built-in aligner), controls, scores of two synthetic systems, and the report.
-demo: build
+demo: $(BIN)
 	@$(MAKE) --no-print-directory demo-run
 
 # The demo pipeline with an existing binary (tests/report.rs runs it with BIN=<test binary>).
@@ -127,28 +148,28 @@ bench-locus:
 	cargo bench --bench locus_books
 
 # The report of the books sample (its parse is cached after the first run, which takes minutes).
-bench-report: build
+bench-report: $(BIN)
 	benches/report_books.sh
 
 # Sharding on one machine (needs GNU parallel): the first 6,000 books lines, parsed.
-bench-shard: build
+bench-shard: $(BIN)
 	benches/shard_books.sh
 
-extract: build
-	@if [ "$(CORPORA)" = "corpora/$(LANG)" ] && [ ! -d "$(CORPORA)" ]; then \
-	  echo "corpora/$(LANG) is missing: downloading it first (make corpora LANG=$(LANG))"; \
-	  $(BIN) corpora --pair $(LANG) --dir $(CORPORA) || exit $$?; fi
-	$(BIN) run --pair $(LANG) --corpora $(CORPORA) $(MODELS_ARG) --out $(OUT) \
-		--controls $(CONTROLS) --seed $(SEED) $(THREADS_ARG) $(SHARD_ARG)
+extract: $(BIN)
+	@if [ "$(CORPORA)" = "corpora/$(PAIR)" ] && [ ! -d "$(CORPORA)" ]; then \
+	  echo "corpora/$(PAIR) is missing: downloading it first (make corpora LANG=$(PAIR))"; \
+	  $(BIN) corpora --pair $(PAIR) --dir $(CORPORA) || exit $$?; fi
+	$(BIN) run --pair $(PAIR) --corpora $(CORPORA) $(MODELS_ARG) --out $(OUT) \
+		--controls $(CONTROLS) --seed $(SEED) $(THREADS_ARG) $(SHARD_ARG) $(REPLACE_ARG)
 
-corpora: build
-	$(BIN) corpora --pair $(LANG) --dir corpora/$(LANG)
+corpora: $(BIN)
+	$(BIN) corpora --pair $(PAIR) --dir corpora/$(PAIR)
 
-score: build
+score: $(BIN)
 	@test -n "$(HYP)" || { echo "usage: make score LANG=de-en CORPUS=<name> HYP=<system output>"; exit 2; }
 	$(BIN) score --sets $(OUT)/$(CORPUS) --hyp $(HYP)
 
-report: build
+report: $(BIN)
 	@test -n "$(CORPUS)" || { echo "usage: make report LANG=de-en CORPUS=<name>"; exit 2; }
 	$(BIN) report --sets $(OUT)/$(CORPUS)
 
@@ -160,7 +181,7 @@ reorder-evidence:
 # Precision/recall of the lexical sets extracted from the small UDPipe models' parse of
 # PUD against those from PUD's gold trees (README, "Parser quality").
 QUALITY := target/quality
-quality: build
+quality: $(BIN)
 	@for src in de en; do tgt=$$([ $$src = de ] && echo en || echo de); \
 	  model=$$([ $$src = de ] && echo german || echo english); \
 	  $(BIN) extract -q --src ../shared/data/parallel/pud.de-en.$$src --tgt ../shared/data/parallel/pud.de-en.$$tgt \

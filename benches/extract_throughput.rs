@@ -106,6 +106,7 @@ fn main() {
         let output = Output {
             dir: tmp.path().join(format!("out{threads}")),
             protect: Vec::new(),
+            replace: true,
         };
         let mut best = (f64::MAX, f64::MAX);
         for _ in 0..3 {

@@ -56,6 +56,7 @@ fn main() {
     let output = Output {
         dir: out.clone(),
         protect: Vec::new(),
+        replace: true,
     };
     let t = Instant::now();
     extract(&corpus, &languages, &sets, &controls, &output).expect("extract");

@@ -8,7 +8,8 @@
 //! A side path, [`permute`], makes the data of the method's locality-bias experiment from a
 //! corpus (read → permute).
 //!
-//! [`config`] (language pairs, built-in rules) and [`error`] sit below every stage;
+//! [`config`] (language pairs, built-in rules), [`error`] and [`progress`] (the one style of
+//! every progress bar) sit below every stage;
 //! [`pipeline`] glues the stages together for `extract` and `run`. Files are opened and
 //! written only through the `ldd-io` crate, CoNLL-U is the `ldd-conllu` crate, UDPipe is
 //! `ldd-parse`, the aligner `ldd-align`, the metrics and the control sampler `ldd-eval`.
@@ -28,6 +29,7 @@ pub mod parse;
 pub mod permute;
 pub mod pipeline;
 pub mod printer;
+pub mod progress;
 pub mod read;
 pub mod report;
 pub mod sample;

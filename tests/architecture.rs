@@ -141,9 +141,10 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 }
 
 /// The pipeline order of `src/`: a module may import only modules of lower rank.
-const ORDER: [&str; 19] = [
-    "error", "config", "layout", "format", "fetch", "read", "permute", "parse", "detect", "bucket",
-    "sample", "write", "contrast", "locus", "score", "judge", "report", "pipeline", "printer",
+const ORDER: [&str; 20] = [
+    "error", "progress", "config", "layout", "format", "fetch", "read", "permute", "parse",
+    "detect", "bucket", "sample", "write", "contrast", "locus", "score", "judge", "report",
+    "pipeline", "printer",
 ];
 
 #[test]

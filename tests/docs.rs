@@ -2,38 +2,15 @@
 //! `make docs`), every link of the README and `docs/` leads to a file and heading that
 //! exist, and every command they show still parses — `ldd-sets …` lines are run with
 //! `--help` appended (clap then checks every flag name and value before it), `make …`
-//! lines name a Makefile target — and every command they show runs: each page's commands
-//! run in order as one shell script in a sandbox made from ../shared, except those listed
-//! in `NOT_RUN_HERE` with where they run instead.
+//! lines name a Makefile target. That every command they show runs, in order, on the
+//! outputs of the ones before it: `tests/walk_docs.rs`.
 
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::{without_every_third_word, Ldd};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-/// README.md and every page of docs/.
-fn pages() -> Vec<PathBuf> {
-    let mut v = vec![root().join("README.md")];
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    docs.sort();
-    v.extend(docs);
-    v
-}
+use common::markdown::{commands, pages, read, root, split};
+use common::Ldd;
 
 fn help(args: &[&str]) -> String {
     let o = Ldd::default()
@@ -130,25 +107,6 @@ fn slug(heading: &str) -> String {
         .collect()
 }
 
-/// Lines outside fenced code blocks, and the fenced blocks' lines with their language.
-fn split(text: &str) -> (Vec<&str>, Vec<(String, &str)>) {
-    let (mut prose, mut code) = (Vec::new(), Vec::new());
-    let mut fence: Option<String> = None;
-    for l in text.lines() {
-        if let Some(rest) = l.strip_prefix("```") {
-            fence = match fence {
-                None => Some(rest.trim().to_string()),
-                Some(_) => None,
-            };
-        } else if let Some(lang) = &fence {
-            code.push((lang.clone(), l));
-        } else {
-            prose.push(l);
-        }
-    }
-    (prose, code)
-}
-
 fn anchors(text: &str) -> BTreeSet<String> {
     split(text)
         .0
@@ -210,42 +168,6 @@ fn every_link_leads_to_a_file_and_heading_that_exist() {
     assert!(checked >= 40, "only {checked} links found");
 }
 
-/// The commands of the `sh` blocks and the `$ ` lines of other blocks: continuation lines
-/// joined, comments dropped, split at `&&`, `;` and `|`.
-fn commands(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for (lang, l) in split(text).1 {
-        let l = match l.strip_prefix("$ ") {
-            Some(c) => c,
-            None if lang == "sh" => l,
-            None => continue,
-        };
-        let l = match l.find(" #") {
-            Some(i) => &l[..i],
-            None if l.trim_start().starts_with('#') => "",
-            None => l,
-        };
-        match l.trim_end().strip_suffix('\\') {
-            Some(part) => cur.push_str(part),
-            None => {
-                cur.push_str(l);
-                for c in cur
-                    .split("&&")
-                    .flat_map(|c| c.split(';'))
-                    .flat_map(|c| c.split('|'))
-                {
-                    if !c.trim().is_empty() {
-                        out.push(c.trim().to_string());
-                    }
-                }
-                cur.clear();
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn every_command_shown_still_parses() {
     let makefile = read(&root().join("Makefile"));
@@ -304,232 +226,4 @@ fn every_command_shown_still_parses() {
         ldd >= 20 && make >= 10,
         "only {ldd} ldd-sets and {make} make commands found"
     );
-}
-
-/// Commands of the documentation that this test does not run, each with where it runs
-/// instead or why it cannot run here. Every entry must still be in the documentation.
-const NOT_RUN_HERE: [(&str, &str); 11] = [
-    ("cargo build --release", "what `make test` (CI) does first"),
-    ("make test", "what CI runs"),
-    (
-        "make demo",
-        "tests/report.rs runs its pipeline (`make demo-run`)",
-    ),
-    (
-        "make extract LANG=de-en",
-        "downloads the corpora and the UDPipe model",
-    ),
-    ("make corpora LANG=de-en", "downloads the corpora"),
-    (
-        "make extract LANG=nl-en CORPORA=my-corpora",
-        "the user's corpora, and downloads the model",
-    ),
-    (
-        "make extract LANG=de-en CORPORA=../shared/data/parallel MODELS=../shared/models",
-        "tests/parse_pipeline.rs runs the same `run --pair de-en --corpora ../shared/data/parallel \
-         --models ../shared/models` on one corpus (`--only pud`); all four parse for minutes",
-    ),
-    (
-        "examples/slurm/submit.sh",
-        "tests/cluster.rs submits it to a Slurm cluster",
-    ),
-    ("python3 -m venv .venv", "tests/setup/install.sh makes the venv"),
-    (
-        ".venv/bin/pip install \"sacrebleu[ja,ko]==2.4.3\"",
-        "tests/setup/install.sh installs them (a download)",
-    ),
-    (
-        "LDD_SETS_MECAB=.venv/lib/python3.11/site-packages ldd-sets score --sets OUT-en-ja --hyp sys.ja",
-        "tests/sacrebleu_vectors.rs scores a toy en→ja corpus so",
-    ),
-];
-
-/// The files and outputs the documentation's examples name, made from ../shared in `dir`:
-/// the PUD corpus and its gold trees under the docs' names, a small UDPipe model where the
-/// docs expect one, a scored-ready sets directory `out/de-en/newstest2013` (from PUD, its
-/// aligner saved for locus accuracy), and
-/// system outputs and segment scores for it.
-fn sandbox(dir: &Path) {
-    let shared = root().join("../shared/data");
-    let models = root().join("../shared/models");
-    let pud = |l: &str| shared.join(format!("parallel/pud.de-en.{l}"));
-    for l in ["de", "en"] {
-        std::fs::copy(pud(l), dir.join(format!("pud.de-en.{l}"))).unwrap();
-        for name in ["big", "books"] {
-            let gz = std::fs::File::create(dir.join(format!("{name}.de-en.{l}.gz"))).unwrap();
-            let mut w = flate2::write::GzEncoder::new(gz, flate2::Compression::fast());
-            std::io::Write::write_all(&mut w, &std::fs::read(pud(l)).unwrap()).unwrap();
-            w.finish().unwrap();
-        }
-    }
-    std::fs::copy(
-        shared.join("ud/de_pud-ud-test.conllu"),
-        dir.join("de_pud-ud-test.conllu"),
-    )
-    .unwrap();
-    std::fs::copy(
-        models.join("german-small.udpipe"),
-        dir.join("german-small.udpipe"),
-    )
-    .unwrap();
-    std::fs::copy(
-        models.join("english-small.udpipe"),
-        dir.join("english-small.udpipe"),
-    )
-    .unwrap();
-    // The models directory of the examples that parse: the pair's offline alternative.
-    std::fs::create_dir(dir.join("models")).unwrap();
-    std::fs::copy(
-        models.join("german-small.udpipe"),
-        dir.join("models/german-small.udpipe"),
-    )
-    .unwrap();
-    // Absolute inputs: `make score` reads the recorded reference from the repository root.
-    Ldd::cmd("extract")
-        .current_dir(dir)
-        .args(&["-q"])
-        .corpus(
-            &dir.join("pud.de-en.de"),
-            &dir.join("pud.de-en.en"),
-            ("de", "en"),
-        )
-        .args(&["--conllu", "de_pud-ud-test.conllu"])
-        .args(&["--out", "out/de-en/newstest2013"])
-        .args(&["--save-align-model", "aligners/sandbox"])
-        .ok();
-    // Systems: the reference, and the reference without every third word.
-    let reference = read(&pud("en"));
-    let dropped: String = reference
-        .lines()
-        .map(|l| format!("{}\n", without_every_third_word(l)))
-        .collect();
-    for (name, text) in [
-        ("system-a.en", &reference),
-        ("system-b.en", &dropped),
-        ("sysA.en", &reference),
-        ("sysB.en", &dropped),
-        ("a.en", &reference),
-        ("b.en", &dropped),
-        ("my-system.en", &dropped),
-    ] {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
-    let n = reference.lines().count();
-    for (k, name) in [
-        "sysA.comet",
-        "sysB.comet",
-        "sysA.mx",
-        "sysB.mx",
-        "a.comet",
-        "b.comet",
-        "a.mx",
-        "b.mx",
-    ]
-    .iter()
-    .enumerate()
-    {
-        let scores: String = (0..n)
-            .map(|i| format!("0.{}\n", (i * 7 + k * 3) % 100))
-            .collect();
-        std::fs::write(dir.join(name), scores).unwrap();
-    }
-}
-
-/// One documented command as the shell runs it in the sandbox: placeholders (`OUT`,
-/// `path/to/system.en`, `../shared`) replaced by the sandbox's files; `make` with this
-/// test's binary, the sandbox's outputs, and without rebuilding.
-fn runnable(cmd: &str) -> String {
-    let shared = root().join("../shared").display().to_string();
-    let cmd = cmd
-        .replace("../shared", &shared)
-        .replace("path/to/system.en", "system-a.en")
-        .split(' ')
-        .map(|w| {
-            if w == "OUT" {
-                "out/de-en/newstest2013"
-            } else {
-                w
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
-    match cmd.strip_prefix("make ") {
-        Some(args) => {
-            let args = args.replace("HYP=", "HYP=\"$PWD\"/");
-            format!(
-                "make --no-print-directory -C '{}' -o build {args} BIN='{}' OUT=\"$PWD/out/de-en\"",
-                root().display(),
-                env!("CARGO_BIN_EXE_ldd-sets")
-            )
-        }
-        None => cmd,
-    }
-}
-
-#[test]
-fn every_command_shown_runs() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    sandbox(dir);
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_ldd-sets")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let mut skipped = BTreeSet::new();
-    let mut ran = 0;
-    for page in pages() {
-        let name = page.strip_prefix(root()).unwrap().display().to_string();
-        let mut script = String::from("set -e\n");
-        for cmd in commands(&read(&page)) {
-            // Exact commands; a script entry also covers its arguments.
-            let listed = |c: &&str| cmd == *c || (c.ends_with(".sh") && cmd.starts_with(c));
-            if let Some((c, _)) = NOT_RUN_HERE.iter().find(|(c, _)| listed(c)) {
-                skipped.insert(*c);
-                continue;
-            }
-            script.push_str(&format!(
-                "echo '>>> {}' >&2\n{}\n",
-                cmd.replace('\'', ""),
-                runnable(&cmd)
-            ));
-            ran += 1;
-        }
-        let o = Command::new("sh")
-            .arg("-c")
-            .arg(&script)
-            .current_dir(dir)
-            .env("PATH", &path)
-            .env("LDD_SETS_MODELS", dir.join("models"))
-            .env("LDD_SETS_CACHE", dir.join("cache"))
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "{name}: a command failed:\n{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-    }
-    let documented: BTreeSet<&str> = NOT_RUN_HERE.iter().map(|(c, _)| *c).collect();
-    assert_eq!(
-        skipped, documented,
-        "NOT_RUN_HERE lists a command the docs no longer show"
-    );
-    assert!(ran >= 25, "only {ran} commands ran");
-    // What the examples wrote.
-    for f in [
-        "sets/pud/manifest.json",
-        "sets/books/manifest.json",
-        "books.de.conllu.gz",
-        "pud.align",
-        "test.align",
-        "aligners/de-en.hmm.ldda",
-        "out/big/manifest.json",
-        "out/de-en/newstest2013/scores.json",
-        "out/de-en/newstest2013/report.html",
-        "paper/ldd.html",
-    ] {
-        assert!(dir.join(f).is_file(), "{f} was not written");
-    }
 }

@@ -189,37 +189,78 @@ fn locus_rows_on_pud_are_right_by_hand_and_agree_with_the_run() {
     // Every pair of every set: 1,233 rows on PUD (the sets overlap: ge0 holds all).
     assert!(checked > 1000, "{checked}");
 
-    // Locus accuracy needs the aligner's saved model: this run saved none.
+    // The sets carry their aligner (saved in the output, recorded and checksummed in the
+    // manifest): locus accuracy needs no --align-model.
+    assert_eq!(m["reorder"]["files"]["model"], "reorder/aligner");
+    assert!(
+        m["checksums"]["reorder/aligner.hmm.ldda"].is_string(),
+        "{}",
+        m["checksums"]
+    );
     let hyp = data("parallel/pud.de-en.en");
-    let score = |extra: &[&str]| {
+    let score = |sets: &Path, extra: &[&str], to: &str| {
         Ldd::cmd("score")
-            .path("--sets", &out)
+            .path("--sets", sets)
             .path("--hyp", &hyp)
             .args(extra)
-            .path("--out", &t.path().join("scores"))
+            .path("--out", &t.path().join(to))
             .run()
     };
-    let o = score(&["--metrics", "locus"]);
+    let o = score(&out, &["--metrics", "locus"], "own");
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A changed aligner is refused, as every changed file of the sets.
+    let saved = out.join("reorder/aligner.hmm.ldda");
+    let bytes = std::fs::read(&saved).unwrap();
+    let mut changed = bytes.clone();
+    let last = changed.len() - 1;
+    changed[last] ^= 1;
+    std::fs::remove_file(&saved).unwrap();
+    std::fs::write(&saved, &changed).unwrap();
+    let o = score(&out, &["--metrics", "locus"], "changed");
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("reorder/aligner.hmm.ldda"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::write(&saved, &bytes).unwrap();
+    // Sets aligned by given alignments have no aligner: refused, saying why and what to
+    // give.
+    let given = t.path().join("given");
+    Ldd::cmd("extract")
+        .pud("de")
+        .args(&["--controls", "0", "-q"])
+        .path("--alignments", &out.join("reorder/alignments.txt"))
+        .out(&given)
+        .ok();
+    let o = score(&given, &["--metrics", "locus"], "scores");
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("records no saved model: give --align-model PREFIX"),
+        stderr(&o).contains(
+            "records no saved aligner (the sets were aligned by the given --alignments, not by \
+             the built-in aligner): give --align-model PREFIX"
+        ),
         "{}",
         stderr(&o)
     );
     let missing = t.path().join("nowhere/model");
-    let o = score(&[
-        "--metrics",
-        "locus",
-        "--align-model",
-        missing.to_str().unwrap(),
-    ]);
+    let o = score(
+        &given,
+        &[
+            "--metrics",
+            "locus",
+            "--align-model",
+            missing.to_str().unwrap(),
+        ],
+        "scores",
+    );
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("nowhere/model.hmm.ldda does not exist"),
         "{}",
         stderr(&o)
     );
-    let o = score(&["--metrics", "bleu,lokus"]);
+    let o = score(&given, &["--metrics", "bleu,lokus"], "scores");
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(
         stderr(&o)

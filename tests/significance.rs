@@ -416,9 +416,10 @@ fn small_sets_are_marked_and_warned() {
     // README's PUD table: reflexive ge1..ge5 and eq0..eq5 (11 sets), particle ge2..ge5
     // (94, 72, 62, 56) and eq0..eq5 (10 sets) have 1..99 sentences.
     assert!(
-        e.contains("warning: 21 sets have fewer than 100 sentences"),
+        e.contains("\n  21 sets have fewer than 100 sentences (BLEU, chrF"),
         "{e}"
     );
+    assert!(!e.contains("judged loci"), "no locus accuracy here: {e}");
     assert!(e.contains("reflexive/ge1 (68)"), "{e}");
     let j = json(&out.join("scores.json"));
     let mut small = 0;

@@ -88,6 +88,7 @@ pub fn extract_sets(
         &Output {
             dir: out.to_path_buf(),
             protect: Vec::new(),
+            replace: true,
         },
     )
     .expect("extract");

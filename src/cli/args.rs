@@ -230,7 +230,9 @@ pub struct ModelArgs {
     /// $LDD_SETS_MODELS_URL, else LINDAT, handle 11234/1-3131]. Downloads are verified either way.
     #[arg(long, value_name = "URL")]
     pub models_url: Option<String>,
-    /// Parse cache directory [default: $LDD_SETS_CACHE, else ~/.cache/ldd-sets/parses].
+    /// Parse cache directory; trained aligners are kept in its aligners/ folder (by `run`,
+    /// and by `extract` when it parses), reused when their training files are unchanged
+    /// [default: $LDD_SETS_CACHE, else ~/.cache/ldd-sets/parses].
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
     /// Never download a model; fail with advice (the model file and its URL) instead.
@@ -245,6 +247,17 @@ pub struct ConfigArgs {
     /// registry defaults [default: ./config if it has the pair's file].
     #[arg(long, value_name = "DIR")]
     pub config: Option<PathBuf>,
+}
+
+/// Whether a previous output may be replaced when later commands added files to it.
+#[derive(Args, Debug, Clone)]
+pub struct ReplaceArgs {
+    /// Replace the output directory even when later commands added files to it
+    /// (scores.json, report.html, sliced outputs) and this run's sets differ from its:
+    /// those files are then lost. Without it they are kept when the sets come out the
+    /// same, and the run is refused when they do not.
+    #[arg(long)]
+    pub replace: bool,
 }
 
 /// The options `extract` and `run` share, resolved by [`PlanArgs::plan`](super::plan).
@@ -262,6 +275,8 @@ pub struct PlanArgs {
     pub config: ConfigArgs,
     #[command(flatten)]
     pub shard: ShardArgs,
+    #[command(flatten)]
+    pub replace: ReplaceArgs,
     #[command(flatten)]
     pub threads: ThreadArgs,
     #[command(flatten)]

@@ -101,7 +101,14 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
     let languages = Languages::new(&a.src_lang, &a.tgt_lang)?;
     let quiet = a.plan.quiet.quiet;
     let pair = plan::pair_of(&a.plan.config, a.pair.as_deref(), &languages, quiet)?;
-    let plan = Plan::new(&a.plan, pair, languages.source(), a.alignments)?;
+    let mut plan = Plan::new(&a.plan, pair, languages.source(), a.alignments)?;
+    if a.conllu.is_some() {
+        // A given parse uses no cache: the aligner is trained, and kept nowhere but with
+        // the sets (and --save-align-model).
+        if let Some(r) = &mut plan.reorder {
+            r.cache = None;
+        }
+    }
     let mut protect = Vec::new();
     let trees = match a.conllu {
         Some(c) => Trees::Given(c),
@@ -126,6 +133,7 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
     let out = Output {
         dir: a.out,
         protect,
+        replace: a.plan.replace.replace,
     };
     let start = Instant::now();
     let report = extract_sets(&corpus, &languages, &sets, &plan.controls, &out)?;
@@ -156,6 +164,13 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
             "{}",
             printer::extract::extract_summary(&report, start.elapsed().as_secs_f64())
         );
+        if let Some(note) = printer::extract::later_note(&report) {
+            eprintln!("{note}");
+        }
+        if report.shard.is_none() {
+            let next = printer::extract::next_steps(&[&report.out], languages.target());
+            print!("{next}");
+        }
     }
     Ok(())
 }
@@ -181,6 +196,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         &sets,
         &plan.controls,
         &parsing,
+        a.plan.replace.replace,
         &mut |p| match p {
             _ if quiet => {}
             Progress::Starting(c) => eprintln!(
@@ -195,11 +211,25 @@ pub fn run(a: RunArgs) -> Result<()> {
                     "{}",
                     printer::extract::extract_summary(&r.report, r.extract_seconds)
                 );
+                if let Some(note) = printer::extract::later_note(&r.report) {
+                    eprintln!("{note}");
+                }
             }
         },
     )?;
     if !quiet {
         print!("{}", printer::extract::run_timing(&report));
+        if plan.shard.is_none() {
+            let dirs: Vec<&Path> = report
+                .corpora
+                .iter()
+                .map(|c| c.report.out.as_path())
+                .collect();
+            print!(
+                "{}",
+                printer::extract::next_steps(&dirs, languages.target())
+            );
+        }
     }
     Ok(())
 }

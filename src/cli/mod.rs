@@ -136,8 +136,9 @@ enum Command {
     /// --format latex writes the main tables as LaTeX tabulars instead.
     #[command(after_help = EXIT_CODES)]
     Report(report::ReportArgs),
-    /// Word-align a parallel corpus with the built-in aligner (fast_align's model, -d -o -v)
-    /// and write Pharaoh `i-j` alignments, one line per corpus line. With --conllu, the
+    /// Word-align a parallel corpus with the built-in aligner (by default the HMM trained by
+    /// agreement of both directions; --align-model-type fast-align: fast_align's model,
+    /// -d -o -v) and write Pharaoh `i-j` alignments, one line per corpus line. With --conllu, the
     /// source tokens are the UD words of the parse — exactly what `extract --alignments`
     /// expects. With --gold, print the alignment error rate, precision and recall against
     /// hand-made alignments of the corpus.

@@ -11,7 +11,8 @@ use ldd_sets::detect::alignment::{AlignOptions, Direction, ModelType, Progress};
 use ldd_sets::detect::reorder::{Measure, ReorderOptions};
 use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::error::{Error, Result};
-use ldd_sets::parse::{ParseSettings, MODELS_URL_ENV};
+use ldd_sets::layout::aligner_cache_dir;
+use ldd_sets::parse::{cache_dir, ParseSettings, MODELS_URL_ENV};
 use ldd_sets::pipeline::{check_phenomena, check_shard_reorder, select_rules};
 use ldd_sets::read::shard::Shard;
 use ldd_sets::sample::ControlOptions;
@@ -55,7 +56,12 @@ impl Plan {
             src_lang,
         )?;
         check_phenomena(&rules, src_lang, !s.no_reorder, quiet)?;
-        let reorder = reorder_options(s, &args.align, alignments, !quiet)?;
+        // Trained aligners are kept beside the parses (none when there is no cache
+        // directory: no --cache, $LDD_SETS_CACHE or home).
+        let cache = cache_dir(args.model.cache.as_deref())
+            .ok()
+            .map(|d| aligner_cache_dir(&d));
+        let reorder = reorder_options(s, &args.align, alignments, cache, !quiet)?;
         if let Some(shard) = args.shard.shard {
             check_shard_reorder(shard, reorder.as_ref())?;
         }
@@ -166,11 +172,12 @@ fn control_options(c: &ControlArgs) -> ControlOptions {
     }
 }
 
-/// The reordering options (`None` with `--no-reorder`).
+/// The reordering options (`None` with `--no-reorder`), trained aligners kept in `cache`.
 fn reorder_options(
     s: &SetArgs,
     align: &AlignArgs,
     alignments: Option<PathBuf>,
+    cache: Option<PathBuf>,
     progress: bool,
 ) -> Result<Option<ReorderOptions>> {
     if s.no_reorder {
@@ -211,5 +218,6 @@ fn reorder_options(
         align: align_options(align, progress, defaults),
         alignments,
         trained: None,
+        cache,
     }))
 }

@@ -10,10 +10,12 @@ use ldd_eval::tokenize::TokenizerName;
 use ldd_eval::{BleuScoring, Chrf, ChrfScoring, Smooth, Ter};
 
 use ldd_sets::error::{Error, Result};
+use ldd_sets::layout::{report_file, SCORES_JSON};
 use ldd_sets::parse::TargetModel;
 use ldd_sets::printer::scores::{compare_table, render_table, small_sets_warning};
 use ldd_sets::score::compare::compare as compare_sets;
 use ldd_sets::score::contrastive::{ContrastiveOptions, KEY as CONTRASTIVE_KEY};
+use ldd_sets::score::merge::{with_earlier, Earlier};
 use ldd_sets::score::render::write_outputs;
 use ldd_sets::score::slice::slice as slice_sets;
 use ldd_sets::score::{
@@ -98,6 +100,12 @@ pub struct ScoreArgs {
     /// all variants and per error type (see docs/contrast.md).
     #[arg(long, value_name = "FILE", requires = "contrast")]
     contrastive: Vec<PathBuf>,
+    /// Replace the scores.json already in the output directory, losing the scores of
+    /// systems this run does not score. Without it, those systems are kept beside this
+    /// run's (merged by system: same sets, metrics, settings and baseline), or `score`
+    /// refuses when the two runs cannot be merged.
+    #[arg(long)]
+    replace: bool,
     #[command(flatten)]
     threads: ThreadArgs,
     #[command(flatten)]
@@ -390,7 +398,10 @@ pub fn score(a: ScoreArgs) -> Result<()> {
     check_options(&opts)?;
     let sets = load(&a.sets)?;
     let scored = score_sets(&sets, &opts)?;
-    let report = &scored.scores;
+    let dir = a.out.as_ref().unwrap_or(&a.sets);
+    let (merged, judgements, earlier) =
+        with_earlier(dir, scored.scores, scored.judgements, a.replace)?;
+    let report = &merged;
     // Inputs are never replaced by the outputs.
     let mut inputs: Vec<&std::path::Path> = opts.hyps.iter().map(PathBuf::as_path).collect();
     inputs.extend(
@@ -400,16 +411,50 @@ pub fn score(a: ScoreArgs) -> Result<()> {
     );
     inputs.extend(report.reference.as_deref());
     inputs.extend(report.extra_references.iter().map(|r| r.path.as_path()));
-    write_outputs(
-        report,
-        scored.judgements.as_deref(),
-        a.out.as_ref().unwrap_or(&a.sets),
-        &inputs,
-    )?;
+    write_outputs(report, judgements.as_deref(), dir, &inputs)?;
     if !a.quiet.quiet {
         print!("{}", render_table(report));
         if let Some(w) = small_sets_warning(report) {
             eprintln!("{w}");
+        }
+        let scores = ldd_io::error::shown(&dir.join(SCORES_JSON));
+        match &earlier {
+            Earlier::Merged { systems, metrics } => {
+                let mut kept = Vec::new();
+                if !systems.is_empty() {
+                    kept.push(format!("the systems {}", systems.join(", ")));
+                }
+                if !metrics.is_empty() {
+                    kept.push(format!("the metrics {}", metrics.join(", ")));
+                }
+                eprintln!(
+                    "ldd-sets: note: {scores} keeps the earlier scores of {} beside this run's \
+                     (merged: same sets, settings and baseline; --replace discards them)",
+                    kept.join(" and of ")
+                )
+            }
+            Earlier::Replaced(names) => eprintln!(
+                "ldd-sets: note: {scores} replaced the earlier scores of {} (--replace)",
+                names.join(", ")
+            ),
+            _ => {}
+        }
+        // A report of these sets shows the scores as they were when it was written.
+        for format in ["html", "tex"] {
+            let page = report_file(&a.sets, format);
+            if page.is_file() {
+                eprintln!(
+                    "ldd-sets: note: {} shows the earlier scores; update it: ldd-sets report \
+                     --sets {}{}",
+                    ldd_io::error::shown(&page),
+                    ldd_io::error::shown(&a.sets),
+                    if format == "tex" {
+                        " --format latex"
+                    } else {
+                        ""
+                    }
+                );
+            }
         }
     }
     Ok(())

@@ -182,6 +182,18 @@ pub enum Event<'a> {
         /// Pairs too long even for fast_align's one-at-a-time decoder.
         huge: u64,
     },
+    /// The aligner was loaded from the aligner cache instead of trained again.
+    Cached {
+        /// Pairs it was trained on before.
+        pairs: u64,
+        /// Its model file.
+        path: &'a Path,
+    },
+    /// Another process is training the same aligner into the cache: waiting for it.
+    Waiting {
+        /// That process.
+        pid: u32,
+    },
     /// A loaded model does not record its languages, which cannot be checked.
     Unlabelled {
         /// The model file.
@@ -450,6 +462,19 @@ pub fn read_alignments_of(
     )?)
 }
 
+/// `pairs` as the aligner takes them: lowercased (kept in `lowered`) with
+/// `opts.lowercase`, else as they are.
+fn cased<'a>(
+    pairs: &'a Corpus,
+    opts: &AlignOptions,
+    lowered: &'a mut Option<Corpus>,
+) -> &'a Corpus {
+    match opts.lowercase {
+        true => lowered.insert(lowercase(pairs)),
+        false => pairs,
+    }
+}
+
 /// The corpus with every token lowercased (`str::to_lowercase`), same pairs and lengths.
 pub fn lowercase(c: &Corpus) -> Corpus {
     let lower =
@@ -472,6 +497,21 @@ pub struct Trained {
     pub pairs: u64,
     /// The options it was trained with: a corpus aligned with it uses the same.
     opts: AlignOptions,
+}
+
+impl Trained {
+    /// The options it was trained with.
+    pub fn options(&self) -> &AlignOptions {
+        &self.opts
+    }
+
+    /// Saves the model under `prefix` (the files of [`crate::layout::model_files`] that it
+    /// has: fast_align's model only in the directions it was trained in), moved into place
+    /// together once all are written.
+    pub fn save(&self, prefix: &Path) -> Result<()> {
+        self.aligner.save(|f| model_path(prefix, f))?;
+        Ok(())
+    }
 }
 
 impl fmt::Debug for Trained {
@@ -511,6 +551,64 @@ pub fn load(opts: &AlignOptions, langs: (&str, &str)) -> Result<Trained> {
     Ok(Trained {
         aligner: load_aligner(opts, langs)?,
         pairs: 0,
+        opts: opts.clone(),
+    })
+}
+
+/// The model saved under `prefix` by a training with `opts` on `pairs` sentence pairs
+/// (the aligner cache's), loaded as that training's result: aligning with it gives what
+/// the training gave, and it reports the same pairs.
+pub fn load_trained(
+    prefix: &Path,
+    opts: &AlignOptions,
+    langs: (&str, &str),
+    pairs: u64,
+) -> Result<Trained> {
+    let loading = AlignOptions {
+        model: Some(prefix.to_path_buf()),
+        ..opts.clone()
+    };
+    Ok(Trained {
+        aligner: load_aligner(&loading, langs)?,
+        pairs,
+        opts: opts.clone(),
+    })
+}
+
+/// What the aligner of a corpus is trained on: the two files of every `--align-train`
+/// prefix, and whether the corpus's own pairs are added: not when its files, `own`, are
+/// among them (`None`: a corpus without files, always added).
+pub fn training_files(
+    opts: &AlignOptions,
+    langs: (&str, &str),
+    own: Option<CorpusSides<'_>>,
+) -> Result<(Vec<(PathBuf, PathBuf)>, bool)> {
+    let files = train_files(opts, langs)?;
+    let with_own = own.is_none_or(|o| {
+        !files.iter().any(|(s, t)| {
+            ldd_io::output::same_file(s, o.source) && ldd_io::output::same_file(t, o.target)
+        })
+    });
+    Ok((files, with_own))
+}
+
+/// Trains the aligner of a corpus: on its `--align-train` files and on `pairs`, the
+/// corpus's own pairs, unless its files (`own`) are among those files
+/// ([`training_files`]). What [`align`] does when it is given no trained aligner and no
+/// model to load.
+pub fn train_corpus(
+    pairs: &Corpus,
+    opts: &AlignOptions,
+    langs: (&str, &str),
+    own: Option<CorpusSides<'_>>,
+) -> Result<Trained> {
+    let (files, with_own) = training_files(opts, langs, own)?;
+    let mut lowered = None;
+    let pairs = cased(pairs, opts, &mut lowered);
+    let (aligner, n) = train_on(&files, with_own.then_some(Pairs::from(pairs)), opts, langs)?;
+    Ok(Trained {
+        aligner,
+        pairs: n,
         opts: opts.clone(),
     })
 }
@@ -648,13 +746,8 @@ fn aligner_for<'t>(
     if opts.model.is_some() {
         return Ok((Cow::Owned(load_aligner(opts, langs)?), 0));
     }
-    let files = train_files(opts, langs)?;
     // The corpus's own pairs, unless its files are among the training files.
-    let with_own = own.is_none_or(|o| {
-        !files.iter().any(|(s, t)| {
-            ldd_io::output::same_file(s, o.source) && ldd_io::output::same_file(t, o.target)
-        })
-    });
+    let (files, with_own) = training_files(opts, langs, own)?;
     let (a, n) = train_on(&files, with_own.then_some(pairs), opts, langs)?;
     Ok((Cow::Owned(a), n))
 }
@@ -671,13 +764,8 @@ pub fn align(
     own: Option<CorpusSides<'_>>,
     trained: Option<&Trained>,
 ) -> Result<Aligned> {
-    let lowered;
-    let pairs = if opts.lowercase {
-        lowered = lowercase(pairs);
-        &lowered
-    } else {
-        pairs
-    };
+    let mut lowered = None;
+    let pairs = cased(pairs, opts, &mut lowered);
     let (aligner, trained_pairs) = aligner_for(Pairs::from(pairs), opts, langs, own, trained)?;
     let mut over = TooLong::default();
     for k in 0..pairs.len() {

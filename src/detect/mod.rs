@@ -4,8 +4,10 @@
 //! line's tree) and the token sequences of sentence pairs (reordering LDD). What leaves:
 //! [`rules::Match`]es — a dependent, its head and the distance between them — for every
 //! phenomenon of the [`rules::RuleSet`], and per pair the largest reordering found by word
-//! alignment ([`alignment`], [`reorder`]).
+//! alignment ([`alignment`], with the aligner obtained once — loaded, cached or trained —
+//! by [`aligner_cache`]; [`reorder`]).
 
+pub mod aligner_cache;
 pub mod alignment;
 pub mod line;
 pub mod locus;

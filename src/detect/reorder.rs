@@ -15,7 +15,8 @@ use std::sync::Arc;
 
 use ldd_align::{paper_position, Alignment, Corpus, Link, Reordering};
 
-use super::alignment::{AlignOptions, Trained};
+use super::aligner_cache::Obtained;
+use super::alignment::AlignOptions;
 use crate::format::options::{self, MeasureSizes};
 
 /// The phenomenon name (output directory) of reordering sets.
@@ -141,9 +142,12 @@ pub struct ReorderOptions {
     /// Use these Pharaoh alignments (source word index − target token index, 0-based,
     /// one line per corpus line) instead of aligning.
     pub alignments: Option<PathBuf>,
-    /// The aligner, already trained with `align`'s options (`run` trains one for all the
-    /// corpora of a pair); `None`: trained (or loaded) for this corpus.
-    pub trained: Option<Arc<Trained>>,
+    /// The aligner, already obtained with `align`'s options (`run` obtains one for all
+    /// the corpora of a pair); `None`: obtained (loaded, found in `cache` or trained) for
+    /// this corpus.
+    pub trained: Option<Arc<Obtained>>,
+    /// The aligner cache directory (`None`: trained aligners are not kept).
+    pub cache: Option<PathBuf>,
 }
 
 impl Default for ReorderOptions {
@@ -155,6 +159,7 @@ impl Default for ReorderOptions {
             align: AlignOptions::default(),
             alignments: None,
             trained: None,
+            cache: None,
         }
     }
 }
@@ -294,6 +299,7 @@ impl From<&options::Reorder> for ReorderOptions {
             align: (&o.align).into(),
             alignments: o.alignments.clone(),
             trained: None,
+            cache: None,
         }
     }
 }

@@ -268,6 +268,9 @@ impl Manifest {
     /// another `format_version` is an error naming the file.
     pub fn read(dir: &Path) -> Result<Manifest> {
         let path = dir.join(MANIFEST);
+        if !path.exists() {
+            return Err(not_a_sets_dir(dir));
+        }
         let text = ldd_io::read_text(&path, MAX_MANIFEST_BYTES)?;
         let bad = |e: serde_json::Error| {
             Error::input(
@@ -393,6 +396,41 @@ impl Manifest {
         self.sets
             .iter()
             .find(|s| s.phenomenon == phenomenon && s.bucket == bucket)
+    }
+}
+
+/// The error for a directory without a manifest, saying where the sets are: in its
+/// subdirectories when it is the output of `run` (`OUT/<corpus>/`), else nowhere.
+fn not_a_sets_dir(dir: &Path) -> Error {
+    let path = dir.join(MANIFEST);
+    let corpora: Vec<String> = ldd_io::fs::list_dir(dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|e| e.kind == ldd_io::fs::Kind::Dir && e.path.join(MANIFEST).is_file())
+        .map(|e| ldd_io::error::shown(&e.path))
+        .collect();
+    let why = match (dir.is_dir(), corpora.as_slice()) {
+        (false, _) => format!("{} does not exist", ldd_io::error::shown(dir)),
+        (true, []) => format!(
+            "no manifest: {} is not an output of `ldd-sets extract` or `run`",
+            ldd_io::error::shown(dir)
+        ),
+        (true, [one]) => format!(
+            "no manifest: {} is the output of `ldd-sets run`; its corpus's sets are in \
+             {one}: give that directory (--sets {one})",
+            ldd_io::error::shown(dir)
+        ),
+        (true, [first, ..]) => format!(
+            "no manifest: {} is the output of `ldd-sets run`, with the sets of {} corpora, one \
+             directory each: {}; give one of them (--sets {first})",
+            ldd_io::error::shown(dir),
+            corpora.len(),
+            corpora.join(", ")
+        ),
+    };
+    Error::Io {
+        path,
+        source: std::io::Error::new(std::io::ErrorKind::NotFound, why),
     }
 }
 

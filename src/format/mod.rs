@@ -7,6 +7,7 @@
 //! What leaves: the same types, serialised; read back leniently — every field that an older
 //! version did not write has a `#[serde(default)]`, so old files still read.
 //!
+//! - [`aligner`]: the aligner cache's record of an entry (`<key>.json`).
 //! - [`manifest`]: `manifest.json` and `summary.csv`, written by `extract` and `merge`,
 //!   read by `score`, `slice`, `compare`, `merge` and `report`.
 //! - [`contrast`]: `contrast`'s `items.jsonl` and `contrast.json`.
@@ -24,6 +25,7 @@
 //! - [`sets`]: the manifest's record of every set and its controls.
 //! - [`sheet`]: annotation sheets and their key (`sheets`), and `tally.json` (`tally`).
 
+pub mod aligner;
 pub mod contrast;
 pub mod judged;
 pub mod locus;

@@ -249,6 +249,12 @@ pub struct ReorderFiles {
     /// none (fast_align's model, alignments given with `--alignments`, older runs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub posteriors: Option<String>,
+    /// The aligner that aligned the corpus, saved in the output so that every later
+    /// command (`score --metrics locus`, `sheets`) aligns systems' outputs with it: the
+    /// prefix of its files ([`crate::layout::model_files`]); `None` with `--alignments`
+    /// and in older runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 impl ReorderFiles {
@@ -258,6 +264,7 @@ impl ReorderFiles {
             alignments: crate::layout::reorder_alignments(),
             measures: crate::layout::reorder_measures(),
             posteriors: None,
+            model: None,
         }
     }
 }

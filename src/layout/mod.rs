@@ -8,6 +8,7 @@
 //! <phenomenon>/<bucket>.{<src>,<tgt>,ids,conllu,marked.<src>,locus.tsv}   a set
 //! reorder/ge<k>.{…, marked.<tgt>}                a reorder set
 //! reorder/alignments.txt  reorder/reorder.tsv   every line's alignment and measures
+//! reorder/aligner.hmm.ldda (or .fwd/.rev.ldda)   the aligner that aligned them
 //! <phenomenon>/controls/<bucket>.<k>.{ids,<src>,<tgt>}   control k (1-based) of a set
 //! <set file stem>.hyp.<system>  <control stem>.hyp.<system>   `slice`'s per-set outputs
 //! scores.json  scores.csv  report.html  report.tex   `score` and `report`
@@ -19,7 +20,8 @@
 //! `tally.json`, `tally.csv`.
 //!
 //! Corpora (`corpora`, `run`): `<dir>/<name>.<files>.<lang>.gz`; aligner models:
-//! `<prefix>.fwd.ldda`, `<prefix>.rev.ldda`.
+//! `<prefix>.hmm.ldda`, or fast_align's `<prefix>.fwd.ldda`, `<prefix>.rev.ldda`; the
+//! aligner cache: `<cache>/aligners/<key>.json` and the model `<cache>/aligners/<key>.*`.
 
 use std::path::{Path, PathBuf};
 
@@ -159,6 +161,23 @@ pub fn reorder_measures() -> String {
     format!("{REORDER_DIR}/reorder.tsv")
 }
 
+/// The prefix of the aligner model saved in an output (files by [`model_files`]):
+/// `reorder/aligner`.
+pub fn reorder_aligner() -> String {
+    format!("{REORDER_DIR}/aligner")
+}
+
+/// The aligner cache inside the cache directory `cache` (that of parses): `aligners/`.
+pub fn aligner_cache_dir(cache: &Path) -> PathBuf {
+    cache.join("aligners")
+}
+
+/// The record of the aligner cache's entry `key` in the cache `dir`: `<key>.json`; its
+/// model's prefix is `dir/<key>`.
+pub fn aligner_cache_entry(dir: &Path, key: &str) -> PathBuf {
+    dir.join(format!("{key}.json"))
+}
+
 /// The stem of a set's control files: `<phenomenon>/controls/<bucket>`.
 pub fn control_prefix(phenomenon: &str, bucket: &str) -> String {
     format!("{phenomenon}/controls/{bucket}")
@@ -270,6 +289,10 @@ mod tests {
         assert_eq!(hyp_file(set_stem("prt/ge3.ids"), "sys"), "prt/ge3.hyp.sys");
         assert_eq!(hyp_file(&c, "sys"), "prt/controls/ge3.2.hyp.sys");
         assert_eq!(reorder_measures(), "reorder/reorder.tsv");
+        assert_eq!(
+            hmm_model_file(Path::new(&reorder_aligner())),
+            Path::new("reorder/aligner.hmm.ldda")
+        );
         assert_eq!(
             corpus_side(Path::new("c"), "newstest2013", "de-en", "de"),
             Path::new("c/newstest2013.de-en.de.gz")

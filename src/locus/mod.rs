@@ -210,21 +210,41 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
     };
     let rec = &r.options.align;
     let mut opts = AlignOptions::from(rec);
+    let hmm = opts.model_type == ModelType::Hmm;
+    // The aligner saved with the sets, checked like every file of them.
+    let own = match &r.files.model {
+        Some(rel) if model.is_none() => {
+            for f in crate::layout::model_files(Path::new(rel), hmm) {
+                let name = f.to_string_lossy();
+                if l.m.checksums.contains_key(name.as_ref()) {
+                    crate::read::sets::file(&l.m, &l.dir, &name)?;
+                }
+            }
+            Some(crate::read::sets::resolve(&l.dir, rel)?)
+        }
+        _ => None,
+    };
     let prefix = model
         .map(Path::to_path_buf)
+        .or(own)
         .or_else(|| rec.model.clone())
         .or_else(|| rec.save_model.clone());
     let Some(prefix) = prefix else {
+        let why = if r.options.alignments.is_some() {
+            "the sets were aligned by the given --alignments, not by the built-in aligner"
+        } else {
+            "the sets were made by an older ldd-sets, which kept the aligner only with \
+             --save-align-model"
+        };
         return Err(Error::Config(format!(
             "locus judging aligns each output to its source with the aligner the sets were \
-             made with, but {} records no saved model: give --align-model PREFIX (a model of \
-             the same type, {}, saved by `extract --save-align-model PREFIX`, or `align`), or \
-             extract again with --save-align-model",
+             made with, but {} records no saved aligner ({why}): give --align-model PREFIX (a \
+             model of the same type, {}, as `extract --save-align-model PREFIX` or `align` \
+             save it), or extract the sets again",
             ldd_io::error::shown(&l.manifest_path),
             opts.model_type
         )));
     };
-    let hmm = opts.model_type == ModelType::Hmm;
     for f in crate::layout::model_files(&prefix, hmm) {
         if !f.is_file() {
             // A model of the other type at that prefix: say so, not that a file is missing.
@@ -242,8 +262,13 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
                 )));
             }
             return Err(Error::Config(format!(
-                "locus judging: the aligner model {} does not exist (give --align-model PREFIX)",
-                ldd_io::error::shown(&f)
+                "locus judging: the aligner model {} does not exist{}",
+                ldd_io::error::shown(&f),
+                if model.is_some() {
+                    ""
+                } else {
+                    " (the manifest names it): give --align-model PREFIX"
+                }
             )));
         }
     }

@@ -160,14 +160,36 @@ pub fn language_model(lang: &str) -> Result<PathBuf> {
             ldd_io::error::escape(lang)
         )));
     };
-    let spec = crate::config::Pair::model_source(&reg.model_spec(language.default_model()), None)?;
+    let mut spec =
+        crate::config::Pair::model_source(&reg.model_spec(language.default_model()), None)?;
+    // The offline alternatives a shipped pair config gives the same model (the small
+    // models of ../shared), as `run` accepts them for a source language.
+    for (_, text) in crate::config::SHIPPED_PAIRS {
+        let Ok(pair) = crate::config::Pair::parse(text, "shipped pair config") else {
+            continue;
+        };
+        if let Some(m) = pair.model.filter(|m| m.name == spec.name) {
+            for a in m.alternatives {
+                if !spec.alternatives.contains(&a) {
+                    spec.alternatives.push(a);
+                }
+            }
+        }
+    }
     let settings = ParseSettings {
         offline: true,
-        quiet: true,
+        quiet: false,
         ..ParseSettings::default()
     };
     let advice = "or give the model file instead of `auto`";
-    Ok(noted(locate_model(Some(&spec), &settings, advice)?))
+    let model = locate_model(Some(&spec), &settings, advice).map_err(|e| match e {
+        Error::Resource(msg) => Error::Resource(format!(
+            "`auto`: the {} model of the target language: {msg}",
+            language.name
+        )),
+        e => e,
+    })?;
+    Ok(noted(model))
 }
 
 /// [`find_model`]'s search; `advice` says how the command names a model file instead.
@@ -247,7 +269,7 @@ pub fn parse_cached_lines(
     let cache = ParseCache::new(&dir)?;
     let opts = ParseOptions {
         threads: s.threads,
-        progress: ldd_parse::progress_bar(None, s.quiet),
+        progress: crate::progress::bar("parsing", "sentences", None, s.quiet),
         ..ParseOptions::default()
     };
     let (conllu, outcome) = cache.get_or_parse_lines(source, model, range, &opts)?;

@@ -7,6 +7,7 @@
 //! and, for reordering sets, the token ids of the whole corpus (alignment EM needs them).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ldd_align::{Corpus, Reordering};
 use ldd_conllu::parse_block;
@@ -15,6 +16,7 @@ use rayon::prelude::*;
 
 use crate::bucket::Bucket;
 use crate::config::Languages;
+use crate::detect::aligner_cache::{self, AlignerSummary, Obtained, OwnCorpus};
 use crate::detect::alignment::{self, Aligned, ModelType};
 use crate::detect::line::{detect_line, Detected};
 use crate::detect::locus::{self, AlignedLine};
@@ -36,6 +38,7 @@ use crate::read::shard::Shard;
 use crate::sample::{self, ControlOptions};
 use crate::write::alignments::create_model_dirs;
 use crate::write::controls::{write_control, LineMap};
+use crate::write::later::{carry_over, Later};
 use crate::write::locus::add_reference;
 use crate::write::reorder_files::write_corpus_files;
 use crate::write::set::{write_matches, Entry, SetWriter};
@@ -76,6 +79,9 @@ pub struct Output {
     /// Other files the run depends on (the UDPipe model, the parse cache): like the
     /// inputs, never inside the output directory.
     pub protect: Vec<PathBuf>,
+    /// Replace a previous output even when later commands added files to it and the new
+    /// sets differ (`--replace`; see [`crate::write::later`]).
+    pub replace: bool,
 }
 
 /// What one shard of a sharded run extracts (see [`crate::read::shard`]).
@@ -195,6 +201,10 @@ pub struct ExtractReport {
     pub shard: Option<ShardRun>,
     /// The output directory.
     pub out: PathBuf,
+    /// The aligner this extraction obtained for itself (`None`: none, or given by `run`).
+    pub aligner: Option<AlignerSummary>,
+    /// What became of the files later commands added to the previous output.
+    pub later: Later,
 }
 
 /// Extracts the sets of `sets` from `corpus`, in `languages`, with `controls`, and moves
@@ -302,9 +312,10 @@ pub fn extract(
             written.push(w.finish(SetKind::Lexical, &p.name, *b)?);
         }
     }
+    let mut obtained = None;
     let reorder_info = match &sets.reorder {
         Some(r) => {
-            let aligned = align(&align_pairs, r, corpus, languages)?;
+            let (aligned, aligner) = align(&align_pairs, r, corpus, languages)?;
             let first = corpus.first_line();
             let post = aligned.posteriors.as_deref();
             for set in &written {
@@ -312,7 +323,7 @@ pub fn extract(
                     add_reference(&root, rel, first, &align_pairs, &aligned.alignments, post)?;
                 }
             }
-            let (rsets, info) = reorder_sets(
+            let (rsets, mut info) = reorder_sets(
                 &align_pairs,
                 &aligned,
                 r,
@@ -322,6 +333,15 @@ pub fn extract(
                 &root,
             )?;
             written.extend(rsets);
+            // The aligner travels with the sets: every later command aligns with it.
+            if let Some(a) = &aligner {
+                let prefix = layout::reorder_aligner();
+                a.place(&root.join(&prefix))?;
+                info.files.model = Some(prefix);
+                if r.trained.is_none() {
+                    obtained = Some(a.summary());
+                }
+            }
             Some(info)
         }
         None => None,
@@ -356,6 +376,7 @@ pub fn extract(
     write_summary(&root.join(crate::layout::SUMMARY), &written)?;
     m.record_checksums(&root)?;
     m.write(&root.join(MANIFEST))?;
+    let later = carry_over(&out.dir, &m, &root, out.replace)?;
     staging.commit(&is_output)?;
     Ok(ExtractReport {
         corpus: stats,
@@ -366,17 +387,20 @@ pub fn extract(
         max_distance: rules.max_distance,
         shard: corpus.shard.clone(),
         out: out.dir.clone(),
+        aligner: obtained,
+        later,
     })
 }
 
-/// Aligns the corpus (`pairs[k]` = tokens of line k+1), or reads its alignments
-/// (`--alignments`).
+/// Aligns the corpus (`pairs[k]` = tokens of line k+1) with the aligner `run` obtained,
+/// or one obtained here (loaded, from the aligner cache, or trained on the corpus and the
+/// training files), which it also returns; or reads its alignments (`--alignments`).
 fn align(
     pairs: &Corpus,
     r: &ReorderOptions,
     corpus: &CorpusFiles,
     languages: &Languages,
-) -> Result<Aligned> {
+) -> Result<(Aligned, Option<Arc<Obtained>>)> {
     let read = |alignments| Aligned {
         alignments,
         posteriors: None,
@@ -385,13 +409,16 @@ fn align(
     };
     Ok(match &r.alignments {
         Some(path) => match &corpus.shard {
-            Some(s) => read(alignment::read_alignments_of(
-                path,
-                pairs,
-                s.lines.first,
-                s.corpus_lines,
-            )?),
-            None => read(alignment::read_alignments(path, pairs)?),
+            Some(s) => (
+                read(alignment::read_alignments_of(
+                    path,
+                    pairs,
+                    s.lines.first,
+                    s.corpus_lines,
+                )?),
+                None,
+            ),
+            None => (read(alignment::read_alignments(path, pairs)?), None),
         },
         None => {
             let own = alignment::CorpusSides {
@@ -399,7 +426,21 @@ fn align(
                 target: &corpus.target,
             };
             let langs = (languages.source(), languages.target());
-            alignment::align(pairs, &r.align, langs, Some(own), r.trained.as_deref())?
+            let aligner = match &r.trained {
+                Some(a) => a.clone(),
+                None => {
+                    let corpus = OwnCorpus {
+                        pairs,
+                        sides: own,
+                        conllu: &corpus.conllu,
+                    };
+                    let cache = r.cache.as_deref();
+                    Arc::new(aligner_cache::obtain(&r.align, langs, Some(corpus), cache)?)
+                }
+            };
+            let aligned =
+                alignment::align(pairs, &r.align, langs, Some(own), Some(&aligner.trained))?;
+            (aligned, Some(aligner))
         }
     })
 }

@@ -29,6 +29,7 @@ use crate::format::manifest::{
     is_output, write_summary, CorpusStats, Distances, Inputs, Manifest, MergedShard, MergedShards,
     ShardPart, ShardRecord, Tool, MANIFEST,
 };
+use crate::format::options::{ModelType, ReorderInfo};
 use crate::format::reorder::TSV_HEADER;
 use crate::format::sets::SetEntry;
 use crate::read::select::read_ids;
@@ -410,6 +411,35 @@ fn concatenate(root: &Path, rel: &str, parts: &[Part], skip_header: Option<&str>
     w.flush().map_err(|e| Error::io(&dest, e))
 }
 
+/// Copies the aligner saved in the shards' outputs under `rel` (the one aligner of every
+/// shard: `--align-model`) into the merged output `root`; shards whose aligners differ are
+/// refused.
+fn copy_aligner(root: &Path, rel: &str, r0: &ReorderInfo, parts: &[Part]) -> Result<()> {
+    let hmm = r0.options.align.model_type == ModelType::Hmm;
+    let m0 = &parts[0].manifest;
+    for f in crate::layout::model_files(Path::new(rel), hmm) {
+        let name = f.to_string_lossy().into_owned();
+        let Some(want) = m0.checksums.get(&name) else {
+            continue;
+        };
+        if let Some(p) = parts[1..]
+            .iter()
+            .find(|p| p.manifest.checksums.get(&name) != Some(want))
+        {
+            return Err(Error::Data(format!(
+                "{}: the shards were aligned with different aligners ({name} differs from \
+                 that of {}); give every shard the same --align-model",
+                ldd_io::error::shown(&p.dir),
+                ldd_io::error::shown(&parts[0].dir)
+            )));
+        }
+        let dest = resolve(root, &name)?;
+        ldd_io::fs::create_parent(&dest)?;
+        ldd_io::fs::copy_new(&file(m0, &parts[0].dir, &name)?, &dest)?;
+    }
+    Ok(())
+}
+
 /// Writes the merged output of one corpus; returns its manifest.
 fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
     let m0 = &parts[0].manifest;
@@ -444,6 +474,9 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
             concatenate(&root, &r0.files.measures, parts, Some(TSV_HEADER))?;
             if let Some(rel) = &r0.files.posteriors {
                 concatenate(&root, rel, parts, None)?;
+            }
+            if let Some(rel) = &r0.files.model {
+                copy_aligner(&root, rel, r0, parts)?;
             }
             let mut r = r0.clone();
             for p in &parts[1..] {

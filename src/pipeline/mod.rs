@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::config::Languages;
-use crate::detect::alignment;
+use crate::detect::aligner_cache::{self, AlignerSummary};
 use crate::error::Result;
 use crate::parse::ParseSettings;
 use crate::read::discover::LocalCorpus;
@@ -56,9 +56,9 @@ pub struct CorpusRun {
 pub struct RunReport {
     /// Every corpus, in order.
     pub corpora: Vec<CorpusRun>,
-    /// The aligner trained once for every corpus: its training pairs and seconds (`None`:
-    /// no reordering sets, or a loaded model or given alignments).
-    pub aligner: Option<(u64, f64)>,
+    /// The aligner obtained once for every corpus (trained, or found in the aligner
+    /// cache; `None`: no reordering sets, or a loaded model or given alignments).
+    pub aligner: Option<AlignerSummary>,
 }
 
 /// What `run` says as it goes, for the caller to print.
@@ -70,7 +70,8 @@ pub enum Progress<'a> {
 }
 
 /// Parses and extracts every corpus of `jobs` (see [`plan::corpus_jobs`]) in `languages`
-/// with `sets` and `controls`, telling `progress` as it goes. Reordering sets are aligned
+/// with `sets` and `controls` (each output replaced as [`Output::replace`] says, from
+/// `replace`), telling `progress` as it goes. Reordering sets are aligned
 /// by one aligner, trained first on every corpus of the pair (unless one is loaded).
 pub fn run(
     jobs: &[CorpusJob],
@@ -78,6 +79,7 @@ pub fn run(
     sets: &SetOptions,
     controls: &ControlOptions,
     parsing: &Parsing,
+    replace: bool,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<RunReport> {
     let mut sets = sets.clone();
@@ -88,14 +90,14 @@ pub fn run(
             .filter(|r| r.align.model.is_none() && r.alignments.is_none()),
         jobs.first(),
     ) {
-        // One aligner for every corpus: trained on all of them (and --align-train) once.
+        // One aligner for every corpus: trained on all of them (and --align-train) once,
+        // or found in the aligner cache when they are unchanged.
         r.align.train.extend(first.align_train.iter().cloned());
         let langs = (languages.source(), languages.target());
         crate::write::alignments::create_model_dirs(&r.align)?;
-        let start = Instant::now();
-        let trained = alignment::train(&r.align, langs)?;
-        aligner = Some((trained.pairs, start.elapsed().as_secs_f64()));
-        r.trained = Some(Arc::new(trained));
+        let obtained = aligner_cache::obtain(&r.align, langs, None, r.cache.as_deref())?;
+        aligner = Some(obtained.summary());
+        r.trained = Some(Arc::new(obtained));
     }
     let mut runs = Vec::new();
     for job in jobs {
@@ -115,6 +117,7 @@ pub fn run(
         let out = Output {
             dir: job.out.clone(),
             protect,
+            replace,
         };
         let start = Instant::now();
         let report = extract(&corpus, languages, &sets, controls, &out)?;

@@ -310,6 +310,15 @@ fn describe(e: &Event<'_>) -> Option<String> {
                 }
             ),
         },
+        Event::Cached { pairs, path } => format!(
+            "ldd-sets: aligner loaded from the cache, not trained again (trained before on \
+             {pairs} sentence pairs of the same files): {}",
+            ldd_io::error::shown(path)
+        ),
+        Event::Waiting { pid } => format!(
+            "ldd-sets: waiting for process {pid}, which is training the same aligner into the \
+             cache"
+        ),
         Event::Unlabelled { path } => format!(
             "ldd-sets: note: {} was saved by an older ldd-sets and does not record its \
              languages; they cannot be checked",

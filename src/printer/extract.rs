@@ -2,13 +2,16 @@
 //! measure), `run`'s timing per corpus and `merge`'s line per merged output.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
+use crate::detect::aligner_cache::{AlignerSummary, Origin};
 use crate::detect::reorder::Measure;
 use crate::format::manifest::ShardRecord;
 use crate::layout;
 use crate::pipeline::extract::ExtractReport;
 use crate::pipeline::merge::Merged;
 use crate::pipeline::RunReport;
+use crate::write::later::Later;
 
 /// The summary table of one extraction.
 pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
@@ -33,6 +36,9 @@ pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
         r.corpus.source_words,
         ldd_io::error::shown(&r.out)
     );
+    if let Some(a) = &r.aligner {
+        let _ = writeln!(out, "{}", aligner_line(a, ""));
+    }
     for (title, exact) in [
         ("sentences with a pair at distance >= d", false),
         ("sentences with a pair at distance = d", true),
@@ -102,11 +108,70 @@ pub fn run_timing(run: &RunReport) -> String {
             r.corpus.name, r.parse_seconds, r.extract_seconds
         );
     }
-    if let Some((pairs, seconds)) = run.aligner {
-        let _ = writeln!(
-            out,
-            "aligner: trained once, on {pairs} sentence pairs, in {seconds:.2} s (before the corpora)"
-        );
+    if let Some(a) = &run.aligner {
+        let _ = writeln!(out, "{}", aligner_line(a, "once, "));
+    }
+    out
+}
+
+/// What obtaining the aligner did, in one line (`once` after "trained" for `run`).
+fn aligner_line(a: &AlignerSummary, once: &str) -> String {
+    let (pairs, secs) = (a.pairs, a.seconds);
+    let what = match a.origin {
+        Origin::Trained => format!("trained {once}on {pairs} sentence pairs, in {secs:.2} s"),
+        Origin::Cached => format!(
+            "loaded from the aligner cache in {secs:.2} s, not trained again (trained before \
+             on {pairs} sentence pairs of the same files)"
+        ),
+        Origin::Loaded => format!("loaded from --align-model in {secs:.2} s"),
+    };
+    format!(
+        "aligner: {what}; saved with the sets ({}.*)",
+        layout::reorder_aligner()
+    )
+}
+
+/// What became of the files later commands had added to the previous output (kept:
+/// the sets are unchanged; dropped: `--replace`), or `None`.
+pub fn later_note(r: &ExtractReport) -> Option<String> {
+    let (files, what) = match &r.later {
+        Later::None => return None,
+        Later::Kept(f) => (f, "kept: the sets are unchanged"),
+        Later::Dropped(f) => (f, "dropped with the earlier sets (--replace)"),
+    };
+    let shown: Vec<&str> = files.iter().take(6).map(String::as_str).collect();
+    Some(format!(
+        "ldd-sets: note: the files later commands made in {} ({}{}) were {what}",
+        ldd_io::error::shown(&r.out),
+        shown.join(", "),
+        if files.len() > shown.len() {
+            ", ..."
+        } else {
+            ""
+        }
+    ))
+}
+
+/// What to type next after `run` or `extract` wrote sets into `dirs` (a corpus's sets
+/// directory each), with target language `tgt`: score a system, then see the report.
+pub fn next_steps(dirs: &[&Path], tgt: &str) -> String {
+    let Some(first) = dirs.first() else {
+        return String::new();
+    };
+    let d = ldd_io::error::shown(first);
+    let mut out = String::from(
+        "
+next: score your systems' translations of the corpus, then see it all:
+",
+    );
+    let _ = writeln!(
+        out,
+        "  ldd-sets score --sets {d} --hyp SYSTEM-A.{tgt} --hyp SYSTEM-B.{tgt} --metrics bleu,chrf,locus"
+    );
+    let _ = writeln!(out, "  ldd-sets report --sets {d}");
+    if dirs.len() > 1 {
+        let others: Vec<String> = dirs[1..].iter().map(|p| ldd_io::error::shown(p)).collect();
+        let _ = writeln!(out, "  (the other corpora's sets: {})", others.join(", "));
     }
     out
 }

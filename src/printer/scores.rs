@@ -67,15 +67,11 @@ pub fn render_table(r: &Scores) -> String {
         );
     }
     // Accuracies (locus, contrastive) count their loci or items, not sentences.
-    let counted = if r.rows.iter().any(|x| x.loci.is_some()) {
-        " (accuracies: n and ~ count the loci or items judged)"
-    } else {
-        ""
-    };
     let _ = writeln!(
         s,
         "rank: controls scoring better than the set, of K; Δctl: set minus controls' mean, \
-         !: worse than its controls (one-sided p < {alpha}); ~: fewer than {SMALL_SET} sentences{counted}"
+         !: worse than its controls (one-sided p < {alpha}); ~: fewer than {SMALL_SET} sentences \
+         (locus accuracy: judged loci; contrastive accuracy: items)"
     );
     if r.metrics.iter().any(|m| m.key == crate::locus::KEY) {
         let _ = writeln!(
@@ -246,54 +242,96 @@ pub fn render_table(r: &Scores) -> String {
     s
 }
 
-/// Sets with fewer than [`SMALL_SET`] sentences (non-empty), as `phenomenon/bucket (n)`,
-/// once per set: the rows of metrics scored on sentences (an accuracy's `small_set`
-/// counts its loci or items, which its table shows).
-pub fn small_sets(r: &Scores) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+/// What a small set has too few of, for the metrics `labels`: sentences (corpus and
+/// segment-level metrics), judged loci (locus accuracy) or items (contrastive accuracy).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SmallSets {
+    /// `sentences`, `judged loci` or `items`.
+    pub unit: &'static str,
+    /// The metrics counted in this unit.
+    pub labels: Vec<String>,
+    /// The small sets, as `phenomenon/bucket (n)`, once each, in table order.
+    pub sets: Vec<String>,
+}
+
+/// The unit a row counts its size in, and that size.
+fn size(row: &crate::score::Row) -> (&'static str, u64) {
+    match row.loci {
+        Some(n) if row.metric == crate::score::locus::KEY => ("judged loci", n),
+        Some(n) => ("items", n),
+        None => ("sentences", row.sentences),
+    }
+}
+
+/// The sets (non-empty) with fewer than [`SMALL_SET`] of what each metric counts, by
+/// that unit: a set small in sentences for BLEU may have enough judged loci, or too few.
+pub fn small_sets(r: &Scores) -> Vec<SmallSets> {
+    let mut out: Vec<SmallSets> = Vec::new();
     let Some(first) = r.systems.first() else {
         return out;
     };
     for row in &r.rows {
-        if row.system == first.name
-            && row.scope == "set"
-            && row.small_set
-            && row.sentences > 0
-            && row.loci.is_none()
-        {
-            let name = format!(
-                "{}/{} ({})",
-                esc(&row.phenomenon),
-                esc(&row.bucket),
-                row.sentences
-            );
-            if !out.contains(&name) {
-                out.push(name);
+        let (unit, n) = size(row);
+        if row.system != first.name || row.scope != "set" || !row.small_set || n == 0 {
+            continue;
+        }
+        let k = match out.iter().position(|g| g.unit == unit) {
+            Some(k) => k,
+            None => {
+                out.push(SmallSets {
+                    unit,
+                    labels: Vec::new(),
+                    sets: Vec::new(),
+                });
+                out.len() - 1
             }
+        };
+        let g = &mut out[k];
+        let label = r.label(&row.metric).to_string();
+        if !g.labels.contains(&label) {
+            g.labels.push(label);
+        }
+        let name = format!("{}/{} ({n})", esc(&row.phenomenon), esc(&row.bucket));
+        if !g.sets.contains(&name) {
+            g.sets.push(name);
         }
     }
     out
 }
 
-/// The warning about the sets with fewer than [`SMALL_SET`] sentences ([`small_sets`],
-/// the first 12 named), or `None` when there are none.
+/// The warning about the sets with fewer than [`SMALL_SET`] sentences, judged loci or
+/// items ([`small_sets`]), one line per unit; `None` when there is none.
 pub fn small_sets_warning(r: &Scores) -> Option<String> {
-    let small = small_sets(r);
-    if small.is_empty() {
+    let groups = small_sets(r);
+    if groups.is_empty() {
         return None;
     }
-    let shown: Vec<&str> = small.iter().take(12).map(String::as_str).collect();
-    Some(format!(
-        "ldd-sets: warning: {} sets have fewer than {SMALL_SET} sentences, too few for a \
-         reliable BLEU (marked ~ in the table, small_set in scores.csv/json): {}{}",
-        small.len(),
-        shown.join(", "),
-        if small.len() > shown.len() {
-            ", ..."
-        } else {
-            ""
-        }
-    ))
+    let mut s = String::from(
+        "ldd-sets: warning: scores of small sets are unreliable (marked ~ in the table, \
+         small_set in scores.csv/json):",
+    );
+    for g in &groups {
+        let shown: Vec<&str> = g.sets.iter().take(12).map(String::as_str).collect();
+        let _ = write!(
+            s,
+            "\n  {} {} fewer than {SMALL_SET} {} ({}): {}{}",
+            g.sets.len(),
+            if g.sets.len() == 1 {
+                "set has"
+            } else {
+                "sets have"
+            },
+            g.unit,
+            g.labels.join(", "),
+            shown.join(", "),
+            if g.sets.len() > shown.len() {
+                ", ..."
+            } else {
+                ""
+            }
+        );
+    }
+    Some(s)
 }
 
 /// `compare`'s table: per set, the lines of each run, of both, and precision, recall

@@ -48,8 +48,8 @@ pub enum Plot {
     /// Bars with marked bins ([`histogram`]; it writes its own text alternative).
     Histogram(Vec<Bar>, Vec<(usize, String)>),
     /// Scores against distance, one panel per system ([`scores`]), with their text
-    /// alternative.
-    Scores(Vec<Panel>, String),
+    /// alternative and the metric's largest possible score (`None`: unbounded).
+    Scores(Vec<Panel>, String, Option<f64>),
 }
 
 /// Draws every chart, in order.
@@ -61,7 +61,7 @@ pub fn draw(specs: &[Spec]) -> Result<Vec<Chart>> {
             match &c.plot {
                 Plot::Lines(series, desc) => lines(id, title, x, y, series, desc),
                 Plot::Histogram(bars, marks) => histogram(id, title, x, y, bars, marks),
-                Plot::Scores(panels, desc) => scores(id, title, x, y, panels, desc),
+                Plot::Scores(panels, desc, max) => scores(id, title, x, y, panels, desc, *max),
             }
         })
         .collect()
@@ -377,7 +377,9 @@ pub struct Panel {
 
 /// Score against distance, one panel per system side by side on the same y axis: the
 /// set's score (solid line, filled circles), the controls' mean (dashed line, hollow
-/// squares) and the controls' band (grey area), with significance marks.
+/// squares) and the controls' band (grey area), with significance marks. The axis never
+/// goes past `max`, the metric's largest possible score (the legend then sits below the
+/// data when the data reach the top).
 pub fn scores(
     id: &str,
     title: &str,
@@ -385,6 +387,7 @@ pub fn scores(
     y_desc: &str,
     panels: &[Panel],
     desc: &str,
+    max: Option<f64>,
 ) -> Result<Chart> {
     let mut svg = String::new();
     let all = panels.iter().flat_map(|p| &p.points);
@@ -412,8 +415,14 @@ pub fn scores(
         (x0, x1) = (0.0, 1.0);
     }
     let pad = ((hi - lo) * 0.15).max(1.0);
-    // Head room above the data for the legend.
-    let (ylo, yhi) = ((lo - pad).max(0.0), hi + pad + (hi - lo).max(2.0) * 0.55);
+    // Head room above the data for the legend, within the metric's range.
+    let (ylo, room) = ((lo - pad).max(0.0), hi + pad + (hi - lo).max(2.0) * 0.55);
+    let yhi = max.map_or(room, |m| room.min(m + pad * 0.3));
+    let legend = if yhi < room {
+        SeriesLabelPosition::LowerRight
+    } else {
+        SeriesLabelPosition::UpperRight
+    };
     let step = (x1 - x0).max(1.0) / 10.0;
     let width = (panels.len().max(1) as u32 * 340).clamp(400, 1100);
     {
@@ -533,7 +542,7 @@ pub fn scores(
                 .map_err(&e)?;
             chart
                 .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
+                .position(legend.clone())
                 .background_style(WHITE.mix(0.85))
                 .border_style(BLACK)
                 .label_font((FONT, 13))
@@ -569,6 +578,41 @@ mod tests {
             (c.id.as_str(), c.title.as_str(), c.desc.as_str()),
             ("c1", "Sizes <x>", "two & points")
         );
+    }
+
+    /// A system scoring 100 (and one scoring 0) does not stretch a BLEU axis past 100:
+    /// the axis is bounded by the metric's range; without a bound it has head room.
+    #[test]
+    fn a_perfect_score_keeps_the_axis_within_the_metric() {
+        let point = |d: f64, score: f64| ScorePoint {
+            d,
+            score,
+            control_mean: Some(score),
+            band: Some((score, score)),
+            mark: String::new(),
+        };
+        let panels = vec![
+            Panel {
+                system: "reference".into(),
+                points: vec![point(0.0, 100.0), point(1.0, 100.0), point(2.0, 100.0)],
+            },
+            Panel {
+                system: "empty".into(),
+                points: vec![point(0.0, 0.0), point(1.0, 0.0), point(2.0, 0.0)],
+            },
+        ];
+        let labels = |svg: &str| -> Vec<u32> {
+            svg.split("</text>")
+                .filter_map(|t| t.rsplit('>').next())
+                .filter_map(|t| t.trim().parse().ok())
+                .collect()
+        };
+        let bounded = scores("s", "BLEU", "d", "BLEU", &panels, "", Some(100.0)).unwrap();
+        let top = labels(&bounded.svg).into_iter().max().unwrap();
+        assert_eq!(top, 100, "the top label is 100");
+        let free = scores("s", "COMET", "d", "COMET", &panels, "", None).unwrap();
+        let top = labels(&free.svg).into_iter().max().unwrap();
+        assert!(top > 100, "unbounded metrics keep their head room: {top}");
     }
 
     #[test]

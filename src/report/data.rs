@@ -311,7 +311,19 @@ pub fn loci(
         ));
         return Ok(None);
     }
-    let systems: Vec<&str> = scores.systems.iter().map(|s| s.name.as_str()).collect();
+    // The systems scored with locus accuracy, in order: every system of one `score` run,
+    // and of merged runs those with a locus row.
+    let systems: Vec<&str> = scores
+        .systems
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|n| {
+            scores
+                .rows
+                .iter()
+                .any(|r| r.system == *n && r.metric == crate::score::locus::KEY)
+        })
+        .collect();
     let loci: u64 = m.sets.iter().map(|s| s.pairs.max(s.sentences)).sum();
     let max_rows = loci.saturating_mul(systems.len() as u64);
     let mut items: Vec<LocusItem> = Vec::new();

@@ -8,13 +8,14 @@ use std::fmt::Write as _;
 
 use super::chart::{self, Bar, Chart, Panel, Plot, ScorePoint, Series, Spec};
 use super::data::{Measure, SetExamples};
-use super::scores::{mark, metric_label, Row, Scores, SMALL_SET};
+use super::scores::{mark, metric_label, metric_max, Row, Scores, SMALL_SET};
 use super::Report;
 use crate::detect::alignment::Direction;
 use crate::detect::reorder::{self, ReorderOptions};
 use crate::detect::rules::Order;
 use crate::error::Result;
 use crate::format::marked::Piece;
+use crate::format::options::ModelType;
 use crate::format::sets::ControlStatus;
 use crate::format::sets::{SetEntry, SetKind};
 
@@ -292,11 +293,35 @@ pub fn page(r: &Report, items_style: &str, items_section: &str) -> Result<String
     examples(&mut s, r);
     settings(&mut s, r);
     s.push_str(
-        "</main>\n<footer><p><small>PUD-style sets and their controls are described in \
-        ldd-sets' README and docs/evaluation.md. This page is self-contained: it loads nothing \
-        from anywhere.</small></p></footer>\n</body>\n</html>\n",
+        "</main>\n<footer><p><small>The sets (a corpus's sentences by dependency distance, per \
+        phenomenon) and their length-matched controls are described in ldd-sets' \
+        docs/evaluation.md, this page in docs/report.md. This page is self-contained: it loads \
+        nothing from anywhere.</small></p></footer>\n</body>\n</html>\n",
     );
     Ok(s)
+}
+
+/// The aligner model a manifest records, as the settings name it.
+fn aligner_model(t: ModelType) -> &'static str {
+    match t {
+        ModelType::Hmm => "the HMM, both directions trained by agreement",
+        ModelType::FastAlign => "fast_align's model",
+    }
+}
+
+/// The EM iterations of the recorded aligner: the HMM's fixed schedule (IBM Model 1, then
+/// the HMM), or fast_align's `-I`.
+fn em_iterations(a: &crate::format::options::Align) -> String {
+    match a.model_type {
+        ModelType::Hmm => {
+            let h = ldd_align::HmmOptions::default();
+            format!(
+                "{} IBM Model 1 + {} HMM EM iterations",
+                h.ibm1_iterations, h.hmm_iterations
+            )
+        }
+        ModelType::FastAlign => format!("{} EM iterations", a.iterations),
+    }
 }
 
 /// What changes with distance, per system: for every phenomenon and metric, the score of
@@ -695,7 +720,8 @@ fn settings(s: &mut String, r: &Report) {
                 (Some(p), _) => format!("alignments read from <code>{}</code>", esc(&p.display().to_string())),
                 (None, Some(p)) => format!("built-in aligner, models loaded from <code>{}</code>", esc(&p.display().to_string())),
                 (None, None) => format!(
-                    "built-in aligner (fast_align's model), trained on {} pairs{}",
+                    "built-in aligner ({}), trained on {} pairs{}",
+                    aligner_model(o.align.model_type),
                     ro.trained_pairs,
                     if o.align.train.is_empty() {
                         String::new()
@@ -709,10 +735,10 @@ fn settings(s: &mut String, r: &Report) {
             };
             let _ = writeln!(
             s,
-            "<tr><th scope=\"row\">Reordering</th><td>{how}; direction <code>{}</code>, {} EM iterations; \
+            "<tr><th scope=\"row\">Reordering</th><td>{how}; direction <code>{}</code>, {}; \
                  buckets {}; source tokens: {}; target tokens: {}; {} lines with a link between words</td></tr>",
                 Direction::from(o.align.direction).name(),
-                o.align.iterations,
+                em_iterations(&o.align),
                 esc(&o.buckets.iter().map(|&b| crate::layout::bucket(false, b)).collect::<Vec<_>>().join(", ")),
                 esc(&ro.source_tokens),
                 esc(&ro.target_tokens),
@@ -1132,7 +1158,7 @@ fn score_figures(r: &Report) -> Vec<Vec<(Spec, String)>> {
                     title: format!("{label} vs distance: {p}"),
                     x_desc: x_desc.into(),
                     y_desc: label.into(),
-                    plot: Plot::Scores(panels, desc.trim_end().to_string()),
+                    plot: Plot::Scores(panels, desc.trim_end().to_string(), metric_max(m)),
                 },
                 caption,
             ));

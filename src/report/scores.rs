@@ -18,6 +18,20 @@ pub fn metric_label(key: &str) -> &str {
     }
 }
 
+/// The largest score a metric can have, when it is bounded: 100 for the registry's
+/// metrics (BLEU, chrF, RIBES ×100), locus accuracy and contrastive accuracy (shares in
+/// percent); `None` for a `--seg-scores` metric, whose range is its own.
+pub fn metric_max(key: &str) -> Option<f64> {
+    let contrastive = crate::score::contrastive::KEY;
+    let bounded = ldd_eval::metric::find(key).is_some()
+        || key == crate::score::locus::KEY
+        || key == contrastive
+        || key
+            .strip_prefix(contrastive)
+            .is_some_and(|t| t.starts_with('-'));
+    bounded.then_some(100.0)
+}
+
 /// Largest `scores.json` read: 256 MiB.
 const MAX_SCORES_BYTES: u64 = 256 << 20;
 

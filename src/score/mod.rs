@@ -23,6 +23,7 @@ pub mod compare;
 pub mod contrastive;
 mod evaluate;
 pub mod locus;
+pub mod merge;
 pub mod metrics;
 pub mod render;
 pub mod share;

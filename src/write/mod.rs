@@ -7,10 +7,12 @@
 //! corpus-wide reordering files ([`reorder_files`]), `manifest.json` / `summary.csv`
 //! ([`manifest`]), and a shard's files for `merge` ([`shard`]), all inside a staging
 //! directory that becomes OUT only when the run succeeds (`ldd_io::Staging`); and `align`'s
-//! Pharaoh and posterior files ([`alignments`]).
+//! Pharaoh and posterior files ([`alignments`]). What later commands added to a previous
+//! output is kept across a re-run that gives the same sets, or refused ([`later`]).
 
 pub mod alignments;
 pub mod controls;
+pub mod later;
 pub mod locus;
 pub mod reorder_files;
 pub mod set;

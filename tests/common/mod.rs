@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: paths to ../shared and running the binary.
 #![allow(dead_code)]
 
+pub mod markdown;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{Read, Write};
 use std::net::TcpListener;

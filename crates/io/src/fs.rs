@@ -162,6 +162,18 @@ pub fn copy_new(from: &Path, to: &Path) -> Result<()> {
     w.sync_all().map_err(|e| Error::io(to, e))
 }
 
+/// Makes the new file `to` a hard link of `from` (inside an output being staged), or a
+/// copy where a link cannot be made (another file system, no permission). Only for a
+/// `from` that is never changed in place (ldd-sets replaces files by renaming), so that
+/// the link is as good as a copy.
+pub fn link_or_copy_new(from: &Path, to: &Path) -> Result<()> {
+    match std::fs::hard_link(from, to) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(Error::io(to, e)),
+        Err(_) => copy_new(from, to),
+    }
+}
+
 /// Moves `from` to `to` (same file system), replacing a file at `to`.
 pub fn rename(from: &Path, to: &Path) -> Result<()> {
     std::fs::rename(from, to).map_err(|e| Error::io(to, e))

@@ -218,6 +218,8 @@ impl ParseCache {
                 });
             }
             bar.set_position(done_lines);
+            // The rate and time left count only what this run parses.
+            bar.reset_eta();
         }
 
         let mut lines = read_corpus_lines(corpus)?;

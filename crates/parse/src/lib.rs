@@ -26,7 +26,7 @@ pub use model::{
     MODELS_ENV,
 };
 pub use parser::{ParsedLine, Parser};
-pub use stream::{progress_bar, ParseOptions, ParseStats};
+pub use stream::{ParseOptions, ParseStats};
 
 /// One token's tags from the model's tagger ([`Parser::tags`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 //! Streaming, parallel parsing: batches of lines parsed on a rayon pool, written in input order.
 
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{BufWriter, Write};
 use std::sync::mpsc::sync_channel;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::error::{ParseError, Result};
@@ -16,7 +16,8 @@ pub struct ParseOptions {
     pub threads: usize,
     /// Lines read, parsed in parallel and written per batch (memory is bounded by ~3 batches).
     pub batch_lines: usize,
-    /// Progress bar advanced by one per written sentence (see [`progress_bar`]); `None` = silent.
+    /// Progress bar advanced by one per parsed sentence, as each is parsed (by any
+    /// worker); `None` = silent.
     pub progress: Option<ProgressBar>,
     /// Cache only: lines per resumable chunk of a cached parse.
     pub chunk_lines: usize,
@@ -66,24 +67,6 @@ impl ParseStats {
         self.words += o.words;
         self.multi_sentence_lines += o.multi_sentence_lines;
     }
-}
-
-/// A progress bar on stderr (sentences, sentences/s, ETA when `total_lines` is known), or `None`
-/// when `quiet` or stderr is not a terminal.
-pub fn progress_bar(total_lines: Option<u64>, quiet: bool) -> Option<ProgressBar> {
-    if quiet || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(total_lines, ProgressDrawTarget::stderr());
-    let template = if total_lines.is_some() {
-        "parsing [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} sentences ({per_sec}, ETA {eta})"
-    } else {
-        "parsing [{elapsed_precise}] {human_pos} sentences ({per_sec})"
-    };
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        bar.set_style(style);
-    }
-    Some(bar)
 }
 
 /// Receives the parsed blocks in input order (runs on the writer thread).
@@ -155,7 +138,6 @@ impl Parser {
                 message: e.to_string(),
             })?;
         let (tx, rx) = sync_channel::<(u64, Vec<ParsedLine>)>(1);
-        let progress = opts.progress.clone();
 
         std::thread::scope(|scope| {
             let writer = scope.spawn(move || -> Result<ParseStats> {
@@ -164,9 +146,6 @@ impl Parser {
                     for (i, p) in (first..).zip(&batch) {
                         sink.block(i, p)?;
                         stats.add(p);
-                    }
-                    if let Some(bar) = &progress {
-                        bar.inc(batch.len() as u64);
                     }
                 }
                 Ok(stats)
@@ -196,7 +175,13 @@ impl Parser {
                         batch
                             .par_iter()
                             .enumerate()
-                            .map(|(i, l)| self.parse_line(start + i as u64, l))
+                            .map(|(i, l)| {
+                                let parsed = self.parse_line(start + i as u64, l);
+                                if let Some(bar) = &opts.progress {
+                                    bar.inc(1);
+                                }
+                                parsed
+                            })
                             .collect()
                     });
                     match parsed {
