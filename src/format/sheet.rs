@@ -101,7 +101,7 @@ pub struct KeyRow {
 }
 
 /// The automatic judgements a key may hold.
-pub const AUTOMATIC: [&str; 3] = ["correct", "incorrect", "no reference"];
+pub const AUTOMATIC: [&str; 4] = ["correct", "incorrect", "unaligned", "no reference"];
 
 /// The columns of the key.
 pub const KEY_COLUMNS: [&str; 5] = ["item", "slot", "system", "automatic", "run"];
