@@ -65,7 +65,8 @@ pub struct MqmArgs {
         default_value = "ref"
     )]
     exclude: Vec<String>,
-    /// Aligner model [default: the model the manifest records as loaded or saved].
+    /// Aligner model [default: the one saved with the sets (older sets: the model the
+    /// manifest records as loaded or saved)].
     #[arg(long, value_name = "PREFIX")]
     align_model: Option<PathBuf>,
     /// The target language's UDPipe model (or `auto`) whose lemmas count as an exact
