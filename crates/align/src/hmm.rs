@@ -655,7 +655,11 @@ impl Trainer<'_> {
         let total = self.pairs.len() as u64;
         stream(
             self.pairs,
-            |n, m| (n * m + if reverse { n } else { m }, n * m),
+            // A pair over `max_len` is skipped: no space for it.
+            |n, m| match lexicon::used(n, m, max_len) {
+                true => (n * m + if reverse { n } else { m }, n * m),
+                false => (0, 0),
+            },
             |ch: &Chunk, k, post: &mut [f64], idx: &mut [u32]| {
                 let (src, tgt) = (ch.src(k), ch.tgt(k));
                 if !lexicon::used(src.len(), tgt.len(), max_len) {
@@ -729,7 +733,10 @@ impl Trainer<'_> {
         // count), the reverse null cells, then both directions' jumps and exposure.
         stream(
             self.pairs,
-            |n, m| (m * (n + 1) + n + 4 * nb, n * m),
+            |n, m| match lexicon::used(n, m, max_len) {
+                true => (m * (n + 1) + n + 4 * nb, n * m),
+                false => (0, 0),
+            },
             |ch: &Chunk, k, out: &mut [f64], idx: &mut [u32]| {
                 let (src, tgt) = (ch.src(k), ch.tgt(k));
                 let (n, m) = (src.len(), tgt.len());
@@ -978,7 +985,10 @@ impl HmmModel {
         let mut failed = None;
         stream(
             pairs,
-            |n, m| (0, n * m),
+            |n, m| match lexicon::used(n, m, max_len) {
+                true => (0, n * m),
+                false => (0, 0),
+            },
             |ch: &Chunk, k, _: &mut [f64], idx: &mut [u32]| -> Option<JointPair> {
                 let src: Vec<u32> = ch.src(k).iter().map(|&w| src_map[w as usize]).collect();
                 let tgt: Vec<u32> = ch.tgt(k).iter().map(|&w| tgt_map[w as usize]).collect();
