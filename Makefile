@@ -64,11 +64,12 @@ browser: tests/browser/node_modules/playwright-core/package.json
 tests/browser/node_modules/playwright-core/package.json: tests/browser/package-lock.json
 	cd tests/browser && npm ci --no-audit --no-fund
 
-# Python virtualenv with sacrebleu, used only by tests and benchmarks as an oracle.
+# Python virtualenv with sacrebleu (and its MeCab extras), used only by tests and
+# benchmarks as an oracle.
 venv: .venv/bin/python
 .venv/bin/python:
 	python3 -m venv .venv
-	.venv/bin/pip install --quiet sacrebleu==2.4.3 statsmodels==0.14.4
+	.venv/bin/pip install --quiet "sacrebleu[ja,ko]==2.4.3" statsmodels==0.14.4
 
 # eflomal, the quality baseline of `make bench-align` (benchmarks only).
 .venv/bin/eflomal-align: .venv/bin/python

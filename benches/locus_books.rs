@@ -37,7 +37,8 @@ fn main() {
     let sets = load(&out).expect("load");
     let opts = |metrics: &[&str], lemma_model: Option<TargetModel>| ScoreOptions {
         hyps: hyps.clone(),
-        reference: Some(tgt.clone()),
+        references: vec![tgt.clone()],
+        settings: Default::default(),
         seg_scores: Vec::new(),
         significance: SignificanceOptions {
             bootstrap: 0,

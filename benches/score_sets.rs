@@ -79,7 +79,8 @@ fn main() {
 
     let args = ScoreOptions {
         hyps: vec![hyp],
-        reference: Some(tgt),
+        references: vec![tgt],
+        settings: Default::default(),
         seg_scores: Vec::new(),
         metrics: Vec::new(),
         align_model: None,

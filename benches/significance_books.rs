@@ -69,7 +69,8 @@ fn main() {
         .collect();
     let opts = |bootstrap: usize| ScoreOptions {
         hyps: hyps.clone(),
-        reference: Some(tgt.clone()),
+        references: vec![tgt.clone()],
+        settings: Default::default(),
         seg_scores: Vec::new(),
         metrics: Vec::new(),
         align_model: None,

@@ -222,7 +222,8 @@ fn locus_rows_on_pud_are_right_by_hand_and_agree_with_the_run() {
     let o = score(&["--metrics", "bleu,lokus"]);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("unknown metric `lokus`; expected some of bleu, chrf, ribes, locus"),
+        stderr(&o)
+            .contains("unknown metric `lokus`; expected some of bleu, chrf, ribes, ter, locus"),
         "{}",
         stderr(&o)
     );

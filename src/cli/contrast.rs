@@ -19,8 +19,10 @@ pub struct ContrastArgs {
     /// files name the reference words).
     #[arg(long, value_name = "DIR")]
     sets: PathBuf,
-    /// Output directory: items.jsonl, contrast.SRC, contrast.TGT, aces.tsv, contrast.json.
-    /// Replaced as a whole, and only if `contrast` wrote it.
+    /// Output directory: items.jsonl, contrast.SRC, contrast.TGT, contrapro.json (ContraPro's
+    /// evaluate.py), lingeval97.json (LingEval97's evaluate.py and json_to_plaintext.py),
+    /// aces.jsonl and aces.tsv (ACES's aces-score / aces-eval), contrast.json. Replaced as a
+    /// whole, and only if `contrast` wrote it.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Variant rules replacing the built-in config/contrast.toml: the variant types of each

@@ -166,7 +166,7 @@ enum Command {
 
 /// Parses the command line, runs the command and turns its error into an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(score::sacrebleu_flags(std::env::args_os()));
     if let Err(e) = ldd_io::cleanup::install_signal_handlers() {
         eprintln!("ldd-sets: warning: cannot handle interrupts ({e}); an interrupted run may leave temporary files");
     }

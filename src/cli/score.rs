@@ -1,14 +1,19 @@
 //! `slice`, `score` and `compare`.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use clap::builder::PossibleValuesParser;
 use clap::Args;
+use ldd_eval::metric::Settings;
+use ldd_eval::tokenize::TokenizerName;
+use ldd_eval::{BleuScoring, Chrf, ChrfScoring, Smooth, Ter};
 
 use ldd_sets::error::{Error, Result};
 use ldd_sets::parse::TargetModel;
 use ldd_sets::printer::scores::{compare_table, render_table, small_sets_warning};
 use ldd_sets::score::compare::compare as compare_sets;
-use ldd_sets::score::contrastive::ContrastiveOptions;
+use ldd_sets::score::contrastive::{ContrastiveOptions, KEY as CONTRASTIVE_KEY};
 use ldd_sets::score::render::write_outputs;
 use ldd_sets::score::slice::slice as slice_sets;
 use ldd_sets::score::{
@@ -42,9 +47,12 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "FILE", required_unless_present = "contrastive")]
     hyp: Vec<PathBuf>,
     /// Reference (the corpus target side) [default: the target file recorded in the
-    /// manifest]. Must be the file extract read (same SHA-256).
+    /// manifest]. Must be the file extract read (same SHA-256). Repeat for several
+    /// references (sacreBLEU's multi-reference BLEU, chrF and TER; nrefs:N in the
+    /// signatures): the first is the target side, each further one a translation of the
+    /// whole corpus, one line per corpus line; sets and controls are cut from each.
     #[arg(long = "ref", value_name = "FILE")]
-    reference: Option<PathBuf>,
+    reference: Vec<PathBuf>,
     /// Directory for scores.csv and scores.json [default: the --sets directory].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -55,13 +63,16 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "NAME=FILE1,FILE2,..", value_parser = parse_seg_scores)]
     seg_scores: Vec<(String, Vec<PathBuf>)>,
     /// A --seg-scores metric for which lower is better (e.g. MetricX): ranks and the
-    /// set-vs-controls test are turned around. Repeatable.
+    /// set-vs-controls test are turned around; or `contrastive`: the --contrastive scores
+    /// are costs (negative log-probabilities, as LingEval97's and ContraPro's scripts take
+    /// by default), so an item passes when its reference scores lower than every variant.
+    /// Repeatable.
     #[arg(long, value_name = "NAME")]
     lower_is_better: Vec<String>,
     /// Metrics to compute, comma-separated (sacreBLEU's --metrics): bleu, chrf, ribes (reorder
-    /// sets only), and locus — locus accuracy, the share of the sets' loci whose reference
-    /// words each output renders, judged through word alignment (see docs/evaluation.md)
-    /// [default: bleu,chrf,ribes].
+    /// sets only), ter (sacreBLEU's TER; lower is better), and locus — locus accuracy, the
+    /// share of the sets' loci whose reference words each output renders, judged through
+    /// word alignment (see docs/evaluation.md) [default: bleu,chrf,ribes].
     #[arg(long, short = 'm', value_name = "KEYS", value_delimiter = ',')]
     metrics: Vec<String>,
     /// Aligner model for --metrics locus: PREFIX.hmm.ldda (or fast_align's two files), as
@@ -80,7 +91,8 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "DIR", requires = "contrastive")]
     contrast: Option<PathBuf>,
     /// A system's scores of the contrastive pairs: one number per line of --contrast's
-    /// contrast.TGT (log-probabilities; higher is better), repeated per system (with --hyp:
+    /// contrast.TGT (log-probabilities, higher is better; costs with --lower-is-better
+    /// contrastive), repeated per system (with --hyp:
     /// one per --hyp, in order; without: systems named after these files). Scores
     /// contrastive accuracy, the share of items whose reference beats every variant, for
     /// all variants and per error type (see docs/contrast.md).
@@ -90,9 +102,141 @@ pub struct ScoreArgs {
     threads: ThreadArgs,
     #[command(flatten)]
     quiet: QuietArgs,
-    // Last: its help heading applies to the options after it.
+    // Last: their help headings apply to the options after them.
+    #[command(flatten)]
+    metric: MetricArgs,
     #[command(flatten)]
     significance: SignificanceArgs,
+}
+
+/// BLEU, chrF and TER settings, with sacreBLEU's flag names and defaults (its single-dash
+/// short forms `-tok`, `-lc`, `-sv`, `-cc`, `-cw` too).
+#[derive(Args)]
+#[command(next_help_heading = "Metric settings (sacreBLEU's flags and defaults)")]
+pub struct MetricArgs {
+    /// BLEU's tokenizer (-tok) [default: zh for a Chinese target, ja-mecab for Japanese,
+    /// ko-mecab for Korean, else 13a, as sacreBLEU]. ja-mecab and ko-mecab load MeCab with
+    /// sacreBLEU's dictionaries at run time: `pip install "sacrebleu[ja]"` (or `[ko]`) and
+    /// set LDD_SETS_MECAB to that site-packages directory (see docs/scoring.md).
+    #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(TokenizerName::ALL.map(TokenizerName::name)))]
+    tokenize: Option<String>,
+    /// BLEU lowercased (-lc).
+    #[arg(long)]
+    lowercase: bool,
+    /// BLEU's smoothing: exp (mteval's), floor (zero counts get --smooth-value), add-k
+    /// (--smooth-value added to matches and totals of orders above 1) or none.
+    #[arg(long, short = 's', value_name = "METHOD", default_value = "exp",
+          value_parser = PossibleValuesParser::new(Smooth::NAMES))]
+    smooth_method: String,
+    /// The value of floor (default 0.1) or add-k (default 1) smoothing (-sv).
+    #[arg(long, value_name = "V")]
+    smooth_value: Option<f64>,
+    /// BLEU's maximum n-gram order (sacreBLEU's API max_ngram_order; not shown in its
+    /// signature, so ldd-sets adds max-ngram-order:N to it), 1 to 6.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    max_ngram_order: usize,
+    /// BLEU's effective order: n-gram orders with no n-gram are left out (sacreBLEU's API
+    /// effective_order, as for sentence-level BLEU).
+    #[arg(long)]
+    effective_order: bool,
+    /// chrF's character n-gram order (-cc).
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    chrf_char_order: usize,
+    /// chrF's word n-gram order (-cw); 2 is chrF++.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    chrf_word_order: usize,
+    /// chrF's β: the weight of recall.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    chrf_beta: u32,
+    /// chrF keeps whitespace in character n-grams.
+    #[arg(long)]
+    chrf_whitespace: bool,
+    /// chrF lowercased.
+    #[arg(long)]
+    chrf_lowercase: bool,
+    /// chrF with epsilon smoothing (chrF++.py's, NLTK's, Moses') instead of effective order.
+    #[arg(long)]
+    chrf_eps_smoothing: bool,
+    /// TER keeps case.
+    #[arg(long)]
+    ter_case_sensitive: bool,
+    /// TER splits Asian characters (with --ter-normalized) and removes Asian punctuation
+    /// (with --ter-no-punct).
+    #[arg(long)]
+    ter_asian_support: bool,
+    /// TER removes punctuation.
+    #[arg(long)]
+    ter_no_punct: bool,
+    /// TER normalises and tokenizes (Tercom's normalisation).
+    #[arg(long)]
+    ter_normalized: bool,
+}
+
+impl MetricArgs {
+    fn settings(&self) -> Result<Settings> {
+        let smooth = Smooth::parse(&self.smooth_method, self.smooth_value).ok_or_else(|| {
+            Error::Config(format!(
+                "--smooth-value: only floor and add-k smoothing take a value, not {}",
+                self.smooth_method
+            ))
+        })?;
+        let s = Settings {
+            tokenize: self.tokenize.as_deref().and_then(TokenizerName::parse),
+            lowercase: self.lowercase,
+            bleu: BleuScoring {
+                max_order: self.max_ngram_order,
+                smooth,
+                effective_order: self.effective_order,
+            },
+            chrf: Chrf {
+                scoring: ChrfScoring {
+                    char_order: self.chrf_char_order,
+                    word_order: self.chrf_word_order,
+                    beta: self.chrf_beta,
+                    eps_smoothing: self.chrf_eps_smoothing,
+                },
+                whitespace: self.chrf_whitespace,
+                lowercase: self.chrf_lowercase,
+            },
+            ter: Ter {
+                normalized: self.ter_normalized,
+                no_punct: self.ter_no_punct,
+                asian_support: self.ter_asian_support,
+                case_sensitive: self.ter_case_sensitive,
+            },
+        };
+        s.check().map_err(|e| Error::Config(e.to_string()))?;
+        Ok(s)
+    }
+}
+
+/// sacreBLEU's single-dash long options of `score` (`-tok 13a`, `-lc`, ...), which clap
+/// cannot spell, and the long options they stand for.
+const SACREBLEU_SHORT: [(&str, &str); 5] = [
+    ("-tok", "--tokenize"),
+    ("-lc", "--lowercase"),
+    ("-sv", "--smooth-value"),
+    ("-cc", "--chrf-char-order"),
+    ("-cw", "--chrf-word-order"),
+];
+
+/// The command line with sacreBLEU's single-dash long options of `score` spelt as long
+/// options: only after the `score` subcommand, only whole arguments (a value that happens
+/// to read `-lc` would be taken for an option by clap anyway).
+pub fn sacrebleu_flags(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut in_score = false;
+    args.into_iter()
+        .map(|a| {
+            if in_score {
+                if let Some((_, long)) = SACREBLEU_SHORT.iter().find(|(s, _)| a == *s) {
+                    return OsString::from(long);
+                }
+            } else if a == "score" {
+                in_score = true;
+            }
+            a
+        })
+        .collect()
 }
 
 /// Intervals and paired tests, with sacreBLEU's flag names and defaults.
@@ -182,7 +326,13 @@ impl Common for SliceArgs {
 impl Common for ScoreArgs {
     fn inputs(&self) -> Vec<&Path> {
         let segs = self.seg_scores.iter().flat_map(|(_, f)| f);
-        self.hyp.iter().chain(segs).map(PathBuf::as_path).collect()
+        self.hyp
+            .iter()
+            .chain(segs)
+            .chain(&self.reference)
+            .chain(&self.contrastive)
+            .map(PathBuf::as_path)
+            .collect()
     }
     fn threads(&self) -> Option<&ThreadArgs> {
         Some(&self.threads)
@@ -198,10 +348,17 @@ pub fn slice(a: SliceArgs) -> Result<()> {
 }
 
 pub fn score(a: ScoreArgs) -> Result<()> {
+    let contrastive_costs = a.lower_is_better.iter().any(|n| n == CONTRASTIVE_KEY);
     for name in &a.lower_is_better {
-        if !a.seg_scores.iter().any(|(n, _)| n == name) {
+        if name == CONTRASTIVE_KEY {
+            if a.contrast.is_none() {
+                return Err(Error::Config(
+                    "--lower-is-better contrastive: give --contrast DIR --contrastive FILE".into(),
+                ));
+            }
+        } else if !a.seg_scores.iter().any(|(n, _)| n == name) {
             return Err(Error::Config(format!(
-                "--lower-is-better {}: no --seg-scores metric of that name",
+                "--lower-is-better {}: no --seg-scores metric of that name (nor `contrastive`)",
                 ldd_io::error::quote(name, 40)
             )));
         }
@@ -217,7 +374,8 @@ pub fn score(a: ScoreArgs) -> Result<()> {
         .collect();
     let opts = ScoreOptions {
         hyps: a.hyp,
-        reference: a.reference,
+        references: a.reference,
+        settings: a.metric.settings()?,
         seg_scores,
         significance: a.significance.options(),
         metrics: a.metrics,
@@ -226,6 +384,7 @@ pub fn score(a: ScoreArgs) -> Result<()> {
         contrastive: a.contrast.map(|dir| ContrastiveOptions {
             dir,
             files: a.contrastive,
+            higher_is_better: !contrastive_costs,
         }),
     };
     check_options(&opts)?;
@@ -240,6 +399,7 @@ pub fn score(a: ScoreArgs) -> Result<()> {
             .flat_map(|s| s.files.iter().map(PathBuf::as_path)),
     );
     inputs.extend(report.reference.as_deref());
+    inputs.extend(report.extra_references.iter().map(|r| r.path.as_path()));
     write_outputs(
         report,
         scored.judgements.as_deref(),

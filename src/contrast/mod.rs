@@ -23,7 +23,10 @@ use ldd_io::Staging;
 use crate::config::contrast::ContrastConfig;
 use crate::detect::alignment;
 use crate::error::{Error, Result};
-use crate::format::contrast::{ContrastItem, ContrastRecord, ItemLocus, Variant};
+use crate::format::contrast::{
+    label as contrast_label, AcesRow, ContraProError, ContraProItem, ContrastItem, ContrastRecord,
+    ItemLocus, LingEvalError, LingEvalItem, Variant, ACES, ACES_HEADER, LINGEVAL97,
+};
 use crate::format::locus::Locus;
 use crate::format::spreadsheet_tsv_cell;
 use crate::layout;
@@ -53,23 +56,44 @@ fn span(line: &str, tok: &str) -> Span {
     (s, s + tok.len())
 }
 
-/// `text` without the spans. A token standing alone (whitespace or the text's edge on
-/// both sides) goes with one whitespace character beside it, so that no double space is
-/// left; a token glued to a neighbour (`hin,`, `„eine`) goes alone, so that no two words
-/// are glued.
+/// Whether `c` opens what follows it (a bracket or a quotation mark), so that a word
+/// after it is written without a space.
+fn opens(c: char) -> bool {
+    matches!(
+        c,
+        '(' | '[' | '{' | '„' | '‚' | '“' | '‘' | '«' | '‹' | '¿' | '¡' | '"' | '\''
+    )
+}
+
+/// `text` without the spans, each removed with at most one of the two runs of whitespace
+/// beside it, so that everything else is kept byte for byte, spaces included, and no word
+/// gains or loses its attachment: a token between two runs goes with the run before it; a
+/// token glued only to what follows goes with the run before it when punctuation follows
+/// (`lighting up.` → `lighting.`); a token glued only to what precedes goes with the run
+/// after it when that is an opening bracket or quotation mark (`„eine Frau` → `„Frau`);
+/// otherwise the token goes alone (`hin, dass` → `hin dass`). At the text's edges a token
+/// goes with the run on its inner side.
 fn without(text: &str, spans: &[Span]) -> String {
     let mut out = text.to_string();
     let mut sorted = spans.to_vec();
     sorted.sort_unstable();
+    sorted.dedup();
     for &(s, e) in sorted.iter().rev() {
-        let before = out[..s].chars().next_back();
-        let after = out[e..].chars().next();
-        let glued = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace());
-        let (s, e) = match (before, after) {
-            _ if glued(before) || glued(after) => (s, e),
-            (Some(c), _) => (s - c.len_utf8(), e),
-            (None, Some(c)) => (s, e + c.len_utf8()),
-            (None, None) => (s, e),
+        let space = |c: &char| c.is_whitespace();
+        let left: usize = out[..s]
+            .chars()
+            .rev()
+            .take_while(space)
+            .map(char::len_utf8)
+            .sum();
+        let right: usize = out[e..].chars().take_while(space).map(char::len_utf8).sum();
+        let before = out[..s - left].chars().next_back();
+        let after = out[e + right..].chars().next();
+        let (s, e) = match (left > 0, right > 0) {
+            (true, true) => (s - left, e),
+            (true, false) if !after.is_some_and(char::is_alphanumeric) => (s - left, e),
+            (false, true) if before.is_none_or(opens) => (s, e + right),
+            _ => (s, e),
         };
         out.replace_range(s..e, "");
     }
@@ -170,19 +194,15 @@ pub fn variants(
                 if (ds >= he && reference[he..ds].trim().is_empty()) || (ds >= hs && de <= he) {
                     continue;
                 }
-                let text = if ds >= he {
-                    format!(
-                        "{} {d}{}",
-                        &reference[..he],
-                        without(&reference[he..], &[(ds - he, de - he)])
-                    )
+                // The dependent removed as `dropped` removes it, then put back right after
+                // the head's last token, with one space before it.
+                let dropped = without(reference, &[(ds, de)]);
+                let at = if ds >= he {
+                    he
                 } else {
-                    format!(
-                        "{} {d}{}",
-                        without(&reference[..he], &[(ds, de)]),
-                        &reference[he..]
-                    )
+                    he - (reference.len() - dropped.len())
                 };
+                let text = format!("{} {d}{}", &dropped[..at], &dropped[at..]);
                 out.push(Variant {
                     kind: kind.clone(),
                     text,
@@ -381,15 +401,184 @@ pub fn items(
     Ok((items, skipped))
 }
 
+/// The corpus's name: the source file's name without `.gz`, its language and its pair
+/// (`pud.de-en.de` → `pud`).
+fn corpus_name(l: &Loaded) -> String {
+    let file =
+        l.m.inputs
+            .source
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+    let mut name = file.strip_suffix(".gz").unwrap_or(&file).to_string();
+    let (s, t) = (l.m.languages.source(), l.m.languages.target());
+    for suffix in [format!(".{s}"), format!(".{s}-{t}"), format!(".{t}-{s}")] {
+        if let Some(n) = name.strip_suffix(&suffix) {
+            name = n.to_string();
+        }
+    }
+    name
+}
+
+/// The lowest `ge` set of `sets` (else the first set): the set of a phenomenon that holds
+/// all its items.
+fn lowest_set(sets: &[String]) -> String {
+    let ge = |b: &String| b.strip_prefix("ge").and_then(|k| k.parse::<u32>().ok());
+    sets.iter()
+        .filter_map(|b| Some((ge(b)?, b)))
+        .min()
+        .map(|(_, b)| b.clone())
+        .or_else(|| sets.first().cloned())
+        .unwrap_or_default()
+}
+
+/// Whether a TSV cell reads back as written with a CSV reader's default quoting too (it
+/// does not start with a quotation mark).
+fn round_trips(cell: &str) -> bool {
+    !cell.starts_with('"')
+}
+
+/// The files of `contrast` from its items: `(name, text)` in the order they are written.
+fn files(
+    l: &Loaded,
+    items: &[ContrastItem],
+    record: &mut ContrastRecord,
+) -> Result<Vec<(String, String)>> {
+    let (sl, tl) = (l.m.languages.source(), l.m.languages.target());
+    let pretokenized =
+        l.m.reorder
+            .as_ref()
+            .is_some_and(|r| r.options.align.pretokenized);
+    let corpus = corpus_name(l);
+    let mut jsonl = String::new();
+    let (mut src, mut tgt) = (String::new(), String::new());
+    let mut aces_tsv = format!("{ACES_HEADER}\n");
+    let mut aces_jsonl = String::new();
+    let (mut contrapro, mut lingeval) = (Vec::new(), Vec::new());
+    for it in items {
+        jsonl.push_str(&json(it)?);
+        jsonl.push('\n');
+        let one = |s: &str| s.replace(['\n', '\r'], " ");
+        let _ = writeln!(src, "{}", one(&it.source));
+        let _ = writeln!(tgt, "{}", one(&it.reference));
+        *record
+            .per_phenomenon
+            .entry(it.phenomenon.clone())
+            .or_default() += 1;
+        let toks = alignment::tokens(&it.reference, pretokenized);
+        let head_toks: Vec<&str> = it
+            .locus
+            .ref_head
+            .iter()
+            .filter_map(|&p| toks.get(p as usize - 1).copied())
+            .collect();
+        let lingeval_kind = LINGEVAL97
+            .iter()
+            .find(|(p, _)| *p == it.phenomenon)
+            .map(|(_, c)| c.to_string());
+        contrapro.push(ContraProItem {
+            document: corpus.clone(),
+            segment: it.line,
+            src_segment: it.source.clone(),
+            ref_segment: it.reference.clone(),
+            src_pronoun: it.phenomenon.clone(),
+            ref_pronoun: lowest_set(&it.sets),
+            ante_distance: it.distance,
+            intrasegmental: true,
+            src_ante_phrase: it.locus.head_word.clone().unwrap_or_default(),
+            ref_ante_phrase: head_toks.join(" "),
+            errors: it
+                .variants
+                .iter()
+                .map(|v| ContraProError {
+                    contrastive: v.text.clone(),
+                    replacement: v.replacement.clone(),
+                    kind: v.kind.clone(),
+                })
+                .collect(),
+            item: it.item.clone(),
+        });
+        lingeval.push(LingEvalItem {
+            source: it.source.clone(),
+            reference: it.reference.clone(),
+            origin: format!("{corpus}.{}", it.line),
+            errors: it
+                .variants
+                .iter()
+                .map(|v| LingEvalError {
+                    kind: lingeval_kind
+                        .clone()
+                        .unwrap_or_else(|| contrast_label(&it.phenomenon, &v.kind)),
+                    contrastive: v.text.clone(),
+                    distance: it.distance,
+                })
+                .collect(),
+        });
+        for v in &it.variants {
+            let _ = writeln!(src, "{}", one(&it.source));
+            let _ = writeln!(tgt, "{}", one(&v.text));
+            record.variants += 1;
+            *record.per_type.entry(v.kind.clone()).or_default() += 1;
+            let Some((_, phenomena, _)) = ACES.iter().find(|(k, _, _)| *k == v.kind) else {
+                continue;
+            };
+            let row = AcesRow {
+                source: it.source.clone(),
+                good: it.reference.clone(),
+                incorrect: v.text.clone(),
+                reference: it.reference.clone(),
+                phenomena: phenomena.to_string(),
+                langpair: format!("{sl}-{tl}"),
+                ldd_phenomenon: contrast_label(&it.phenomenon, &v.kind),
+                ldd_item: it.item.clone(),
+            };
+            aces_jsonl.push_str(&json(&row)?);
+            aces_jsonl.push('\n');
+            record.aces_rows += 1;
+            let cells = [
+                spreadsheet_tsv_cell(&row.source),
+                spreadsheet_tsv_cell(&row.good),
+                spreadsheet_tsv_cell(&row.incorrect),
+                spreadsheet_tsv_cell(&row.reference),
+                spreadsheet_tsv_cell(&row.phenomena),
+                spreadsheet_tsv_cell(&row.langpair),
+                spreadsheet_tsv_cell(&row.ldd_phenomenon),
+                spreadsheet_tsv_cell(&row.ldd_item),
+            ];
+            if cells.iter().all(|c| round_trips(c)) {
+                let _ = writeln!(aces_tsv, "{}", cells.join("\t"));
+                record.aces_tsv_rows += 1;
+            }
+        }
+    }
+    Ok(vec![
+        (layout::CONTRAST_ITEMS.to_string(), jsonl),
+        (layout::contrast_side(sl), src),
+        (layout::contrast_side(tl), tgt),
+        (layout::CONTRAST_CONTRAPRO.to_string(), pretty(&contrapro)?),
+        (layout::CONTRAST_LINGEVAL97.to_string(), pretty(&lingeval)?),
+        (layout::CONTRAST_ACES.to_string(), aces_tsv),
+        (layout::CONTRAST_ACES_JSONL.to_string(), aces_jsonl),
+    ])
+}
+
+/// `v` as one line of JSON.
+fn json<T: serde::Serialize>(v: &T) -> Result<String> {
+    serde_json::to_string(v).map_err(|e| Error::Data(e.to_string()))
+}
+
+/// `v` as indented JSON, with a final line break.
+fn pretty<T: serde::Serialize>(v: &T) -> Result<String> {
+    serde_json::to_string_pretty(v)
+        .map(|s| s + "\n")
+        .map_err(|e| Error::Data(e.to_string()))
+}
+
 /// Writes the items of `l` into `o.out` (all or nothing) and returns the record.
 pub fn contrast(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
     let (items, skipped) = items(l, &o.config, o.tagger.as_ref())?;
     let (sl, tl) = (l.m.languages.source(), l.m.languages.target());
-    let mut jsonl = String::new();
-    let (mut src, mut tgt) = (String::new(), String::new());
-    let mut aces = String::from(
-        "source\tgood-translation\tincorrect-translation\treference\tphenomena\tlangpair\n",
-    );
     let mut record = ContrastRecord {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
         manifest_sha256: ldd_io::sha256_file(&l.manifest_path)?.0,
@@ -403,33 +592,11 @@ pub fn contrast(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
             Some(t) => format!("features|model:{}", t.sha),
             None => "word list".into(),
         },
+        aces_rows: 0,
+        aces_tsv_rows: 0,
     };
-    for it in &items {
-        jsonl.push_str(&serde_json::to_string(it).map_err(|e| Error::Data(e.to_string()))?);
-        jsonl.push('\n');
-        let one = |s: &str| s.replace(['\n', '\r'], " ");
-        let _ = writeln!(src, "{}", one(&it.source));
-        let _ = writeln!(tgt, "{}", one(&it.reference));
-        *record
-            .per_phenomenon
-            .entry(it.phenomenon.clone())
-            .or_default() += 1;
-        for v in &it.variants {
-            let _ = writeln!(src, "{}", one(&it.source));
-            let _ = writeln!(tgt, "{}", one(&v.text));
-            let _ = writeln!(
-                aces,
-                "{}\t{}\t{}\t\tldd-{}-{}\t{sl}-{tl}",
-                spreadsheet_tsv_cell(&it.source),
-                spreadsheet_tsv_cell(&it.reference),
-                spreadsheet_tsv_cell(&v.text),
-                spreadsheet_tsv_cell(&it.phenomenon),
-                v.kind
-            );
-            record.variants += 1;
-            *record.per_type.entry(v.kind.clone()).or_default() += 1;
-        }
-    }
+    let mut written = files(l, &items, &mut record)?;
+    written.push((layout::CONTRAST_RECORD.to_string(), pretty(&record)?));
     let inputs = [
         l.manifest_path.as_path(),
         l.m.inputs.source.path.as_path(),
@@ -437,15 +604,7 @@ pub fn contrast(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
     ];
     let staging = Staging::new(&o.out, &is_contrast_dir, &inputs)?;
     let root = staging.path().to_path_buf();
-    let json =
-        serde_json::to_string_pretty(&record).map_err(|e| Error::Data(e.to_string()))? + "\n";
-    for (name, text) in [
-        (layout::CONTRAST_ITEMS.to_string(), jsonl),
-        (layout::contrast_side(sl), src),
-        (layout::contrast_side(tl), tgt),
-        (layout::CONTRAST_ACES.to_string(), aces),
-        (layout::CONTRAST_RECORD.to_string(), json),
-    ] {
+    for (name, text) in written {
         ldd_io::write_bytes_atomic(&root.join(name), text.as_bytes())?;
     }
     staging.commit(&is_contrast_dir)?;
@@ -464,8 +623,25 @@ mod tests {
         assert_eq!(without(t, &[(0, 2)]), "schob die Tür auf .");
         assert_eq!(without(t, &[(22, 23)]), "Er schob die Tür auf");
         assert_eq!(cased("mich", "Sich"), "Mich");
-        // Glued to a neighbour: the token alone.
+        // Glued to a neighbour: the comma between two words goes alone, an opening quote
+        // keeps its word, a comma before one keeps its space.
         assert_eq!(without("hin, dass", &[(3, 4)]), "hin dass");
-        assert_eq!(without("nachdem „eine", &[(8, 11)]), "nachdem eine");
+        assert_eq!(
+            without("show, \"The Dead\"", &[(4, 5)]),
+            "show \"The Dead\""
+        );
+        assert_eq!(without("nachdem „eine Frau", &[(11, 15)]), "nachdem „Frau");
+        // Before punctuation: the space before goes with it (PUD de→en line 338).
+        assert_eq!(
+            without("my phone started lighting up.", &[(26, 28)]),
+            "my phone started lighting."
+        );
+        assert_eq!(
+            without("The chalet burned completely down.", &[(29, 33)]),
+            "The chalet burned completely."
+        );
+        assert_eq!(without("broke out; the", &[(6, 9)]), "broke; the");
+        // Adjacent tokens.
+        assert_eq!(without("a b c.", &[(2, 3), (4, 5)]), "a.");
     }
 }

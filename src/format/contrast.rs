@@ -1,5 +1,9 @@
-//! `contrast`'s files: `items.jsonl` (one contrastive item per line, close to ContraPro's
-//! and LingEval97's items) and `contrast.json` (what was made from what).
+//! `contrast`'s files: `items.jsonl` (one contrastive item per line), `contrast.json` (what
+//! was made from what), and the same items in the forms the community's tools read
+//! unmodified: ContraPro's `contrapro.json` ([`ContraProItem`]), LingEval97's
+//! `lingeval97.json` ([`LingEvalItem`]) and ACES's rows ([`AcesRow`], `aces.jsonl` and
+//! `aces.tsv`), with the mapping of our phenomena and variant types onto their categories
+//! ([`LINGEVAL97`], [`ACES`]).
 
 use std::collections::BTreeMap;
 
@@ -68,6 +72,140 @@ pub struct Variant {
     pub features: String,
 }
 
+/// Our phenomena that have a LingEval97 category (one of its `evaluate.py`'s
+/// `ERROR_CATEGORIES`): every variant of the phenomenon gets it. A variant of any other
+/// phenomenon keeps our label `ldd-PHENOMENON-TYPE`, which `evaluate.py` skips (it counts
+/// only its own categories).
+pub const LINGEVAL97: [(&str, &str); 1] = [("particle", "verb_particle")];
+
+/// Our variant types that have an ACES phenomenon (a key of `aces-eval`'s
+/// `PHENOMENA_MAPPING`), with the top-level class ACES puts it in: a dropped dependent is
+/// an omission, a moved particle or a swapped pair an ordering mismatch (a mistranslation).
+/// `replaced` (a reflexive in another person or number) has none — ACES's classes are
+/// accuracy errors, and agreement is a fluency error in MQM — so its variants are not
+/// among ACES's rows.
+pub const ACES: [(&str, &str, &str); 3] = [
+    ("dropped", "omission", "omission"),
+    ("moved", "ordering-mismatch", "mistranslation"),
+    ("swapped", "ordering-mismatch", "mistranslation"),
+];
+
+/// Our fine label of a variant: `ldd-PHENOMENON-TYPE`.
+pub fn label(phenomenon: &str, kind: &str) -> String {
+    format!("ldd-{phenomenon}-{kind}")
+}
+
+/// An item as ContraPro's `evaluate.py` reads it (one element of `contrapro.json`'s
+/// array): its category is `src pronoun:ref pronoun`, here the phenomenon and the set that
+/// holds all its items (its lowest `ge` set), so that the category names the row of
+/// `score`'s table with the same accuracy; its distance bins (0, 1, 2, 3, >3) read
+/// `ante distance`, the locus's distance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ContraProItem {
+    /// The corpus (its file name without the pair and language).
+    #[serde(rename = "document id")]
+    pub document: String,
+    /// The corpus line, 1-based.
+    #[serde(rename = "segment id")]
+    pub segment: u64,
+    /// The source line.
+    #[serde(rename = "src segment")]
+    pub src_segment: String,
+    /// The reference line.
+    #[serde(rename = "ref segment")]
+    pub ref_segment: String,
+    /// The phenomenon (the first half of ContraPro's category).
+    #[serde(rename = "src pronoun")]
+    pub src_pronoun: String,
+    /// The lowest `ge` set holding the item (the second half of ContraPro's category).
+    #[serde(rename = "ref pronoun")]
+    pub ref_pronoun: String,
+    /// The locus's distance.
+    #[serde(rename = "ante distance")]
+    pub ante_distance: u32,
+    /// Always `true`: both words of a locus are in the sentence.
+    pub intrasegmental: bool,
+    /// The source head word (ContraPro: the antecedent).
+    #[serde(rename = "src ante phrase")]
+    pub src_ante_phrase: String,
+    /// The reference tokens linked to the head, space-separated.
+    #[serde(rename = "ref ante phrase")]
+    pub ref_ante_phrase: String,
+    /// The variants, in the order of the plain files.
+    pub errors: Vec<ContraProError>,
+    /// Our item id.
+    pub item: String,
+}
+
+/// A variant as ContraPro's `errors` list holds it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ContraProError {
+    /// The variant.
+    pub contrastive: String,
+    /// What is at the locus in the variant (empty when dropped).
+    pub replacement: String,
+    /// Our error type.
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+/// An item as LingEval97's `evaluate.py` and `json_to_plaintext.py` read it (one element of
+/// `lingeval97.json`'s array).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LingEvalItem {
+    /// The source line.
+    pub source: String,
+    /// The reference line.
+    pub reference: String,
+    /// `CORPUS.LINE` (1-based), as LingEval97's `newstest2009.1`.
+    pub origin: String,
+    /// The variants, in the order of the plain files.
+    pub errors: Vec<LingEvalError>,
+}
+
+/// A variant as LingEval97's `errors` list holds it; `evaluate.py` counts each (reference,
+/// variant) pair.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LingEvalError {
+    /// Its category ([`LINGEVAL97`]), else our label `ldd-PHENOMENON-TYPE`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The variant.
+    pub contrastive: String,
+    /// The locus's distance (its `evaluate.py` bins 0–15 and >15).
+    pub distance: u32,
+}
+
+/// A row of ACES: the six fields of its published dataset (`aces.jsonl`, one object per
+/// line; `aces.tsv` with this header) and our fine label and item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AcesRow {
+    /// The source line.
+    pub source: String,
+    /// The reference (the good translation).
+    #[serde(rename = "good-translation")]
+    pub good: String,
+    /// The variant.
+    #[serde(rename = "incorrect-translation")]
+    pub incorrect: String,
+    /// The corpus reference: here the good translation itself, which reference-based
+    /// metrics therefore favour by construction (reference-free metrics are the fair test).
+    pub reference: String,
+    /// ACES's phenomenon ([`ACES`]).
+    pub phenomena: String,
+    /// `SRC-TGT`.
+    pub langpair: String,
+    /// Our fine label, `ldd-PHENOMENON-TYPE`.
+    #[serde(rename = "ldd-phenomenon")]
+    pub ldd_phenomenon: String,
+    /// Our item id.
+    #[serde(rename = "ldd-item")]
+    pub ldd_item: String,
+}
+
+/// `aces.tsv`'s header: [`AcesRow`]'s fields.
+pub const ACES_HEADER: &str = "source\tgood-translation\tincorrect-translation\treference\tphenomena\tlangpair\tldd-phenomenon\tldd-item";
+
 /// The whole of `contrast.json`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ContrastRecord {
@@ -91,4 +229,11 @@ pub struct ContrastRecord {
     /// target-language model's SHA-256, first 16 hex digits).
     #[serde(default)]
     pub replaced_by: String,
+    /// Rows of `aces.jsonl`: the variants of a type ACES has ([`ACES`]).
+    #[serde(default)]
+    pub aces_rows: u64,
+    /// Rows of `aces.tsv`: those of `aces.jsonl` none of whose cells starts with `"` (such a
+    /// cell reads back otherwise with a CSV reader's default quoting).
+    #[serde(default)]
+    pub aces_tsv_rows: u64,
 }

@@ -21,6 +21,9 @@ pub struct Scores {
     /// The reference file (`None` in scores written before it was recorded).
     #[serde(default)]
     pub reference: Option<PathBuf>,
+    /// Further references (`--ref` given more than once): files of the whole corpus.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_references: Vec<ReferenceFile>,
     /// Corpus lines.
     pub corpus_lines: u64,
     /// Systems, in column order; the first is the baseline of paired tests.
@@ -45,6 +48,15 @@ pub struct Scores {
     /// The judgement of every locus (`--metrics locus`), in a file beside this one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loci: Option<LociFile>,
+}
+
+/// A further reference file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReferenceFile {
+    /// As given to `score`.
+    pub path: PathBuf,
+    /// SHA-256 of its bytes as read.
+    pub sha256: String,
 }
 
 /// The file of locus judgements ([`crate::format::judged`]) that `scores.json` names.

@@ -37,6 +37,13 @@ pub const CONTRAST_ITEMS: &str = "items.jsonl";
 pub const CONTRAST_RECORD: &str = "contrast.json";
 /// `contrast`'s rows for metric challenge sets (ACES columns): `aces.tsv`.
 pub const CONTRAST_ACES: &str = "aces.tsv";
+/// `contrast`'s items in the JSON-lines form of ACES's published dataset: `aces.jsonl`.
+pub const CONTRAST_ACES_JSONL: &str = "aces.jsonl";
+/// `contrast`'s items as ContraPro's `evaluate.py` reads them: `contrapro.json`.
+pub const CONTRAST_CONTRAPRO: &str = "contrapro.json";
+/// `contrast`'s items as LingEval97's `evaluate.py` and `json_to_plaintext.py` read them:
+/// `lingeval97.json`.
+pub const CONTRAST_LINGEVAL97: &str = "lingeval97.json";
 
 /// One side of `contrast`'s plain files: `contrast.<lang>`.
 pub fn contrast_side(lang: &str) -> String {

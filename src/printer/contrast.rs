@@ -26,7 +26,9 @@ pub fn contrast_summary(r: &ContrastRecord, out: &Path) -> String {
     let _ = writeln!(
         t,
         "files: items.jsonl, contrast.{s} and contrast.{g} (a reference, then its variants, \
-         one per line), aces.tsv, contrast.json"
+         one per line), contrapro.json, lingeval97.json, aces.jsonl ({} rows), aces.tsv ({} \
+         rows), contrast.json",
+        r.aces_rows, r.aces_tsv_rows
     );
     t
 }

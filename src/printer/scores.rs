@@ -66,10 +66,16 @@ pub fn render_table(r: &Scores) -> String {
             },
         );
     }
+    // Accuracies (locus, contrastive) count their loci or items, not sentences.
+    let counted = if r.rows.iter().any(|x| x.loci.is_some()) {
+        " (accuracies: n and ~ count the loci or items judged)"
+    } else {
+        ""
+    };
     let _ = writeln!(
         s,
         "rank: controls scoring better than the set, of K; Δctl: set minus controls' mean, \
-         !: worse than its controls (one-sided p < {alpha}); ~: fewer than {SMALL_SET} sentences"
+         !: worse than its controls (one-sided p < {alpha}); ~: fewer than {SMALL_SET} sentences{counted}"
     );
     if r.metrics.iter().any(|m| m.key == crate::locus::KEY) {
         let _ = writeln!(
@@ -121,7 +127,8 @@ pub fn render_table(r: &Scores) -> String {
                 format!("{}/{}", esc(&row.phenomenon), esc(&row.bucket))
             };
             let small = if row.small_set { "~" } else { " " };
-            let mut line = format!("{label:<label_w$} {:>6}{small}", row.sentences);
+            let n = row.loci.unwrap_or(row.sentences);
+            let mut line = format!("{label:<label_w$} {n:>6}{small}");
             for sys in &r.systems {
                 let x = r.rows.iter().find(|x| {
                     x.system == sys.name
@@ -240,14 +247,20 @@ pub fn render_table(r: &Scores) -> String {
 }
 
 /// Sets with fewer than [`SMALL_SET`] sentences (non-empty), as `phenomenon/bucket (n)`,
-/// once per set.
+/// once per set: the rows of metrics scored on sentences (an accuracy's `small_set`
+/// counts its loci or items, which its table shows).
 pub fn small_sets(r: &Scores) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let Some(first) = r.systems.first() else {
         return out;
     };
     for row in &r.rows {
-        if row.system == first.name && row.scope == "set" && row.small_set && row.sentences > 0 {
+        if row.system == first.name
+            && row.scope == "set"
+            && row.small_set
+            && row.sentences > 0
+            && row.loci.is_none()
+        {
             let name = format!(
                 "{}/{} ({})",
                 esc(&row.phenomenon),

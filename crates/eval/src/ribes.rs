@@ -277,6 +277,6 @@ mod tests {
         .unwrap();
         let total = crate::sum_all(&st);
         assert_eq!(total.count, 2);
-        assert_eq!(total.score(), 0.5);
+        assert_eq!(total.score(&()), 0.5);
     }
 }

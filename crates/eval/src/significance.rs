@@ -110,6 +110,7 @@ fn check_systems<T>(systems: &[&[T]]) -> Result<usize, EvalError> {
 /// `[system][resample]`; empty vectors when `ids` is empty.
 pub fn bootstrap<T: SufficientStats + Sync>(
     systems: &[&[T]],
+    params: &T::Params,
     ids: &[u32],
     n: usize,
     seed: u64,
@@ -134,7 +135,7 @@ pub fn bootstrap<T: SufficientStats + Sync>(
                             acc.add_times(&s[i], u64::from(c));
                         }
                     }
-                    acc.score()
+                    acc.score(params)
                 })
                 .collect()
         })
@@ -151,6 +152,7 @@ pub fn bootstrap<T: SufficientStats + Sync>(
 /// resample drew no line of the group.
 pub fn bootstrap_groups<T: SufficientStats + Sync>(
     systems: &[&[T]],
+    params: &T::Params,
     universe: &[u32],
     groups: &[&[u32]],
     n: usize,
@@ -194,7 +196,7 @@ pub fn bootstrap_groups<T: SufficientStats + Sync>(
                         }
                     }
                     acc.iter()
-                        .map(|(a, c)| (*c > 0).then(|| a.score()))
+                        .map(|(a, c)| (*c > 0).then(|| a.score(params)))
                         .collect()
                 })
                 .collect()
@@ -276,6 +278,7 @@ pub fn paired_bs_p(base: &[f64], sys: &[f64], base_score: f64, sys_score: f64) -
 pub fn paired_ar_p<T: SufficientStats + Sync + PartialEq>(
     base: &[T],
     sys: &[T],
+    params: &T::Params,
     ids: &[u32],
     trials: usize,
     seed: u64,
@@ -294,7 +297,7 @@ pub fn paired_ar_p<T: SufficientStats + Sync + PartialEq>(
         for &i in &idx {
             acc.add(&s[i]);
         }
-        acc.score()
+        acc.score(params)
     };
     let real = (score(base) - score(sys)).abs();
     let c: usize = (0..trials)
@@ -317,7 +320,7 @@ pub fn paired_ar_p<T: SufficientStats + Sync + PartialEq>(
                 }
                 bits >>= 1;
             }
-            usize::from((a.score() - b.score()).abs() > real)
+            usize::from((a.score(params) - b.score(params)).abs() > real)
         })
         .sum();
     Ok(Some(p_of(c, trials)))
@@ -424,7 +427,7 @@ mod tests {
         let a = stats(&(0..50).map(f64::from).collect::<Vec<_>>());
         let b = stats(&(0..50).map(|x| f64::from(x) + 1.0).collect::<Vec<_>>());
         let ids: Vec<u32> = (1..=50).collect();
-        let r = bootstrap(&[&a, &b], &ids, 200, 12345, 0).unwrap();
+        let r = bootstrap(&[&a, &b], &(), &ids, 200, 12345, 0).unwrap();
         // b = a + 1 on every line and the draws are shared: every resample differs by 1.
         assert!(r[0]
             .iter()
@@ -434,9 +437,9 @@ mod tests {
             .num_threads(1)
             .build()
             .unwrap()
-            .install(|| bootstrap(&[&a, &b], &ids, 200, 12345, 0).unwrap());
+            .install(|| bootstrap(&[&a, &b], &(), &ids, 200, 12345, 0).unwrap());
         assert_eq!(one, r);
-        assert_ne!(bootstrap(&[&a], &ids, 200, 12345, 1).unwrap()[0], r[0]);
+        assert_ne!(bootstrap(&[&a], &(), &ids, 200, 12345, 1).unwrap()[0], r[0]);
         let i = interval(&r[0], 0.95).unwrap();
         assert!(i.low < 24.5 && 24.5 < i.high, "{i:?}");
     }
@@ -452,12 +455,19 @@ mod tests {
             .collect();
         let ids: Vec<u32> = (1..=200).collect();
         let (sa, sf, sn) = (stats(&a), stats(&far), stats(&near));
-        let p_far = paired_ar_p(&sa, &sf, &ids, 1000, 1, 0).unwrap().unwrap();
+        let p_far = paired_ar_p(&sa, &sf, &(), &ids, 1000, 1, 0)
+            .unwrap()
+            .unwrap();
         assert_eq!(p_far, 1.0 / 1001.0);
-        let p_near = paired_ar_p(&sa, &sn, &ids, 1000, 1, 0).unwrap().unwrap();
+        let p_near = paired_ar_p(&sa, &sn, &(), &ids, 1000, 1, 0)
+            .unwrap()
+            .unwrap();
         assert!(p_near > 0.5, "{p_near}");
-        assert_eq!(paired_ar_p(&sa, &sa, &ids, 1000, 1, 0).unwrap(), Some(1.0));
-        assert_eq!(paired_ar_p(&sa, &sf, &[], 1000, 1, 0).unwrap(), None);
+        assert_eq!(
+            paired_ar_p(&sa, &sa, &(), &ids, 1000, 1, 0).unwrap(),
+            Some(1.0)
+        );
+        assert_eq!(paired_ar_p(&sa, &sf, &(), &[], 1000, 1, 0).unwrap(), None);
     }
 
     #[test]
@@ -465,12 +475,12 @@ mod tests {
         let a = stats(&(0..40).map(f64::from).collect::<Vec<_>>());
         let universe: Vec<u32> = (1..=40).collect();
         let half: Vec<u32> = (1..=20).collect();
-        let r = bootstrap_groups(&[&a], &universe, &[&universe, &half], 100, 5, 0).unwrap();
+        let r = bootstrap_groups(&[&a], &(), &universe, &[&universe, &half], 100, 5, 0).unwrap();
         for res in &r[0] {
             // the first group is the whole universe: a plain bootstrap of it
             assert!(res[0].is_some());
         }
-        let plain = bootstrap(&[&a], &universe, 100, 5, 0).unwrap();
+        let plain = bootstrap(&[&a], &(), &universe, 100, 5, 0).unwrap();
         let first: Vec<f64> = r[0].iter().map(|x| x[0].unwrap()).collect();
         assert_eq!(first, plain[0]);
     }

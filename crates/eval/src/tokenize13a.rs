@@ -46,9 +46,19 @@ fn pre_split(line: &str) -> String {
             .replace("&lt;", "<")
             .replace("&gt;", ">");
     }
-    let mut b = Vec::with_capacity(s.len() * 2 + 2);
-    b.push(b' ');
-    // pass 1: pad ASCII punctuation
+    regexp(&format!(" {s} "))
+}
+
+/// sacreBLEU's `TokenizerRegexp` (the part 13a and `zh` share) before its whitespace
+/// normalisation: its four substitutions in turn.
+pub(crate) fn regexp(s: &str) -> String {
+    split_periods(&pad_punctuation(s))
+}
+
+/// `([\{-\~\[-\` -\&\(-\+\:-\@\/])` → ` \1 `: ASCII punctuation except `'` `,` `-` `.`
+/// spaced (also Tercom's first normalisation).
+pub(crate) fn pad_punctuation(s: &str) -> String {
+    let mut b = Vec::with_capacity(s.len() * 2);
     for &c in s.as_bytes() {
         if is_punct_class(c) {
             b.extend_from_slice(&[b' ', c, b' ']);
@@ -56,26 +66,32 @@ fn pre_split(line: &str) -> String {
             b.push(c);
         }
     }
-    b.push(b' ');
-    // pass 2: ([^0-9])([\.,]) -> \1 \2
+    utf8(b)
+}
+
+/// `([^0-9])([\.,])` → `\1 \2 `, `([\.,])([^0-9])` → ` \1 \2`, `([0-9])(-)` → `\1 \2 `:
+/// periods and commas not between digits, and dashes after digits, spaced (also Tercom's).
+pub(crate) fn split_periods(s: &str) -> String {
     let b = substitute(
-        &b,
+        s.as_bytes(),
         |x, y| !x.is_ascii_digit() && is_pc(y),
         |x, y, out| out.extend_from_slice(&[x, b' ', y, b' ']),
     );
-    // pass 3: ([\.,])([^0-9]) -> ' \1 \2'
     let b = substitute(
         &b,
         |x, y| is_pc(x) && !y.is_ascii_digit(),
         |x, y, out| out.extend_from_slice(&[b' ', x, b' ', y]),
     );
-    // pass 4: ([0-9])(-) -> \1 \2
     let b = substitute(
         &b,
         |x, y| x.is_ascii_digit() && y == b'-',
         |x, y, out| out.extend_from_slice(&[x, b' ', y, b' ']),
     );
-    // Only ASCII spaces were inserted, always at character boundaries.
+    utf8(b)
+}
+
+/// Bytes that only ASCII spaces were inserted into, at character boundaries: UTF-8.
+fn utf8(b: Vec<u8>) -> String {
     String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 

@@ -32,28 +32,87 @@ pub(crate) fn py_rstrip(s: &str) -> &str {
 
 /// Sorts both n-gram key lists and returns the clipped match count
 /// `sum over distinct keys k of min(count_hyp(k), count_ref(k))`.
-pub(crate) fn clipped_matches(hyp: &mut [u128], reference: &mut [u128]) -> u64 {
-    hyp.sort_unstable();
+pub(crate) fn clipped_matches<K: Ord>(hyp: &mut [K], reference: &mut [K]) -> u64 {
     reference.sort_unstable();
-    let (mut i, mut j, mut matches) = (0usize, 0usize, 0u64);
-    while i < hyp.len() && j < reference.len() {
-        let key = hyp[i];
-        let mut ch = 0u64;
-        while i < hyp.len() && hyp[i] == key {
-            ch += 1;
+    clipped_matches_sorted(hyp, &[reference])
+}
+
+/// The clipped match count against several references (sacreBLEU's BLEU): `sum over
+/// distinct hypothesis keys k of min(count_hyp(k), max over references of count_ref(k))`.
+/// Sorts `hyp`; every reference list must be sorted.
+pub(crate) fn clipped_matches_sorted<K: Ord, R: AsRef<[K]>>(hyp: &mut [K], refs: &[R]) -> u64 {
+    hyp.sort_unstable();
+    let mut at = vec![0usize; refs.len()];
+    let (mut i, mut matches) = (0usize, 0u64);
+    while i < hyp.len() {
+        let start = i;
+        while i < hyp.len() && hyp[i] == hyp[start] {
             i += 1;
         }
-        while j < reference.len() && reference[j] < key {
-            j += 1;
+        let key = &hyp[start];
+        let mut most = 0u64;
+        for (r, j) in refs.iter().zip(at.iter_mut()) {
+            let r = r.as_ref();
+            while *j < r.len() && r[*j] < *key {
+                *j += 1;
+            }
+            let mut c = 0u64;
+            while *j < r.len() && r[*j] == *key {
+                c += 1;
+                *j += 1;
+            }
+            most = most.max(c);
         }
-        let mut cr = 0u64;
-        while j < reference.len() && reference[j] == key {
-            cr += 1;
-            j += 1;
-        }
-        matches += ch.min(cr);
+        matches += ((i - start) as u64).min(most);
     }
     matches
+}
+
+/// Spaces every character of `s` for which `f` holds (`re.sub(r"(X)", r" \1 ", s)`).
+pub(crate) fn pad(s: &str, f: impl Fn(char) -> bool) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if f(c) {
+            out.push(' ');
+            out.push(c);
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `line` lowercased when `lowercase` holds, else as it is.
+pub(crate) fn lowered(line: &str, lowercase: bool) -> std::borrow::Cow<'_, str> {
+    if lowercase {
+        std::borrow::Cow::Owned(line.to_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(line)
+    }
+}
+
+/// `yes` or `no`, as sacreBLEU's signatures write a flag.
+pub(crate) fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// `lc` or `mixed`, as sacreBLEU's signatures write whether text is lowercased.
+pub(crate) fn case(lowercased: bool) -> &'static str {
+    if lowercased {
+        "lc"
+    } else {
+        "mixed"
+    }
+}
+
+/// Python's `s.strip()` (no argument).
+pub(crate) fn py_strip(s: &str) -> &str {
+    s.trim_matches(is_py_space)
 }
 
 #[cfg(test)]
@@ -81,6 +140,9 @@ mod tests {
         let mut h = vec![1, 1, 1, 2, 5];
         let mut r = vec![1, 1, 2, 2, 3];
         assert_eq!(clipped_matches(&mut h, &mut r), 3);
-        assert_eq!(clipped_matches(&mut [], &mut [1]), 0);
+        assert_eq!(clipped_matches::<u32>(&mut [], &mut [1]), 0);
+        let mut h = vec![1, 1, 1, 2, 5];
+        let refs = [vec![1, 2, 2], vec![1, 1, 3]];
+        assert_eq!(clipped_matches_sorted(&mut h, &refs), 3);
     }
 }

@@ -101,7 +101,7 @@ fn ribes_on_books_reference_vs_reordered() {
         .collect();
     let rev = ribes::line_stats(&reversed, &sample).expect("ribes");
     use ldd_eval::{sum_all, SufficientStats};
-    assert_eq!(sum_all(&same).score(), 1.0);
-    let r = sum_all(&rev).score();
+    assert_eq!(sum_all(&same).score(&()), 1.0);
+    let r = sum_all(&rev).score(&());
     assert!(r < 0.2, "reversed corpus RIBES {r}");
 }

@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ldd_eval::{bleu, chrf, sum_all, sum_ids, BleuStats, ChrfStats, SufficientStats};
+use ldd_eval::{
+    bleu, chrf, sum_all, sum_ids, BleuScoring, BleuStats, ChrfScoring, ChrfStats, SufficientStats,
+};
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -260,8 +262,8 @@ fn run_oracle(py: &Path, dir: &Path, cases: &[Case]) -> Vec<Oracle> {
                 bleu_stats: BleuStats {
                     hyp_len: u(3),
                     ref_len: u(4),
-                    matches: [u(5), u(6), u(7), u(8)],
-                    totals: [u(9), u(10), u(11), u(12)],
+                    matches: [u(5), u(6), u(7), u(8), 0, 0],
+                    totals: [u(9), u(10), u(11), u(12), 0, 0],
                 },
                 chrf_stats: cs,
             }
@@ -355,7 +357,10 @@ fn bleu_and_chrf_equal_sacrebleu_on_real_sets() {
         };
         assert_eq!(b, o.bleu_stats, "{name}: BLEU sufficient statistics");
         assert_eq!(c, o.chrf_stats, "{name}: chrF sufficient statistics");
-        let (bs, cs) = (b.score(), c.score());
+        let (bs, cs) = (
+            b.score(&BleuScoring::default()),
+            c.score(&ChrfScoring::default()),
+        );
         eprintln!(
             "{name}: lines={} BLEU ours={bs:?} sacrebleu={:?} | chrF ours={cs:?} sacrebleu={:?} | bit-identical={}",
             set.len(),
@@ -435,13 +440,82 @@ fn subset_sum_equals_direct_scoring() {
         assert_eq!(sum_ids(&bl, &set).expect("ids"), direct_b);
         assert_eq!(sum_ids(&ch, &set).expect("ids"), direct_c);
         assert_eq!(
-            sum_ids(&bl, &set).expect("ids").score(),
+            sum_ids(&bl, &set)
+                .expect("ids")
+                .score(&BleuScoring::default()),
             bleu::corpus_bleu(&sh, &sr).expect("bleu").score
         );
         assert_eq!(
-            sum_ids(&ch, &set).expect("ids").score(),
+            sum_ids(&ch, &set)
+                .expect("ids")
+                .score(&ChrfScoring::default()),
             chrf::corpus_chrf(&sh, &sr).expect("chrf")
         );
     }
     assert!(sum_ids(&bl, &[0]).is_err() && sum_ids(&bl, &[3001]).is_err());
+}
+
+/// The `intl` and `zh` tokenizers against sacreBLEU's on every code point, each in the
+/// contexts their rules look at (`a{c}b 1{c}2 {c}`: after and before a letter, between
+/// digits, alone). `zh` agrees everywhere. `intl` follows Unicode general categories: the
+/// Rust `regex` crate's tables and the Python `regex` module's can be of different Unicode
+/// versions, so they may differ only on code points that ours leave unassigned (`Cn`):
+/// characters a newer Unicode added.
+#[test]
+fn intl_and_zh_tokenize_every_code_point_as_sacrebleu() {
+    use ldd_eval::tokenize::{Tokenizer, TokenizerName};
+    let Some(py) = python() else { return };
+    // Line breaks and the other characters Python's splitlines() breaks on are left out:
+    // they cannot be inside a corpus line.
+    let cps: Vec<char> = (0..=0x10FFFFu32)
+        .filter_map(char::from_u32)
+        .filter(|c| !matches!(*c as u32, 0x0A..=0x0D | 0x1C..=0x1E | 0x85 | 0x2028 | 0x2029))
+        .collect();
+    let lines: Vec<String> = cps.iter().map(|c| format!("a{c}b 1{c}2 {c}")).collect();
+    let dir = temp_dir("tokenizers");
+    let input = dir.join("lines.txt");
+    std::fs::write(&input, lines.join("\n")).expect("write");
+    let script = r#"
+import sys
+from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+with open(sys.argv[1], encoding='utf-8', newline='') as f:
+    lines = f.read().split('\n')
+tok = TokenizerV14International() if sys.argv[2] == 'intl' else TokenizerZh()
+sys.stdout.reconfigure(encoding='utf-8', newline='\n')
+sys.stdout.write('\n'.join(tok(l) for l in lines))
+"#;
+    let unassigned = regex::Regex::new(r"^\p{Cn}$").expect("regex");
+    for (name, t) in [("intl", TokenizerName::Intl), ("zh", TokenizerName::Zh)] {
+        let out = Command::new(&py)
+            .args(["-c", script, input.to_str().expect("utf8"), name])
+            .output()
+            .expect("run python");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let want = String::from_utf8(out.stdout).expect("utf8");
+        let want: Vec<&str> = want.split('\n').collect();
+        assert_eq!(want.len(), lines.len());
+        let tok = Tokenizer::new(t).expect("tokenizer");
+        let mut newer = 0;
+        for ((c, l), w) in cps.iter().zip(&lines).zip(&want) {
+            let got = tok.tokenize(l).expect("tokenize");
+            if got != *w {
+                assert!(
+                    name == "intl" && unassigned.is_match(&c.to_string()),
+                    "{name} U+{:04X}: {got:?} vs sacreBLEU {w:?}",
+                    *c as u32
+                );
+                newer += 1;
+            }
+        }
+        eprintln!(
+            "{name}: {} code points, {newer} differ (unassigned in our Unicode tables)",
+            cps.len()
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ldd_eval::significance::{self, interval, paired_ar_p, paired_bs_p, DEFAULT_SEED};
-use ldd_eval::{bleu, chrf, sum_all, BleuStats, ChrfStats, SufficientStats};
+use ldd_eval::{
+    bleu, chrf, sum_all, BleuScoring, BleuStats, ChrfScoring, ChrfStats, SufficientStats,
+};
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -166,6 +168,7 @@ fn paired_tests_agree_with_sacrebleu() {
 
     #[allow(clippy::too_many_arguments)]
     fn check<T: SufficientStats + Sync + PartialEq>(
+        params: &T::Params,
         name: &str,
         key: &str,
         stats: &[Vec<T>],
@@ -176,8 +179,8 @@ fn paired_tests_agree_with_sacrebleu() {
         n_ar: usize,
     ) -> Vec<(f64, f64)> {
         let views: Vec<&[T]> = stats.iter().map(|s| s.as_slice()).collect();
-        let res = significance::bootstrap(&views, ids, n_bs, DEFAULT_SEED, 0).unwrap();
-        let scores: Vec<f64> = stats.iter().map(|s| sum_all(s).score()).collect();
+        let res = significance::bootstrap(&views, params, ids, n_bs, DEFAULT_SEED, 0).unwrap();
+        let scores: Vec<f64> = stats.iter().map(|s| sum_all(s).score(params)).collect();
         let mut ps = Vec::new();
         for k in 0..stats.len() {
             let o = row(bs, key, k);
@@ -203,7 +206,7 @@ fn paired_tests_agree_with_sacrebleu() {
                 continue;
             }
             let p_bs = paired_bs_p(&res[0], &res[k], scores[0], scores[k]).unwrap();
-            let p_ar = paired_ar_p(&stats[0], &stats[k], ids, n_ar, DEFAULT_SEED, 0)
+            let p_ar = paired_ar_p(&stats[0], &stats[k], params, ids, n_ar, DEFAULT_SEED, 0)
                 .unwrap()
                 .unwrap();
             let (sb_bs, sb_ar) = (o.p.unwrap(), row(ar, key, k).p.unwrap());
@@ -223,11 +226,31 @@ fn paired_tests_agree_with_sacrebleu() {
     for (name, ps) in [
         (
             "BLEU",
-            check("BLEU", "BLEU", &bl, &ids, &bs, &ar, n_bs, n_ar),
+            check(
+                &BleuScoring::default(),
+                "BLEU",
+                "BLEU",
+                &bl,
+                &ids,
+                &bs,
+                &ar,
+                n_bs,
+                n_ar,
+            ),
         ),
         (
             "chrF",
-            check("chrF", "chrF2", &ch, &ids, &bs, &ar, n_bs, n_ar),
+            check(
+                &ChrfScoring::default(),
+                "chrF",
+                "chrF2",
+                &ch,
+                &ids,
+                &bs,
+                &ar,
+                n_bs,
+                n_ar,
+            ),
         ),
     ] {
         // better and worse: the smallest p-value there is; noise: not significant.
