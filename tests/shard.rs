@@ -304,6 +304,24 @@ fn merge_refuses_missing_duplicated_and_foreign_shards_and_writes_nothing() {
             let o = run(&args);
             assert_eq!(o.status.code(), Some(4), "{args:?}: {}", stderr(&o));
             assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+            // Every path the message names is one the user can look at: the shards or
+            // OUT, never a staging directory of the failed merge.
+            let root = d.to_str().unwrap();
+            for word in stderr(&o).split_whitespace().filter(|w| w.contains(root)) {
+                let path = word.trim_matches(|c: char| "'\"`,;()".contains(c));
+                let path = match path.trim_end_matches(':').rsplit_once(':') {
+                    Some((file, line)) if line.chars().all(|c| c.is_ascii_digit()) => file,
+                    _ => path.trim_end_matches(':'),
+                };
+                let path = Path::new(path);
+                assert!(
+                    path == target.as_path() || path.exists(),
+                    "{args:?} names {}, which does not exist: {}",
+                    path.display(),
+                    stderr(&o)
+                );
+                assert!(!word.contains("staging"), "{args:?}: {}", stderr(&o));
+            }
         }
         assert!(!fresh.exists(), "nothing written for {want}");
         assert!(

@@ -31,6 +31,7 @@
 //! data they are reported on: `make validate-mqm` reports them on talks 3, 5 and 6
 //! (`benches/locus_fit.py` refits them from `ldd-sets mqm --items`).
 
+use ldd_eval::chrf::ChrfScoring;
 use ldd_eval::{ChrfStats, SufficientStats};
 
 use crate::detect::alignment::Direction;
@@ -94,7 +95,7 @@ impl Side {
 
 /// chrF (sacreBLEU's defaults) of `hyp` against `reference`, 0–1.
 pub fn chrf(hyp: &str, reference: &str) -> f64 {
-    ChrfStats::from_pair(hyp, reference).score() / 100.0
+    ChrfStats::from_pair(hyp, reference).score(&ChrfScoring::default()) / 100.0
 }
 
 /// The sentence chrF of an output line against its reference line (chrF removes

@@ -137,20 +137,24 @@ pub fn render_table(r: &Scores) -> String {
                         && x.phenomenon == row.phenomenon
                         && x.bucket == row.bucket
                 });
+                // The score, starred when significant at the confidence level.
+                let starred = |x: &crate::score::Row| {
+                    format!(
+                        "{}{}",
+                        f2(x.score),
+                        if significant(x.p_value, conf) {
+                            "*"
+                        } else {
+                            " "
+                        }
+                    )
+                };
                 let cells = match x {
                     Some(x) if locus => {
                         let b = x.baseline.clone().unwrap_or_default();
                         let with_ref = b.words + b.unaligned;
                         [
-                            format!(
-                                "{}{}",
-                                f2(x.score),
-                                if significant(x.p_value, conf) {
-                                    "*"
-                                } else {
-                                    " "
-                                }
-                            ),
+                            starred(x),
                             range(x.ci_low, x.ci_high),
                             f2(b.comparable_score),
                             if with_ref > 0 {
@@ -172,15 +176,7 @@ pub fn render_table(r: &Scores) -> String {
                         ]
                     }
                     Some(x) => [
-                        format!(
-                            "{}{}",
-                            f2(x.score),
-                            if significant(x.p_value, conf) {
-                                "*"
-                            } else {
-                                " "
-                            }
-                        ),
+                        starred(x),
                         range(x.ci_low, x.ci_high),
                         match (x.control_mean, x.control_sd) {
                             (Some(m), Some(sd)) => format!("{m:.2}±{sd:.2}"),
