@@ -46,7 +46,6 @@ pub struct ContrastOptions {
     pub tagger: Option<Tagger>,
 }
 
-
 /// A token's byte span in its line.
 type Span = (usize, usize);
 
