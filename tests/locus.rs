@@ -407,7 +407,10 @@ fn locus_accuracy_judges_the_locus_not_the_sentence() {
     for k in ["particle/ge1", "particle/ge3", "particle/ge5"] {
         let r = rows(&out.join(format!("{k}.locus.tsv")));
         let with_dep = r.iter().filter(|c| !c[7].is_empty()).count();
-        assert!(with_dep >= 8, "{k}: too few loci with a reference word to test");
+        assert!(
+            with_dep >= 8,
+            "{k}: too few loci with a reference word to test"
+        );
         assert_eq!(score(&rb, k), 100.0, "{k}");
         let unaligned = |rows: &BTreeMap<String, serde_json::Value>| {
             rows[k]["baseline"]["unaligned"].as_u64().unwrap()
