@@ -115,6 +115,7 @@ docs:
 lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --release -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --release
 
 bench: bench-core bench-parse bench-align bench-align-scale bench-eval bench-score bench-significance bench-locus bench-report bench-shard
 

@@ -142,6 +142,16 @@ fn registry_has_every_udpipe_2_5_model() {
 
 /// Default phenomena follow the treebanks' annotation and the languages' grammar; the
 /// paper's settings are kept (German: reflexive, particle; English: all three).
+/// The phenomena a registry entry may name are the built-in rules' names, read from them
+/// (no copy to keep in step), in rule order.
+#[test]
+fn registry_phenomena_are_the_builtin_rules() {
+    let rules = ldd_sets::detect::rules::RuleSet::builtin().unwrap();
+    let names: Vec<String> = rules.phenomena.iter().map(|p| p.name.clone()).collect();
+    assert_eq!(ldd_sets::config::registry::builtin_phenomena(), names);
+    assert_eq!(names, ["reflexive", "particle", "preposition_stranding"]);
+}
+
 #[test]
 fn default_phenomena_per_language() {
     let reg = Registry::builtin().unwrap();

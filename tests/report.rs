@@ -835,13 +835,17 @@ fn parsed_sets_name_their_model() {
         "{}",
         &html[html.find("Parser").unwrap()..][..400]
     );
-    assert!(html.contains(&format!("--model {} --phenomena", model.display())));
+    assert!(html.contains(&format!(" --model={} ", model.display())));
     // Gold trees: no parser.
     let (_t, gold) = scored(0);
     run_ok(&["report", "-q", "--sets", s(&gold)]);
     let html = read(&gold.join("report.html"));
     assert!(html.contains("none: the trees were given with <code>--conllu</code>"));
-    assert!(html.contains(" --conllu "));
+    assert!(
+        html.contains(" --conllu="),
+        "{}",
+        &html[html.find("class=\"cmd\"").unwrap()..]
+    );
 }
 
 /// Every file under `dir` (relative paths) with its bytes, `manifest.json` and the report
@@ -860,66 +864,162 @@ fn tree_bytes(root: &Path, dir: &Path, out: &mut std::collections::BTreeMap<Stri
     }
 }
 
-/// The command the report rebuilds from the manifest, run as a shell command with another
-/// `--out`, writes the same sets byte for byte — with non-default reordering and aligner
-/// options too (the measure, lowercasing, buckets, controls and seed).
-#[test]
-fn rebuilt_extract_command_reproduces_the_sets() {
-    let tmp = tempfile::tempdir().unwrap();
-    let first = tmp.path().join("first");
-    extract_pud(
-        "de",
-        &first,
-        &[
-            "-q",
-            "--controls",
-            "2",
-            "--seed",
-            "7",
-            "--reorder-measure",
-            "kendall",
-            "--reorder-buckets",
-            "10,20",
-            "--align-lowercase",
-            "--align-iterations",
-            "3",
-        ],
-    );
-    run_ok(&["report", "-q", "--sets", s(&first)]);
-    let html = read(&first.join("report.html"));
+/// The lines of the report's `<pre class="cmd">` block, HTML entities undone.
+fn report_commands(html: &str) -> Vec<String> {
     let start = html.find("<pre class=\"cmd\">").unwrap() + "<pre class=\"cmd\">".len();
-    let cmd = html[start..].lines().next().unwrap();
-    let cmd = cmd
+    let end = start + html[start..].find("</pre>").unwrap();
+    html[start..end]
         .replace("&#39;", "'")
         .replace("&quot;", "\"")
         .replace("&lt;", "<")
         .replace("&gt;", ">")
-        .replace("&amp;", "&");
-    for flag in [
-        "--reorder-measure kendall",
-        "--reorder-buckets 10,20",
-        "--align-lowercase",
-        "--align-iterations 3",
-        "--seed 7",
-        "--controls 2",
-    ] {
-        assert!(cmd.contains(flag), "{flag} missing in: {cmd}");
-    }
-    let second = tmp.path().join("second");
-    let out_arg = format!("--out {}", first.display());
-    assert!(cmd.contains(&out_arg), "{cmd}");
-    let cmd = cmd
-        .replace(&out_arg, &format!("--out {} -q", second.display()))
-        .replacen(
-            "ldd-sets ",
-            &format!("{} ", env!("CARGO_BIN_EXE_ldd-sets")),
-            1,
-        );
+        .replace("&amp;", "&")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs a recorded command line through the shell, `ldd-sets` being this build.
+fn run_shell(cmd: &str) {
+    let cmd = cmd.replacen(
+        "ldd-sets ",
+        &format!("{} ", env!("CARGO_BIN_EXE_ldd-sets")),
+        1,
+    );
     let o = Command::new("sh").arg("-c").arg(&cmd).output().unwrap();
     assert!(o.status.success(), "{cmd}\n{}", stderr(&o));
+}
+
+/// scores.json's rows and trends without their signatures (which name the manifest's
+/// SHA-256, and the manifest its output directory).
+fn score_rows(sets: &Path) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(&read(&sets.join("scores.json"))).unwrap();
+    let mut out = serde_json::json!([]);
+    for k in ["rows", "trends"] {
+        for r in v[k].as_array_mut().unwrap() {
+            r.as_object_mut().unwrap().remove("signature");
+            out.as_array_mut().unwrap().push(r.clone());
+        }
+    }
+    out
+}
+
+/// The report prints the command lines the manifest and scores.json recorded — every
+/// option as typed, in the parser's canonical form, --threads and --quiet left out — and
+/// they reproduce the sets byte for byte and the scores number for number, with
+/// fast_align's aligner and non-default buckets, measure, controls and seed, and the
+/// score's metrics and resampling options.
+#[test]
+fn recorded_commands_reproduce_the_sets_and_scores() {
+    let tmp = tempfile::tempdir().unwrap();
+    let first = tmp.path().join("first");
+    let opts = [
+        "--controls",
+        "2",
+        "--seed",
+        "7",
+        "--reorder-measure",
+        "kendall",
+        "--reorder-buckets",
+        "10,20",
+        "--align-model-type",
+        "fast-align",
+        "--align-lowercase",
+        "--align-iterations",
+        "3",
+        "--threads",
+        "2",
+        "-q",
+    ];
+    extract_pud("de", &first, &opts);
+    let f = fixture();
+    run_ok(&[
+        "score",
+        "-q",
+        "--sets",
+        s(&first),
+        "--hyp",
+        s(&f.systems[0]),
+        "--hyp",
+        s(&f.systems[1]),
+        "-m",
+        "bleu,chrf",
+        "--paired-bs-n",
+        "50",
+        "--seed",
+        "3",
+    ]);
+    run_ok(&["report", "-q", "--sets", s(&first)]);
+    let cmds = report_commands(&read(&first.join("report.html")));
+    assert_eq!(cmds.len(), 3, "{cmds:?}");
+    // Exactly what the files recorded.
+    let m: serde_json::Value = serde_json::from_str(&read(&first.join("manifest.json"))).unwrap();
+    let sc: serde_json::Value = serde_json::from_str(&read(&first.join("scores.json"))).unwrap();
+    let words = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap().to_string())
+            .collect()
+    };
+    let extract = words(&m["tool"]["command"]);
+    let score = words(&sc["commands"][0]);
+    assert_eq!(sc["commands"].as_array().unwrap().len(), 1);
+    assert_eq!(cmds[0], ldd_sets::format::command::shell_line(&extract));
+    assert_eq!(cmds[1], ldd_sets::format::command::shell_line(&score));
+    assert_eq!(
+        cmds[2],
+        format!("ldd-sets report --sets {}", first.display())
+    );
+    // Every option as typed, in order, canonical; --threads and -q not recorded.
+    let typed = Ldd::cmd("extract").pud("de").out(&first).args(&opts).argv();
+    let mut want: Vec<String> = vec!["ldd-sets".into(), "extract".into()];
+    let mut i = 1;
+    while i < typed.len() {
+        let (k, v) = (&typed[i], typed.get(i + 1));
+        match v.filter(|v| k.starts_with("--") && !v.starts_with('-')) {
+            Some(v) => {
+                if k != "--threads" {
+                    want.push(format!("{k}={v}"));
+                }
+                i += 2;
+            }
+            None => {
+                if k != "-q" {
+                    want.push(k.clone());
+                }
+                i += 1;
+            }
+        }
+    }
+    let mut got = extract.clone();
+    got[2..].sort();
+    want[2..].sort();
+    assert_eq!(got, want);
+    assert_eq!(
+        score[2..],
+        [
+            format!("--sets={}", first.display()),
+            format!("--hyp={}", f.systems[0].display()),
+            format!("--hyp={}", f.systems[1].display()),
+            "--metrics=bleu,chrf".to_string(),
+            "--paired-bs-n=50".to_string(),
+            "--seed=3".to_string(),
+        ]
+    );
+    // Run again into another directory: the same sets, the same scores.
+    let second = tmp.path().join("second");
+    let out_arg = format!("--out={}", first.display());
+    assert!(cmds[0].contains(&out_arg), "{}", cmds[0]);
+    run_shell(&format!(
+        "{} -q",
+        cmds[0].replace(&out_arg, &format!("--out={}", second.display()))
+    ));
     let (mut a, mut b) = (Default::default(), Default::default());
     tree_bytes(&first, &first, &mut a);
     tree_bytes(&second, &second, &mut b);
+    a.remove("scores.json");
+    a.remove("scores.csv");
     assert!(
         a.keys().any(|k| k.starts_with("reorder/ge10.")),
         "{:?}",
@@ -929,9 +1029,15 @@ fn rebuilt_extract_command_reproduces_the_sets() {
     for (k, v) in &a {
         assert!(
             *v == b[k],
-            "{k} differs between the run and its rebuilt command"
+            "{k} differs between the run and its recorded command"
         );
     }
+    let sets_arg = format!("--sets={}", first.display());
+    run_shell(&format!(
+        "{} -q",
+        cmds[1].replace(&sets_arg, &format!("--sets={}", second.display()))
+    ));
+    assert_eq!(score_rows(&first), score_rows(&second));
 }
 
 /// A report replaces only a report: a user's file of the same name (HTML or LaTeX, or a

@@ -15,12 +15,13 @@ mod mqm;
 mod parse;
 mod permute;
 mod plan;
+mod record;
 mod report;
 mod score;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use ldd_sets::error::Result;
 
@@ -167,7 +168,12 @@ enum Command {
 
 /// Parses the command line, runs the command and turns its error into an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse_from(score::sacrebleu_flags(std::env::args_os()));
+    let mut parser = Cli::command();
+    let matches = parser
+        .try_get_matches_from_mut(score::sacrebleu_flags(std::env::args_os()))
+        .unwrap_or_else(|e| e.exit());
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut parser).exit());
+    record::note(&parser, &matches);
     ldd_align::return_freed_memory();
     if let Err(e) = ldd_io::cleanup::install_signal_handlers() {
         eprintln!("ldd-sets: warning: cannot handle interrupts ({e}); an interrupted run may leave temporary files");

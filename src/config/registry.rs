@@ -84,8 +84,25 @@ pub struct RegistryModel {
     pub size: Option<u64>,
 }
 
-/// The phenomena a registry entry may name (those of `config/phenomena.toml`).
-pub const BUILTIN_PHENOMENA: [&str; 3] = ["reflexive", "particle", "preposition_stranding"];
+/// The phenomena a registry entry may name: the names of the built-in rules
+/// (`config/phenomena.toml`, [`super::BUILTIN_RULES`]), read from them once.
+pub fn builtin_phenomena() -> &'static [String] {
+    #[derive(Deserialize)]
+    struct Rules {
+        #[serde(default)]
+        phenomenon: Vec<Named>,
+    }
+    #[derive(Deserialize)]
+    struct Named {
+        name: String,
+    }
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        toml::from_str::<Rules>(super::BUILTIN_RULES)
+            .map(|r| r.phenomenon.into_iter().map(|p| p.name).collect())
+            .unwrap_or_default()
+    })
+}
 
 impl Language {
     /// The default model.
@@ -149,7 +166,7 @@ impl Registry {
                 if let Some(p) = m
                     .phenomena
                     .iter()
-                    .find(|p| !BUILTIN_PHENOMENA.contains(&p.as_str()))
+                    .find(|p| !builtin_phenomena().contains(p))
                 {
                     return Err(Error::Config(format!(
                         "{ctx}: model {}: unknown phenomenon `{p}`",

@@ -174,6 +174,9 @@ pub struct MergedShard {
     pub dir: PathBuf,
     /// SHA-256 of its `manifest.json`.
     pub manifest_sha256: String,
+    /// The command line that made it (its manifest's `tool.command`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
 }
 
 /// Tool name and version.
@@ -183,13 +186,19 @@ pub struct Tool {
     pub name: String,
     /// Crate version.
     pub version: String,
+    /// The command line that wrote the file ([`super::command`]; empty, and not written,
+    /// when none was recorded: a library caller, or a file of an older version).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
 }
 
 impl Default for Tool {
+    /// This version of ldd-sets, with this process's recorded command line.
     fn default() -> Self {
         Tool {
             name: "ldd-sets".into(),
             version: env!("CARGO_PKG_VERSION").into(),
+            command: super::command::recorded(),
         }
     }
 }

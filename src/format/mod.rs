@@ -8,6 +8,8 @@
 //! version did not write has a `#[serde(default)]`, so old files still read.
 //!
 //! - [`aligner`]: the aligner cache's record of an entry (`<key>.json`).
+//! - [`command`]: the command line a file records (the parser's inverse, set by the
+//!   command line).
 //! - [`manifest`]: `manifest.json` and `summary.csv`, written by `extract` and `merge`,
 //!   read by `score`, `slice`, `compare`, `merge` and `report`.
 //! - [`contrast`]: `contrast`'s `items.jsonl` and `contrast.json`.
@@ -26,6 +28,7 @@
 //! - [`sheet`]: annotation sheets and their key (`sheets`), and `tally.json` (`tally`).
 
 pub mod aligner;
+pub mod command;
 pub mod contrast;
 pub mod judged;
 pub mod locus;

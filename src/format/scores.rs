@@ -48,6 +48,10 @@ pub struct Scores {
     /// The judgement of every locus (`--metrics locus`), in a file beside this one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loci: Option<LociFile>,
+    /// The `score` command lines that wrote this file ([`super::command`]), oldest first:
+    /// one, or more when earlier scores were kept (merged by system).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<Vec<String>>,
 }
 
 /// A further reference file.

@@ -307,6 +307,10 @@ fn settings(m: &Manifest) -> Result<Value> {
         }
     };
     remove(&mut v, &["corpus", "checksums", "distances"]);
+    // Each shard's command line names its own shard and output directory.
+    if let Some(t) = v.get_mut("tool") {
+        remove(t, &["command"]);
+    }
     if let Some(sets) = v.get_mut("sets").and_then(Value::as_array_mut) {
         for s in sets {
             remove(s, &["sentences", "pairs", "mean_source_words"]);
@@ -573,7 +577,10 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
 
     let mut manifest = Manifest {
         format_version: m0.format_version,
-        tool: m0.tool.clone(),
+        tool: Tool {
+            command: crate::format::command::recorded(),
+            ..m0.tool.clone()
+        },
         languages: m0.languages.clone(),
         inputs: Inputs {
             source: m0.inputs.source.clone(),
@@ -596,6 +603,7 @@ fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
                     lines: p.shard.lines,
                     dir: p.dir.clone(),
                     manifest_sha256: p.manifest_sha256.clone(),
+                    command: p.manifest.tool.command.clone(),
                 })
                 .collect(),
         })),

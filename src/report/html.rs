@@ -11,9 +11,11 @@ use super::data::{Measure, SetExamples};
 use super::scores::{mark, metric_label, metric_max, Row, Scores, SMALL_SET};
 use super::Report;
 use crate::detect::alignment::Direction;
-use crate::detect::reorder::{self, ReorderOptions};
+use crate::detect::reorder::ReorderOptions;
 use crate::detect::rules::Order;
 use crate::error::Result;
+use crate::format::command::{shell_line, shell_word};
+use crate::format::manifest::ShardRecord;
 use crate::format::marked::Piece;
 use crate::format::options::ModelType;
 use crate::format::sets::ControlStatus;
@@ -81,18 +83,6 @@ fn ci(lo: Option<f64>, hi: Option<f64>) -> String {
     match (lo, hi) {
         (Some(l), Some(h)) => format!(" <span class=\"ci\">[{l:.2}, {h:.2}]</span>"),
         _ => String::new(),
-    }
-}
-
-/// A short shell word: quoted with `'…'` when it has anything but safe characters.
-fn sh(s: &str) -> String {
-    let safe = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c));
-    if safe {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
     }
 }
 
@@ -565,103 +555,17 @@ fn condition(c: &crate::format::options::Condition) -> String {
     }
 }
 
-/// An `ldd-sets extract` command equivalent to the one that produced the sets (the
-/// manifest records every setting, not the command line itself).
-pub fn extract_command(r: &Report) -> String {
+/// The command lines that made the sets, as the manifest recorded them: every shard's,
+/// then `merge`'s, for a merged run (empty: not recorded, sets of an older version).
+fn sets_commands(r: &Report) -> Vec<&[String]> {
     let m = &r.m;
-    let mut a: Vec<String> = vec!["ldd-sets".into(), "extract".into()];
-    let mut push = |k: &str, v: String| {
-        a.push(k.into());
-        a.push(sh(&v));
-    };
-    push("--src", m.inputs.source.path.display().to_string());
-    push("--tgt", m.inputs.target.path.display().to_string());
-    push("--src-lang", m.languages.source().to_string());
-    push("--tgt-lang", m.languages.target().to_string());
-    match &r.parse {
-        Some(p) => push("--model", p.model.display().to_string()),
-        None => push("--conllu", m.inputs.conllu.path.display().to_string()),
+    let mut out: Vec<&[String]> = Vec::new();
+    if let Some(ShardRecord::Merged(ms)) = &m.shard {
+        out.extend(ms.shards.iter().map(|p| p.command.as_slice()));
     }
-    let builtin = m.rules.source.to_string_lossy().ends_with("(built in)");
-    if !builtin {
-        push("--rules", m.rules.source.display().to_string());
-    }
-    let names: Vec<&str> = m.rules.phenomena.iter().map(|p| p.name.as_str()).collect();
-    if !names.is_empty() {
-        push("--phenomena", names.join(","));
-    }
-    push("--max-distance", m.rules.max_distance.to_string());
-    if let Some(c) = m.controls.first() {
-        push("--controls", c.count.to_string());
-        push("--seed", c.seed.to_string());
-    } else {
-        push("--controls", "0".into());
-    }
-    let mut flags: Vec<String> = Vec::new();
-    if m.controls.first().is_some_and(|c| c.include_set) {
-        flags.push("--controls-include-set".into());
-    }
-    match &m.reorder {
-        None => flags.push("--no-reorder".into()),
-        Some(ro) => {
-            let o = &ro.options;
-            if o.paper_compat {
-                flags.push("--paper-compat".into());
-            } else {
-                push(
-                    "--reorder-measure",
-                    reorder::Measure::from(o.measure).name().into(),
-                );
-            }
-            let b: Vec<String> = o.buckets.iter().map(u32::to_string).collect();
-            push("--reorder-buckets", b.join(","));
-            push(
-                "--align-direction",
-                Direction::from(o.align.direction).name().into(),
-            );
-            push("--align-iterations", o.align.iterations.to_string());
-            for t in &o.align.train {
-                push("--align-train", t.display().to_string());
-            }
-            if let Some(p) = &o.align.model {
-                push("--align-model", p.display().to_string());
-            }
-            if let Some(p) = &o.alignments {
-                push("--alignments", p.display().to_string());
-            }
-            if o.align.pretokenized {
-                flags.push("--pretokenized".into());
-            }
-            if o.align.lowercase {
-                flags.push("--align-lowercase".into());
-            }
-            push("--align-max-tokens", o.align.max_tokens.to_string());
-        }
-    }
-    push("--out", r.dir.display().to_string());
-    a.extend(flags);
-    a.join(" ")
-}
-
-/// The `ldd-sets score` command that produced the scores.
-fn score_command(r: &Report, sc: &Scores) -> String {
-    let mut a = vec![
-        "ldd-sets score --sets".to_string(),
-        sh(&r.dir.display().to_string()),
-    ];
-    for sys in &sc.systems {
-        if let Some(p) = &sys.path {
-            a.push("--hyp".into());
-            a.push(sh(&p.display().to_string()));
-        }
-    }
-    if let Some(rf) = &sc.reference {
-        if *rf != r.m.inputs.target.path {
-            a.push("--ref".into());
-            a.push(sh(&rf.display().to_string()));
-        }
-    }
-    a.join(" ")
+    out.push(&m.tool.command);
+    out.retain(|c| !c.is_empty());
+    out
 }
 
 fn settings(s: &mut String, r: &Report) {
@@ -822,15 +726,27 @@ fn settings(s: &mut String, r: &Report) {
             }
         );
     }
-    s.push_str("</table>\n<p>An equivalent command (rebuilt from the manifest):</p>\n");
-    let _ = write!(s, "<pre class=\"cmd\">{}", esc(&extract_command(r)));
-    if let Some(sc) = &r.scores {
-        let _ = write!(s, "\n{}", esc(&score_command(r, sc)));
+    s.push_str("</table>\n");
+    let sets = sets_commands(r);
+    let scores = r.scores.as_ref().map_or(&[][..], |sc| &sc.commands[..]);
+    if sets.is_empty() {
+        s.push_str(
+            "<p>The command that made these sets was not recorded (sets written by an older \
+             version of ldd-sets); the settings above are what it ran with.</p>\n",
+        );
+    }
+    s.push_str("<p>The commands, as recorded in <code>manifest.json</code>");
+    if r.scores.is_some() {
+        s.push_str(" and <code>scores.json</code>");
+    }
+    s.push_str(" (<code>--threads</code> and <code>--quiet</code> are not recorded):</p>\n<pre class=\"cmd\">");
+    for c in sets.into_iter().chain(scores.iter().map(Vec::as_slice)) {
+        let _ = writeln!(s, "{}", esc(&shell_line(c)));
     }
     let _ = writeln!(
         s,
-        "\nldd-sets report --sets {}</pre>\n</section>",
-        esc(&sh(&r.dir.display().to_string()))
+        "ldd-sets report --sets {}</pre>\n</section>",
+        esc(&shell_word(&r.dir.display().to_string()))
     );
 }
 
@@ -1179,7 +1095,7 @@ fn scores(s: &mut String, r: &Report, figs: &[Vec<(Chart, String)>]) {
              with each system, then run <code>ldd-sets score --sets {} --hyp SYSTEM.{}</code> and this report \
              again.</p>\n</section>",
             esc(&r.m.inputs.source.path.display().to_string()),
-            esc(&sh(&r.dir.display().to_string())),
+            esc(&shell_word(&r.dir.display().to_string())),
             esc(r.m.languages.target())
         );
         return;
@@ -1519,12 +1435,5 @@ mod tests {
         assert_eq!(quantile(&v, 1.0), Some(5.0));
         assert!((quantile(&v, 0.025).unwrap() - 1.1).abs() < 1e-12);
         assert_eq!(quantile(&[], 0.5), None);
-    }
-
-    #[test]
-    fn shell_words_are_quoted_when_needed() {
-        assert_eq!(sh("../a/b.de"), "../a/b.de");
-        assert_eq!(sh("my file"), "'my file'");
-        assert_eq!(sh("it's"), "'it'\\''s'");
     }
 }

@@ -304,6 +304,7 @@ fn merge(
         Some(_) => new.significance.clone(),
         None => old.significance.clone(),
     };
+    let commands = old.commands.iter().chain(&new.commands).cloned().collect();
     Ok((
         Scores {
             systems,
@@ -313,6 +314,7 @@ fn merge(
             rows,
             trends,
             loci,
+            commands,
             ..new
         },
         loci_text,

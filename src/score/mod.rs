@@ -436,6 +436,10 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             sha256: ldd_io::sha256_bytes(text.as_bytes()),
             rows: *n,
         }),
+        commands: Some(crate::format::command::recorded())
+            .filter(|c| !c.is_empty())
+            .into_iter()
+            .collect(),
     };
     Ok(Scored {
         scores,

@@ -119,6 +119,11 @@ pub struct Ldd {
 }
 
 impl Ldd {
+    /// The arguments given so far (the command first).
+    pub fn argv(&self) -> Vec<String> {
+        self.args.clone()
+    }
+
     /// `ldd-sets CMD`.
     pub fn cmd(cmd: &str) -> Ldd {
         Ldd::default().args(&[cmd])
@@ -316,16 +321,18 @@ pub fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// The manifest text without its `shard` record (the last key of the manifest).
-fn without_shard_record(manifest: &str) -> String {
-    let at = manifest
-        .find(",\n  \"shard\": {")
-        .expect("a merged manifest has a shard record");
-    assert!(manifest.ends_with("\n}\n"));
-    format!("{}\n}}\n", &manifest[..at])
+/// A manifest's JSON without its shard record and its recorded command line (a merged
+/// run's is `merge`'s; each shard's is in the shard record).
+fn without_shard_record(manifest: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(manifest).unwrap();
+    v.as_object_mut().unwrap().remove("shard");
+    v["tool"].as_object_mut().unwrap().remove("command");
+    v
 }
 
 /// Asserts that `merged` holds exactly the files of `whole`, byte for byte, and the same
-/// manifest but for the `shard` record; returns the merged manifest.
+/// manifest but for the `shard` record and the command line recorded; returns the merged
+/// manifest.
 pub fn assert_same_output(whole: &Path, merged: &Path) -> serde_json::Value {
     let (a, b) = (files(whole), files(merged));
     let names_a: Vec<&String> = a.keys().collect();
@@ -344,10 +351,14 @@ pub fn assert_same_output(whole: &Path, merged: &Path) -> serde_json::Value {
         !mw.contains("\"shard\""),
         "an unsharded run has no shard record"
     );
+    assert!(
+        mm.contains(",\n  \"shard\": {"),
+        "a merged manifest has a shard record"
+    );
     assert_eq!(
         without_shard_record(&mm),
-        mw,
-        "manifests differ beyond the shard record"
+        without_shard_record(&mw),
+        "manifests differ beyond the shard record and the command line"
     );
     serde_json::from_str(&mm).unwrap()
 }

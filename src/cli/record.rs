@@ -1,0 +1,217 @@
+//! The parser's inverse: the arguments clap read, written back as a command line that
+//! parses to the same values ([`to_args`]), and the command line every output records
+//! ([`note`]; see `ldd_sets::format::command`). Tested over every option of every command.
+
+use std::ffi::OsStr;
+
+use clap::parser::ValueSource;
+use clap::{ArgAction, ArgMatches, Command};
+
+/// Options that change nothing in any output, left out of the recorded command line so
+/// that outputs stay byte-identical at any thread count and verbosity.
+const NOT_RECORDED: [&str; 2] = ["threads", "quiet"];
+
+/// Records the command line of `matches` (parsed by `cli`) for the outputs to carry.
+pub fn note(cli: &Command, matches: &ArgMatches) {
+    if let Some((name, sub)) = matches.subcommand() {
+        if let Some(cmd) = cli.find_subcommand(name) {
+            let mut args = vec!["ldd-sets".to_string(), name.to_string()];
+            args.extend(to_args(cmd, sub, &NOT_RECORDED));
+            ldd_sets::format::command::record(args);
+        }
+    }
+}
+
+/// The arguments of `cmd` that `m` read from the command line (not from defaults or the
+/// environment), in `cmd`'s order, in canonical form: `--flag` for a switch (once per
+/// count), `--flag=value` per value (joined by the option's delimiter when it has one),
+/// and the positional values last (after `--` when one of them starts with `-`). Parsing
+/// them with `cmd` gives `m`'s values again. Options whose id is in `skip` are left out.
+pub fn to_args(cmd: &Command, m: &ArgMatches, skip: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut positional = Vec::new();
+    for arg in cmd.get_arguments() {
+        let id = arg.get_id().as_str();
+        if skip.contains(&id) || m.value_source(id) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let name = match (arg.get_long(), arg.get_short()) {
+            (Some(l), _) => format!("--{l}"),
+            (None, Some(c)) => format!("-{c}"),
+            (None, None) => String::new(),
+        };
+        match arg.get_action() {
+            ArgAction::SetTrue | ArgAction::SetFalse => out.push(name),
+            ArgAction::Count => {
+                let n = m.get_count(id);
+                out.extend(std::iter::repeat_n(name, usize::from(n)));
+            }
+            ArgAction::Set | ArgAction::Append => {
+                let Ok(Some(occurrences)) = m.try_get_raw_occurrences(id) else {
+                    continue;
+                };
+                for occ in occurrences {
+                    let values: Vec<String> = occ.map(lossy).collect();
+                    if arg.is_positional() {
+                        positional.extend(values);
+                    } else if let Some(d) = arg.get_value_delimiter() {
+                        out.push(format!("{name}={}", values.join(&d.to_string())));
+                    } else if values.len() == 1 || matches!(arg.get_action(), ArgAction::Append) {
+                        out.extend(values.iter().map(|v| format!("{name}={v}")));
+                    } else {
+                        out.push(name.clone());
+                        out.extend(values);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if positional.iter().any(|v| v.starts_with('-')) {
+        out.push("--".into());
+    }
+    out.extend(positional);
+    out
+}
+
+fn lossy(v: &OsStr) -> String {
+    v.to_string_lossy().into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// Values to try for an option, in order, until the command parses.
+    const CANDIDATES: [&str; 12] = [
+        "7", "1/2", "de-en", "0.5", "bleu", "x.txt", "3,5", "hmm", "de", "ge1", "a=b", "-x",
+    ];
+
+    /// The smallest command line of `sub` that parses: its required arguments, each with
+    /// the first candidate value the parser takes.
+    fn base(cli: &Command, sub: &Command) -> Vec<String> {
+        let mut args = vec!["ldd-sets".to_string(), sub.get_name().to_string()];
+        for a in sub.get_arguments().filter(|a| a.is_required_set()) {
+            let v = CANDIDATES
+                .iter()
+                .map(|c| with(&args, a, c))
+                .find(|t| parses(cli, t).is_some())
+                .unwrap_or_else(|| panic!("{}: no value for {}", sub.get_name(), a.get_id()));
+            args = v;
+        }
+        args
+    }
+
+    /// `args` with `a` given the value `v` (or as a switch, or positionally).
+    fn with(args: &[String], a: &clap::Arg, v: &str) -> Vec<String> {
+        let mut t = args.to_vec();
+        let takes = a.get_num_args().is_none_or(|n| n.takes_values());
+        match (a.get_long(), takes) {
+            (Some(l), true) => t.push(format!("--{l}={v}")),
+            (Some(l), false) => t.push(format!("--{l}")),
+            (None, _) => t.push(v.to_string()),
+        }
+        t
+    }
+
+    fn parses(cli: &Command, args: &[String]) -> Option<ArgMatches> {
+        cli.clone().try_get_matches_from(args).ok()
+    }
+
+    /// Every argument's raw values, by id, as read from the command line.
+    fn values(sub: &Command, m: &ArgMatches) -> Vec<(String, Vec<Vec<String>>)> {
+        sub.get_arguments()
+            .map(|a| {
+                let id = a.get_id().as_str();
+                let occ = match m.value_source(id) {
+                    Some(ValueSource::CommandLine) => m
+                        .try_get_raw_occurrences(id)
+                        .ok()
+                        .flatten()
+                        .map(|o| o.map(|v| v.map(lossy).collect()).collect())
+                        .unwrap_or_else(|| vec![vec![m.get_flag(id).to_string()]]),
+                    _ => Vec::new(),
+                };
+                (id.to_string(), occ)
+            })
+            .collect()
+    }
+
+    /// Every option of every command, given alone beside the required ones: the inverse
+    /// writes it, and parsing what the inverse wrote reads the same values for every
+    /// argument.
+    #[test]
+    fn to_args_is_the_parsers_inverse_for_every_option() {
+        let cli = super::super::Cli::command();
+        let mut checked = 0;
+        for sub in cli.get_subcommands() {
+            let base = base(&cli, sub);
+            for a in sub.get_arguments() {
+                if matches!(a.get_action(), ArgAction::Help | ArgAction::Version)
+                    || a.is_required_set()
+                {
+                    continue;
+                }
+                let Some((given, m)) = CANDIDATES
+                    .iter()
+                    .map(|c| with(&base, a, c))
+                    .find_map(|t| parses(&cli, &t).map(|m| (t, m)))
+                else {
+                    panic!("{}: no value parses for --{}", sub.get_name(), a.get_id());
+                };
+                let (_, m) = m.subcommand().unwrap();
+                let mut again = vec!["ldd-sets".to_string(), sub.get_name().to_string()];
+                again.extend(to_args(sub, m, &[]));
+                let m2 = parses(&cli, &again)
+                    .unwrap_or_else(|| panic!("{given:?} → {again:?} does not parse"));
+                let (_, m2) = m2.subcommand().unwrap();
+                assert_eq!(values(sub, m), values(sub, m2), "{given:?} → {again:?}");
+                assert!(
+                    values(sub, m)
+                        .iter()
+                        .any(|(id, v)| id == a.get_id().as_str() && !v.is_empty()),
+                    "{given:?}: {} not read",
+                    a.get_id()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 150, "{checked} options checked");
+    }
+
+    /// What every output records: the options as typed (short and sacreBLEU-style flags
+    /// in their long form), without --threads and --quiet.
+    #[test]
+    fn recorded_command_leaves_out_threads_and_quiet() {
+        let cli = super::super::Cli::command();
+        let argv = [
+            "ldd-sets",
+            "score",
+            "--sets",
+            "out dir",
+            "-q",
+            "--threads",
+            "2",
+            "--hyp",
+            "a.en",
+            "--hyp",
+            "b.en",
+            "--metrics",
+            "bleu,chrf",
+        ];
+        let m = cli.clone().try_get_matches_from(argv).unwrap();
+        let (name, sub) = m.subcommand().unwrap();
+        let cmd = cli.find_subcommand(name).unwrap();
+        assert_eq!(
+            to_args(cmd, sub, &NOT_RECORDED),
+            [
+                "--sets=out dir",
+                "--hyp=a.en",
+                "--hyp=b.en",
+                "--metrics=bleu,chrf"
+            ]
+        );
+    }
+}
