@@ -90,17 +90,21 @@ mod tests {
     ];
 
     /// The smallest command line of `sub` that parses: its required arguments, each with
-    /// the first candidate value the parser takes.
+    /// the first candidate value the parser takes (while others are still missing).
     fn base(cli: &Command, sub: &Command) -> Vec<String> {
         let mut args = vec!["ldd-sets".to_string(), sub.get_name().to_string()];
         for a in sub.get_arguments().filter(|a| a.is_required_set()) {
             let v = CANDIDATES
                 .iter()
                 .map(|c| with(&args, a, c))
-                .find(|t| parses(cli, t).is_some())
+                .find(|t| match cli.clone().try_get_matches_from(t) {
+                    Ok(_) => true,
+                    Err(e) => e.kind() == clap::error::ErrorKind::MissingRequiredArgument,
+                })
                 .unwrap_or_else(|| panic!("{}: no value for {}", sub.get_name(), a.get_id()));
             args = v;
         }
+        assert!(parses(cli, &args).is_some(), "{args:?} does not parse");
         args
     }
 
