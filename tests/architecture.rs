@@ -2,8 +2,8 @@
 //! any crate of the workspace, one file constructs a gzip decoder, the library does not
 //! depend on clap, the library touches the file system only through ldd-io, only
 //! `src/layout` names output files, only `src/format` gives types a file form, every
-//! stage folder says what enters and what leaves it, and tests spawn the binary through
-//! one builder.
+//! stage folder says what enters and what leaves it, tests spawn the binary through
+//! one builder, and no file of `src/report/` reaches 600 lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -360,6 +360,49 @@ fn tests_run_the_binary_through_the_common_builder() {
         "spawned outside tests/common:\n{}",
         found.join("\n")
     );
+}
+
+/// The `.rs` files below `dir` with their line counts, largest first (ties by path).
+fn line_counts(dir: &Path) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = rust_files(dir)
+        .into_iter()
+        .map(|f| {
+            let n = std::fs::read_to_string(&f).unwrap().lines().count();
+            (f.strip_prefix(root()).unwrap().display().to_string(), n)
+        })
+        .collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out
+}
+
+/// The files of `counts` with `limit` lines or more.
+fn at_or_over(counts: &[(String, usize)], limit: usize) -> Vec<&(String, usize)> {
+    counts.iter().filter(|(_, n)| *n >= limit).collect()
+}
+
+/// The report is split by page section and chart kind: every `.rs` file of `src/report/`
+/// has fewer than 600 lines (the largest are printed).
+#[test]
+fn report_files_stay_under_600_lines() {
+    const LIMIT: usize = 600;
+    let counts = line_counts(&root().join("src/report"));
+    for (f, n) in counts.iter().take(5) {
+        println!("{n:>5} {f}");
+    }
+    let html = counts.iter().find(|(f, _)| f == "src/report/html/mod.rs");
+    assert!(
+        counts.len() >= 10 && html.is_some_and(|(_, n)| *n > 100),
+        "src/report/ read with its line counts: {counts:?}"
+    );
+    let over = at_or_over(&counts, LIMIT);
+    assert!(
+        over.is_empty(),
+        "files of {LIMIT} lines or more in src/report/ (split them): {over:?}"
+    );
+    // The check can fail: a limit at the largest file's size catches exactly the largest.
+    let largest = &counts[0];
+    assert_eq!(at_or_over(&counts, largest.1).first(), Some(&largest));
+    assert!(at_or_over(&counts, largest.1 + 1).is_empty());
 }
 
 #[test]

@@ -1,0 +1,88 @@
+//! The page's "Findings" section: per system, how each score changes from the shortest to
+//! the longest dependencies, and the sets worse than their controls.
+
+use std::fmt::Write as _;
+
+use super::{ci, esc, f2, phenomena, sets_of};
+use crate::report::scores::{metric_label, Row};
+use crate::report::Report;
+
+/// What changes with distance, per system: for every phenomenon and metric, the score of
+/// the shortest and the longest `ge` set with a score, the change, the trend's Spearman ρ
+/// with its interval, and the sets significantly worse than their controls.
+pub(super) fn findings(s: &mut String, r: &Report) {
+    s.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
+    let Some(sc) = &r.scores else {
+        s.push_str(
+            "<p>Not scored yet: the findings appear once <code>ldd-sets score</code> has run \
+            (see <a href=\"#scores\">Scores</a>).</p></section>\n",
+        );
+        return;
+    };
+    s.push_str("<p>For every system, how each score changes from the shortest to the longest \
+        dependencies (<code>ge</code> sets: distance at least <i>d</i>), with the rank correlation of \
+        score and <i>d</i> (negative: worse on longer dependencies; its 95% interval in brackets), \
+        and the sets on which the system is significantly worse than on length-matched controls \
+        (one-sided p &lt; 0.05).</p>\n");
+    let metrics = sc.metric_keys();
+    for sys in &sc.systems {
+        let _ = write!(
+            s,
+            "<h3>{}</h3><div class=\"wide\"><table class=\"findings\"><thead><tr><th>phenomenon</th>\
+             <th>metric</th><th class=\"n\">shortest</th><th class=\"n\">longest</th>\
+             <th class=\"n\">change</th><th class=\"n\">Spearman ρ</th><th>worse than controls</th>\
+             </tr></thead><tbody>",
+            esc(&sys.name)
+        );
+        for (p, _) in phenomena(r) {
+            for m in &metrics {
+                let rows: Vec<&Row> = sets_of(r, &p, false)
+                    .filter_map(|set| sc.row(&sys.name, m, &p, &set.bucket))
+                    .filter(|row| row.score.is_some())
+                    .collect();
+                let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
+                    continue;
+                };
+                let at = |row: &Row| {
+                    format!(
+                        "{} <small>(d ≥ {})</small>",
+                        f2(row.score),
+                        row.min_distance.unwrap_or(0)
+                    )
+                };
+                let change = match (first.score, last.score) {
+                    (Some(a), Some(b)) if rows.len() > 1 => format!("{:+.2}", b - a),
+                    _ => "–".into(),
+                };
+                let trend = sc
+                    .trends
+                    .iter()
+                    .find(|t| t.system == sys.name && &t.metric == m && t.phenomenon == p);
+                let worse: Vec<String> = sets_of(r, &p, true)
+                    .filter_map(|set| sc.row(&sys.name, m, &p, &set.bucket))
+                    .filter(|row| row.control_p_value.is_some_and(|v| v < 0.05))
+                    .map(|row| row.bucket.clone())
+                    .collect();
+                let _ = write!(
+                    s,
+                    "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+                     <td class=\"n\">{}</td><td class=\"n\">{}{}</td><td>{}</td></tr>",
+                    esc(&p),
+                    esc(metric_label(m)),
+                    at(first),
+                    at(last),
+                    change,
+                    f2(trend.and_then(|t| t.spearman)),
+                    trend.map_or_else(String::new, |t| ci(t.spearman_ci_low, t.spearman_ci_high)),
+                    if worse.is_empty() {
+                        "–".to_string()
+                    } else {
+                        esc(&worse.join(", "))
+                    }
+                );
+            }
+        }
+        s.push_str("</tbody></table></div>\n");
+    }
+    s.push_str("</section>\n");
+}

@@ -1,0 +1,303 @@
+//! The page's "Scores" section: the whole corpus's scores, per metric the score charts
+//! and the set-vs-controls table, then the distance trends.
+
+use std::fmt::Write as _;
+
+use super::{anchor, ci, esc, f2, figure, p3, phenomena, sets_of, small_mark};
+use crate::format::command::shell_word;
+use crate::format::sets::SetKind;
+use crate::report::chart::{Chart, Panel, Plot, ScorePoint, Spec};
+use crate::report::scores::{mark, metric_label, metric_max, Row, Scores, SMALL_SET};
+use crate::report::Report;
+
+/// The `q`-quantile of sorted values (linear interpolation between order statistics).
+fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let pos = q * (sorted.len() - 1) as f64;
+    let (i, frac) = (pos.floor() as usize, pos - pos.floor());
+    let next = sorted.get(i + 1).copied().unwrap_or(sorted[i]);
+    Some(sorted[i] + (next - sorted[i]) * frac)
+}
+
+/// The controls' band of a row: the 2.5% and 97.5% quantiles of the control scores (at
+/// least two controls).
+pub fn band(r: &Row) -> Option<(f64, f64)> {
+    if r.control_scores.len() < 2 {
+        return None;
+    }
+    let mut v = r.control_scores.clone();
+    v.sort_by(f64::total_cmp);
+    Some((quantile(&v, 0.025)?, quantile(&v, 0.975)?))
+}
+
+/// The score charts: for each metric of the scores, one chart per phenomenon with scores,
+/// with its caption.
+pub(super) fn score_figures(r: &Report) -> Vec<Vec<(Spec, String)>> {
+    let Some(sc) = &r.scores else {
+        return Vec::new();
+    };
+    let mut figs = Vec::new();
+    for (mi, m) in sc.metric_keys().iter().enumerate() {
+        let label = metric_label(m);
+        let mut metric = Vec::new();
+        for (p, kind) in phenomena(r) {
+            let panels: Vec<Panel> = sc
+                .systems
+                .iter()
+                .map(|sys| Panel {
+                    system: sys.name.clone(),
+                    points: sets_of(r, &p, false)
+                        .filter_map(|set| sc.row(&sys.name, m, &p, &set.bucket))
+                        .filter_map(|row| {
+                            Some(ScorePoint {
+                                d: f64::from(row.min_distance?),
+                                score: row.score?,
+                                control_mean: row.control_mean,
+                                band: band(row),
+                                mark: mark(row).to_string(),
+                            })
+                        })
+                        .collect(),
+                })
+                .collect();
+            if panels.iter().all(|p| p.points.is_empty()) {
+                continue;
+            }
+            let mut desc =
+                format!("{label} against minimum distance on the {p} sets (ge buckets). ");
+            for panel in &panels {
+                let _ = write!(desc, "{}: ", panel.system);
+                let pts: Vec<String> = panel
+                    .points
+                    .iter()
+                    .map(|q| {
+                        format!(
+                            "d {} set {:.2}{} controls {}",
+                            q.d,
+                            q.score,
+                            q.mark,
+                            q.control_mean
+                                .map_or_else(|| "–".into(), |c| format!("{c:.2}"))
+                        )
+                    })
+                    .collect();
+                let _ = write!(desc, "{}. ", pts.join("; "));
+            }
+            let x_desc = if kind == SetKind::Reorder {
+                "minimum alignment distance d"
+            } else {
+                "minimum distance d"
+            };
+            let caption = format!(
+                "{label} of each system on the {} sets against their minimum distance (the paper's Table 5 as a figure), \
+                 with the length-matched controls' mean (dashed) and 95% band (grey).",
+                p
+            );
+            metric.push((
+                Spec {
+                    id: format!("score-{mi}-{}", anchor(&p)),
+                    title: format!("{label} vs distance: {p}"),
+                    x_desc: x_desc.into(),
+                    y_desc: label.into(),
+                    plot: Plot::Scores(panels, desc.trim_end().to_string(), metric_max(m)),
+                },
+                caption,
+            ));
+        }
+        figs.push(metric);
+    }
+    figs
+}
+
+/// The scores: the whole corpus's, then per metric its charts (`figs`, from
+/// [`score_figures`]) and set table, then the trends.
+pub(super) fn scores(s: &mut String, r: &Report, figs: &[Vec<(Chart, String)>]) {
+    s.push_str("<section id=\"scores\"><h2>Scores</h2>\n");
+    let Some(sc) = &r.scores else {
+        let _ = writeln!(
+            s,
+            "<p class=\"note\">These sets are not scored yet. Translate the whole corpus (<code>{}</code>) \
+             with each system, then run <code>ldd-sets score --sets {} --hyp SYSTEM.{}</code> and this report \
+             again.</p>\n</section>",
+            esc(&r.m.inputs.source.path.display().to_string()),
+            esc(&shell_word(&r.dir.display().to_string())),
+            esc(r.m.languages.target())
+        );
+        return;
+    };
+    let metrics = sc.metric_keys();
+    // Corpus scores.
+    s.push_str("<h3>Whole corpus</h3><div class=\"wide\"><table><thead><tr><th>system</th>");
+    for m in &metrics {
+        let _ = write!(
+            s,
+            "<th class=\"n\">{}</th><th class=\"n\">p vs baseline</th>",
+            esc(metric_label(m))
+        );
+    }
+    s.push_str("</tr></thead><tbody>");
+    for (i, sys) in sc.systems.iter().enumerate() {
+        let _ = write!(s, "<tr><th scope=\"row\">{}</th>", esc(&sys.name));
+        for m in &metrics {
+            let row = sc.corpus(&sys.name, m);
+            let _ = write!(
+                s,
+                "<td class=\"n\">{}{}</td><td class=\"n\">{}</td>",
+                f2(row.and_then(|x| x.score)),
+                row.map_or_else(String::new, |x| ci(x.ci_low, x.ci_high)),
+                if i == 0 && sc.systems.len() > 1 {
+                    "baseline".to_string()
+                } else {
+                    p3(row.and_then(|x| x.p_value))
+                }
+            );
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table></div>\n");
+    let small: Vec<String> =
+        r.m.sets
+            .iter()
+            .filter(|x| x.sentences > 0 && x.sentences < SMALL_SET)
+            .map(|x| format!("{}/{} ({})", x.phenomenon, x.bucket, x.sentences))
+            .collect();
+    if !small.is_empty() {
+        let _ = writeln!(
+            s,
+            "<p class=\"note\" role=\"note\">⚠ Small sets: {} of {} sets have fewer than {SMALL_SET} sentences, so \
+             their scores vary a lot with the sample: {}.</p>",
+            small.len(),
+            r.m.sets.len(),
+            esc(&small.join(", "))
+        );
+    }
+    s.push_str("<p>Marks: <strong>**</strong> / <strong>*</strong> — the system is worse on the set than on its \
+        length-matched controls (one-sided p &lt; 0.01 / 0.05); <strong>†</strong> (when scores.json has no \
+        p-values) — every control scored higher than the set. Band: the middle 95% of the control scores; \
+        dashed line: their mean.</p>\n");
+    for (mi, m) in metrics.iter().enumerate() {
+        let label = metric_label(m);
+        let _ = writeln!(s, "<h3 id=\"metric-{}\">{}</h3>", anchor(m), esc(label));
+        if let Some(sig) = sc.signature(m) {
+            let _ = writeln!(s, "<p>Signature: <code>{}</code></p>", esc(sig));
+        }
+        s.push_str("<div class=\"grid\">");
+        for (c, caption) in figs.get(mi).into_iter().flatten() {
+            figure(s, c, caption);
+        }
+        s.push_str("</div>\n");
+        set_table(s, r, sc, m);
+    }
+    trend_table(s, sc);
+    s.push_str("</section>\n");
+}
+
+fn set_table(s: &mut String, r: &Report, sc: &Scores, m: &str) {
+    let label = metric_label(m);
+    let _ = write!(
+        s,
+        "<details open><summary>{} on every set, against its controls</summary><div class=\"wide\"><table>\
+         <caption>{}: set score [CI], controls mean ± sd, Δ = set − controls [CI], one-sided p (or rank: \
+         controls scoring higher / controls), mark</caption><thead><tr><th>set</th><th class=\"n\">n</th>",
+        esc(label),
+        esc(label)
+    );
+    for sys in &sc.systems {
+        let _ = write!(
+            s,
+            "<th class=\"n\">{n}</th><th class=\"n\">controls</th><th class=\"n\">Δ</th><th class=\"n\">p / rank</th>",
+            n = esc(&sys.name)
+        );
+    }
+    s.push_str("</tr></thead><tbody>");
+    for set in &r.m.sets {
+        let rows: Vec<Option<&Row>> = sc
+            .systems
+            .iter()
+            .map(|sys| sc.row(&sys.name, m, &set.phenomenon, &set.bucket))
+            .collect();
+        if rows.iter().all(Option::is_none) {
+            continue;
+        }
+        let _ = write!(
+            s,
+            "<tr><th scope=\"row\">{}/{}</th><td class=\"n\">{}{}</td>",
+            esc(&set.phenomenon),
+            esc(&set.bucket),
+            set.sentences,
+            small_mark(set.sentences)
+        );
+        for row in rows {
+            match row {
+                None => s.push_str("<td>–</td><td>–</td><td>–</td><td>–</td>"),
+                Some(x) => {
+                    let ctl = match (x.control_mean, x.control_sd) {
+                        (Some(mn), Some(sd)) => format!("{mn:.2} ± {sd:.2}"),
+                        (Some(mn), None) => format!("{mn:.2}"),
+                        _ => "–".into(),
+                    };
+                    let p = match (x.control_p_value, x.rank) {
+                        (Some(_), _) => p3(x.control_p_value),
+                        (None, Some(k)) => format!("{k}/{}", x.controls),
+                        _ => "–".into(),
+                    };
+                    let _ = write!(
+                        s,
+                        "<td class=\"n\">{}{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{} <strong>{}</strong></td>",
+                        f2(x.score),
+                        ci(x.ci_low, x.ci_high),
+                        ctl,
+                        x.diff().map_or_else(|| "–".into(), |d| format!("{d:+.2}")),
+                        ci(x.control_diff_ci_low, x.control_diff_ci_high),
+                        p,
+                        mark(x)
+                    );
+                }
+            }
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table></div></details>\n");
+}
+
+fn trend_table(s: &mut String, sc: &Scores) {
+    if sc.trends.is_empty() {
+        return;
+    }
+    s.push_str("<h3>Distance trends</h3><p>Correlation of the minimum distance of the ge sets with the score \
+        (negative: the system does worse as dependencies get longer).</p><div class=\"wide\"><table><thead><tr>\
+        <th>metric</th><th>phenomenon</th><th>system</th><th class=\"n\">points</th><th class=\"n\">Spearman ρ [CI]</th>\
+        <th class=\"n\">Pearson r [CI]</th></tr></thead><tbody>");
+    for t in &sc.trends {
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td></tr>",
+            esc(metric_label(&t.metric)),
+            esc(&t.phenomenon),
+            esc(&t.system),
+            t.points.len(),
+            f2(t.spearman),
+            ci(t.spearman_ci_low, t.spearman_ci_high),
+            f2(t.pearson),
+            ci(t.pearson_ci_low, t.pearson_ci_high)
+        );
+    }
+    s.push_str("</tbody></table></div>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_interpolate() {
+        let v = [1.0, 2.0, 3.0, 4.0, 5.0];
+        assert_eq!(quantile(&v, 0.0), Some(1.0));
+        assert_eq!(quantile(&v, 0.5), Some(3.0));
+        assert_eq!(quantile(&v, 1.0), Some(5.0));
+        assert!((quantile(&v, 0.025).unwrap() - 1.1).abs() < 1e-12);
+        assert_eq!(quantile(&[], 0.5), None);
+    }
+}

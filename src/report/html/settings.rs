@@ -1,0 +1,269 @@
+//! The page's "Inputs and settings" section: the input files, parser, rules, reordering,
+//! controls and scores the sets were made with, and the recorded command lines.
+
+use std::fmt::Write as _;
+
+use super::esc;
+use crate::detect::alignment::Direction;
+use crate::detect::rules::Order;
+use crate::format::command::{shell_line, shell_word};
+use crate::format::manifest::ShardRecord;
+use crate::format::options::ModelType;
+use crate::format::sets::ControlStatus;
+use crate::report::scores::metric_label;
+use crate::report::Report;
+
+/// The aligner model a manifest records, as the settings name it.
+fn aligner_model(t: ModelType) -> &'static str {
+    match t {
+        ModelType::Hmm => "the HMM, both directions trained by agreement",
+        ModelType::FastAlign => "fast_align's model",
+    }
+}
+
+/// The EM iterations of the recorded aligner: the HMM's fixed schedule (IBM Model 1, then
+/// the HMM), or fast_align's `-I`.
+fn em_iterations(a: &crate::format::options::Align) -> String {
+    match a.model_type {
+        ModelType::Hmm => {
+            let h = ldd_align::HmmOptions::default();
+            format!(
+                "{} IBM Model 1 + {} HMM EM iterations",
+                h.ibm1_iterations, h.hmm_iterations
+            )
+        }
+        ModelType::FastAlign => format!("{} EM iterations", a.iterations),
+    }
+}
+
+fn file_row(s: &mut String, label: &str, f: &ldd_io::FileInfo) {
+    let _ = writeln!(
+            s,
+            "<tr><th scope=\"row\">{}</th><td><code>{}</code><br>{} lines, {} bytes, SHA-256 <code title=\"{}\">{}…</code></td></tr>",
+        label,
+        esc(&f.path.display().to_string()),
+        f.lines,
+        f.bytes,
+        esc(&f.sha256),
+        esc(f.sha256.get(..12).unwrap_or(&f.sha256))
+    );
+}
+
+fn condition(c: &crate::format::options::Condition) -> String {
+    let mut parts = Vec::new();
+    for (k, v) in [
+        ("deprel", &c.deprel),
+        ("not deprel", &c.not_deprel),
+        ("upos", &c.upos),
+        ("not upos", &c.not_upos),
+        ("feats", &c.feats),
+        ("not feats", &c.not_feats),
+        ("lemma", &c.lemma),
+        ("form", &c.form),
+    ] {
+        if !v.is_empty() {
+            parts.push(format!("{k} ∈ {{{}}}", esc(&v.join(", "))));
+        }
+    }
+    if parts.is_empty() {
+        "any word".into()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// The command lines that made the sets, as the manifest recorded them: every shard's,
+/// then `merge`'s, for a merged run (empty: not recorded, sets of an older version).
+fn sets_commands(r: &Report) -> Vec<&[String]> {
+    let m = &r.m;
+    let mut out: Vec<&[String]> = Vec::new();
+    if let Some(ShardRecord::Merged(ms)) = &m.shard {
+        out.extend(ms.shards.iter().map(|p| p.command.as_slice()));
+    }
+    out.push(&m.tool.command);
+    out.retain(|c| !c.is_empty());
+    out
+}
+
+/// The inputs and settings the sets were made with, then the commands that made them.
+pub(super) fn settings(s: &mut String, r: &Report) {
+    let m = &r.m;
+    s.push_str("<section id=\"settings\"><h2>Inputs and settings</h2>\n<table>\n");
+    file_row(s, "Source", &m.inputs.source);
+    file_row(s, "Target (reference)", &m.inputs.target);
+    file_row(s, "Source trees (CoNLL-U)", &m.inputs.conllu);
+    let _ = writeln!(
+        s,
+        "<tr><th scope=\"row\">Parser</th><td>{}</td></tr>",
+        match &r.parse {
+            Some(p) => format!(
+                "UDPipe model <code>{}</code> (SHA-256 <code title=\"{}\">{}…</code>), parsed by ldd-sets ({})",
+                esc(&p.model.display().to_string()),
+                esc(&p.model_sha256),
+                esc(p.model_sha256.get(..12).unwrap_or(&p.model_sha256)),
+                esc(&p.format)
+            ),
+            None => "none: the trees were given with <code>--conllu</code> (gold trees or another parser's output)".into(),
+        }
+    );
+    let _ = writeln!(
+            s,
+            "<tr><th scope=\"row\">Corpus</th><td>{} lines ({} with an empty side, never selected), {} source words; {}</td></tr>",
+        m.corpus.lines,
+        m.corpus.empty_lines,
+        m.corpus.source_words,
+        esc(&format!("{} → {}", m.languages.source(), m.languages.target()))
+    );
+    let _ = write!(
+        s,
+        "<tr><th scope=\"row\">Rules</th><td><code>{}</code>; buckets ge0…ge{max} and eq0…eq{max} (distance = words strictly between dependent and head)<table>\
+         <thead><tr><th>phenomenon</th><th>dependent</th><th>head</th><th>order</th><th>description</th></tr></thead><tbody>",
+        esc(&m.rules.source.display().to_string()),
+        max = m.rules.max_distance
+    );
+    for p in &m.rules.phenomena {
+        let order = Order::from(p.order).name();
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&p.name),
+            condition(&p.dependent),
+            condition(&p.head),
+            esc(order),
+            esc(&p.description)
+        );
+    }
+    s.push_str("</tbody></table></td></tr>\n");
+    match &m.reorder {
+        None => s.push_str("<tr><th scope=\"row\">Reordering</th><td>not built (<code>--no-reorder</code>)</td></tr>\n"),
+        Some(ro) => {
+            let o = &ro.options;
+            let how = match (&o.alignments, &o.align.model) {
+                (Some(p), _) => format!("alignments read from <code>{}</code>", esc(&p.display().to_string())),
+                (None, Some(p)) => format!("built-in aligner, models loaded from <code>{}</code>", esc(&p.display().to_string())),
+                (None, None) => format!(
+                    "built-in aligner ({}), trained on {} pairs{}",
+                    aligner_model(o.align.model_type),
+                    ro.trained_pairs,
+                    if o.align.train.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " (with {})",
+                            o.align.train.iter().map(|t| format!("<code>{}</code>", esc(&t.display().to_string()))).collect::<Vec<_>>().join(", ")
+                        )
+                    }
+                ),
+            };
+            let _ = writeln!(
+            s,
+            "<tr><th scope=\"row\">Reordering</th><td>{how}; direction <code>{}</code>, {}; \
+                 buckets {}; source tokens: {}; target tokens: {}; {} lines with a link between words</td></tr>",
+                Direction::from(o.align.direction).name(),
+                em_iterations(&o.align),
+                esc(&o.buckets.iter().map(|&b| crate::layout::bucket(false, b)).collect::<Vec<_>>().join(", ")),
+                esc(&ro.source_tokens),
+                esc(&ro.target_tokens),
+                ro.lines_with_links
+            );
+        }
+    }
+    if let Some(c) = m.controls.first() {
+        let short = m
+            .controls
+            .iter()
+            .filter(|c| c.status == ControlStatus::PoolTooSmall)
+            .count();
+        let _ = writeln!(
+            s,
+            "<tr><th scope=\"row\">Controls</th><td>{} length-matched control corpora per set (seed {}, length within {} word{}{}){}</td></tr>",
+            c.count,
+            c.seed,
+            c.tolerance,
+            if c.tolerance == 1 { "" } else { "s" },
+            if c.include_set { ", set members allowed" } else { ", set members excluded" },
+            if short > 0 {
+                format!("; {short} set(s) had too small a pool of same-length sentences")
+            } else {
+                String::new()
+            }
+        );
+    } else {
+        s.push_str("<tr><th scope=\"row\">Controls</th><td>none</td></tr>\n");
+    }
+    if let Some(sc) = &r.scores {
+        let _ = writeln!(
+            s,
+            "<tr><th scope=\"row\">Scores</th><td><code>{}</code>; reference <code>{}</code>; systems: {}</td></tr>",
+            esc(&r.scores_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default()),
+            esc(&sc.reference.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "–".into())),
+            sc.systems
+                .iter()
+                .enumerate()
+                .map(|(i, x)| format!(
+                    "{}{} (<code>{}</code>)",
+                    esc(&x.name),
+                    if i == 0 && sc.systems.len() > 1 { ", the baseline of p-values" } else { "" },
+                    esc(&x.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "–".into()))
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+        s.push_str("<tr><th scope=\"row\">Signatures</th><td>");
+        for key in sc.metric_keys() {
+            let _ = write!(
+                s,
+                "{}: <code>{}</code><br>",
+                esc(metric_label(&key)),
+                esc(sc.signature(&key).unwrap_or("–"))
+            );
+        }
+        if let Some(set) = &sc.settings {
+            let _ = write!(s, "<small>{}</small>", esc(set));
+        }
+        s.push_str("</td></tr>\n");
+        let sig = sc.significance.clone();
+        let _ = writeln!(
+            s,
+            "<tr><th scope=\"row\">Significance</th><td>{}</td></tr>",
+            match sig.method.as_deref() {
+                Some(meth) => format!(
+                    "{} ({}), {} resamples, seed {}, confidence {}",
+                    esc(meth),
+                    if meth == "bs" {
+                        "paired bootstrap resampling"
+                    } else {
+                        "approximate randomisation"
+                    },
+                    sig.n.map_or_else(|| "–".into(), |n| n.to_string()),
+                    sig.seed.map_or_else(|| "–".into(), |n| n.to_string()),
+                    sig.confidence
+                        .map_or_else(|| "–".into(), |c| format!("{c}"))
+                ),
+                None => "– (not computed; marks use the set's rank among its controls)".into(),
+            }
+        );
+    }
+    s.push_str("</table>\n");
+    let sets = sets_commands(r);
+    let scores = r.scores.as_ref().map_or(&[][..], |sc| &sc.commands[..]);
+    if sets.is_empty() {
+        s.push_str(
+            "<p>The command that made these sets was not recorded (sets written by an older \
+             version of ldd-sets); the settings above are what it ran with.</p>\n",
+        );
+    }
+    s.push_str("<p>The commands, as recorded in <code>manifest.json</code>");
+    if r.scores.is_some() {
+        s.push_str(" and <code>scores.json</code>");
+    }
+    s.push_str(" (<code>--threads</code> and <code>--quiet</code> are not recorded):</p>\n<pre class=\"cmd\">");
+    for c in sets.into_iter().chain(scores.iter().map(Vec::as_slice)) {
+        let _ = writeln!(s, "{}", esc(&shell_line(c)));
+    }
+    let _ = writeln!(
+        s,
+        "ldd-sets report --sets {}</pre>\n</section>",
+        esc(&shell_word(&r.dir.display().to_string()))
+    );
+}

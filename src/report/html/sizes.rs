@@ -1,0 +1,119 @@
+//! The page's "Set sizes" section: a table per phenomenon and the set-size charts.
+
+use std::fmt::Write as _;
+
+use super::{anchor, esc, figure, phenomena, sets_of, small_mark};
+use crate::format::sets::{SetEntry, SetKind};
+use crate::report::chart::{Chart, Plot, Series, Spec};
+use crate::report::scores::SMALL_SET;
+use crate::report::Report;
+
+/// The set-size charts, one per phenomenon, with their captions.
+pub(super) fn size_figures(r: &Report) -> Vec<(Spec, String)> {
+    let mut figs = Vec::new();
+    for (p, kind) in phenomena(r) {
+        let ge: Vec<&SetEntry> = sets_of(r, &p, false).collect();
+        let eq: Vec<&SetEntry> = sets_of(r, &p, true).collect();
+        let mut series = vec![Series {
+            label: "≥ d (geK)".into(),
+            points: ge
+                .iter()
+                .map(|x| (f64::from(x.min_distance), x.sentences as f64))
+                .collect(),
+            dashed: false,
+            hollow: false,
+        }];
+        if !eq.is_empty() {
+            series.push(Series {
+                label: "= d (eqK)".into(),
+                points: eq
+                    .iter()
+                    .map(|x| (f64::from(x.min_distance), x.sentences as f64))
+                    .collect(),
+                dashed: true,
+                hollow: true,
+            });
+        }
+        let list = |v: &[&SetEntry]| {
+            v.iter()
+                .map(|x| format!("{} {}", x.bucket, x.sentences))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let desc = format!(
+            "Sentences per set of {p}: {}{}.",
+            list(&ge),
+            if eq.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", list(&eq))
+            }
+        );
+        let x_desc = if kind == SetKind::Reorder {
+            "minimum alignment distance d"
+        } else {
+            "distance d (words between dependent and head)"
+        };
+        let caption =
+            format!("{desc} Solid line, filled markers: geK; dashed line, hollow markers: eqK.");
+        figs.push((
+            Spec {
+                id: format!("size-{}", anchor(&p)),
+                title: format!("Set sizes: {p}"),
+                x_desc: x_desc.into(),
+                y_desc: "sentences".into(),
+                plot: Plot::Lines(series, desc),
+            },
+            caption,
+        ));
+    }
+    figs
+}
+
+/// The set sizes: a table per phenomenon, then its charts (`figs`).
+pub(super) fn sizes(s: &mut String, r: &Report, figs: &[(Chart, String)]) {
+    s.push_str("<section id=\"sizes\"><h2>Set sizes</h2>\n<p>Sentences per set: <code>geK</code> holds the \
+        lines with a pair at distance ≥ K, <code>eqK</code> those with a pair at distance exactly K; reorder \
+        sets hold the pairs with an aligned word pair ≥ K positions apart. ⚠ marks sets of fewer than 100 \
+        sentences, whose scores are noisy.</p>\n");
+    for (p, _) in phenomena(r) {
+        let ge: Vec<&SetEntry> = sets_of(r, &p, false).collect();
+        let eq: Vec<&SetEntry> = sets_of(r, &p, true).collect();
+        let _ = write!(
+            s,
+            "<h3>{}</h3><div class=\"wide\"><table><thead><tr><th>set</th>",
+            esc(&p)
+        );
+        for x in ge.iter().chain(&eq) {
+            let _ = write!(s, "<th class=\"n\">{}</th>", esc(&x.bucket));
+        }
+        s.push_str("</tr></thead><tbody><tr><th scope=\"row\">sentences</th>");
+        for x in ge.iter().chain(&eq) {
+            let _ = write!(
+                s,
+                "<td class=\"n{}\">{}{}</td>",
+                if x.sentences < SMALL_SET {
+                    " small"
+                } else {
+                    ""
+                },
+                x.sentences,
+                small_mark(x.sentences)
+            );
+        }
+        s.push_str("</tr><tr><th scope=\"row\">pairs</th>");
+        for x in ge.iter().chain(&eq) {
+            let _ = write!(s, "<td class=\"n\">{}</td>", x.pairs);
+        }
+        s.push_str("</tr><tr><th scope=\"row\">mean source words</th>");
+        for x in ge.iter().chain(&eq) {
+            let _ = write!(s, "<td class=\"n\">{:.1}</td>", x.mean_source_words);
+        }
+        s.push_str("</tr></tbody></table></div>\n");
+    }
+    s.push_str("<div class=\"grid\">");
+    for (c, caption) in figs {
+        figure(s, c, caption);
+    }
+    s.push_str("</div>\n</section>\n");
+}
