@@ -7,9 +7,11 @@ use std::ffi::OsStr;
 use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, Command};
 
-/// Options that change nothing in any output, left out of the recorded command line so
-/// that outputs stay byte-identical at any thread count and verbosity.
-const NOT_RECORDED: [&str; 2] = ["threads", "quiet"];
+/// Options that change nothing in the content of any output, left out of the recorded
+/// command line so that outputs stay byte-identical at any thread count and verbosity, and
+/// wherever they are written (`--out`: a recorded output directory would also change the
+/// manifest's SHA-256 that every score signature names).
+const NOT_RECORDED: [&str; 3] = ["threads", "quiet", "out"];
 
 /// Records the command line of `matches` (parsed by `cli`) for the outputs to carry.
 pub fn note(cli: &Command, matches: &ArgMatches) {
@@ -80,7 +82,8 @@ fn lossy(v: &OsStr) -> String {
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    use clap::{Arg, CommandFactory};
 
     use super::*;
 
@@ -94,22 +97,60 @@ mod tests {
     fn base(cli: &Command, sub: &Command) -> Vec<String> {
         let mut args = vec!["ldd-sets".to_string(), sub.get_name().to_string()];
         for a in sub.get_arguments().filter(|a| a.is_required_set()) {
-            let v = CANDIDATES
-                .iter()
-                .map(|c| with(&args, a, c))
-                .find(|t| match cli.clone().try_get_matches_from(t) {
-                    Ok(_) => true,
-                    Err(e) => e.kind() == clap::error::ErrorKind::MissingRequiredArgument,
-                })
+            let given = |w: &String| {
+                a.get_long()
+                    .is_some_and(|l| w.starts_with(&format!("--{l}=")))
+            };
+            if parses(cli, &args).is_some() || args.iter().any(given) {
+                continue;
+            }
+            args = first_value(cli, sub, &args, a)
                 .unwrap_or_else(|| panic!("{}: no value for {}", sub.get_name(), a.get_id()));
-            args = v;
         }
         assert!(parses(cli, &args).is_some(), "{args:?} does not parse");
         args
     }
 
+    /// Whether `args` parses but for arguments still missing.
+    fn parses_but_missing(cli: &Command, args: &[String]) -> bool {
+        match cli.clone().try_get_matches_from(args) {
+            Ok(_) => true,
+            Err(e) => e.kind() == ErrorKind::MissingRequiredArgument,
+        }
+    }
+
+    /// `args` with `a` and the first candidate value the parser takes for it, then the
+    /// arguments the parser reports missing (those `a` requires), each the same way.
+    fn first_value(cli: &Command, sub: &Command, args: &[String], a: &Arg) -> Option<Vec<String>> {
+        let mut t = CANDIDATES
+            .iter()
+            .map(|c| with(args, a, c))
+            .find(|t| parses_but_missing(cli, t))?;
+        for _ in 0..4 {
+            let Err(e) = cli.clone().try_get_matches_from(&t) else {
+                return Some(t);
+            };
+            let Some(ContextValue::Strings(missing)) = e.get(ContextKind::InvalidArg) else {
+                return Some(t);
+            };
+            let long = missing
+                .first()?
+                .split([' ', '='])
+                .next()?
+                .trim_start_matches('-');
+            let Some(other) = sub.get_arguments().find(|o| o.get_long() == Some(long)) else {
+                return Some(t);
+            };
+            t = CANDIDATES
+                .iter()
+                .map(|c| with(&t, other, c))
+                .find(|x| parses_but_missing(cli, x))?;
+        }
+        Some(t)
+    }
+
     /// `args` with `a` given the value `v` (or as a switch, or positionally).
-    fn with(args: &[String], a: &clap::Arg, v: &str) -> Vec<String> {
+    fn with(args: &[String], a: &Arg, v: &str) -> Vec<String> {
         let mut t = args.to_vec();
         let takes = a.get_num_args().is_none_or(|n| n.takes_values());
         match (a.get_long(), takes) {
@@ -158,10 +199,8 @@ mod tests {
                 {
                     continue;
                 }
-                let Some((given, m)) = CANDIDATES
-                    .iter()
-                    .map(|c| with(&base, a, c))
-                    .find_map(|t| parses(&cli, &t).map(|m| (t, m)))
+                let Some((given, m)) =
+                    first_value(&cli, sub, &base, a).and_then(|t| parses(&cli, &t).map(|m| (t, m)))
                 else {
                     panic!("{}: no value parses for --{}", sub.get_name(), a.get_id());
                 };
@@ -186,9 +225,9 @@ mod tests {
     }
 
     /// What every output records: the options as typed (short and sacreBLEU-style flags
-    /// in their long form), without --threads and --quiet.
+    /// in their long form), without --threads, --quiet and --out.
     #[test]
-    fn recorded_command_leaves_out_threads_and_quiet() {
+    fn recorded_command_leaves_out_threads_quiet_and_out() {
         let cli = super::super::Cli::command();
         let argv = [
             "ldd-sets",
@@ -202,8 +241,10 @@ mod tests {
             "a.en",
             "--hyp",
             "b.en",
-            "--metrics",
+            "-m",
             "bleu,chrf",
+            "--out",
+            "elsewhere",
         ];
         let m = cli.clone().try_get_matches_from(argv).unwrap();
         let (name, sub) = m.subcommand().unwrap();

@@ -1,8 +1,8 @@
 //! The command line recorded in the files a command writes (`manifest.json`'s
 //! `tool.command`, `scores.json`'s `commands`): what was typed, in the parser's canonical
 //! form (`--flag=value`, one token per value), without the options that change nothing in
-//! the output (`--threads`, `--quiet`), so that outputs stay byte-identical at any thread
-//! count. The command line sets it once, before the command runs ([`record`]); a library
+//! the content of the output (`--out`, `--threads`, `--quiet`), so that outputs stay
+//! byte-identical at any thread count and wherever they are written. The command line sets it once, before the command runs ([`record`]); a library
 //! caller that does not has nothing recorded.
 
 use std::sync::OnceLock;

@@ -257,7 +257,7 @@ pub(super) fn settings(s: &mut String, r: &Report) {
     if r.scores.is_some() {
         s.push_str(" and <code>scores.json</code>");
     }
-    s.push_str(" (<code>--threads</code> and <code>--quiet</code> are not recorded):</p>\n<pre class=\"cmd\">");
+    s.push_str(" (<code>--out</code>, <code>--threads</code> and <code>--quiet</code> change nothing in them and are not recorded: add <code>--out DIR</code> to run one again):</p>\n<pre class=\"cmd\">");
     for c in sets.into_iter().chain(scores.iter().map(Vec::as_slice)) {
         let _ = writeln!(s, "{}", esc(&shell_line(c)));
     }
