@@ -3,7 +3,7 @@
 //! depend on clap, the library touches the file system only through ldd-io, only
 //! `src/layout` names output files, only `src/format` gives types a file form, every
 //! stage folder says what enters and what leaves it, tests spawn the binary through
-//! one builder, and no file of `src/report/` reaches 600 lines.
+//! one builder, only the printer prints, and no file of `src/report/` reaches 600 lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -335,6 +335,56 @@ fn only_the_format_module_gives_types_a_file_form() {
         "serialised forms outside src/format:\n{}",
         found.join("\n")
     );
+}
+
+/// Every message goes through one sink: no `print!`, `println!`, `eprint!` or `eprintln!`
+/// in `src/` outside `src/printer/` (the commands hand their text to `printer::out` and
+/// `printer::say`), nor in the libraries of `crates/` (they tell the user through
+/// `ldd_io::message::say`, or return what to say), unit tests (`#[cfg(test)]` onwards),
+/// benches and build scripts excepted. The one exception: ldd-io's line when a signal
+/// stops the process, written while no sink of the binary's may run any more.
+#[test]
+fn only_the_printer_prints() {
+    const MACROS: [&str; 4] = ["print!", "println!", "eprint!", "eprintln!"];
+    const EXCEPTIONS: [(&str, &str); 1] = [("crates/io/src/cleanup.rs", "stopped by signal")];
+    let src = root().join("src");
+    let mut files: Vec<PathBuf> = rust_files(&src)
+        .into_iter()
+        .filter(|f| !f.starts_with(src.join("printer")))
+        .collect();
+    for e in std::fs::read_dir(root().join("crates")).unwrap() {
+        files.extend(rust_files(&e.unwrap().path().join("src")));
+    }
+    assert!(files.len() > 100, "{} files", files.len());
+    let mut found = Vec::new();
+    let mut excepted = Vec::new();
+    for f in files {
+        let rel = f.strip_prefix(root()).unwrap().display().to_string();
+        let text = code(&f);
+        let lib = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (k, line) in lib.lines().enumerate() {
+            if !MACROS.iter().any(|m| has_word(line, m)) {
+                continue;
+            }
+            let at = format!("{rel}:{}: {}", k + 1, line.trim());
+            if EXCEPTIONS
+                .iter()
+                .any(|(file, text)| rel == *file && line.contains(text))
+            {
+                excepted.push(at);
+            } else {
+                found.push(at);
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "printed outside src/printer (hand the text to printer::out or printer::say; in a \
+         library, to ldd_io::message::say):\n{}",
+        found.join("\n")
+    );
+    // The exception is still there (or it goes from the list).
+    assert_eq!(excepted.len(), EXCEPTIONS.len(), "{excepted:?}");
 }
 
 /// Tests run `ldd-sets` through the one builder of `tests/common` (`Ldd`), not through

@@ -114,12 +114,11 @@ pub fn align(a: AlignCmdArgs) -> Result<()> {
         return Ok(());
     };
     for w in printer::align::gold_warnings(&gold, &path) {
-        eprintln!("{w}");
+        printer::say(&w);
     }
     let gold_form = (a.gold_base, a.gold_order.as_str());
-    print!(
-        "{}",
-        printer::align::gold_summary(&gold, &path, gold_form, &options, &s)
-    );
+    printer::out(&printer::align::gold_summary(
+        &gold, &path, gold_form, &options, &s,
+    ));
     Ok(())
 }

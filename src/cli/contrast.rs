@@ -8,6 +8,7 @@ use ldd_sets::config::contrast::ContrastConfig;
 use ldd_sets::contrast::{contrast as contrast_sets, ContrastOptions};
 use ldd_sets::error::Result;
 use ldd_sets::parse::TargetModel;
+use ldd_sets::printer;
 use ldd_sets::printer::contrast::contrast_summary;
 use ldd_sets::read::sets::load;
 
@@ -68,7 +69,7 @@ pub fn contrast(a: ContrastArgs) -> Result<()> {
     };
     let r = contrast_sets(&l, &o)?;
     if !a.quiet.quiet {
-        print!("{}", contrast_summary(&r, &a.out));
+        printer::out(&contrast_summary(&r, &a.out));
     }
     Ok(())
 }

@@ -140,36 +140,36 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
     if !quiet {
         let c = &report.corpus;
         if c.normalised_lines > 0 {
-            eprintln!(
+            printer::say(&format!(
                 "ldd-sets: {} of {} trees matched their corpus line only after normalisation \
                  (tokenizer escapes, Unicode, case; docs/usage.md, \"Bring your own parse\")",
                 c.normalised_lines, c.lines
-            );
+            ));
         }
         if c.tolerated_lines > 0 {
-            eprintln!(
+            printer::say(&format!(
                 "ldd-sets: {} of {} trees differ from their corpus line in one place by at most \
                  two letters (a parser's rewriting, e.g. `it is` for `'tis`); tolerated, and \
                  counted in the manifest (corpus.tolerated_lines)",
                 c.tolerated_lines, c.lines
-            );
+            ));
         }
         if c.unchecked_lines > 0 {
-            eprintln!(
+            printer::say(&format!(
                 "ldd-sets: --trust-conllu: {} trees were not checked against their corpus line",
                 c.unchecked_lines
-            );
+            ));
         }
-        print!(
-            "{}",
-            printer::extract::extract_summary(&report, start.elapsed().as_secs_f64())
-        );
+        printer::out(&printer::extract::extract_summary(
+            &report,
+            start.elapsed().as_secs_f64(),
+        ));
         if let Some(note) = printer::extract::later_note(&report) {
-            eprintln!("{note}");
+            printer::say(&note);
         }
         if report.shard.is_none() {
             let next = printer::extract::next_steps(&[&report.out], languages.target());
-            print!("{next}");
+            printer::out(&next);
         }
     }
     Ok(())
@@ -199,36 +199,33 @@ pub fn run(a: RunArgs) -> Result<()> {
         a.plan.replace.replace,
         &mut |p| match p {
             _ if quiet => {}
-            Progress::Starting(c) => eprintln!(
+            Progress::Starting(c) => printer::say(&format!(
                 "ldd-sets: corpus {} ({} -> {})",
                 c.name,
                 ldd_io::error::shown(&c.source),
                 ldd_io::error::shown(&c.target)
-            ),
+            )),
             Progress::Done(r) => {
-                println!("\n== {} ==", r.corpus.name);
-                print!(
-                    "{}",
-                    printer::extract::extract_summary(&r.report, r.extract_seconds)
-                );
+                printer::out(&format!("\n== {} ==\n", r.corpus.name));
+                printer::out(&printer::extract::extract_summary(
+                    &r.report,
+                    r.extract_seconds,
+                ));
                 if let Some(note) = printer::extract::later_note(&r.report) {
-                    eprintln!("{note}");
+                    printer::say(&note);
                 }
             }
         },
     )?;
     if !quiet {
-        print!("{}", printer::extract::run_timing(&report));
+        printer::out(&printer::extract::run_timing(&report));
         if plan.shard.is_none() {
             let dirs: Vec<&Path> = report
                 .corpora
                 .iter()
                 .map(|c| c.report.out.as_path())
                 .collect();
-            print!(
-                "{}",
-                printer::extract::next_steps(&dirs, languages.target())
-            );
+            printer::out(&printer::extract::next_steps(&dirs, languages.target()));
         }
     }
     Ok(())

@@ -8,6 +8,7 @@ use ldd_sets::error::{Error, Result};
 use ldd_sets::judge::sheets::{build, default_key, SheetsOptions};
 use ldd_sets::judge::tally::{tally as tally_sheets, TallyOptions};
 use ldd_sets::judge::{write_tally, SheetsOutput};
+use ldd_sets::printer;
 use ldd_sets::printer::judge::{render_tally, sheets_summary};
 use ldd_sets::score::{check_name, load, system_name};
 
@@ -126,10 +127,11 @@ pub fn sheets(a: SheetsArgs) -> Result<()> {
     let s = build(&l, &o, &sha)?;
     output.write(&s)?;
     if !a.quiet.quiet {
-        print!(
-            "{}",
-            sheets_summary(&s, &a.out, (!s.key.is_empty()).then_some(key.as_path()))
-        );
+        printer::out(&sheets_summary(
+            &s,
+            &a.out,
+            (!s.key.is_empty()).then_some(key.as_path()),
+        ));
     }
     Ok(())
 }
@@ -152,7 +154,7 @@ pub fn tally(a: TallyArgs) -> Result<()> {
         write_tally(&r, dir, &inputs)?;
     }
     if !a.quiet.quiet {
-        print!("{}", render_tally(&r, a.show));
+        printer::out(&render_tally(&r, a.show));
     }
     Ok(())
 }

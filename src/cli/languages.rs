@@ -29,9 +29,9 @@ pub fn languages(a: LanguagesArgs) -> Result<()> {
                     ldd_io::error::escape(&code)
                 ))
             })?;
-            print!("{}", printer::languages::detail(reg, lang));
+            printer::out(&printer::languages::detail(reg, lang));
         }
-        None => print!("{}", printer::languages::table(reg)),
+        None => printer::out(&printer::languages::table(reg)),
     }
     Ok(())
 }

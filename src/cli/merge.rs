@@ -43,7 +43,7 @@ pub fn merge(a: MergeArgs) -> Result<()> {
         return Ok(());
     }
     for m in &merged {
-        println!("{}", printer::extract::merge_summary(m));
+        printer::out(&format!("{}\n", printer::extract::merge_summary(m)));
     }
     Ok(())
 }

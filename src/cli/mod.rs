@@ -24,6 +24,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use ldd_sets::error::Result;
+use ldd_sets::printer;
 
 use args::Common;
 
@@ -174,19 +175,20 @@ pub fn main() -> ExitCode {
         .unwrap_or_else(|e| e.exit());
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut parser).exit());
     record::note(&parser, &matches);
+    ldd_io::message::set_sink(printer::say);
     ldd_align::return_freed_memory();
     if let Err(e) = ldd_io::cleanup::install_signal_handlers() {
-        eprintln!("ldd-sets: warning: cannot handle interrupts ({e}); an interrupted run may leave temporary files");
+        printer::say(&format!("ldd-sets: warning: cannot handle interrupts ({e}); an interrupted run may leave temporary files"));
     }
     let res = setup(&cli.command).and_then(|()| run(cli.command));
     match res {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let msg = e.to_string();
-            eprintln!(
+            printer::say(&format!(
                 "ldd-sets: error: {}",
                 ldd_io::error::escape_except(&msg, Some('\n'))
-            );
+            ));
             ExitCode::from(e.exit_code() as u8)
         }
     }

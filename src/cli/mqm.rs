@@ -9,6 +9,7 @@ use ldd_sets::judge::mqm::{export, mqm as judge_mqm, MqmOptions};
 use ldd_sets::judge::{write_export, write_mqm};
 use ldd_sets::locus::Judging;
 use ldd_sets::parse::TargetModel;
+use ldd_sets::printer;
 use ldd_sets::printer::mqm::{export_summary, render_mqm};
 use ldd_sets::score::load;
 
@@ -149,7 +150,7 @@ pub fn mqm(a: MqmArgs) -> Result<()> {
         let inputs = Common::inputs(&a);
         write_export(&e, dir, (src, tgt), &inputs)?;
         if !a.quiet.quiet {
-            print!("{}", export_summary(&e, &a.reference_system, dir));
+            printer::out(&export_summary(&e, &a.reference_system, dir));
         }
         return Ok(());
     }
@@ -183,7 +184,7 @@ pub fn mqm(a: MqmArgs) -> Result<()> {
     let inputs = Common::inputs(&a);
     write_mqm(&r, &out, a.items.as_deref(), &inputs)?;
     if !a.quiet.quiet {
-        print!("{}", render_mqm(&r.report));
+        printer::out(&render_mqm(&r.report));
     }
     Ok(())
 }

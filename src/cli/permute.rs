@@ -7,6 +7,7 @@ use clap::Args;
 use ldd_sets::config::Languages;
 use ldd_sets::error::Result;
 use ldd_sets::permute::{permute as permute_corpus, PermuteOptions, Sigma};
+use ldd_sets::printer;
 use ldd_sets::printer::permute::permute_summary;
 
 use super::args::{Common, QuietArgs};
@@ -98,7 +99,7 @@ pub fn permute(a: PermuteArgs) -> Result<()> {
     };
     let r = permute_corpus(&o)?;
     if !a.quiet.quiet {
-        print!("{}", permute_summary(&r, &o.out));
+        printer::out(&permute_summary(&r, &o.out));
     }
     Ok(())
 }

@@ -14,6 +14,7 @@ use ldd_sets::error::{Error, Result};
 use ldd_sets::layout::aligner_cache_dir;
 use ldd_sets::parse::{cache_dir, ParseSettings, MODELS_URL_ENV};
 use ldd_sets::pipeline::{check_phenomena, check_shard_reorder, select_rules};
+use ldd_sets::printer;
 use ldd_sets::read::shard::Shard;
 use ldd_sets::sample::ControlOptions;
 
@@ -55,7 +56,11 @@ impl Plan {
             Some(&pair),
             src_lang,
         )?;
-        check_phenomena(&rules, src_lang, !s.no_reorder, quiet)?;
+        if let Some(note) = check_phenomena(&rules, src_lang, !s.no_reorder)? {
+            if !quiet {
+                printer::say(&note);
+            }
+        }
         // Trained aligners are kept beside the parses (none when there is no cache
         // directory: no --cache, $LDD_SETS_CACHE or home).
         let cache = cache_dir(args.model.cache.as_deref())
@@ -104,11 +109,11 @@ fn resolve(config: &ConfigArgs, spec: &PairSpec, quiet: bool) -> Result<Pair> {
             || "no registry model for the source language".to_string(),
             |m| format!("model {}", m.name),
         );
-        eprintln!(
+        printer::say(&format!(
             "ldd-sets: pair {spec}: no config, using the defaults ({model}; corpus files \
                  <name>.{}.<lang>[.gz])",
             p.files
-        );
+        ));
     }
     Ok(p)
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use ldd_sets::error::Result;
+use ldd_sets::printer;
 use ldd_sets::read::sets::load;
 use ldd_sets::report::{gather, out_path, render, Format, ReportOptions, DEFAULT_EXAMPLES};
 
@@ -85,7 +86,10 @@ pub fn report(a: ReportArgs) -> Result<()> {
     ldd_io::fs::create_parent(&out)?;
     ldd_io::write_bytes_atomic(&out, text.as_bytes())?;
     if !a.quiet.quiet {
-        println!("report written to {}", ldd_io::error::shown(&out));
+        printer::out(&format!(
+            "report written to {}\n",
+            ldd_io::error::shown(&out)
+        ));
     }
     Ok(())
 }

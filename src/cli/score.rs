@@ -12,6 +12,7 @@ use ldd_eval::{BleuScoring, Chrf, ChrfScoring, Smooth, Ter};
 use ldd_sets::error::{Error, Result};
 use ldd_sets::layout::{report_file, SCORES_JSON};
 use ldd_sets::parse::TargetModel;
+use ldd_sets::printer;
 use ldd_sets::printer::scores::{compare_table, render_table, small_sets_warning};
 use ldd_sets::score::compare::compare as compare_sets;
 use ldd_sets::score::contrastive::{ContrastiveOptions, KEY as CONTRASTIVE_KEY};
@@ -413,9 +414,9 @@ pub fn score(a: ScoreArgs) -> Result<()> {
     inputs.extend(report.extra_references.iter().map(|r| r.path.as_path()));
     write_outputs(report, judgements.as_deref(), dir, &inputs)?;
     if !a.quiet.quiet {
-        print!("{}", render_table(report));
+        printer::out(&render_table(report));
         if let Some(w) = small_sets_warning(report) {
-            eprintln!("{w}");
+            printer::say(&w);
         }
         let scores = ldd_io::error::shown(&dir.join(SCORES_JSON));
         match &earlier {
@@ -427,23 +428,23 @@ pub fn score(a: ScoreArgs) -> Result<()> {
                 if !metrics.is_empty() {
                     kept.push(format!("the metrics {}", metrics.join(", ")));
                 }
-                eprintln!(
+                printer::say(&format!(
                     "ldd-sets: note: {scores} keeps the earlier scores of {} beside this run's \
                      (merged: same sets, settings and baseline; --replace discards them)",
                     kept.join(" and of ")
-                )
+                ))
             }
-            Earlier::Replaced(names) => eprintln!(
+            Earlier::Replaced(names) => printer::say(&format!(
                 "ldd-sets: note: {scores} replaced the earlier scores of {} (--replace)",
                 names.join(", ")
-            ),
+            )),
             _ => {}
         }
         // A report of these sets shows the scores as they were when it was written.
         for format in ["html", "tex"] {
             let page = report_file(&a.sets, format);
             if page.is_file() {
-                eprintln!(
+                printer::say(&format!(
                     "ldd-sets: note: {} shows the earlier scores; update it: ldd-sets report \
                      --sets {}{}",
                     ldd_io::error::shown(&page),
@@ -453,7 +454,7 @@ pub fn score(a: ScoreArgs) -> Result<()> {
                     } else {
                         ""
                     }
-                );
+                ));
             }
         }
     }
@@ -462,6 +463,6 @@ pub fn score(a: ScoreArgs) -> Result<()> {
 
 pub fn compare(a: CompareArgs) -> Result<()> {
     let rows = compare_sets(&a.gold, &a.pred, &a.bucket)?;
-    print!("{}", compare_table(&rows));
+    printer::out(&compare_table(&rows));
     Ok(())
 }

@@ -16,6 +16,7 @@
 
 use std::path::{Path, PathBuf};
 
+use ldd_io::message::say;
 use ldd_io::{gzip_lines, gzip_member, Archive, AtomicFile, Input};
 
 use crate::config::{CorpusSpec, Pair};
@@ -28,22 +29,22 @@ pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf
     for job in plan(pair, dir)? {
         if job.present {
             if !quiet {
-                eprintln!(
+                say(&format!(
                     "ldd-sets: {} already present in {}",
                     job.name,
                     dir.display()
-                );
+                ));
             }
         } else {
             // Both sides or neither: they are moved into place together (also when stopped
             // by a signal), and a failure keeps no side.
             let lines = job.fetch(quiet)?;
             if !quiet {
-                eprintln!(
+                say(&format!(
                     "ldd-sets: {}: {lines} line pairs in {}",
                     job.name,
                     dir.display()
-                );
+                ));
             }
         }
         written.extend(job.finals);
@@ -186,7 +187,7 @@ fn download(
     quiet: bool,
 ) -> Result<ldd_io::download::Download> {
     if !quiet {
-        eprintln!("ldd-sets: downloading {url}");
+        say(&format!("ldd-sets: downloading {url}"));
     }
     let expect = ldd_io::download::Expect {
         sha256,

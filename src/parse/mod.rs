@@ -220,11 +220,11 @@ fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings, advice: &str) -> Re
             let p = dir.join(alt);
             if p.is_file() {
                 if !s.quiet {
-                    eprintln!(
+                    ldd_io::message::say(&format!(
                         "ldd-sets: note: using {} ({} not found there); it is weaker than the official model",
                         p.display(),
                         spec.name
-                    );
+                    ));
                 }
                 return Ok(p);
             }
@@ -235,7 +235,15 @@ fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings, advice: &str) -> Re
         sha256: spec.sha256.as_deref(),
         size: spec.size,
     };
-    ldd_parse::resolve_model(None, &spec.name, &dir, &source, !s.offline).map_err(|e| {
+    ldd_parse::resolve_model(
+        None,
+        &spec.name,
+        &dir,
+        &source,
+        !s.offline,
+        &ldd_io::message::say,
+    )
+    .map_err(|e| {
         let mut msg = format!("{e}; {advice}");
         if !spec.alternatives.is_empty() {
             msg.push_str(&format!(

@@ -83,11 +83,11 @@ pub fn no_phenomena_reason(src_lang: &str) -> Option<String> {
     Some(why)
 }
 
-/// Says on stderr when no lexical phenomenon runs for the source language, and refuses to
-/// run when there is nothing to extract at all.
-pub fn check_phenomena(rules: &RuleSet, src_lang: &str, reorder: bool, quiet: bool) -> Result<()> {
+/// The note to show when no lexical phenomenon runs for the source language (`None`: some
+/// does); refuses to run when there is nothing to extract at all.
+pub fn check_phenomena(rules: &RuleSet, src_lang: &str, reorder: bool) -> Result<Option<String>> {
     if !rules.phenomena.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let why = no_phenomena_reason(src_lang).unwrap_or_else(|| {
         format!("no phenomenon of the rules applies to source language `{src_lang}`")
@@ -98,13 +98,10 @@ pub fn check_phenomena(rules: &RuleSet, src_lang: &str, reorder: bool, quiet: bo
              --phenomena to run them anyway)"
         )));
     }
-    if !quiet {
-        eprintln!(
-            "ldd-sets: note: {why}. Only reordering sets are built; name phenomena with \
-             --phenomena to run them anyway"
-        );
-    }
-    Ok(())
+    Ok(Some(format!(
+        "ldd-sets: note: {why}. Only reordering sets are built; name phenomena with \
+         --phenomena to run them anyway"
+    )))
 }
 
 /// Where a corpus's trees come from.
@@ -151,7 +148,7 @@ pub fn prepare_corpus(
         Trees::Parse(model) => {
             let parsed = parse_cached_lines(source, &model, lines.map(|l| l.1), settings)?;
             if !settings.quiet {
-                eprintln!("ldd-sets: {}", describe(&parsed, source));
+                ldd_io::message::say(&format!("ldd-sets: {}", describe(&parsed, source)));
             }
             Prepared {
                 conllu: parsed.conllu.clone(),

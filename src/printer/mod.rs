@@ -3,6 +3,11 @@
 //! tables ([`scores`]), `align --gold`'s scores ([`align`]), what `sheets` and `tally`
 //! print ([`judge`]), `contrast`'s and `permute`'s summaries ([`contrast`], [`permute`]),
 //! and the registry of models ([`languages`]).
+//!
+//! It is also the one sink of everything ldd-sets writes on stdout and stderr: the commands
+//! hand their text to [`out`] and their notes and warnings to [`say`], and the library's
+//! messages reach [`say`] through `ldd_io::message::say` (the binary sets the sink
+//! with `ldd_io::message::set_sink`); no other module prints (`tests/architecture.rs`).
 
 pub mod align;
 pub mod contrast;
@@ -12,3 +17,13 @@ pub mod languages;
 pub mod mqm;
 pub mod permute;
 pub mod scores;
+
+/// Writes `text` on stdout as it is (a command's result: tables, summaries, next steps).
+pub fn out(text: &str) {
+    print!("{text}");
+}
+
+/// Writes `line` and a newline on stderr (a note, a warning, what a stage did).
+pub fn say(line: &str) {
+    eprintln!("{line}");
+}

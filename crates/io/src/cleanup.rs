@@ -207,6 +207,8 @@ pub fn install_signal_handlers() -> std::io::Result<()> {
                 // Wait for outputs being moved into place together, and keep the gate.
                 std::mem::forget(GATE.lock().unwrap_or_else(|e| e.into_inner()));
                 let placeholders = remove_all();
+                // The one message a library prints itself (tests/architecture.rs): the
+                // process is being stopped, and no sink of the binary's may run any more.
                 eprintln!("ldd-sets: stopped by signal {sig}; temporary files removed");
                 exit_removing(&placeholders, 128 + sig);
             }
@@ -305,11 +307,11 @@ pub fn reap_stale(parent: &Path, base: &str) -> Vec<PathBuf> {
             Err(_) => false,
         };
         if gone {
-            eprintln!(
+            crate::message::say(&format!(
                 "ldd-sets: note: removed {} left by process {pid}, which no longer runs \
                  (an interrupted run)",
                 crate::error::shown(&p)
-            );
+            ));
             removed.push(p);
         }
     }

@@ -15,6 +15,9 @@
 //! - [`fs`]: directories, listings, raw copies and renames, each error naming its path.
 //! - [`archive`]: members of zip and tar.gz archives, and lines written as gzip (with
 //!   [`input`], the only code that decompresses or compresses corpus text).
+//! - [`message`]: the one channel of what the libraries tell the user ([`message::say`]),
+//!   written by the sink the binary sets; the libraries print nothing themselves (the one
+//!   exception: [`cleanup`]'s line when a signal stops the process).
 //! - [`download`]: downloads streamed to a temporary file, verified (HTML pages, size,
 //!   SHA-256) before the caller keeps them.
 
@@ -26,6 +29,7 @@ pub mod download;
 pub mod error;
 pub mod fs;
 pub mod input;
+pub mod message;
 pub mod name;
 pub mod output;
 

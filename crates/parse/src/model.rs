@@ -48,7 +48,8 @@ pub struct ModelSource<'a> {
 /// 3. Else, if `allow_download`, downloads `source.url` (default:
 ///    [`DEFAULT_MODEL_BASE_URL`]`/<name>`) to a temporary file in `models_dir`, checks it
 ///    (not an HTML page, the size and SHA-256 when known, and it must load as a UDPipe
-///    model) and only then renames it to `<models_dir>/<name>`, with messages on stderr.
+///    model) and only then renames it to `<models_dir>/<name>`, telling `say` what it
+///    downloads and where it saved it (one line each, no newline; the crate prints nothing).
 ///    A download that fails any check leaves nothing behind.
 ///
 /// Otherwise fails with [`ParseError::ModelNotFound`], naming every path looked at and how to
@@ -59,6 +60,7 @@ pub fn resolve_model(
     models_dir: &Path,
     source: &ModelSource,
     allow_download: bool,
+    say: &dyn Fn(&str),
 ) -> Result<PathBuf> {
     if let Some(p) = explicit {
         if p.is_file() {
@@ -94,7 +96,7 @@ pub fn resolve_model(
         .url
         .map_or_else(|| format!("{DEFAULT_MODEL_BASE_URL}/{name}"), str::to_owned);
     let why = if allow_download {
-        match download(&url, &target, source) {
+        match download(&url, &target, source, say) {
             Ok(()) => return Ok(target),
             Err(e) => format!("downloading it failed: {e}"),
         }
@@ -111,11 +113,16 @@ pub fn resolve_model(
 }
 
 /// Downloads `url` beside `target`, checks it and renames it to `target`.
-fn download(url: &str, target: &Path, source: &ModelSource) -> std::result::Result<(), String> {
-    eprintln!(
+fn download(
+    url: &str,
+    target: &Path,
+    source: &ModelSource,
+    say: &dyn Fn(&str),
+) -> std::result::Result<(), String> {
+    say(&format!(
         "ldd-sets: downloading UDPipe model {url} -> {} ...",
         target.display()
-    );
+    ));
     let expect = ldd_io::download::Expect {
         sha256: source.sha256,
         size: source.size,
@@ -129,10 +136,10 @@ fn download(url: &str, target: &Path, source: &ModelSource) -> std::result::Resu
         ""
     };
     d.persist().map_err(|e| e.to_string())?;
-    eprintln!(
+    say(&format!(
         "ldd-sets: model saved to {} ({verified}loads as a UDPipe model)",
         target.display()
-    );
+    ));
     Ok(())
 }
 

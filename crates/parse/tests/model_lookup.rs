@@ -11,8 +11,15 @@ const NAME: &str = "german-gsd-ud-2.5-191206.udpipe";
 fn explicit_path_wins_and_must_exist() {
     let empty = tempfile::tempdir().expect("tempdir");
     let m = german_model();
-    let got = resolve_model(Some(&m), NAME, empty.path(), &ModelSource::default(), false)
-        .expect("explicit");
+    let got = resolve_model(
+        Some(&m),
+        NAME,
+        empty.path(),
+        &ModelSource::default(),
+        false,
+        &|_| {},
+    )
+    .expect("explicit");
     assert_eq!(got, m);
     Parser::load(&got).expect("loads");
     let missing = empty.path().join("nope.udpipe");
@@ -22,6 +29,7 @@ fn explicit_path_wins_and_must_exist() {
         empty.path(),
         &ModelSource::default(),
         true,
+        &|_| {},
     )
     .expect_err("missing");
     assert!(
@@ -39,6 +47,7 @@ fn models_dir_is_searched_by_name() {
         &dir,
         &ModelSource::default(),
         false,
+        &|_| {},
     )
     .expect("found");
     assert_eq!(got, dir.join("german-small.udpipe"));
@@ -47,8 +56,15 @@ fn models_dir_is_searched_by_name() {
 #[test]
 fn missing_model_offline_names_paths_and_remedies() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let err =
-        resolve_model(None, NAME, dir.path(), &ModelSource::default(), false).expect_err("offline");
+    let err = resolve_model(
+        None,
+        NAME,
+        dir.path(),
+        &ModelSource::default(),
+        false,
+        &|_| {},
+    )
+    .expect_err("offline");
     let msg = err.to_string();
     let looked = dir.path().join(NAME);
     assert!(msg.contains(&looked.display().to_string()), "{msg}");
@@ -67,6 +83,8 @@ fn failed_download_leaves_nothing_behind() {
     let dir = tempfile::tempdir().expect("tempdir");
     // Port 9 on loopback: connection refused, no traffic leaves the machine.
     let url = "http://127.0.0.1:9/german.udpipe";
+    // What it tells the caller (the crate prints nothing).
+    let said = std::cell::RefCell::new(Vec::new());
     let err = resolve_model(
         None,
         NAME,
@@ -76,8 +94,17 @@ fn failed_download_leaves_nothing_behind() {
             ..ModelSource::default()
         },
         true,
+        &|line| said.borrow_mut().push(line.to_string()),
     )
     .expect_err("refused");
+    let target = dir.path().join(NAME);
+    assert_eq!(
+        said.into_inner(),
+        [format!(
+            "ldd-sets: downloading UDPipe model {url} -> {} ...",
+            target.display()
+        )]
+    );
     let msg = err.to_string();
     assert!(msg.contains("downloading it failed"), "{msg}");
     assert!(msg.contains(url), "{msg}");
