@@ -685,9 +685,11 @@ fn score(sets: &Path, systems: &[&str], extra: &[&str]) -> Output {
 }
 
 /// `scores.json` without its `sets` path, which names the directory scored.
+/// scores.json without the sets' path and the `score` commands recorded (one per run).
 fn scores_of(sets: &Path) -> serde_json::Value {
     let mut j = json(&sets.join("scores.json"));
     j.as_object_mut().unwrap().remove("sets");
+    j.as_object_mut().unwrap().remove("commands");
     j
 }
 
@@ -717,6 +719,14 @@ fn scores_accumulate_as_one_run_would_write_them() {
         &["--metrics", "bleu,chrf,ribes,locus"],
     ));
     assert_eq!(scores_of(&merged), scores_of(&joint));
+    // The merged file names every run that made it, in order; the joint file its one run.
+    let commands = |sets: &Path| {
+        json(&sets.join("scores.json"))["commands"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!((commands(&merged), commands(&joint)), (3, 1));
     for f in ["scores.csv", "scores.loci.tsv"] {
         assert!(
             std::fs::read(merged.join(f)).unwrap() == std::fs::read(joint.join(f)).unwrap(),

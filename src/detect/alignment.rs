@@ -1,7 +1,7 @@
 //! Word alignment of a corpus with the built-in aligner (`crates/align`), or read from a
 //! Pharaoh file: the evidence reordering detection runs on; and systems' outputs aligned
 //! to their sources with a saved aligner, the evidence locus accuracy runs on
-//! ([`align_output`]).
+//! (`crate::locus`).
 //!
 //! Tokens: the source side is the UD words of the tree when a parse is given (so indices
 //! match the parse and the marked files), else the aligner's tokenizer; the target side is

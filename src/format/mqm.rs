@@ -92,7 +92,7 @@ const COLUMNS: [&str; 8] = [
 ];
 
 /// Calls `f` with every row of the MQM file `path`, in order; the header must name every
-/// column of [`COLUMNS`] but `doc`. Returns the number of rows.
+/// column of `COLUMNS` but `doc`. Returns the number of rows.
 pub fn read(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
     let mut r = ldd_io::Input::open(path)?;
     let mut at: Option<[Option<usize>; 8]> = None;

@@ -63,7 +63,7 @@ impl SetFiles {
         }
     }
 
-    /// Every line-aligned file name (one line per set line), in the order [`SetWriter`]
+    /// Every line-aligned file name (one line per set line), in the order [`crate::write::set::SetWriter`]
     /// writes them; the locus file, with its header and a row per locus, is apart.
     pub fn all(&self) -> Vec<&str> {
         let mut v = vec![

@@ -34,7 +34,7 @@ pub use render::{render, Format};
 use scores::Scores;
 
 /// What `report` reads and writes (the CLI glues the steps: [`out_path`],
-/// [`crate::read::sets::load`], [`gather`], [`render`], then writes all-or-nothing).
+/// [`crate::read::sets::load`], [`gather`], [`render()`], then writes all-or-nothing).
 #[derive(Debug, Clone)]
 pub struct ReportOptions {
     /// Output directory of `ldd-sets extract`.

@@ -5,7 +5,7 @@
 //! files ([`set`]) with their marked lines ([`crate::format::marked`]) and loci
 //! ([`locus`]), control files ([`controls`]), the
 //! corpus-wide reordering files ([`reorder_files`]), `manifest.json` / `summary.csv`
-//! ([`manifest`]), and a shard's files for `merge` ([`shard`]), all inside a staging
+//! ([`crate::format::manifest`]), and a shard's files for `merge` ([`shard`]), all inside a staging
 //! directory that becomes OUT only when the run succeeds (`ldd_io::Staging`); and `align`'s
 //! Pharaoh and posterior files ([`alignments`]). What later commands added to a previous
 //! output is kept across a re-run that gives the same sets, or refused ([`later`]).

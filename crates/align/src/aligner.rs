@@ -218,7 +218,7 @@ enum Kind {
 }
 
 impl Aligner {
-    /// Trains an aligner on `pairs` (an in-memory [`Corpus`] or a [`crate::PairStore`]).
+    /// Trains an aligner on `pairs` (an in-memory [`crate::Corpus`] or a [`crate::PairStore`]).
     /// The HMM streams the pairs once per pass, in memory bounded by its vocabularies and
     /// table; fast_align's model reads them into memory.
     pub fn train<'p>(

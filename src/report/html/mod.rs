@@ -4,7 +4,7 @@
 //! without JavaScript and in print.
 //!
 //! This module holds the page's skeleton ([`page`]: head, contents, section order, footer)
-//! and the helpers its sections share ([`esc`], figures, number formats); each section is
+//! and the helpers its sections share (`esc`, figures, number formats); each section is
 //! rendered by its own module.
 
 mod annotation;
