@@ -92,21 +92,12 @@ mod tests {
         "7", "1", "1/2", "de-en", "0.5", "bleu", "x.txt", "3,5", "hmm", "de", "ge1", "a=b", "-x",
     ];
 
-    /// The smallest command line of `sub` that parses: its required arguments, each with
-    /// the first candidate value the parser takes (while others are still missing).
+    /// The smallest command line of `sub` that parses: its always required arguments,
+    /// then those the parser still reports missing (`mqm --sets`, required unless
+    /// `--export`).
     fn base(cli: &Command, sub: &Command) -> Vec<String> {
-        let mut args = vec!["ldd-sets".to_string(), sub.get_name().to_string()];
-        for a in sub.get_arguments().filter(|a| a.is_required_set()) {
-            let given = |w: &String| {
-                a.get_long()
-                    .is_some_and(|l| w.starts_with(&format!("--{l}=")))
-            };
-            if parses(cli, &args).is_some() || args.iter().any(given) {
-                continue;
-            }
-            args = first_value(cli, sub, &args, a)
-                .unwrap_or_else(|| panic!("{}: no value for {}", sub.get_name(), a.get_id()));
-        }
+        let args = fill_missing(cli, sub, strict(cli, sub))
+            .unwrap_or_else(|| panic!("{}: no value for a required option", sub.get_name()));
         assert!(parses(cli, &args).is_some(), "{args:?} does not parse");
         args
     }
@@ -124,20 +115,22 @@ mod tests {
         v
     }
 
+    /// `args` with `a` and the first candidate value the parser takes for it (only
+    /// arguments still missing may make the parse fail).
+    fn with_value(cli: &Command, args: &[String], a: &Arg) -> Option<Vec<String>> {
+        candidates(a)
+            .iter()
+            .map(|c| with(args, a, c))
+            .find(|t| parses_but_missing(cli, t))
+    }
+
     /// `sub` with only its arguments that are always required (each with the first value
     /// the parser takes), which may not parse yet.
     fn strict(cli: &Command, sub: &Command) -> Vec<String> {
-        let mut args = vec!["ldd-sets".to_string(), sub.get_name().to_string()];
-        for a in sub.get_arguments().filter(|a| a.is_required_set()) {
-            if let Some(t) = candidates(a)
-                .iter()
-                .map(|c| with(&args, a, c))
-                .find(|t| parses_but_missing(cli, t))
-            {
-                args = t;
-            }
-        }
-        args
+        let args = vec!["ldd-sets".to_string(), sub.get_name().to_string()];
+        sub.get_arguments()
+            .filter(|a| a.is_required_set())
+            .fold(args, |args, a| with_value(cli, &args, a).unwrap_or(args))
     }
 
     /// Whether `args` parses but for arguments still missing.
@@ -151,10 +144,12 @@ mod tests {
     /// `args` with `a` and the first candidate value the parser takes for it, then the
     /// arguments the parser reports missing (those `a` requires), each the same way.
     fn first_value(cli: &Command, sub: &Command, args: &[String], a: &Arg) -> Option<Vec<String>> {
-        let mut t = candidates(a)
-            .iter()
-            .map(|c| with(args, a, c))
-            .find(|t| parses_but_missing(cli, t))?;
+        fill_missing(cli, sub, with_value(cli, args, a)?)
+    }
+
+    /// `t` with each argument the parser reports missing added (by its long name), until
+    /// it parses or reports one that has none.
+    fn fill_missing(cli: &Command, sub: &Command, mut t: Vec<String>) -> Option<Vec<String>> {
         for _ in 0..4 {
             let Err(e) = cli.clone().try_get_matches_from(&t) else {
                 return Some(t);
@@ -170,10 +165,7 @@ mod tests {
             let Some(other) = sub.get_arguments().find(|o| o.get_long() == Some(long)) else {
                 return Some(t);
             };
-            t = candidates(other)
-                .iter()
-                .map(|c| with(&t, other, c))
-                .find(|x| parses_but_missing(cli, x))?;
+            t = with_value(cli, &t, other)?;
         }
         Some(t)
     }
