@@ -47,20 +47,22 @@ fn build_corpus(dir: &Path, copies: usize) -> (PathBuf, PathBuf, PathBuf, u64, u
             let text = std::fs::read_to_string(f).unwrap();
             c.write_all(text.as_bytes()).unwrap();
             for block in text.split("\n\n").filter(|b| !b.trim().is_empty()) {
-                let forms: Vec<&str> = block
+                // The corpus line is the sentence's text (`# text =`), as a corpus holds it:
+                // "im", not the syntactic words "in dem" (extract checks that each tree
+                // belongs to its line).
+                let line = block
                     .lines()
-                    .filter(|l| !l.starts_with('#'))
-                    .filter_map(|l| {
-                        let mut cols = l.split('\t');
-                        let id = cols.next()?;
-                        id.bytes()
-                            .all(|b| b.is_ascii_digit())
-                            .then(|| cols.next())
-                            .flatten()
+                    .find_map(|l| l.strip_prefix("# text = "))
+                    .expect("every shared UD sentence has `# text =`");
+                words += block
+                    .lines()
+                    .filter(|l| {
+                        l.split('\t').next().is_some_and(|id| {
+                            !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())
+                        })
                     })
-                    .collect();
-                words += forms.len() as u64;
-                writeln!(s, "{}", forms.join(" ")).unwrap();
+                    .count() as u64;
+                writeln!(s, "{line}").unwrap();
             }
         }
     }
