@@ -40,6 +40,67 @@ const ROUND_PAIRS: usize = 1 << 19;
 /// Maps of one round of the first pass.
 const SUBS: usize = 4;
 
+/// Registers of the distinct-target sketch of each source word (a HyperLogLog; 1 byte
+/// each): the standard error of its estimate is 1.04/√32 ≈ 18%.
+const SKETCH: usize = 32;
+
+/// The distinct target words that co-occur with each source word, estimated from one
+/// pass (HyperLogLog, [`SKETCH`] registers per source word). The first pass sizes its
+/// rounds by these estimates: the plain bound (the sum of target lengths over the word's
+/// occurrences) grows with every repetition of a sentence, so the number of rounds — each a
+/// pass over the corpus — grew with the corpus, and the time with its square.
+struct Distinct {
+    registers: Vec<u8>,
+}
+
+impl Distinct {
+    fn new(words: usize) -> Distinct {
+        Distinct {
+            registers: vec![0; words * SKETCH],
+        }
+    }
+
+    /// The sketch's hash of target word `t` (SplitMix64's finaliser).
+    #[inline]
+    fn hash(t: u32) -> u64 {
+        let mut z = u64::from(t).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Records that source word `s` co-occurs with the target word of hash `h`.
+    #[inline]
+    fn add(&mut self, s: usize, h: u64) {
+        let reg = (h >> 59) as usize; // the top 5 bits: one of 32 registers
+        let rank = ((h << 5) | 1 << 4).leading_zeros() as u8 + 1;
+        let r = &mut self.registers[s * SKETCH + reg];
+        *r = (*r).max(rank);
+    }
+
+    /// The estimated number of distinct target words of source word `s` (HyperLogLog with
+    /// linear counting for small counts).
+    fn estimate(&self, s: usize) -> f64 {
+        let regs = &self.registers[s * SKETCH..(s + 1) * SKETCH];
+        let m = SKETCH as f64;
+        let sum: f64 = regs.iter().map(|&r| (-f64::from(r)).exp2()).sum();
+        let raw = 0.697 * m * m / sum;
+        let zeros = regs.iter().filter(|&&r| r == 0).count();
+        if raw <= 2.5 * m && zeros > 0 {
+            m * (m / zeros as f64).ln()
+        } else {
+            raw
+        }
+    }
+
+    /// A size to plan with: the estimate with a margin of 2.7 standard errors, never above
+    /// `bound`.
+    fn planned(&self, s: usize, bound: u64) -> u64 {
+        let e = (self.estimate(s) * 1.5).ceil() as u64 + 8;
+        e.min(bound)
+    }
+}
+
 /// The lexical table of the HMM by agreement (see the module documentation).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct PairTable {
@@ -257,6 +318,8 @@ pub(crate) fn first_pass(
     let (mut rf, mut rr) = (Rest::zeroed(ns, nt), Rest::zeroed(nt, ns));
     let mut occurs_src = vec![false; ns];
     let mut occurs_tgt = vec![false; nt];
+    let mut distinct = Distinct::new(ns);
+    let mut hashes: Vec<u64> = Vec::new();
     let total = pairs.len() as u64;
     stream(
         pairs,
@@ -269,12 +332,17 @@ pub(crate) fn first_pass(
                 return;
             }
             let (wf, wr) = (1.0 / (n + 1) as f64, 1.0 / (m + 1) as f64);
+            hashes.clear();
+            hashes.extend(tgt.iter().map(|&t| Distinct::hash(t)));
             for &s in src {
                 let s = s as usize;
                 row_w[s] += m as f64 * wf;
                 rr.null[s] += wr;
                 ub_row[s] += m as u64;
                 occurs_src[s] = true;
+                for &h in &hashes {
+                    distinct.add(s, h);
+                }
             }
             for &t in tgt {
                 let t = t as usize;
@@ -287,13 +355,13 @@ pub(crate) fn first_pass(
         |_| {},
     )?;
 
-    // Rounds of source words, each split into SUBS ranges of at most ROUND_PAIRS / SUBS
-    // pairs (by the upper bound; a word alone may exceed it).
+    // Rounds of source words, each split into SUBS ranges of about ROUND_PAIRS / SUBS
+    // pairs (by the estimated distinct pairs; a word alone may exceed it).
     let sub_max = (ROUND_PAIRS / SUBS) as u64;
     let mut ranges: Vec<(u32, u32)> = Vec::new();
     let (mut lo, mut acc) = (0usize, 0u64);
     for (s, &ub) in ub_row.iter().enumerate() {
-        let b = ub.min(nt as u64);
+        let b = distinct.planned(s, ub.min(nt as u64));
         if acc + b > sub_max && s > lo {
             ranges.push((lo as u32, s as u32));
             (lo, acc) = (s, 0);
@@ -303,6 +371,7 @@ pub(crate) fn first_pass(
     if ns > lo {
         ranges.push((lo as u32, ns as u32));
     }
+    drop(distinct);
     let rounds: Vec<&[(u32, u32)]> = ranges.chunks(SUBS).collect();
     let units = total * rounds.len() as u64;
     progress(0, units);
@@ -581,5 +650,31 @@ impl PairTable {
             }
         }
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sketch's estimate is within its planning margin of the true count, from one
+    /// word to tens of thousands, and repeating the same co-occurrences changes nothing —
+    /// the property the first pass's rounds rely on (copies of a corpus add no rounds).
+    #[test]
+    fn distinct_targets_are_estimated_and_repeats_do_not_count() {
+        for n in [1u32, 5, 30, 200, 3_000, 40_000] {
+            let mut d = Distinct::new(2);
+            for rep in 0..3 {
+                for t in 0..n {
+                    d.add(1, Distinct::hash(t * 7 + 11));
+                }
+                let e = d.estimate(1);
+                let err = (e - f64::from(n)).abs() / f64::from(n);
+                assert!(err < 0.5, "{n} distinct, repeat {rep}: estimate {e:.1}");
+                assert!(d.planned(1, u64::MAX) >= u64::from(n), "{n}: planned below");
+            }
+            assert_eq!(d.estimate(0), 0.0, "a word never seen");
+            assert_eq!(d.planned(1, 3), 3, "capped by the bound");
+        }
     }
 }
