@@ -455,6 +455,67 @@ fn report_files_stay_under_600_lines() {
     assert!(at_or_over(&counts, largest.1 + 1).is_empty());
 }
 
+/// What reads a file, as the report's code would call it.
+const READS: [&str; 12] = [
+    "ldd_io::read",
+    "ldd_io::sha256",
+    "ldd_io::fs::",
+    "Input::open",
+    "crate::read::select",
+    "crate::read::sets::read",
+    "crate::read::sets::reorder",
+    "crate::read::sets::load",
+    "sheet::read",
+    "mqm::read",
+    ".is_file()",
+    "std::fs",
+];
+
+/// The lines of `text` (comments left out) that read a file, as `file:line: code`.
+fn reading_lines(file: &str, text: &str) -> Vec<String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim_start().starts_with("//"))
+        .filter(|(_, l)| READS.iter().any(|r| l.contains(r)))
+        .map(|(k, l)| format!("{file}:{}: {}", k + 1, l.trim()))
+        .collect()
+}
+
+/// The report gathers everything it needs in one read, then computes without I/O: of
+/// `src/report/`, only `inputs.rs` (what the page shows) and `out.rs` (the output path)
+/// touch files.
+#[test]
+fn the_report_reads_in_one_place() {
+    let dir = root().join("src/report");
+    let mut readers = BTreeSet::new();
+    let mut elsewhere = Vec::new();
+    for f in rust_files(&dir) {
+        let rel = f.strip_prefix(&dir).unwrap().display().to_string();
+        let found = reading_lines(&rel, &code(&f));
+        if found.is_empty() {
+            continue;
+        }
+        readers.insert(rel.clone());
+        if rel != "inputs.rs" && rel != "out.rs" {
+            elsewhere.extend(found);
+        }
+    }
+    assert!(
+        elsewhere.is_empty(),
+        "src/report/ reads files outside inputs.rs and out.rs:\n{}",
+        elsewhere.join("\n")
+    );
+    // The check sees what it looks for: both files read, and a probe line is caught.
+    assert_eq!(
+        readers.into_iter().collect::<Vec<_>>(),
+        ["inputs.rs", "out.rs"]
+    );
+    assert_eq!(
+        reading_lines("probe.rs", "let t = ldd_io::read_text(p, 10)?;").len(),
+        1
+    );
+}
+
 #[test]
 fn every_stage_folder_says_what_enters_and_leaves() {
     for stage in [

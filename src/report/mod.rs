@@ -17,19 +17,22 @@
 pub mod chart;
 pub mod data;
 pub mod html;
+pub mod inputs;
 pub mod items;
 pub mod latex;
 pub mod mqm;
+pub mod out;
 pub mod render;
 pub mod scores;
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::format::manifest::Manifest;
 use crate::format::sheet::TallyReport;
 use crate::read::sets::Loaded;
 use data::{Distances, Measure, SetExamples};
+pub use out::out_path;
 pub use render::{render, Format};
 use scores::Scores;
 
@@ -91,11 +94,12 @@ pub struct Report {
     pub loci: Option<Vec<data::LocusItem>>,
 }
 
-/// Reads everything the report shows about a loaded sets directory: the scores
-/// (`scores`, or `SETS/scores.json` when it exists), the distances, the reordering
-/// measures, `per_set` example lines a set with each system's output, the parse record,
-/// the annotators' `tally` when given, and the MQM judgements (`mqm`, or `SETS/mqm.json`
-/// when it exists; shown only when made for these sets).
+/// Everything the report shows about a loaded sets directory: what [`inputs::read`]
+/// reads (the scores, `scores` or `SETS/scores.json` when it exists; `per_set` example
+/// lines a set with each system's output; the reordering measures, the parse record, the
+/// annotators' `tally` when given, the MQM judgements, `mqm` or `SETS/mqm.json` when it
+/// exists), then computed without reading anything more (the MQM judgements shown only
+/// when made for these sets).
 pub fn gather(
     l: Loaded,
     scores: Option<&Path>,
@@ -103,119 +107,46 @@ pub fn gather(
     tally: Option<&Path>,
     mqm: Option<&Path>,
 ) -> Result<Report> {
-    let corpus = file_name(&l.m.inputs.source.path);
-    let scores_path = match scores {
-        Some(p) => Some(p.to_path_buf()),
-        None => Some(l.dir.join(crate::layout::SCORES_JSON)).filter(|p| p.is_file()),
-    };
-    let scores = match &scores_path {
-        Some(p) => Some(scores::read(p, &l.m)?),
-        None => None,
-    };
-    let tally = tally.map(crate::format::sheet::read_tally).transpose()?;
+    Ok(compute(inputs::read(l, scores, per_set, tally, mqm)?))
+}
+
+/// The report of what [`inputs::read`] read.
+fn compute(i: inputs::Inputs) -> Report {
+    let l = i.loaded;
+    // In the order the page has always listed them: MQM, distances, then what reading
+    // the outputs and the loci found.
     let mut notes = Vec::new();
-    let mqm = match mqm {
-        Some(p) => Some(p.to_path_buf()),
-        None => Some(l.dir.join(crate::layout::MQM_JSON)).filter(|p| p.is_file()),
-    };
-    let mqm = match mqm {
-        Some(p) => {
-            let r = crate::format::mqm::read_report(&p)?;
-            let sha = ldd_io::sha256_file(&l.manifest_path)?.0;
-            if r.manifest_sha256 == sha {
-                Some(r)
-            } else {
-                notes.push(format!(
-                    "{} was made for other sets (another manifest): not shown; run `ldd-sets \
-                     mqm` on these sets again",
-                    p.display()
-                ));
-                None
-            }
+    let mqm = match (i.mqm, &i.manifest_sha256) {
+        (Some((_, r)), Some(sha)) if &r.manifest_sha256 == sha => Some(r),
+        (Some((p, _)), _) => {
+            notes.push(format!(
+                "{} was made for other sets (another manifest): not shown; run `ldd-sets \
+                 mqm` on these sets again",
+                p.display()
+            ));
+            None
         }
-        None => None,
+        (None, _) => None,
     };
-    let (measures_path, measures) = crate::read::sets::reorder_measures(&l)?.unzip();
-    let parse = data::parse_record(&l.m);
+    let (measures_path, measures) = i.measures.unzip();
     let distances = data::lexical_distances(&l.m, &mut notes);
-    let examples = data::examples(&l, scores.as_ref(), per_set, &mut notes)?;
-    let loci = match (&scores_path, &scores) {
-        (Some(p), Some(sc)) => data::loci(p, sc, &l.m, &mut notes)?,
-        _ => None,
-    };
-    Ok(Report {
-        corpus,
+    notes.extend(i.notes);
+    let examples = data::examples(i.sampled, &i.outputs);
+    Report {
+        corpus: file_name(&l.m.inputs.source.path),
         measures_file: measures_path.as_deref().map(file_name),
         dir: l.dir,
         m: l.m,
-        scores,
-        scores_path,
+        scores: i.scores,
+        scores_path: i.scores_path,
         distances,
         measures: measures.unwrap_or_default(),
         examples,
         notes,
-        parse,
-        tally,
+        parse: i.parse,
+        tally: i.tally,
         mqm,
-        loci,
-    })
-}
-
-/// The output path: `--out`, which must end in the format's extension (so a report is
-/// never written over a set file or the manifest), or `SETS/report.<ext>`.
-pub fn out_path(opts: &ReportOptions) -> Result<PathBuf> {
-    let ext = opts.format.extension();
-    let Some(out) = &opts.out else {
-        return Ok(crate::layout::report_file(&opts.sets, ext));
-    };
-    let ok = out.extension().is_some_and(|e| {
-        e.eq_ignore_ascii_case(ext) || (ext == "html" && e.eq_ignore_ascii_case("htm"))
-    });
-    if !ok || out.file_name().is_none() {
-        return Err(Error::Config(format!(
-            "--out {}: the file name must end in .{ext} for --format {}",
-            ldd_io::error::shown(out),
-            if ext == "tex" { "latex" } else { "html" }
-        )));
-    }
-    if out.is_dir() {
-        return Err(Error::Config(format!(
-            "--out {}: is a directory; give a file name",
-            ldd_io::error::shown(out)
-        )));
-    }
-    if out.symlink_metadata().is_ok() && !written_by_us(out, opts.format) {
-        return Err(Error::Config(format!(
-            "--out {}: exists and is not a report written by ldd-sets; refusing to replace \
-             it — choose another --out",
-            ldd_io::error::shown(out)
-        )));
-    }
-    Ok(out.clone())
-}
-
-/// Whether an existing file is an earlier `ldd-sets report` output of this format: an
-/// HTML page whose head names ldd-sets as its generator, or LaTeX tables whose first line
-/// is ldd-sets' comment. Only such files are replaced.
-fn written_by_us(p: &Path, format: Format) -> bool {
-    use std::io::Read as _;
-    let Ok(meta) = p.symlink_metadata() else {
-        return false;
-    };
-    if !meta.file_type().is_file() {
-        return false;
-    }
-    let mut head = Vec::new();
-    let Ok(f) = ldd_io::fs::open_raw(p) else {
-        return false;
-    };
-    if f.take(4096).read_to_end(&mut head).is_err() {
-        return false;
-    }
-    let head = String::from_utf8_lossy(&head);
-    match format {
-        Format::Html => head.contains("<meta name=\"generator\" content=\"ldd-sets "),
-        Format::Latex => head.starts_with("% ldd-sets "),
+        loci: i.loci,
     }
 }
 

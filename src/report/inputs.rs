@@ -1,0 +1,457 @@
+//! Everything the report shows, read in one place before anything is computed: the
+//! scores, the annotators' tally, the MQM judgements (with the manifest's checksum they
+//! must name), the reordering measures, the parse record, the lines of every set's sample
+//! and each system's output for them, and the judged loci. [`read`] is the report's only
+//! input step; [`super::gather`] then computes the [`super::Report`] from what it returns
+//! without reading anything.
+//!
+//! What enters: a loaded sets directory and the paths given to `report`. What leaves:
+//! [`Inputs`], the files' contents checked against the checksums the manifest and
+//! scores.json record, with a note for each file that cannot be shown.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use ldd_io::Input;
+
+use super::data::{sample_positions, LocusItem, Measure, SampledLines};
+use super::scores::Scores;
+use crate::error::{Error, Result};
+use crate::format::judged::{self, Judged};
+use crate::format::manifest::Manifest;
+use crate::format::mqm::MqmReport;
+use crate::format::sheet::TallyReport;
+use crate::read::select::{read_needed_hashed, read_selected};
+use crate::read::sets::Loaded;
+
+/// What the report reads.
+#[derive(Debug)]
+pub struct Inputs {
+    /// The sets directory, loaded.
+    pub loaded: Loaded,
+    /// Where the scores were read from.
+    pub scores_path: Option<PathBuf>,
+    /// The scores, checked against the manifest.
+    pub scores: Option<Scores>,
+    /// The annotators' tally, when given.
+    pub tally: Option<TallyReport>,
+    /// The MQM judgements and where they were read from, when there are any.
+    pub mqm: Option<(PathBuf, MqmReport)>,
+    /// The manifest's SHA-256 (read when there are MQM judgements to check against it).
+    pub manifest_sha256: Option<String>,
+    /// The per-line reordering file read and its measures.
+    pub measures: Option<(PathBuf, Vec<Measure>)>,
+    /// The parse cache's record of the trees.
+    pub parse: Option<ldd_parse::CacheManifest>,
+    /// Every non-empty set's sample, its lines read.
+    pub sampled: Vec<SampledLines>,
+    /// Each system's output lines for the sampled ids (`None`: not shown).
+    pub outputs: Vec<Option<BTreeMap<u32, String>>>,
+    /// Every judged locus, when the scores name the file.
+    pub loci: Option<Vec<LocusItem>>,
+    /// Why a file read here is not shown.
+    pub notes: Vec<String>,
+}
+
+/// Reads everything the report shows about a loaded sets directory: the scores
+/// (`scores`, or `SETS/scores.json` when it exists), the reordering measures, `per_set`
+/// example lines a set with each system's output, the parse record, the annotators'
+/// `tally` when given, and the MQM judgements (`mqm`, or `SETS/mqm.json` when it exists).
+pub fn read(
+    l: Loaded,
+    scores: Option<&Path>,
+    per_set: usize,
+    tally: Option<&Path>,
+    mqm: Option<&Path>,
+) -> Result<Inputs> {
+    let scores_path = match scores {
+        Some(p) => Some(p.to_path_buf()),
+        None => Some(l.dir.join(crate::layout::SCORES_JSON)).filter(|p| p.is_file()),
+    };
+    let scores = match &scores_path {
+        Some(p) => Some(read_scores(p, &l.m)?),
+        None => None,
+    };
+    let tally = tally.map(crate::format::sheet::read_tally).transpose()?;
+    let mqm = match mqm {
+        Some(p) => Some(p.to_path_buf()),
+        None => Some(l.dir.join(crate::layout::MQM_JSON)).filter(|p| p.is_file()),
+    };
+    let mqm = match mqm {
+        Some(p) => {
+            let r = crate::format::mqm::read_report(&p)?;
+            Some((p, r))
+        }
+        None => None,
+    };
+    let manifest_sha256 = match &mqm {
+        Some(_) => Some(ldd_io::sha256_file(&l.manifest_path)?.0),
+        None => None,
+    };
+    let measures = crate::read::sets::reorder_measures(&l)?;
+    let parse = parse_record(&l.m);
+    let mut notes = Vec::new();
+    let (sampled, ids) = sample_lines(&l, per_set)?;
+    let outputs = outputs(scores.as_ref(), &ids, l.m.corpus.lines, &mut notes)?;
+    let loci = match (&scores_path, &scores) {
+        (Some(p), Some(sc)) => loci(p, sc, &l.m, &mut notes)?,
+        _ => None,
+    };
+    Ok(Inputs {
+        loaded: l,
+        scores_path,
+        scores,
+        tally,
+        mqm,
+        manifest_sha256,
+        measures,
+        parse,
+        sampled,
+        outputs,
+        loci,
+        notes,
+    })
+}
+
+/// Largest `scores.json` read: 256 MiB.
+const MAX_SCORES_BYTES: u64 = 256 << 20;
+
+/// Reads `scores.json` at `path` and checks it against the manifest of the sets: same
+/// corpus size, every set row naming a set of the manifest with its sentence count, every row's system
+/// listed. Errors name the file (and the line, for JSON errors).
+fn read_scores(path: &Path, m: &Manifest) -> Result<Scores> {
+    let text = ldd_io::read_text(path, MAX_SCORES_BYTES)?;
+    let s: Scores = serde_json::from_str(&text).map_err(|e| {
+        Error::input(
+            path,
+            e.line() as u64,
+            format!("not an ldd-sets scores.json: {e}"),
+        )
+    })?;
+    let shown = ldd_io::error::shown(path);
+    if s.corpus_lines != m.corpus.lines {
+        return Err(Error::Data(format!(
+            "{shown}: scores a corpus of {} lines but the sets' corpus has {} lines; \
+                 re-run `ldd-sets score` on these sets",
+            s.corpus_lines, m.corpus.lines
+        )));
+    }
+    for r in &s.rows {
+        if !s.systems.iter().any(|x| x.name == r.system) {
+            return Err(Error::Data(format!(
+                "{shown}: a row names system `{}`, which is not in `systems`",
+                ldd_io::error::quote(&r.system, 100)
+            )));
+        }
+        let finite = [r.score, r.control_mean, r.control_sd, r.ci_low, r.ci_high]
+            .iter()
+            .flatten()
+            .chain(&r.control_scores)
+            .all(|v| v.is_finite());
+        if !finite {
+            return Err(Error::Data(format!(
+                "{shown}: a score of {}/{} is not a finite number",
+                ldd_io::error::quote(&r.phenomenon, 100),
+                ldd_io::error::quote(&r.bucket, 100)
+            )));
+        }
+        if !r.is_set() {
+            continue;
+        }
+        match m.set(&r.phenomenon, &r.bucket) {
+            Some(set) if set.sentences == r.sentences => {}
+            Some(set) => {
+                return Err(Error::Data(format!(
+                    "{shown}: set {}/{} has {} sentences there but {} in the manifest; \
+                         the sets changed after scoring: re-run `ldd-sets score`",
+                    r.phenomenon, r.bucket, r.sentences, set.sentences
+                )))
+            }
+            None => {
+                return Err(Error::Data(format!(
+                    "{shown}: set `{}/{}` is not in the manifest; these scores are of other \
+                         sets: re-run `ldd-sets score`",
+                    ldd_io::error::quote(&r.phenomenon, 100),
+                    ldd_io::error::quote(&r.bucket, 100)
+                )))
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// The parse cache's record `K.json` beside the trees `K.conllu.gz` that `extract` read,
+/// when the source was parsed by ldd-sets: it names the UDPipe model. `None` for trees given
+/// with `--conllu`, or a record that does not match the manifest's checksums.
+fn parse_record(m: &Manifest) -> Option<ldd_parse::CacheManifest> {
+    let trees = &m.inputs.conllu.path;
+    let name = trees.file_name()?.to_str()?;
+    let key = name.strip_suffix(".conllu.gz")?;
+    let text = ldd_io::read_text(&trees.with_file_name(format!("{key}.json")), 1 << 20).ok()?;
+    let rec: ldd_parse::CacheManifest = serde_json::from_str(&text).ok()?;
+    (rec.conllu_gz_sha256 == m.inputs.conllu.sha256 && rec.corpus_sha256 == m.inputs.source.sha256)
+        .then_some(rec)
+}
+
+/// The sample of every non-empty set of a loaded sets directory (`per_set` lines a set),
+/// its marked source and target lines read (each file once, checked against its
+/// recorded checksum as it is read); and the corpus ids of every sampled line.
+fn sample_lines(l: &Loaded, per_set: usize) -> Result<(Vec<SampledLines>, BTreeSet<u32>)> {
+    let (dir, m) = (&l.dir, &l.m);
+    let mut sampled = Vec::new();
+    let mut all_ids = BTreeSet::new();
+    for u in &l.units {
+        if u.ids.is_empty() || per_set == 0 {
+            continue;
+        }
+        let positions = sample_positions(&u.set, &u.ids, per_set);
+        let ids: Vec<u32> = positions.iter().map(|&p| u.ids[p as usize - 1]).collect();
+        all_ids.extend(ids.iter().copied());
+        let mut sorted = positions.clone();
+        sorted.sort_unstable();
+        let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
+            let (_, lines) =
+                crate::read::sets::read_recorded(m, dir, rel, |p| read_needed_hashed(p, &sorted))?;
+            Ok(sorted.iter().copied().zip(lines).collect())
+        };
+        let source = read(&u.set.files.marked)?;
+        let target = read(
+            u.set
+                .files
+                .marked_target
+                .as_deref()
+                .unwrap_or(&u.set.files.target),
+        )?;
+        sampled.push(SampledLines {
+            set: u.set.clone(),
+            positions,
+            ids,
+            source,
+            target,
+        });
+    }
+    Ok((sampled, all_ids))
+}
+
+/// Every system's output lines (by corpus id) for the lines in `ids`; `None` for a system
+/// whose file is missing or has the wrong line count, with a note saying why.
+fn outputs(
+    scores: Option<&Scores>,
+    ids: &BTreeSet<u32>,
+    corpus_lines: u64,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Option<BTreeMap<u32, String>>>> {
+    let Some(scores) = scores else {
+        return Ok(Vec::new());
+    };
+    // Scored by contrastive accuracy alone: the systems' scores of the pairs were given,
+    // no output of theirs, which is nothing to note.
+    let from_outputs = scores
+        .metrics
+        .iter()
+        .any(|m| !m.key.starts_with(crate::score::contrastive::KEY));
+    if !from_outputs && scores.systems.iter().all(|s| s.path.is_none()) {
+        return Ok(vec![None; scores.systems.len()]);
+    }
+    let wanted: Vec<u32> = ids.iter().copied().collect();
+    let mut out = Vec::new();
+    for sys in &scores.systems {
+        let Some(path) = &sys.path else {
+            notes.push(format!(
+                "system {}: scores.json does not name its output file",
+                sys.name
+            ));
+            out.push(None);
+            continue;
+        };
+        if !path.is_file() {
+            notes.push(format!(
+                "system {}: output {} not found (paths are as given to `score`, relative to \
+                 the directory it ran in); its examples show –",
+                sys.name,
+                ldd_io::error::shown(path)
+            ));
+            out.push(None);
+            continue;
+        }
+        // The file is read only if it is the one scored: `path` comes from scores.json,
+        // which a report must not trust to name any file.
+        let scored = ldd_io::sha256_file(path).ok().map(|(sha, _)| sha);
+        if sys.sha256.is_none() || scored != sys.sha256 {
+            notes.push(format!(
+                "system {}: {} is not the file scored ({}); its examples show –",
+                sys.name,
+                ldd_io::error::shown(path),
+                if sys.sha256.is_none() {
+                    "scores.json records no checksum: score again"
+                } else {
+                    "its SHA-256 differs from the one recorded in scores.json"
+                }
+            ));
+            out.push(None);
+            continue;
+        }
+        let (lines, n) = read_selected(path, &wanted)?;
+        if n != corpus_lines {
+            notes.push(format!(
+                "system {}: {} has {n} lines, not the corpus's {corpus_lines}: it changed \
+                 after scoring; its examples show –",
+                sys.name,
+                ldd_io::error::shown(path)
+            ));
+            out.push(None);
+            continue;
+        }
+        out.push(Some(wanted.iter().copied().zip(lines).collect()));
+    }
+    Ok(out)
+}
+
+/// Largest judgements file the report reads: 1 GiB (the page shows every row).
+const MAX_LOCI_BYTES: u64 = 1 << 30;
+
+/// Every locus judged by `score --metrics locus` (`scores.loci.tsv`, named by scores.json
+/// at `scores_path`), grouped per locus with one row per system. `None`, with a note
+/// saying why, when the scores name no such file, or when it is missing or changed
+/// since scoring (its SHA-256, checked before a row is read). A file with more rows than
+/// the sets of `m` have loci (for every system) is refused as it is read: memory stays
+/// bounded by the sets, whatever the file claims.
+fn loci(
+    scores_path: &Path,
+    scores: &Scores,
+    m: &crate::format::manifest::Manifest,
+    notes: &mut Vec<String>,
+) -> Result<Option<Vec<LocusItem>>> {
+    let Some(rec) = &scores.loci else {
+        return Ok(None);
+    };
+    // A bare file name beside scores.json: scores.json must not name any other file.
+    let plain = Path::new(&rec.file)
+        .file_name()
+        .is_some_and(|n| n == rec.file.as_str())
+        && !rec.file.starts_with('.');
+    if !plain {
+        return Err(Error::Data(format!(
+            "{}: `loci.file` must be a file name beside it, not `{}`",
+            ldd_io::error::shown(scores_path),
+            ldd_io::error::quote(&rec.file, 100)
+        )));
+    }
+    let path = scores_path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(&rec.file);
+    let size = path.metadata().map(|m| m.len());
+    match size {
+        Err(_) => {
+            notes.push(format!(
+                "{} not found: the locus items are not shown",
+                ldd_io::error::shown(&path)
+            ));
+            return Ok(None);
+        }
+        Ok(n) if n > MAX_LOCI_BYTES => {
+            notes.push(format!(
+                "{} is larger than {} GiB: the locus items are not shown",
+                ldd_io::error::shown(&path),
+                MAX_LOCI_BYTES >> 30
+            ));
+            return Ok(None);
+        }
+        Ok(_) => {}
+    }
+    // The recorded file only, checked before anything is parsed.
+    if ldd_io::sha256_file(&path)?.0 != rec.sha256 {
+        notes.push(format!(
+            "{} changed after scoring (its SHA-256 is not the one scores.json records): the \
+             locus items are not shown",
+            ldd_io::error::shown(&path)
+        ));
+        return Ok(None);
+    }
+    // The systems scored with locus accuracy, in order: every system of one `score` run,
+    // and of merged runs those with a locus row.
+    let systems: Vec<&str> = scores
+        .systems
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|n| {
+            scores
+                .rows
+                .iter()
+                .any(|r| r.system == *n && r.metric == crate::score::locus::KEY)
+        })
+        .collect();
+    let loci: u64 = m.sets.iter().map(|s| s.pairs.max(s.sentences)).sum();
+    let max_rows = loci.saturating_mul(systems.len() as u64);
+    let mut items: Vec<LocusItem> = Vec::new();
+    let mut r = Input::open(&path)?;
+    let (mut last, mut rows) = (1u64, 0u64);
+    let read = judged::for_each_row(&mut r, &path, |j, line| {
+        last = line;
+        rows += 1;
+        if rows > max_rows {
+            return Err(Error::input(
+                &path,
+                line,
+                format!(
+                    "more rows than the sets have loci ({loci}) times systems ({})",
+                    systems.len()
+                ),
+            ));
+        }
+        let k = items.last().map_or(systems.len(), |i| i.rows.len());
+        let same = |a: &Judged, b: &Judged| {
+            (
+                a.phenomenon.as_str(),
+                a.id,
+                a.dep.id,
+                a.head.as_ref().map(|h| h.id),
+            ) == (
+                b.phenomenon.as_str(),
+                b.id,
+                b.dep.id,
+                b.head.as_ref().map(|h| h.id),
+            )
+        };
+        let expected = systems.get(k % systems.len().max(1)).copied();
+        if expected != Some(j.system.as_str()) {
+            return Err(Error::input(
+                &path,
+                line,
+                format!(
+                    "system `{}` where scores.json's systems give `{}`",
+                    ldd_io::error::quote(&j.system, 100),
+                    expected.unwrap_or("none")
+                ),
+            ));
+        }
+        match items.last_mut() {
+            Some(i) if k < systems.len() => {
+                if !same(&i.rows[0], &j) {
+                    return Err(Error::input(&path, line, "a locus lacks a system's row"));
+                }
+                i.rows.push(j);
+            }
+            _ => items.push(LocusItem { rows: vec![j] }),
+        }
+        Ok(())
+    });
+    // Read as it was hashed (not changed in between).
+    if r.finish()?.sha256 != rec.sha256 {
+        notes.push(format!(
+            "{} changed while it was read: the locus items are not shown",
+            ldd_io::error::shown(&path)
+        ));
+        return Ok(None);
+    }
+    read?;
+    if items.last().is_some_and(|i| i.rows.len() != systems.len()) {
+        return Err(Error::input(
+            &path,
+            last,
+            "the last locus lacks a system's row",
+        ));
+    }
+    Ok(Some(items))
+}
