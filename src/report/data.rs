@@ -135,6 +135,8 @@ pub struct LocusItem {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
 
     #[test]
