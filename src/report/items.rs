@@ -1,5 +1,5 @@
 //! The report's item browser: every locus that `score --metrics locus` judged
-//! (`scores.loci.tsv`, [`super::data::loci`]), with its source, reference and every
+//! (`scores.loci.tsv`, read by [`super::inputs`]), with its source, reference and every
 //! system's output marked, filtered by phenomenon, set and each system's judgement.
 //!
 //! The page runs no script (its Content-Security-Policy forbids it), so the filters are
