@@ -110,6 +110,16 @@ pub fn create_registered(
     Ok(Registration(id))
 }
 
+/// Runs `f` (a directory creation) unless a stop has begun: a stop holds the registry
+/// from its first removal until the process ends, so `f` either finishes before it (and
+/// what it made, inside a registered directory, is removed with it) or never runs — a
+/// thread cannot re-create a removed directory between the stop's last removal and the
+/// exit. `f` must not register anything itself.
+pub(crate) fn unless_stopping<T>(f: impl FnOnce() -> T) -> T {
+    let _registry = registry();
+    f()
+}
+
 /// Runs `f` with stops held back: a SIGINT, SIGTERM, SIGHUP or SIGQUIT arriving meanwhile is acted
 /// on when `f` returns. For moving several finished outputs into place (a few renames), so
 /// that a stop finds all of them moved or none; `f` must be short and must not wait on

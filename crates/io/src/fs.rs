@@ -75,9 +75,10 @@ pub fn list_dir(dir: &Path) -> Result<Vec<Entry>> {
     Ok(v)
 }
 
-/// Creates `dir` and its missing parents.
+/// Creates `dir` and its missing parents; never once a stop has begun (it waits for the
+/// process to end instead: see [`crate::cleanup`]), so a stop's removals stay removed.
 pub fn create_dir_all(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+    crate::cleanup::unless_stopping(|| std::fs::create_dir_all(dir)).map_err(|e| Error::io(dir, e))
 }
 
 /// Creates `dir` and its missing parents for files about to be written into it, and
