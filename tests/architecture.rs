@@ -140,11 +140,13 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     None
 }
 
-/// The pipeline order of `src/`: a module may import only modules of lower rank.
-const ORDER: [&str; 20] = [
+/// The pipeline order of `src/`: a module may import only modules of lower rank. `merge`
+/// joins the written outputs of a sharded run's shards (drawing their controls with
+/// `write`), so it follows `write`.
+const ORDER: [&str; 21] = [
     "error", "progress", "config", "layout", "format", "fetch", "read", "permute", "parse",
-    "detect", "bucket", "sample", "write", "contrast", "locus", "score", "judge", "report",
-    "pipeline", "printer",
+    "detect", "bucket", "sample", "write", "merge", "contrast", "locus", "score", "judge",
+    "report", "pipeline", "printer",
 ];
 
 #[test]
@@ -458,7 +460,8 @@ fn report_files_stay_under_600_lines() {
 #[test]
 fn every_stage_folder_says_what_enters_and_leaves() {
     for stage in [
-        "fetch", "read", "parse", "detect", "bucket", "sample", "write", "locus", "score", "report",
+        "fetch", "read", "parse", "detect", "bucket", "sample", "write", "merge", "locus", "score",
+        "report",
     ] {
         let p = root().join("src").join(stage).join("mod.rs");
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
