@@ -3,16 +3,18 @@
 //! Data flows one way, and so do imports — a stage uses only the stages before it:
 //!
 //! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`](mod@write) →
-//! [`contrast`] → [`locus`] → [`score`] → [`judge`] → [`report`]
+//! [`merge`](mod@merge) → [`contrast`] → [`locus`] → [`score`] → [`judge`] → [`report`]
 //!
 //! A side path, [`permute`], makes the data of the method's locality-bias experiment from a
 //! corpus (read → permute).
 //!
 //! [`config`] (language pairs, built-in rules), [`error`] and [`progress`] (the one style of
 //! every progress bar) sit below every stage;
-//! [`pipeline`] glues the stages together for `extract` and `run`. Files are opened and
-//! written only through the `ldd-io` crate, CoNLL-U is the `ldd-conllu` crate, UDPipe is
-//! `ldd-parse`, the aligner `ldd-align`, the metrics and the control sampler `ldd-eval`.
+//! [`pipeline`] glues the stages together for `extract`, `run` and `align`;
+//! [`merge`](mod@merge) joins the outputs of a sharded run's shards into the output of the
+//! whole corpus. Files are opened and written only through the `ldd-io` crate, CoNLL-U is
+//! the `ldd-conllu` crate, UDPipe is `ldd-parse`, the aligner `ldd-align`, the metrics and
+//! the control sampler `ldd-eval`.
 //! The command line (clap) lives in the binary, not here.
 
 pub mod bucket;
@@ -25,6 +27,7 @@ pub mod format;
 pub mod judge;
 pub mod layout;
 pub mod locus;
+pub mod merge;
 pub mod parse;
 pub mod permute;
 pub mod pipeline;

@@ -3,7 +3,8 @@
 //! depend on clap, the library touches the file system only through ldd-io, only
 //! `src/layout` names output files, only `src/format` gives types a file form, every
 //! stage folder says what enters and what leaves it, tests spawn the binary through
-//! one builder, only the printer prints, and no file of `src/report/` reaches 600 lines.
+//! one builder, only the printer prints, no file of `src/report/` reaches 600 lines, and
+//! `src/pipeline/` only glues (at most 500 lines, `extract()` at most 60).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -140,11 +141,13 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     None
 }
 
-/// The pipeline order of `src/`: a module may import only modules of lower rank.
-const ORDER: [&str; 20] = [
+/// The pipeline order of `src/`: a module may import only modules of lower rank. `merge`
+/// joins the written outputs of a sharded run's shards (drawing their controls with
+/// `write`), so it follows `write`.
+const ORDER: [&str; 21] = [
     "error", "progress", "config", "layout", "format", "fetch", "read", "permute", "parse",
-    "detect", "bucket", "sample", "write", "contrast", "locus", "score", "judge", "report",
-    "pipeline", "printer",
+    "detect", "bucket", "sample", "write", "merge", "contrast", "locus", "score", "judge",
+    "report", "pipeline", "printer",
 ];
 
 #[test]
@@ -514,12 +517,73 @@ fn the_report_reads_in_one_place() {
         reading_lines("probe.rs", "let t = ldd_io::read_text(p, 10)?;").len(),
         1
     );
+/// The lines of the function whose definition starts with `start` in `text`, from that line
+/// to its closing brace (found by matching braces), or `None` when it is not there.
+fn fn_lines(text: &str, start: &str) -> Option<usize> {
+    let at = text.find(start)?;
+    let mut depth = 0usize;
+    for (i, c) in text[at..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(text[at..=at + i].lines().count());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `pipeline/` only glues: the work is the stages' own, so every `.rs` file of
+/// `src/pipeline/`, and the folder in total, stays within 500 lines, and `extract()` within
+/// 60 (the sizes are printed).
+#[test]
+fn pipeline_stays_glue() {
+    const FOLDER: usize = 500;
+    const EXTRACT: usize = 60;
+    let counts = line_counts(&root().join("src/pipeline"));
+    let total: usize = counts.iter().map(|(_, n)| n).sum();
+    for (f, n) in &counts {
+        println!("{n:>5} {f}");
+    }
+    println!("{total:>5} src/pipeline/ in total");
+    assert!(
+        counts.len() >= 3 && counts.iter().any(|(f, _)| f == "src/pipeline/extract.rs"),
+        "src/pipeline/ read with its line counts: {counts:?}"
+    );
+    let over = at_or_over(&counts, FOLDER + 1);
+    assert!(
+        over.is_empty(),
+        "files over {FOLDER} lines in src/pipeline/ (move the work to its stage): {over:?}"
+    );
+    assert!(
+        total <= FOLDER,
+        "src/pipeline/ has {total} lines, over {FOLDER}: move the work to its stage"
+    );
+    let extract = code(&root().join("src/pipeline/extract.rs"));
+    let n = fn_lines(&extract, "pub fn extract(").expect("src/pipeline/extract.rs: no extract()");
+    println!("{n:>5} lines of extract()");
+    assert!(
+        n <= EXTRACT,
+        "extract() has {n} lines, over {EXTRACT}: move the work to its stage"
+    );
+    // The count is exact: a function of 3 lines with nested braces counts 3, one of 1 line
+    // 1, and an unclosed one is not counted.
+    let f = "pub fn g() {}\npub fn f(x: u8) -> u8 {\n    if x > 0 { 1 } else { 0 }\n}\n";
+    assert_eq!(fn_lines(f, "pub fn f("), Some(3));
+    assert_eq!(fn_lines(f, "pub fn g("), Some(1));
+    assert_eq!(fn_lines("pub fn f() {\n    {\n}\n", "pub fn f("), None);
+    assert!(n > 20, "extract() found whole: {n} lines");
 }
 
 #[test]
 fn every_stage_folder_says_what_enters_and_leaves() {
     for stage in [
-        "fetch", "read", "parse", "detect", "bucket", "sample", "write", "locus", "score", "report",
+        "fetch", "read", "parse", "detect", "bucket", "sample", "write", "merge", "locus", "score",
+        "report",
     ] {
         let p = root().join("src").join(stage).join("mod.rs");
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));

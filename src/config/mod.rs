@@ -272,7 +272,7 @@ impl Pair {
     /// The default pair of `languages` (`SRC`-`TGT`): corpus files
     /// `<name>.<SRC>-<TGT>.<lang>`, the source language's default model from the registry
     /// (none if the registry does not know the language), the registry's default corpus,
-    /// and the default phenomena (chosen by `pipeline::select_rules` from the registry).
+    /// and the default phenomena (chosen by `detect::select::select_rules` from the registry).
     pub fn defaults(languages: &Languages) -> Result<Pair> {
         let (src, tgt) = (languages.source(), languages.target());
         let reg = registry::Registry::builtin()?;

@@ -28,11 +28,12 @@ use ldd_align::{
     Aligner, AlignerSpec, Alignment, Corpus, HmmOptions, ModelFile, PairStore, PairStoreBuilder,
     Pairs, TrainOptions,
 };
-use ldd_conllu::Sentence;
+use ldd_conllu::{parse_block, Sentence};
 use ldd_io::Input;
 
 use crate::error::{Error, Result};
 use crate::format::options;
+use crate::read::lockstep::{Line, Lockstep};
 
 /// Which alignment model aligns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -439,6 +440,38 @@ pub fn read_pairs(
             }
         }
     }
+}
+
+/// Reads the sentence pairs of the corpus `source`/`target`, handing each pair's tokens to
+/// `push`: with `conllu`, its parse, exactly as `extract` builds them (the UD words of each
+/// line's tree, read in lockstep, and the target's [`tokens`]: [`pair_tokens`]); else both
+/// sides split by [`tokens`] ([`read_pairs`]). Lowercased with `opts.lowercase`.
+pub fn read_corpus_pairs(
+    (source, target): (&Path, &Path),
+    conllu: Option<&Path>,
+    opts: &AlignOptions,
+    mut push: impl FnMut(&[String], &[String]) -> Result<()>,
+) -> Result<()> {
+    let Some(conllu) = conllu else {
+        let (pretokenized, lowercase) = (opts.pretokenized, opts.lowercase);
+        return read_pairs(source, target, pretokenized, lowercase, push).map(|_| ());
+    };
+    let mut input = Lockstep::open(source, target, conllu)?;
+    let mut line = Line::default();
+    let lower = |v: Vec<String>| -> Vec<String> {
+        if opts.lowercase {
+            v.iter().map(|w| w.to_lowercase()).collect()
+        } else {
+            v
+        }
+    };
+    while input.next(&mut line)? {
+        let tree = parse_block(&line.block, conllu)?;
+        let (s, t) = pair_tokens(&tree, &line.source, &line.target, opts.pretokenized);
+        push(&lower(s), &lower(t))?;
+    }
+    input.finish()?;
+    Ok(())
 }
 
 /// Reads external alignments (Pharaoh, one line per pair of `pairs`), checking every link

@@ -1,17 +1,30 @@
-//! Detection in one corpus line (`extract` runs it over a chunk of lines in parallel):
-//! the tree parsed and checked against its line, the rules' matches, and the tokens the
-//! aligner needs.
+//! Detection in one corpus line ([`detect_line`]): the tree parsed and checked against its
+//! line, the rules' matches, and the tokens the aligner needs; and over a whole corpus
+//! ([`detect_lines`]), a chunk of lines at a time in parallel.
+//!
+//! Source, target and CoNLL-U are read in lockstep, in chunks of [`CHUNK_LINES`] lines;
+//! each chunk's trees are parsed and matched in parallel (rayon) and then handed on in
+//! corpus order, so the output does not depend on the thread count. Memory is bounded by
+//! the chunk size, plus 4 bytes per corpus line for the source lengths (kept for
+//! length-matched controls) and, for reordering sets, the token ids of the whole corpus
+//! (alignment EM needs them).
 
 use std::path::Path;
 
+use ldd_align::Corpus;
 use ldd_conllu::parse_block;
+use rayon::prelude::*;
 
 use super::alignment::pair_tokens;
 use super::reorder::ReorderOptions;
-use super::rules::{Match, Matcher};
+use super::rules::{Match, Matcher, RuleSet};
 use crate::error::{Error, Result};
+use crate::format::manifest::{CorpusStats, Distances, Inputs};
 use crate::read::belongs::{check_belongs, where_they_differ, Belongs};
-use crate::read::lockstep::Line;
+use crate::read::lockstep::{CorpusFiles, Line};
+
+/// Lines per parallel chunk.
+pub const CHUNK_LINES: usize = 2048;
 
 /// What detection found in one corpus line.
 #[derive(Debug, Default)]
@@ -92,4 +105,96 @@ pub fn detect_line(
         d.forms = s.words.iter().map(|w| w.form.to_string()).collect();
     }
     Ok(d)
+}
+
+/// What detection counted over a corpus ([`detect_lines`]).
+pub struct Scanned {
+    /// The three inputs read (their sizes, checksums and lines).
+    pub inputs: Inputs,
+    /// Corpus statistics.
+    pub stats: CorpusStats,
+    /// Pairs per distance of every phenomenon, in rule order.
+    pub distances: Vec<Distances>,
+    /// Source length in words of every line read (0 for empty lines).
+    pub lengths: Vec<u32>,
+    /// Source words and target tokens of every line read, when reorder sets are built
+    /// (else empty).
+    pub pairs: Corpus,
+}
+
+/// Reads `corpus` (its lines in lockstep with their trees, to the end of every file) and
+/// detects the phenomena of `rules` in every line (with `reorder`, also the tokens the
+/// aligner needs), a chunk of lines at a time in parallel; hands each line with a match,
+/// its corpus line number and what was found in it to `found`, in corpus order.
+pub fn detect_lines(
+    corpus: &CorpusFiles,
+    rules: &RuleSet,
+    reorder: Option<&ReorderOptions>,
+    mut found: impl FnMut(&Line, u64, &Detected) -> Result<()>,
+) -> Result<Scanned> {
+    let mut input = corpus.open()?;
+    let (trust, first) = (corpus.trust_conllu, corpus.first_line());
+    let matcher = rules.compile();
+    let mut stats = CorpusStats::default();
+    let mut distances: Vec<Distances> = rules
+        .phenomena
+        .iter()
+        .map(|p| Distances {
+            phenomenon: p.name.clone(),
+            counts: Vec::new(),
+        })
+        .collect();
+    let (mut lengths, mut pairs) = (Vec::new(), Corpus::new());
+    let mut lines: Vec<Line> = (0..CHUNK_LINES).map(|_| Line::default()).collect();
+    let mut done = false;
+    while !done {
+        let mut n = 0;
+        while n < CHUNK_LINES {
+            if !input.next(&mut lines[n])? {
+                done = true;
+                break;
+            }
+            n += 1;
+        }
+        let conllu = input.conllu_path();
+        let detected: Vec<Result<Detected>> = lines[..n]
+            .par_iter()
+            .map(|l| detect_line(l, &matcher, conllu, reorder, trust))
+            .collect();
+        for (line, d) in lines[..n].iter().zip(detected) {
+            let d = d?;
+            if let Some((s, t)) = &d.align_pair {
+                pairs.push_pair(s, t);
+            }
+            let id = first + stats.lines;
+            stats.lines += 1;
+            stats.normalised_lines += u64::from(d.normalised);
+            stats.tolerated_lines += u64::from(d.tolerated);
+            stats.unchecked_lines += u64::from(trust);
+            stats.source_words += u64::from(d.words);
+            lengths.push(if d.empty { 0 } else { d.words });
+            if d.empty {
+                stats.empty_lines += 1;
+                continue;
+            }
+            if !d.matches.is_empty() {
+                for m in &d.matches {
+                    distances[usize::from(m.phenomenon)].add(m.distance as usize);
+                }
+                found(line, id, &d)?;
+            }
+        }
+    }
+    let [source, target, conllu] = input.finish()?;
+    Ok(Scanned {
+        inputs: Inputs {
+            source,
+            target,
+            conllu,
+        },
+        stats,
+        distances,
+        lengths,
+        pairs,
+    })
 }

@@ -5,7 +5,8 @@
 //! [`rules::Match`]es — a dependent, its head and the distance between them — for every
 //! phenomenon of the [`rules::RuleSet`], and per pair the largest reordering found by word
 //! alignment ([`alignment`], with the aligner obtained once — loaded, cached or trained —
-//! by [`aligner_cache`]; [`reorder`]).
+//! by [`aligner_cache`]; [`reorder`]). Which rules run is resolved once, for every command
+//! ([`select`]).
 
 pub mod aligner_cache;
 pub mod alignment;
@@ -13,6 +14,7 @@ pub mod line;
 pub mod locus;
 pub mod reorder;
 pub mod rules;
+pub mod select;
 
 /// The value among `all` whose `name` is `s` (the `FromStr` of the option enums), or an
 /// error listing every name.

@@ -15,9 +15,12 @@ use std::sync::Arc;
 
 use ldd_align::{paper_position, Alignment, Corpus, Link, Reordering};
 
-use super::aligner_cache::Obtained;
-use super::alignment::AlignOptions;
+use super::aligner_cache::{self, Obtained, OwnCorpus};
+use super::alignment::{self, AlignOptions, Aligned, CorpusSides};
+use crate::error::{Error, Result};
 use crate::format::options::{self, MeasureSizes};
+use crate::read::lockstep::CorpusFiles;
+use crate::read::shard::Shard;
 
 /// The phenomenon name (output directory) of reordering sets.
 pub const NAME: &str = crate::layout::REORDER_DIR;
@@ -302,6 +305,77 @@ impl From<&options::Reorder> for ReorderOptions {
             cache: None,
         }
     }
+}
+
+/// A shard cannot train the aligner on its lines alone (the shards would align with
+/// different models): its reordering sets need a saved model or the whole corpus's
+/// alignments.
+pub fn check_shard_reorder(shard: Shard, reorder: Option<&ReorderOptions>) -> Result<()> {
+    match reorder {
+        Some(r) if r.alignments.is_none() && r.align.model.is_none() => {
+            Err(Error::Config(format!(
+                "--shard {shard}: the reordering sets of a sharded run need one aligner for the \
+                 whole corpus: train it once (`ldd-sets align --src S --tgt T --conllu C \
+                 --save-model PREFIX`, on the whole corpus or a sample of it) and give every \
+                 shard --align-model PREFIX; or give --alignments of the whole corpus; or \
+                 --no-reorder"
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Aligns the lines read from `corpus` (`pairs[k]` = tokens of its k-th line read) in
+/// `langs` with the aligner `r` holds (`run`'s), or one obtained here (loaded, from the
+/// aligner cache, or trained on the corpus and the training files), which it also returns;
+/// or reads their alignments (`--alignments`, of the whole corpus).
+pub fn align_pairs(
+    pairs: &Corpus,
+    r: &ReorderOptions,
+    corpus: &CorpusFiles,
+    langs: (&str, &str),
+) -> Result<(Aligned, Option<Arc<Obtained>>)> {
+    let read = |alignments| Aligned {
+        alignments,
+        posteriors: None,
+        trained_pairs: 0,
+        too_long: 0,
+    };
+    Ok(match &r.alignments {
+        Some(path) => match &corpus.shard {
+            Some(s) => (
+                read(alignment::read_alignments_of(
+                    path,
+                    pairs,
+                    s.lines.first,
+                    s.corpus_lines,
+                )?),
+                None,
+            ),
+            None => (read(alignment::read_alignments(path, pairs)?), None),
+        },
+        None => {
+            let own = CorpusSides {
+                source: &corpus.source,
+                target: &corpus.target,
+            };
+            let aligner = match &r.trained {
+                Some(a) => a.clone(),
+                None => {
+                    let corpus = OwnCorpus {
+                        pairs,
+                        sides: own,
+                        conllu: &corpus.conllu,
+                    };
+                    let cache = r.cache.as_deref();
+                    Arc::new(aligner_cache::obtain(&r.align, langs, Some(corpus), cache)?)
+                }
+            };
+            let aligned =
+                alignment::align(pairs, &r.align, langs, Some(own), Some(&aligner.trained))?;
+            (aligned, Some(aligner))
+        }
+    })
 }
 
 /// The measures of every pair. With `paper_compat`, `position` is the released code's

@@ -12,8 +12,8 @@ use ldd_io::{FileInfo, LineRange};
 use ldd_parse::ChunkRecord;
 use serde::{Deserialize, Serialize};
 
-use super::options::{Controls, ReorderInfo, Rules};
-use super::sets::{SetControls, SetEntry, SetKind};
+use super::options::{Controls, Measure, Reorder, ReorderFiles, ReorderInfo, Rules};
+use super::sets::{SetControls, SetEntry, SetFiles, SetKind};
 use crate::config::Languages;
 use crate::error::{Error, Result};
 
@@ -366,6 +366,14 @@ impl Manifest {
         Ok(m)
     }
 
+    /// Writes `summary.csv` of the sets, then the manifest with the checksums of every file
+    /// under `root` (the staged output, complete but for these two) into `root`.
+    pub fn write_into(&mut self, root: &Path) -> Result<()> {
+        write_summary(&root.join(crate::layout::SUMMARY), &self.sets)?;
+        self.record_checksums(root)?;
+        self.write(&root.join(MANIFEST))
+    }
+
     /// Writes the manifest as pretty JSON.
     pub fn write(&self, path: &Path) -> Result<()> {
         let mut text = serde_json::to_string_pretty(self)
@@ -405,6 +413,376 @@ impl Manifest {
         self.sets
             .iter()
             .find(|s| s.phenomenon == phenomenon && s.bucket == bucket)
+    }
+}
+
+/// What the shards of one run must agree on ([`Manifest::run_settings`]): the manifest
+/// but each shard's own counts, line range, parse, checksums and command line, and the
+/// paths of the inputs (shards may run in other directories; the inputs' checksums must
+/// agree). Serialised only to name where two differ, in the manifest's own field names
+/// ([`RunSettings::differences`]).
+#[derive(Debug, PartialEq, Serialize)]
+pub struct RunSettings<'a> {
+    /// [`Manifest::format_version`].
+    pub format_version: u32,
+    /// The tool's name and version (not its command line: each shard's names its shard).
+    pub tool: ToolSettings<'a>,
+    /// [`Manifest::languages`].
+    #[serde(with = "languages")]
+    pub languages: Languages,
+    /// The inputs, without their paths.
+    pub inputs: InputSettings<'a>,
+    /// [`Manifest::rules`].
+    pub rules: &'a Rules,
+    /// [`Manifest::marker`].
+    pub marker: &'a str,
+    /// Every set, without its counts.
+    pub sets: Vec<SetSettings<'a>>,
+    /// How the reordering sets were built, without the counts.
+    pub reorder: Option<ReorderSettings<'a>>,
+    /// [`Manifest::controls`] (a shard has none).
+    pub controls: &'a [SetControls],
+    /// The shard record, without the shard's own index, lines and parse.
+    pub shard: Option<ShardSettings<'a>>,
+}
+
+/// [`Tool`] without the command line.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct ToolSettings<'a> {
+    /// [`Tool::name`].
+    pub name: &'a str,
+    /// [`Tool::version`].
+    pub version: &'a str,
+}
+
+/// [`Inputs`] without their paths.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct InputSettings<'a> {
+    /// Source side.
+    pub source: FileSettings<'a>,
+    /// Target side.
+    pub target: FileSettings<'a>,
+    /// The parse (`None` when each shard parsed its own lines: then the shard record's
+    /// parse says what was parsed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conllu: Option<FileSettings<'a>>,
+}
+
+/// A [`FileInfo`] without its path.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct FileSettings<'a> {
+    /// [`FileInfo::bytes`].
+    pub bytes: u64,
+    /// [`FileInfo::sha256`].
+    pub sha256: &'a str,
+    /// [`FileInfo::lines`].
+    pub lines: u64,
+}
+
+/// A [`SetEntry`] without its counts.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct SetSettings<'a> {
+    /// [`SetEntry::kind`].
+    pub kind: SetKind,
+    /// [`SetEntry::phenomenon`].
+    pub phenomenon: &'a str,
+    /// [`SetEntry::bucket`].
+    pub bucket: &'a str,
+    /// [`SetEntry::min_distance`].
+    pub min_distance: u32,
+    /// [`SetEntry::exact`].
+    pub exact: bool,
+    /// [`SetEntry::files`].
+    pub files: &'a SetFiles,
+}
+
+/// A [`ReorderInfo`] without its counts.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct ReorderSettings<'a> {
+    /// [`ReorderInfo::options`].
+    pub options: &'a Reorder,
+    /// [`ReorderInfo::source_tokens`].
+    pub source_tokens: &'a str,
+    /// [`ReorderInfo::target_tokens`].
+    pub target_tokens: &'a str,
+    /// [`ReorderInfo::sizes`], without the lines counted.
+    pub sizes: Vec<SizeSettings<'a>>,
+    /// [`ReorderInfo::files`].
+    pub files: &'a ReorderFiles,
+}
+
+/// A [`super::options::MeasureSizes`] without the lines counted.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct SizeSettings<'a> {
+    /// The measure.
+    pub measure: Measure,
+    /// Whether it builds the sets.
+    pub builds_sets: bool,
+    /// Its thresholds.
+    pub buckets: &'a [u32],
+}
+
+/// A [`ShardRecord`] without the shard's own index, lines and parse.
+#[derive(Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ShardSettings<'a> {
+    /// A [`ShardPart`].
+    Part(ShardPartSettings<'a>),
+    /// A merged output (never merged again).
+    Merged(&'a MergedShards),
+}
+
+/// A [`ShardPart`] without the shard's index and lines.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct ShardPartSettings<'a> {
+    /// [`ShardPart::count`].
+    pub count: u32,
+    /// [`ShardPart::corpus_lines`].
+    pub corpus_lines: u64,
+    /// [`ShardPart::lengths`].
+    pub lengths: &'a str,
+    /// [`ShardPart::controls`].
+    pub controls: Controls,
+    /// The parse's settings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parse: Option<ShardParseSettings<'a>>,
+}
+
+/// A [`ShardParse`] without what is the shard's own (its chunks) or the machine's (paths).
+#[derive(Debug, PartialEq, Serialize)]
+pub struct ShardParseSettings<'a> {
+    /// [`ShardParse::file`].
+    pub file: &'a str,
+    /// [`ShardParse::corpus_sha256`].
+    pub corpus_sha256: &'a str,
+    /// [`ShardParse::model_sha256`].
+    pub model_sha256: &'a str,
+    /// [`ShardParse::chunk_lines`].
+    pub chunk_lines: u64,
+}
+
+impl Manifest {
+    /// What the shards of one run must agree on ([`RunSettings`]). Every field of the
+    /// manifest and of its records that hold counts is named here, compared or left out (the
+    /// patterns are exhaustive), so a field added or renamed in this module does not compile
+    /// until this function says whether `merge` compares it; the records compared whole
+    /// (rules, options, file names) compare every field.
+    pub fn run_settings(&self) -> RunSettings<'_> {
+        let Manifest {
+            format_version,
+            tool,
+            languages,
+            inputs,
+            corpus: _,
+            rules,
+            marker,
+            sets,
+            reorder,
+            controls,
+            distances: _,
+            checksums: _,
+            shard,
+        } = self;
+        // Each shard's command line names its own shard and output directory.
+        let Tool {
+            name,
+            version,
+            command: _,
+        } = tool;
+        let Inputs {
+            source,
+            target,
+            conllu,
+        } = inputs;
+        // Shards that parsed their own lines read different parses (their shard records
+        // say of what).
+        let own_parse = matches!(shard, Some(ShardRecord::Part(p)) if p.parse.is_some());
+        RunSettings {
+            format_version: *format_version,
+            tool: ToolSettings { name, version },
+            languages: languages.clone(),
+            inputs: InputSettings {
+                source: FileSettings::of(source),
+                target: FileSettings::of(target),
+                conllu: (!own_parse).then(|| FileSettings::of(conllu)),
+            },
+            rules,
+            marker,
+            sets: sets.iter().map(SetSettings::of).collect(),
+            reorder: reorder.as_ref().map(ReorderSettings::of),
+            controls,
+            shard: shard.as_ref().map(ShardSettings::of),
+        }
+    }
+}
+
+impl<'a> FileSettings<'a> {
+    fn of(f: &'a FileInfo) -> Self {
+        let FileInfo {
+            path: _,
+            bytes,
+            sha256,
+            lines,
+        } = f;
+        FileSettings {
+            bytes: *bytes,
+            sha256,
+            lines: *lines,
+        }
+    }
+}
+
+impl<'a> SetSettings<'a> {
+    fn of(s: &'a SetEntry) -> Self {
+        let SetEntry {
+            kind,
+            phenomenon,
+            bucket,
+            min_distance,
+            exact,
+            sentences: _,
+            pairs: _,
+            mean_source_words: _,
+            files,
+        } = s;
+        SetSettings {
+            kind: *kind,
+            phenomenon,
+            bucket,
+            min_distance: *min_distance,
+            exact: *exact,
+            files,
+        }
+    }
+}
+
+impl<'a> ReorderSettings<'a> {
+    fn of(r: &'a ReorderInfo) -> Self {
+        let ReorderInfo {
+            options,
+            source_tokens,
+            target_tokens,
+            trained_pairs: _,
+            too_long: _,
+            lines_with_links: _,
+            sizes,
+            files,
+        } = r;
+        let sizes = sizes
+            .iter()
+            .map(|s| {
+                let super::options::MeasureSizes {
+                    measure,
+                    builds_sets,
+                    buckets,
+                    lines: _,
+                } = s;
+                SizeSettings {
+                    measure: *measure,
+                    builds_sets: *builds_sets,
+                    buckets,
+                }
+            })
+            .collect();
+        ReorderSettings {
+            options,
+            source_tokens,
+            target_tokens,
+            sizes,
+            files,
+        }
+    }
+}
+
+impl<'a> ShardSettings<'a> {
+    fn of(s: &'a ShardRecord) -> Self {
+        match s {
+            ShardRecord::Merged(m) => ShardSettings::Merged(m),
+            ShardRecord::Part(ShardPart {
+                index: _,
+                count,
+                lines: _,
+                corpus_lines,
+                lengths,
+                controls,
+                parse,
+            }) => ShardSettings::Part(ShardPartSettings {
+                count: *count,
+                corpus_lines: *corpus_lines,
+                lengths,
+                controls: *controls,
+                parse: parse.as_ref().map(|p| {
+                    let ShardParse {
+                        file,
+                        corpus: _,
+                        corpus_sha256,
+                        model: _,
+                        model_sha256,
+                        chunk_lines,
+                        chunks: _,
+                    } = p;
+                    ShardParseSettings {
+                        file,
+                        corpus_sha256,
+                        model_sha256,
+                        chunk_lines: *chunk_lines,
+                    }
+                }),
+            }),
+        }
+    }
+}
+
+impl RunSettings<'_> {
+    /// Where `self` and `other` differ, at most `max` places, each as its path in the
+    /// manifest (`shard.controls.seed`, `sets[3].bucket`).
+    pub fn differences(&self, other: &RunSettings<'_>, max: usize) -> Vec<String> {
+        let json = |s: &RunSettings<'_>| serde_json::to_value(s).unwrap_or_default();
+        let mut out = Vec::new();
+        differences(&json(self), &json(other), "", max, &mut out);
+        out
+    }
+}
+
+/// The places (`a.b[3].c`) where two JSON values differ, at most `max` of them.
+fn differences(
+    a: &serde_json::Value,
+    b: &serde_json::Value,
+    at: &str,
+    max: usize,
+    out: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    if out.len() >= max {
+        return;
+    }
+    let key = |k: &str| {
+        if at.is_empty() {
+            k.to_string()
+        } else {
+            format!("{at}.{k}")
+        }
+    };
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                match (x.get(k), y.get(k)) {
+                    (Some(p), Some(q)) => differences(p, q, &key(k), max, out),
+                    _ if out.len() < max => out.push(key(k)),
+                    _ => {}
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                differences(p, q, &format!("{at}[{i}]"), max, out);
+            }
+        }
+        _ if a != b => out.push(at.to_string()),
+        _ => {}
     }
 }
 
@@ -472,4 +850,83 @@ pub fn write_summary(path: &Path, sets: &[SetEntry]) -> Result<()> {
         Ok(())
     })();
     res.map_err(|e| Error::Data(format!("{}: {e}", ldd_io::error::shown(path))))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The manifest of shard `index`/2 of a small run, as `extract --shard` writes it.
+    fn shard_manifest(index: u32) -> Manifest {
+        let file =
+            |path: &str, sha: &str| json!({"path": path, "bytes": 10, "sha256": sha, "lines": 4});
+        let set = |sentences: u64| {
+            json!({
+                "kind": "lexical", "phenomenon": "p", "bucket": "ge1", "min_distance": 1,
+                "exact": false, "sentences": sentences, "pairs": sentences,
+                "mean_source_words": 3.5,
+                "files": {"source": "p/ge1.de", "target": "p/ge1.en", "ids": "p/ge1.ids",
+                          "conllu": "p/ge1.conllu", "marked": "p/ge1.marked.de"}
+            })
+        };
+        serde_json::from_value(json!({
+            "format_version": FORMAT_VERSION,
+            "tool": {"name": "ldd-sets", "version": "1.0.0",
+                     "command": ["ldd-sets", "extract", "--shard", format!("{index}/2")]},
+            "languages": {"source": "de", "target": "en"},
+            "inputs": {"source": file(&format!("/m{index}/c.de"), "aa"),
+                       "target": file(&format!("/m{index}/c.en"), "bb"),
+                       "conllu": file(&format!("/m{index}/c.conllu"), "cc")},
+            "corpus": {"lines": 2, "empty_lines": 0, "source_words": 7 * u64::from(index)},
+            "rules": {"source": "rules.toml", "max_distance": 3, "phenomena": []},
+            "marker": "*",
+            "sets": [set(u64::from(index))],
+            "reorder": null,
+            "controls": [],
+            "distances": [{"phenomenon": "p", "counts": [0, index]}],
+            "checksums": {"p/ge1.ids": format!("{index}")},
+            "shard": {"kind": "part", "index": index, "count": 2,
+                      "lines": {"first": 2 * index - 1, "count": 2}, "corpus_lines": 4,
+                      "lengths": "shard-lengths.txt",
+                      "controls": {"count": 2, "seed": 1, "tolerance": 1,
+                                   "allow_set_members": false}}
+        }))
+        .unwrap()
+    }
+
+    /// Two shards of one run agree though their command lines, input paths, counts, line
+    /// ranges and checksums differ; a changed setting is named by its manifest path.
+    #[test]
+    fn shards_of_one_run_agree_and_a_changed_setting_is_named() {
+        let (a, b) = (shard_manifest(1), shard_manifest(2));
+        assert_ne!(a.tool.command, b.tool.command);
+        assert_ne!(a.inputs.source.path, b.inputs.source.path);
+        assert_eq!(a.run_settings(), b.run_settings());
+
+        let mut c = shard_manifest(2);
+        c.inputs.target.sha256 = "bd".into();
+        c.sets[0].bucket = "ge2".into();
+        if let Some(ShardRecord::Part(p)) = &mut c.shard {
+            p.controls.seed = 2;
+        }
+        assert_ne!(a.run_settings(), c.run_settings());
+        assert_eq!(
+            a.run_settings().differences(&c.run_settings(), 3),
+            [
+                "inputs.target.sha256",
+                "sets[0].bucket",
+                "shard.controls.seed"
+            ]
+        );
+        assert_eq!(
+            a.run_settings().differences(&c.run_settings(), 1),
+            ["inputs.target.sha256"]
+        );
+        let mut d = shard_manifest(2);
+        d.tool.version = "0.9.0".into();
+        let at = a.run_settings().differences(&d.run_settings(), 3);
+        assert_eq!(at, ["tool.version"]);
+    }
 }

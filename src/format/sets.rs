@@ -138,7 +138,7 @@ pub struct ShortfallEntry {
 }
 
 /// Controls written for one set (manifest entry).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetControls {
     /// Phenomenon name.
     pub phenomenon: String,

@@ -4,7 +4,10 @@
 //!
 //! What enters: a corpus side (one sentence per line) and a model (a file, or a pair
 //! config's model name looked up in the models directory). What leaves: a gzip CoNLL-U
-//! file in the parse cache, one tree per corpus line ([`Parsed`]).
+//! file in the parse cache, one tree per corpus line ([`Parsed`]); a corpus's trees, given
+//! or parsed, for the whole corpus or one shard ([`prepare`]).
+
+pub mod prepare;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

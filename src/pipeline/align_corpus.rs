@@ -1,5 +1,7 @@
 //! `align`: a parallel corpus word-aligned and written in Pharaoh format, and scored
-//! against gold alignments (alignment error rate, precision, recall).
+//! against gold alignments (alignment error rate, precision, recall): its pairs read
+//! ([`crate::detect::alignment::read_corpus_pairs`]), aligned, written
+//! ([`crate::write::alignments`]) and scored (`ldd_align`).
 //!
 //! With a parse, the source tokens are the UD words of its trees and the pairs are built
 //! exactly as `extract` builds them, so `align --conllu` output fed to
@@ -9,14 +11,12 @@
 use std::path::PathBuf;
 
 use ldd_align::{alignment_error_rate, read_gold, AerScores, Gold, GoldOptions, PairStoreBuilder};
-use ldd_conllu::parse_block;
 
 use crate::config::Languages;
 use crate::detect::alignment::{
-    align_stored, pair_tokens, read_pairs, AlignOptions, CorpusSides, ModelType, TooLong,
+    align_stored, read_corpus_pairs, AlignOptions, CorpusSides, ModelType, TooLong,
 };
 use crate::error::{Error, Result};
-use crate::read::lockstep::{Line, Lockstep};
 use crate::write::alignments::{create_model_dirs, AlignFiles};
 
 /// What `align` aligns.
@@ -70,41 +70,14 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
     let mut store = PairStoreBuilder::new()?;
     let mut over = TooLong::default();
     let mut lengths: Vec<(usize, usize)> = Vec::new();
-    let mut push = |s: &[String], t: &[String]| -> Result<()> {
+    let sides = (run.source.as_path(), run.target.as_path());
+    read_corpus_pairs(sides, run.conllu.as_deref(), opts, |s, t| {
         over.add(s.len(), t.len(), opts.max_tokens);
         if scoring {
             lengths.push((s.len(), t.len()));
         }
         Ok(store.push_pair(s, t)?)
-    };
-    match &run.conllu {
-        Some(conllu) => {
-            let mut input = Lockstep::open(&run.source, &run.target, conllu)?;
-            let mut line = Line::default();
-            let lower = |v: Vec<String>| -> Vec<String> {
-                if opts.lowercase {
-                    v.iter().map(|w| w.to_lowercase()).collect()
-                } else {
-                    v
-                }
-            };
-            while input.next(&mut line)? {
-                let tree = parse_block(&line.block, conllu)?;
-                let (s, t) = pair_tokens(&tree, &line.source, &line.target, opts.pretokenized);
-                push(&lower(s), &lower(t))?;
-            }
-            input.finish()?;
-        }
-        None => {
-            read_pairs(
-                &run.source,
-                &run.target,
-                opts.pretokenized,
-                opts.lowercase,
-                push,
-            )?;
-        }
-    }
+    })?;
     let store = store.finish()?;
     let langs = (run.languages.source(), run.languages.target());
     // Read the gold first: a bad gold file fails before the (long) alignment.

@@ -1,12 +1,15 @@
 //! The pipeline: the stages glued together for one corpus ([`extract`](fn@extract)), for every
-//! corpus of a language pair ([`run`]), and for the shards of a sharded run ([`merge`]).
+//! corpus of a language pair ([`run`]), and for `align` ([`align_corpus`]). Each step is
+//! the stage's own; the pipeline only hands each stage what it needs, in order.
 //!
-//! This is the only module that imports every stage; no stage imports it.
+//! This is the only module that imports every stage; no stage imports it. What `extract`,
+//! `run` and `parse` resolve first — the rules that run, a corpus's trees, the corpora of a
+//! pair — and the merge of a sharded run's outputs are their stages' own, re-exported here
+//! for the commands: [`select_rules`] and [`check_phenomena`] (detect), [`prepare_corpus`]
+//! (parse), [`corpus_jobs`] (read), [`merge`](mod@merge) (its own stage).
 
 pub mod align_corpus;
 pub mod extract;
-pub mod merge;
-pub mod plan;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -20,12 +23,14 @@ use crate::read::discover::LocalCorpus;
 use crate::read::shard::Shard;
 use crate::sample::ControlOptions;
 
-pub use extract::{
-    check_shard_reorder, extract, CorpusFiles, ExtractReport, Output, SetOptions, ShardRun,
-};
-pub use plan::{
-    check_phenomena, corpus_jobs, prepare_corpus, select_rules, CorpusJob, Prepared, Trees,
-};
+pub use crate::detect::reorder::check_shard_reorder;
+pub use crate::detect::select::{check_phenomena, select_rules};
+pub use crate::merge;
+pub use crate::parse::prepare::{prepare_corpus, Prepared, Trees};
+pub use crate::read::discover::{corpus_jobs, CorpusJob};
+pub use crate::read::lockstep::CorpusFiles;
+pub use crate::read::shard::ShardRun;
+pub use extract::{extract, ExtractReport, Output, SetOptions};
 
 /// How `run` parses every corpus.
 #[derive(Debug, Clone)]
@@ -69,7 +74,7 @@ pub enum Progress<'a> {
     Done(&'a CorpusRun),
 }
 
-/// Parses and extracts every corpus of `jobs` (see [`plan::corpus_jobs`]) in `languages`
+/// Parses and extracts every corpus of `jobs` (see [`corpus_jobs`]) in `languages`
 /// with `sets` and `controls` (each output replaced as [`Output::replace`] says, from
 /// `replace`), telling `progress` as it goes. Reordering sets are aligned
 /// by one aligner, trained first on every corpus of the pair (unless one is loaded).

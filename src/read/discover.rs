@@ -1,4 +1,5 @@
-//! The corpora of a directory: files named `<name>.<files>.<lang>[.gz]`.
+//! The corpora of a directory: files named `<name>.<files>.<lang>[.gz]`; and the corpora a
+//! `run` works on ([`corpus_jobs`]).
 
 use std::path::{Path, PathBuf};
 
@@ -60,4 +61,56 @@ pub fn discover(pair: &Pair, dir: &Path) -> Result<Vec<LocalCorpus>> {
         )));
     }
     Ok(found)
+}
+
+/// One corpus of a `run`: its files, where its sets go, and what else its run reads.
+#[derive(Debug, Clone)]
+pub struct CorpusJob {
+    /// The corpus.
+    pub corpus: LocalCorpus,
+    /// Its output directory.
+    pub out: PathBuf,
+    /// The aligner's training data (unless a model is loaded): every corpus of the pair,
+    /// this one too, as `PREFIX`es; the same for every corpus of a run.
+    pub align_train: Vec<PathBuf>,
+    /// Files the run depends on besides the corpus (the corpora directory): never inside
+    /// an output.
+    pub protect: Vec<PathBuf>,
+}
+
+/// The corpora of `pair` in `dir` (only those `only` names, if given), each with its
+/// output directory `out/<name>` and, as the aligner's training data, all the pair's
+/// corpora: a small test set alone aligns poorly (the paper used a large training corpus).
+pub fn corpus_jobs(
+    pair: &Pair,
+    dir: &Path,
+    only: Option<&[String]>,
+    out: &Path,
+) -> Result<Vec<CorpusJob>> {
+    let all = discover(pair, dir)?;
+    if let Some(only) = only {
+        if let Some(name) = only.iter().find(|n| !all.iter().any(|c| &c.name == *n)) {
+            let found: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+            return Err(Error::Config(format!(
+                "--only: no corpus `{}` in {} (found: {})",
+                ldd_io::error::escape(name),
+                ldd_io::error::shown(dir),
+                found.join(", ")
+            )));
+        }
+    }
+    let wanted = |c: &&LocalCorpus| only.is_none_or(|o| o.contains(&c.name));
+    Ok(all
+        .iter()
+        .filter(wanted)
+        .map(|c| CorpusJob {
+            corpus: c.clone(),
+            out: out.join(&c.name),
+            align_train: all
+                .iter()
+                .map(|o| dir.join(crate::layout::corpus_stem(&o.name, &pair.files)))
+                .collect(),
+            protect: vec![dir.to_path_buf()],
+        })
+        .collect())
 }

@@ -1,10 +1,12 @@
-//! Source, target and CoNLL-U read in lockstep: line *i* of each side with tree *i*.
+//! Source, target and CoNLL-U read in lockstep: line *i* of each side with tree *i*; a
+//! run's corpus ([`CorpusFiles`]) opened for the whole corpus or a shard's lines.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ldd_conllu::{Block, Reader};
 use ldd_io::{FileInfo, Input, LineRange};
 
+use super::shard::ShardRun;
 use crate::error::{Error, Result};
 
 /// One corpus line: both sides and the text of its tree.
@@ -16,6 +18,43 @@ pub struct Line {
     pub target: String,
     /// The tree's CoNLL-U block.
     pub block: Block,
+}
+
+/// The corpus to extract from: its files, read in lockstep.
+#[derive(Debug, Clone)]
+pub struct CorpusFiles {
+    /// Source side of the corpus (plain or gzip).
+    pub source: PathBuf,
+    /// Target side.
+    pub target: PathBuf,
+    /// CoNLL-U parse of the source side, one tree per corpus line.
+    pub conllu: PathBuf,
+    /// Do not check that each tree belongs to its corpus line (`--trust-conllu`).
+    pub trust_conllu: bool,
+    /// Only the lines of one shard (`None`: the whole corpus).
+    pub shard: Option<ShardRun>,
+}
+
+impl CorpusFiles {
+    /// The inputs read in lockstep: the whole corpus, or the shard's lines.
+    pub fn open(&self) -> Result<Lockstep> {
+        match &self.shard {
+            Some(s) => Lockstep::open_lines(
+                &self.source,
+                &self.target,
+                &self.conllu,
+                s.lines,
+                s.corpus_lines,
+                s.parse.is_none(),
+            ),
+            None => Lockstep::open(&self.source, &self.target, &self.conllu),
+        }
+    }
+
+    /// The corpus line number of the first line read.
+    pub fn first_line(&self) -> u64 {
+        self.shard.as_ref().map_or(1, |s| s.lines.first)
+    }
 }
 
 /// The three inputs of a run, read together.

@@ -12,6 +12,7 @@ use std::str::FromStr;
 use ldd_io::{Input, LineRange};
 
 use crate::error::{Error, Result};
+use crate::format::manifest::ShardParse;
 
 /// The most shards a corpus may be cut into.
 pub const MAX_SHARDS: u32 = 100_000;
@@ -67,6 +68,20 @@ impl FromStr for Shard {
         }
         Ok(Shard { index, count })
     }
+}
+
+/// What one shard of a sharded run extracts.
+#[derive(Debug, Clone)]
+pub struct ShardRun {
+    /// The shard.
+    pub shard: Shard,
+    /// Its corpus lines.
+    pub lines: LineRange,
+    /// Lines of the whole corpus.
+    pub corpus_lines: u64,
+    /// The shard's own parse of its lines, when the CoNLL-U read holds only those trees
+    /// (its `file` is set when written); `None`: the CoNLL-U is the whole corpus's parse.
+    pub parse: Option<ShardParse>,
 }
 
 /// The number of lines of a corpus file (plain or gzip; a final line without terminator

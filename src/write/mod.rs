@@ -1,19 +1,24 @@
 //! Stage 6, **write**: everything a run leaves on disk.
 //!
-//! What enters: the selected lines with their marks ([`set::Entry`]), the controls' ids
-//! with their lines, the alignments, and the run's description. What leaves: the set
-//! files ([`set`]) with their marked lines ([`crate::format::marked`]) and loci
-//! ([`locus`]), control files ([`controls`]), the
+//! What enters: the selected lines with their marks ([`set::Entry`]; every lexical set of a
+//! run: [`set::SetWriters`]), the sets' ids and the corpus lengths to draw their controls
+//! from, the aligned corpus, and the run's description. What leaves: the set files
+//! ([`set`]) with their marked lines ([`crate::format::marked`]) and loci ([`locus`]),
+//! control files ([`controls`]: each group of sets' controls drawn by
+//! [`crate::sample`], then their corpus lines read once and written), the reordering sets
+//! once the corpus is aligned ([`reorder_sets`]: a second pass over the corpus) with the
 //! corpus-wide reordering files ([`reorder_files`]), `manifest.json` / `summary.csv`
-//! ([`crate::format::manifest`]), and a shard's files for `merge` ([`shard`]), all inside a staging
-//! directory that becomes OUT only when the run succeeds (`ldd_io::Staging`); and `align`'s
-//! Pharaoh and posterior files ([`alignments`]). What later commands added to a previous
-//! output is kept across a re-run that gives the same sets, or refused ([`later`]).
+//! ([`crate::format::manifest`]), and a shard's files and record for `merge` ([`shard`]),
+//! all inside a staging directory that becomes OUT only when the run succeeds
+//! (`ldd_io::Staging`); and `align`'s Pharaoh and posterior files ([`alignments`]). What
+//! later commands added to a previous output is kept across a re-run that gives the same
+//! sets, or refused ([`later`]).
 
 pub mod alignments;
 pub mod controls;
 pub mod later;
 pub mod locus;
 pub mod reorder_files;
+pub mod reorder_sets;
 pub mod set;
 pub mod shard;

@@ -1,4 +1,5 @@
-//! Challenge-set files: the per-set writer and what the manifest says of each set.
+//! Challenge-set files: the per-set writer ([`SetWriter`]), the writers of every lexical set
+//! of a run ([`SetWriters`]), and what the manifest says of each set.
 //!
 //! A set `OUT/<phenomenon>/<bucket>` is five line-aligned files: `.<src>` and `.<tgt>`
 //! (the corpus lines as read, minus line terminator and BOM), `.ids` (1-based corpus line
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bucket::Bucket;
 use crate::detect::line::Detected;
+use crate::detect::rules::RuleSet;
 use crate::error::Result;
 use crate::format::locus::{self, Locus};
 use crate::format::marked::mark_pairs;
@@ -166,38 +168,69 @@ impl SetWriter {
     }
 }
 
-/// Writes corpus line `id` (`line`, with what detection found in it, `d`) to every set of
-/// `writers` (one row per phenomenon, one writer per bucket of `buckets`) it qualifies for.
-pub fn write_matches(
-    line: &Line,
-    id: u64,
-    d: &Detected,
-    buckets: &[Bucket],
-    writers: &mut [Vec<SetWriter>],
-) -> Result<()> {
-    for (pi, row) in writers.iter_mut().enumerate() {
-        for (b, w) in buckets.iter().zip(row.iter_mut()) {
-            let q = b.qualifying(&d.matches, pi);
-            if q.is_empty() {
-                continue;
+/// The writers of every lexical set: one row per phenomenon of the rules, one writer per
+/// bucket.
+pub struct SetWriters {
+    buckets: Vec<Bucket>,
+    rows: Vec<(String, Vec<SetWriter>)>,
+}
+
+impl SetWriters {
+    /// Creates the (empty) files of every set of `rules` under `root`, named for the
+    /// languages `(source, target)`.
+    pub fn create(root: &Path, rules: &RuleSet, (src, tgt): (&str, &str)) -> Result<SetWriters> {
+        let buckets = Bucket::all(rules.max_distance);
+        let mut rows = Vec::new();
+        for p in &rules.phenomena {
+            let mut row = Vec::new();
+            for b in &buckets {
+                let files = SetFiles::new(&p.name, &b.to_string(), src, tgt);
+                row.push(SetWriter::create(root, files)?);
             }
-            let pairs: Vec<(u32, u32)> = q.iter().map(|m| (m.dependent, m.head)).collect();
-            let marked = mark_pairs(&d.tokens, d.words as usize, &pairs);
-            let loci = crate::detect::locus::lexical(id, &q, &d.forms, None);
-            w.write(&Entry {
-                id,
-                source: &line.source,
-                target: &line.target,
-                conllu: &d.conllu,
-                marked: &marked,
-                marked_target: None,
-                pairs: q.len() as u64,
-                loci: &loci,
-                words: u64::from(d.words),
-            })?;
+            rows.push((p.name.clone(), row));
         }
+        Ok(SetWriters { buckets, rows })
     }
-    Ok(())
+
+    /// Writes corpus line `id` (`line`, with what detection found in it, `d`) to every set
+    /// it qualifies for.
+    pub fn write(&mut self, line: &Line, id: u64, d: &Detected) -> Result<()> {
+        for (pi, (_, row)) in self.rows.iter_mut().enumerate() {
+            for (b, w) in self.buckets.iter().zip(row.iter_mut()) {
+                let q = b.qualifying(&d.matches, pi);
+                if q.is_empty() {
+                    continue;
+                }
+                let pairs: Vec<(u32, u32)> = q.iter().map(|m| (m.dependent, m.head)).collect();
+                let marked = mark_pairs(&d.tokens, d.words as usize, &pairs);
+                let loci = crate::detect::locus::lexical(id, &q, &d.forms, None);
+                w.write(&Entry {
+                    id,
+                    source: &line.source,
+                    target: &line.target,
+                    conllu: &d.conllu,
+                    marked: &marked,
+                    marked_target: None,
+                    pairs: q.len() as u64,
+                    loci: &loci,
+                    words: u64::from(d.words),
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes what is buffered and describes every set for the manifest, by phenomenon,
+    /// then bucket.
+    pub fn finish(self) -> Result<Vec<SetEntry>> {
+        let mut written = Vec::new();
+        for (p, row) in self.rows {
+            for (b, w) in self.buckets.iter().zip(row) {
+                written.push(w.finish(SetKind::Lexical, &p, *b)?);
+            }
+        }
+        Ok(written)
+    }
 }
 
 #[cfg(test)]

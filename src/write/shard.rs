@@ -1,11 +1,15 @@
 //! The files only a shard's output has, for `merge`: the source length of every line of the
-//! shard (`shard-lengths.txt`) and a copy of the shard's own parse (`shard-parse.conllu.gz`).
+//! shard (`shard-lengths.txt`) and a copy of the shard's own parse (`shard-parse.conllu.gz`);
+//! and the shard's record in its manifest ([`shard_record`]).
 
 use std::path::Path;
 
 use ldd_io::Input;
 
 use crate::error::{Error, Result};
+use crate::format::manifest::{ShardParse, ShardPart, ShardRecord};
+use crate::read::shard::ShardRun;
+use crate::sample::ControlOptions;
 
 /// The lengths file of a shard's output.
 pub use crate::layout::SHARD_LENGTHS as LENGTHS;
@@ -22,6 +26,32 @@ pub fn write_files(root: &Path, lengths: &[u32], parse: Option<&Path>) -> Result
         ldd_io::fs::copy_new(conllu, &root.join(PARSE))?;
     }
     Ok(())
+}
+
+/// The shard's record for the manifest, once its own files are written into `root`
+/// ([`write_files`]: `lengths`, the lengths of its lines, and a copy of its own parse
+/// `conllu`); `merge` draws the controls of `controls` over the whole corpus.
+pub fn shard_record(
+    root: &Path,
+    s: &ShardRun,
+    lengths: &[u32],
+    conllu: &Path,
+    controls: &ControlOptions,
+) -> Result<ShardRecord> {
+    write_files(root, lengths, s.parse.as_ref().map(|_| conllu))?;
+    let parse = s.parse.as_ref().map(|p| ShardParse {
+        file: PARSE.to_string(),
+        ..p.clone()
+    });
+    Ok(ShardRecord::Part(ShardPart {
+        index: s.shard.index,
+        count: s.shard.count,
+        lines: s.lines,
+        corpus_lines: s.corpus_lines,
+        lengths: LENGTHS.to_string(),
+        controls: (*controls).into(),
+        parse,
+    }))
 }
 
 /// Writes one length per line (all-or-nothing).

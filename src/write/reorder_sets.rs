@@ -1,0 +1,157 @@
+//! The reordering sets, once the corpus is aligned ([`write_reorder`]): the reference words
+//! aligned to the loci of the lexical sets, the corpus-wide reordering files
+//! ([`super::reorder_files`]), the `reorder/geK` sets of the chosen measure — written by a
+//! second pass over the corpus, since a line's membership is known only once every line is
+//! aligned — and the aligner beside them, so that every later command aligns with it.
+
+use std::path::Path;
+
+use ldd_align::{Corpus, Reordering};
+use ldd_conllu::parse_block;
+
+use super::locus::add_reference;
+use super::reorder_files::write_corpus_files;
+use super::set::{Entry, SetWriter};
+use crate::bucket::Bucket;
+use crate::detect::aligner_cache::Obtained;
+use crate::detect::alignment::Aligned;
+use crate::detect::locus::{self, AlignedLine};
+use crate::detect::reorder::{self, ReorderOptions};
+use crate::error::Result;
+use crate::format::marked::mark_links;
+use crate::format::options::{ReorderFiles, ReorderInfo};
+use crate::format::sets::{SetEntry, SetFiles, SetKind};
+use crate::layout;
+use crate::read::lockstep::{CorpusFiles, Line};
+
+/// A corpus once aligned.
+pub struct AlignedCorpus<'a> {
+    /// Its files (read again for the reorder sets' lines).
+    pub corpus: &'a CorpusFiles,
+    /// Source and target language.
+    pub langs: (&'a str, &'a str),
+    /// Source words and target tokens: `pairs[k]` of the k-th line read.
+    pub pairs: &'a Corpus,
+    /// Their alignments.
+    pub aligned: &'a Aligned,
+    /// Source length in words of every line read (0 for empty lines).
+    pub lengths: &'a [u32],
+}
+
+/// Writes under `root` what the reordering sets of `r` leave once the corpus `c` is
+/// aligned: the reference words aligned to the loci of the lexical `sets` (already
+/// written), the corpus-wide reordering files, the reorder sets (appended to `sets`) and
+/// the `aligner`, when this run obtained one. Returns the manifest's record of them.
+pub fn write_reorder(
+    root: &Path,
+    r: &ReorderOptions,
+    c: &AlignedCorpus<'_>,
+    aligner: Option<&Obtained>,
+    sets: &mut Vec<SetEntry>,
+) -> Result<ReorderInfo> {
+    let first = c.corpus.first_line();
+    let post = c.aligned.posteriors.as_deref();
+    for set in sets.iter() {
+        if let Some(rel) = &set.files.locus {
+            add_reference(root, rel, first, c.pairs, &c.aligned.alignments, post)?;
+        }
+    }
+    let (rsets, mut info) = reorder_sets(root, r, c)?;
+    sets.extend(rsets);
+    // The aligner travels with the sets: every later command aligns with it.
+    if let Some(a) = aligner {
+        let prefix = layout::reorder_aligner();
+        a.place(&root.join(&prefix))?;
+        info.files.model = Some(prefix);
+    }
+    Ok(info)
+}
+
+/// Measures the reordering of every aligned line, writes the corpus-wide files and then
+/// the reorder sets of the chosen measure by a second pass over the inputs.
+fn reorder_sets(
+    root: &Path,
+    r: &ReorderOptions,
+    c: &AlignedCorpus<'_>,
+) -> Result<(Vec<SetEntry>, ReorderInfo)> {
+    let (corpus, langs, pairs, lengths) = (c.corpus, c.langs, c.pairs, c.lengths);
+    let (alignments, posteriors) = (&c.aligned.alignments, &c.aligned.posteriors);
+    let (trained_pairs, too_long) = (c.aligned.trained_pairs, c.aligned.too_long);
+    let measures: Vec<Reordering> = reorder::measure(pairs, alignments, r.paper_compat);
+    let files = ReorderFiles {
+        posteriors: posteriors.is_some().then(layout::reorder_posteriors),
+        ..ReorderFiles::standard()
+    };
+    let first = corpus.first_line();
+    let post = posteriors.as_deref();
+    write_corpus_files(root, &files, first, pairs, alignments, post, &measures)?;
+
+    let thresholds = r.thresholds();
+    let mut writers = Vec::new();
+    for b in &thresholds {
+        let bucket = layout::bucket(false, *b);
+        let mut f = SetFiles::new(reorder::NAME, &bucket, langs.0, langs.1);
+        f.marked_target = Some(layout::set_file(
+            reorder::NAME,
+            &bucket,
+            &layout::marked(langs.1),
+        ));
+        writers.push(SetWriter::create(root, f)?);
+    }
+    let mut input = corpus.open()?;
+    let mut line = Line::default();
+    let mut k = 0usize;
+    while input.next(&mut line)? {
+        let m = measures.get(k);
+        let nonempty = lengths.get(k).is_some_and(|&l| l > 0);
+        let member = r.membership(m.filter(|_| nonempty), &thresholds);
+        if let (Some(m), true) = (m, member.contains(&true)) {
+            let tree = parse_block(&line.block, &corpus.conllu)?;
+            let text = tree.to_conllu();
+            let links = r.marked_links(m);
+            let id = first + k as u64;
+            let loci = AlignedLine::new(pairs, k, alignments, post)
+                .map(|a| locus::reorder(id, r.locus_distance(m), &links, &a))
+                .unwrap_or_default();
+            let (marked, marked_t) = mark_links(
+                &tree.owned_tokens(),
+                tree.len(),
+                &pairs.tgt_tokens(k),
+                &links,
+            );
+            for (w, _) in writers.iter_mut().zip(&member).filter(|(_, &m)| m) {
+                w.write(&Entry {
+                    id,
+                    source: &line.source,
+                    target: &line.target,
+                    conllu: &text,
+                    marked: &marked,
+                    marked_target: Some(&marked_t),
+                    pairs: 1,
+                    loci: &loci,
+                    words: u64::from(lengths[k]),
+                })?;
+            }
+        }
+        k += 1;
+    }
+    let mut sets = Vec::new();
+    for (b, w) in thresholds.iter().zip(writers) {
+        sets.push(w.finish(SetKind::Reorder, reorder::NAME, Bucket::AtLeast(*b))?);
+    }
+    let info = ReorderInfo {
+        options: r.into(),
+        source_tokens: "UD words of the source tree".into(),
+        target_tokens: if r.align.pretokenized {
+            "whitespace".into()
+        } else {
+            "ldd-align tokenizer".into()
+        },
+        trained_pairs,
+        too_long,
+        lines_with_links: measures.iter().filter(|m| m.word_links > 0).count() as u64,
+        sizes: r.sizes(&measures),
+        files,
+    };
+    Ok((sets, info))
+}
