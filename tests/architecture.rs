@@ -517,6 +517,8 @@ fn the_report_reads_in_one_place() {
         reading_lines("probe.rs", "let t = ldd_io::read_text(p, 10)?;").len(),
         1
     );
+}
+
 /// The lines of the function whose definition starts with `start` in `text`, from that line
 /// to its closing brace (found by matching braces), or `None` when it is not there.
 fn fn_lines(text: &str, start: &str) -> Option<usize> {
