@@ -4,7 +4,8 @@
 //! `src/layout` names output files, only `src/format` gives types a file form, every
 //! stage folder says what enters and what leaves it, tests spawn the binary through
 //! one builder, only the printer prints, no file of `src/report/` reaches 600 lines, and
-//! `src/pipeline/` only glues (at most 500 lines, `extract()` at most 60).
+//! `src/pipeline/` only glues (at most 500 lines, `extract()` at most 60), the report reads
+//! in one place, and only the command line's plan module builds the library's options.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -388,6 +389,97 @@ fn only_the_printer_prints() {
     );
     // The exception is still there (or it goes from the list).
     assert_eq!(excepted.len(), EXCEPTIONS.len(), "{excepted:?}");
+}
+
+/// Where a type whose name ends in `Options` is followed by `{` in `text` (code without
+/// comments): its line (from 1), its name, and whether it is a struct literal (`let o =
+/// ScoreOptions {`, `&ldd::MergeOptions {`) rather than the type's definition or impl
+/// block (after `struct`, `enum`, `union`, `trait`, `impl` or `for`); a return type
+/// (`-> ScoreOptions {`) is neither and left out.
+fn options_braces(text: &str) -> Vec<(usize, String, bool)> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("Options") {
+        let end = i + "Options".len();
+        if text[end..].chars().next().is_some_and(ident)
+            || !text[end..].trim_start().starts_with('{')
+        {
+            continue;
+        }
+        let start = text[..i].trim_end_matches(ident).len();
+        // The word before the type's path (`impl a::b::XOptions`: `impl`).
+        let mut before = text[..start].trim_end();
+        while let Some(rest) = before.strip_suffix("::") {
+            before = rest.trim_end_matches(ident).trim_end();
+        }
+        if before.ends_with("->") {
+            continue;
+        }
+        let word = &before[before.trim_end_matches(ident).len()..];
+        let definition = ["struct", "enum", "union", "trait", "impl", "for"].contains(&word);
+        let line = text[..i].matches('\n').count() + 1;
+        out.push((line, text[start..end].to_string(), !definition));
+    }
+    out
+}
+
+/// The check below tells a struct literal from a definition, an impl block and a return
+/// type, whatever the path and spacing.
+#[test]
+fn options_braces_tell_literals_from_definitions() {
+    let text = "let o = FooOptions {\n    a: 1,\n};\nimpl FooOptions {\nimpl Default for \
+                ldd::FooOptions {\npub struct BarOptions {\nfn f() -> BarOptions {\n\
+                run(&ldd::y::BazOptions{ a });\nenum QuxOptions {\nlet x = Options  {\n\
+                let y = MyOptionsX { };\nlet z = BarOptions::default();";
+    let braces = options_braces(text);
+    let found: Vec<(usize, &str, bool)> = braces
+        .iter()
+        .map(|(l, n, lit)| (*l, n.as_str(), *lit))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (1, "FooOptions", true),
+            (4, "FooOptions", false),
+            (5, "FooOptions", false),
+            (6, "BarOptions", false),
+            (8, "BazOptions", true),
+            (9, "QuxOptions", false),
+            (10, "Options", true),
+        ]
+    );
+}
+
+/// Every command's flags become its typed plan in one place, `src/cli/plan/` (ripgrep's
+/// `HiArgs`): no other file of `src/cli/` builds a library's options — no struct literal
+/// of a type named `...Options` — nor defines such a type outside the option groups of
+/// `src/cli/args.rs`.
+#[test]
+fn only_the_plan_module_builds_options() {
+    let cli = root().join("src/cli");
+    let plan = cli.join("plan");
+    let mut found = Vec::new();
+    let mut in_plan = 0;
+    let files = rust_files(&cli);
+    assert!(files.len() >= 20, "{files:?}");
+    for f in &files {
+        let rel = f.strip_prefix(root()).unwrap().display().to_string();
+        for (line, name, literal) in options_braces(&code(f)) {
+            if f.starts_with(&plan) {
+                in_plan += usize::from(literal);
+            } else if literal || !f.ends_with("args.rs") {
+                let what = if literal { "literal" } else { "definition" };
+                found.push(format!("{rel}:{line}: {name} {what}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "options built outside src/cli/plan/ (resolve the flags in the command's plan):\n{}",
+        found.join("\n")
+    );
+    // The plans do build them, so the check reads what it should.
+    assert!(in_plan >= 14, "{in_plan} options literals in src/cli/plan/");
 }
 
 /// Tests run `ldd-sets` through the one builder of `tests/common` (`Ldd`), not through

@@ -5,11 +5,9 @@ use std::path::{Path, PathBuf};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
-use ldd_align::{GoldFormat, GoldOptions};
-use ldd_sets::config::Languages;
-use ldd_sets::detect::alignment::{Direction, ModelType};
+use ldd_align::GoldFormat;
 use ldd_sets::error::Result;
-use ldd_sets::pipeline::align_corpus::{align_corpus, AlignRun};
+use ldd_sets::pipeline::align_corpus::align_corpus;
 use ldd_sets::printer;
 
 use super::args::{given, AlignArgs, Common, QuietArgs, ThreadArgs};
@@ -19,59 +17,59 @@ use super::plan;
 pub struct AlignCmdArgs {
     /// Source side, one sentence per line (plain or gzip).
     #[arg(long, value_name = "FILE")]
-    src: PathBuf,
+    pub src: PathBuf,
     /// Target side, line-aligned with --src (plain or gzip).
     #[arg(long, value_name = "FILE")]
-    tgt: PathBuf,
+    pub tgt: PathBuf,
     /// UD parse of the source side (one tree per line): align its UD words, the source
     /// tokens `extract` uses, so the output can be given to `extract --alignments`.
     /// Without it the source is split by the aligner's tokenizer.
     #[arg(long, value_name = "FILE")]
-    conllu: Option<PathBuf>,
+    pub conllu: Option<PathBuf>,
     /// Source language code (names the --align-train files).
     #[arg(long, value_name = "LANG", default_value = "src")]
-    src_lang: String,
+    pub src_lang: String,
     /// Target language code.
     #[arg(long, value_name = "LANG", default_value = "tgt")]
-    tgt_lang: String,
+    pub tgt_lang: String,
     /// Where to write the alignments (Pharaoh, source index - target index, 0-based).
     /// Optional with --gold or --save-align-model (training a model for the shards of a
     /// sharded run).
     #[arg(long, value_name = "FILE", required_unless_present_any = ["gold", "save_align_model"])]
-    out: Option<PathBuf>,
+    pub out: Option<PathBuf>,
     /// Also write the confidence of every link (needs --align-model-type hmm): one line per
     /// pair, one probability per link of the --out line in the same order — the link's
     /// posterior in the directional model that chose it, the lower of the two when both did.
     /// Written together with --out (both or neither).
     #[arg(long, value_name = "FILE", requires = "out")]
-    posteriors: Option<PathBuf>,
+    pub posteriors: Option<PathBuf>,
     /// Score the alignments against these gold alignments of the same corpus: prints the
     /// alignment error rate (AER), precision and recall (sure/possible links, Och & Ney
     /// 2003), also with --quiet. Gold indices refer to the aligned tokens (use --pretokenized for a
     /// tokenized gold corpus). Links outside their sentence pair are reported and left
     /// out.
     #[arg(long, value_name = "FILE")]
-    gold: Option<PathBuf>,
+    pub gold: Option<PathBuf>,
     /// Gold file format: pharaoh (a line per pair; i-j sure, i?j or ipj possible) or wpt
     /// (a link per line: `sentence i j [S|P]`, sentences from 1) [default: recognised
     /// from the first line].
     #[arg(long, value_name = "FORMAT", requires = "gold",
           value_parser = PossibleValuesParser::new(["pharaoh", "wpt"]).try_map(|s| s.parse::<GoldFormat>()))]
-    gold_format: Option<GoldFormat>,
+    pub gold_format: Option<GoldFormat>,
     /// First token index of the gold links: 0, or 1 (then index 0 is NULL and ignored).
     #[arg(long, value_name = "N", default_value_t = 0, requires = "gold",
           value_parser = clap::value_parser!(u8).range(0..=1))]
-    gold_base: u8,
+    pub gold_base: u8,
     /// Which token the first index of a gold link is: src-tgt or tgt-src.
     #[arg(long, value_name = "ORDER", default_value = "src-tgt", requires = "gold",
           value_parser = PossibleValuesParser::new(["src-tgt", "tgt-src"]))]
-    gold_order: String,
+    pub gold_order: String,
     #[command(flatten)]
-    align: AlignArgs,
+    pub align: AlignArgs,
     #[command(flatten)]
-    threads: ThreadArgs,
+    pub threads: ThreadArgs,
     #[command(flatten)]
-    quiet: QuietArgs,
+    pub quiet: QuietArgs,
 }
 
 impl Common for AlignCmdArgs {
@@ -89,36 +87,21 @@ impl Common for AlignCmdArgs {
 }
 
 pub fn align(a: AlignCmdArgs) -> Result<()> {
-    let quiet = a.quiet.quiet;
-    let options = plan::align_options(
-        &a.align,
-        !quiet,
-        (ModelType::DEFAULT, Direction::Intersection),
-    );
-    let gold_opts = GoldOptions {
-        format: a.gold_format,
-        one_based: a.gold_base == 1,
-        target_first: a.gold_order == "tgt-src",
-    };
-    let report = align_corpus(&AlignRun {
-        source: a.src,
-        target: a.tgt,
-        conllu: a.conllu,
-        languages: Languages::new(&a.src_lang, &a.tgt_lang)?,
-        align: options.clone(),
-        out: a.out,
-        posteriors: a.posteriors,
-        gold: a.gold.clone().map(|g| (g, gold_opts)),
-    })?;
-    let (Some((gold, s)), Some(path)) = (report.gold, a.gold) else {
+    let p = plan::align(&a)?;
+    let report = align_corpus(&p.run)?;
+    let (Some((gold, s)), Some((path, _))) = (report.gold, &p.run.gold) else {
         return Ok(());
     };
-    for w in printer::align::gold_warnings(&gold, &path) {
+    for w in printer::align::gold_warnings(&gold, path) {
         printer::say(&w);
     }
-    let gold_form = (a.gold_base, a.gold_order.as_str());
+    let (base, order) = &p.gold_form;
     printer::out(&printer::align::gold_summary(
-        &gold, &path, gold_form, &options, &s,
+        &gold,
+        path,
+        (*base, order),
+        &p.run.align,
+        &s,
     ));
     Ok(())
 }

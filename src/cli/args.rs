@@ -260,7 +260,8 @@ pub struct ReplaceArgs {
     pub replace: bool,
 }
 
-/// The options `extract` and `run` share, resolved by [`PlanArgs::plan`](super::plan).
+/// The options `extract` and `run` share, resolved by [`super::plan`] into the stages'
+/// options.
 #[derive(Args, Debug, Clone)]
 pub struct PlanArgs {
     #[command(flatten)]

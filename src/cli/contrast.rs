@@ -4,8 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use ldd_sets::config::contrast::ContrastConfig;
-use ldd_sets::contrast::{contrast as contrast_sets, ContrastOptions};
+use ldd_sets::contrast::contrast as contrast_sets;
 use ldd_sets::error::Result;
 use ldd_sets::parse::TargetModel;
 use ldd_sets::printer;
@@ -13,33 +12,34 @@ use ldd_sets::printer::contrast::contrast_summary;
 use ldd_sets::read::sets::load;
 
 use super::args::{given, Common, QuietArgs};
+use super::plan;
 
 #[derive(Args)]
 pub struct ContrastArgs {
     /// Output directory of `ldd-sets extract` (made with the aligner, so that its locus
     /// files name the reference words).
     #[arg(long, value_name = "DIR")]
-    sets: PathBuf,
+    pub sets: PathBuf,
     /// Output directory: items.jsonl, contrast.SRC, contrast.TGT, contrapro.json (ContraPro's
     /// evaluate.py), lingeval97.json (LingEval97's evaluate.py and json_to_plaintext.py),
     /// aces.jsonl and aces.tsv (ACES's aces-score / aces-eval), contrast.json. Replaced as a
     /// whole, and only if `contrast` wrote it.
     #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    pub out: PathBuf,
     /// Variant rules replacing the built-in config/contrast.toml: the variant types of each
     /// phenomenon and the reflexive pronouns of each target language (a word list, and each
     /// pronoun's UD features for --target-model).
     #[arg(long, value_name = "FILE")]
-    variants: Option<PathBuf>,
+    pub variants: Option<PathBuf>,
     /// A UDPipe model of the target language (or `auto`: the registry's, from the models
     /// directory; never downloaded). The references are tagged, and `replaced` variants
     /// go by UD features: only a token tagged as a reflexive pronoun is replaced, by every
     /// pronoun of the same case and another person or number ([by_features] and
     /// [pronouns] in the variant rules) [default: the word list of the variant rules]
     #[arg(long, value_name = "FILE|auto", value_parser = TargetModel::parse)]
-    target_model: Option<TargetModel>,
+    pub target_model: Option<TargetModel>,
     #[command(flatten)]
-    quiet: QuietArgs,
+    pub quiet: QuietArgs,
 }
 
 impl Common for ContrastArgs {
@@ -53,23 +53,13 @@ impl Common for ContrastArgs {
 }
 
 pub fn contrast(a: ContrastArgs) -> Result<()> {
-    let config = match &a.variants {
-        Some(f) => ContrastConfig::load(f)?,
-        None => ContrastConfig::builtin()?,
-    };
-    let l = load(&a.sets)?;
-    let tagger = match &a.target_model {
-        Some(m) => Some(m.load(l.m.languages.target())?),
-        None => None,
-    };
-    let o = ContrastOptions {
-        out: a.out.clone(),
-        config,
-        tagger,
-    };
+    let p = plan::contrast(&a)?;
+    let quiet = p.quiet;
+    let l = load(&p.sets)?;
+    let o = p.options(&l)?;
     let r = contrast_sets(&l, &o)?;
-    if !a.quiet.quiet {
-        printer::out(&contrast_summary(&r, &a.out));
+    if !quiet {
+        printer::out(&contrast_summary(&r, &o.out));
     }
     Ok(())
 }

@@ -17,17 +17,17 @@ pub struct CorporaArgs {
     /// Language pair: its config (config/pairs/<PAIR>.toml, shipped, or a path to a .toml),
     /// else the registry's default corpus for the pair (OPUS Books, if OPUS has the pair).
     #[arg(long, value_name = "PAIR")]
-    pair: String,
+    pub pair: String,
     /// Directory to write the corpora to.
     #[arg(long, value_name = "DIR")]
-    dir: PathBuf,
+    pub dir: PathBuf,
     #[command(flatten)]
-    config: ConfigArgs,
+    pub config: ConfigArgs,
     #[command(flatten)]
-    quiet: QuietArgs,
+    pub quiet: QuietArgs,
 }
 
 pub fn corpora(a: CorporaArgs) -> Result<()> {
-    let pair = plan::pair(&a.config, &a.pair, a.quiet.quiet)?;
-    fetch_corpora(&pair, &a.dir, a.quiet.quiet).map(|_| ())
+    let p = plan::corpora(&a)?;
+    fetch_corpora(&p.pair, &p.dir, p.quiet).map(|_| ())
 }

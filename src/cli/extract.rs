@@ -5,55 +5,54 @@ use std::time::Instant;
 
 use clap::Args;
 
-use ldd_sets::config::Languages;
 use ldd_sets::error::Result;
 use ldd_sets::parse::find_model;
 use ldd_sets::pipeline::{
-    corpus_jobs, extract as extract_sets, prepare_corpus, run as run_corpora, CorpusFiles, Output,
-    Parsing, Progress, SetOptions, Trees,
+    corpus_jobs, extract as extract_sets, prepare_corpus, run as run_corpora, CorpusFiles, Parsing,
+    Progress, Trees,
 };
 use ldd_sets::printer;
 
 use super::args::{given, Common, PlanArgs, ThreadArgs};
-use super::plan::{self, Plan};
+use super::plan;
 
 #[derive(Args)]
 pub struct ExtractArgs {
     /// Source side of the corpus, one sentence per line (plain or gzip).
     #[arg(long, value_name = "FILE")]
-    src: PathBuf,
+    pub src: PathBuf,
     /// Target side, line-aligned with --src (plain or gzip).
     #[arg(long, value_name = "FILE")]
-    tgt: PathBuf,
+    pub tgt: PathBuf,
     /// Source language code (e.g. de); picks the default phenomena and names files.
     #[arg(long, value_name = "LANG")]
-    src_lang: String,
+    pub src_lang: String,
     /// Target language code (e.g. en).
     #[arg(long, value_name = "LANG")]
-    tgt_lang: String,
+    pub tgt_lang: String,
     /// UD parse of the source side, one tree per corpus line, in order (plain or gzip).
     /// Without it, the source is parsed with UDPipe (cached).
     #[arg(long, value_name = "FILE")]
-    conllu: Option<PathBuf>,
+    pub conllu: Option<PathBuf>,
     /// Skip the check that each tree of --conllu belongs to its corpus line (same letters
     /// and digits after undoing tokenizer escapes, NFKC and lower-casing; docs/usage.md, "Bring
     /// your own parse"), for a parse you trust whose text differs more than that.
     #[arg(long, requires = "conllu")]
-    trust_conllu: bool,
+    pub trust_conllu: bool,
     /// Use these word alignments (Pharaoh `i-j`, source UD word index - target token
     /// index, 0-based, one line per corpus line; `ldd-sets align --conllu` writes them)
     /// instead of the built-in aligner.
     #[arg(long, value_name = "FILE")]
-    alignments: Option<PathBuf>,
+    pub alignments: Option<PathBuf>,
     /// Language pair naming the UDPipe model and phenomena [default: SRC-TGT: its config
     /// if one exists, else the registry's defaults for the source language].
     #[arg(long, value_name = "PAIR")]
-    pair: Option<String>,
+    pub pair: Option<String>,
     /// Output directory (created; a previous ldd-sets output there is replaced).
     #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    pub out: PathBuf,
     #[command(flatten)]
-    plan: PlanArgs,
+    pub plan: PlanArgs,
 }
 
 #[derive(Args)]
@@ -62,19 +61,19 @@ pub struct RunArgs {
     /// one, or a path to a .toml), else defaults from the UDPipe 2.5 registry (the source
     /// language's default model, its default phenomena, files <name>.SRC-TGT.<lang>).
     #[arg(long, value_name = "PAIR")]
-    pair: String,
+    pub pair: String,
     /// Directory of corpora named <name>.<files>.<lang>[.gz] (<files> is SRC-TGT unless the
     /// pair config says otherwise).
     #[arg(long, value_name = "DIR")]
-    corpora: PathBuf,
+    pub corpora: PathBuf,
     /// Only these corpora (names, comma-separated) [default: all found].
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
-    only: Option<Vec<String>>,
+    pub only: Option<Vec<String>>,
     /// Output directory; each corpus gets OUT/<name>/.
     #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    pub out: PathBuf,
     #[command(flatten)]
-    plan: PlanArgs,
+    pub plan: PlanArgs,
 }
 
 impl Common for ExtractArgs {
@@ -98,45 +97,33 @@ impl Common for RunArgs {
 }
 
 pub fn extract(a: ExtractArgs) -> Result<()> {
-    let languages = Languages::new(&a.src_lang, &a.tgt_lang)?;
-    let quiet = a.plan.quiet.quiet;
-    let pair = plan::pair_of(&a.plan.config, a.pair.as_deref(), &languages, quiet)?;
-    let mut plan = Plan::new(&a.plan, pair, languages.source(), a.alignments)?;
-    if a.conllu.is_some() {
-        // A given parse uses no cache: the aligner is trained, and kept nowhere but with
-        // the sets (and --save-align-model).
-        if let Some(r) = &mut plan.reorder {
-            r.cache = None;
-        }
-    }
-    let mut protect = Vec::new();
-    let trees = match a.conllu {
+    let mut p = plan::extract(&a)?;
+    let quiet = p.quiet;
+    let trees = match p.conllu.take() {
         Some(c) => Trees::Given(c),
         None => {
-            let model = find_model(plan.pair.model.as_ref(), &plan.parse)?;
-            protect.push(model.clone());
+            let model = find_model(p.stages.pair.model.as_ref(), &p.stages.parse)?;
+            p.out.protect.push(model.clone());
             Trees::Parse(model)
         }
     };
-    let prepared = prepare_corpus(&a.src, trees, &plan.parse, plan.shard)?;
+    let prepared = prepare_corpus(&p.source, trees, &p.stages.parse, p.stages.shard)?;
     let corpus = CorpusFiles {
-        source: a.src,
-        target: a.tgt,
+        source: p.source,
+        target: p.target,
         conllu: prepared.conllu,
-        trust_conllu: a.trust_conllu,
+        trust_conllu: p.trust_conllu,
         shard: prepared.shard,
     };
-    let sets = SetOptions {
-        rules: plan.rules,
-        reorder: plan.reorder,
-    };
-    let out = Output {
-        dir: a.out,
-        protect,
-        replace: a.plan.replace.replace,
-    };
+    let languages = &p.languages;
     let start = Instant::now();
-    let report = extract_sets(&corpus, &languages, &sets, &plan.controls, &out)?;
+    let report = extract_sets(
+        &corpus,
+        languages,
+        &p.stages.sets,
+        &p.stages.controls,
+        &p.out,
+    )?;
     if !quiet {
         let c = &report.corpus;
         if c.normalised_lines > 0 {
@@ -176,28 +163,23 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
 }
 
 pub fn run(a: RunArgs) -> Result<()> {
-    let quiet = a.plan.quiet.quiet;
-    let pair = plan::pair(&a.plan.config, &a.pair, quiet)?;
-    let languages = Languages::new(&pair.source, &pair.target)?;
-    let plan = Plan::new(&a.plan, pair, languages.source(), None)?;
-    let jobs = corpus_jobs(&plan.pair, &a.corpora, a.only.as_deref(), &a.out)?;
+    let p = plan::run(&a)?;
+    let quiet = p.quiet;
+    let jobs = corpus_jobs(&p.stages.pair, &p.corpora, p.only.as_deref(), &p.out)?;
     let parsing = Parsing {
-        model: find_model(plan.pair.model.as_ref(), &plan.parse)?,
-        settings: plan.parse,
-        shard: plan.shard,
+        model: find_model(p.stages.pair.model.as_ref(), &p.stages.parse)?,
+        settings: p.stages.parse,
+        shard: p.stages.shard,
     };
-    let sets = SetOptions {
-        rules: plan.rules,
-        reorder: plan.reorder,
-    };
+    let languages = &p.languages;
     let report = run_corpora(
         &jobs,
-        &languages,
-        &sets,
-        &plan.controls,
+        languages,
+        &p.stages.sets,
+        &p.stages.controls,
         &parsing,
-        a.plan.replace.replace,
-        &mut |p| match p {
+        p.replace,
+        &mut |progress| match progress {
             _ if quiet => {}
             Progress::Starting(c) => printer::say(&format!(
                 "ldd-sets: corpus {} ({} -> {})",
@@ -219,7 +201,7 @@ pub fn run(a: RunArgs) -> Result<()> {
     )?;
     if !quiet {
         printer::out(&printer::extract::run_timing(&report));
-        if plan.shard.is_none() {
+        if p.stages.shard.is_none() {
             let dirs: Vec<&Path> = report
                 .corpora
                 .iter()

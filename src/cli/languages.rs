@@ -3,11 +3,11 @@
 
 use clap::Args;
 
-use ldd_sets::config::registry::Registry;
-use ldd_sets::error::{Error, Result};
+use ldd_sets::error::Result;
 use ldd_sets::printer;
 
 use super::args::Common;
+use super::plan;
 
 impl Common for LanguagesArgs {}
 
@@ -16,22 +16,14 @@ pub struct LanguagesArgs {
     /// Show one language in full (ISO 639-1 or 639-3 code): every model with its URL,
     /// checksum and the treebank statistics behind its default phenomena.
     #[arg(value_name = "CODE")]
-    code: Option<String>,
+    pub code: Option<String>,
 }
 
 pub fn languages(a: LanguagesArgs) -> Result<()> {
-    let reg = Registry::builtin()?;
-    match a.code {
-        Some(code) => {
-            let lang = reg.language(&code).ok_or_else(|| {
-                Error::Config(format!(
-                    "no language `{}` in the UDPipe 2.5 registry (`ldd-sets languages` lists them)",
-                    ldd_io::error::escape(&code)
-                ))
-            })?;
-            printer::out(&printer::languages::detail(reg, lang));
-        }
-        None => printer::out(&printer::languages::table(reg)),
+    let p = plan::languages(&a)?;
+    match p.language {
+        Some(lang) => printer::out(&printer::languages::detail(p.registry, lang)),
+        None => printer::out(&printer::languages::table(p.registry)),
     }
     Ok(())
 }

@@ -1,7 +1,9 @@
-//! The `ldd-sets` command line: subcommands, their option groups ([`args`]), and the glue
-//! that turns them into library calls and prints results. Flags are parsed in two stages,
-//! as in ripgrep: clap parses into the argument structs here, which are then converted
-//! into the library's option types (no clap type reaches the library).
+//! The `ldd-sets` command line, in two stages as in ripgrep: clap parses into each
+//! subcommand's argument struct and the option groups of [`args`] (what was typed); [`plan`]
+//! resolves them, once per command, into a typed plan holding the library's options; the
+//! command's handler (one module per command here) then calls the library with the plan
+//! and hands what it returns to the printer. No clap type reaches the library. [`record`]
+//! is the parser's inverse: the command line every output records.
 
 mod align;
 mod args;

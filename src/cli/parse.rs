@@ -15,26 +15,26 @@ use super::plan;
 pub struct ParseArgs {
     /// Source side of the corpus, one sentence per line (plain or gzip).
     #[arg(long, value_name = "FILE")]
-    src: PathBuf,
+    pub src: PathBuf,
     /// Where to write the CoNLL-U (gzip if it ends in .gz), one tree per line (with
     /// --shard: the shard's lines only, `# sent_id` = corpus line). Without it the parse is
     /// only cached (e.g. shards parsed ahead of `extract --shard` or `run --shard`).
     #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    pub out: Option<PathBuf>,
     /// Language pair naming the UDPipe model (if no --model): a config, or the registry's
     /// default model of the source language (e.g. fr-en).
     #[arg(long, value_name = "PAIR")]
-    pair: Option<String>,
+    pub pair: Option<String>,
     #[command(flatten)]
-    model: ModelArgs,
+    pub model: ModelArgs,
     #[command(flatten)]
-    config: ConfigArgs,
+    pub config: ConfigArgs,
     #[command(flatten)]
-    shard: ShardArgs,
+    pub shard: ShardArgs,
     #[command(flatten)]
-    threads: ThreadArgs,
+    pub threads: ThreadArgs,
     #[command(flatten)]
-    quiet: QuietArgs,
+    pub quiet: QuietArgs,
 }
 
 impl Common for ParseArgs {
@@ -47,30 +47,11 @@ impl Common for ParseArgs {
 }
 
 pub fn parse(a: ParseArgs) -> Result<()> {
-    let quiet = a.quiet.quiet;
-    // Refuse an output that is the input before spending time parsing.
-    let mut inputs = vec![a.src.as_path()];
-    inputs.extend(a.model.model.as_deref());
-    if let Some(out) = &a.out {
-        ldd_io::output::check_file_output(out, &inputs)?;
-    }
-    let settings = plan::parse_settings(&a.model, &a.threads, quiet);
-    let pair = match &a.pair {
-        Some(p) => Some(plan::with_model_source(
-            &a.model,
-            plan::pair(&a.config, p, quiet)?,
-        )?),
-        None => None,
-    };
-    let model = find_model(pair.as_ref().and_then(|p| p.model.as_ref()), &settings)?;
-    let prepared = prepare_corpus(
-        &a.src,
-        Trees::Parse(model.clone()),
-        &settings,
-        a.shard.shard,
-    )?;
-    match &a.out {
-        Some(out) => write_parse(&prepared.conllu, out, &[&a.src, &model]),
+    let p = plan::parse(&a)?;
+    let model = find_model(p.pair.as_ref().and_then(|p| p.model.as_ref()), &p.settings)?;
+    let prepared = prepare_corpus(&p.source, Trees::Parse(model.clone()), &p.settings, p.shard)?;
+    match &p.out {
+        Some(out) => write_parse(&prepared.conllu, out, &[&p.source, &model]),
         None => Ok(()),
     }
 }

@@ -4,57 +4,57 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use ldd_sets::config::Languages;
 use ldd_sets::error::Result;
-use ldd_sets::permute::{permute as permute_corpus, PermuteOptions, Sigma};
+use ldd_sets::permute::permute as permute_corpus;
 use ldd_sets::printer;
 use ldd_sets::printer::permute::permute_summary;
 
 use super::args::{Common, QuietArgs};
+use super::plan;
 
 #[derive(Args)]
 pub struct PermuteArgs {
     /// Source side, tokenized (tokens separated by whitespace, e.g. by Moses'
     /// tokenizer); plain or gzip.
     #[arg(long, value_name = "FILE")]
-    src: PathBuf,
+    pub src: PathBuf,
     /// Target side, line-aligned with --src.
     #[arg(long, value_name = "FILE")]
-    tgt: PathBuf,
+    pub tgt: PathBuf,
     /// Source language code (the output files' extension).
     #[arg(long, value_name = "LANG")]
-    src_lang: String,
+    pub src_lang: String,
     /// Target language code.
     #[arg(long, value_name = "LANG")]
-    tgt_lang: String,
+    pub tgt_lang: String,
     /// N: keep the pairs whose source has exactly N tokens (the method: 18, the most
     /// common length of its corpus).
     #[arg(long, value_name = "N", default_value_t = 18,
           value_parser = clap::value_parser!(u16).range(1..=1000))]
-    length: u16,
+    pub length: u16,
     /// σ: the new position of each source token, 0-based and comma-separated
     /// (`--permutation 2,0,1` moves token 0 to position 2), or `paper` for the method's σ
     /// of 18 tokens [default: drawn from --seed, never the identity].
     #[arg(long, value_name = "P0,P1,..|paper")]
-    permutation: Option<String>,
+    pub permutation: Option<String>,
     /// Seed of the split (and of σ when drawn); the same seed gives the same files.
     #[arg(long, value_name = "N", default_value_t = 1)]
-    seed: u64,
+    pub seed: u64,
     /// Pairs held out for test (the method: 1,000; at most 1,000,000,000).
     #[arg(long, value_name = "N", default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(0..=1_000_000_000))]
-    test: u64,
+    pub test: u64,
     /// Pairs held out for dev (at most 1,000,000,000).
     #[arg(long, value_name = "N", default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(0..=1_000_000_000))]
-    dev: u64,
+    pub dev: u64,
     /// Output directory: regular/, permuted/, reversed/ (each {train,dev,test}.{SRC,TGT}),
     /// {train,dev,test}.ids, permutation.txt and permute.json. Replaced as a whole, and
     /// only if `permute` wrote it.
     #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    pub out: PathBuf,
     #[command(flatten)]
-    quiet: QuietArgs,
+    pub quiet: QuietArgs,
 }
 
 impl Common for PermuteArgs {
@@ -63,43 +63,11 @@ impl Common for PermuteArgs {
     }
 }
 
-/// `P0,P1,..` or `paper`.
-fn sigma(s: Option<&str>) -> Result<Sigma> {
-    let Some(s) = s else {
-        return Ok(Sigma::Seeded);
-    };
-    if s == "paper" {
-        return Ok(Sigma::Paper);
-    }
-    s.split(',')
-        .map(|p| {
-            p.trim().parse::<usize>().map_err(|_| {
-                ldd_sets::Error::Config(format!(
-                    "--permutation: `{}` is not a position (0-based whole numbers, \
-                     comma-separated, or `paper`)",
-                    ldd_io::error::quote(p, 20)
-                ))
-            })
-        })
-        .collect::<Result<Vec<usize>>>()
-        .map(Sigma::Given)
-}
-
 pub fn permute(a: PermuteArgs) -> Result<()> {
-    let o = PermuteOptions {
-        languages: Languages::new(&a.src_lang, &a.tgt_lang)?,
-        sigma: sigma(a.permutation.as_deref())?,
-        source: a.src,
-        target: a.tgt,
-        length: usize::from(a.length),
-        seed: a.seed,
-        test: a.test as usize,
-        dev: a.dev as usize,
-        out: a.out,
-    };
-    let r = permute_corpus(&o)?;
-    if !a.quiet.quiet {
-        printer::out(&permute_summary(&r, &o.out));
+    let p = plan::permute(&a)?;
+    let r = permute_corpus(&p.options)?;
+    if !p.quiet {
+        printer::out(&permute_summary(&r, &p.options.out));
     }
     Ok(())
 }

@@ -7,9 +7,10 @@ use clap::{Args, ValueEnum};
 use ldd_sets::error::Result;
 use ldd_sets::printer;
 use ldd_sets::read::sets::load;
-use ldd_sets::report::{gather, out_path, render, Format, ReportOptions, DEFAULT_EXAMPLES};
+use ldd_sets::report::{gather, render, DEFAULT_EXAMPLES};
 
 use super::args::{Common, QuietArgs};
+use super::plan;
 
 impl Common for ReportArgs {
     fn inputs(&self) -> Vec<&std::path::Path> {
@@ -30,51 +31,40 @@ pub enum FormatArg {
 pub struct ReportArgs {
     /// Output directory of `ldd-sets extract` (with scores.json when it has been scored).
     #[arg(long, value_name = "DIR")]
-    sets: PathBuf,
+    pub sets: PathBuf,
     /// Output file, ending in .html (or .tex with --format latex) [default:
     /// DIR/report.html, DIR/report.tex].
     #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    pub out: Option<PathBuf>,
     /// Scores written by `ldd-sets score` [default: DIR/scores.json when it exists].
     #[arg(long, value_name = "FILE")]
-    scores: Option<PathBuf>,
+    pub scores: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "html")]
-    format: FormatArg,
+    pub format: FormatArg,
     /// The annotators' tally (tally.json of `ldd-sets tally --out`): agreement, their
     /// judgements per phenomenon and distance, and where locus accuracy and they disagree.
     #[arg(long, value_name = "FILE")]
-    tally: Option<PathBuf>,
+    pub tally: Option<PathBuf>,
     /// Human judgements from MQM annotations (mqm.json of `ldd-sets mqm`): the agreement of
     /// the locus judgement with the raters and each system's human accuracy [default:
     /// DIR/mqm.json when it exists; shown only when made for these sets].
     #[arg(long, value_name = "FILE")]
-    mqm: Option<PathBuf>,
+    pub mqm: Option<PathBuf>,
     /// Example lines sampled per set for the examples browser (the same lines every time;
     /// 2 shown, the rest behind "show more"; at most 1000).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_EXAMPLES as u32,
           value_parser = clap::value_parser!(u32).range(0..=1000))]
-    examples: u32,
+    pub examples: u32,
     #[command(flatten)]
-    quiet: QuietArgs,
+    pub quiet: QuietArgs,
 }
 
 /// Names the output, loads the sets, gathers, renders and writes the report
 /// all-or-nothing.
 pub fn report(a: ReportArgs) -> Result<()> {
-    let opts = ReportOptions {
-        sets: a.sets,
-        out: a.out,
-        scores: a.scores,
-        format: match a.format {
-            FormatArg::Html => Format::Html,
-            FormatArg::Latex => Format::Latex,
-        },
-        examples: a.examples as usize,
-        tally: a.tally,
-        mqm: a.mqm,
-    };
-    let out = out_path(&opts)?;
+    let p = plan::report(&a)?;
+    let opts = &p.options;
     let r = gather(
         load(&opts.sets)?,
         opts.scores.as_deref(),
@@ -83,12 +73,12 @@ pub fn report(a: ReportArgs) -> Result<()> {
         opts.mqm.as_deref(),
     )?;
     let text = render(&r, opts.format)?;
-    ldd_io::fs::create_parent(&out)?;
-    ldd_io::write_bytes_atomic(&out, text.as_bytes())?;
-    if !a.quiet.quiet {
+    ldd_io::fs::create_parent(&p.out)?;
+    ldd_io::write_bytes_atomic(&p.out, text.as_bytes())?;
+    if !p.quiet {
         printer::out(&format!(
             "report written to {}\n",
-            ldd_io::error::shown(&out)
+            ldd_io::error::shown(&p.out)
         ));
     }
     Ok(())

@@ -5,94 +5,90 @@ use std::path::{Path, PathBuf};
 
 use clap::builder::PossibleValuesParser;
 use clap::Args;
-use ldd_eval::metric::Settings;
 use ldd_eval::tokenize::TokenizerName;
-use ldd_eval::{BleuScoring, Chrf, ChrfScoring, Smooth, Ter};
+use ldd_eval::Smooth;
 
-use ldd_sets::error::{Error, Result};
+use ldd_sets::error::Result;
 use ldd_sets::layout::{report_file, SCORES_JSON};
 use ldd_sets::parse::TargetModel;
 use ldd_sets::printer;
 use ldd_sets::printer::scores::{compare_table, render_table, small_sets_warning};
 use ldd_sets::score::compare::compare as compare_sets;
-use ldd_sets::score::contrastive::{ContrastiveOptions, KEY as CONTRASTIVE_KEY};
 use ldd_sets::score::merge::{with_earlier, Earlier};
 use ldd_sets::score::render::write_outputs;
 use ldd_sets::score::slice::slice as slice_sets;
-use ldd_sets::score::{
-    check_name, check_options, load, score as score_sets, system_name, Method, ScoreOptions,
-    SegScores, SignificanceOptions,
-};
+use ldd_sets::score::{load, score as score_sets};
 
 use super::args::{Common, QuietArgs, ThreadArgs};
+use super::plan;
 
 #[derive(Args)]
 pub struct SliceArgs {
     /// Output directory of `ldd-sets extract`.
     #[arg(long, value_name = "DIR")]
-    sets: PathBuf,
+    pub sets: PathBuf,
     /// A system's translation of the whole corpus, one line per corpus line.
     #[arg(long, value_name = "FILE")]
-    hyp: PathBuf,
+    pub hyp: PathBuf,
     /// System name used in the file names `<bucket>.hyp.NAME` [default: the --hyp file
     /// name without its last extension (and without .gz)]. Letters, digits, `_ - .`.
     #[arg(long, value_name = "NAME")]
-    name: Option<String>,
+    pub name: Option<String>,
 }
 
 #[derive(Args)]
 pub struct ScoreArgs {
     /// Output directory of `ldd-sets extract`.
     #[arg(long, value_name = "DIR")]
-    sets: PathBuf,
+    pub sets: PathBuf,
     /// Systems' translations of the whole corpus (repeat for several systems). Not needed
     /// for contrastive accuracy alone (--contrastive).
     #[arg(long, value_name = "FILE", required_unless_present = "contrastive")]
-    hyp: Vec<PathBuf>,
+    pub hyp: Vec<PathBuf>,
     /// Reference (the corpus target side) [default: the target file recorded in the
     /// manifest]. Must be the file extract read (same SHA-256). Repeat for several
     /// references (sacreBLEU's multi-reference BLEU, chrF and TER; nrefs:N in the
     /// signatures): the first is the target side, each further one a translation of the
     /// whole corpus, one line per corpus line; sets and controls are cut from each.
     #[arg(long = "ref", value_name = "FILE")]
-    reference: Vec<PathBuf>,
+    pub reference: Vec<PathBuf>,
     /// Directory for scores.csv and scores.json [default: the --sets directory].
     #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
+    pub out: Option<PathBuf>,
     /// Segment-level scores of another metric (COMET, MetricX, BLEURT, ...): one number per
     /// corpus line, one file per --hyp in the same order (file names without commas).
     /// Aggregated as the mean per set, control and corpus, and tested like BLEU. NAME
     /// (lowercase letters, digits, `_ - .`) is the metric's key in the outputs. Repeatable.
     #[arg(long, value_name = "NAME=FILE1,FILE2,..", value_parser = parse_seg_scores)]
-    seg_scores: Vec<(String, Vec<PathBuf>)>,
+    pub seg_scores: Vec<(String, Vec<PathBuf>)>,
     /// A --seg-scores metric for which lower is better (e.g. MetricX): ranks and the
     /// set-vs-controls test are turned around; or `contrastive`: the --contrastive scores
     /// are costs (negative log-probabilities, as LingEval97's and ContraPro's scripts take
     /// by default), so an item passes when its reference scores lower than every variant.
     /// Repeatable.
     #[arg(long, value_name = "NAME")]
-    lower_is_better: Vec<String>,
+    pub lower_is_better: Vec<String>,
     /// Metrics to compute, comma-separated (sacreBLEU's --metrics): bleu, chrf, ribes (reorder
     /// sets only), ter (sacreBLEU's TER; lower is better), and locus — locus accuracy, the
     /// share of the sets' loci whose reference words each output renders, judged through
     /// word alignment (see docs/evaluation.md) [default: bleu,chrf,ribes].
     #[arg(long, short = 'm', value_name = "KEYS", value_delimiter = ',')]
-    metrics: Vec<String>,
+    pub metrics: Vec<String>,
     /// Aligner model for --metrics locus: PREFIX.hmm.ldda (or fast_align's two files), as
     /// saved by `extract --save-align-model` [default: the model the manifest records as
     /// loaded or saved].
     #[arg(long, value_name = "PREFIX")]
-    align_model: Option<PathBuf>,
+    pub align_model: Option<PathBuf>,
     /// For --metrics locus: a UDPipe 1 model of the target language, so that an output
     /// token also renders a reference token with the same lemma (`is` / `was`, `found` /
     /// `find`), or `auto`: the registry's model of the target language in the models
     /// directory ($LDD_SETS_MODELS, else ~/.cache/ldd-sets/models; not downloaded)
     /// [default: none, the surface rule alone].
     #[arg(long, value_name = "FILE|auto", value_parser = TargetModel::parse)]
-    lemma_model: Option<TargetModel>,
+    pub lemma_model: Option<TargetModel>,
     /// Output directory of `ldd-sets contrast` on these sets, for --contrastive.
     #[arg(long, value_name = "DIR", requires = "contrastive")]
-    contrast: Option<PathBuf>,
+    pub contrast: Option<PathBuf>,
     /// A system's scores of the contrastive pairs: one number per line of --contrast's
     /// contrast.TGT (log-probabilities, higher is better; costs with --lower-is-better
     /// contrastive), repeated per system (with --hyp:
@@ -100,22 +96,22 @@ pub struct ScoreArgs {
     /// contrastive accuracy, the share of items whose reference beats every variant, for
     /// all variants and per error type (see docs/contrast.md).
     #[arg(long, value_name = "FILE", requires = "contrast")]
-    contrastive: Vec<PathBuf>,
+    pub contrastive: Vec<PathBuf>,
     /// Replace the scores.json already in the output directory, losing the scores of
     /// systems this run does not score. Without it, those systems are kept beside this
     /// run's (merged by system: same sets, metrics, settings and baseline), or `score`
     /// refuses when the two runs cannot be merged.
     #[arg(long)]
-    replace: bool,
+    pub replace: bool,
     #[command(flatten)]
-    threads: ThreadArgs,
+    pub threads: ThreadArgs,
     #[command(flatten)]
-    quiet: QuietArgs,
+    pub quiet: QuietArgs,
     // Last: their help headings apply to the options after them.
     #[command(flatten)]
-    metric: MetricArgs,
+    pub metric: MetricArgs,
     #[command(flatten)]
-    significance: SignificanceArgs,
+    pub significance: SignificanceArgs,
 }
 
 /// BLEU, chrF and TER settings, with sacreBLEU's flag names and defaults (its single-dash
@@ -128,95 +124,57 @@ pub struct MetricArgs {
     /// sacreBLEU's dictionaries at run time: `pip install "sacrebleu[ja]"` (or `[ko]`) and
     /// set LDD_SETS_MECAB to that site-packages directory (see docs/scoring.md).
     #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(TokenizerName::ALL.map(TokenizerName::name)))]
-    tokenize: Option<String>,
+    pub tokenize: Option<String>,
     /// BLEU lowercased (-lc).
     #[arg(long)]
-    lowercase: bool,
+    pub lowercase: bool,
     /// BLEU's smoothing: exp (mteval's), floor (zero counts get --smooth-value), add-k
     /// (--smooth-value added to matches and totals of orders above 1) or none.
     #[arg(long, short = 's', value_name = "METHOD", default_value = "exp",
           value_parser = PossibleValuesParser::new(Smooth::NAMES))]
-    smooth_method: String,
+    pub smooth_method: String,
     /// The value of floor (default 0.1) or add-k (default 1) smoothing (-sv).
     #[arg(long, value_name = "V")]
-    smooth_value: Option<f64>,
+    pub smooth_value: Option<f64>,
     /// BLEU's maximum n-gram order (sacreBLEU's API max_ngram_order; not shown in its
     /// signature, so ldd-sets adds max-ngram-order:N to it), 1 to 6.
     #[arg(long, value_name = "N", default_value_t = 4)]
-    max_ngram_order: usize,
+    pub max_ngram_order: usize,
     /// BLEU's effective order: n-gram orders with no n-gram are left out (sacreBLEU's API
     /// effective_order, as for sentence-level BLEU).
     #[arg(long)]
-    effective_order: bool,
+    pub effective_order: bool,
     /// chrF's character n-gram order (-cc).
     #[arg(long, value_name = "N", default_value_t = 6)]
-    chrf_char_order: usize,
+    pub chrf_char_order: usize,
     /// chrF's word n-gram order (-cw); 2 is chrF++.
     #[arg(long, value_name = "N", default_value_t = 0)]
-    chrf_word_order: usize,
+    pub chrf_word_order: usize,
     /// chrF's β: the weight of recall.
     #[arg(long, value_name = "N", default_value_t = 2)]
-    chrf_beta: u32,
+    pub chrf_beta: u32,
     /// chrF keeps whitespace in character n-grams.
     #[arg(long)]
-    chrf_whitespace: bool,
+    pub chrf_whitespace: bool,
     /// chrF lowercased.
     #[arg(long)]
-    chrf_lowercase: bool,
+    pub chrf_lowercase: bool,
     /// chrF with epsilon smoothing (chrF++.py's, NLTK's, Moses') instead of effective order.
     #[arg(long)]
-    chrf_eps_smoothing: bool,
+    pub chrf_eps_smoothing: bool,
     /// TER keeps case.
     #[arg(long)]
-    ter_case_sensitive: bool,
+    pub ter_case_sensitive: bool,
     /// TER splits Asian characters (with --ter-normalized) and removes Asian punctuation
     /// (with --ter-no-punct).
     #[arg(long)]
-    ter_asian_support: bool,
+    pub ter_asian_support: bool,
     /// TER removes punctuation.
     #[arg(long)]
-    ter_no_punct: bool,
+    pub ter_no_punct: bool,
     /// TER normalises and tokenizes (Tercom's normalisation).
     #[arg(long)]
-    ter_normalized: bool,
-}
-
-impl MetricArgs {
-    fn settings(&self) -> Result<Settings> {
-        let smooth = Smooth::parse(&self.smooth_method, self.smooth_value).ok_or_else(|| {
-            Error::Config(format!(
-                "--smooth-value: only floor and add-k smoothing take a value, not {}",
-                self.smooth_method
-            ))
-        })?;
-        let s = Settings {
-            tokenize: self.tokenize.as_deref().and_then(TokenizerName::parse),
-            lowercase: self.lowercase,
-            bleu: BleuScoring {
-                max_order: self.max_ngram_order,
-                smooth,
-                effective_order: self.effective_order,
-            },
-            chrf: Chrf {
-                scoring: ChrfScoring {
-                    char_order: self.chrf_char_order,
-                    word_order: self.chrf_word_order,
-                    beta: self.chrf_beta,
-                    eps_smoothing: self.chrf_eps_smoothing,
-                },
-                whitespace: self.chrf_whitespace,
-                lowercase: self.chrf_lowercase,
-            },
-            ter: Ter {
-                normalized: self.ter_normalized,
-                no_punct: self.ter_no_punct,
-                asian_support: self.ter_asian_support,
-                case_sensitive: self.ter_case_sensitive,
-            },
-        };
-        s.check().map_err(|e| Error::Config(e.to_string()))?;
-        Ok(s)
-    }
+    pub ter_normalized: bool,
 }
 
 /// sacreBLEU's single-dash long options of `score` (`-tok 13a`, `-lc`, ...), which clap
@@ -255,46 +213,28 @@ pub struct SignificanceArgs {
     /// Test each system against the first --hyp (the baseline) by paired bootstrap
     /// resampling. The default with two or more systems.
     #[arg(long, conflicts_with = "paired_ar")]
-    paired_bs: bool,
+    pub paired_bs: bool,
     /// Test each system against the first --hyp by paired approximate randomization.
     #[arg(long)]
-    paired_ar: bool,
+    pub paired_ar: bool,
     /// Bootstrap resamples: for every confidence interval, every set-vs-controls test and
     /// --paired-bs.
     #[arg(long, value_name = "N", default_value_t = 1000,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    paired_bs_n: u32,
+    pub paired_bs_n: u32,
     /// Trials of --paired-ar.
     #[arg(long, value_name = "N", default_value_t = 10_000,
           value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
-    paired_ar_n: u32,
+    pub paired_ar_n: u32,
     /// Seed of all resampling (sacreBLEU's SACREBLEU_SEED default); the same seed gives
     /// byte-identical outputs at any --threads.
     #[arg(long, value_name = "N", default_value_t = 12345)]
-    seed: u64,
+    pub seed: u64,
     /// Level of every interval; `--confidence` alone (as in sacreBLEU) keeps 0.95.
     /// p-values below 1 − LEVEL are marked significant.
     #[arg(long, value_name = "LEVEL", num_args = 0..=1, default_value_t = 0.95,
           default_missing_value = "0.95")]
-    confidence: f64,
-}
-
-impl SignificanceArgs {
-    fn options(&self) -> SignificanceOptions {
-        SignificanceOptions {
-            method: if self.paired_ar {
-                Some(Method::Randomization)
-            } else if self.paired_bs {
-                Some(Method::Bootstrap)
-            } else {
-                None
-            },
-            bootstrap: self.paired_bs_n as usize,
-            trials: self.paired_ar_n as usize,
-            seed: self.seed,
-            confidence: self.confidence,
-        }
-    }
+    pub confidence: f64,
 }
 
 /// `NAME=FILE1,FILE2,..`.
@@ -317,13 +257,13 @@ fn parse_seg_scores(s: &str) -> std::result::Result<(String, Vec<PathBuf>), Stri
 pub struct CompareArgs {
     /// Output directory of the reference run (e.g. extracted from gold trees).
     #[arg(long, value_name = "DIR")]
-    gold: PathBuf,
+    pub gold: PathBuf,
     /// Output directory of the run to evaluate.
     #[arg(long, value_name = "DIR")]
-    pred: PathBuf,
+    pub pred: PathBuf,
     /// Set to compare in every phenomenon.
     #[arg(long, value_name = "BUCKET", default_value = "ge1")]
-    bucket: String,
+    pub bucket: String,
 }
 
 impl Common for SliceArgs {
@@ -351,57 +291,18 @@ impl Common for ScoreArgs {
 impl Common for CompareArgs {}
 
 pub fn slice(a: SliceArgs) -> Result<()> {
-    let name = a.name.unwrap_or_else(|| system_name(&a.hyp));
-    check_name(&name)?;
-    slice_sets(&a.sets, &a.hyp, &name)
+    let p = plan::slice(&a)?;
+    slice_sets(&p.sets, &p.hyp, &p.name)
 }
 
 pub fn score(a: ScoreArgs) -> Result<()> {
-    let contrastive_costs = a.lower_is_better.iter().any(|n| n == CONTRASTIVE_KEY);
-    for name in &a.lower_is_better {
-        if name == CONTRASTIVE_KEY {
-            if a.contrast.is_none() {
-                return Err(Error::Config(
-                    "--lower-is-better contrastive: give --contrast DIR --contrastive FILE".into(),
-                ));
-            }
-        } else if !a.seg_scores.iter().any(|(n, _)| n == name) {
-            return Err(Error::Config(format!(
-                "--lower-is-better {}: no --seg-scores metric of that name (nor `contrastive`)",
-                ldd_io::error::quote(name, 40)
-            )));
-        }
-    }
-    let seg_scores = a
-        .seg_scores
-        .iter()
-        .map(|(name, files)| SegScores {
-            name: name.clone(),
-            files: files.clone(),
-            higher_is_better: !a.lower_is_better.contains(name),
-        })
-        .collect();
-    let opts = ScoreOptions {
-        hyps: a.hyp,
-        references: a.reference,
-        settings: a.metric.settings()?,
-        seg_scores,
-        significance: a.significance.options(),
-        metrics: a.metrics,
-        align_model: a.align_model,
-        lemma_model: a.lemma_model,
-        contrastive: a.contrast.map(|dir| ContrastiveOptions {
-            dir,
-            files: a.contrastive,
-            higher_is_better: !contrastive_costs,
-        }),
-    };
-    check_options(&opts)?;
-    let sets = load(&a.sets)?;
-    let scored = score_sets(&sets, &opts)?;
-    let dir = a.out.as_ref().unwrap_or(&a.sets);
+    let p = plan::score(&a)?;
+    let opts = &p.options;
+    let sets = load(&p.sets)?;
+    let scored = score_sets(&sets, opts)?;
+    let dir = &p.out;
     let (merged, judgements, earlier) =
-        with_earlier(dir, scored.scores, scored.judgements, a.replace)?;
+        with_earlier(dir, scored.scores, scored.judgements, p.replace)?;
     let report = &merged;
     // Inputs are never replaced by the outputs.
     let mut inputs: Vec<&std::path::Path> = opts.hyps.iter().map(PathBuf::as_path).collect();
@@ -413,7 +314,7 @@ pub fn score(a: ScoreArgs) -> Result<()> {
     inputs.extend(report.reference.as_deref());
     inputs.extend(report.extra_references.iter().map(|r| r.path.as_path()));
     write_outputs(report, judgements.as_deref(), dir, &inputs)?;
-    if !a.quiet.quiet {
+    if !p.quiet {
         printer::out(&render_table(report));
         if let Some(w) = small_sets_warning(report) {
             printer::say(&w);
@@ -442,13 +343,13 @@ pub fn score(a: ScoreArgs) -> Result<()> {
         }
         // A report of these sets shows the scores as they were when it was written.
         for format in ["html", "tex"] {
-            let page = report_file(&a.sets, format);
+            let page = report_file(&p.sets, format);
             if page.is_file() {
                 printer::say(&format!(
                     "ldd-sets: note: {} shows the earlier scores; update it: ldd-sets report \
                      --sets {}{}",
                     ldd_io::error::shown(&page),
-                    ldd_io::error::shown(&a.sets),
+                    ldd_io::error::shown(&p.sets),
                     if format == "tex" {
                         " --format latex"
                     } else {
@@ -462,7 +363,8 @@ pub fn score(a: ScoreArgs) -> Result<()> {
 }
 
 pub fn compare(a: CompareArgs) -> Result<()> {
-    let rows = compare_sets(&a.gold, &a.pred, &a.bucket)?;
+    let p = plan::compare(&a);
+    let rows = compare_sets(&p.gold, &p.pred, &p.bucket)?;
     printer::out(&compare_table(&rows));
     Ok(())
 }

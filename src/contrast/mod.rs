@@ -580,7 +580,7 @@ pub fn contrast(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
     let (sl, tl) = (l.m.languages.source(), l.m.languages.target());
     let mut record = ContrastRecord {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
-        manifest_sha256: ldd_io::sha256_file(&l.manifest_path)?.0,
+        manifest_sha256: l.manifest_sha256.clone(),
         languages: [sl.to_string(), tl.to_string()],
         items: items.len() as u64,
         variants: 0,

@@ -346,9 +346,9 @@ pub struct MqmResult {
 }
 
 /// Judges every locus of `l` and every content word of its corpus lines that have MQM
-/// ratings, and compares with the raters ([`MqmResult`]); `manifest_sha256` names the
-/// sets in the report.
-pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging, manifest_sha256: &str) -> Result<MqmResult> {
+/// ratings, and compares with the raters ([`MqmResult`]); the SHA-256 of `l`'s manifest
+/// names the sets in the report.
+pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging) -> Result<MqmResult> {
     let c = read_campaign(o)?;
     let counts = |e: &ErrorSpan| {
         let sev = e.severity.to_ascii_lowercase();
@@ -664,7 +664,7 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging, manifest_sha256: &str) -> Re
     );
     let report = MqmReport {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
-        manifest_sha256: manifest_sha256.to_string(),
+        manifest_sha256: l.manifest_sha256.clone(),
         files: o.files.clone(),
         docs: o.docs.clone(),
         severities: o.severities.clone(),

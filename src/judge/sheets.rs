@@ -329,10 +329,10 @@ fn translation_rows(
 
 /// Builds the sheets of `l` (no file written): the loci sampled (with every line they
 /// need read once), judged on the systems' outputs, then laid out as rows.
-pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<Sheets> {
+pub fn build(l: &Loaded, o: &SheetsOptions) -> Result<Sheets> {
     check_sample(o)?;
     let secret = blinding_secret(o)?;
-    let run = run_id(o, manifest_sha256, secret.as_deref());
+    let run = run_id(o, &l.manifest_sha256, secret.as_deref());
     let mut short = Vec::new();
     let (items, words) = sample(l, o, secret.as_deref(), &mut short)?;
     if items.is_empty() {
@@ -396,7 +396,7 @@ pub fn build(l: &Loaded, o: &SheetsOptions, manifest_sha256: &str) -> Result<She
     let record = SheetsRecord {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
         run,
-        manifest_sha256: manifest_sha256.into(),
+        manifest_sha256: l.manifest_sha256.clone(),
         seed: o.seed,
         per_cell: o.per_cell,
         distances: o.distances.clone(),

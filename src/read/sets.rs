@@ -135,6 +135,10 @@ pub struct Loaded {
     pub dir: PathBuf,
     /// Its manifest file.
     pub manifest_path: PathBuf,
+    /// The SHA-256 of its manifest file, which names these sets in every record made of
+    /// them (score signatures, sheets, contrastive pairs, MQM judgements); computed here
+    /// only.
+    pub manifest_sha256: String,
     /// The manifest (its sets and controls are also in `units`).
     pub m: Manifest,
     /// Every set, in manifest order.
@@ -286,6 +290,8 @@ pub fn distinct_loci(l: &Loaded, sets: &[(usize, &[Locus])]) -> Vec<Distinct> {
 /// Loads a sets directory; every file name in the manifest must stay inside it.
 pub fn load(dir: &Path) -> Result<Loaded> {
     let m = Manifest::read_complete(dir)?;
+    let manifest_path = dir.join(MANIFEST);
+    let manifest_sha256 = ldd_io::sha256_file(&manifest_path)?.0;
     let control_count = m.controls.iter().map(|c| c.count).max().unwrap_or(0);
     let control_seed = m.controls.first().map(|c| c.seed);
     let mut controls: HashMap<(&str, &str), &SetControls> = m
@@ -310,7 +316,8 @@ pub fn load(dir: &Path) -> Result<Loaded> {
     let units = read.into_iter().collect::<Result<Vec<Unit>>>()?;
     Ok(Loaded {
         dir: dir.to_path_buf(),
-        manifest_path: dir.join(MANIFEST),
+        manifest_path,
+        manifest_sha256,
         m,
         units,
         control_count,

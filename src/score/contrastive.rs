@@ -36,8 +36,8 @@ pub struct ContrastiveOptions {
 const MAX_ITEMS_BYTES: u64 = 1 << 30;
 
 /// The items of `dir` and the SHA-256 of `items.jsonl`, checked: made from the sets of
-/// `l`, whose manifest has SHA-256 `manifest_sha256`.
-pub fn items(dir: &Path, l: &Loaded, manifest_sha256: &str) -> Result<(Vec<ContrastItem>, String)> {
+/// `l` (the record names their manifest's SHA-256).
+pub fn items(dir: &Path, l: &Loaded) -> Result<(Vec<ContrastItem>, String)> {
     let rec_path = dir.join(layout::CONTRAST_RECORD);
     let rec: ContrastRecord = serde_json::from_str(&ldd_io::read_text(&rec_path, 1 << 20)?)
         .map_err(|e| {
@@ -47,7 +47,7 @@ pub fn items(dir: &Path, l: &Loaded, manifest_sha256: &str) -> Result<(Vec<Contr
                 format!("not contrast's record: {e}"),
             )
         })?;
-    if rec.manifest_sha256 != manifest_sha256 {
+    if rec.manifest_sha256 != l.manifest_sha256 {
         return Err(Error::Config(format!(
             "--contrast {}: made from other sets than {} (another manifest SHA-256); run \
              `ldd-sets contrast` on these sets",

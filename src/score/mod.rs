@@ -286,12 +286,11 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         false => None,
     };
     let mut systems: Vec<System> = Vec::new();
-    let manifest_sha = ldd_io::sha256_file(&l.manifest_path)?.0;
     // Contrastive items and scores, read (and checked) before the outputs; contrastive
     // scores only: the systems are named after their score files.
     let contrast = match &args.contrastive {
         Some(c) => {
-            let (items, items_sha) = contrastive::items(&c.dir, l, &manifest_sha)?;
+            let (items, items_sha) = contrastive::items(&c.dir, l)?;
             let scores = contrastive::read_scores(c, &items, l.m.languages.target())?;
             if args.hyps.is_empty() {
                 for f in &c.files {
@@ -328,7 +327,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     }
     let sig = &args.significance;
     let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
-    let ctx = signature::Context::new(l, &manifest_sha, sig, method, references.len());
+    let ctx = signature::Context::new(l, sig, method, references.len());
     let settings = settings_text(args, &metrics, references.len());
     let mut sources: Vec<Source> = defs.iter().map(|d| Source::Corpus(d, &metrics)).collect();
     sources.extend(args.seg_scores.iter().map(Source::Segment));

@@ -24,11 +24,10 @@ pub struct Context {
 }
 
 impl Context {
-    /// From the loaded sets, their manifest's SHA-256, the resampling options, the paired
-    /// test and the number of references.
+    /// From the loaded sets (their manifest's SHA-256 and controls), the resampling
+    /// options, the paired test and the number of references.
     pub fn new(
         l: &Loaded,
-        manifest_sha256: &str,
         sig: &SignificanceOptions,
         method: Option<Method>,
         nrefs: usize,
@@ -43,8 +42,9 @@ impl Context {
             .control_seed
             .map_or_else(|| "none".to_string(), |s| s.to_string());
         let ldd = format!(
-            "ldd-sets:{}|manifest:{manifest_sha256}|controls:{count}|control-seed:{control_seed}|ci-bs:{}|confidence:{}",
+            "ldd-sets:{}|manifest:{}|controls:{count}|control-seed:{control_seed}|ci-bs:{}|confidence:{}",
             env!("CARGO_PKG_VERSION"),
+            l.manifest_sha256,
             sig.bootstrap,
             sig.confidence
         );

@@ -1,0 +1,49 @@
+//! The plan of `align`.
+
+use std::path::PathBuf;
+
+use ldd_align::GoldOptions;
+use ldd_sets::config::Languages;
+use ldd_sets::detect::alignment::{Direction, ModelType};
+use ldd_sets::error::Result;
+use ldd_sets::pipeline::align_corpus::AlignRun;
+
+use super::super::align::AlignCmdArgs;
+use super::align_options;
+
+/// `align`'s plan.
+pub struct AlignPlan {
+    /// The corpus, the aligner's options, the outputs and the gold alignments.
+    pub run: AlignRun,
+    /// How the gold file gives its links, as typed: the first index (0 or 1) and which
+    /// side it is (`src-tgt` or `tgt-src`), for the summary.
+    pub gold_form: (u8, String),
+}
+
+/// `align`'s plan: the aligner's defaults (the HMM, the intersection), progress unless
+/// `--quiet`.
+pub fn align(a: &AlignCmdArgs) -> Result<AlignPlan> {
+    let align = align_options(
+        &a.align,
+        !a.quiet.quiet,
+        (ModelType::DEFAULT, Direction::Intersection),
+    );
+    let gold = GoldOptions {
+        format: a.gold_format,
+        one_based: a.gold_base == 1,
+        target_first: a.gold_order == "tgt-src",
+    };
+    Ok(AlignPlan {
+        run: AlignRun {
+            source: a.src.clone(),
+            target: a.tgt.clone(),
+            conllu: a.conllu.clone(),
+            languages: Languages::new(&a.src_lang, &a.tgt_lang)?,
+            align,
+            out: a.out.clone(),
+            posteriors: a.posteriors.clone(),
+            gold: a.gold.clone().map(|g: PathBuf| (g, gold)),
+        },
+        gold_form: (a.gold_base, a.gold_order.clone()),
+    })
+}

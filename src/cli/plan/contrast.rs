@@ -1,0 +1,56 @@
+//! The plan of `contrast`.
+
+use std::path::PathBuf;
+
+use ldd_sets::config::contrast::ContrastConfig;
+use ldd_sets::contrast::ContrastOptions;
+use ldd_sets::error::Result;
+use ldd_sets::parse::TargetModel;
+use ldd_sets::read::sets::Loaded;
+
+use super::super::contrast::ContrastArgs;
+
+/// `contrast`'s plan.
+pub struct ContrastPlan {
+    /// The sets directory.
+    pub sets: PathBuf,
+    /// The output directory.
+    pub out: PathBuf,
+    /// The variant rules (`--variants`, else the built-in ones), read.
+    pub config: ContrastConfig,
+    /// The target language's tagger, loaded once the sets name that language.
+    pub target_model: Option<TargetModel>,
+    /// Print nothing but errors.
+    pub quiet: bool,
+}
+
+/// `contrast`'s plan: the variant rules read and checked.
+pub fn contrast(a: &ContrastArgs) -> Result<ContrastPlan> {
+    let config = match &a.variants {
+        Some(f) => ContrastConfig::load(f)?,
+        None => ContrastConfig::builtin()?,
+    };
+    Ok(ContrastPlan {
+        sets: a.sets.clone(),
+        out: a.out.clone(),
+        config,
+        target_model: a.target_model.clone(),
+        quiet: a.quiet.quiet,
+    })
+}
+
+impl ContrastPlan {
+    /// The library's options for the sets `l`: `--target-model` loaded for their target
+    /// language.
+    pub fn options(self, l: &Loaded) -> Result<ContrastOptions> {
+        let tagger = match &self.target_model {
+            Some(m) => Some(m.load(l.m.languages.target())?),
+            None => None,
+        };
+        Ok(ContrastOptions {
+            out: self.out,
+            config: self.config,
+            tagger,
+        })
+    }
+}

@@ -1,0 +1,28 @@
+//! The plan of `corpora`.
+
+use std::path::PathBuf;
+
+use ldd_sets::config::Pair;
+use ldd_sets::error::Result;
+
+use super::super::corpora::CorporaArgs;
+use super::pair;
+
+/// `corpora`'s plan.
+pub struct CorporaPlan {
+    /// The pair whose corpora are downloaded.
+    pub pair: Pair,
+    /// Where they go.
+    pub dir: PathBuf,
+    /// Print nothing but errors.
+    pub quiet: bool,
+}
+
+/// `corpora`'s plan: the pair's config (or the registry's defaults).
+pub fn corpora(a: &CorporaArgs) -> Result<CorporaPlan> {
+    Ok(CorporaPlan {
+        pair: pair(&a.config, &a.pair, a.quiet.quiet)?,
+        dir: a.dir.clone(),
+        quiet: a.quiet.quiet,
+    })
+}

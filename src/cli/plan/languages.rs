@@ -1,0 +1,29 @@
+//! The plan of `languages`.
+
+use ldd_sets::config::registry::{Language, Registry};
+use ldd_sets::error::{Error, Result};
+
+use super::super::languages::LanguagesArgs;
+
+/// `languages`'s plan.
+pub struct LanguagesPlan {
+    /// The built-in registry.
+    pub registry: &'static Registry,
+    /// The one language shown in full (`None`: the table of all).
+    pub language: Option<&'static Language>,
+}
+
+/// `languages`'s plan: a code the registry does not know is refused.
+pub fn languages(a: &LanguagesArgs) -> Result<LanguagesPlan> {
+    let registry = Registry::builtin()?;
+    let language = match &a.code {
+        Some(code) => Some(registry.language(code).ok_or_else(|| {
+            Error::Config(format!(
+                "no language `{}` in the UDPipe 2.5 registry (`ldd-sets languages` lists them)",
+                ldd_io::error::escape(code)
+            ))
+        })?),
+        None => None,
+    };
+    Ok(LanguagesPlan { registry, language })
+}

@@ -1,0 +1,141 @@
+//! The plans, ripgrep's second stage of flags (its `HiArgs`): clap reads the command line
+//! into each command's argument struct and the option groups of [`super::args`] (what was
+//! typed, ripgrep's `LowArgs`); this module resolves them, once per command, into one typed
+//! plan that holds what the library runs with — `plan::score(&ScoreArgs)` gives a
+//! `ScorePlan` with the library's `ScoreOptions`, and so on for every command, one file
+//! each. Flags that cannot work together, or values the library would refuse, are refused
+//! here, before the command's stages run. A handler calls its plan function, then the
+//! library, then the printer: no other module of the command line builds a library's
+//! options (`tests/architecture.rs` checks it). The parser's inverse, from what clap read
+//! back to a command line that parses to the same values (the one every output records),
+//! is [`super::record`].
+
+mod align;
+mod contrast;
+mod corpora;
+mod extract;
+mod judge;
+mod languages;
+mod merge;
+mod mqm;
+mod parse;
+mod permute;
+mod report;
+mod score;
+
+use ldd_sets::config::{Languages, Pair, PairOrigin, PairSpec};
+use ldd_sets::detect::alignment::{AlignOptions, Direction, ModelType, Progress};
+use ldd_sets::error::Result;
+use ldd_sets::parse::{ParseSettings, MODELS_URL_ENV};
+use ldd_sets::printer;
+
+use super::args::{AlignArgs, ConfigArgs, ModelArgs, ThreadArgs};
+
+pub use align::align;
+pub use contrast::contrast;
+pub use corpora::corpora;
+pub use extract::{extract, run};
+pub use judge::{sheets, tally};
+pub use languages::languages;
+pub use merge::merge;
+pub use mqm::{mqm, MqmPlan};
+pub use parse::parse;
+pub use permute::permute;
+pub use report::report;
+pub use score::{compare, score, slice};
+
+/// A `--confidence` level, checked: strictly between 0 and 1.
+fn confidence(level: f64) -> Result<f64> {
+    if level > 0.0 && level < 1.0 {
+        return Ok(level);
+    }
+    Err(ldd_sets::Error::Config(format!(
+        "--confidence {level}: must be between 0 and 1 (e.g. 0.95)"
+    )))
+}
+
+/// The configuration of the pair `--pair` names (see `Pair::resolve`), with a note on
+/// stderr when it comes from the registry defaults.
+fn pair(config: &ConfigArgs, pair: &str, quiet: bool) -> Result<Pair> {
+    resolve(config, &pair.parse()?, quiet)
+}
+
+/// The pair of `extract`: `--pair` if given, else the pair of the corpus's languages (its
+/// config if one exists, else the registry's defaults, without a note: the config only
+/// matters for the model and the rules).
+fn pair_of(
+    config: &ConfigArgs,
+    pair: Option<&str>,
+    languages: &Languages,
+    quiet: bool,
+) -> Result<Pair> {
+    match pair {
+        Some(p) => self::pair(config, p, quiet),
+        None => resolve(config, &PairSpec::Languages(languages.clone()), true),
+    }
+}
+
+fn resolve(config: &ConfigArgs, spec: &PairSpec, quiet: bool) -> Result<Pair> {
+    let (p, origin) = Pair::resolve(spec, config.config.as_deref())?;
+    if !quiet && origin == PairOrigin::Registry {
+        let model = p.model.as_ref().map_or_else(
+            || "no registry model for the source language".to_string(),
+            |m| format!("model {}", m.name),
+        );
+        printer::say(&format!(
+            "ldd-sets: pair {spec}: no config, using the defaults ({model}; corpus files \
+                 <name>.{}.<lang>[.gz])",
+            p.files
+        ));
+    }
+    Ok(p)
+}
+
+/// The parse stage's settings.
+fn parse_settings(m: &ModelArgs, threads: &ThreadArgs, quiet: bool) -> ParseSettings {
+    ParseSettings {
+        model: m.model.clone(),
+        models_dir: m.models.clone(),
+        cache_dir: m.cache.clone(),
+        offline: m.offline,
+        threads: threads.count(),
+        quiet,
+    }
+}
+
+/// `pair` with its model's download source: the registry's checksum where the config has
+/// none, and the URL under `--models-url`, else `$LDD_SETS_MODELS_URL`, else the
+/// registry's base URL.
+fn with_model_source(m: &ModelArgs, mut pair: Pair) -> Result<Pair> {
+    let env = std::env::var(MODELS_URL_ENV).ok().filter(|u| !u.is_empty());
+    let base = m.models_url.clone().or(env);
+    if let Some(spec) = &pair.model {
+        pair.model = Some(Pair::model_source(spec, base.as_deref())?);
+    }
+    Ok(pair)
+}
+
+/// The aligner's options (model and direction: as given, else the defaults).
+fn align_options(
+    a: &AlignArgs,
+    progress: bool,
+    (model, direction): (ModelType, Direction),
+) -> AlignOptions {
+    AlignOptions {
+        model_type: a.align_model_type.unwrap_or(model),
+        direction: a.align_direction.unwrap_or(direction),
+        iterations: a.align_iterations,
+        train: a.align_train.clone(),
+        model: a.align_model.clone(),
+        save_model: a.save_align_model.clone(),
+        pretokenized: a.pretokenized,
+        max_tokens: a.align_max_tokens,
+        lowercase: a.align_lowercase,
+        train_max: a.align_train_max,
+        progress: if progress {
+            Progress::new(ldd_sets::printer::align::progress())
+        } else {
+            Progress::default()
+        },
+    }
+}

@@ -1,0 +1,177 @@
+//! The plans of `slice`, `score` and `compare`: the systems, the metrics' settings with
+//! sacreBLEU's defaults, the significance tests, and where the scores go.
+
+use std::path::PathBuf;
+
+use ldd_eval::metric::Settings;
+use ldd_eval::tokenize::TokenizerName;
+use ldd_eval::{BleuScoring, Chrf, ChrfScoring, Smooth, Ter};
+
+use ldd_sets::error::{Error, Result};
+use ldd_sets::score::contrastive::{ContrastiveOptions, KEY as CONTRASTIVE_KEY};
+use ldd_sets::score::{
+    check_name, check_options, system_name, Method, ScoreOptions, SegScores, SignificanceOptions,
+};
+
+use super::super::score::{CompareArgs, MetricArgs, ScoreArgs, SignificanceArgs, SliceArgs};
+
+/// `slice`'s plan.
+pub struct SlicePlan {
+    /// The sets directory.
+    pub sets: PathBuf,
+    /// The system's translation of the whole corpus.
+    pub hyp: PathBuf,
+    /// The system's name in the sliced files' names, checked.
+    pub name: String,
+}
+
+/// `score`'s plan.
+pub struct ScorePlan {
+    /// The sets directory.
+    pub sets: PathBuf,
+    /// What is scored, and how (checked by `score::check_options`).
+    pub options: ScoreOptions,
+    /// Where scores.csv and scores.json go (`--out`, else the sets directory).
+    pub out: PathBuf,
+    /// `--replace`: the earlier scores there are dropped, not merged.
+    pub replace: bool,
+    /// Print nothing but errors.
+    pub quiet: bool,
+}
+
+/// `compare`'s plan.
+pub struct ComparePlan {
+    /// The reference run's sets directory.
+    pub gold: PathBuf,
+    /// The evaluated run's sets directory.
+    pub pred: PathBuf,
+    /// The set compared in every phenomenon.
+    pub bucket: String,
+}
+
+/// `slice`'s plan: the system named after its file unless `--name` names it.
+pub fn slice(a: &SliceArgs) -> Result<SlicePlan> {
+    let name = a.name.clone().unwrap_or_else(|| system_name(&a.hyp));
+    check_name(&name)?;
+    Ok(SlicePlan {
+        sets: a.sets.clone(),
+        hyp: a.hyp.clone(),
+        name,
+    })
+}
+
+/// `score`'s plan: every `--lower-is-better` names a metric, the metrics' settings are
+/// valid, and the options hang together (`score::check_options`).
+pub fn score(a: &ScoreArgs) -> Result<ScorePlan> {
+    let contrastive_costs = a.lower_is_better.iter().any(|n| n == CONTRASTIVE_KEY);
+    for name in &a.lower_is_better {
+        if name == CONTRASTIVE_KEY {
+            if a.contrast.is_none() {
+                return Err(Error::Config(
+                    "--lower-is-better contrastive: give --contrast DIR --contrastive FILE".into(),
+                ));
+            }
+        } else if !a.seg_scores.iter().any(|(n, _)| n == name) {
+            return Err(Error::Config(format!(
+                "--lower-is-better {}: no --seg-scores metric of that name (nor `contrastive`)",
+                ldd_io::error::quote(name, 40)
+            )));
+        }
+    }
+    let seg_scores = a
+        .seg_scores
+        .iter()
+        .map(|(name, files)| SegScores {
+            name: name.clone(),
+            files: files.clone(),
+            higher_is_better: !a.lower_is_better.contains(name),
+        })
+        .collect();
+    let options = ScoreOptions {
+        hyps: a.hyp.clone(),
+        references: a.reference.clone(),
+        settings: metric_settings(&a.metric)?,
+        seg_scores,
+        significance: significance(&a.significance),
+        metrics: a.metrics.clone(),
+        align_model: a.align_model.clone(),
+        lemma_model: a.lemma_model.clone(),
+        contrastive: a.contrast.clone().map(|dir| ContrastiveOptions {
+            dir,
+            files: a.contrastive.clone(),
+            higher_is_better: !contrastive_costs,
+        }),
+    };
+    check_options(&options)?;
+    Ok(ScorePlan {
+        sets: a.sets.clone(),
+        options,
+        out: a.out.clone().unwrap_or_else(|| a.sets.clone()),
+        replace: a.replace,
+        quiet: a.quiet.quiet,
+    })
+}
+
+/// `compare`'s plan: the flags as given.
+pub fn compare(a: &CompareArgs) -> ComparePlan {
+    ComparePlan {
+        gold: a.gold.clone(),
+        pred: a.pred.clone(),
+        bucket: a.bucket.clone(),
+    }
+}
+
+/// BLEU's, chrF's and TER's settings, checked.
+fn metric_settings(m: &MetricArgs) -> Result<Settings> {
+    let smooth = Smooth::parse(&m.smooth_method, m.smooth_value).ok_or_else(|| {
+        Error::Config(format!(
+            "--smooth-value: only floor and add-k smoothing take a value, not {}",
+            m.smooth_method
+        ))
+    })?;
+    let s = Settings {
+        tokenize: m.tokenize.as_deref().and_then(TokenizerName::parse),
+        lowercase: m.lowercase,
+        bleu: BleuScoring {
+            max_order: m.max_ngram_order,
+            smooth,
+            effective_order: m.effective_order,
+        },
+        chrf: Chrf {
+            scoring: ChrfScoring {
+                char_order: m.chrf_char_order,
+                word_order: m.chrf_word_order,
+                beta: m.chrf_beta,
+                eps_smoothing: m.chrf_eps_smoothing,
+            },
+            whitespace: m.chrf_whitespace,
+            lowercase: m.chrf_lowercase,
+        },
+        ter: Ter {
+            normalized: m.ter_normalized,
+            no_punct: m.ter_no_punct,
+            asian_support: m.ter_asian_support,
+            case_sensitive: m.ter_case_sensitive,
+        },
+    };
+    s.check().map_err(|e| Error::Config(e.to_string()))?;
+    Ok(s)
+}
+
+/// The intervals' and paired tests' options (`--paired-ar`, else `--paired-bs`, else the
+/// default for the number of systems).
+fn significance(s: &SignificanceArgs) -> SignificanceOptions {
+    SignificanceOptions {
+        method: if s.paired_ar {
+            Some(Method::Randomization)
+        } else if s.paired_bs {
+            Some(Method::Bootstrap)
+        } else {
+            None
+        },
+        bootstrap: s.paired_bs_n as usize,
+        trials: s.paired_ar_n as usize,
+        seed: s.seed,
+        confidence: s.confidence,
+    }
+}
