@@ -1,7 +1,7 @@
 //! Everything the report shows, read in one place before anything is computed: the
-//! scores, the annotators' tally, the MQM judgements (with the manifest's checksum they
-//! must name), the reordering measures, the parse record, the lines of every set's sample
-//! and each system's output for them, and the judged loci. [`read`] is the report's only
+//! scores, the annotators' tally, the MQM judgements, the reordering measures, the parse
+//! record, the lines of every set's sample and each system's output for them, and the
+//! judged loci. [`read`] is the report's only
 //! input step; [`super::gather`] then computes the [`super::Report`] from what it returns
 //! without reading anything.
 //!
@@ -37,8 +37,6 @@ pub struct Inputs {
     pub tally: Option<TallyReport>,
     /// The MQM judgements and where they were read from, when there are any.
     pub mqm: Option<(PathBuf, MqmReport)>,
-    /// The manifest's SHA-256 (read when there are MQM judgements to check against it).
-    pub manifest_sha256: Option<String>,
     /// The per-line reordering file read and its measures.
     pub measures: Option<(PathBuf, Vec<Measure>)>,
     /// The parse cache's record of the trees.
@@ -84,10 +82,6 @@ pub fn read(
         }
         None => None,
     };
-    let manifest_sha256 = match &mqm {
-        Some(_) => Some(ldd_io::sha256_file(&l.manifest_path)?.0),
-        None => None,
-    };
     let measures = crate::read::sets::reorder_measures(&l)?;
     let parse = parse_record(&l.m);
     let mut notes = Vec::new();
@@ -103,7 +97,6 @@ pub fn read(
         scores,
         tally,
         mqm,
-        manifest_sha256,
         measures,
         parse,
         sampled,

@@ -116,9 +116,9 @@ fn compute(i: inputs::Inputs) -> Report {
     // In the order the page has always listed them: MQM, distances, then what reading
     // the outputs and the loci found.
     let mut notes = Vec::new();
-    let mqm = match (i.mqm, &i.manifest_sha256) {
-        (Some((_, r)), Some(sha)) if &r.manifest_sha256 == sha => Some(r),
-        (Some((p, _)), _) => {
+    let mqm = match i.mqm {
+        Some((_, r)) if r.manifest_sha256 == l.manifest_sha256 => Some(r),
+        Some((p, _)) => {
             notes.push(format!(
                 "{} was made for other sets (another manifest): not shown; run `ldd-sets \
                  mqm` on these sets again",
@@ -126,7 +126,7 @@ fn compute(i: inputs::Inputs) -> Report {
             ));
             None
         }
-        (None, _) => None,
+        None => None,
     };
     let (measures_path, measures) = i.measures.unzip();
     let distances = data::lexical_distances(&l.m, &mut notes);
