@@ -231,6 +231,15 @@ fn has_word(line: &str, w: &str) -> bool {
     })
 }
 
+/// The lines of `text` that `hit` accepts, as `rel:line: code` (lines counted from 1).
+fn hits(rel: &str, text: &str, hit: impl Fn(&str) -> bool) -> Vec<String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| hit(l))
+        .map(|(k, l)| format!("{rel}:{}: {}", k + 1, l.trim()))
+        .collect()
+}
+
 /// The library in `src/` opens, creates, lists, copies and renames files only through
 /// ldd-io (`ldd_io::fs`, `Input`, the outputs): none of `std::fs`, `File::`, `OpenOptions`
 /// or a CSV/JSON writer opened from a path outside its tests (`#[cfg(test)]` onwards).
@@ -241,16 +250,13 @@ fn the_library_touches_the_file_system_only_through_ldd_io() {
     for f in rust_files(&src) {
         let text = code(&f);
         let lib = text.split("#[cfg(test)]").next().unwrap_or("");
-        for (k, line) in lib.lines().enumerate() {
+        let rel = f.strip_prefix(root()).unwrap().display().to_string();
+        found.extend(hits(&rel, lib, |line| {
             let line_no_io = line.replace("ldd_io::fs::", "");
-            if ["fs::", "File::", "OpenOptions", "from_path("]
+            ["fs::", "File::", "OpenOptions", "from_path("]
                 .iter()
                 .any(|w| has_word(&line_no_io, w))
-            {
-                let rel = f.strip_prefix(root()).unwrap().display().to_string();
-                found.push(format!("{rel}:{}: {}", k + 1, line.trim()));
-            }
-        }
+        }));
     }
     assert!(found.is_empty(), "outside ldd-io:\n{}", found.join("\n"));
 }
@@ -366,14 +372,10 @@ fn only_the_printer_prints() {
         let rel = f.strip_prefix(root()).unwrap().display().to_string();
         let text = code(&f);
         let lib = text.split("#[cfg(test)]").next().unwrap_or("");
-        for (k, line) in lib.lines().enumerate() {
-            if !MACROS.iter().any(|m| has_word(line, m)) {
-                continue;
-            }
-            let at = format!("{rel}:{}: {}", k + 1, line.trim());
+        for at in hits(&rel, lib, |line| MACROS.iter().any(|m| has_word(line, m))) {
             if EXCEPTIONS
                 .iter()
-                .any(|(file, text)| rel == *file && line.contains(text))
+                .any(|(file, text)| rel == *file && at.contains(text))
             {
                 excepted.push(at);
             } else {
@@ -566,14 +568,10 @@ const READS: [&str; 12] = [
     "std::fs",
 ];
 
-/// The lines of `text` (comments left out) that read a file, as `file:line: code`.
+/// The lines of `text` (code without comments, [`code`]) that read a file, as
+/// `file:line: code`.
 fn reading_lines(file: &str, text: &str) -> Vec<String> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim_start().starts_with("//"))
-        .filter(|(_, l)| READS.iter().any(|r| l.contains(r)))
-        .map(|(k, l)| format!("{file}:{}: {}", k + 1, l.trim()))
-        .collect()
+    hits(file, text, |l| READS.iter().any(|r| l.contains(r)))
 }
 
 /// The report gathers everything it needs in one read, then computes without I/O: of
