@@ -9,7 +9,8 @@
 //! corpus (read → permute).
 //!
 //! [`config`] (language pairs, built-in rules), [`error`] and [`progress`] (the one style of
-//! every progress bar) sit below every stage;
+//! every progress bar) sit below every stage, [`view`] (the set-size, score, trend and
+//! distance tables, built once for every format) below all that render them;
 //! [`pipeline`] glues the stages together for `extract`, `run` and `align`;
 //! [`merge`](mod@merge) joins the outputs of a sharded run's shards into the output of the
 //! whole corpus. Files are opened and written only through the `ldd-io` crate, CoNLL-U is
@@ -37,6 +38,7 @@ pub mod read;
 pub mod report;
 pub mod sample;
 pub mod score;
+pub mod view;
 pub mod write;
 
 pub use error::{Error, Result};

@@ -145,8 +145,8 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 /// The pipeline order of `src/`: a module may import only modules of lower rank. `merge`
 /// joins the written outputs of a sharded run's shards (drawing their controls with
 /// `write`), so it follows `write`.
-const ORDER: [&str; 21] = [
-    "error", "progress", "config", "layout", "format", "fetch", "read", "permute", "parse",
+const ORDER: [&str; 22] = [
+    "error", "progress", "config", "layout", "format", "view", "fetch", "read", "permute", "parse",
     "detect", "bucket", "sample", "write", "merge", "contrast", "locus", "score", "judge",
     "report", "pipeline", "printer",
 ];
@@ -675,7 +675,7 @@ fn pipeline_stays_glue() {
 fn every_stage_folder_says_what_enters_and_leaves() {
     for stage in [
         "fetch", "read", "parse", "detect", "bucket", "sample", "write", "merge", "locus", "score",
-        "report",
+        "report", "view",
     ] {
         let p = root().join("src").join(stage).join("mod.rs");
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));

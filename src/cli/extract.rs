@@ -125,27 +125,8 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         &p.out,
     )?;
     if !quiet {
-        let c = &report.corpus;
-        if c.normalised_lines > 0 {
-            printer::say(&format!(
-                "ldd-sets: {} of {} trees matched their corpus line only after normalisation \
-                 (tokenizer escapes, Unicode, case; docs/usage.md, \"Bring your own parse\")",
-                c.normalised_lines, c.lines
-            ));
-        }
-        if c.tolerated_lines > 0 {
-            printer::say(&format!(
-                "ldd-sets: {} of {} trees differ from their corpus line in one place by at most \
-                 two letters (a parser's rewriting, e.g. `it is` for `'tis`); tolerated, and \
-                 counted in the manifest (corpus.tolerated_lines)",
-                c.tolerated_lines, c.lines
-            ));
-        }
-        if c.unchecked_lines > 0 {
-            printer::say(&format!(
-                "ldd-sets: --trust-conllu: {} trees were not checked against their corpus line",
-                c.unchecked_lines
-            ));
+        for note in printer::extract::tree_notes(&report.corpus) {
+            printer::say(&note);
         }
         printer::out(&printer::extract::extract_summary(
             &report,
@@ -181,14 +162,9 @@ pub fn run(a: RunArgs) -> Result<()> {
         p.replace,
         &mut |progress| match progress {
             _ if quiet => {}
-            Progress::Starting(c) => printer::say(&format!(
-                "ldd-sets: corpus {} ({} -> {})",
-                c.name,
-                ldd_io::error::shown(&c.source),
-                ldd_io::error::shown(&c.target)
-            )),
+            Progress::Starting(c) => printer::say(&printer::extract::corpus_starting(c)),
             Progress::Done(r) => {
-                printer::out(&format!("\n== {} ==\n", r.corpus.name));
+                printer::out(&printer::extract::corpus_heading(&r.corpus.name));
                 printer::out(&printer::extract::extract_summary(
                     &r.report,
                     r.extract_seconds,

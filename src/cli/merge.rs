@@ -41,7 +41,7 @@ pub fn merge(a: MergeArgs) -> Result<()> {
         return Ok(());
     }
     for m in &merged {
-        printer::out(&format!("{}\n", printer::extract::merge_summary(m)));
+        printer::out(&printer::extract::merge_summary(m));
     }
     Ok(())
 }

@@ -180,17 +180,13 @@ pub fn main() -> ExitCode {
     ldd_io::message::set_sink(printer::say);
     ldd_align::return_freed_memory();
     if let Err(e) = ldd_io::cleanup::install_signal_handlers() {
-        printer::say(&format!("ldd-sets: warning: cannot handle interrupts ({e}); an interrupted run may leave temporary files"));
+        printer::say(&printer::no_interrupt_handling(&e));
     }
     let res = setup(&cli.command).and_then(|()| run(cli.command));
     match res {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            let msg = e.to_string();
-            printer::say(&format!(
-                "ldd-sets: error: {}",
-                ldd_io::error::escape_except(&msg, Some('\n'))
-            ));
+            printer::say(&printer::error(&e));
             ExitCode::from(e.exit_code() as u8)
         }
     }

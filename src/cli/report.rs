@@ -76,10 +76,7 @@ pub fn report(a: ReportArgs) -> Result<()> {
     ldd_io::fs::create_parent(&p.out)?;
     ldd_io::write_bytes_atomic(&p.out, text.as_bytes())?;
     if !p.quiet {
-        printer::out(&format!(
-            "report written to {}\n",
-            ldd_io::error::shown(&p.out)
-        ));
+        printer::out(&printer::written("report", &p.out));
     }
     Ok(())
 }

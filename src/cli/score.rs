@@ -12,9 +12,11 @@ use ldd_sets::error::Result;
 use ldd_sets::layout::{report_file, SCORES_JSON};
 use ldd_sets::parse::TargetModel;
 use ldd_sets::printer;
-use ldd_sets::printer::scores::{compare_table, render_table, small_sets_warning};
+use ldd_sets::printer::scores::{
+    compare_table, earlier_note, render_table, small_sets_warning, stale_report_note,
+};
 use ldd_sets::score::compare::compare as compare_sets;
-use ldd_sets::score::merge::{with_earlier, Earlier};
+use ldd_sets::score::merge::with_earlier;
 use ldd_sets::score::render::write_outputs;
 use ldd_sets::score::slice::slice as slice_sets;
 use ldd_sets::score::{load, score as score_sets};
@@ -320,42 +322,14 @@ pub fn score(a: ScoreArgs) -> Result<()> {
             printer::say(&w);
         }
         let scores = ldd_io::error::shown(&dir.join(SCORES_JSON));
-        match &earlier {
-            Earlier::Merged { systems, metrics } => {
-                let mut kept = Vec::new();
-                if !systems.is_empty() {
-                    kept.push(format!("the systems {}", systems.join(", ")));
-                }
-                if !metrics.is_empty() {
-                    kept.push(format!("the metrics {}", metrics.join(", ")));
-                }
-                printer::say(&format!(
-                    "ldd-sets: note: {scores} keeps the earlier scores of {} beside this run's \
-                     (merged: same sets, settings and baseline; --replace discards them)",
-                    kept.join(" and of ")
-                ))
-            }
-            Earlier::Replaced(names) => printer::say(&format!(
-                "ldd-sets: note: {scores} replaced the earlier scores of {} (--replace)",
-                names.join(", ")
-            )),
-            _ => {}
+        if let Some(note) = earlier_note(&earlier, &scores) {
+            printer::say(&note);
         }
         // A report of these sets shows the scores as they were when it was written.
         for format in ["html", "tex"] {
             let page = report_file(&p.sets, format);
             if page.is_file() {
-                printer::say(&format!(
-                    "ldd-sets: note: {} shows the earlier scores; update it: ldd-sets report \
-                     --sets {}{}",
-                    ldd_io::error::shown(&page),
-                    ldd_io::error::shown(&p.sets),
-                    if format == "tex" {
-                        " --format latex"
-                    } else {
-                        ""
-                    }
-                ));
+                printer::say(&stale_report_note(&page, &p.sets, format == "tex"));
             }
         }
     }

@@ -366,10 +366,10 @@ impl Manifest {
         Ok(m)
     }
 
-    /// Writes `summary.csv` of the sets, then the manifest with the checksums of every file
-    /// under `root` (the staged output, complete but for these two) into `root`.
+    /// Writes the manifest with the checksums of every file under `root` (the staged
+    /// output, complete but for it) into `root`; `summary.csv` is written before it
+    /// ([`crate::write::summary`]).
     pub fn write_into(&mut self, root: &Path) -> Result<()> {
-        write_summary(&root.join(crate::layout::SUMMARY), &self.sets)?;
         self.record_checksums(root)?;
         self.write(&root.join(MANIFEST))
     }
@@ -824,32 +824,6 @@ fn not_a_sets_dir(dir: &Path) -> Error {
 /// Whether `dir` holds an ldd-sets output: its manifest reads as one.
 pub fn is_output(dir: &Path) -> bool {
     Manifest::read(dir).is_ok()
-}
-
-/// Writes `summary.csv`: one row per set.
-pub fn write_summary(path: &Path, sets: &[SetEntry]) -> Result<()> {
-    let mut w = csv::Writer::from_writer(ldd_io::fs::create(path)?);
-    let res = (|| -> std::result::Result<(), csv::Error> {
-        w.write_record([
-            "phenomenon",
-            "bucket",
-            "sentences",
-            "pairs",
-            "mean_source_words",
-        ])?;
-        for s in sets {
-            w.write_record([
-                s.phenomenon.as_str(),
-                s.bucket.as_str(),
-                &s.sentences.to_string(),
-                &s.pairs.to_string(),
-                &format!("{:.2}", s.mean_source_words),
-            ])?;
-        }
-        w.flush()?;
-        Ok(())
-    })();
-    res.map_err(|e| Error::Data(format!("{}: {e}", ldd_io::error::shown(path))))
 }
 
 #[cfg(test)]

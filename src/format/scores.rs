@@ -317,23 +317,6 @@ impl Scores {
         out
     }
 
-    /// The row of a system, metric, phenomenon and bucket.
-    pub fn row(&self, system: &str, metric: &str, phenomenon: &str, bucket: &str) -> Option<&Row> {
-        self.rows.iter().find(|r| {
-            r.system == system
-                && r.metric == metric
-                && r.phenomenon == phenomenon
-                && r.bucket == bucket
-        })
-    }
-
-    /// The corpus row of a system and metric.
-    pub fn corpus(&self, system: &str, metric: &str) -> Option<&Row> {
-        self.rows
-            .iter()
-            .find(|r| r.system == system && r.metric == metric && !r.is_set())
-    }
-
     /// The signature of a metric: recorded per metric, else on a row.
     pub fn signature(&self, metric: &str) -> Option<&str> {
         self.signatures.get(metric).map(String::as_str).or_else(|| {

@@ -268,7 +268,7 @@ pub fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifes
         })),
         checksums: Default::default(),
     };
-    manifest.write_into(&root)?;
+    crate::write::summary::finish(&root, &mut manifest)?;
     staging.commit(&is_output)?;
     Ok(manifest)
 }

@@ -147,7 +147,7 @@ pub fn extract(
         shard,
         checksums: Default::default(),
     };
-    m.write_into(root)?;
+    crate::write::summary::finish(root, &mut m)?;
     let later = carry_over(&out.dir, &m, root, out.replace)?;
     staging.commit(&is_output)?;
     Ok(ExtractReport {

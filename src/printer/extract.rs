@@ -6,11 +6,13 @@ use std::path::Path;
 
 use crate::detect::aligner_cache::{AlignerSummary, Origin};
 use crate::detect::reorder::Measure;
-use crate::format::manifest::ShardRecord;
+use crate::format::manifest::{CorpusStats, ShardRecord};
 use crate::layout;
 use crate::pipeline::extract::ExtractReport;
 use crate::pipeline::merge::Merged;
 use crate::pipeline::RunReport;
+use crate::read::discover::LocalCorpus;
+use crate::view::Sizes;
 use crate::write::later::Later;
 
 /// The summary table of one extraction.
@@ -39,6 +41,7 @@ pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
     if let Some(a) = &r.aligner {
         let _ = writeln!(out, "{}", aligner_line(a, ""));
     }
+    let sizes = Sizes::of(&r.sets);
     for (title, exact) in [
         ("sentences with a pair at distance >= d", false),
         ("sentences with a pair at distance = d", true),
@@ -51,13 +54,10 @@ pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
         let _ = writeln!(out, "{header}");
         for p in &r.phenomena {
             let mut row = format!("{p:<24}");
+            let sets = sizes.row(p);
             for d in 0..=max {
                 let bucket = layout::bucket(exact, d);
-                let n = r
-                    .sets
-                    .iter()
-                    .find(|s| &s.phenomenon == p && s.bucket == bucket)
-                    .map_or(0, |s| s.sentences);
+                let n = sets.and_then(|s| s.set(&bucket)).map_or(0, |s| s.sentences);
                 row.push_str(&format!(" {n:>7}"));
             }
             let _ = writeln!(out, "{row}");
@@ -91,6 +91,49 @@ pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
         }
     }
     out
+}
+
+/// The notes on how the trees matched their corpus lines: normalised, tolerated, or not
+/// checked (`--trust-conllu`), one line each, when there were such lines.
+pub fn tree_notes(c: &CorpusStats) -> Vec<String> {
+    let mut notes = Vec::new();
+    if c.normalised_lines > 0 {
+        notes.push(format!(
+            "ldd-sets: {} of {} trees matched their corpus line only after normalisation \
+             (tokenizer escapes, Unicode, case; docs/usage.md, \"Bring your own parse\")",
+            c.normalised_lines, c.lines
+        ));
+    }
+    if c.tolerated_lines > 0 {
+        notes.push(format!(
+            "ldd-sets: {} of {} trees differ from their corpus line in one place by at most \
+             two letters (a parser's rewriting, e.g. `it is` for `'tis`); tolerated, and \
+             counted in the manifest (corpus.tolerated_lines)",
+            c.tolerated_lines, c.lines
+        ));
+    }
+    if c.unchecked_lines > 0 {
+        notes.push(format!(
+            "ldd-sets: --trust-conllu: {} trees were not checked against their corpus line",
+            c.unchecked_lines
+        ));
+    }
+    notes
+}
+
+/// `run`'s line when it starts on a corpus.
+pub fn corpus_starting(c: &LocalCorpus) -> String {
+    format!(
+        "ldd-sets: corpus {} ({} -> {})",
+        c.name,
+        ldd_io::error::shown(&c.source),
+        ldd_io::error::shown(&c.target)
+    )
+}
+
+/// `run`'s heading of a corpus's summary.
+pub fn corpus_heading(name: &str) -> String {
+    format!("\n== {name} ==\n")
 }
 
 /// `run`'s seconds per stage and corpus, and of the aligner trained once for them all.
@@ -176,7 +219,8 @@ next: score your systems' translations of the corpus, then see it all:
     out
 }
 
-/// `merge`'s line about one merged output: its shards, lines, sets and controls.
+/// `merge`'s line about one merged output (with its newline): its shards, lines, sets
+/// and controls.
 pub fn merge_summary(m: &Merged) -> String {
     let c = &m.manifest.corpus;
     let shards = match &m.manifest.shard {
@@ -192,7 +236,7 @@ pub fn merge_summary(m: &Merged) -> String {
         .unwrap_or(0);
     format!(
         "{}merged {shards} shards: {} lines ({} empty, {} source words), {} sets, {controls} \
-         controls per set; sets in {}",
+         controls per set; sets in {}\n",
         m.name.as_ref().map_or(String::new(), |n| format!("{n}: ")),
         c.lines,
         c.empty_lines,

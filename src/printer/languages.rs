@@ -1,7 +1,8 @@
 //! `languages`' output: the registry of UDPipe 2.5 models as a table, or one language in
-//! full.
+//! full; and the note when a language pair runs on the registry's defaults.
 
 use crate::config::registry::{Language, Registry};
+use crate::config::{Pair, PairSpec};
 
 /// A model's default phenomena, or a note that it runs reordering sets only.
 fn phenomena(p: &[String]) -> String {
@@ -72,4 +73,18 @@ pub fn detail(reg: &Registry, l: &Language) -> String {
         ));
     }
     out
+}
+
+/// The note when a pair has no config and runs on the registry's defaults: its model and
+/// the names of its corpus files.
+pub fn pair_defaults(spec: &PairSpec, p: &Pair) -> String {
+    let model = p.model.as_ref().map_or_else(
+        || "no registry model for the source language".to_string(),
+        |m| format!("model {}", m.name),
+    );
+    format!(
+        "ldd-sets: pair {spec}: no config, using the defaults ({model}; corpus files \
+         <name>.{}.<lang>[.gz])",
+        p.files
+    )
 }

@@ -18,6 +18,28 @@ pub mod mqm;
 pub mod permute;
 pub mod scores;
 
+/// The line saying a command wrote its file: `report written to PATH`.
+pub fn written(what: &str, path: &std::path::Path) -> String {
+    format!("{what} written to {}\n", ldd_io::error::shown(path))
+}
+
+/// The line of a command that failed: `ldd-sets: error: ` and the error (control
+/// characters escaped, its lines kept).
+pub fn error(e: &crate::error::Error) -> String {
+    format!(
+        "ldd-sets: error: {}",
+        ldd_io::error::escape_except(&e.to_string(), Some('\n'))
+    )
+}
+
+/// The warning when the signal handlers cannot be installed.
+pub fn no_interrupt_handling(e: &dyn std::fmt::Display) -> String {
+    format!(
+        "ldd-sets: warning: cannot handle interrupts ({e}); an interrupted run may leave \
+         temporary files"
+    )
+}
+
 /// Writes `text` on stdout as it is (a command's result: tables, summaries, next steps).
 pub fn out(text: &str) {
     print!("{text}");

@@ -4,8 +4,12 @@
 
 use std::fmt::Write as _;
 
+use std::path::Path;
+
 use crate::score::compare::SetAgreement;
+use crate::score::merge::Earlier;
 use crate::score::{Method, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
+use crate::view::ScoreView;
 
 /// Input text (names from the manifest and the command line) as printed.
 fn esc(s: &str) -> std::borrow::Cow<'_, str> {
@@ -81,10 +85,12 @@ pub fn render_table(r: &Scores) -> String {
              (two-sided p < {alpha}); unal.: locus words the output has no token for (not judged)"
         );
     }
-    let label_w = r
-        .rows
+    let view = ScoreView::of(r);
+    let label_w = view
+        .tables
         .iter()
-        .map(|x| esc(&x.phenomenon).len() + esc(&x.bucket).len() + 1)
+        .flat_map(|t| &t.lines)
+        .map(|l| esc(l.key.phenomenon).len() + esc(l.key.bucket).len() + 1)
         .max()
         .unwrap_or(6)
         .max(6);
@@ -109,30 +115,22 @@ pub fn render_table(r: &Scores) -> String {
             ));
         }
         let _ = writeln!(s, "{head}");
-        let Some(first) = r.systems.first().map(|s| &s.name) else {
+        let Some(table) = view.table(&metric.key) else {
             continue;
         };
-        for row in r
-            .rows
-            .iter()
-            .filter(|x| x.metric == metric.key && &x.system == first)
-        {
-            let label = if row.scope == "corpus" {
-                "corpus".to_string()
-            } else {
+        for line in &table.lines {
+            let Some(row) = line.first() else {
+                continue;
+            };
+            let label = if line.key.is_set() {
                 format!("{}/{}", esc(&row.phenomenon), esc(&row.bucket))
+            } else {
+                "corpus".to_string()
             };
             let small = if row.small_set { "~" } else { " " };
             let n = row.loci.unwrap_or(row.sentences);
-            let mut line = format!("{label:<label_w$} {n:>6}{small}");
-            for sys in &r.systems {
-                let x = r.rows.iter().find(|x| {
-                    x.system == sys.name
-                        && x.metric == row.metric
-                        && x.scope == row.scope
-                        && x.phenomenon == row.phenomenon
-                        && x.bucket == row.bucket
-                });
+            let mut line_text = format!("{label:<label_w$} {n:>6}{small}");
+            for x in line.cells.iter().copied() {
                 // The score, starred when significant at the confidence level.
                 let starred = |x: &crate::score::Row| {
                     format!(
@@ -195,15 +193,15 @@ pub fn render_table(r: &Scores) -> String {
                     ],
                     None => ["- ".into(), "-".into(), "-".into(), "-".into(), "- ".into()],
                 };
-                line.push_str(&format!(
+                line_text.push_str(&format!(
                     " | {:>8} {:>16} {:>13} {:>7} {:>9}",
                     cells[0], cells[1], cells[2], cells[3], cells[4]
                 ));
             }
-            let _ = writeln!(s, "{line}");
+            let _ = writeln!(s, "{line_text}");
         }
     }
-    if !r.trends.is_empty() {
+    if !view.trends.is_empty() {
         let _ = writeln!(
             s,
             "\nDistance trend over ge sets (correlation of min distance and score, {level} CI)"
@@ -213,7 +211,7 @@ pub fn render_table(r: &Scores) -> String {
             "{:<8} {:<24} {:<16} {:>6} {:>8} {:>16} {:>8} {:>16}",
             "metric", "phenomenon", "system", "points", "spearman", "CI", "pearson", "CI"
         );
-        for t in &r.trends {
+        for t in view.trends {
             let label = r.label(&t.metric);
             let _ = writeln!(
                 s,
@@ -263,12 +261,11 @@ fn size(row: &crate::score::Row) -> (&'static str, u64) {
 /// that unit: a set small in sentences for BLEU may have enough judged loci, or too few.
 pub fn small_sets(r: &Scores) -> Vec<SmallSets> {
     let mut out: Vec<SmallSets> = Vec::new();
-    let Some(first) = r.systems.first() else {
-        return out;
-    };
-    for row in &r.rows {
+    let view = ScoreView::of(r);
+    let firsts = view.tables.iter().flat_map(|t| &t.lines);
+    for row in firsts.filter_map(|l| l.first().filter(|_| l.key.is_set())) {
         let (unit, n) = size(row);
-        if row.system != first.name || row.scope != "set" || !row.small_set || n == 0 {
+        if !row.small_set || n == 0 {
             continue;
         }
         let k = match out.iter().position(|g| g.unit == unit) {
@@ -328,6 +325,43 @@ pub fn small_sets_warning(r: &Scores) -> Option<String> {
         );
     }
     Some(s)
+}
+
+/// The note on what became of an earlier `scores.json` (`scores`, as shown) that this
+/// run did not simply supersede: which systems and metrics it keeps, or which it replaced.
+pub fn earlier_note(earlier: &Earlier, scores: &str) -> Option<String> {
+    match earlier {
+        Earlier::Merged { systems, metrics } => {
+            let mut kept = Vec::new();
+            if !systems.is_empty() {
+                kept.push(format!("the systems {}", systems.join(", ")));
+            }
+            if !metrics.is_empty() {
+                kept.push(format!("the metrics {}", metrics.join(", ")));
+            }
+            Some(format!(
+                "ldd-sets: note: {scores} keeps the earlier scores of {} beside this run's \
+                 (merged: same sets, settings and baseline; --replace discards them)",
+                kept.join(" and of ")
+            ))
+        }
+        Earlier::Replaced(names) => Some(format!(
+            "ldd-sets: note: {scores} replaced the earlier scores of {} (--replace)",
+            names.join(", ")
+        )),
+        Earlier::Superseded => None,
+    }
+}
+
+/// The note that a report of the sets (`page`, LaTeX when `latex`) shows the scores as they
+/// were when it was written, with the command that updates it.
+pub fn stale_report_note(page: &Path, sets: &Path, latex: bool) -> String {
+    format!(
+        "ldd-sets: note: {} shows the earlier scores; update it: ldd-sets report --sets {}{}",
+        ldd_io::error::shown(page),
+        ldd_io::error::shown(sets),
+        if latex { " --format latex" } else { "" }
+    )
 }
 
 /// `compare`'s table: per set, the lines of each run, of both, and precision, recall

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use super::render::Views;
 use super::scores::{mark, metric_label, SMALL_SET};
 use super::Report;
 use crate::format::sets::SetEntry;
@@ -32,11 +33,11 @@ fn num(x: Option<f64>) -> String {
     x.map_or_else(|| "--".into(), |v| format!("{v:.2}"))
 }
 
-/// A phenomenon's row of a size table: its name and its sets.
-type Row<'a> = (&'a str, Vec<&'a SetEntry>);
+/// A phenomenon's row of a size table: its name and its sets of one kind (`ge` or `eq`).
+type Row<'a> = (&'a str, &'a [&'a SetEntry]);
 
 /// The LaTeX file.
-pub fn tables(r: &Report) -> String {
+pub fn tables(r: &Report, v: &Views) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -47,29 +48,18 @@ pub fn tables(r: &Report) -> String {
         r.m.languages.target(),
         r.m.corpus.lines
     );
-    // Sizes: one row per phenomenon, ge then eq buckets as columns.
-    let mut phen: Vec<&str> = Vec::new();
-    for x in &r.m.sets {
-        if !phen.contains(&x.phenomenon.as_str()) {
-            phen.push(&x.phenomenon);
-        }
-    }
     // One table per list of buckets (lexical ge, lexical eq, reorder), a row per phenomenon.
     let mut groups: Vec<(Vec<&str>, Vec<Row>)> = Vec::new();
     for exact in [false, true] {
-        for p in &phen {
-            let v: Vec<&SetEntry> =
-                r.m.sets
-                    .iter()
-                    .filter(|x| x.phenomenon == *p && x.exact == exact)
-                    .collect();
-            if v.is_empty() {
+        for row in &v.sizes.phenomena {
+            let sets = row.sets(exact);
+            if sets.is_empty() {
                 continue;
             }
-            let buckets: Vec<&str> = v.iter().map(|x| x.bucket.as_str()).collect();
+            let buckets: Vec<&str> = sets.iter().map(|x| x.bucket.as_str()).collect();
             match groups.iter_mut().find(|g| g.0 == buckets) {
-                Some(g) => g.1.push((p, v)),
-                None => groups.push((buckets, vec![(p, v)])),
+                Some(g) => g.1.push((row.phenomenon, sets)),
+                None => groups.push((buckets, vec![(row.phenomenon, sets)])),
             }
         }
     }
@@ -84,9 +74,9 @@ pub fn tables(r: &Report) -> String {
             let _ = write!(s, " & {}", tex(b));
         }
         s.push_str(" \\\\\n\\midrule\n");
-        for (p, v) in rows {
+        for (p, sets) in rows {
             s.push_str(&tex(p));
-            for x in v {
+            for x in sets.iter() {
                 let _ = write!(
                     s,
                     " & {}{}",
@@ -102,12 +92,12 @@ pub fn tables(r: &Report) -> String {
         }
         s.push_str("\\bottomrule\n\\end{tabular}\n");
     }
-    let Some(sc) = &r.scores else {
+    let Some(sc) = &v.scores else {
         s.push_str("\n% No scores.json: run `ldd-sets score` for the score tables.\n");
         return s;
     };
-    for m in sc.metric_keys() {
-        let label = tex(metric_label(&m));
+    for t in &sc.tables {
+        let label = tex(metric_label(t.metric));
         let _ = writeln!(
             s,
             "\n% {label} on the ge sets against distance, with the length-matched controls: set score, \
@@ -117,7 +107,7 @@ pub fn tables(r: &Report) -> String {
         );
         let _ = write!(s, "phenomenon & set & $n$");
         for sys in &sc.systems {
-            let _ = write!(s, " & \\multicolumn{{3}}{{c}}{{{}}}", tex(&sys.name));
+            let _ = write!(s, " & \\multicolumn{{3}}{{c}}{{{}}}", tex(sys));
         }
         s.push_str(" \\\\\n");
         let _ = write!(s, " & & ");
@@ -126,13 +116,12 @@ pub fn tables(r: &Report) -> String {
         }
         s.push_str(" \\\\\n\\midrule\n");
         let mut any = false;
-        for set in r.m.sets.iter().filter(|x| !x.exact) {
-            let rows: Vec<_> = sc
-                .systems
-                .iter()
-                .map(|sys| sc.row(&sys.name, &m, &set.phenomenon, &set.bucket))
-                .collect();
-            if rows.iter().all(Option::is_none) {
+        for line in t.lines.iter().filter(|l| l.key.is_set()) {
+            let Some(set) = v.sizes.set(line.key.phenomenon, line.key.bucket) else {
+                continue; // scores of a set the manifest does not list are not shown
+            };
+            let rows = &line.cells;
+            if set.exact || rows.iter().all(Option::is_none) {
                 continue;
             }
             any = true;
@@ -148,7 +137,7 @@ pub fn tables(r: &Report) -> String {
                     ""
                 }
             );
-            for row in rows {
+            for row in rows.iter().copied() {
                 match row {
                     None => s.push_str(" & -- & -- & --"),
                     Some(x) => {

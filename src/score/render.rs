@@ -7,6 +7,7 @@ use std::path::Path;
 use super::Scores;
 use crate::error::{Error, Result};
 use crate::layout;
+use crate::view::ScoreView;
 
 /// The first columns of `scores.csv`, common to every version (how an existing file is
 /// recognised as ours).
@@ -75,11 +76,13 @@ control_p_value,small_set,spearman_ci_low,spearman_ci_high,pearson_ci_low,pearso
 loci,no_reference,signature,unaligned,locus_words,locus_words_unaligned,locus_word_score,\
 comparable_words,comparable_score,pos_diff,pos_diff_ci_low,pos_diff_ci_high,pos_p_value";
 
-/// `scores.csv`: one row per system × metric × (corpus, set), then one per trend.
+/// `scores.csv`: the score tables ([`ScoreView`]) as one row per system × metric ×
+/// (corpus, set), then one per trend.
 pub fn render_csv(r: &Scores) -> String {
+    let view = ScoreView::of(r);
     let mut s = String::from(CSV_COLUMNS);
     s.push('\n');
-    for row in &r.rows {
+    for row in view.by_system() {
         let _ = writeln!(
             s,
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,,{},{},{},{},{},{},{},{},,,,,{},{},{},{},{}",
@@ -114,7 +117,7 @@ pub fn render_csv(r: &Scores) -> String {
             baseline_cells(row.baseline.as_ref()),
         );
     }
-    for t in &r.trends {
+    for t in view.trends {
         let _ = writeln!(
             s,
             "{},{},trend,,{},ge*,,,,,,,,,,,{},{},{},,,,,,,,,{},{},{},{},,,{},,,,,,,,,,",

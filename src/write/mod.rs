@@ -7,8 +7,9 @@
 //! control files ([`controls`]: each group of sets' controls drawn by
 //! [`crate::sample`], then their corpus lines read once and written), the reordering sets
 //! once the corpus is aligned ([`reorder_sets`]: a second pass over the corpus) with the
-//! corpus-wide reordering files ([`reorder_files`]), `manifest.json` / `summary.csv`
-//! ([`crate::format::manifest`]), and a shard's files and record for `merge` ([`shard`]),
+//! corpus-wide reordering files ([`reorder_files`]), `summary.csv` and `manifest.json`
+//! ([`summary`]: the set-size table of [`crate::view`], the manifest of
+//! [`crate::format::manifest`]), and a shard's files and record for `merge` ([`shard`]),
 //! all inside a staging directory that becomes OUT only when the run succeeds
 //! (`ldd_io::Staging`); and `align`'s Pharaoh and posterior files ([`alignments`]). What
 //! later commands added to a previous output is kept across a re-run that gives the same
@@ -22,3 +23,4 @@ pub mod reorder_files;
 pub mod reorder_sets;
 pub mod set;
 pub mod shard;
+pub mod summary;

@@ -78,15 +78,7 @@ fn pair_of(
 fn resolve(config: &ConfigArgs, spec: &PairSpec, quiet: bool) -> Result<Pair> {
     let (p, origin) = Pair::resolve(spec, config.config.as_deref())?;
     if !quiet && origin == PairOrigin::Registry {
-        let model = p.model.as_ref().map_or_else(
-            || "no registry model for the source language".to_string(),
-            |m| format!("model {}", m.name),
-        );
-        printer::say(&format!(
-            "ldd-sets: pair {spec}: no config, using the defaults ({model}; corpus files \
-                 <name>.{}.<lang>[.gz])",
-            p.files
-        ));
+        printer::say(&printer::languages::pair_defaults(spec, &p));
     }
     Ok(p)
 }

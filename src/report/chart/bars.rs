@@ -8,14 +8,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::{colour, draw_err, y_label, Chart, FONT};
 use crate::error::Result;
 
-/// A histogram bar.
-#[derive(Debug, Clone)]
-pub struct Bar {
-    /// Label on the x axis.
-    pub label: String,
-    /// Count.
-    pub count: u64,
-}
+/// A histogram bar: a bin of a distance table ([`crate::view::distances`]).
+pub use crate::view::distances::Bar;
 
 /// A histogram: one bar per bin, labelled; `marks` are bins (by index) at which a dashed
 /// vertical line with a label is drawn (e.g. bucket thresholds).

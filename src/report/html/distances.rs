@@ -2,112 +2,37 @@
 //! and of the reordering measures.
 
 use super::{anchor, figure};
-use crate::detect::reorder::ReorderOptions;
-use crate::report::chart::{Bar, Chart, Plot, Spec};
-use crate::report::data::Measure;
+use crate::report::chart::{Chart, Plot, Spec};
+use crate::report::render::Views;
 use crate::report::Report;
 
-/// Lexical distances beyond this are gathered in one `>N` bar.
-const MAX_BAR_DISTANCE: usize = 30;
-
-/// Bars for a reordering measure: one per integer value (the tail beyond 60 in one bar),
-/// or 20 bins of width 0.05 over [0, 1] for fractional measures.
-fn measure_bars(m: &Measure) -> Vec<Bar> {
-    if m.integral {
-        let max = m.counts.keys().last().map_or(0, |k| k / 100).clamp(0, 60);
-        let mut bars: Vec<Bar> = (0..=max)
-            .map(|d| Bar {
-                label: d.to_string(),
-                count: 0,
-            })
-            .collect();
-        let mut tail = 0;
-        for (&k, &n) in &m.counts {
-            let d = k / 100;
-            if d > max || d > 60 {
-                tail += n;
-            } else if d >= 0 {
-                bars[d as usize].count += n;
-            }
-        }
-        if tail > 0 {
-            bars.push(Bar {
-                label: ">60".into(),
-                count: tail,
-            });
-        }
-        bars
-    } else {
-        let mut bars: Vec<Bar> = (0..20)
-            .map(|i| Bar {
-                label: format!("{:.2}", i as f64 * 0.05),
-                count: 0,
-            })
-            .collect();
-        for (&k, &n) in &m.counts {
-            let i = ((k as f64 / 100.0) / 0.05).floor().clamp(0.0, 19.0) as usize;
-            bars[i].count += n;
-        }
-        bars
-    }
-}
-
 /// The distance histograms (lexical pairs, then reordering measures) with their captions.
-pub(super) fn distance_figures(r: &Report) -> Vec<(Spec, String)> {
+pub(super) fn distance_figures(r: &Report, v: &Views) -> Vec<(Spec, String)> {
     let mut figs = Vec::new();
-    for d in &r.distances {
-        let mut bars: Vec<Bar> = d
-            .counts
-            .iter()
-            .take(MAX_BAR_DISTANCE + 1)
-            .enumerate()
-            .map(|(i, &n)| Bar {
-                label: i.to_string(),
-                count: n,
-            })
-            .collect();
-        let tail: u64 = d.counts.iter().skip(MAX_BAR_DISTANCE + 1).sum();
-        if tail > 0 {
-            bars.push(Bar {
-                label: format!(">{MAX_BAR_DISTANCE}"),
-                count: tail,
-            });
-        }
-        let longest = d.counts.len().saturating_sub(1);
+    for d in &v.distances {
         figs.push((
             Spec {
-                id: format!("dist-{}", anchor(&d.phenomenon)),
+                id: format!("dist-{}", anchor(d.phenomenon)),
                 title: format!("Dependency distances: {}", d.phenomenon),
                 x_desc: "distance (words between dependent and head)".into(),
                 y_desc: "pairs".into(),
-                plot: Plot::Histogram(bars, vec![(1, "ge1".into())]),
+                plot: Plot::Histogram(d.bars.clone(), vec![(1, "ge1".into())]),
             },
             format!(
                 "All {} {} pairs of the corpus (its ge0 set) by distance; the longest is {} words. \
                  The dashed line separates adjacent pairs (distance 0) from ge1, the paper's default challenge set.",
-                d.total(),
+                d.pairs,
                 d.phenomenon,
-                longest
+                d.longest
             ),
         ));
     }
-    let thresholds: Vec<u32> =
-        r.m.reorder
-            .as_ref()
-            .map(|ro| ReorderOptions::from(&ro.options).thresholds())
-            .unwrap_or_default();
-    for meas in &r.measures {
-        let bars = measure_bars(meas);
-        let marks: Vec<(usize, String)> =
-            if meas.integral && ["position", "distance"].contains(&meas.name.as_str()) {
-                thresholds
-                    .iter()
-                    .filter(|&&t| (t as usize) < bars.len())
-                    .map(|&t| (t as usize, crate::layout::bucket(false, t)))
-                    .collect()
-            } else {
-                Vec::new()
-            };
+    for meas in &v.measures {
+        let marks: Vec<(usize, String)> = meas
+            .thresholds
+            .iter()
+            .map(|&(bin, t)| (bin, crate::layout::bucket(false, t)))
+            .collect();
         let caption = format!(
             "Every corpus line by its largest reordering ({} in {}){}; {} line(s) without a value \
                  (no link between words, or an empty line).",
@@ -122,11 +47,11 @@ pub(super) fn distance_figures(r: &Report) -> Vec<(Spec, String)> {
         );
         figs.push((
             Spec {
-                id: format!("reorder-{}", anchor(&meas.name)),
+                id: format!("reorder-{}", anchor(meas.name)),
                 title: format!("Reordering measure: {}", meas.name),
-                x_desc: meas.name.clone(),
+                x_desc: meas.name.to_string(),
                 y_desc: "sentence pairs".into(),
-                plot: Plot::Histogram(bars, marks),
+                plot: Plot::Histogram(meas.bars.clone(), marks),
             },
             caption,
         ));

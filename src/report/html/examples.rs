@@ -4,9 +4,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{anchor, esc, phenomena, small_mark};
+use super::{anchor, esc, small_mark};
 use crate::format::marked::Piece;
 use crate::report::data::SetExamples;
+use crate::report::render::Views;
 use crate::report::scores::Scores;
 use crate::report::Report;
 
@@ -80,18 +81,19 @@ fn example_items(
     s.push_str("</ol>");
 }
 
-pub(super) fn examples(s: &mut String, r: &Report) {
+pub(super) fn examples(s: &mut String, r: &Report, v: &Views) {
     s.push_str("<section id=\"examples\"><h2>Examples</h2>\n<p>A fixed sample of each set's lines (the same \
         every time). Source: <mark class=\"m-d\">dependent<sub>dep1</sub></mark> and \
         <mark class=\"m-h\">head<sub>head1</sub></mark> of each qualifying pair (numbered per line); reorder sets: \
         the <mark class=\"m-a\">aligned<sub>aligned1</sub></mark> words farthest apart, in the source and the \
         reference. Then each system's output.</p>\n");
     let mut by_phen: BTreeMap<usize, Vec<&SetExamples>> = BTreeMap::new();
-    let order = phenomena(r);
     for ex in &r.examples {
-        let k = order
+        let k = v
+            .sizes
+            .phenomena
             .iter()
-            .position(|(p, _)| *p == ex.phenomenon)
+            .position(|row| row.phenomenon == ex.phenomenon)
             .unwrap_or(0);
         by_phen.entry(k).or_default().push(ex);
     }

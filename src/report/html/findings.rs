@@ -3,16 +3,16 @@
 
 use std::fmt::Write as _;
 
-use super::{ci, esc, f2, phenomena, sets_of};
+use super::{ci, esc, f2};
+use crate::report::render::Views;
 use crate::report::scores::{metric_label, Row};
-use crate::report::Report;
 
 /// What changes with distance, per system: for every phenomenon and metric, the score of
 /// the shortest and the longest `ge` set with a score, the change, the trend's Spearman ρ
 /// with its interval, and the sets significantly worse than their controls.
-pub(super) fn findings(s: &mut String, r: &Report) {
+pub(super) fn findings(s: &mut String, v: &Views) {
     s.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
-    let Some(sc) = &r.scores else {
+    let Some(sc) = &v.scores else {
         s.push_str(
             "<p>Not scored yet: the findings appear once <code>ldd-sets score</code> has run \
             (see <a href=\"#scores\">Scores</a>).</p></section>\n",
@@ -24,20 +24,24 @@ pub(super) fn findings(s: &mut String, r: &Report) {
         score and <i>d</i> (negative: worse on longer dependencies; its 95% interval in brackets), \
         and the sets on which the system is significantly worse than on length-matched controls \
         (one-sided p &lt; 0.05).</p>\n");
-    let metrics = sc.metric_keys();
-    for sys in &sc.systems {
+    for (col, sys) in sc.systems.iter().enumerate() {
         let _ = write!(
             s,
             "<h3>{}</h3><div class=\"wide\"><table class=\"findings\"><thead><tr><th>phenomenon</th>\
              <th>metric</th><th class=\"n\">shortest</th><th class=\"n\">longest</th>\
              <th class=\"n\">change</th><th class=\"n\">Spearman ρ</th><th>worse than controls</th>\
              </tr></thead><tbody>",
-            esc(&sys.name)
+            esc(sys)
         );
-        for (p, _) in phenomena(r) {
-            for m in &metrics {
-                let rows: Vec<&Row> = sets_of(r, &p, false)
-                    .filter_map(|set| sc.row(&sys.name, m, &p, &set.bucket))
+        for size in &v.sizes.phenomena {
+            let p = size.phenomenon;
+            for table in &sc.tables {
+                let m = table.metric;
+                let row = |bucket: &str| table.set(p, bucket).and_then(|l| l.cells[col]);
+                let rows: Vec<&Row> = size
+                    .ge
+                    .iter()
+                    .filter_map(|set| row(&set.bucket))
                     .filter(|row| row.score.is_some())
                     .collect();
                 let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
@@ -54,12 +58,11 @@ pub(super) fn findings(s: &mut String, r: &Report) {
                     (Some(a), Some(b)) if rows.len() > 1 => format!("{:+.2}", b - a),
                     _ => "–".into(),
                 };
-                let trend = sc
-                    .trends
+                let trend = sc.trend(col, m, p);
+                let worse: Vec<String> = size
+                    .eq
                     .iter()
-                    .find(|t| t.system == sys.name && &t.metric == m && t.phenomenon == p);
-                let worse: Vec<String> = sets_of(r, &p, true)
-                    .filter_map(|set| sc.row(&sys.name, m, &p, &set.bucket))
+                    .filter_map(|set| row(&set.bucket))
                     .filter(|row| row.control_p_value.is_some_and(|v| v < 0.05))
                     .map(|row| row.bucket.clone())
                     .collect();
@@ -67,7 +70,7 @@ pub(super) fn findings(s: &mut String, r: &Report) {
                     s,
                     "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
                      <td class=\"n\">{}</td><td class=\"n\">{}{}</td><td>{}</td></tr>",
-                    esc(&p),
+                    esc(p),
                     esc(metric_label(m)),
                     at(first),
                     at(last),

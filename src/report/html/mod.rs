@@ -18,10 +18,10 @@ mod sizes;
 use std::fmt::Write as _;
 
 use super::chart::{self, Chart, Spec};
+use super::render::Views;
 use super::scores::SMALL_SET;
 use super::Report;
 use crate::error::Result;
-use crate::format::sets::{SetEntry, SetKind};
 use annotation::annotation;
 use distances::{distance_figures, distances};
 use examples::examples;
@@ -89,27 +89,6 @@ fn ci(lo: Option<f64>, hi: Option<f64>) -> String {
         (Some(l), Some(h)) => format!(" <span class=\"ci\">[{l:.2}, {h:.2}]</span>"),
         _ => String::new(),
     }
-}
-
-/// The phenomena of the sets, in manifest order.
-fn phenomena(r: &Report) -> Vec<(String, SetKind)> {
-    let mut out: Vec<(String, SetKind)> = Vec::new();
-    for s in &r.m.sets {
-        if !out.iter().any(|(p, _)| *p == s.phenomenon) {
-            out.push((s.phenomenon.clone(), s.kind));
-        }
-    }
-    out
-}
-
-fn sets_of<'a>(
-    r: &'a Report,
-    phenomenon: &'a str,
-    exact: bool,
-) -> impl Iterator<Item = &'a SetEntry> + 'a {
-    r.m.sets
-        .iter()
-        .filter(move |s| s.phenomenon == phenomenon && s.exact == exact)
 }
 
 fn anchor(s: &str) -> String {
@@ -189,7 +168,7 @@ fn draw(sections: Vec<Vec<(Spec, String)>>) -> Result<Vec<Vec<(Chart, String)>>>
 /// The whole page: every chart is said first, drawn at once, then laid out with the
 /// tables and the item browser (its style rules and its section, made by
 /// [`super::items`]).
-pub fn page(r: &Report, items_style: &str, items_section: &str) -> Result<String> {
+pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Result<String> {
     let mut s = String::with_capacity(1 << 20);
     let corpus = &r.corpus;
     let lang = format!("{} → {}", r.m.languages.source(), r.m.languages.target());
@@ -247,8 +226,8 @@ pub fn page(r: &Report, items_style: &str, items_section: &str) -> Result<String
     }
     s.push_str("<li><a href=\"#sizes\">Set sizes</a></li><li><a href=\"#distances\">Distance distributions</a></li>\
         <li><a href=\"#examples\">Examples</a></li><li><a href=\"#settings\">Inputs and settings</a></li></ul></nav>\n<main>\n");
-    let mut sections = vec![size_figures(r), distance_figures(r)];
-    sections.extend(score_figures(r));
+    let mut sections = vec![size_figures(v), distance_figures(r, v)];
+    sections.extend(score_figures(v));
     let mut drawn = draw(sections)?.into_iter();
     let (size_figs, distance_figs) = (
         drawn.next().unwrap_or_default(),
@@ -256,15 +235,15 @@ pub fn page(r: &Report, items_style: &str, items_section: &str) -> Result<String
     );
     let score_figs: Vec<_> = drawn.collect();
     // The findings first, the settings last.
-    findings(&mut s, r);
-    scores(&mut s, r, &score_figs);
+    findings(&mut s, v);
+    scores(&mut s, r, v, &score_figs);
     annotation(&mut s, r);
     super::mqm::section(&mut s, r);
     s.push_str(items_section);
-    sizes(&mut s, r, &size_figs);
+    sizes(&mut s, v, &size_figs);
     distances(&mut s, &distance_figs);
-    examples(&mut s, r);
-    settings(&mut s, r);
+    examples(&mut s, r, v);
+    settings(&mut s, r, v);
     s.push_str(
         "</main>\n<footer><p><small>The sets (a corpus's sentences by dependency distance, per \
         phenomenon) and their length-matched controls are described in ldd-sets' \

@@ -3,12 +3,14 @@
 
 use std::fmt::Write as _;
 
-use super::{anchor, ci, esc, f2, figure, p3, phenomena, sets_of, small_mark};
+use super::{anchor, ci, esc, f2, figure, p3, small_mark};
 use crate::format::command::shell_word;
 use crate::format::sets::SetKind;
 use crate::report::chart::{Chart, Panel, Plot, ScorePoint, Spec};
-use crate::report::scores::{mark, metric_label, metric_max, Row, Scores, SMALL_SET};
+use crate::report::render::Views;
+use crate::report::scores::{mark, metric_label, metric_max, Row, SMALL_SET};
 use crate::report::Report;
+use crate::view::{ScoreTable, ScoreView};
 
 /// The `q`-quantile of sorted values (linear interpolation between order statistics).
 fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
@@ -34,22 +36,27 @@ pub fn band(r: &Row) -> Option<(f64, f64)> {
 
 /// The score charts: for each metric of the scores, one chart per phenomenon with scores,
 /// with its caption.
-pub(super) fn score_figures(r: &Report) -> Vec<Vec<(Spec, String)>> {
-    let Some(sc) = &r.scores else {
+pub(super) fn score_figures(v: &Views) -> Vec<Vec<(Spec, String)>> {
+    let Some(sc) = &v.scores else {
         return Vec::new();
     };
     let mut figs = Vec::new();
-    for (mi, m) in sc.metric_keys().iter().enumerate() {
+    for (mi, table) in sc.tables.iter().enumerate() {
+        let m = table.metric;
         let label = metric_label(m);
         let mut metric = Vec::new();
-        for (p, kind) in phenomena(r) {
+        for size in &v.sizes.phenomena {
+            let (p, kind) = (size.phenomenon, size.kind);
             let panels: Vec<Panel> = sc
                 .systems
                 .iter()
-                .map(|sys| Panel {
-                    system: sys.name.clone(),
-                    points: sets_of(r, &p, false)
-                        .filter_map(|set| sc.row(&sys.name, m, &p, &set.bucket))
+                .enumerate()
+                .map(|(col, sys)| Panel {
+                    system: sys.to_string(),
+                    points: size
+                        .ge
+                        .iter()
+                        .filter_map(|set| table.set(p, &set.bucket)?.cells[col])
                         .filter_map(|row| {
                             Some(ScorePoint {
                                 d: f64::from(row.min_distance?),
@@ -97,7 +104,7 @@ pub(super) fn score_figures(r: &Report) -> Vec<Vec<(Spec, String)>> {
             );
             metric.push((
                 Spec {
-                    id: format!("score-{mi}-{}", anchor(&p)),
+                    id: format!("score-{mi}-{}", anchor(p)),
                     title: format!("{label} vs distance: {p}"),
                     x_desc: x_desc.into(),
                     y_desc: label.into(),
@@ -113,9 +120,9 @@ pub(super) fn score_figures(r: &Report) -> Vec<Vec<(Spec, String)>> {
 
 /// The scores: the whole corpus's, then per metric its charts (`figs`, from
 /// [`score_figures`]) and set table, then the trends.
-pub(super) fn scores(s: &mut String, r: &Report, figs: &[Vec<(Chart, String)>]) {
+pub(super) fn scores(s: &mut String, r: &Report, v: &Views, figs: &[Vec<(Chart, String)>]) {
     s.push_str("<section id=\"scores\"><h2>Scores</h2>\n");
-    let Some(sc) = &r.scores else {
+    let Some(sc) = &v.scores else {
         let _ = writeln!(
             s,
             "<p class=\"note\">These sets are not scored yet. Translate the whole corpus (<code>{}</code>) \
@@ -127,21 +134,20 @@ pub(super) fn scores(s: &mut String, r: &Report, figs: &[Vec<(Chart, String)>]) 
         );
         return;
     };
-    let metrics = sc.metric_keys();
     // Corpus scores.
     s.push_str("<h3>Whole corpus</h3><div class=\"wide\"><table><thead><tr><th>system</th>");
-    for m in &metrics {
+    for t in &sc.tables {
         let _ = write!(
             s,
             "<th class=\"n\">{}</th><th class=\"n\">p vs baseline</th>",
-            esc(metric_label(m))
+            esc(metric_label(t.metric))
         );
     }
     s.push_str("</tr></thead><tbody>");
     for (i, sys) in sc.systems.iter().enumerate() {
-        let _ = write!(s, "<tr><th scope=\"row\">{}</th>", esc(&sys.name));
-        for m in &metrics {
-            let row = sc.corpus(&sys.name, m);
+        let _ = write!(s, "<tr><th scope=\"row\">{}</th>", esc(sys));
+        for t in &sc.tables {
+            let row = t.corpus().and_then(|l| l.cells[i]);
             let _ = write!(
                 s,
                 "<td class=\"n\">{}{}</td><td class=\"n\">{}</td>",
@@ -157,19 +163,19 @@ pub(super) fn scores(s: &mut String, r: &Report, figs: &[Vec<(Chart, String)>]) 
         s.push_str("</tr>");
     }
     s.push_str("</tbody></table></div>\n");
-    let small: Vec<String> =
-        r.m.sets
-            .iter()
-            .filter(|x| x.sentences > 0 && x.sentences < SMALL_SET)
-            .map(|x| format!("{}/{} ({})", x.phenomenon, x.bucket, x.sentences))
-            .collect();
+    let small: Vec<String> = v
+        .sizes
+        .sets()
+        .filter(|x| x.sentences > 0 && x.sentences < SMALL_SET)
+        .map(|x| format!("{}/{} ({})", x.phenomenon, x.bucket, x.sentences))
+        .collect();
     if !small.is_empty() {
         let _ = writeln!(
             s,
             "<p class=\"note\" role=\"note\">⚠ Small sets: {} of {} sets have fewer than {SMALL_SET} sentences, so \
              their scores vary a lot with the sample: {}.</p>",
             small.len(),
-            r.m.sets.len(),
+            v.sizes.sets().count(),
             esc(&small.join(", "))
         );
     }
@@ -177,10 +183,12 @@ pub(super) fn scores(s: &mut String, r: &Report, figs: &[Vec<(Chart, String)>]) 
         length-matched controls (one-sided p &lt; 0.01 / 0.05); <strong>†</strong> (when scores.json has no \
         p-values) — every control scored higher than the set. Band: the middle 95% of the control scores; \
         dashed line: their mean.</p>\n");
-    for (mi, m) in metrics.iter().enumerate() {
+    let signatures = r.scores.as_ref();
+    for (mi, t) in sc.tables.iter().enumerate() {
+        let m = t.metric;
         let label = metric_label(m);
         let _ = writeln!(s, "<h3 id=\"metric-{}\">{}</h3>", anchor(m), esc(label));
-        if let Some(sig) = sc.signature(m) {
+        if let Some(sig) = signatures.and_then(|x| x.signature(m)) {
             let _ = writeln!(s, "<p>Signature: <code>{}</code></p>", esc(sig));
         }
         s.push_str("<div class=\"grid\">");
@@ -188,14 +196,14 @@ pub(super) fn scores(s: &mut String, r: &Report, figs: &[Vec<(Chart, String)>]) 
             figure(s, c, caption);
         }
         s.push_str("</div>\n");
-        set_table(s, r, sc, m);
+        set_table(s, v, sc, t);
     }
     trend_table(s, sc);
     s.push_str("</section>\n");
 }
 
-fn set_table(s: &mut String, r: &Report, sc: &Scores, m: &str) {
-    let label = metric_label(m);
+fn set_table(s: &mut String, v: &Views, sc: &ScoreView, t: &ScoreTable) {
+    let label = metric_label(t.metric);
     let _ = write!(
         s,
         "<details open><summary>{} on every set, against its controls</summary><div class=\"wide\"><table>\
@@ -208,16 +216,15 @@ fn set_table(s: &mut String, r: &Report, sc: &Scores, m: &str) {
         let _ = write!(
             s,
             "<th class=\"n\">{n}</th><th class=\"n\">controls</th><th class=\"n\">Δ</th><th class=\"n\">p / rank</th>",
-            n = esc(&sys.name)
+            n = esc(sys)
         );
     }
     s.push_str("</tr></thead><tbody>");
-    for set in &r.m.sets {
-        let rows: Vec<Option<&Row>> = sc
-            .systems
-            .iter()
-            .map(|sys| sc.row(&sys.name, m, &set.phenomenon, &set.bucket))
-            .collect();
+    for line in t.lines.iter().filter(|l| l.key.is_set()) {
+        let Some(set) = v.sizes.set(line.key.phenomenon, line.key.bucket) else {
+            continue; // scores of a set the manifest does not list are not shown
+        };
+        let rows = &line.cells;
         if rows.iter().all(Option::is_none) {
             continue;
         }
@@ -229,7 +236,7 @@ fn set_table(s: &mut String, r: &Report, sc: &Scores, m: &str) {
             set.sentences,
             small_mark(set.sentences)
         );
-        for row in rows {
+        for row in rows.iter().copied() {
             match row {
                 None => s.push_str("<td>–</td><td>–</td><td>–</td><td>–</td>"),
                 Some(x) => {
@@ -262,7 +269,7 @@ fn set_table(s: &mut String, r: &Report, sc: &Scores, m: &str) {
     s.push_str("</tbody></table></div></details>\n");
 }
 
-fn trend_table(s: &mut String, sc: &Scores) {
+fn trend_table(s: &mut String, sc: &ScoreView) {
     if sc.trends.is_empty() {
         return;
     }
@@ -270,7 +277,7 @@ fn trend_table(s: &mut String, sc: &Scores) {
         (negative: the system does worse as dependencies get longer).</p><div class=\"wide\"><table><thead><tr>\
         <th>metric</th><th>phenomenon</th><th>system</th><th class=\"n\">points</th><th class=\"n\">Spearman ρ [CI]</th>\
         <th class=\"n\">Pearson r [CI]</th></tr></thead><tbody>");
-    for t in &sc.trends {
+    for t in sc.trends {
         let _ = write!(
             s,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td></tr>",

@@ -10,6 +10,7 @@ use crate::format::command::{shell_line, shell_word};
 use crate::format::manifest::ShardRecord;
 use crate::format::options::ModelType;
 use crate::format::sets::ControlStatus;
+use crate::report::render::Views;
 use crate::report::scores::metric_label;
 use crate::report::Report;
 
@@ -86,7 +87,7 @@ fn sets_commands(r: &Report) -> Vec<&[String]> {
 }
 
 /// The inputs and settings the sets were made with, then the commands that made them.
-pub(super) fn settings(s: &mut String, r: &Report) {
+pub(super) fn settings(s: &mut String, r: &Report, v: &Views) {
     let m = &r.m;
     s.push_str("<section id=\"settings\"><h2>Inputs and settings</h2>\n<table>\n");
     file_row(s, "Source", &m.inputs.source);
@@ -210,12 +211,12 @@ pub(super) fn settings(s: &mut String, r: &Report) {
                 .join("; ")
         );
         s.push_str("<tr><th scope=\"row\">Signatures</th><td>");
-        for key in sc.metric_keys() {
+        for t in v.scores.iter().flat_map(|v| &v.tables) {
             let _ = write!(
                 s,
                 "{}: <code>{}</code><br>",
-                esc(metric_label(&key)),
-                esc(sc.signature(&key).unwrap_or("–"))
+                esc(metric_label(t.metric)),
+                esc(sc.signature(t.metric).unwrap_or("–"))
             );
         }
         if let Some(set) = &sc.settings {

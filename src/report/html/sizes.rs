@@ -2,18 +2,17 @@
 
 use std::fmt::Write as _;
 
-use super::{anchor, esc, figure, phenomena, sets_of, small_mark};
+use super::{anchor, esc, figure, small_mark};
 use crate::format::sets::{SetEntry, SetKind};
 use crate::report::chart::{Chart, Plot, Series, Spec};
+use crate::report::render::Views;
 use crate::report::scores::SMALL_SET;
-use crate::report::Report;
 
 /// The set-size charts, one per phenomenon, with their captions.
-pub(super) fn size_figures(r: &Report) -> Vec<(Spec, String)> {
+pub(super) fn size_figures(v: &Views) -> Vec<(Spec, String)> {
     let mut figs = Vec::new();
-    for (p, kind) in phenomena(r) {
-        let ge: Vec<&SetEntry> = sets_of(r, &p, false).collect();
-        let eq: Vec<&SetEntry> = sets_of(r, &p, true).collect();
+    for row in &v.sizes.phenomena {
+        let (p, kind, ge, eq) = (row.phenomenon, row.kind, &row.ge, &row.eq);
         let mut series = vec![Series {
             label: "≥ d (geK)".into(),
             points: ge
@@ -42,11 +41,11 @@ pub(super) fn size_figures(r: &Report) -> Vec<(Spec, String)> {
         };
         let desc = format!(
             "Sentences per set of {p}: {}{}.",
-            list(&ge),
+            list(ge),
             if eq.is_empty() {
                 String::new()
             } else {
-                format!("; {}", list(&eq))
+                format!("; {}", list(eq))
             }
         );
         let x_desc = if kind == SetKind::Reorder {
@@ -58,7 +57,7 @@ pub(super) fn size_figures(r: &Report) -> Vec<(Spec, String)> {
             format!("{desc} Solid line, filled markers: geK; dashed line, hollow markers: eqK.");
         figs.push((
             Spec {
-                id: format!("size-{}", anchor(&p)),
+                id: format!("size-{}", anchor(p)),
                 title: format!("Set sizes: {p}"),
                 x_desc: x_desc.into(),
                 y_desc: "sentences".into(),
@@ -71,24 +70,23 @@ pub(super) fn size_figures(r: &Report) -> Vec<(Spec, String)> {
 }
 
 /// The set sizes: a table per phenomenon, then its charts (`figs`).
-pub(super) fn sizes(s: &mut String, r: &Report, figs: &[(Chart, String)]) {
+pub(super) fn sizes(s: &mut String, v: &Views, figs: &[(Chart, String)]) {
     s.push_str("<section id=\"sizes\"><h2>Set sizes</h2>\n<p>Sentences per set: <code>geK</code> holds the \
         lines with a pair at distance ≥ K, <code>eqK</code> those with a pair at distance exactly K; reorder \
         sets hold the pairs with an aligned word pair ≥ K positions apart. ⚠ marks sets of fewer than 100 \
         sentences, whose scores are noisy.</p>\n");
-    for (p, _) in phenomena(r) {
-        let ge: Vec<&SetEntry> = sets_of(r, &p, false).collect();
-        let eq: Vec<&SetEntry> = sets_of(r, &p, true).collect();
+    for row in &v.sizes.phenomena {
+        let (ge, eq) = (&row.ge, &row.eq);
         let _ = write!(
             s,
             "<h3>{}</h3><div class=\"wide\"><table><thead><tr><th>set</th>",
-            esc(&p)
+            esc(row.phenomenon)
         );
-        for x in ge.iter().chain(&eq) {
+        for x in ge.iter().chain(eq.iter()) {
             let _ = write!(s, "<th class=\"n\">{}</th>", esc(&x.bucket));
         }
         s.push_str("</tr></thead><tbody><tr><th scope=\"row\">sentences</th>");
-        for x in ge.iter().chain(&eq) {
+        for x in ge.iter().chain(eq.iter()) {
             let _ = write!(
                 s,
                 "<td class=\"n{}\">{}{}</td>",
@@ -102,11 +100,11 @@ pub(super) fn sizes(s: &mut String, r: &Report, figs: &[(Chart, String)]) {
             );
         }
         s.push_str("</tr><tr><th scope=\"row\">pairs</th>");
-        for x in ge.iter().chain(&eq) {
+        for x in ge.iter().chain(eq.iter()) {
             let _ = write!(s, "<td class=\"n\">{}</td>", x.pairs);
         }
         s.push_str("</tr><tr><th scope=\"row\">mean source words</th>");
-        for x in ge.iter().chain(&eq) {
+        for x in ge.iter().chain(eq.iter()) {
             let _ = write!(s, "<td class=\"n\">{:.1}</td>", x.mean_source_words);
         }
         s.push_str("</tr></tbody></table></div>\n");

@@ -1,0 +1,42 @@
+//! The last files of an output: `summary.csv`, the set-size table ([`Sizes`]) as one row
+//! per set, then `manifest.json` with the checksums of everything else.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::format::manifest::Manifest;
+use crate::layout;
+use crate::view::Sizes;
+
+/// Writes `summary.csv` of the manifest's sets into `root` (the staged output, complete
+/// but for these two files), then the manifest with the checksums of every file there.
+pub fn finish(root: &Path, m: &mut Manifest) -> Result<()> {
+    write_summary(&root.join(layout::SUMMARY), &Sizes::of(&m.sets))?;
+    m.write_into(root)
+}
+
+/// Writes `summary.csv`: one row per set, a phenomenon's `ge` sets then its `eq` sets.
+fn write_summary(path: &Path, sizes: &Sizes) -> Result<()> {
+    let mut w = csv::Writer::from_writer(ldd_io::fs::create(path)?);
+    let res = (|| -> std::result::Result<(), csv::Error> {
+        w.write_record([
+            "phenomenon",
+            "bucket",
+            "sentences",
+            "pairs",
+            "mean_source_words",
+        ])?;
+        for s in sizes.sets() {
+            w.write_record([
+                s.phenomenon.as_str(),
+                s.bucket.as_str(),
+                &s.sentences.to_string(),
+                &s.pairs.to_string(),
+                &format!("{:.2}", s.mean_source_words),
+            ])?;
+        }
+        w.flush()?;
+        Ok(())
+    })();
+    res.map_err(|e| Error::Data(format!("{}: {e}", ldd_io::error::shown(path))))
+}
