@@ -3,8 +3,8 @@
 //! What enters: file paths (corpus sides, CoNLL-U, id lists, corpus directories).
 //! What leaves: corpus lines read in lockstep with their trees' text ([`lockstep`]) and
 //! checked to belong together ([`belongs`]), selected lines by id ([`select`]), a sets
-//! directory's manifest and ids ([`sets`]), the corpora of a directory ([`discover`]) and
-//! the line range of a shard ([`shard`]). Downloading corpora is [`crate::fetch`]'s.
+//! directory's manifest and ids ([`sets`]), what a report of it shows ([`shown`]), the
+//! corpora of a directory ([`discover`]) and the line range of a shard ([`shard`]). Downloading corpora is [`crate::fetch`]'s.
 
 pub mod belongs;
 pub mod discover;
@@ -12,3 +12,4 @@ pub mod lockstep;
 pub mod select;
 pub mod sets;
 pub mod shard;
+pub mod shown;

@@ -21,8 +21,8 @@ use crate::format::judged::{self, Judged};
 use crate::format::manifest::Manifest;
 use crate::format::mqm::MqmReport;
 use crate::format::sheet::TallyReport;
-use crate::read::select::{read_needed_hashed, read_selected};
 use crate::read::sets::Loaded;
+use crate::read::shown::{Output, OutputLines, Pick};
 
 /// What the report reads.
 #[derive(Debug)]
@@ -82,11 +82,56 @@ pub fn read(
         }
         None => None,
     };
-    let measures = crate::read::sets::reorder_measures(&l)?;
     let parse = parse_record(&l.m);
     let mut notes = Vec::new();
-    let (sampled, ids) = sample_lines(&l, per_set)?;
-    let outputs = outputs(scores.as_ref(), &ids, l.m.corpus.lines, &mut notes)?;
+    // The sample first, then everything shown of it read in one step.
+    let samples = sample(&l, per_set);
+    let ids: Vec<u32> = samples
+        .iter()
+        .flat_map(|x| x.ids.iter().copied())
+        .collect::<BTreeSet<u32>>()
+        .into_iter()
+        .collect();
+    let picks: Vec<Pick> = samples
+        .iter()
+        .map(|x| {
+            let mut positions = x.positions.clone();
+            positions.sort_unstable();
+            Pick {
+                unit: x.unit,
+                positions,
+            }
+        })
+        .collect();
+    let slots = output_slots(scores.as_ref());
+    let wanted: Vec<Output> = slots
+        .iter()
+        .filter_map(|slot| match slot {
+            Slot::Read(path, sha256) => Some(Output { path, sha256 }),
+            _ => None,
+        })
+        .collect();
+    let shown = crate::read::shown::read(&l, &picks, &ids, &wanted)?;
+    let measures = shown.measures;
+    let sampled = samples
+        .into_iter()
+        .zip(shown.lines)
+        .map(|(x, (source, target))| SampledLines {
+            set: l.units[x.unit].set.clone(),
+            positions: x.positions,
+            ids: x.ids,
+            source,
+            target,
+        })
+        .collect();
+    let outputs = outputs(
+        scores.as_ref(),
+        &slots,
+        shown.outputs,
+        &ids,
+        l.m.corpus.lines,
+        &mut notes,
+    );
     let loci = match (&scores_path, &scores) {
         (Some(p), Some(sc)) => loci(p, sc, &l.m, &mut notes)?,
         _ => None,
@@ -186,56 +231,43 @@ fn parse_record(m: &Manifest) -> Option<ldd_parse::CacheManifest> {
         .then_some(rec)
 }
 
-/// The sample of every non-empty set of a loaded sets directory (`per_set` lines a set),
-/// its marked source and target lines read (each file once, checked against its
-/// recorded checksum as it is read); and the corpus ids of every sampled line.
-fn sample_lines(l: &Loaded, per_set: usize) -> Result<(Vec<SampledLines>, BTreeSet<u32>)> {
-    let (dir, m) = (&l.dir, &l.m);
-    let mut sampled = Vec::new();
-    let mut all_ids = BTreeSet::new();
-    for u in &l.units {
+/// One set's sample: its unit, the sampled positions (1-based, in sample order) and
+/// their corpus ids.
+struct Sample {
+    unit: usize,
+    positions: Vec<u32>,
+    ids: Vec<u32>,
+}
+
+/// The sample of every non-empty set of a loaded sets directory, `per_set` lines a set.
+fn sample(l: &Loaded, per_set: usize) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for (unit, u) in l.units.iter().enumerate() {
         if u.ids.is_empty() || per_set == 0 {
             continue;
         }
         let positions = sample_positions(&u.set, &u.ids, per_set);
-        let ids: Vec<u32> = positions.iter().map(|&p| u.ids[p as usize - 1]).collect();
-        all_ids.extend(ids.iter().copied());
-        let mut sorted = positions.clone();
-        sorted.sort_unstable();
-        let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
-            let (_, lines) =
-                crate::read::sets::read_recorded(m, dir, rel, |p| read_needed_hashed(p, &sorted))?;
-            Ok(sorted.iter().copied().zip(lines).collect())
-        };
-        let source = read(&u.set.files.marked)?;
-        let target = read(
-            u.set
-                .files
-                .marked_target
-                .as_deref()
-                .unwrap_or(&u.set.files.target),
-        )?;
-        sampled.push(SampledLines {
-            set: u.set.clone(),
+        let ids = positions.iter().map(|&p| u.ids[p as usize - 1]).collect();
+        out.push(Sample {
+            unit,
             positions,
             ids,
-            source,
-            target,
         });
     }
-    Ok((sampled, all_ids))
+    out
 }
 
-/// Every system's output lines (by corpus id) for the lines in `ids`; `None` for a system
-/// whose file is missing or has the wrong line count, with a note saying why.
-fn outputs(
-    scores: Option<&Scores>,
-    ids: &BTreeSet<u32>,
-    corpus_lines: u64,
-    notes: &mut Vec<String>,
-) -> Result<Vec<Option<BTreeMap<u32, String>>>> {
+/// What becomes of a system's output: read (its path as scores.json names it and the
+/// SHA-256 scored), or not shown (with the note saying why, if any).
+enum Slot<'a> {
+    Read(&'a Path, &'a str),
+    NotShown(Option<String>),
+}
+
+/// Which systems' outputs are read for the examples, in the systems' order.
+fn output_slots(scores: Option<&Scores>) -> Vec<Slot<'_>> {
     let Some(scores) = scores else {
-        return Ok(Vec::new());
+        return Vec::new();
     };
     // Scored by contrastive accuracy alone: the systems' scores of the pairs were given,
     // no output of theirs, which is nothing to note.
@@ -244,60 +276,99 @@ fn outputs(
         .iter()
         .any(|m| !m.key.starts_with(crate::score::contrastive::KEY));
     if !from_outputs && scores.systems.iter().all(|s| s.path.is_none()) {
-        return Ok(vec![None; scores.systems.len()]);
+        return scores
+            .systems
+            .iter()
+            .map(|_| Slot::NotShown(None))
+            .collect();
     }
-    let wanted: Vec<u32> = ids.iter().copied().collect();
     let mut out = Vec::new();
     for sys in &scores.systems {
         let Some(path) = &sys.path else {
-            notes.push(format!(
+            out.push(Slot::NotShown(Some(format!(
                 "system {}: scores.json does not name its output file",
                 sys.name
-            ));
-            out.push(None);
+            ))));
             continue;
         };
         if !path.is_file() {
-            notes.push(format!(
+            out.push(Slot::NotShown(Some(format!(
                 "system {}: output {} not found (paths are as given to `score`, relative to \
                  the directory it ran in); its examples show –",
                 sys.name,
                 ldd_io::error::shown(path)
-            ));
-            out.push(None);
+            ))));
             continue;
         }
-        // The file is read only if it is the one scored: `path` comes from scores.json,
-        // which a report must not trust to name any file.
-        let scored = ldd_io::sha256_file(path).ok().map(|(sha, _)| sha);
-        if sys.sha256.is_none() || scored != sys.sha256 {
-            notes.push(format!(
-                "system {}: {} is not the file scored ({}); its examples show –",
-                sys.name,
-                ldd_io::error::shown(path),
-                if sys.sha256.is_none() {
-                    "scores.json records no checksum: score again"
-                } else {
-                    "its SHA-256 differs from the one recorded in scores.json"
-                }
-            ));
-            out.push(None);
-            continue;
+        match &sys.sha256 {
+            Some(sha) => out.push(Slot::Read(path, sha)),
+            None => out.push(Slot::NotShown(Some(not_scored(
+                &sys.name,
+                path,
+                "scores.json records no checksum: score again",
+            )))),
         }
-        let (lines, n) = read_selected(path, &wanted)?;
-        if n != corpus_lines {
-            notes.push(format!(
-                "system {}: {} has {n} lines, not the corpus's {corpus_lines}: it changed \
-                 after scoring; its examples show –",
-                sys.name,
-                ldd_io::error::shown(path)
-            ));
-            out.push(None);
-            continue;
-        }
-        out.push(Some(wanted.iter().copied().zip(lines).collect()));
     }
-    Ok(out)
+    out
+}
+
+/// The note on a system's output that is not the file scored.
+fn not_scored(system: &str, path: &Path, why: &str) -> String {
+    format!(
+        "system {system}: {} is not the file scored ({why}); its examples show –",
+        ldd_io::error::shown(path)
+    )
+}
+
+/// Every system's output lines (by corpus id) for the lines in `ids`, from what was read
+/// of the outputs in `slots`; `None` for a system whose file is missing, not the one
+/// scored or has the wrong line count, with a note saying why.
+fn outputs(
+    scores: Option<&Scores>,
+    slots: &[Slot],
+    read: Vec<OutputLines>,
+    ids: &[u32],
+    corpus_lines: u64,
+    notes: &mut Vec<String>,
+) -> Vec<Option<BTreeMap<u32, String>>> {
+    let Some(scores) = scores else {
+        return Vec::new();
+    };
+    let mut read = read.into_iter();
+    let mut out = Vec::new();
+    for (sys, slot) in scores.systems.iter().zip(slots) {
+        let (path, lines) = match slot {
+            Slot::NotShown(note) => {
+                notes.extend(note.clone());
+                out.push(None);
+                continue;
+            }
+            Slot::Read(path, _) => (path, read.next()),
+        };
+        match lines {
+            Some(OutputLines::Lines(lines, n)) if n == corpus_lines => {
+                out.push(Some(ids.iter().copied().zip(lines).collect()));
+            }
+            Some(OutputLines::Lines(_, n)) => {
+                notes.push(format!(
+                    "system {}: {} has {n} lines, not the corpus's {corpus_lines}: it changed \
+                     after scoring; its examples show –",
+                    sys.name,
+                    ldd_io::error::shown(path)
+                ));
+                out.push(None);
+            }
+            _ => {
+                notes.push(not_scored(
+                    &sys.name,
+                    path,
+                    "its SHA-256 differs from the one recorded in scores.json",
+                ));
+                out.push(None);
+            }
+        }
+    }
+    out
 }
 
 /// Largest judgements file the report reads: 1 GiB (the page shows every row).
