@@ -21,7 +21,6 @@ use std::path::{Path, PathBuf};
 use ldd_io::Staging;
 
 use crate::config::contrast::ContrastConfig;
-use crate::detect::alignment;
 use crate::error::{Error, Result};
 use crate::format::contrast::{
     label as contrast_label, AcesRow, ContraProError, ContraProItem, ContrastItem, ContrastRecord,
@@ -357,7 +356,7 @@ pub fn items(
         let Some((source, reference)) = line.get(&(id as u32)) else {
             continue;
         };
-        let toks = alignment::tokens(reference, pretokenized);
+        let toks = ldd_align::line_tokens(reference, pretokenized);
         // Tagged only where a `replaced` variant may come of it.
         let replaces =
             !loc.ref_dep.is_empty() && config.kinds(phenomenon).iter().any(|k| k == "replaced");
@@ -465,7 +464,7 @@ fn files(
             .per_phenomenon
             .entry(it.phenomenon.clone())
             .or_default() += 1;
-        let toks = alignment::tokens(&it.reference, pretokenized);
+        let toks = ldd_align::line_tokens(&it.reference, pretokenized);
         let head_toks: Vec<&str> = it
             .locus
             .ref_head

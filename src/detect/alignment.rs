@@ -347,18 +347,8 @@ pub struct Aligned {
     pub too_long: u64,
 }
 
-/// Tokens of a line for alignment: whitespace-split if `pretokenized`, else the aligner's
-/// tokenizer.
-pub fn tokens(line: &str, pretokenized: bool) -> Vec<&str> {
-    if pretokenized {
-        line.split_whitespace().collect()
-    } else {
-        ldd_align::tokenize(line)
-    }
-}
-
 /// The tokens a corpus line contributes to alignment: the UD words of its tree and the
-/// target's [`tokens`]; none when either side is empty (such a line is never selected).
+/// target's tokens ([`ldd_align::line_tokens`]); none when either side is empty (such a line is never selected).
 pub fn pair_tokens(
     tree: &Sentence<'_>,
     source: &str,
@@ -370,7 +360,7 @@ pub fn pair_tokens(
     }
     (
         tree.words.iter().map(|w| w.form.to_string()).collect(),
-        tokens(target, pretokenized)
+        ldd_align::line_tokens(target, pretokenized)
             .into_iter()
             .map(str::to_string)
             .collect(),
@@ -395,7 +385,7 @@ fn side(prefix: &Path, lang: &str) -> Result<PathBuf> {
         })
 }
 
-/// Reads the line pairs of two line-aligned files, both sides tokenized with [`tokens`]
+/// Reads the line pairs of two line-aligned files, both sides tokenized with [`ldd_align::line_tokens`]
 /// (and lowercased with `lowercase`), handing each to `push`; returns the number of pairs.
 pub fn read_pairs(
     sp: &Path,
@@ -407,7 +397,7 @@ pub fn read_pairs(
     let mut s = Input::open(sp)?;
     let mut t = Input::open(tp)?;
     let split = |l: &str| -> Vec<String> {
-        tokens(l, pretokenized)
+        ldd_align::line_tokens(l, pretokenized)
             .into_iter()
             .map(|w| {
                 if lowercase {
@@ -444,8 +434,8 @@ pub fn read_pairs(
 
 /// Reads the sentence pairs of the corpus `source`/`target`, handing each pair's tokens to
 /// `push`: with `conllu`, its parse, exactly as `extract` builds them (the UD words of each
-/// line's tree, read in lockstep, and the target's [`tokens`]: [`pair_tokens`]); else both
-/// sides split by [`tokens`] ([`read_pairs`]). Lowercased with `opts.lowercase`.
+/// line's tree, read in lockstep, and the target's tokens ([`ldd_align::line_tokens`]): [`pair_tokens`]); else both
+/// sides split by [`ldd_align::line_tokens`] ([`read_pairs`]). Lowercased with `opts.lowercase`.
 pub fn read_corpus_pairs(
     (source, target): (&Path, &Path),
     conllu: Option<&Path>,

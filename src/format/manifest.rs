@@ -408,6 +408,21 @@ impl Manifest {
         Ok(())
     }
 
+    /// Checks that `hyp`, a system's translation of the corpus this manifest (read from
+    /// `path`) records, has the corpus's lines: `lines` is its line count.
+    pub fn check_translation(&self, path: &Path, hyp: &Path, lines: u64) -> Result<()> {
+        if lines == self.corpus.lines {
+            return Ok(());
+        }
+        Err(Error::Data(format!(
+            "{}: has {lines} lines but the corpus has {} lines ({}); the hypothesis \
+             must translate the whole corpus, one line per line",
+            ldd_io::error::shown(hyp),
+            self.corpus.lines,
+            ldd_io::error::shown(path)
+        )))
+    }
+
     /// The set with this phenomenon and bucket.
     pub fn set(&self, phenomenon: &str, bucket: &str) -> Option<&SetEntry> {
         self.sets

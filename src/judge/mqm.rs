@@ -181,7 +181,7 @@ fn segment_order(ids: impl Iterator<Item = String>) -> Vec<String> {
 /// Byte ranges of the tokens of `text` as the aligner tokenizes it.
 fn token_ranges(text: &str, pretokenized: bool) -> Vec<(usize, usize)> {
     let base = text.as_ptr() as usize;
-    crate::detect::alignment::tokens(text, pretokenized)
+    ldd_align::line_tokens(text, pretokenized)
         .into_iter()
         .map(|t| {
             let a = t.as_ptr() as usize - base;

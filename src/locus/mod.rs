@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::format::judged::Judgement;
 use crate::format::locus::Locus;
 use crate::parse::{Tagger, TargetModel};
-use crate::read::sets::{locus_rows, tree_columns, Loaded};
+use crate::read::sets::{distinct_loci, locus_rows, tree_columns, Distinct, Loaded};
 use rule::Side;
 
 /// The metric's key in `--metrics`, `scores.json` and `scores.csv`.
@@ -125,7 +125,7 @@ impl Judging {
         let mut tokens = Vec::with_capacity(texts.len());
         let none = Vec::new();
         for (id, text) in texts {
-            let t: Vec<String> = alignment::tokens(text, self.aligner.pretokenized)
+            let t: Vec<String> = ldd_align::line_tokens(text, self.aligner.pretokenized)
                 .into_iter()
                 .map(String::from)
                 .collect();
@@ -298,11 +298,14 @@ pub struct Loci {
     pub words: SourceWords,
     /// Their parts of speech.
     pub upos: words::Upos,
+    /// The distinct loci of the sets (a locus in several sets once), in the order of the
+    /// phenomena, then of line, dependent and head.
+    pub distinct: Vec<Distinct>,
 }
 
-/// Every set's locus rows (sets without a locus file are left out), and the source words
-/// and their parts of speech of every line they hold; each file checked against the
-/// manifest's record.
+/// Every set's locus rows (sets without a locus file are left out), their distinct loci,
+/// and the source words and their parts of speech of every line they hold; each file
+/// checked against the manifest's record.
 pub fn read_loci(l: &Loaded) -> Result<Loci> {
     let mut sets = Vec::new();
     let mut trees: BTreeMap<u32, (Vec<String>, Vec<String>)> = BTreeMap::new();
@@ -350,7 +353,14 @@ pub fn read_loci(l: &Loaded) -> Result<Loci> {
         words.insert(id, w);
         upos.insert(id, p);
     }
-    Ok(Loci { sets, words, upos })
+    let by_set: Vec<(usize, &[Locus])> = sets.iter().map(|s| (s.unit, s.rows.as_slice())).collect();
+    let distinct = distinct_loci(l, &by_set);
+    Ok(Loci {
+        sets,
+        words,
+        upos,
+        distinct,
+    })
 }
 
 /// A locus as one output renders it.
@@ -427,7 +437,7 @@ pub fn align_each(
     let (mut refs, _) = j.align(&trained, reference, words)?;
     for hyp in hyps {
         let (mut out, n) = j.align(&trained, hyp, words)?;
-        l.check_lines(hyp, n)?;
+        l.m.check_translation(&l.manifest_path, hyp, n)?;
         if j.has_tagger() {
             let ids = lines_for_lemmas(loci.iter().copied(), &refs, &out);
             j.tag(&mut refs, &ids)?;
@@ -477,7 +487,7 @@ pub fn judge_loci(
     let empty = Side::default();
     for hyp in hyps {
         let (mut sides, n) = j.align(&trained, hyp, words)?;
-        l.check_lines(hyp, n)?;
+        l.m.check_translation(&l.manifest_path, hyp, n)?;
         if j.has_tagger() {
             let ids = lines_for_lemmas(loci.iter().map(|x| x.0), &refs, &sides);
             j.tag(&mut refs, &ids)?;

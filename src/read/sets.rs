@@ -149,22 +149,6 @@ pub struct Loaded {
     pub control_seed: Option<u64>,
 }
 
-impl Loaded {
-    /// Checks that `hyp`, a system's translation of the corpus, has its `lines` lines.
-    pub fn check_lines(&self, hyp: &Path, lines: u64) -> Result<()> {
-        if lines == self.m.corpus.lines {
-            return Ok(());
-        }
-        Err(crate::error::Error::Data(format!(
-            "{}: has {lines} lines but the corpus has {} lines ({}); the hypothesis \
-             must translate the whole corpus, one line per line",
-            ldd_io::error::shown(hyp),
-            self.m.corpus.lines,
-            ldd_io::error::shown(&self.manifest_path)
-        )))
-    }
-}
-
 /// The locus rows of set `unit` of `l` (`None`: the set has no locus file), read once
 /// and checked against the recorded SHA-256.
 pub fn locus_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {

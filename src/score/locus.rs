@@ -22,7 +22,7 @@ use crate::format::locus::Locus;
 use crate::format::scores::Baseline;
 use crate::locus::words::{self, Counts};
 use crate::locus::{read_loci, Judging, Loci, Rendering, SetLoci, Sides, SourceWords};
-use crate::read::sets::{distinct_loci, Distinct};
+use crate::read::sets::Distinct;
 
 pub use crate::locus::{KEY, LABEL};
 
@@ -60,9 +60,12 @@ pub fn evaluate(
     confidence: f64,
     reference: &Path,
 ) -> Result<Evaluated> {
-    let Loci { sets, words, upos } = read_loci(l)?;
-    let by_set: Vec<(usize, &[Locus])> = sets.iter().map(|s| (s.unit, s.rows.as_slice())).collect();
-    let distinct = distinct_loci(l, &by_set);
+    let Loci {
+        sets,
+        words,
+        upos,
+        distinct,
+    } = read_loci(l)?;
     let all: Vec<&Locus> = sets.iter().flat_map(|s| s.rows.iter()).collect();
     let distinct_rows: Vec<Locus> = distinct
         .iter()

@@ -310,7 +310,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     for hyp in &args.hyps {
         let name = unique_name(&systems, hyp, "--hyp")?;
         let (st, hn, _, sha256) = line_stats(hyp, &references, &defs, &metrics)?;
-        l.check_lines(hyp, hn)?;
+        l.m.check_translation(&l.manifest_path, hyp, hn)?;
         stats.push(st);
         systems.push(System {
             name,

@@ -36,7 +36,7 @@ pub fn slice(sets: &Path, hyp: &Path, name: &str) -> Result<()> {
     ids.sort_unstable();
     ids.dedup();
     let (lines, n) = read_selected(hyp, &ids)?;
-    l.check_lines(hyp, n)?;
+    l.m.check_translation(&l.manifest_path, hyp, n)?;
     // Every id of the sets is there (the count is checked).
     let text = |of: &[u32]| -> String {
         let mut text = String::new();

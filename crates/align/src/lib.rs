@@ -61,7 +61,7 @@ pub use punct_table::UNICODE_VERSION as TOKENIZER_UNICODE_VERSION;
 pub use store::{PairStore, PairStoreBuilder, Pairs};
 pub use symmetrize::{symmetrize, Method};
 pub use table::UNSEEN_PROB;
-pub use tokenize::{is_punct_or_symbol, tokenize};
+pub use tokenize::{is_punct_or_symbol, line_tokens, tokenize};
 
 /// One alignment link: `(source index, target index)`, 0-based (Pharaoh `i-j`).
 pub type Link = (usize, usize);

@@ -25,6 +25,16 @@ pub fn is_punct_or_symbol(c: char) -> bool {
         .is_ok()
 }
 
+/// The tokens of a line as the aligner takes them: whitespace-split if `pretokenized` (the
+/// line is tokenized already, e.g. by Moses), else [`tokenize`]'s.
+pub fn line_tokens(line: &str, pretokenized: bool) -> Vec<&str> {
+    if pretokenized {
+        line.split_whitespace().collect()
+    } else {
+        tokenize(line)
+    }
+}
+
 /// Joiners kept inside a word when a letter or digit stands on both sides.
 #[inline]
 fn is_word_joiner(c: char) -> bool {
@@ -90,6 +100,16 @@ pub fn tokenize(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pretokenized line splits at whitespace alone; another by the tokenizer's rules.
+    #[test]
+    fn line_tokens_split_pretokenized_lines_at_whitespace() {
+        assert_eq!(line_tokens(" Hello,  world! ", true), ["Hello,", "world!"]);
+        assert_eq!(
+            line_tokens(" Hello,  world! ", false),
+            ["Hello", ",", "world", "!"]
+        );
+    }
 
     #[test]
     fn rules() {
