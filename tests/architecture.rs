@@ -1880,3 +1880,76 @@ fn the_walk_follows_one_parameter_through_a_small_house() {
         "go (src/cli/x.rs) → again (src/read/mod.rs)"
     );
 }
+
+/// The set-size, score, trend and distance tables are built once, in `src/view`: the files
+/// that render them as text, HTML, LaTeX and CSV take the view's lines and cells and never
+/// join the records themselves — no walk over a scores file's rows or a manifest's sets, no
+/// lookup of a metric's keys, no binning of distance counts — except to build the view
+/// (a line calling `Sizes::of`, `ScoreView::of`).
+#[test]
+fn the_tables_are_built_once_in_view() {
+    const RENDERERS: [&str; 10] = [
+        "src/printer/scores.rs",
+        "src/printer/extract.rs",
+        "src/report/html/scores.rs",
+        "src/report/html/sizes.rs",
+        "src/report/html/findings.rs",
+        "src/report/html/distances.rs",
+        "src/report/latex.rs",
+        "src/report/render.rs",
+        "src/score/render.rs",
+        "src/write/summary.rs",
+    ];
+    const JOINS: [&str; 7] = [
+        ".rows",
+        "metric_keys(",
+        "m.sets",
+        "r.sets",
+        ".counts",
+        ".trends.iter()",
+        "trends.iter().find",
+    ];
+    let mut found = Vec::new();
+    for rel in RENDERERS {
+        let text = code(&root().join(rel));
+        let lib = text.split("#[cfg(test)]").next().unwrap_or("");
+        found.extend(hits(rel, lib, |line| {
+            !line.contains("::of(") && JOINS.iter().any(|j| line.contains(j))
+        }));
+    }
+    assert!(
+        found.is_empty(),
+        "a renderer joins records itself (build the table in src/view):\n{}",
+        found.join("\n")
+    );
+}
+
+/// Every text a command prints is rendered by the printer: the handlers of `src/cli` hand
+/// `printer::out` and `printer::say` what a printer function returned (or a message the
+/// library made), never text they format or spell out themselves.
+#[test]
+fn the_commands_print_only_what_the_printer_renders() {
+    let cli = root().join("src/cli");
+    let mut found = Vec::new();
+    for f in rust_files(&cli) {
+        let rel = f.strip_prefix(root()).unwrap().display().to_string();
+        let text = code(&f);
+        // A call and its argument, however rustfmt breaks it.
+        let flat: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        for sink in ["printer::out(", "printer::say("] {
+            for (i, _) in flat.match_indices(sink) {
+                let arg = &flat[i + sink.len()..];
+                let arg = &arg[..arg.len().min(60)];
+                if arg.starts_with("&format!") || arg.starts_with("format!") || arg.starts_with('"')
+                {
+                    found.push(format!("{rel}: {sink}{arg}"));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "text formatted for printing in src/cli (render it in src/printer):\n{}",
+        found.join("\n")
+    );
+}

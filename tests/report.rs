@@ -409,6 +409,101 @@ fn lexical_distances_agree_with_the_buckets() {
     assert!(e.contains("manifest.json"), "{e}");
 }
 
+/// The tables every format renders are built once, in `ldd_sets::view`, and hold every
+/// record once: the score view puts each row of a real scores.json (two systems, every
+/// default metric) in one cell, in the file's order when read system by system (the
+/// order of scores.csv, whose lines are then exactly header, rows and trends); the size
+/// view lists the manifest's sets once each, in manifest order (summary.csv's rows); the
+/// distance view's bins add up to each phenomenon's ge0 pairs.
+#[test]
+fn the_views_hold_every_record_once() {
+    use ldd_sets::view::{distances, ScoreView, Sizes};
+    let (_tmp, sets) = scored(2);
+    let sc: ldd_sets::format::scores::Scores =
+        serde_json::from_str(&read(&sets.join("scores.json"))).unwrap();
+    let v = ScoreView::of(&sc);
+    assert_eq!(v.systems, ["drop3", "swap"]);
+    let keys: Vec<&str> = v.tables.iter().map(|t| t.metric).collect();
+    assert_eq!(keys, ["bleu", "chrf", "ribes"]);
+    let in_view: Vec<*const _> = v.by_system().map(|r| r as *const _).collect();
+    let in_file: Vec<*const _> = sc.rows.iter().map(|r| r as *const _).collect();
+    assert_eq!(in_view, in_file, "every row once, in the file's order");
+    let m = Manifest::read(&sets).unwrap();
+    for t in &v.tables {
+        assert!(
+            !t.lines[0].key.is_set(),
+            "{}: the corpus line first",
+            t.metric
+        );
+        assert!(t.corpus().is_some());
+        for l in &t.lines {
+            assert_eq!(l.cells.len(), 2);
+            assert!(l.cells.iter().all(Option::is_some), "{:?}", l.key);
+            for (col, c) in l.cells.iter().enumerate() {
+                let r = c.unwrap();
+                assert_eq!(
+                    (r.system.as_str(), r.metric.as_str()),
+                    (v.systems[col], t.metric)
+                );
+                assert_eq!(
+                    (r.phenomenon.as_str(), r.bucket.as_str()),
+                    (l.key.phenomenon, l.key.bucket)
+                );
+            }
+        }
+        // RIBES scores the reorder sets only; BLEU and chrF every set.
+        let set_lines = t.lines.iter().filter(|l| l.key.is_set()).count();
+        let expected = m
+            .sets
+            .iter()
+            .filter(|x| t.metric != "ribes" || x.kind == ldd_sets::format::sets::SetKind::Reorder)
+            .count();
+        assert_eq!(set_lines, expected, "{}", t.metric);
+    }
+    let trend = v.trend(1, "bleu", "particle").unwrap();
+    assert_eq!(
+        (trend.system.as_str(), trend.metric.as_str()),
+        ("swap", "bleu")
+    );
+    let csv = read(&sets.join("scores.csv"));
+    assert_eq!(csv.lines().count(), 1 + sc.rows.len() + sc.trends.len());
+    // Sizes: the manifest's sets, once each, in its order; summary.csv's rows.
+    let sizes = Sizes::of(&m.sets);
+    let names: Vec<(&str, &str)> = sizes
+        .sets()
+        .map(|x| (x.phenomenon.as_str(), x.bucket.as_str()))
+        .collect();
+    let manifest: Vec<(&str, &str)> = m
+        .sets
+        .iter()
+        .map(|x| (x.phenomenon.as_str(), x.bucket.as_str()))
+        .collect();
+    assert_eq!(names, manifest);
+    let phenomena: Vec<&str> = sizes.phenomena.iter().map(|r| r.phenomenon).collect();
+    assert_eq!(phenomena, ["reflexive", "particle", "reorder"]);
+    assert!(
+        sizes.phenomena[2].eq.is_empty(),
+        "reorder sets are ge sets only"
+    );
+    let summary = read(&sets.join("summary.csv"));
+    let rows: Vec<(&str, &str)> = summary
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let mut c = l.split(',');
+            (c.next().unwrap(), c.next().unwrap())
+        })
+        .collect();
+    assert_eq!(rows, manifest);
+    // Distances: the bins hold every ge0 pair (135 reflexive, 119 particle).
+    let tables: Vec<_> = m.distances.iter().map(distances::pair_distances).collect();
+    let totals: Vec<(&str, u64, u64)> = tables
+        .iter()
+        .map(|d| (d.phenomenon, d.pairs, d.bars.iter().map(|b| b.count).sum()))
+        .collect();
+    assert_eq!(totals, [("reflexive", 135, 135), ("particle", 119, 119)]);
+}
+
 #[test]
 fn latex_tables_hold_the_set_sizes_and_scores() {
     let (_tmp, sets) = scored(1);
