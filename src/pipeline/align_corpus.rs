@@ -64,8 +64,6 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
             run.align.model_type
         )));
     }
-    create_model_dirs(&run.align)?;
-    let mut files = AlignFiles::create(run.out.as_deref(), run.posteriors.as_deref(), &inputs)?;
     let (opts, scoring) = (&run.align, run.gold.is_some());
     let mut store = PairStoreBuilder::new()?;
     let mut over = TooLong::default();
@@ -85,6 +83,9 @@ pub fn align_corpus(run: &AlignRun) -> Result<AlignReport> {
         Some((path, gopts)) => Some(read_gold(path, gopts, &lengths)?),
         None => None,
     };
+    // The outputs are opened once everything is read, just before the (long) alignment.
+    create_model_dirs(&run.align)?;
+    let mut files = AlignFiles::create(run.out.as_deref(), run.posteriors.as_deref(), &inputs)?;
     let own = CorpusSides {
         source: &run.source,
         target: &run.target,
