@@ -47,7 +47,8 @@ pub fn pair_distances(d: &Distances) -> PairDistances<'_> {
 pub struct MeasureCounts<'a> {
     /// The measure (`position`, `crossing`, `kendall`, `fuzzy`; `distance` in older runs).
     pub name: &'a str,
-    /// The bins ([`measure`]).
+    /// The bins: one per integer value (the tail beyond 60 in one bin), or 20 of width 0.05
+    /// over [0, 1] for fractional measures.
     pub bars: Vec<Bar>,
     /// The reorder sets' thresholds K on this measure's axis, as (bin, K): the position
     /// measures' integral bins only.
