@@ -16,7 +16,7 @@ use ldd_conllu::parse_block;
 use rayon::prelude::*;
 
 use super::alignment::pair_tokens;
-use super::reorder::ReorderOptions;
+use super::reorder::{check_shard_reorder, ReorderOptions};
 use super::rules::{Match, Matcher, RuleSet};
 use crate::error::{Error, Result};
 use crate::format::manifest::{CorpusStats, Distances, Inputs};
@@ -125,13 +125,18 @@ pub struct Scanned {
 /// Reads `corpus` (its lines in lockstep with their trees, to the end of every file) and
 /// detects the phenomena of `rules` in every line (with `reorder`, also the tokens the
 /// aligner needs), a chunk of lines at a time in parallel; hands each line with a match,
-/// its corpus line number and what was found in it to `found`, in corpus order.
+/// its corpus line number and what was found in it to `found`, in corpus order. A shard
+/// whose reordering sets would train an aligner on its lines alone is refused first
+/// ([`check_shard_reorder`]).
 pub fn detect_lines(
     corpus: &CorpusFiles,
     rules: &RuleSet,
     reorder: Option<&ReorderOptions>,
     mut found: impl FnMut(&Line, u64, &Detected) -> Result<()>,
 ) -> Result<Scanned> {
+    if let Some(s) = &corpus.shard {
+        check_shard_reorder(s.shard, reorder)?;
+    }
     let mut input = corpus.open()?;
     let (trust, first) = (corpus.trust_conllu, corpus.first_line());
     let matcher = rules.compile();

@@ -325,6 +325,10 @@ pub fn check_shard_reorder(shard: Shard, reorder: Option<&ReorderOptions>) -> Re
     }
 }
 
+/// What [`align_pairs`] returns: the lines' alignments, and the aligner obtained for them
+/// when it was loaded or trained here.
+pub type AlignedPairs = (Aligned, Option<Arc<Obtained>>);
+
 /// Aligns the lines read from `corpus` (`pairs[k]` = tokens of its k-th line read) in
 /// `langs` with the aligner `r` holds (`run`'s), or one obtained here (loaded, from the
 /// aligner cache, or trained on the corpus and the training files), which it also returns;
@@ -334,7 +338,7 @@ pub fn align_pairs(
     r: &ReorderOptions,
     corpus: &CorpusFiles,
     langs: (&str, &str),
-) -> Result<(Aligned, Option<Arc<Obtained>>)> {
+) -> Result<AlignedPairs> {
     let read = |alignments| Aligned {
         alignments,
         posteriors: None,

@@ -13,26 +13,23 @@ use ldd_io::Staging;
 use crate::config::Languages;
 use crate::detect::aligner_cache::AlignerSummary;
 use crate::detect::alignment::ModelType;
-use crate::detect::line::{detect_lines, Scanned};
-use crate::detect::reorder::{align_pairs, check_shard_reorder, ReorderOptions};
+use crate::detect::line::detect_lines;
+use crate::detect::reorder::{align_pairs, ReorderOptions};
 use crate::detect::rules::RuleSet;
 use crate::error::Result;
-use crate::format::manifest::{
-    is_output, CorpusStats, Manifest, ShardRecord, Tool, FORMAT_VERSION,
-};
+use crate::format::manifest::{is_output, CorpusStats, Manifest, Tool, FORMAT_VERSION};
 use crate::format::marked::MARKER;
 use crate::format::options::ReorderInfo;
-use crate::format::sets::{SetControls, SetEntry};
+use crate::format::sets::SetEntry;
 use crate::layout;
 use crate::read::lockstep::CorpusFiles;
 use crate::read::shard::ShardRun;
 use crate::sample::ControlOptions;
 use crate::write::alignments::create_model_dirs;
-use crate::write::controls::draw_controls;
+use crate::write::controls::controls_or_record;
 use crate::write::later::{carry_over, Later};
-use crate::write::reorder_sets::{write_reorder, AlignedCorpus};
+use crate::write::reorder_sets::write_aligned;
 use crate::write::set::SetWriters;
-use crate::write::shard::shard_record;
 
 /// Which sets to build.
 #[derive(Debug, Clone)]
@@ -118,17 +115,21 @@ pub fn extract(
 ) -> Result<ExtractReport> {
     let staging = stage(corpus, sets, out)?;
     let (root, langs) = (staging.path(), (languages.source(), languages.target()));
-    let rules = &sets.rules;
+    let (rules, reorder) = (&sets.rules, sets.reorder.as_ref());
+    // Detection streams into the set writers, then the lines are aligned; then everything
+    // is written.
     let mut writers = SetWriters::create(root, rules, langs)?;
-    let reorder = sets.reorder.as_ref();
     let scan = detect_lines(corpus, rules, reorder, |line, id, d| {
         writers.write(line, id, d)
     })?;
+    let aligned = reorder
+        .map(|r| align_pairs(&scan.pairs, r, corpus, langs))
+        .transpose()?;
     let mut written = writers.finish()?;
-    let (reorder, aligner) = match reorder {
-        Some(r) => reorder_sets(root, r, corpus, langs, &scan, &mut written)?,
-        None => (None, None),
-    };
+    let (pairs, lengths) = (&scan.pairs, scan.lengths.as_slice());
+    let aligned = reorder.zip(aligned);
+    let (reorder, aligner) =
+        write_aligned(root, aligned, corpus, langs, pairs, lengths, &mut written)?;
     drop(scan.pairs);
     let lengths = scan.lengths;
     let (drawn, shard) = controls_or_record(root, corpus, languages, controls, &written, &lengths)?;
@@ -164,13 +165,9 @@ pub fn extract(
     })
 }
 
-/// The staging directory of `out`, once the shard (if any) can build the reordering sets
-/// of `sets`: nothing the run reads or depends on ([`inputs`]) is inside it, and the
-/// directories of the aligner's files exist.
+/// The staging directory of `out`: nothing the run reads or depends on ([`inputs`]) is
+/// inside it, and the directories of the aligner's files exist.
 fn stage(corpus: &CorpusFiles, sets: &SetOptions, out: &Output) -> Result<Staging> {
-    if let Some(s) = &corpus.shard {
-        check_shard_reorder(s.shard, sets.reorder.as_ref())?;
-    }
     let inputs = inputs(corpus, sets, out);
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     let staging = Staging::new(&out.dir, &is_output, &inputs)?;
@@ -178,52 +175,4 @@ fn stage(corpus: &CorpusFiles, sets: &SetOptions, out: &Output) -> Result<Stagin
         create_model_dirs(&r.align)?;
     }
     Ok(staging)
-}
-
-/// The controls of the `written` sets, drawn from `corpus` (whose lines have source
-/// lengths `lengths`) with `controls`; or, for a shard, none but its record (`merge` draws
-/// them over the whole corpus).
-fn controls_or_record(
-    root: &Path,
-    corpus: &CorpusFiles,
-    languages: &Languages,
-    controls: &ControlOptions,
-    written: &[SetEntry],
-    lengths: &[u32],
-) -> Result<(Vec<SetControls>, Option<ShardRecord>)> {
-    Ok(match &corpus.shard {
-        Some(s) => {
-            let record = shard_record(root, s, lengths, &corpus.conllu, controls)?;
-            (Vec::new(), Some(record))
-        }
-        None => {
-            let files = (corpus.source.as_path(), corpus.target.as_path());
-            let drawn = draw_controls(root, written, lengths, files, languages, controls)?;
-            (drawn, None)
-        }
-    })
-}
-
-/// Aligns the lines `scan` read from `corpus` and writes the reordering sets of `r` under
-/// `root` (adding them to `written`); returns their record and the aligner obtained for
-/// this corpus alone (`None` when `run` gave one).
-fn reorder_sets(
-    root: &Path,
-    r: &ReorderOptions,
-    corpus: &CorpusFiles,
-    langs: (&str, &str),
-    scan: &Scanned,
-    written: &mut Vec<SetEntry>,
-) -> Result<(Option<ReorderInfo>, Option<AlignerSummary>)> {
-    let (aligned, obtained) = align_pairs(&scan.pairs, r, corpus, langs)?;
-    let c = AlignedCorpus {
-        corpus,
-        langs,
-        pairs: &scan.pairs,
-        aligned: &aligned,
-        lengths: &scan.lengths,
-    };
-    let info = write_reorder(root, r, &c, obtained.as_deref(), written)?;
-    let own = obtained.filter(|_| r.trained.is_none());
-    Ok((Some(info), own.map(|a| a.summary())))
 }

@@ -6,9 +6,12 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
+use super::shard::shard_record;
 use crate::config::Languages;
 use crate::error::{Error, Result};
+use crate::format::manifest::ShardRecord;
 use crate::format::sets::{ControlFiles, SetControls, SetEntry};
+use crate::read::lockstep::CorpusFiles;
 use crate::read::select::{read_ids, read_needed};
 use crate::sample::{self, ControlOptions};
 
@@ -117,4 +120,28 @@ pub fn draw_controls(
         entries.extend(sampled.into_iter().map(|s| s.entry));
     }
     Ok(entries)
+}
+
+/// The controls of the `written` sets, drawn from `corpus` (whose lines have source
+/// lengths `lengths`) with `controls`; or, for a shard, none but its record (`merge` draws
+/// them over the whole corpus).
+pub fn controls_or_record(
+    root: &Path,
+    corpus: &CorpusFiles,
+    languages: &Languages,
+    controls: &ControlOptions,
+    written: &[SetEntry],
+    lengths: &[u32],
+) -> Result<(Vec<SetControls>, Option<ShardRecord>)> {
+    Ok(match &corpus.shard {
+        Some(s) => {
+            let record = shard_record(root, s, lengths, &corpus.conllu, controls)?;
+            (Vec::new(), Some(record))
+        }
+        None => {
+            let files = (corpus.source.as_path(), corpus.target.as_path());
+            let drawn = draw_controls(root, written, lengths, files, languages, controls)?;
+            (drawn, None)
+        }
+    })
 }

@@ -13,10 +13,10 @@ use super::locus::add_reference;
 use super::reorder_files::write_corpus_files;
 use super::set::{Entry, SetWriter};
 use crate::bucket::Bucket;
-use crate::detect::aligner_cache::Obtained;
+use crate::detect::aligner_cache::{AlignerSummary, Obtained};
 use crate::detect::alignment::Aligned;
 use crate::detect::locus::{self, AlignedLine};
-use crate::detect::reorder::{self, ReorderOptions};
+use crate::detect::reorder::{self, AlignedPairs, ReorderOptions};
 use crate::error::Result;
 use crate::format::marked::mark_links;
 use crate::format::options::{ReorderFiles, ReorderInfo};
@@ -36,6 +36,35 @@ pub struct AlignedCorpus<'a> {
     pub aligned: &'a Aligned,
     /// Source length in words of every line read (0 for empty lines).
     pub lengths: &'a [u32],
+}
+
+/// Writes the reordering sets under `root` once the lines read from `corpus` (in `langs`;
+/// `pairs[k]` the tokens of the k-th line read, `lengths` their source lengths) are
+/// aligned: `aligned` holds the reordering options and what [`reorder::align_pairs`]
+/// returned (`None`: no reordering sets). Adds them to `written`; returns their record
+/// and the aligner obtained for this corpus alone (`None` when `run` gave one).
+pub fn write_aligned(
+    root: &Path,
+    aligned: Option<(&ReorderOptions, AlignedPairs)>,
+    corpus: &CorpusFiles,
+    langs: (&str, &str),
+    pairs: &Corpus,
+    lengths: &[u32],
+    written: &mut Vec<SetEntry>,
+) -> Result<(Option<ReorderInfo>, Option<AlignerSummary>)> {
+    let Some((r, (aligned, obtained))) = aligned else {
+        return Ok((None, None));
+    };
+    let c = AlignedCorpus {
+        corpus,
+        langs,
+        pairs,
+        aligned: &aligned,
+        lengths,
+    };
+    let info = write_reorder(root, r, &c, obtained.as_deref(), written)?;
+    let own = obtained.filter(|_| r.trained.is_none());
+    Ok((Some(info), own.map(|a| a.summary())))
 }
 
 /// Writes under `root` what the reordering sets of `r` leave once the corpus `c` is

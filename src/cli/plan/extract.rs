@@ -129,6 +129,15 @@ impl Stages {
     ) -> Result<Stages> {
         let quiet = args.quiet.quiet;
         let s = &args.sets;
+        let pair = with_model_source(&args.model, pair)?;
+        let controls = control_options(&args.controls);
+        let parse = parse_settings(&args.model, &args.threads, quiet);
+        // What detection will run, asked of detect in one go: the reordering sets, that a
+        // shard can build them, the rules.
+        let mut reorder = reorder_options(s, &args.align, alignments, !quiet)?;
+        if let Some(shard) = args.shard.shard {
+            check_shard_reorder(shard, reorder.as_ref())?;
+        }
         let rules = select_rules(
             s.rules.as_deref(),
             s.phenomena.as_deref(),
@@ -136,25 +145,22 @@ impl Stages {
             Some(&pair),
             src_lang,
         )?;
-        if let Some(note) = check_phenomena(&rules, src_lang, !s.no_reorder)? {
-            if !quiet {
-                printer::say(&note);
-            }
+        let note = check_phenomena(&rules, src_lang, !s.no_reorder)?;
+        if let Some(note) = note.filter(|_| !quiet) {
+            printer::say(&note);
         }
         // Trained aligners are kept beside the parses (none when there is no cache
         // directory: no --cache, $LDD_SETS_CACHE or home).
-        let cache = cache_dir(args.model.cache.as_deref())
-            .ok()
-            .map(|d| aligner_cache_dir(&d));
-        let reorder = reorder_options(s, &args.align, alignments, cache, !quiet)?;
-        if let Some(shard) = args.shard.shard {
-            check_shard_reorder(shard, reorder.as_ref())?;
+        if let Some(r) = &mut reorder {
+            r.cache = cache_dir(args.model.cache.as_deref())
+                .ok()
+                .map(|d| aligner_cache_dir(&d));
         }
         Ok(Stages {
-            pair: with_model_source(&args.model, pair)?,
+            pair,
             sets: SetOptions { rules, reorder },
-            controls: control_options(&args.controls),
-            parse: parse_settings(&args.model, &args.threads, quiet),
+            controls,
+            parse,
             shard: args.shard.shard,
         })
     }
@@ -170,12 +176,12 @@ fn control_options(c: &ControlArgs) -> ControlOptions {
     }
 }
 
-/// The reordering options (`None` with `--no-reorder`), trained aligners kept in `cache`.
+/// The reordering options (`None` with `--no-reorder`), trained aligners kept nowhere yet
+/// (the caller sets the cache).
 fn reorder_options(
     s: &SetArgs,
     align: &AlignArgs,
     alignments: Option<PathBuf>,
-    cache: Option<PathBuf>,
     progress: bool,
 ) -> Result<Option<ReorderOptions>> {
     if s.no_reorder {
@@ -204,6 +210,7 @@ fn reorder_options(
     } else {
         (ModelType::DEFAULT, Direction::Intersection)
     };
+    let align = align_options(align, progress, defaults);
     let buckets = s
         .reorder_buckets
         .clone()
@@ -213,9 +220,9 @@ fn reorder_options(
         buckets,
         measure,
         paper_compat: s.paper_compat,
-        align: align_options(align, progress, defaults),
+        align,
         alignments,
         trained: None,
-        cache,
+        cache: None,
     }))
 }
