@@ -7,11 +7,9 @@ use clap::Args;
 use ldd_sets::error::Result;
 use ldd_sets::judge::mqm::{export, mqm as judge_mqm};
 use ldd_sets::judge::{write_export, write_mqm};
-use ldd_sets::locus::Judging;
 use ldd_sets::parse::TargetModel;
 use ldd_sets::printer;
 use ldd_sets::printer::mqm::{export_summary, render_mqm};
-use ldd_sets::score::load;
 
 use super::args::{given, Common, QuietArgs, ThreadArgs};
 use super::plan::{self, MqmPlan};
@@ -137,9 +135,7 @@ pub fn mqm(a: MqmArgs) -> Result<()> {
             }
         }
         MqmPlan::Judge(p) => {
-            let l = load(&p.sets)?;
-            let j = Judging::new(&l, p.align_model.as_deref(), p.lemma_model.as_ref())?;
-            let r = judge_mqm(&l, &p.options, &j)?;
+            let r = judge_mqm(&p.sets, &p.options)?;
             write_mqm(&r, &p.out, p.items.as_deref(), &inputs)?;
             if !p.quiet {
                 printer::out(&render_mqm(&r.report));

@@ -22,7 +22,7 @@
 //! the reference and one system at a time.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A locus once per line: phenomenon, line id, dependent id, head id.
 type LocusKey = (String, u64, u32, Option<u32>);
@@ -38,10 +38,10 @@ use crate::format::mqm::{
     self as file, Agreement, Counted, Disagreement, Item, MqmReport, Row, Segments, SetRow,
     SystemRow,
 };
-use crate::locus::rule::{self, Side};
-use crate::locus::words::CONTENT;
-use crate::locus::{Judging, SourceWords};
-use crate::read::sets::{input_lines, input_trees, Loaded, RunInput};
+use crate::locus::rule::Side;
+use crate::locus::{judge_line, Judging, LineJudgements, SourceWords};
+use crate::parse::TargetModel;
+use crate::read::sets::{input_lines, input_trees, load, RunInput};
 
 /// Most rows read from MQM files (a WMT campaign has about 100,000).
 pub const MAX_ROWS: u64 = 5_000_000;
@@ -72,6 +72,10 @@ pub struct MqmOptions {
     pub seed: u64,
     /// Level of the Wilson intervals.
     pub confidence: f64,
+    /// The locus judgement's aligner model [default: the one the manifest records].
+    pub align_model: Option<PathBuf>,
+    /// A UDPipe model of the target language for the lemma rule (none: surface forms).
+    pub lemma_model: Option<TargetModel>,
 }
 
 /// One system's rating of one segment: its output, and each rater's errors.
@@ -345,10 +349,17 @@ pub struct MqmResult {
     pub items: Vec<Item>,
 }
 
-/// Judges every locus of `l` and every content word of its corpus lines that have MQM
-/// ratings, and compares with the raters ([`MqmResult`]); the SHA-256 of `l`'s manifest
-/// names the sets in the report.
-pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging) -> Result<MqmResult> {
+/// Judges every locus of the sets directory `sets` and every content word of its corpus
+/// lines that have MQM ratings, and compares with the raters ([`MqmResult`]); the SHA-256
+/// of its manifest names the sets in the report. Everything is read first (the sets, the
+/// corpus, the campaign, the matched lines' trees and references), then judged, one
+/// system at a time, then compared with the raters.
+pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
+    // Read first: the sets and the corpus's source lines (segments are matched to them),
+    // the campaign, then the trees and references of the matched lines.
+    let l = &load(sets)?;
+    let all_ids: Vec<u32> = (1..=l.m.corpus.lines as u32).collect();
+    let sources = input_lines(l, RunInput::Source, o.source.as_deref(), "--src", &all_ids)?;
     let c = read_campaign(o)?;
     let counts = |e: &ErrorSpan| {
         let sev = e.severity.to_ascii_lowercase();
@@ -363,8 +374,6 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging) -> Result<MqmResult> {
         .filter(|e| counts(e) && e.target.is_empty() && e.source.is_empty())
         .count() as u64;
     // Segments matched to corpus lines by source text.
-    let all_ids: Vec<u32> = (1..=l.m.corpus.lines as u32).collect();
-    let sources = input_lines(l, RunInput::Source, o.source.as_deref(), "--src", &all_ids)?;
     let mut by_text: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     for (k, s) in sources.iter().enumerate() {
         by_text.entry(collapse(s)).or_default().push(k as u32 + 1);
@@ -407,28 +416,31 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging) -> Result<MqmResult> {
         )));
     }
     // The source words of those lines, their parts of speech and places in the text.
+    let segment = |id: u32| &c.segments[&matched[&id]];
     let mut words = SourceWords::new();
     let mut lines: BTreeMap<u32, Line> = BTreeMap::new();
     input_trees(l, o.conllu.as_deref(), "--conllu", &ids, |id, tree| {
-        let seg = matched[&id].clone();
-        let text = &c.segments[&seg].1.text;
+        let (doc, source, _) = segment(id);
         words.insert(id, tree.words.iter().map(|w| w.form.to_string()).collect());
         lines.insert(
             id,
             Line {
-                doc: c.segments[&seg].0.clone(),
+                doc: doc.clone(),
                 upos: tree.words.iter().map(|w| w.upos.to_string()).collect(),
-                ranges: word_ranges(tree, text),
-                seg,
+                ranges: word_ranges(tree, &source.text),
+                seg: matched[&id].clone(),
             },
         );
         Ok(())
     })?;
     let references = input_lines(l, RunInput::Target, o.reference.as_deref(), "--ref", &ids)?;
+    // Then the locus judgement: the aligner, the references aligned, the sets' loci on
+    // these lines.
+    let j = Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
+    let judgement = j.settings()?;
     let trained = j.load()?;
     let texts: BTreeMap<u32, String> = ids.iter().copied().zip(references).collect();
     let refs = j.align_texts(&trained, &texts, &words)?;
-    // The sets' loci on these lines.
     let loci = crate::locus::read_loci(l)?;
     let mut distinct: BTreeMap<LocusKey, (Locus, BTreeSet<usize>)> = BTreeMap::new();
     for (si, s) in loci.sets.iter().enumerate() {
@@ -442,6 +454,12 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging) -> Result<MqmResult> {
                 .insert(si);
         }
     }
+    // Each line's loci (their indices in `distinct`, in its order).
+    let mut loci_on: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for (gk, ((_, lid, _, _), _)) in distinct.iter().enumerate() {
+        loci_on.entry(*lid as u32).or_default().push(gk);
+    }
+    let distinct: Vec<(&LocusKey, &(Locus, BTreeSet<usize>))> = distinct.iter().collect();
     let systems: Vec<String> = {
         let names: BTreeSet<&String> = c.rated.keys().map(|(s, _)| s).collect();
         names
@@ -464,7 +482,8 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging) -> Result<MqmResult> {
     let (mut order_kept, mut order_changed) = (Counted::default(), Counted::default());
     let empty = Side::default();
     for system in &systems {
-        // Its outputs of the lines it was rated on.
+        // Its outputs of the lines it was rated on, aligned and judged (one system at a
+        // time); then compared with its raters.
         let rated: BTreeMap<u32, &Rated> = ids
             .iter()
             .filter_map(|id| Some((*id, c.rated.get(&(system.clone(), matched[id].clone()))?)))
@@ -474,6 +493,22 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging) -> Result<MqmResult> {
             .map(|(id, r)| (*id, r.output.text.clone()))
             .collect();
         let outs = j.align_texts(&trained, &texts, &words)?;
+        let judged: BTreeMap<u32, LineJudgements> = rated
+            .keys()
+            .map(|id| {
+                let on: Vec<&Locus> = loci_on
+                    .get(id)
+                    .map_or(&[][..], Vec::as_slice)
+                    .iter()
+                    .map(|&gk| &distinct[gk].1 .0)
+                    .collect();
+                let (out, reference) = (
+                    outs.get(id).unwrap_or(&empty),
+                    refs.get(id).unwrap_or(&empty),
+                );
+                (*id, judge_line(reference, out, &lines[id].upos, &on))
+            })
+            .collect();
         let mut row = SystemRow {
             system: system.clone(),
             segments: rated.len() as u64,
@@ -484,14 +519,11 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging) -> Result<MqmResult> {
         let (mut w_correct, mut w_judged, mut w_ok, mut w_all) = (0u64, 0u64, 0u64, 0u64);
         for (id, r) in &rated {
             let (line, out) = (&lines[id], outs.get(id).unwrap_or(&empty));
-            let reference = refs.get(id).unwrap_or(&empty);
+            let jl = &judged[id];
             let tokens = token_ranges(&r.output.text, j.aligner.pretokenized);
-            let sentence = rule::sentence_chrf(out, reference);
-            for (w, upos) in line.upos.iter().enumerate() {
-                if !CONTENT.contains(&upos.as_str()) {
-                    continue;
-                }
-                let x = rule::word(reference, out, w, sentence);
+            let sentence = jl.sentence_chrf;
+            for (w, x) in &jl.words {
+                let (w, upos) = (*w, &line.upos[*w]);
                 let error = human(r, line, w, &x.output, &tokens, &counts);
                 w_all += 1;
                 w_ok += u64::from(!error);
@@ -542,7 +574,10 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging) -> Result<MqmResult> {
             let (line, out) = (&lines[&id], outs.get(&id).unwrap_or(&empty));
             let reference = refs.get(&id).unwrap_or(&empty);
             let tokens = token_ranges(&r.output.text, j.aligner.pretokenized);
-            let x = crate::locus::judge(loc, reference, out);
+            let jl = &judged[&id];
+            // Its place among the line's loci, in the order they were judged.
+            let k = loci_on[&id].iter().position(|&g| g == gk).unwrap_or(0);
+            let x = &jl.loci[k];
             let mut error = human(
                 r,
                 line,
@@ -622,7 +657,7 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging) -> Result<MqmResult> {
                 positions: positions.iter().map(|&k| k as u32 + 1).collect(),
                 judgement: x.judgement.name().to_string(),
                 word_chrf: None,
-                sentence_chrf: rule::sentence_chrf(out, reference),
+                sentence_chrf: jl.sentence_chrf,
                 p_error: x.p_error,
                 error,
             });
@@ -670,7 +705,7 @@ pub fn mqm(l: &Loaded, o: &MqmOptions, j: &Judging) -> Result<MqmResult> {
         severities: o.severities.clone(),
         categories: o.categories.clone(),
         excluded: o.exclude.clone(),
-        judgement: j.settings()?,
+        judgement,
         segments: Segments {
             rows: c.rows,
             segments: c.segments.len() as u64,
@@ -726,6 +761,8 @@ pub fn export(files: &[PathBuf], reference_system: &str) -> Result<Exported> {
         permutations: 0,
         seed: 0,
         confidence: 0.95,
+        align_model: None,
+        lemma_model: None,
     };
     let c = read_campaign(&o)?;
     let mut e = Exported::default();

@@ -378,6 +378,39 @@ pub struct Rendering {
     pub order: Option<bool>,
 }
 
+/// One output line judged against its reference ([`judge_line`]).
+#[derive(Debug, Clone)]
+pub struct LineJudgements {
+    /// The sentence chrF of the output against the reference ([`rule::sentence_chrf`]).
+    pub sentence_chrf: f64,
+    /// Each content word's judgement ([`words::CONTENT`]), by 0-based word index, in order.
+    pub words: Vec<(usize, rule::Word)>,
+    /// The judgement of each locus given, in order.
+    pub loci: Vec<Rendering>,
+}
+
+/// Judges one line: its content words (`upos`, the parts of speech of its source words)
+/// and `loci`, with `reference` and `output` aligned to its source words.
+pub fn judge_line(
+    reference: &Side,
+    output: &Side,
+    upos: &[String],
+    loci: &[&Locus],
+) -> LineJudgements {
+    let sentence = rule::sentence_chrf(output, reference);
+    let words = upos
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| words::CONTENT.contains(&u.as_str()))
+        .map(|(w, _)| (w, rule::word(reference, output, w, sentence)))
+        .collect();
+    LineJudgements {
+        sentence_chrf: sentence,
+        words,
+        loci: loci.iter().map(|l| judge(l, reference, output)).collect(),
+    }
+}
+
 /// Judges `loc` on one line: `reference` and `output` aligned to its source words.
 pub fn judge(loc: &Locus, reference: &Side, output: &Side) -> Rendering {
     let sentence = rule::sentence_chrf(output, reference);

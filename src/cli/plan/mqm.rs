@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use ldd_sets::error::{Error, Result};
 use ldd_sets::judge::mqm::MqmOptions;
-use ldd_sets::parse::TargetModel;
 
 use super::super::mqm::MqmArgs;
 use super::confidence;
@@ -35,12 +34,9 @@ pub struct ExportPlan {
 pub struct JudgePlan {
     /// The sets directory.
     pub sets: PathBuf,
-    /// The campaign, what counts as an error, the corpus files and the tests.
+    /// The campaign, what counts as an error, the corpus files, the tests and the locus
+    /// judgement's models.
     pub options: MqmOptions,
-    /// The aligner model (`None`: the one saved with the sets).
-    pub align_model: Option<PathBuf>,
-    /// The target language's UDPipe model for lemma matches.
-    pub lemma_model: Option<TargetModel>,
     /// Where mqm.json, mqm.csv and mqm.disagreements.tsv go (`--out`, else the sets).
     pub out: PathBuf,
     /// Where every content word judged goes (`--items`).
@@ -93,9 +89,9 @@ pub fn mqm(a: &MqmArgs) -> Result<MqmPlan> {
             permutations: a.permutations as usize,
             seed: a.seed,
             confidence: a.confidence,
+            align_model: a.align_model.clone(),
+            lemma_model: a.lemma_model.clone(),
         },
-        align_model: a.align_model.clone(),
-        lemma_model: a.lemma_model.clone(),
         out: a.out.clone().unwrap_or_else(|| sets.clone()),
         items: a.items.clone(),
         quiet: a.quiet.quiet,
