@@ -2,9 +2,8 @@
 //! stage's own: the lines detected a chunk at a time in parallel
 //! ([`crate::detect::line::detect_lines`]) and written to every lexical set they qualify
 //! for ([`SetWriters`]), the corpus aligned ([`crate::detect::reorder::align_pairs`]) and
-//! its reordering sets written ([`write_reorder`]), then the controls drawn
-//! ([`draw_controls`]) or, for a shard, its record written ([`shard_record`]), and the
-//! manifest.
+//! its reordering sets written ([`write_aligned`]), then the controls drawn or, for a
+//! shard, its record written ([`controls_or_record`]), and the manifest.
 
 use std::path::{Path, PathBuf};
 
