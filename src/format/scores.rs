@@ -306,17 +306,6 @@ pub struct Trend {
 }
 
 impl Scores {
-    /// The metric keys in the order rows first name them.
-    pub fn metric_keys(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for r in &self.rows {
-            if !out.contains(&r.metric) {
-                out.push(r.metric.clone());
-            }
-        }
-        out
-    }
-
     /// The signature of a metric: recorded per metric, else on a row.
     pub fn signature(&self, metric: &str) -> Option<&str> {
         self.signatures.get(metric).map(String::as_str).or_else(|| {
@@ -355,7 +344,7 @@ mod tests {
         assert_eq!((r.ci_low, r.p_value, r.control_p_value), (None, None, None));
         assert!(!r.small_set && r.is_small(), "2 sentences < 100");
         assert_eq!(r.diff(), None);
-        assert_eq!(s.metric_keys(), vec!["comet".to_string()]);
+        assert_eq!(r.metric, "comet");
         assert_eq!(s.label("comet"), "comet");
         assert_eq!(s.label("chrf"), "chrF");
         assert_eq!(s.signature("comet"), None);
