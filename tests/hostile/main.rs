@@ -3,6 +3,7 @@
 //! leave nothing behind, resources stay bounded, invalid input is refused with file and
 //! line, and messages never carry raw control characters.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use std::io::Write;
