@@ -9,7 +9,7 @@
 //! - `*-paper`: the same three runs with `--paper-compat`, recorded with the binary of
 //!   before issue 54 (the paper's rules were then the default rules).
 //!
-//! All others with default options (10 controls, seed 1, reordering sets with the built-in
+//! All with default options besides that flag (10 controls, seed 1, reordering sets with the built-in
 //! aligner trained on the corpus itself). The manifest's schema is pinned too: the path of
 //! every field it holds (`tests/golden/*.manifest-fields`), so that renaming a field of a
 //! type the manifest records is a visible change of the file format, not a silent one.
