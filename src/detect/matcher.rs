@@ -225,3 +225,169 @@ impl Matcher {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use ldd_conllu::{parse_block, Block};
+
+    use super::super::rules::{Match, RuleSet};
+
+    /// The matches of `rules` (selected for `lang`) in the sentence of `rows`: one
+    /// `form upos xpos head deprel` row per word.
+    fn matches(rules: &str, lang: &str, rows: &[&str]) -> Vec<(u32, u32)> {
+        let set = RuleSet::parse(rules, Path::new("t.toml"))
+            .and_then(|r| r.select(None, lang))
+            .unwrap();
+        let mut text = String::new();
+        for (i, r) in rows.iter().enumerate() {
+            let f: Vec<&str> = r.split(' ').collect();
+            text.push_str(&format!(
+                "{}\t{}\t{}\t{}\t{}\t_\t{}\t{}\t_\t_\n",
+                i + 1,
+                f[0],
+                f[0],
+                f[1],
+                f[2],
+                f[3],
+                f[4]
+            ));
+        }
+        let block = Block {
+            text,
+            first_line: 1,
+        };
+        let s = parse_block(&block, Path::new("t.conllu")).unwrap();
+        let mut out: Vec<Match> = Vec::new();
+        set.compile().detect(&s, &mut out);
+        out.iter().map(|m| (m.dependent, m.head)).collect()
+    }
+
+    const PARTICLE: &str = r#"
+[[phenomenon]]
+name = "particle"
+[phenomenon.dependent]
+deprel = ["compound:prt"]
+
+[[phenomenon.pattern]]
+languages = ["de"]
+order = "head_first"
+[phenomenon.pattern.dependent]
+xpos = ["PTKVZ"]
+[phenomenon.pattern.head]
+upos = ["VERB"]
+[phenomenon.pattern.repair]
+search = "before"
+stop = { upos = ["PUNCT"], not_form = ["."] }
+from = { not_upos = ["PROPN"] }
+nearest = true
+"#;
+
+    /// A particle the parser attached to a noun is attached to the nearest verb before it
+    /// in its clause; a comma ends the search, an abbreviation's period does not; one
+    /// attached to a proper noun is not re-attached. Other languages run the top-level
+    /// pattern only.
+    #[test]
+    fn the_repair_finds_the_verb_of_the_clause() {
+        let noun = [
+            "Sie VERB VVFIN 0 root",
+            "ruft PRON PPER 1 obj",
+            "Dr NOUN NN 1 obj",
+            ". PUNCT $. 3 punct",
+            "Lee NOUN NN 3 flat",
+            "an ADP PTKVZ 5 case",
+        ];
+        assert_eq!(matches(PARTICLE, "de", &noun), [(6, 1)]);
+        assert_eq!(matches(PARTICLE, "en", &noun), []);
+        let comma = [
+            "ruft VERB VVFIN 0 root",
+            ", PUNCT $, 3 punct",
+            "Lee NOUN NN 1 obj",
+            "an ADP PTKVZ 3 case",
+        ];
+        assert_eq!(matches(PARTICLE, "de", &comma), []);
+        let name = [
+            "ruft VERB VVFIN 0 root",
+            "Lee PROPN NE 1 obj",
+            "an ADP PTKVZ 2 case",
+        ];
+        assert_eq!(matches(PARTICLE, "de", &name), []);
+    }
+
+    /// With `nearest`, a verb between the particle and the parser's verb becomes its head,
+    /// unless punctuation comes first; the parser's verb after the particle fails the order
+    /// and is repaired.
+    #[test]
+    fn nearest_takes_the_closer_verb_of_the_clause() {
+        let between = [
+            "ging VERB VVFIN 0 root",
+            "und CCONJ KON 3 cc",
+            "tauschte VERB VVFIN 1 conj",
+            "es PRON PPER 3 obj",
+            "aus ADP PTKVZ 1 compound:prt",
+        ];
+        assert_eq!(matches(PARTICLE, "de", &between), [(5, 3)]);
+        let across = [
+            "ging VERB VVFIN 0 root",
+            ", PUNCT $, 3 punct",
+            "tauschte VERB VVFIN 1 conj",
+            ", PUNCT $, 3 punct",
+            "aus ADP PTKVZ 1 compound:prt",
+        ];
+        assert_eq!(matches(PARTICLE, "de", &across), [(5, 1)]);
+        let after = [
+            "Er PRON PPER 3 nsubj",
+            "an ADP PTKVZ 3 compound:prt",
+            "kommt VERB VVFIN 0 root",
+        ];
+        assert_eq!(matches(PARTICLE, "de", &after), []);
+    }
+
+    /// Patterns are tried in order, the first that gives a head wins: a word is the
+    /// dependent of one match at most.
+    #[test]
+    fn a_word_matches_once_per_phenomenon() {
+        let rules = format!(
+            "{PARTICLE}\n[[phenomenon.pattern]]\nlanguages = [\"de\"]\n\
+             [phenomenon.pattern.dependent]\nform = [\"an\"]\n"
+        );
+        let s = [
+            "ruft VERB VVFIN 0 root",
+            "ihn PRON PPER 1 obj",
+            "an ADP PTKVZ 2 compound:prt",
+        ];
+        // The first pattern re-attaches to `ruft`; the second (the parser's head) is not
+        // tried.
+        assert_eq!(matches(&rules, "de", &s), [(3, 1)]);
+    }
+
+    /// `capitalized = false`: a word capitalized inside its sentence (a name or a title)
+    /// does not match; the first word, even after an opening quote, does.
+    #[test]
+    fn capitalized_words_inside_a_sentence_are_names() {
+        let rules = r#"
+[[phenomenon]]
+name = "particle"
+[phenomenon.dependent]
+deprel = ["compound:prt"]
+capitalized = false
+[phenomenon.head]
+capitalized = false
+"#;
+        let name = [
+            "They PRON PRP 2 nsubj",
+            "joined VERB VBD 0 root",
+            "Stand VERB VB 2 obj",
+            "Up ADP RP 3 compound:prt",
+        ];
+        assert_eq!(matches(rules, "en", &name), []);
+        let quoted = [
+            "\" PUNCT `` 2 punct",
+            "Pick VERB VB 0 root",
+            "it PRON PRP 2 obj",
+            "up ADP RP 2 compound:prt",
+        ];
+        assert_eq!(matches(rules, "en", &quoted), [(4, 2)]);
+    }
+}

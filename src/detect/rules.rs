@@ -300,6 +300,7 @@ impl From<&Phenomenon> for options::Phenomenon {
             order: first.order.into(),
             dependent: (&first.dependent).into(),
             head: (&first.head).into(),
+            pattern_languages: first.languages.clone(),
             repair: first.repair.as_ref().map(Into::into),
             patterns: p.patterns[1..].iter().map(Into::into).collect(),
         }
@@ -309,7 +310,7 @@ impl From<&Phenomenon> for options::Phenomenon {
 impl From<&options::Phenomenon> for Phenomenon {
     fn from(p: &options::Phenomenon) -> Self {
         let first = Pattern {
-            languages: None,
+            languages: p.pattern_languages.clone(),
             order: p.order.into(),
             dependent: (&p.dependent).into(),
             head: (&p.head).into(),
@@ -845,7 +846,9 @@ pub fn deprel_matches(pattern: &str, deprel: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{options, Order};
+    use std::path::Path;
+
+    use super::{options, Order, RuleSet};
 
     /// The manifest records an order as the rule file spells it, and reads it back.
     #[test]
@@ -855,5 +858,81 @@ mod tests {
             assert_eq!(serde_json::to_value(rec).unwrap(), o.name());
             assert_eq!(Order::from(rec), o);
         }
+    }
+
+    /// The default rules' top-level patterns are the paper's rules, and every phenomenon
+    /// of one is in the other (the registry's phenomena name both).
+    #[test]
+    fn the_default_rules_start_from_the_papers() {
+        let (now, paper) = (
+            RuleSet::builtin().unwrap(),
+            RuleSet::builtin_paper().unwrap(),
+        );
+        assert_eq!(now.phenomena.len(), paper.phenomena.len());
+        assert_eq!(now.max_distance, paper.max_distance);
+        for (a, b) in now.phenomena.iter().zip(&paper.phenomena) {
+            assert_eq!(
+                (&a.name, &a.description, &a.languages),
+                (&b.name, &b.description, &b.languages)
+            );
+            assert_eq!(a.patterns[0], b.patterns[0], "{}", a.name);
+            assert_eq!(b.patterns.len(), 1, "{}", b.name);
+        }
+        // The German and English patterns replace the paper's for those languages only.
+        let de = now.clone().select(None, "de").unwrap();
+        let particle = de.phenomena.iter().find(|p| p.name == "particle").unwrap();
+        assert!(particle
+            .patterns
+            .iter()
+            .all(|p| p.languages.as_deref() == Some(&["de".to_string()][..])));
+        let nl = now.select(Some(&["particle".to_string()]), "nl").unwrap();
+        assert_eq!(nl.phenomena[0].patterns, paper.phenomena[1].patterns);
+    }
+
+    /// The manifest's record of selected rules reads back as the same rules, patterns and
+    /// repairs included.
+    #[test]
+    fn rules_round_trip_through_their_record() {
+        for lang in ["de", "en", "fr"] {
+            let r = RuleSet::builtin().unwrap().select(None, lang).unwrap();
+            let rec = options::Rules::from(&r);
+            let json = serde_json::to_string(&rec).unwrap();
+            let back: options::Rules = serde_json::from_str(&json).unwrap();
+            assert_eq!(RuleSet::from(&back), r, "{lang}");
+        }
+    }
+
+    /// The new keys are checked like the old ones: errors name the file, the line and
+    /// the key.
+    #[test]
+    fn bad_patterns_and_repairs_are_refused() {
+        let head = "[[phenomenon]]\nname = \"p\"\n[phenomenon.dependent]\nupos = [\"ADP\"]\n";
+        let err = |tail: &str| {
+            RuleSet::parse(&format!("{head}{tail}"), Path::new("r.toml"))
+                .unwrap_err()
+                .to_string()
+        };
+        let e = err("[phenomenon.repair]\nsearch = \"sideways\"\n");
+        assert!(
+            e.contains("r.toml:6:") && e.contains("repair.search") && e.contains("before or after"),
+            "{e}"
+        );
+        let e =
+            err("[[phenomenon.pattern]]\nlanguages = [\"de\"]\n[phenomenon.pattern.dependent]\n");
+        assert!(
+            e.contains("pattern.dependent") && e.contains("at least one condition"),
+            "{e}"
+        );
+        let e = err("[[phenomenon.pattern]]\n[phenomenon.pattern.dependent]\nxpos = [\"A B\"]\n");
+        assert!(
+            e.contains("r.toml:7:") && e.contains("pattern.dependent.xpos"),
+            "{e}"
+        );
+        let e = err("[phenomenon.repair]\nsearch = \"before\"\nwithin = 3\n");
+        assert!(e.contains("unknown field `within`"), "{e}");
+        let e = err("[[phenomenon.pattern]]\nlanguages = [\"d e\"]\n[phenomenon.pattern.dependent]\nupos = [\"ADP\"]\n");
+        assert!(e.contains("pattern.languages"), "{e}");
+        let e = err("[phenomenon.repair]\nsearch = \"before\"\nstop = { upos = [\"PUNC\"] }\n");
+        assert!(e.contains("repair.stop.upos"), "{e}");
     }
 }

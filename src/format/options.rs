@@ -38,6 +38,9 @@ pub struct Phenomenon {
     pub dependent: Condition,
     /// Condition on its head (of its first pattern).
     pub head: Condition,
+    /// The source languages the first pattern was written for (absent: every language).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern_languages: Option<Vec<String>>,
     /// How the first pattern re-attaches a dependent whose parser head fails (absent: it
     /// does not).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -22,7 +22,8 @@ fn estimate(e: &Estimate) -> String {
     }
 }
 
-/// The table of a report, then up to `show` misses and `show` false hits per phenomenon.
+/// The table of a report, then up to `show` misses and `show` false hits per phenomenon
+/// (none with 0).
 pub fn table(r: &DetectionReport, show: usize) -> String {
     let mut t = String::new();
     let [first, last] = r.lines;
@@ -79,8 +80,10 @@ pub fn table(r: &DetectionReport, show: usize) -> String {
         100.0 * r.confidence,
         r.max_distance
     );
-    for p in &r.phenomena {
-        listing(&mut t, p, show);
+    if show > 0 {
+        for p in &r.phenomena {
+            listing(&mut t, p, show);
+        }
     }
     t
 }
