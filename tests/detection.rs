@@ -212,7 +212,7 @@ fn tiny_pair_default_rules() {
     let f1 = &p["f1"];
     assert!(near(&f1["value"], 6.0 / 7.0));
     let (lo, hi) = (f1["low"].as_f64().unwrap(), f1["high"].as_f64().unwrap());
-    assert!(lo <= 6.0 / 7.0 && 6.0 / 7.0 <= hi && hi <= 1.0, "{f1}");
+    assert!((lo..=hi).contains(&(6.0 / 7.0)) && hi <= 1.0, "{f1}");
     let miss = &p["misses"][0];
     assert_eq!(p["misses"].as_array().unwrap().len(), 1);
     assert_eq!(
@@ -382,4 +382,32 @@ fn record_writes_and_replaces_its_entry() {
         .run();
     assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}
+
+/// `languages` shows the recorded figures under their language, with the model and the
+/// gold file; `languages de` shows them in full.
+#[test]
+fn languages_shows_the_recorded_figures() {
+    let t = String::from_utf8(Ldd::cmd("languages").ok().stdout).unwrap();
+    let lines: Vec<&str> = t.lines().collect();
+    let german = lines.iter().position(|l| l.starts_with("de ")).unwrap();
+    let figures = lines[german + 1..]
+        .iter()
+        .take_while(|l| l.starts_with(' '))
+        .find(|l| l.contains("detection vs gold"))
+        .expect("German's figures under its row");
+    assert!(
+        figures.contains("de_pud-ud-test.conllu lines 501-1000, german-small.udpipe")
+            && figures.contains("particle P "),
+        "{figures}"
+    );
+    let detail = String::from_utf8(Ldd::cmd("languages").args(&["de"]).ok().stdout).unwrap();
+    assert!(detail.contains("detection against gold trees"), "{detail}");
+    let row = detail
+        .lines()
+        .find(|l| l.trim_start().starts_with("particle"))
+        .unwrap();
+    assert!(row.contains("gold   71"), "{row}");
+    let french = String::from_utf8(Ldd::cmd("languages").args(&["fr"]).ok().stdout).unwrap();
+    assert!(!french.contains("detection against gold trees"));
 }

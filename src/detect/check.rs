@@ -22,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::format::detection::{
     Analysis, DetectionReport, Estimate, Instance, PhenomenonResult, WordInfo,
 };
+use crate::read::belongs::{check_belongs, tree_text, where_they_differ};
 
 /// Bootstrap resamples of the F1 interval.
 pub const BOOTSTRAP: usize = 1000;
@@ -157,6 +158,7 @@ pub fn check(o: &CheckOptions, parse: &Parse<'_>) -> Result<DetectionReport> {
         }
         let g = Keyed::new(parse_block(&gb, &o.gold)?);
         let p = Keyed::new(parse_block(&pb, parse.conllu)?);
+        same_sentence(&g.tree, &p.tree, (parse.conllu, pb.first_line), line)?;
         reference.detect(&g.tree, &mut gm);
         test.detect(&p.tree, &mut pm);
         for (k, t) in tallies.iter_mut().enumerate() {
@@ -186,6 +188,30 @@ pub fn check(o: &CheckOptions, parse: &Parse<'_>) -> Result<DetectionReport> {
         phenomena: (o.rules.phenomena.iter().zip(tallies))
             .map(|(p, t)| result(&p.name, t, o.confidence))
             .collect(),
+    })
+}
+
+/// The parser's tree (at `at`, file and line) must be one of gold sentence `line`: the
+/// same letters and digits (`read::belongs`), whatever the tokenization.
+fn same_sentence(
+    gold: &Sentence<'_>,
+    parsed: &Sentence<'_>,
+    at: (&Path, u64),
+    line: u64,
+) -> Result<()> {
+    let text = tree_text(gold);
+    check_belongs(parsed, &text).map(|_| ()).map_err(|theirs| {
+        let (tree, sentence) = where_they_differ(&theirs, &text);
+        Error::input(
+            at.0,
+            at.1,
+            format!(
+                "this tree is not of gold sentence {line}: its text `{}` and the sentence's \
+                 `{}` differ there (the parse must have one tree per gold sentence, in order)",
+                ldd_io::error::escape(&tree),
+                ldd_io::error::escape(&sentence)
+            ),
+        )
     })
 }
 

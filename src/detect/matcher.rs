@@ -5,9 +5,9 @@
 //! phenomenon's patterns are tried in order; the first whose dependent condition the word
 //! meets and that gives it a head makes the match, so a word is the dependent of at most
 //! one match per phenomenon. A pattern gives the parser's head when it meets the head
-//! condition and the order; else, with a [`Repair`](super::rules::Repair), the nearest
-//! fitting word on the repair's side of the dependent within its clause (see
-//! [`CompiledPattern::head_of`]).
+//! condition and the order; else, with a [`Repair`], the nearest fitting word on the
+//! repair's side of the dependent within its clause (`CompiledPattern::head_of` states the
+//! rule).
 
 use std::collections::HashSet;
 

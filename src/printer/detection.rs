@@ -46,8 +46,8 @@ pub fn table(r: &DetectionReport, show: usize) -> String {
     );
     let _ = writeln!(
         t,
-        "{:<24} {:>5} {:>6} {:>7}  {:<20} {:<20} {:<20} {}",
-        "phenomenon", "gold", "found", "correct", "precision", "recall", "F1", "bucket right"
+        "{:<24} {:>5} {:>6} {:>7}  {:<20} {:<20} {:<20} bucket right",
+        "phenomenon", "gold", "found", "correct", "precision", "recall", "F1"
     );
     for p in &r.phenomena {
         let bucket = if p.correct == 0 {

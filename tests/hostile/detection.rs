@@ -1,5 +1,5 @@
 //! `check-detection` given what it cannot measure: a parse with fewer trees than the gold
-//! file has sentences, lines outside the file, a gold file that is not CoNLL-U, a file name
+//! file has sentences or with trees of other sentences, lines outside the file, a gold file that is not CoNLL-U, a file name
 //! that does not say its language, and `--record` onto a file that is not a figures file or
 //! onto its own input. Each is refused with the file named and a documented exit code, and
 //! nothing is written.
@@ -40,6 +40,22 @@ fn check_detection_refuses_what_it_cannot_measure() {
     let o = check(&short, &gold, &[]);
     assert_eq!(code(&o), 3, "{}", crate::common::stderr(&o));
     assert!(crate::common::stderr(&o).contains("more trees"));
+
+    let other = dir.path().join("other.conllu");
+    std::fs::write(
+        &other,
+        TREE.replace("Er kommt", "Sie kommt")
+            .replace("\tEr\ter", "\tSie\tsie")
+            .repeat(3),
+    )
+    .unwrap();
+    let o = check(&gold, &other, &[]);
+    let err = crate::common::stderr(&o);
+    assert_eq!(code(&o), 3, "{err}");
+    assert!(
+        err.contains("other.conllu:1") && err.contains("not of gold sentence 1"),
+        "{err}"
+    );
 
     let o = check(&gold, &gold, &["--lines", "2-4"]);
     assert_eq!(code(&o), 4);
