@@ -39,7 +39,7 @@ pub fn table(r: &DetectionReport, show: usize) -> String {
     );
     let _ = writeln!(
         t,
-        "found: {} for `{}` on the parse; gold: {} on the gold trees\n",
+        "rules: {}, for `{}`, on the parse; reference: {}, on the gold trees\n",
         escape(&r.rules),
         escape(&r.language),
         escape(&r.reference)

@@ -106,3 +106,51 @@ fn check_detection_records_only_into_a_figures_file() {
     assert_ne!(code(&o), 0);
     assert_eq!(std::fs::read_to_string(&gold).unwrap(), TREE.repeat(2));
 }
+
+/// Interrupted while it parses, `check-detection` removes the temporary text of the gold
+/// file from the cache and records nothing (the parse cache keeps its finished chunks, to
+/// resume, as for `parse`).
+#[test]
+fn check_detection_interrupted_leaves_no_text_and_no_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let figures = dir.path().join("figures.toml");
+    let child = Ldd::cmd("check-detection")
+        .path("--gold", &crate::common::data("ud/de_pud-ud-test.conllu"))
+        .path(
+            "--model",
+            &crate::common::shared().join("models/german-small.udpipe"),
+        )
+        .path("--cache", &cache)
+        .path("--record", &figures)
+        .args(&["-q", "--threads", "1"])
+        .command()
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let texts = || -> Vec<String> {
+        std::fs::read_dir(&cache)
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.contains("gold-text"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let t = std::time::Instant::now();
+    while texts().is_empty() && t.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(
+        texts().len(),
+        1,
+        "the text of the gold file, while it is parsed"
+    );
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: sending a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", crate::common::stderr(&o));
+    assert!(texts().is_empty(), "{:?}", texts());
+    assert!(!figures.exists());
+}
