@@ -6,14 +6,6 @@
 
 use super::*;
 
-/// PUD de→en sets without reordering or controls (fast), in `dir/sets`.
-fn sets(dir: &Path) -> std::path::PathBuf {
-    let sets = dir.join("sets");
-    let o = run_args(&pud_args(&sets, &["-q", "--no-reorder", "--controls", "0"]));
-    assert!(o.status.success(), "{}", stderr(&o));
-    sets
-}
-
 /// The PUD reference with `extra` more lines of `x`.
 fn longer(dir: &Path, name: &str, extra: usize) -> std::path::PathBuf {
     let p = dir.join(name);
@@ -37,9 +29,10 @@ fn bash_within(args: &str, secs: u64) -> Output {
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > Duration::from_secs(secs) {
-            let _ = Command::new("kill")
-                .args(["-KILL", &format!("-{}", child.id())])
-                .status();
+            // The whole process group: ldd-sets and the endless writer.
+            // SAFETY: kill has no memory preconditions; the group is the child's own.
+            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+            let _ = child.wait();
             panic!("still reading an endless input after {secs} s: {args}");
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -51,7 +44,7 @@ fn bash_within(args: &str, secs: u64) -> Output {
 fn an_endless_output_stops_at_the_first_line_past_the_corpus() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
-    let sets = sets(t);
+    let sets = quick_sets(t);
     // A process substitution and a pipe on standard input, each endless.
     for hyp in ["<(yes x)", "/dev/stdin < <(yes 'a b c')"] {
         let o = bash_within(&format!("score --sets '{}' --hyp {hyp}", s(&sets)), 60);
@@ -69,7 +62,7 @@ fn an_endless_output_stops_at_the_first_line_past_the_corpus() {
 fn every_line_counted_input_stops_at_the_first_line_past_the_corpus() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
-    let sets = sets(t);
+    let sets = quick_sets(t);
     let good = data("parallel/pud.de-en.en");
     // Far longer than the corpus: each is refused at line 1001, naming it.
     let long = longer(t, "long.en", 200_000);

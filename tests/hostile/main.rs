@@ -39,6 +39,14 @@ fn pud_args(out: &Path, extra: &[&str]) -> Vec<String> {
     pud_command("extract", "de", &[&["--out", s(out)], extra].concat())
 }
 
+/// PUD de→en sets without reordering or controls (fast), in `dir/sets`.
+fn quick_sets(dir: &Path) -> std::path::PathBuf {
+    let sets = dir.join("sets");
+    let o = run_args(&pud_args(&sets, &["-q", "--no-reorder", "--controls", "0"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    sets
+}
+
 fn run_args(args: &[String]) -> Output {
     bin().args(args).output().unwrap()
 }

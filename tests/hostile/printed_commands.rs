@@ -128,9 +128,7 @@ fn next_lines_and_report_notes_paste_back_to_the_same_sets() {
 fn advice_and_refusals_quote_the_paths_they_name() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
-    let sets = t.join("sets");
-    let o = run_args(&pud_args(&sets, &["-q", "--no-reorder", "--controls", "0"]));
-    assert!(o.status.success(), "{}", stderr(&o));
+    let sets = quick_sets(t);
     // The baseline's path in the advice when score refuses to merge.
     std::fs::copy(data("parallel/pud.de-en.en"), t.join("hyp-other.en")).unwrap();
     for (dir, file) in [

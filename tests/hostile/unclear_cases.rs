@@ -7,14 +7,6 @@ use std::os::unix::ffi::OsStrExt;
 
 use super::*;
 
-/// PUD de→en sets without reordering or controls (fast), in `dir/sets`.
-fn sets(dir: &Path) -> std::path::PathBuf {
-    let sets = dir.join("sets");
-    let o = run_args(&pud_args(&sets, &["-q", "--no-reorder", "--controls", "0"]));
-    assert!(o.status.success(), "{}", stderr(&o));
-    sets
-}
-
 #[test]
 fn a_path_that_is_not_utf8_is_refused_before_any_work_naming_its_option() {
     let tmp = tempfile::tempdir().unwrap();
@@ -22,7 +14,7 @@ fn a_path_that_is_not_utf8_is_refused_before_any_work_naming_its_option() {
     let bad = |name: &[u8]| t.join(OsStr::from_bytes(name));
     let src = bad(b"src\xff.de");
     std::fs::copy(data("parallel/pud.de-en.de"), &src).unwrap();
-    let sets = sets(t);
+    let sets = quick_sets(t);
     let hyp = bad(b"hyp\xfe.en");
     std::fs::copy(data("parallel/pud.de-en.en"), &hyp).unwrap();
     let out = t.join("out");
@@ -77,7 +69,7 @@ fn a_path_that_is_not_utf8_is_refused_before_any_work_naming_its_option() {
 fn score_out_a_file_or_elsewhere_says_what_it_is_and_what_to_type() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
-    let sets = sets(t);
+    let sets = quick_sets(t);
     let hyp = data("parallel/pud.de-en.en");
     // A file, or a link to one, as --out: a clear message, before any scoring.
     let file = t.join("scores-here.txt");
@@ -162,8 +154,9 @@ fn score_out_a_file_or_elsewhere_says_what_it_is_and_what_to_type() {
 fn edited_contrast_items_are_refused_by_their_checksum() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
+    // The aligner trained on PUD alone: loci with reference words enough, in a second.
     let sets = t.join("sets");
-    pud_aligned("de", &sets, &[]);
+    extract_pud("de", &sets, &["-q", "--controls", "0"]);
     let con = t.join("con");
     let o = bin()
         .args(["contrast", "-q", "--sets", s(&sets), "--out", s(&con)])
