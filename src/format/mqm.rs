@@ -16,7 +16,8 @@
 //! Fluency/Punctuation 0.1, Non-translation 25, Neutral 0 (Freitag et al. 2021).
 //!
 //! Also the files `ldd-sets mqm` writes: `mqm.json` ([`MqmReport`]), `mqm.csv` (its set
-//! rows), `mqm.disagreements.tsv` and, with `--items`, every word judged ([`Item`]).
+//! rows), `mqm.disagreements.tsv` and, with `--items`, every word judged ([`Item`]); and
+//! the record of `mqm --export`, `export.json` ([`ExportRecord`]).
 
 use std::path::{Path, PathBuf};
 

@@ -69,6 +69,32 @@ struct RaterMarks {
     no_error: Option<(Place, u64)>,
 }
 
+impl RaterMarks {
+    /// Adds `e`, unless the same error (category, severity, spans) is there: then where it
+    /// was read, and its metadata's hash.
+    fn add(&mut self, e: ErrorSpan) -> Option<(Place, u64)> {
+        let same = self.errors.iter().find(|x| {
+            x.category == e.category
+                && x.severity == e.severity
+                && x.target == e.target
+                && x.source == e.source
+        });
+        if let Some(x) = same {
+            return Some((x.at, x.meta));
+        }
+        self.errors.reserve_exact(1);
+        self.errors.push(e);
+        None
+    }
+}
+
+/// A hash of a row's `metadata`: two marks at other times differ in it.
+fn hash_of(metadata: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    metadata.hash(&mut h);
+    h.finish()
+}
+
 /// Each rater's errors of one output, by rater (in the raters' order).
 #[derive(Debug, Clone, Default)]
 pub struct Raters(Vec<RaterMarks>);
@@ -218,10 +244,13 @@ impl Campaign {
         )
     }
 
+    /// `s` shared: systems, raters, documents, categories and severities are held once.
     fn intern(&mut self, s: &str) -> Arc<str> {
         if let Some(a) = self.strings.get(s) {
             return a.clone();
         }
+        // Counted with the next row's [`Campaign::hold`]: a name can be long.
+        self.bytes += TEXT_BYTES + s.len() as u64;
         let a: Arc<str> = Arc::from(s);
         self.strings.insert(a.clone());
         a
@@ -350,7 +379,7 @@ impl Campaign {
     }
 
     /// Adds the row's error (or its `No-error`) to its rater's marks of the output,
-    /// refusing the same row twice.
+    /// refusing the same row twice (a mark made again at another time counts once).
     #[allow(clippy::too_many_arguments)]
     fn mark(
         &mut self,
@@ -364,23 +393,20 @@ impl Campaign {
     ) -> Result<()> {
         let rater = self.intern(&row.rater);
         let left_out = row.kind == Kind::Error && is_source_issue(&row.category) && !source_issues;
-        let (category, severity) = if left_out {
-            (None, None)
-        } else {
-            (
-                Some(self.intern(&row.category)),
-                Some(self.intern(&row.severity)),
-            )
-        };
-        if let (Kind::Error, Some(c)) = (row.kind, &category) {
-            self.severities.insert(severity_key(&row.severity));
-            self.categories.insert(c.clone());
+        self.left_out.source_issues += u64::from(left_out);
+        let error = (row.kind == Kind::Error && !left_out).then(|| ErrorSpan {
+            category: self.intern(&row.category),
+            severity: self.intern(&row.severity),
+            target,
+            source,
+            at,
+            meta: hash_of(&row.metadata),
+        });
+        if let Some(e) = &error {
+            self.severities.insert(severity_key(&e.severity));
+            self.categories.insert(e.category.clone());
         }
-        let meta = {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            row.metadata.hash(&mut h);
-            h.finish()
-        };
+        let meta = hash_of(&row.metadata);
         let Some(r) = self
             .rated
             .get_mut(system)
@@ -389,41 +415,14 @@ impl Campaign {
             return Ok(());
         };
         let marks = r.raters.entry(&rater);
-        let earlier = match (row.kind, category, severity) {
-            (Kind::NoError, _, _) => match marks.no_error {
-                Some(e) => Some(e),
-                None => {
-                    marks.no_error = Some((at, meta));
-                    None
-                }
-            },
-            (_, Some(category), Some(severity)) => {
-                let same = marks.errors.iter().find(|e| {
-                    e.category == category
-                        && e.severity == severity
-                        && e.target == target
-                        && e.source == source
-                });
-                match same {
-                    Some(e) => Some((e.at, e.meta)),
-                    None => {
-                        marks.errors.reserve_exact(1);
-                        marks.errors.push(ErrorSpan {
-                            category,
-                            severity,
-                            target,
-                            source,
-                            at,
-                            meta,
-                        });
-                        None
-                    }
-                }
+        let earlier = match (row.kind, error) {
+            (Kind::NoError, _) => {
+                let earlier = marks.no_error;
+                marks.no_error.get_or_insert((at, meta));
+                earlier
             }
-            _ => {
-                self.left_out.source_issues += 1;
-                None
-            }
+            (_, Some(e)) => marks.add(e),
+            _ => None,
         };
         match earlier {
             None => Ok(()),

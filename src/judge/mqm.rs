@@ -2,9 +2,11 @@
 //! format, [`crate::format::mqm`]), and how far the locus judgement ([`crate::locus`])
 //! agrees with them — no new annotation needed.
 //!
-//! Segments are matched to corpus lines by their source text (whitespace collapsed; the
-//! *k*-th segment with a text, in segment order, is the *k*-th corpus line with it). Each
-//! system's output is the `target` of its rows. Both the reference (the corpus target) and
+//! The campaign is read and checked first ([`campaign`]: references, rater checks and
+//! source issues left out, the same row twice refused), with every filter value checked
+//! against it. Segments are matched to corpus lines by their source text (whitespace
+//! collapsed; the *k*-th segment with a text, in segment order, is the *k*-th corpus line
+//! with it). Each system's output is the `target` of its rows. Both the reference (the corpus target) and
 //! each output are aligned to the source words by the locus judgement's aligner; then, for
 //! one rater, a source word **has an error** when one of the rater's errors (of the chosen
 //! severities and categories) has a span in the output that overlaps a token linked to
@@ -18,8 +20,9 @@
 //! of items judged), MCC, Cohen's κ, the rater error rate given each judgement, a
 //! permutation test within items (the systems' judgements of one word or locus shuffled),
 //! and per system the automatic and human accuracies and MQM's score, with Spearman's and
-//! Kendall's correlations between them. Memory: the MQM files, and the judged lines of
-//! the reference and one system at a time.
+//! Kendall's correlations between them. Memory: the campaign (bounded:
+//! [`campaign::MAX_BYTES`]), and the judged lines of the reference and one system at a
+//! time.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

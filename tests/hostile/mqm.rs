@@ -17,7 +17,8 @@ use super::{code, refused, run_measured};
 /// references `refA` and `refB`, systems `sysX` (three raters), `sysY` and
 /// `LLM_with_refA` (the same outputs as `sysY`); two rater checks (one before the rows it
 /// checks, with an altered output), one `Source issue`, a whole-segment span with a space
-/// before `</v>`, Marot's metadata and the header's trailing comment.
+/// before `</v>`, a row of sysX with a double space, Marot's metadata and the header's
+/// trailing comment.
 fn excerpt() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mqm.three-ratings.en-de.tsv")
 }
@@ -126,7 +127,7 @@ fn system<'a>(r: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
 }
 
 #[test]
-fn the_three_ratings_layout_is_read_as_downloaded() {
+fn the_three_ratings_layout_is_exported_as_downloaded() {
     let t = tempfile::tempdir().unwrap();
     let t = t.path();
     // Export: two references, so one must be named; rater checks left out (sysX's output
@@ -157,6 +158,12 @@ fn the_three_ratings_layout_is_read_as_downloaded() {
     assert_eq!(lines(&x.join("segments.tsv"))[6], "6\t6\tnews_b.2:en-de");
     assert!(stderr(&o).contains("2 rows of rater checks (severity HOTW-test"));
     assert!(stderr(&o).contains("systems LLM_with_refA and sysY have the same output on all 6"));
+}
+
+#[test]
+fn the_three_ratings_layout_is_judged_as_downloaded() {
+    let t = tempfile::tempdir().unwrap();
+    let t = t.path();
     // Judged: the references detected by name and left out (not LLM_with_refA); the
     // rater checks and the source issue left out; MQM's scores by hand: sysX, segments
     // 1–6, raters' minus weighted errors averaged: (−11 − 15.1 − 1 − 10 − 6 − 15) / 3 / 6.
@@ -215,6 +222,23 @@ fn the_three_ratings_layout_is_read_as_downloaded() {
     let o = judge(&[&excerpt()], &t.join("b"), &["--references", "refA", "-q"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!((mqm(&json(&t.join("b/mqm.json")), "refB") + 1.1 / 6.0).abs() < 1e-9);
+}
+
+/// Where the layout is not read: an output that differs beyond whitespace between a
+/// system's rows, and a reference judged as a system.
+#[test]
+fn other_outputs_and_references_judged_as_systems_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let t = t.path();
+    // An output that differs beyond whitespace is refused, both rows named.
+    let mut rows = excerpt_rows();
+    rows[21][6] = rows[21][6].replace("verhaftete", "verhaften");
+    let file = t.join("other.tsv");
+    write_rows(&file, &rows);
+    let o = judge(&[&file], &t.join("o"), &[]);
+    let shown = file.display();
+    refused(&o, 3, &format!("other.tsv:22: system sysX segment 3: another output text than in its row at {shown}:20"));
+    assert!(stderr(&o).contains("`Die Polizei verhaftete drei Männer nach …` there, `Die Polizei verhaften drei Männer nach d…` here"), "{}", stderr(&o));
     // A reference judged as a system is refused, saying so.
     let o = judge(&[&excerpt()], &t.join("n"), &["--references", "none"]);
     refused(
@@ -672,7 +696,8 @@ fn mqm_elsewhere_explains_the_manifests_relative_paths() {
 }
 
 /// Issue 53, unclear: 250,000 short rows, each another system's output (25 MB), are read
-/// in bounded memory (it was 17 times the file: 1.47 GB for 1,000,000 rows).
+/// in bounded memory: under 10 times the file (it was 16 times: 1.47 GB for 1,000,000
+/// rows; MAX_BYTES refuses a campaign beyond 1 GiB, unit-tested in judge::campaign).
 #[test]
 fn many_short_rows_stay_in_bounded_memory() {
     let t = tempfile::tempdir().unwrap();
@@ -702,8 +727,9 @@ fn many_short_rows_stay_in_bounded_memory() {
         .command();
     let (o, peak) = run_measured(&mut c);
     assert!(o.status.success(), "{}", stderr(&o));
+    // 164 MB measured (383 MB before).
     assert!(
-        peak < 7 * text.len() as u64,
+        peak < 10 * text.len() as u64,
         "{} MB for {} MB",
         peak >> 20,
         text.len() >> 20
