@@ -217,11 +217,10 @@ pub fn reading_notes(
         v.push(format!(
             "ldd-sets: warning: systems {} and {} have the same output on all {} segments \
              both were rated on: each of their judgements counts twice in every correlation; \
-             leave one out (mqm --exclude {})",
+             leave one of them out of `mqm` with --exclude",
             escape(&x.a),
             escape(&x.b),
             x.segments,
-            escape(&x.b)
         ));
     }
     v
