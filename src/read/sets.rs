@@ -439,24 +439,18 @@ pub fn input_lines(
     ids: &[u32],
 ) -> Result<Vec<String>> {
     let path = input_path(l, which, given, flag)?;
-    let mut r = ldd_io::Input::open(&path)?;
-    let (max, mut n) = (l.m.corpus.lines, 0u64);
+    let max = l.m.corpus.lines;
+    let why = format!(
+        "the corpus {} records has {max}; give the {} extract read with {flag}",
+        ldd_io::error::shown(&l.manifest_path),
+        which.name()
+    );
+    let mut r = ldd_io::Input::open(&path)?.limit_lines(max, why);
+    let mut n = 0u64;
     let mut next = ids.iter().peekable();
     let mut lines = Vec::with_capacity(ids.len());
     while let Some(line) = r.next_line()? {
         n += 1;
-        if n > max {
-            return Err(crate::error::Error::input(
-                &path,
-                n,
-                format!(
-                    "more lines than the {max} of the corpus {} records; give the {} extract \
-                     read with {flag}",
-                    ldd_io::error::shown(&l.manifest_path),
-                    which.name()
-                ),
-            ));
-        }
         if next.next_if(|&&id| u64::from(id) == n).is_some() {
             lines.push(line.to_string());
         }

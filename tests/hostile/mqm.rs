@@ -471,7 +471,11 @@ fn mqm_inputs_stop_at_the_first_line_past_the_corpus() {
     std::fs::write(&long, &text).unwrap();
     for flag in ["--src", "--ref"] {
         let o = judge(&[&excerpt()], &t.join("j"), &[flag, long.to_str().unwrap()]);
-        refused(&o, 3, "long.en:7: more lines than the 6 of the corpus");
+        refused(
+            &o,
+            3,
+            "long.en:7: more lines than the 6 expected: the corpus",
+        );
         assert!(stderr(&o).contains(flag), "{}", stderr(&o));
     }
     // The parse: one tree more.
