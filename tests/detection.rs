@@ -411,3 +411,50 @@ fn languages_shows_the_recorded_figures() {
     let french = String::from_utf8(Ldd::cmd("languages").args(&["fr"]).ok().stdout).unwrap();
     assert!(!french.contains("detection against gold trees"));
 }
+
+/// A name is not a particle verb (issue 54, noted by issue 52 on news text): the shipped
+/// small English model parses *Stand Up to Racism* as a verb and its particle; the
+/// built-in rules leave it out of the particle sets, the paper's rules keep it, and both
+/// find the particle verb of an ordinary sentence.
+#[test]
+fn a_name_parsed_as_a_particle_verb_is_not_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src.en");
+    let tgt = dir.path().join("tgt.de");
+    std::fs::write(
+        &src,
+        "Members of Stand Up to Racism marched through the city centre on Saturday .\n\
+         She picked the old books up from the floor .\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &tgt,
+        "Mitglieder von Stand Up to Racism marschierten am Samstag durch die Innenstadt .\n\
+         Sie hob die alten Bücher vom Boden auf .\n",
+    )
+    .unwrap();
+    let ge0 = |extra: &[&str]| {
+        let out = dir.path().join(format!("out{}", extra.len()));
+        Ldd::cmd("extract")
+            .path("--src", &src)
+            .path("--tgt", &tgt)
+            .path("--model", &shared().join("models/english-small.udpipe"))
+            .path("--out", &out)
+            .path("--cache", &dir.path().join("cache"))
+            .args(&["--src-lang", "en", "--tgt-lang", "de", "--no-reorder"])
+            .args(&["--controls", "0", "-q"])
+            .args(extra)
+            .ok();
+        std::fs::read_to_string(out.join("particle/ge0.marked.en")).unwrap()
+    };
+    let picked = "She <h1>picked</h1> the old books <d1>up</d1> from the floor .\n";
+    assert_eq!(ge0(&[]), picked);
+    let paper = ge0(&["--paper-compat"]);
+    assert_eq!(
+        paper,
+        format!(
+            "Members of <h1>Stand</h1> <d1>Up</d1> to Racism marched through the city \
+             centre on Saturday .\n{picked}"
+        )
+    );
+}
