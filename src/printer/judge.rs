@@ -88,7 +88,14 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
         "{:<16} {:>3} {:<16} {:>6} {:>6} {:>7} {:>15}",
         "phenomenon", "d", "system", "units", "judged", "share", "CI"
     );
+    let mut legend = super::grid::Legend::default();
     for g in &r.groups {
+        if g.system.is_none() {
+            legend.dash("detection items have no system");
+        }
+        if g.share.is_none() {
+            legend.dash("no unit judged (every answer unanswered, unsure or `reference lacks it`)");
+        }
         let _ = writeln!(
             t,
             "{:<16} {:>3} {:<16} {:>6} {:>6} {:>7} {:>15}",
@@ -98,9 +105,13 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
             g.units,
             g.judged,
             pct(g.share),
-            format!("[{}, {}]", pct(g.ci_low), pct(g.ci_high))
+            match (g.ci_low, g.ci_high) {
+                (Some(lo), Some(hi)) => format!("[{}, {}]", pct(Some(lo)), pct(Some(hi))),
+                _ => "-".into(),
+            }
         );
     }
+    t.push_str(&legend.render());
     let a = &r.agreement;
     let _ = writeln!(
         t,
@@ -133,13 +144,29 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
             auto.table[1][1]
         );
     }
+    let kappas = [a.fleiss, a.raw]
+        .into_iter()
+        .chain(a.cohen.iter().flat_map(|p| [p.kappa, p.agreement]))
+        .chain(r.automatic.iter().flat_map(|x| [x.kappa, x.accuracy]));
+    if kappas.into_iter().any(|k| k.is_none()) {
+        let mut l = super::grid::Legend::default();
+        l.dash(
+            "undefined: no unit answered by those annotators, or every answer the same (no \
+             agreement beyond chance to measure)",
+        );
+        t.push_str(&l.render());
+    }
     if !r.disagreements.is_empty() {
         let names: Vec<String> = (1..=r.annotators.len()).map(|n| annotator(r, n)).collect();
+        let n = r.disagreements.len();
         let _ = writeln!(
             t,
-            "\n{} disagreements (answers of {}):",
-            r.disagreements.len(),
-            names.join(" | ")
+            "\n{n} disagreements (answers of {}){}:",
+            names.join(" | "),
+            match n.min(show) {
+                k if k < n => format!("; {k} of {n} shown (--show N; all in tally.json)"),
+                _ => String::new(),
+            }
         );
         for d in r.disagreements.iter().take(show) {
             let _ = writeln!(

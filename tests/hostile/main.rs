@@ -5,6 +5,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod names;
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;

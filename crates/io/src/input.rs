@@ -112,7 +112,8 @@ impl<R: Read> std::fmt::Debug for Input<R> {
 }
 
 impl Input<File> {
-    /// Opens a plain or gzip regular file. A directory, a pipe (FIFO) or a device is
+    /// Opens a plain or gzip regular file (`-`: the copy of standard input a
+    /// [`crate::StdinCopy`] holds). A directory, a pipe (FIFO) or a device is
     /// refused before it is opened (ldd-sets reads most inputs more than once, and a pipe
     /// can be read only once; opening one would wait for a writer).
     pub fn open(path: &Path) -> Result<Input<File>> {
@@ -127,6 +128,11 @@ impl Input<File> {
 
     fn open_checked(path: &Path, pipe_ok: bool) -> Result<Input<File>> {
         use std::os::unix::fs::FileTypeExt;
+        if crate::stdin::is_stdin(path) {
+            let copy = crate::stdin::file_of(path)?;
+            let file = File::open(&copy).map_err(|e| Error::io(path, e))?;
+            return Input::from_reader(path, file);
+        }
         let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
         let t = meta.file_type();
         let what = if t.is_dir() {
@@ -520,7 +526,8 @@ pub fn sha256_bytes(bytes: &[u8]) -> String {
 
 /// SHA-256 (lowercase hex) and size of a file's bytes as stored, read in one pass.
 pub fn sha256_file(path: &Path) -> Result<(String, u64)> {
-    let mut f = File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = crate::stdin::file_of(path)?;
+    let mut f = File::open(file).map_err(|e| Error::io(path, e))?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; BUF];
     let mut total = 0u64;

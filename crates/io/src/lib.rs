@@ -18,6 +18,8 @@
 //! - [`message`]: the one channel of what the libraries tell the user ([`message::say`]),
 //!   written by the sink the binary sets; the libraries print nothing themselves (the one
 //!   exception: [`cleanup`]'s line when a signal stops the process).
+//! - [`stdin`]: standard input (`--hyp -`) read once into a temporary copy that `-` then
+//!   names for every reader.
 //! - [`download`]: downloads streamed to a temporary file, verified (HTML pages, size,
 //!   SHA-256) before the caller keeps them.
 
@@ -32,6 +34,7 @@ pub mod input;
 pub mod message;
 pub mod name;
 pub mod output;
+pub mod stdin;
 
 pub use archive::{gzip_lines, gzip_member, Archive};
 pub use error::{clear as clear_io_error, Error, Result};
@@ -43,3 +46,4 @@ pub use output::{
     check_replaceable_file, confined, parent_dir, resolved, write_bytes_atomic, write_file_atomic,
     write_together, AtomicFile, FilesInto, Outside, Staging,
 };
+pub use stdin::{is_stdin, StdinCopy, STDIN};
