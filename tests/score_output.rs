@@ -342,6 +342,21 @@ fn one_system_on_standard_input() {
         json(&fixture().join("named/scores.json"))["systems"][0]["name"],
         "swap"
     );
+    // Endless standard input: read up to a line past the corpus, refused at once.
+    let start = std::time::Instant::now();
+    let mut c = score("endless", &["--hyp", "-"]).command();
+    let mut yes = Command::new("yes").stdout(Stdio::piped()).spawn().unwrap();
+    c.stdin(yes.stdout.take().unwrap());
+    let o = c.output().unwrap();
+    let _ = yes.kill();
+    let _ = yes.wait();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the corpus has 300 lines"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
     // Standard input holds one system.
     let o = score("two", &["--hyp", "-", "--hyp", "x=-"]).run();
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));

@@ -39,11 +39,12 @@ pub mod stdin;
 pub use archive::{gzip_lines, gzip_member, Archive};
 pub use error::{clear as clear_io_error, Error, Result};
 pub use input::{
-    read_lines, read_text, sha256_bytes, sha256_file, FileInfo, Input, LineRange, MAX_LINE_BYTES,
+    is_stdin, read_lines, read_text, sha256_bytes, sha256_file, FileInfo, Input, LineRange,
+    MAX_LINE_BYTES, STDIN,
 };
 pub use name::{Name, NameKind};
 pub use output::{
     check_replaceable_file, confined, parent_dir, resolved, write_bytes_atomic, write_file_atomic,
     write_together, AtomicFile, FilesInto, Outside, Staging,
 };
-pub use stdin::{is_stdin, StdinCopy, STDIN};
+pub use stdin::StdinCopy;

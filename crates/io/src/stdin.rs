@@ -10,22 +10,10 @@
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use crate::cleanup::{create_registered, Registration};
 use crate::error::{Error, Result};
-use crate::input::Input;
-
-/// The path that stands for standard input.
-pub const STDIN: &str = "-";
-
-/// Whether `path` stands for standard input.
-pub fn is_stdin(path: &Path) -> bool {
-    path.as_os_str() == STDIN
-}
-
-/// The copy of standard input while a [`StdinCopy`] lives.
-static COPY: Mutex<Option<PathBuf>> = Mutex::new(None);
+use crate::input::{set_stdin_copy, Input, STDIN};
 
 /// Standard input, read once and kept in a temporary file for as long as this lives.
 #[derive(Debug)]
@@ -92,38 +80,17 @@ impl StdinCopy {
         while n <= max_lines && input.next_line()?.is_some() {
             n += 1;
         }
-        *COPY.lock().unwrap_or_else(|e| e.into_inner()) = Some(path);
+        set_stdin_copy(None, Some(path));
         Ok(copy)
     }
 }
 
 impl Drop for StdinCopy {
     fn drop(&mut self) {
-        let mut copy = COPY.lock().unwrap_or_else(|e| e.into_inner());
-        if copy.as_ref() == Some(&self.path) {
-            *copy = None;
-        }
+        set_stdin_copy(Some(&self.path), None);
         if let Some(r) = self.registration.take() {
             r.remove();
         }
-    }
-}
-
-/// The file to read for `path`: the copy of standard input for `-` (an error when the
-/// command has not read it: the option takes a file), else `path` itself.
-pub(crate) fn file_of(path: &Path) -> Result<PathBuf> {
-    if !is_stdin(path) {
-        return Ok(path.to_path_buf());
-    }
-    match COPY.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-        Some(p) => Ok(p.clone()),
-        None => Err(Error::io(
-            path,
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "standard input is read only for a system's output (--hyp -); give a file",
-            ),
-        )),
     }
 }
 
