@@ -1951,7 +1951,10 @@ fn one_module_writes_csv() {
         found.join("\n")
     );
     let one = code(&root().join("src/format/mod.rs"));
-    assert!(one.contains("csv::Writer::from_writer"), "format::csv_text is gone");
+    assert!(
+        one.contains("csv::Writer::from_writer"),
+        "format::csv_text is gone"
+    );
 }
 
 /// Every text a command prints is rendered by the printer: the handlers of `src/cli` hand

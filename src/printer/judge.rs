@@ -66,23 +66,10 @@ fn num(x: Option<f64>) -> String {
     x.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
 }
 
-/// `tally`'s table: groups, agreement, automatic agreement, the first `show`
-/// disagreements.
-pub fn render_tally(r: &TallyReport, show: usize) -> String {
+/// `tally`'s table of groups (phenomenon, distance, system: units, judged, share and its
+/// interval) and the legend of its `-`.
+fn tally_groups(r: &TallyReport) -> String {
     let mut t = String::new();
-    let what = if r.kind == "detection" {
-        "detection precision (yes among yes/no)"
-    } else {
-        "translation accuracy (yes among yes/partly/no)"
-    };
-    let _ = writeln!(
-        t,
-        "{} annotators, {} units ({} answered by all); {what}, majority answer, {:.0}% Wilson interval",
-        r.annotators.len(),
-        r.units,
-        r.answered_by_all,
-        100.0 * r.confidence
-    );
     let _ = writeln!(
         t,
         "{:<16} {:>3} {:<16} {:>6} {:>6} {:>7} {:>15}",
@@ -112,6 +99,44 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
         );
     }
     t.push_str(&legend.render());
+    t
+}
+
+/// Why an agreement figure shows `-`, when one does.
+fn agreement_legend(r: &TallyReport) -> String {
+    let a = &r.agreement;
+    let kappas = [a.fleiss, a.raw]
+        .into_iter()
+        .chain(a.cohen.iter().flat_map(|p| [p.kappa, p.agreement]))
+        .chain(r.automatic.iter().flat_map(|x| [x.kappa, x.accuracy]));
+    let mut l = super::grid::Legend::default();
+    if kappas.into_iter().any(|k| k.is_none()) {
+        l.dash(
+            "undefined: no unit answered by those annotators, or every answer the same (no \
+             agreement beyond chance to measure)",
+        );
+    }
+    l.render()
+}
+
+/// `tally`'s table: groups, agreement, automatic agreement, the first `show`
+/// disagreements.
+pub fn render_tally(r: &TallyReport, show: usize) -> String {
+    let mut t = String::new();
+    let what = if r.kind == "detection" {
+        "detection precision (yes among yes/no)"
+    } else {
+        "translation accuracy (yes among yes/partly/no)"
+    };
+    let _ = writeln!(
+        t,
+        "{} annotators, {} units ({} answered by all); {what}, majority answer, {:.0}% Wilson interval",
+        r.annotators.len(),
+        r.units,
+        r.answered_by_all,
+        100.0 * r.confidence
+    );
+    t.push_str(&tally_groups(r));
     let a = &r.agreement;
     let _ = writeln!(
         t,
@@ -144,18 +169,7 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
             auto.table[1][1]
         );
     }
-    let kappas = [a.fleiss, a.raw]
-        .into_iter()
-        .chain(a.cohen.iter().flat_map(|p| [p.kappa, p.agreement]))
-        .chain(r.automatic.iter().flat_map(|x| [x.kappa, x.accuracy]));
-    if kappas.into_iter().any(|k| k.is_none()) {
-        let mut l = super::grid::Legend::default();
-        l.dash(
-            "undefined: no unit answered by those annotators, or every answer the same (no \
-             agreement beyond chance to measure)",
-        );
-        t.push_str(&l.render());
-    }
+    t.push_str(&agreement_legend(r));
     if !r.disagreements.is_empty() {
         let names: Vec<String> = (1..=r.annotators.len()).map(|n| annotator(r, n)).collect();
         let n = r.disagreements.len();

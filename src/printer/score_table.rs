@@ -360,6 +360,48 @@ fn signed(c: &Ctx, v: f64) -> String {
     format!("{v:+.*}", c.d)
 }
 
+/// What the columns of a locus accuracy table mean.
+const LOCUS_COLUMNS: [(&str, &str); 3] = [
+    (
+        "same-POS acc",
+        "accuracy of the other words of the set's sentences with a locus word's part of speech",
+    ),
+    (
+        "unal.",
+        "locus words the output has no token for (not judged)",
+    ),
+    (
+        "Δpos",
+        "the locus words' accuracy minus the same-POS words'",
+    ),
+];
+
+/// What the columns of the other metrics' tables mean.
+const CONTROL_COLUMNS: [(&str, &str); 3] = [
+    (
+        "ctl mean±sd",
+        "the length-matched controls' mean and standard deviation",
+    ),
+    ("rank", "controls scoring better than the set, of K"),
+    ("Δctl", "the set's score minus its controls' mean"),
+];
+
+/// The test behind a table's `*`: McNemar's for shares, else the paired test of the run.
+fn star_test(c: &Ctx) -> String {
+    if c.share {
+        return "McNemar's exact test".to_string();
+    }
+    let sig = &c.r.significance;
+    let m = sig.method.as_deref().unwrap_or("bs");
+    let n = sig.n.unwrap_or(0);
+    let what = if m == Method::Bootstrap.name() {
+        "resamples"
+    } else {
+        "trials"
+    };
+    format!("paired {m}, {n} {what}")
+}
+
 /// The legend of a metric's table: the marks it shows, its columns, every `-`.
 fn legend(c: &Ctx, g: &Grid, cut_any: bool) -> Legend {
     let mut l = Legend::default();
@@ -369,29 +411,15 @@ fn legend(c: &Ctx, g: &Grid, cut_any: bool) -> Legend {
             .flat_map(|r| r.iter().skip(1))
             .any(|x| x.text.ends_with(mark))
     };
-    let base =
-        c.r.systems
-            .first()
-            .map(|s| esc(&s.name))
-            .unwrap_or_default();
     if shows('*') {
-        let test = if c.share {
-            "McNemar's exact test".to_string()
-        } else {
-            let sig = &c.r.significance;
-            let m = sig.method.as_deref().unwrap_or("bs");
-            let n = sig.n.unwrap_or(0);
-            let what = if m == Method::Bootstrap.name() {
-                "resamples"
-            } else {
-                "trials"
-            };
-            format!("paired {m}, {n} {what}")
-        };
-        l.add(
-            "*",
-            &format!("differs from the baseline {base} ({test}, p < {})", c.alpha),
-        );
+        let base =
+            c.r.systems
+                .first()
+                .map(|s| esc(&s.name))
+                .unwrap_or_default();
+        let test = star_test(c);
+        let text = format!("differs from the baseline {base} ({test}, p < {})", c.alpha);
+        l.add("*", &text);
     }
     if shows('~') {
         l.add("~", &format!("fewer than {SMALL_SET} {}", c.unit()));
@@ -401,7 +429,8 @@ fn legend(c: &Ctx, g: &Grid, cut_any: bool) -> Legend {
     }
     let level = format!("{} CI", c.level);
     if g.has(&level) {
-        let how = match (c.share, c.r.significance.bootstrap, c.r.significance.seed) {
+        let sig = &c.r.significance;
+        let how = match (c.share, sig.bootstrap, sig.seed) {
             (true, _, _) => "Wilson score interval".to_string(),
             (false, Some(b), Some(seed)) => {
                 format!("bootstrap interval ({b} resamples, seed {seed})")
@@ -410,48 +439,18 @@ fn legend(c: &Ctx, g: &Grid, cut_any: bool) -> Legend {
         };
         l.add(&level, &how);
     }
-    if c.locus {
-        if g.has("same-POS acc") {
-            l.add(
-                "same-POS acc",
-                "accuracy of the other words of the set's sentences with a locus word's part of \
-                 speech",
-            );
-        }
-        if g.has("unal.") {
-            l.add(
-                "unal.",
-                "locus words the output has no token for (not judged)",
-            );
-        }
-        if g.has("Δpos") {
-            l.add(
-                "Δpos",
-                "the locus words' accuracy minus the same-POS words'",
-            );
-        }
-        if shows('!') {
-            l.add("!", &format!("lower (two-sided p < {})", c.alpha));
-        }
-    } else {
-        if g.has("ctl mean±sd") {
-            l.add(
-                "ctl mean±sd",
-                "the length-matched controls' mean and standard deviation",
-            );
-        }
-        if g.has("rank") {
-            l.add("rank", "controls scoring better than the set, of K");
-        }
-        if g.has("Δctl") {
-            l.add("Δctl", "the set's score minus its controls' mean");
-        }
-        if shows('!') {
-            l.add(
-                "!",
-                &format!("worse than its controls (one-sided p < {})", c.alpha),
-            );
-        }
+    let (columns, worse) = match c.locus {
+        true => (LOCUS_COLUMNS, "lower (two-sided p < {})"),
+        false => (
+            CONTROL_COLUMNS,
+            "worse than its controls (one-sided p < {})",
+        ),
+    };
+    for (head, text) in columns.iter().filter(|(h, _)| g.has(h)) {
+        l.add(head, text);
+    }
+    if shows('!') {
+        l.add("!", &worse.replace("{}", &c.alpha));
     }
     if cut_any {
         l.add(
@@ -489,48 +488,8 @@ fn trend_table(r: &Scores, view: &ScoreView, o: &TableOptions) -> String {
     if o.wide {
         g.cols.push(Col::right(&level, " "));
     }
-    let num = |v: Option<f64>, why: &str| match v {
-        Some(v) => Cell::new(format!("{v:.*}", o.decimals)),
-        None => Cell::dash("-", why),
-    };
     for t in view.trends {
-        let share = view.table(&t.metric).is_some_and(|tab| {
-            tab.lines
-                .iter()
-                .flat_map(|l| l.cells.iter().flatten())
-                .any(|x| x.loci.is_some())
-        });
-        let undefined = if t.points.len() < 2 {
-            "fewer than two ge sets with a score"
-        } else {
-            "the same score at every distance: no correlation"
-        };
-        let no_ci = if share {
-            "trends of accuracies have no interval (their items are not resampled)"
-        } else if t.spearman.is_none() {
-            undefined
-        } else {
-            "no interval (--paired-bs-n 0, or no resample with a correlation)"
-        };
-        let ci = |lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
-            (Some(a), Some(b)) => Cell::new(format!("[{a:.*}, {b:.*}]", o.decimals, o.decimals)),
-            _ => Cell::dash("-", no_ci),
-        };
-        let mut row = vec![
-            Cell::new(esc(r.label(&t.metric))),
-            Cell::new(esc(&t.phenomenon)),
-            Cell::new(esc(&t.system)),
-            Cell::new(t.points.len().to_string()),
-            num(t.spearman, undefined),
-        ];
-        if o.wide {
-            row.push(ci(t.spearman_ci_low, t.spearman_ci_high));
-        }
-        row.push(num(t.pearson, undefined));
-        if o.wide {
-            row.push(ci(t.pearson_ci_low, t.pearson_ci_high));
-        }
-        g.body.push(row);
+        g.body.push(trend_row(r, view, t, o));
     }
     let mut l = Legend::default();
     l.add(
@@ -545,6 +504,58 @@ fn trend_table(r: &Scores, view: &ScoreView, o: &TableOptions) -> String {
     }
     g.dashes(&mut l);
     format!("Distance trend over ge sets\n{}{}", g.render(), l.render())
+}
+
+/// One trend's cells: metric, phenomenon, system, points, Spearman (with `--wide` its
+/// interval), Pearson (its interval); each `-` with its reason.
+fn trend_row(
+    r: &Scores,
+    view: &ScoreView,
+    t: &crate::format::scores::Trend,
+    o: &TableOptions,
+) -> Vec<Cell> {
+    let share = view.table(&t.metric).is_some_and(|tab| {
+        tab.lines
+            .iter()
+            .flat_map(|l| l.cells.iter().flatten())
+            .any(|x| x.loci.is_some())
+    });
+    let undefined = if t.points.len() < 2 {
+        "fewer than two ge sets with a score"
+    } else {
+        "the same score at every distance: no correlation"
+    };
+    let no_ci = if share {
+        "trends of accuracies have no interval (their items are not resampled)"
+    } else if t.spearman.is_none() {
+        undefined
+    } else {
+        "no interval (--paired-bs-n 0, or no resample with a correlation)"
+    };
+    let d = o.decimals;
+    let num = |v: Option<f64>| match v {
+        Some(v) => Cell::new(format!("{v:.d$}")),
+        None => Cell::dash("-", undefined),
+    };
+    let ci = |lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
+        (Some(a), Some(b)) => Cell::new(format!("[{a:.d$}, {b:.d$}]")),
+        _ => Cell::dash("-", no_ci),
+    };
+    let mut row = vec![
+        Cell::new(esc(r.label(&t.metric))),
+        Cell::new(esc(&t.phenomenon)),
+        Cell::new(esc(&t.system)),
+        Cell::new(t.points.len().to_string()),
+        num(t.spearman),
+    ];
+    if o.wide {
+        row.push(ci(t.spearman_ci_low, t.spearman_ci_high));
+    }
+    row.push(num(t.pearson));
+    if o.wide {
+        row.push(ci(t.pearson_ci_low, t.pearson_ci_high));
+    }
+    row
 }
 
 /// A metric's signature line; without `--wide` broken after a `|` to fit [`COLUMNS`].

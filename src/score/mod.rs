@@ -486,22 +486,7 @@ pub fn check_options(args: &ScoreOptions) -> Result<()> {
             "give --hyp FILE, or --contrast DIR --contrastive FILE".into(),
         ));
     }
-    let systems = match (&args.contrastive, args.hyps.len()) {
-        (Some(c), 0) => c.files.len(),
-        (_, n) => n,
-    };
-    if args.names.len() != systems {
-        return Err(Error::Config(format!(
-            "{} names for {systems} systems",
-            args.names.len()
-        )));
-    }
-    for (k, name) in args.names.iter().enumerate() {
-        check_name(name)?;
-        if args.names[..k].contains(name) {
-            return Err(Error::Config(format!("two systems named `{name}`")));
-        }
-    }
+    check_names(args)?;
     if args.hyps.is_empty()
         && (!args.seg_scores.is_empty() || args.metrics.iter().any(|k| k == locus::KEY))
     {
@@ -555,6 +540,28 @@ pub fn check_options(args: &ScoreOptions) -> Result<()> {
                 s.files.len(),
                 args.hyps.len()
             )));
+        }
+    }
+    Ok(())
+}
+
+/// One name per system (per output, or without outputs per contrastive scores' file),
+/// each valid ([`check_name`]) and once.
+fn check_names(args: &ScoreOptions) -> Result<()> {
+    let systems = match (&args.contrastive, args.hyps.len()) {
+        (Some(c), 0) => c.files.len(),
+        (_, n) => n,
+    };
+    if args.names.len() != systems {
+        return Err(Error::Config(format!(
+            "{} names for {systems} systems",
+            args.names.len()
+        )));
+    }
+    for (k, name) in args.names.iter().enumerate() {
+        check_name(name)?;
+        if args.names[..k].contains(name) {
+            return Err(Error::Config(format!("two systems named `{name}`")));
         }
     }
     Ok(())
