@@ -88,29 +88,35 @@ pub fn render_csv(r: &Scores) -> String {
     let view = ScoreView::of(r);
     let header: Vec<&str> = CSV_COLUMNS.split(',').collect();
     let rows = view.by_system().map(row_cells);
-    let trends = view.trends.iter().map(|t| {
-        let mut c = vec![String::new(); header.len()];
-        let mut set = |col: &str, v: String| {
-            if let Some(k) = header.iter().position(|h| *h == col) {
-                c[k] = v;
-            }
-        };
-        set("system", text(&t.system));
-        set("metric", text(&t.metric));
-        set("scope", "trend".into());
-        set("phenomenon", text(&t.phenomenon));
-        set("bucket", "ge*".into());
-        set("points", t.points.len().to_string());
-        set("spearman", opt(t.spearman));
-        set("pearson", opt(t.pearson));
-        set("spearman_ci_low", opt(t.spearman_ci_low));
-        set("spearman_ci_high", opt(t.spearman_ci_high));
-        set("pearson_ci_low", opt(t.pearson_ci_low));
-        set("pearson_ci_high", opt(t.pearson_ci_high));
-        set("signature", text(&t.signature));
-        c
-    });
+    let mut trends = Vec::new();
+    for t in view.trends {
+        trends.push(trend_cells(&header, t));
+    }
     crate::format::csv_text(&header, rows.chain(trends))
+}
+
+/// The cells of a trend's row, in [`CSV_COLUMNS`]' order (`header`).
+fn trend_cells(header: &[&str], t: &crate::format::scores::Trend) -> Vec<String> {
+    let mut c = vec![String::new(); header.len()];
+    let mut set = |col: &str, v: String| {
+        if let Some(k) = header.iter().position(|h| *h == col) {
+            c[k] = v;
+        }
+    };
+    set("system", text(&t.system));
+    set("metric", text(&t.metric));
+    set("scope", "trend".into());
+    set("phenomenon", text(&t.phenomenon));
+    set("bucket", "ge*".into());
+    set("points", t.points.len().to_string());
+    set("spearman", opt(t.spearman));
+    set("pearson", opt(t.pearson));
+    set("spearman_ci_low", opt(t.spearman_ci_low));
+    set("spearman_ci_high", opt(t.spearman_ci_high));
+    set("pearson_ci_low", opt(t.pearson_ci_low));
+    set("pearson_ci_high", opt(t.pearson_ci_high));
+    set("signature", text(&t.signature));
+    c
 }
 
 /// Text from the inputs (names from the manifest, the scores read back) with its control
