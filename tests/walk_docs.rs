@@ -580,6 +580,9 @@ fn walk() -> Walk {
                 stderr(&o)
             );
             let shown = String::from_utf8_lossy(&o.stdout);
+            if std::env::var_os("LDD_SETS_WALK_SHOW").is_some() {
+                eprintln!("$ {cmd}\n{shown}");
+            }
             if let Some(why) = degenerate(&shown) {
                 panic!("{name}: `{cmd}` shows a degenerate example ({why}):\n{shown}");
             }
