@@ -259,7 +259,7 @@ fn degenerate(text: &str) -> Option<String> {
                 dashes += 1;
             } else if v.contains('.') {
                 match v.parse::<f64>() {
-                    Ok(x) if x == 0.0 => zeros += 1,
+                    Ok(0.0) => zeros += 1,
                     Ok(_) => others += 1,
                     Err(_) => {}
                 }
