@@ -73,15 +73,16 @@ $(BIN): $(SOURCES)
 	@touch $(BIN)
 
 # A first run that needs nothing: sets (from the bundled gold trees, no parser), reordering
-# sets (built-in aligner), controls, scores of two synthetic systems, and the report.
+# sets (built-in aligner), controls, scores of two synthetic systems, and the report; it
+# prints the set sizes, each system's scores (`score --format summary`) and where the report is.
 demo: $(BIN)
 	@$(MAKE) --no-print-directory demo-run
 
 # The demo pipeline with an existing binary (tests/report.rs runs it with BIN=<test binary>).
 demo-run:
-	$(BIN) extract -q --offline --src demo/pud.de-en.de --tgt demo/pud.de-en.en --src-lang de --tgt-lang en \
+	$(BIN) extract --offline --src demo/pud.de-en.de --tgt demo/pud.de-en.en --src-lang de --tgt-lang en \
 		--conllu demo/de_pud-300.conllu --out $(DEMO_OUT)
-	$(BIN) score -q --sets $(DEMO_OUT) --hyp demo/systems/ref-drop3.en --hyp demo/systems/ref-swap.en
+	$(BIN) score --sets $(DEMO_OUT) --hyp demo/systems/ref-drop3.en --hyp demo/systems/ref-swap.en --format summary
 	$(BIN) report --sets $(DEMO_OUT)
 	@echo "demo done: open $(DEMO_OUT)/report.html in a browser"
 

@@ -1889,8 +1889,9 @@ fn the_walk_follows_one_parameter_through_a_small_house() {
 /// (a line calling `Sizes::of`, `ScoreView::of`).
 #[test]
 fn the_tables_are_built_once_in_view() {
-    const RENDERERS: [&str; 10] = [
+    const RENDERERS: [&str; 11] = [
         "src/printer/scores.rs",
+        "src/printer/score_table.rs",
         "src/printer/extract.rs",
         "src/report/html/scores.rs",
         "src/report/html/sizes.rs",
@@ -1922,6 +1923,38 @@ fn the_tables_are_built_once_in_view() {
         found.is_empty(),
         "a renderer joins records itself (build the table in src/view):\n{}",
         found.join("\n")
+    );
+}
+
+/// One CSV writer (issue 53): only `src/format/mod.rs` constructs a CSV writer
+/// (`format::csv_text`), so every cell of every CSV file ldd-sets writes is made safe for
+/// spreadsheets (`format::to_spreadsheet`) in one place.
+#[test]
+fn one_module_writes_csv() {
+    let mut found = Vec::new();
+    let mut files = rust_files(&root().join("src"));
+    for e in std::fs::read_dir(root().join("crates")).unwrap() {
+        files.extend(rust_files(&e.unwrap().path().join("src")));
+    }
+    for f in files {
+        let rel = f.strip_prefix(root()).unwrap().display().to_string();
+        if rel == "src/format/mod.rs" {
+            continue;
+        }
+        let text = code(&f);
+        found.extend(hits(&rel, &text, |line| {
+            line.contains("csv::Writer") || line.contains("csv::WriterBuilder")
+        }));
+    }
+    assert!(
+        found.is_empty(),
+        "a CSV writer outside src/format (write CSV with format::csv_text):\n{}",
+        found.join("\n")
+    );
+    let one = code(&root().join("src/format/mod.rs"));
+    assert!(
+        one.contains("csv::Writer::from_writer"),
+        "format::csv_text is gone"
     );
 }
 

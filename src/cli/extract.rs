@@ -178,11 +178,10 @@ pub fn run(a: RunArgs) -> Result<()> {
     if !quiet {
         printer::out(&printer::extract::run_timing(&report));
         if p.stages.shard.is_none() {
-            let dirs: Vec<&Path> = report
-                .corpora
-                .iter()
-                .map(|c| c.report.out.as_path())
-                .collect();
+            // A test set's sets first (the corpus systems are scored on), as the README does.
+            let mut corpora: Vec<_> = report.corpora.iter().collect();
+            corpora.sort_by_key(|c| !p.stages.pair.is_test(&c.corpus.name));
+            let dirs: Vec<&Path> = corpora.iter().map(|c| c.report.out.as_path()).collect();
             printer::out(&printer::extract::next_steps(&dirs, languages.target()));
         }
     }

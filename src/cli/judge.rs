@@ -12,7 +12,7 @@ use ldd_sets::printer;
 use ldd_sets::printer::judge::{render_tally, sheets_summary};
 use ldd_sets::score::load;
 
-use super::args::{Common, QuietArgs};
+use super::args::{parse_system, Common, QuietArgs, SystemArg};
 use super::plan;
 
 #[derive(Args)]
@@ -22,9 +22,14 @@ pub struct SheetsArgs {
     #[arg(long, value_name = "DIR")]
     pub sets: PathBuf,
     /// A system's translation of the whole corpus, for translation items (repeatable;
-    /// without it, only the detection sheet). Systems are blinded in the sheets.
-    #[arg(long, value_name = "FILE")]
-    pub hyp: Vec<PathBuf>,
+    /// without it, only the detection sheet). NAME=FILE names the system in the key
+    /// [default: the file name without its last extension]; `-` reads one from standard
+    /// input. Systems are blinded in the sheets.
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = parse_system)]
+    pub hyp: Vec<SystemArg>,
+    /// The name of a system: one --name per --hyp, in the same order (as NAME=FILE does).
+    #[arg(long, value_name = "NAME")]
+    pub name: Vec<String>,
     /// Directory for the annotators: detection.csv, translation.csv, form.html,
     /// sheets.json (replaced as a whole).
     #[arg(long, value_name = "DIR")]
@@ -86,7 +91,9 @@ pub struct TallyArgs {
 
 impl Common for SheetsArgs {
     fn inputs(&self) -> Vec<&Path> {
-        self.hyp.iter().map(PathBuf::as_path).collect()
+        SystemArg::paths(&self.hyp)
+            .filter(|p| !ldd_io::is_stdin(p))
+            .collect()
     }
 }
 
@@ -102,6 +109,7 @@ pub fn sheets(a: SheetsArgs) -> Result<()> {
     let p = plan::sheets(&a)?;
     // The outputs are claimed and checked before any work.
     let mut inputs: Vec<&Path> = p.options.hyps.iter().map(PathBuf::as_path).collect();
+    inputs.retain(|p| !ldd_io::is_stdin(p));
     inputs.push(&p.sets);
     let output = SheetsOutput::new(&p.out, &p.key, &inputs)?;
     let l = load(&p.sets)?;

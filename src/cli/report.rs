@@ -9,12 +9,15 @@ use ldd_sets::printer;
 use ldd_sets::read::sets::load;
 use ldd_sets::report::{gather, render, DEFAULT_EXAMPLES};
 
-use super::args::{Common, QuietArgs};
+use super::args::{parse_system, Common, QuietArgs, SystemArg};
 use super::plan;
 
 impl Common for ReportArgs {
     fn inputs(&self) -> Vec<&std::path::Path> {
-        super::args::given([self.scores.as_ref(), self.tally.as_ref(), self.mqm.as_ref()])
+        let mut v =
+            super::args::given([self.scores.as_ref(), self.tally.as_ref(), self.mqm.as_ref()]);
+        v.extend(SystemArg::paths(&self.hyp));
+        v
     }
 }
 
@@ -51,6 +54,14 @@ pub struct ReportArgs {
     /// DIR/mqm.json when it exists; shown only when made for these sets].
     #[arg(long, value_name = "FILE")]
     pub mqm: Option<PathBuf>,
+    /// A system's output, NAME=FILE (NAME as scored): where scores.json's file moved, or
+    /// for a system scored from standard input (`score --hyp -`); checked to be the file
+    /// scored (its SHA-256). Repeatable [default: the files scores.json names].
+    #[arg(long, value_name = "NAME=FILE", value_parser = parse_system)]
+    pub hyp: Vec<SystemArg>,
+    /// The name of a system: one --name per --hyp, in the same order (as NAME=FILE does).
+    #[arg(long, value_name = "NAME")]
+    pub name: Vec<String>,
     /// Example lines sampled per set for the examples browser (the same lines every time;
     /// 2 shown, the rest behind "show more"; at most 1000).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_EXAMPLES as u32,
@@ -71,6 +82,7 @@ pub fn report(a: ReportArgs) -> Result<()> {
         opts.examples,
         opts.tally.as_deref(),
         opts.mqm.as_deref(),
+        &opts.outputs,
     )?;
     if let (Some(mqm), None, false) = (&opts.mqm, &r.mqm, p.quiet) {
         // Given, read, and made for other sets: the page says so; so does the terminal.

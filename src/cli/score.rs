@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use clap::builder::PossibleValuesParser;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use ldd_eval::tokenize::TokenizerName;
 use ldd_eval::Smooth;
 
@@ -12,9 +12,10 @@ use ldd_sets::error::Result;
 use ldd_sets::layout::{report_file, SCORES_JSON};
 use ldd_sets::parse::TargetModel;
 use ldd_sets::printer;
+use ldd_sets::printer::score_table::render as render_scores;
 use ldd_sets::printer::scores::{
-    compare_table, earlier_note, elsewhere_report_note, render_table, small_sets_warning,
-    stale_report_note,
+    compare_table, earlier_note, elsewhere_report_note, small_sets_warning, stale_report_note,
+    tokenized_warning,
 };
 use ldd_sets::score::compare::compare as compare_sets;
 use ldd_sets::score::merge::with_earlier;
@@ -22,7 +23,7 @@ use ldd_sets::score::render::write_outputs;
 use ldd_sets::score::slice::slice as slice_sets;
 use ldd_sets::score::{load, score as score_sets};
 
-use super::args::{Common, QuietArgs, ThreadArgs};
+use super::args::{parse_system, Common, QuietArgs, SystemArg, ThreadArgs};
 use super::plan;
 
 #[derive(Args)]
@@ -30,11 +31,13 @@ pub struct SliceArgs {
     /// Output directory of `ldd-sets extract`.
     #[arg(long, value_name = "DIR")]
     pub sets: PathBuf,
-    /// A system's translation of the whole corpus, one line per corpus line.
-    #[arg(long, value_name = "FILE")]
-    pub hyp: PathBuf,
+    /// A system's translation of the whole corpus, one line per corpus line; NAME=FILE
+    /// names the system (as --name does).
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = parse_system)]
+    pub hyp: SystemArg,
     /// System name used in the file names `<bucket>.hyp.NAME` [default: the --hyp file
-    /// name without its last extension (and without .gz)]. Letters, digits, `_ - .`.
+    /// name without its last extension (and without .gz)]. Letters, digits, `_ - .`,
+    /// starting with a letter or digit.
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
 }
@@ -44,10 +47,18 @@ pub struct ScoreArgs {
     /// Output directory of `ldd-sets extract`.
     #[arg(long, value_name = "DIR")]
     pub sets: PathBuf,
-    /// Systems' translations of the whole corpus (repeat for several systems). Not needed
-    /// for contrastive accuracy alone (--contrastive).
-    #[arg(long, value_name = "FILE", required_unless_present = "contrastive")]
-    pub hyp: Vec<PathBuf>,
+    /// A system's translation of the whole corpus, one line per corpus line (repeat for
+    /// several systems; the first is the baseline of the paired tests). NAME=FILE names the
+    /// system [default: the file name without its last extension (and .gz)]; `-` reads the
+    /// one system on standard input (named `stdin`, or NAME=-). A file whose name holds `=`:
+    /// ./a=b.en. Not needed for contrastive accuracy alone (--contrastive).
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = parse_system,
+          required_unless_present = "contrastive")]
+    pub hyp: Vec<SystemArg>,
+    /// The name of a system: one --name per --hyp, in the same order (as NAME=FILE does).
+    /// Letters, digits, `_ - .`, starting with a letter or digit.
+    #[arg(long, value_name = "NAME")]
+    pub name: Vec<String>,
     /// Reference (the corpus target side) [default: the target file recorded in the
     /// manifest]. Must be the file extract read (same SHA-256). Repeat for several
     /// references (sacreBLEU's multi-reference BLEU, chrF and TER; nrefs:N in the
@@ -94,27 +105,69 @@ pub struct ScoreArgs {
     pub contrast: Option<PathBuf>,
     /// A system's scores of the contrastive pairs: one number per line of --contrast's
     /// contrast.TGT (log-probabilities, higher is better; costs with --lower-is-better
-    /// contrastive), repeated per system (with --hyp:
-    /// one per --hyp, in order; without: systems named after these files). Scores
-    /// contrastive accuracy, the share of items whose reference beats every variant, for
-    /// all variants and per error type (see docs/contrast.md).
-    #[arg(long, value_name = "FILE", requires = "contrast")]
-    pub contrastive: Vec<PathBuf>,
+    /// contrastive), repeated per system (with --hyp: one per --hyp, in order; without:
+    /// the systems, named NAME=FILE, by --name, or after these files). Scores contrastive
+    /// accuracy, the share of items whose reference beats every variant, for all variants
+    /// and per error type (see docs/contrast.md).
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = parse_system, requires = "contrast")]
+    pub contrastive: Vec<SystemArg>,
     /// Replace the scores.json already in the output directory, losing the scores of
     /// systems this run does not score. Without it, those systems are kept beside this
     /// run's (merged by system: same sets, metrics, settings and baseline), or `score`
     /// refuses when the two runs cannot be merged.
     #[arg(long)]
     pub replace: bool,
+    /// Do not warn about outputs and references that look tokenized (sacreBLEU's --force).
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub threads: ThreadArgs,
     #[command(flatten)]
     pub quiet: QuietArgs,
     // Last: their help headings apply to the options after them.
     #[command(flatten)]
+    pub shown: ShownArgs,
+    #[command(flatten)]
     pub metric: MetricArgs,
     #[command(flatten)]
     pub significance: SignificanceArgs,
+}
+
+/// What `score` prints on stdout (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScoreFormat {
+    /// Per metric a table of every set (fits 100 columns for up to 4 systems; --wide adds
+    /// intervals, controls and ranks), the trends and the signatures.
+    Table,
+    /// Each system's corpus score per metric, and how many sets score worse than their
+    /// controls.
+    Summary,
+    /// scores.json, as written.
+    Json,
+    /// scores.csv, as written.
+    Csv,
+}
+
+/// What `score` prints, with sacreBLEU's flag names (`-f`, `-b`, `-w`).
+#[derive(Args)]
+#[command(next_help_heading = "Output (sacreBLEU's flags)")]
+pub struct ShownArgs {
+    /// What stdout shows; scores.json and scores.csv are written in any case.
+    #[arg(long, short = 'f', value_enum, default_value = "table")]
+    pub format: ScoreFormat,
+    /// The scores alone: each system's corpus score of each metric, one a line (the
+    /// systems in --hyp order, each system's metrics in table order).
+    #[arg(long, short = 'b', conflicts_with = "quiet")]
+    pub score_only: bool,
+    /// Decimals of the scores, differences and intervals shown (sacreBLEU's --width; the
+    /// files keep every digit).
+    #[arg(long, short = 'w', value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u8).range(0..=10))]
+    pub width: u8,
+    /// The table with every column (each score's interval, the controls' mean and sd, the
+    /// rank among them), however wide.
+    #[arg(long, conflicts_with = "quiet")]
+    pub wide: bool,
 }
 
 /// BLEU, chrF and TER settings, with sacreBLEU's flag names and defaults (its single-dash
@@ -271,19 +324,18 @@ pub struct CompareArgs {
 
 impl Common for SliceArgs {
     fn inputs(&self) -> Vec<&Path> {
-        vec![&self.hyp]
+        vec![&self.hyp.path]
     }
 }
 
 impl Common for ScoreArgs {
     fn inputs(&self) -> Vec<&Path> {
         let segs = self.seg_scores.iter().flat_map(|(_, f)| f);
-        self.hyp
-            .iter()
-            .chain(segs)
-            .chain(&self.reference)
-            .chain(&self.contrastive)
-            .map(PathBuf::as_path)
+        SystemArg::paths(&self.hyp)
+            .chain(segs.map(PathBuf::as_path))
+            .chain(self.reference.iter().map(PathBuf::as_path))
+            .chain(SystemArg::paths(&self.contrastive))
+            .filter(|p| p.as_os_str() != "-")
             .collect()
     }
     fn threads(&self) -> Option<&ThreadArgs> {
@@ -303,6 +355,7 @@ pub fn score(a: ScoreArgs) -> Result<()> {
     let opts = &p.options;
     let sets = load(&p.sets)?;
     let scored = score_sets(&sets, opts)?;
+    let tokenized = scored.tokenized;
     let dir = &p.out;
     let (merged, judgements, earlier) =
         with_earlier(dir, scored.scores, scored.judgements, p.replace)?;
@@ -316,9 +369,15 @@ pub fn score(a: ScoreArgs) -> Result<()> {
     );
     inputs.extend(report.reference.as_deref());
     inputs.extend(report.extra_references.iter().map(|r| r.path.as_path()));
+    inputs.retain(|p| !ldd_io::is_stdin(p));
     write_outputs(report, judgements.as_deref(), dir, &inputs)?;
     if !p.quiet {
-        printer::out(&render_table(report));
+        if !p.force {
+            for f in &tokenized {
+                printer::say(&tokenized_warning(f));
+            }
+        }
+        printer::out(&render_scores(report, &p.shown)?);
         if let Some(w) = small_sets_warning(report) {
             printer::say(&w);
         }

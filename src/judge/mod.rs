@@ -22,7 +22,6 @@ use crate::error::{Error, Result};
 use crate::format::sheet::{
     header, is_key_file, to_csv, SheetKind, SheetsRecord, TallyReport, KEY_COLUMNS,
 };
-use crate::format::to_spreadsheet;
 use crate::layout;
 
 /// Whether `dir` is a sheets directory written by `sheets` (it has a readable
@@ -98,27 +97,12 @@ impl SheetsOutput {
     }
 }
 
-/// `tally.csv`: one row per group, text cells safe for spreadsheets
-/// ([`to_spreadsheet`]).
+/// `tally.csv`: one row per group, by the one CSV writer ([`crate::format::csv_text`]).
 pub fn tally_csv(r: &TallyReport) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record([
-        "kind",
-        "phenomenon",
-        "distance",
-        "system",
-        "units",
-        "judged",
-        "correct",
-        "share",
-        "ci_low",
-        "ci_high",
-        "answers",
-    ]);
     let opt = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
-    for g in &r.groups {
+    let rows = r.groups.iter().map(|g| {
         let answers: Vec<String> = g.answers.iter().map(|(a, n)| format!("{a}:{n}")).collect();
-        let cells = [
+        [
             r.kind.clone(),
             g.phenomenon.clone(),
             g.distance.to_string(),
@@ -130,10 +114,24 @@ pub fn tally_csv(r: &TallyReport) -> String {
             opt(g.ci_low),
             opt(g.ci_high),
             answers.join(";"),
-        ];
-        let _ = w.write_record(cells.iter().map(|c| to_spreadsheet(c).into_owned()));
-    }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+        ]
+    });
+    crate::format::csv_text(
+        &[
+            "kind",
+            "phenomenon",
+            "distance",
+            "system",
+            "units",
+            "judged",
+            "correct",
+            "share",
+            "ci_low",
+            "ci_high",
+            "answers",
+        ],
+        rows,
+    )
 }
 
 /// Whether `path` is a `tally.json` or `tally.csv` that `tally` wrote.
@@ -179,13 +177,12 @@ fn opt_num(x: Option<f64>) -> String {
 
 /// `mqm.csv`: the human and automatic locus accuracy of every system on every set.
 pub fn mqm_csv(r: &crate::format::mqm::MqmReport) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record(MQM_CSV_HEADER.split(','));
-    for s in &r.sets {
-        let _ = w.write_record([
-            to_spreadsheet(&s.system).into_owned(),
-            to_spreadsheet(&s.phenomenon).into_owned(),
-            to_spreadsheet(&s.bucket).into_owned(),
+    let header: Vec<&str> = MQM_CSV_HEADER.split(',').collect();
+    let rows = r.sets.iter().map(|s| {
+        [
+            s.system.clone(),
+            s.phenomenon.clone(),
+            s.bucket.clone(),
             s.loci.to_string(),
             s.human_correct.to_string(),
             opt_num(s.human_accuracy),
@@ -193,9 +190,9 @@ pub fn mqm_csv(r: &crate::format::mqm::MqmReport) -> String {
             opt_num(s.human_ci_high),
             s.judged.to_string(),
             opt_num(s.accuracy),
-        ]);
-    }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+        ]
+    });
+    crate::format::csv_text(&header, rows)
 }
 
 /// `mqm.disagreements.tsv`: every locus where the judgement and the raters disagree.

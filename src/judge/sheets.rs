@@ -331,6 +331,11 @@ fn translation_rows(
 /// need read once), judged on the systems' outputs, then laid out as rows.
 pub fn build(l: &Loaded, o: &SheetsOptions) -> Result<Sheets> {
     check_sample(o)?;
+    // `--hyp -`: standard input read once, then read as a file by every step.
+    let _stdin = match o.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
+        true => Some(ldd_io::StdinCopy::read(l.m.corpus.lines)?),
+        false => None,
+    };
     let secret = blinding_secret(o)?;
     let run = run_id(o, &l.manifest_sha256, secret.as_deref());
     let mut short = Vec::new();

@@ -61,6 +61,7 @@ pub fn read(
     per_set: usize,
     tally: Option<&Path>,
     mqm: Option<&Path>,
+    given: &[(String, PathBuf)],
 ) -> Result<Inputs> {
     let scores_path = match scores {
         Some(p) => Some(p.to_path_buf()),
@@ -103,7 +104,7 @@ pub fn read(
             }
         })
         .collect();
-    let slots = output_slots(scores.as_ref());
+    let slots = output_slots(scores.as_ref(), given)?;
     let wanted: Vec<Output> = slots
         .iter()
         .filter_map(|slot| match slot {
@@ -167,6 +168,9 @@ fn read_scores(path: &Path, m: &Manifest) -> Result<Scores> {
         )
     })?;
     let shown = ldd_io::error::shown(path);
+    for sys in &s.systems {
+        crate::score::check_name(&sys.name).map_err(|e| Error::Data(format!("{shown}: {e}")))?;
+    }
     if s.corpus_lines != m.corpus.lines {
         return Err(Error::Data(format!(
             "{shown}: scores a corpus of {} lines but the sets' corpus has {} lines; \
@@ -264,10 +268,29 @@ enum Slot<'a> {
     NotShown(Option<String>),
 }
 
-/// Which systems' outputs are read for the examples, in the systems' order.
-fn output_slots(scores: Option<&Scores>) -> Vec<Slot<'_>> {
+/// Which systems' outputs are read for the examples, in the systems' order: each from the
+/// file `outputs` gives for its name (`report --hyp NAME=FILE`), else from the one
+/// scores.json names. A name of `outputs` that is no system's is an error.
+fn output_slots<'a>(
+    scores: Option<&'a Scores>,
+    outputs: &'a [(String, PathBuf)],
+) -> Result<Vec<Slot<'a>>> {
+    let known: Vec<&str> = scores.map_or_else(Vec::new, |s| {
+        s.systems.iter().map(|x| x.name.as_str()).collect()
+    });
+    if let Some((name, _)) = outputs.iter().find(|(n, _)| !known.contains(&n.as_str())) {
+        return Err(Error::Config(format!(
+            "--hyp {name}: the scores name no system `{name}` (they have: {}); name each \
+             output as it was scored",
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        )));
+    }
     let Some(scores) = scores else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     // Scored by contrastive accuracy alone: the systems' scores of the pairs were given,
     // no output of theirs, which is nothing to note.
@@ -276,25 +299,35 @@ fn output_slots(scores: Option<&Scores>) -> Vec<Slot<'_>> {
         .iter()
         .any(|m| !m.key.starts_with(crate::score::contrastive::KEY));
     if !from_outputs && scores.systems.iter().all(|s| s.path.is_none()) {
-        return scores
+        return Ok(scores
             .systems
             .iter()
             .map(|_| Slot::NotShown(None))
-            .collect();
+            .collect());
     }
     let mut out = Vec::new();
     for sys in &scores.systems {
-        let Some(path) = &sys.path else {
+        let given = outputs.iter().find(|(n, _)| *n == sys.name).map(|(_, p)| p);
+        let Some(path) = given.or(sys.path.as_ref()) else {
             out.push(Slot::NotShown(Some(format!(
                 "system {}: scores.json does not name its output file",
                 sys.name
             ))));
             continue;
         };
+        if ldd_io::is_stdin(path) {
+            out.push(Slot::NotShown(Some(format!(
+                "system {0}: scored from standard input; its examples show – (give its file: \
+                 report --hyp {0}=FILE)",
+                sys.name
+            ))));
+            continue;
+        }
         if !path.is_file() {
             out.push(Slot::NotShown(Some(format!(
-                "system {}: output {} not found (paths are as given to `score`, relative to \
-                 the directory it ran in); its examples show –",
+                "system {0}: output {1} not found (paths are as given to `score`, relative to \
+                 the directory it ran in; or give it: report --hyp {0}=FILE); its examples \
+                 show –",
                 sys.name,
                 ldd_io::error::shown(path)
             ))));
@@ -309,7 +342,7 @@ fn output_slots(scores: Option<&Scores>) -> Vec<Slot<'_>> {
             )))),
         }
     }
-    out
+    Ok(out)
 }
 
 /// The note on a system's output that is not the file scored.

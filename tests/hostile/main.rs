@@ -7,6 +7,7 @@
 mod common;
 mod detection;
 mod mqm;
+mod names;
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
