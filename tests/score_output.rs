@@ -505,3 +505,47 @@ fn the_demo_prints_set_sizes_scores_and_the_report() {
         assert!(l.chars().count() <= 100, "{l}");
     }
 }
+
+/// When no trend has a correlation (the first 40 lines of the demo, the reference as the
+/// system: the same score at every distance) one line says so, not a table of `-`.
+#[test]
+fn no_trend_is_one_line_not_a_table_of_dashes() {
+    let t = tempfile::tempdir().unwrap();
+    let demo = root().join("demo");
+    let head = |from: &str, to: &str, n: usize| {
+        let text = std::fs::read_to_string(demo.join(from)).unwrap();
+        let kept: String = text.lines().take(n).map(|l| format!("{l}\n")).collect();
+        std::fs::write(t.path().join(to), kept).unwrap();
+    };
+    head("pud.de-en.de", "small.de", 40);
+    head("pud.de-en.en", "small.en", 40);
+    let trees = std::fs::read_to_string(demo.join("de_pud-300.conllu")).unwrap();
+    let blocks: Vec<&str> = trees.split("\n\n").take(40).collect();
+    std::fs::write(t.path().join("small.conllu"), blocks.join("\n\n") + "\n\n").unwrap();
+    Ldd::cmd("extract")
+        .current_dir(t.path())
+        .args(&["-q", "--offline", "--src-lang", "de", "--tgt-lang", "en"])
+        .args(&[
+            "--src",
+            "small.de",
+            "--tgt",
+            "small.en",
+            "--conllu",
+            "small.conllu",
+        ])
+        .args(&["--out", "sets"])
+        .ok();
+    let o = Ldd::cmd("score")
+        .current_dir(t.path())
+        .args(&["--sets", "sets", "--hyp", "small.en", "--out", "scored"])
+        .ok();
+    let table = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        table.contains(
+            "Distance trend over ge sets: none (7 with the same score at every distance)"
+        ),
+        "{table}"
+    );
+    assert!(!table.contains("Distance trend over ge sets\n"), "{table}");
+    assert!(!table.contains("spearman"), "{table}");
+}

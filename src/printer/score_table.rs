@@ -465,6 +465,13 @@ fn legend(c: &Ctx, g: &Grid, cut_any: bool) -> Legend {
 /// The distance trends: per metric, phenomenon and system, the correlation of minimum
 /// distance and score over the `ge` sets (with `--wide`, its interval), and the legend.
 fn trend_table(r: &Scores, view: &ScoreView, o: &TableOptions) -> String {
+    if view
+        .trends
+        .iter()
+        .all(|t| t.spearman.is_none() && t.pearson.is_none())
+    {
+        return no_trend(view.trends);
+    }
     let conf = r.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
     let level = format!("{}% CI", conf * 100.0);
     let mut g = Grid::default();
@@ -504,6 +511,23 @@ fn trend_table(r: &Scores, view: &ScoreView, o: &TableOptions) -> String {
     }
     g.dashes(&mut l);
     format!("Distance trend over ge sets\n{}{}", g.render(), l.render())
+}
+
+/// The line that stands for the trend table when no trend has a correlation: how many
+/// have fewer than two `ge` sets with a score, how many the same score at every distance.
+fn no_trend(trends: &[crate::format::scores::Trend]) -> String {
+    let few = trends.iter().filter(|t| t.points.len() < 2).count();
+    let mut why = Vec::new();
+    if few > 0 {
+        why.push(format!("{few} with fewer than two ge sets with a score"));
+    }
+    if few < trends.len() {
+        why.push(format!(
+            "{} with the same score at every distance",
+            trends.len() - few
+        ));
+    }
+    format!("Distance trend over ge sets: none ({})\n", why.join(", "))
 }
 
 /// One trend's cells: metric, phenomenon, system, points, Spearman (with `--wide` its
