@@ -181,6 +181,52 @@ fn many_sets_are_written_under_a_low_open_file_limit() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(out.join("particle/ge100.ids").exists());
     assert!(out.join("reflexive/eq100.marked.de").exists());
+    // The same run without the limit writes the same bytes (issue 56): the manifest too,
+    // once the output directory's own name is set aside.
+    let free = tmp.path().join("free");
+    let o = run_args(&pud_args(
+        &free,
+        &["--max-distance", "100", "--controls", "0", "--quiet"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (limited, unlimited) = (files_below(&out), files_below(&free));
+    assert!(limited.len() > 300, "{}", limited.len());
+    assert_eq!(
+        limited.keys().collect::<Vec<_>>(),
+        unlimited.keys().collect::<Vec<_>>()
+    );
+    for (rel, bytes) in &limited {
+        let (mut a, mut b) = (bytes.clone(), unlimited[rel].clone());
+        if rel == "manifest.json" {
+            a = String::from_utf8(a)
+                .unwrap()
+                .replace(s(&out), "OUT")
+                .into_bytes();
+            b = String::from_utf8(b)
+                .unwrap()
+                .replace(s(&free), "OUT")
+                .into_bytes();
+        }
+        assert!(a == b, "{rel} differs under the 64-file limit");
+    }
+}
+
+/// `relative path -> bytes` of every file below `root`.
+fn files_below(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut todo = vec![root.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
 }
 
 #[test]
