@@ -757,7 +757,7 @@ mod walk;
 use walk::{source_index, trip, EVENTS};
 
 /// Each command's handler: (command, file of `src/cli/`, function, hub).
-const HANDLERS: [(&str, &str, &str, &str); 16] = [
+const HANDLERS: [(&str, &str, &str, &str); 17] = [
     ("extract", "extract", "extract", "pipeline"),
     ("run", "extract", "run", "pipeline"),
     ("parse", "parse", "parse", "parse"),
@@ -774,6 +774,7 @@ const HANDLERS: [(&str, &str, &str, &str); 16] = [
     ("permute", "permute", "permute", "permute"),
     ("merge", "merge", "merge", "merge"),
     ("languages", "languages", "languages", "config"),
+    ("check-detection", "detection", "check_detection", "detect"),
 ];
 
 /// The most rooms and returns a command's trip should have (issue 46: printed, not gated).

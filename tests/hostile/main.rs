@@ -9,6 +9,7 @@ mod common;
 mod support;
 
 mod annotation;
+mod detection;
 mod edited_outputs;
 mod endless_inputs;
 mod failed_download;
