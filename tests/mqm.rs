@@ -345,6 +345,28 @@ fn several_raters_decide_by_half_and_missing_segments_are_left_out() {
     assert!(absent_or_empty(&t.path().join("bad")));
 }
 
+/// MQM's kept- and changed-order figures (issue 56): loci of two words counted once each
+/// by whether the output keeps the reference's order, among the locus items, with their
+/// rater errors among those items' errors; the TED systems keep some orders and change
+/// others, so a rule that reports every order as kept fails here.
+fn check_order_figures(r: &serde_json::Value, items: &[BTreeMap<String, String>]) {
+    let loci: Vec<&BTreeMap<String, String>> =
+        items.iter().filter(|x| x["level"] == "locus").collect();
+    let errors = loci.iter().filter(|x| x["error"] == "1").count() as u64;
+    let figure = |k: &str, f: &str| r[k][f].as_u64().unwrap();
+    let (kept, changed) = (
+        figure("order_kept", "items"),
+        figure("order_changed", "items"),
+    );
+    assert!(kept > 0 && changed > 0, "kept {kept}, changed {changed}");
+    assert!(kept + changed <= loci.len() as u64, "{} loci", loci.len());
+    for k in ["order_kept", "order_changed"] {
+        assert!(figure(k, "rater_errors") <= figure(k, "items"), "{}", r[k]);
+    }
+    let with_error = figure("order_kept", "rater_errors") + figure("order_changed", "rater_errors");
+    assert!(with_error <= errors, "{with_error} of {errors}");
+}
+
 #[test]
 fn agreement_equals_scikit_learn_and_scipy() {
     let t = tempfile::tempdir().unwrap();
@@ -353,6 +375,7 @@ fn agreement_equals_scikit_learn_and_scipy() {
         &t.path().join("out"),
         &["--docs", "talk.3,talk.5,talk.6"],
     );
+    check_order_figures(&r, &items);
     let items: Vec<&BTreeMap<String, String>> =
         items.iter().filter(|x| x["level"] == "word").collect();
     let judged: Vec<&BTreeMap<String, String>> = items
