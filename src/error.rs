@@ -158,6 +158,14 @@ pub enum SetFileError {
 }
 
 impl Error {
+    /// Whether the system refused to write: permission denied, or a read-only file system
+    /// (a cache shared read-only, say).
+    pub fn is_not_writable(&self) -> bool {
+        use std::io::ErrorKind::{PermissionDenied, ReadOnlyFilesystem};
+        matches!(self, Error::Io { source, .. }
+            if matches!(source.kind(), PermissionDenied | ReadOnlyFilesystem))
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io {

@@ -1264,3 +1264,81 @@ fn findings_open_the_page_and_the_tally_is_shown() {
         "{annotation}"
     );
 }
+
+/// The text of `html` between `from` and the next `to` after it.
+fn between<'a>(html: &'a str, from: &str, to: &str) -> &'a str {
+    let a = html.find(from).unwrap_or_else(|| panic!("no {from}")) + from.len();
+    &html[a..a + html[a..]
+        .find(to)
+        .unwrap_or_else(|| panic!("no {to} after {from}"))]
+}
+
+/// Findings are read from the same score tables as the Scores section: every set a table
+/// marks worse than its controls (`*`, `**`, `†`) is listed in Findings for that system,
+/// phenomenon and metric with the same mark — the `ge` sets too, not only the `eq` ones —
+/// nothing else is, and small sets carry the tables' ⚠ there as well.
+#[test]
+fn findings_list_every_set_the_tables_mark_worse_than_controls() {
+    let (_tmp, sets) = scored(3);
+    run_ok(&["report", "-q", "--sets", s(&sets)]);
+    let html = read(&sets.join("report.html"));
+    let sc: serde_json::Value = serde_json::from_str(&read(&sets.join("scores.json"))).unwrap();
+    let systems: Vec<String> = sc["systems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["name"].as_str().unwrap().to_string())
+        .collect();
+    // (system, metric label, phenomenon, bucket, mark, small) as the set tables show them.
+    let mut marked = BTreeSet::new();
+    let scores = between(&html, "<section id=\"scores\">", "</section>");
+    for chunk in scores.split("<h3 id=\"metric-").skip(1) {
+        let label = between(chunk, "\">", "</h3>");
+        let table = between(chunk, "<details open>", "</details>");
+        for row in table.split("<tr><th scope=\"row\">").skip(1) {
+            let (phenomenon, bucket) = between(row, "", "</th>").split_once('/').unwrap();
+            let small = between(row, "</th>", "</td>").contains('⚠');
+            for (k, cell) in row.split("<strong>").skip(1).enumerate() {
+                let mark = &cell[..cell.find("</strong>").unwrap()];
+                if !mark.is_empty() {
+                    let key = (
+                        systems[k].clone(),
+                        label.to_string(),
+                        phenomenon.to_string(),
+                    );
+                    marked.insert((key, bucket.to_string(), mark.to_string(), small));
+                }
+            }
+        }
+    }
+    assert!(
+        marked.iter().any(|(_, b, _, _)| b.starts_with("ge")),
+        "the fixture has no ge set marked worse than its controls: {marked:?}"
+    );
+    // The same, as Findings lists them.
+    let mut listed = BTreeSet::new();
+    let findings = between(&html, "<section id=\"findings\">", "</section>");
+    for sys in &systems {
+        let block = between(findings, &format!("<h3>{sys}</h3>"), "</table>");
+        for row in block.split("<tr><td>").skip(1) {
+            let cells: Vec<&str> = row.split("</td>").collect();
+            let (phenomenon, label) = (cells[0], &cells[1][4..]);
+            let worse = &cells[6][4..];
+            if worse == "–" {
+                continue;
+            }
+            for item in worse.split(", ") {
+                let (bucket, rest) = item.split_once(" <strong>").unwrap();
+                let mark = &rest[..rest.find("</strong>").unwrap()];
+                let key = (sys.clone(), label.to_string(), phenomenon.to_string());
+                listed.insert((
+                    key,
+                    bucket.to_string(),
+                    mark.to_string(),
+                    rest.contains('⚠'),
+                ));
+            }
+        }
+    }
+    assert_eq!(listed, marked);
+}

@@ -176,8 +176,17 @@ pub fn main() -> ExitCode {
         .try_get_matches_from_mut(score::sacrebleu_flags(std::env::args_os()))
         .unwrap_or_else(|e| e.exit());
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut parser).exit());
-    record::note(&parser, &matches);
     ldd_io::message::set_sink(printer::say);
+    if let Some((flag, value)) = record::non_utf8(&parser, &matches) {
+        let e = ldd_sets::error::Error::Config(format!(
+            "{flag} {value}: not UTF-8 text (\u{fffd} marks the bytes that are not); ldd-sets records \
+             the paths it reads as text in its outputs and in the command line they carry: \
+             rename the file, or give it through a link with a UTF-8 name"
+        ));
+        printer::say(&printer::error(&e));
+        return ExitCode::from(e.exit_code() as u8);
+    }
+    record::note(&parser, &matches);
     ldd_align::return_freed_memory();
     if let Err(e) = ldd_io::cleanup::install_signal_handlers() {
         printer::say(&printer::no_interrupt_handling(&e));

@@ -9,7 +9,7 @@ use ldd_sets::judge::mqm::{export, mqm as judge_mqm};
 use ldd_sets::judge::{write_export, write_mqm};
 use ldd_sets::parse::TargetModel;
 use ldd_sets::printer;
-use ldd_sets::printer::mqm::{export_summary, render_mqm};
+use ldd_sets::printer::mqm::{export_summary, reading_notes, render_mqm};
 
 use super::args::{given, Common, QuietArgs, ThreadArgs};
 use super::plan::{self, MqmPlan};
@@ -33,37 +33,44 @@ pub struct MqmArgs {
     /// With --export: the target language code.
     #[arg(long, value_name = "LANG")]
     pub tgt_lang: Option<String>,
-    /// With --export: the system whose outputs are the reference.
-    #[arg(long, value_name = "NAME", default_value = "ref")]
-    pub reference_system: String,
-    /// MQM annotations in the WMT format (google/wmt-mqm-human-evaluation: columns system,
-    /// doc, seg_id, rater, source, target, category, severity; error spans `<v>…</v>`).
-    /// Repeatable: the files of one campaign.
+    /// With --export: the system whose outputs are the reference [default: the one system
+    /// named like a human reference: ref, refA, ref-B, Human-A, …].
+    #[arg(long, value_name = "NAME")]
+    pub reference_system: Option<String>,
+    /// MQM annotations as google/wmt-mqm-human-evaluation publishes them (plain or gzip),
+    /// one row per error, tab-separated, with a header: columns system, doc, seg_id (or
+    /// globalSegId), rater, source, target, category, severity (others, such as doc_id,
+    /// docSegId, comment and metadata, ignored); error spans `<v>…</v>`; rater checks
+    /// (severity HOTW-test) left out. Repeatable: the files of one campaign, each given
+    /// once (a row twice is refused).
     #[arg(long, value_name = "FILE", required = true)]
     pub mqm: Vec<PathBuf>,
     /// Only the segments of these documents (the `doc` column), comma-separated, e.g. a
     /// held-out part [default: all].
     #[arg(long, value_name = "DOC,..", value_delimiter = ',')]
     pub docs: Vec<String>,
-    /// Severities that count as an error, comma-separated (case ignored).
-    #[arg(
-        long,
-        value_name = "S,..",
-        value_delimiter = ',',
-        default_value = "major,minor"
-    )]
+    /// Severities that count as an error, comma-separated (case ignored); each must be a
+    /// severity of the files' errors [default: major,minor].
+    #[arg(long, value_name = "S,..", value_delimiter = ',')]
     pub severity: Vec<String>,
     /// Error categories that count, as prefixes, comma-separated (`accuracy` takes
-    /// Accuracy/Mistranslation, Accuracy/Omission, …; case ignored) [default: all].
+    /// Accuracy/Mistranslation, Accuracy/Omission, …; case ignored); each must begin a
+    /// category of the files' errors [default: all].
     #[arg(long, value_name = "PREFIX,..", value_delimiter = ',')]
     pub categories: Vec<String>,
-    /// Systems of the MQM files left out, comma-separated (e.g. the human reference).
-    #[arg(
-        long,
-        value_name = "NAME,..",
-        value_delimiter = ',',
-        default_value = "ref"
-    )]
+    /// Also count the errors marked as problems of the source (category `Source issue`,
+    /// or newstest2020's `Source error`) as the system's: by default they are left out
+    /// (counted in mqm.json), since the translation did not make them.
+    #[arg(long)]
+    pub source_issues: bool,
+    /// The human references among the systems, not judged, comma-separated, or `none`
+    /// [default: the systems named like one: ref, refA, ref-B, ref.A, Human-A, reference,
+    /// … — not GPT4-5shot_with_refA].
+    #[arg(long, value_name = "NAME,..|none", value_delimiter = ',')]
+    pub references: Option<Vec<String>>,
+    /// Systems of the MQM files left out besides the references, comma-separated (each
+    /// must be a system of the files).
+    #[arg(long, value_name = "NAME,..", value_delimiter = ',')]
     pub exclude: Vec<String>,
     /// Aligner model [default: the one saved with the sets (older sets: the model the
     /// manifest records as loaded or saved)].
@@ -127,17 +134,23 @@ pub fn mqm(a: MqmArgs) -> Result<()> {
     let inputs = Common::inputs(&a);
     match plan::mqm(&a)? {
         MqmPlan::Export(p) => {
-            let e = export(&p.files, &p.reference_system)?;
-            let (src, tgt) = &p.languages;
-            write_export(&e, &p.dir, (src, tgt), &inputs)?;
+            let e = export(&p.files, p.reference_system.as_deref())?;
+            let l = &p.languages;
+            write_export(&e, &p.files, &p.dir, (l.source(), l.target()), &inputs)?;
             if !p.quiet {
-                printer::out(&export_summary(&e, &p.reference_system, &p.dir));
+                for line in reading_notes(&e.left_out, &e.identical, false) {
+                    printer::say(&line);
+                }
+                printer::out(&export_summary(&e, &e.reference_system, &p.dir));
             }
         }
         MqmPlan::Judge(p) => {
             let r = judge_mqm(&p.sets, &p.options)?;
             write_mqm(&r, &p.out, p.items.as_deref(), &inputs)?;
             if !p.quiet {
+                for line in reading_notes(&r.left_out, &r.identical, true) {
+                    printer::say(&line);
+                }
                 printer::out(&render_mqm(&r.report));
             }
         }

@@ -76,6 +76,34 @@ pub fn to_args(cmd: &Command, m: &ArgMatches, skip: &[&str]) -> Vec<String> {
     out
 }
 
+/// The first argument of the subcommand in `matches` (parsed by `cli`) whose value is
+/// not UTF-8, as `--flag` (or the positional's value name) with the value shown escaped.
+/// ldd-sets records every path it reads as text (manifests, scores, the command line), so
+/// such a value is refused before any work.
+pub fn non_utf8(cli: &Command, matches: &ArgMatches) -> Option<(String, String)> {
+    let (name, m) = matches.subcommand()?;
+    let cmd = cli.find_subcommand(name)?;
+    for arg in cmd.get_arguments() {
+        let id = arg.get_id().as_str();
+        let Ok(Some(values)) = m.try_get_raw(id) else {
+            continue;
+        };
+        for v in values {
+            if v.to_str().is_none() {
+                let flag = match arg.get_long() {
+                    Some(l) => format!("--{l}"),
+                    None => arg
+                        .get_value_names()
+                        .and_then(|n| n.first())
+                        .map_or_else(|| id.to_string(), |n| n.to_string()),
+                };
+                return Some((flag, ldd_io::error::escape(&lossy(v)).into_owned()));
+            }
+        }
+    }
+    None
+}
+
 fn lossy(v: &OsStr) -> String {
     v.to_string_lossy().into_owned()
 }

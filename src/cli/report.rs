@@ -72,6 +72,10 @@ pub fn report(a: ReportArgs) -> Result<()> {
         opts.tally.as_deref(),
         opts.mqm.as_deref(),
     )?;
+    if let (Some(mqm), None, false) = (&opts.mqm, &r.mqm, p.quiet) {
+        // Given, read, and made for other sets: the page says so; so does the terminal.
+        printer::say(&printer::mqm::other_sets_warning(mqm));
+    }
     let text = render(&r, opts.format)?;
     ldd_io::fs::create_parent(&p.out)?;
     ldd_io::write_bytes_atomic(&p.out, text.as_bytes())?;

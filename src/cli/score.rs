@@ -13,7 +13,8 @@ use ldd_sets::layout::{report_file, SCORES_JSON};
 use ldd_sets::parse::TargetModel;
 use ldd_sets::printer;
 use ldd_sets::printer::scores::{
-    compare_table, earlier_note, render_table, small_sets_warning, stale_report_note,
+    compare_table, earlier_note, elsewhere_report_note, render_table, small_sets_warning,
+    stale_report_note,
 };
 use ldd_sets::score::compare::compare as compare_sets;
 use ldd_sets::score::merge::with_earlier;
@@ -325,12 +326,21 @@ pub fn score(a: ScoreArgs) -> Result<()> {
         if let Some(note) = earlier_note(&earlier, &scores) {
             printer::say(&note);
         }
-        // A report of these sets shows the scores as they were when it was written.
+        // A report of these sets shows the scores as they were when it was written, and
+        // never the scores written elsewhere (`--out`).
+        let here = ldd_io::output::same_file(dir, &p.sets);
         for format in ["html", "tex"] {
             let page = report_file(&p.sets, format);
-            if page.is_file() {
-                printer::say(&stale_report_note(&page, &p.sets, format == "tex"));
+            if !page.is_file() {
+                continue;
             }
+            let latex = format == "tex";
+            printer::say(&if here {
+                stale_report_note(&page, &p.sets, latex)
+            } else {
+                let scores = dir.join(SCORES_JSON);
+                elsewhere_report_note(&page, &p.sets, &scores, &report_file(dir, format), latex)
+            });
         }
     }
     Ok(())

@@ -30,7 +30,7 @@ use crate::format::locus::Locus;
 use crate::format::spreadsheet_tsv_cell;
 use crate::layout;
 use crate::parse::Tagger;
-use crate::read::select::read_selected_hashed;
+use crate::read::select::{open_corpus_long, read_selected_hashed};
 use crate::read::sets::{distinct_loci, locus_rows, Loaded};
 
 /// What `contrast` makes.
@@ -328,7 +328,8 @@ pub fn items(
     // it): another line count or one edited word would change which word is dropped.
     let mut sides = Vec::new();
     for side in [&l.m.inputs.source, &l.m.inputs.target] {
-        let (lines, n, sha) = read_selected_hashed(&side.path, &ids)?;
+        let input = open_corpus_long(&side.path, l.m.corpus.lines, &l.manifest_path)?;
+        let (lines, n, sha) = read_selected_hashed(input, &ids)?;
         if n != l.m.corpus.lines || sha != side.sha256 {
             return Err(Error::Data(format!(
                 "{}: changed since the sets of {} were made from it ({n} lines, SHA-256 {sha}; \
@@ -592,8 +593,13 @@ pub fn contrast(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
         },
         aces_rows: 0,
         aces_tsv_rows: 0,
+        items_sha256: String::new(),
     };
     let mut written = files(l, &items, &mut record)?;
+    // `score --contrast` reads the items only if they are these.
+    if let Some((_, jsonl)) = written.iter().find(|(n, _)| n == layout::CONTRAST_ITEMS) {
+        record.items_sha256 = ldd_io::sha256_bytes(jsonl.as_bytes());
+    }
     written.push((layout::CONTRAST_RECORD.to_string(), pretty(&record)?));
     let inputs = [
         l.manifest_path.as_path(),

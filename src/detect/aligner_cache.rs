@@ -77,9 +77,10 @@ impl Obtained {
         }
     }
 
-    /// Writes its model under `prefix` (an output being staged): its saved files, hard
-    /// linked when they are the cache's (never changed in place, so the link is a copy
-    /// that costs no space) and copied otherwise, or the model saved anew.
+    /// Writes its model under `prefix` (an output being staged): its saved files copied
+    /// (the cache's too: a copy, never a hard link, so that editing one output's model
+    /// changes neither the cache entry nor another output; the system may share the
+    /// blocks, a reflink, where the file system can), or the model saved anew.
     pub fn place(&self, prefix: &Path) -> Result<()> {
         let Some(from) = &self.files else {
             return self.trained.save(prefix);
@@ -91,11 +92,7 @@ impl Obtained {
                 continue;
             }
             ldd_io::fs::create_parent(dst)?;
-            if self.origin == Origin::Loaded {
-                ldd_io::fs::copy_new(src, dst)?;
-            } else {
-                ldd_io::fs::link_or_copy_new(src, dst)?;
-            }
+            ldd_io::fs::copy_new(src, dst)?;
         }
         Ok(())
     }
@@ -155,7 +152,6 @@ pub fn obtain(
     }
     let key = key(opts, langs, &files, own_files)?;
     let prefix = dir.join(&key);
-    ldd_io::fs::create_dir_all(dir)?;
     let hit = |start: Instant| -> Result<Option<Obtained>> {
         let Some(entry) = valid_entry(dir, &key, opts)? else {
             return Ok(None);
@@ -180,9 +176,29 @@ pub fn obtain(
     if let Some(o) = hit(start)? {
         return Ok(o);
     }
-    let _lock = ldd_io::cleanup::Lock::wait(&prefix, &mut |pid| {
-        opts.progress.report(&alignment::Event::Waiting { pid });
-    })?;
+    let locked = ldd_io::fs::create_dir_all(dir).and_then(|()| {
+        ldd_io::cleanup::Lock::wait(&prefix, &mut |pid| {
+            opts.progress.report(&alignment::Event::Waiting { pid });
+        })
+    });
+    // A cache that cannot be written (read-only, another user's) still serves its hits;
+    // a miss is trained for this run alone, and said so.
+    let _lock = match locked.map_err(Error::from) {
+        Ok(lock) => lock,
+        Err(e) if e.is_not_writable() => {
+            opts.progress.report(&alignment::Event::CacheNotWritable {
+                dir,
+                why: &e.to_string(),
+            });
+            return Ok(Obtained {
+                trained: train()?,
+                files: opts.save_model.clone(),
+                origin: Origin::Trained,
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        }
+        Err(e) => return Err(e),
+    };
     if let Some(o) = hit(start)? {
         return Ok(o);
     }

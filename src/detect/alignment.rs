@@ -195,6 +195,13 @@ pub enum Event<'a> {
         /// That process.
         pid: u32,
     },
+    /// The aligner cache cannot be written: the aligner is trained for this run only.
+    CacheNotWritable {
+        /// The aligner cache directory.
+        dir: &'a Path,
+        /// The system's refusal.
+        why: &'a str,
+    },
     /// A loaded model does not record its languages, which cannot be checked.
     Unlabelled {
         /// The model file.
@@ -419,13 +426,13 @@ pub fn read_pairs(
             }
             (None, None) => return Ok(n),
             _ => {
-                let (si, ti) = (s.finish()?, t.finish()?);
+                // The longer side is counted no further than one line past the shorter's.
+                let past = s.line_no().max(t.line_no());
+                let (sn, tn) = (s.count_rest_up_to(past)?, t.count_rest_up_to(past)?);
                 return Err(Error::Data(format!(
-                    "inputs are not line-aligned: {} has {} lines but {} has {}",
-                    ldd_io::error::shown(&si.path),
-                    si.lines,
-                    ldd_io::error::shown(&ti.path),
-                    ti.lines
+                    "inputs are not line-aligned: {} has {sn} lines but {} has {tn}",
+                    ldd_io::error::shown(sp),
+                    ldd_io::error::shown(tp),
                 )));
             }
         }

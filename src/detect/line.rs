@@ -37,8 +37,11 @@ pub struct Detected {
     pub empty: bool,
     /// The tree matched its line only after normalisation.
     pub normalised: bool,
-    /// The tree differs from its line in one small, local place (tolerated).
-    pub tolerated: bool,
+    /// The small, local places in which the tree differs from its line (tolerated; 0:
+    /// none).
+    pub tolerated: u32,
+    /// Its `# sent_id` comment was glued to its first word line (read as two lines).
+    pub glued: bool,
     /// The tree as CoNLL-U (lines with a match).
     pub conllu: String,
     /// The tree's tokens with their word ranges, for marking (lines with a match).
@@ -71,9 +74,10 @@ pub fn detect_line(
                 format!(
                     "this tree does not belong to its corpus line: its text `{}` and the \
                      source line `{}` differ in their letters and digits there, by more than \
-                     two in one place (compared after undoing tokenizer escapes, Unicode NFKC and \
-                     lower-casing); the CoNLL-U must have one tree per corpus line, in corpus \
-                     order (--trust-conllu skips this check for a parse you trust)",
+                     two in one place, or in too many places (compared after undoing tokenizer \
+                     escapes, Unicode NFKC and lower-casing); the CoNLL-U must have one tree per \
+                     corpus line, in corpus order (--trust-conllu skips this check for a parse \
+                     you trust)",
                     ldd_io::error::escape(&tree),
                     ldd_io::error::escape(&source)
                 ),
@@ -83,8 +87,12 @@ pub fn detect_line(
     let mut d = Detected {
         words: s.len() as u32,
         normalised: belongs == Some(Belongs::Normalised),
-        tolerated: belongs == Some(Belongs::Tolerated),
+        tolerated: match belongs {
+            Some(Belongs::Tolerated(places)) => places,
+            _ => 0,
+        },
         empty: line.source.trim().is_empty() || line.target.trim().is_empty(),
+        glued: s.glued,
         ..Detected::default()
     };
     if let Some(r) = reorder {
@@ -174,7 +182,9 @@ pub fn detect_lines(
             let id = first + stats.lines;
             stats.lines += 1;
             stats.normalised_lines += u64::from(d.normalised);
-            stats.tolerated_lines += u64::from(d.tolerated);
+            stats.tolerated_lines += u64::from(d.tolerated > 0);
+            stats.tolerated_places += u64::from(d.tolerated);
+            stats.glued_comments += u64::from(d.glued);
             stats.unchecked_lines += u64::from(trust);
             stats.source_words += u64::from(d.words);
             lengths.push(if d.empty { 0 } else { d.words });

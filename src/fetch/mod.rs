@@ -22,11 +22,31 @@ use ldd_io::{gzip_lines, gzip_member, Archive, AtomicFile, Input};
 use crate::config::{CorpusSpec, Pair};
 use crate::error::{Error, Result};
 
-/// Downloads and normalises every corpus of `pair` into `dir`; returns the files.
+/// Downloads and normalises every corpus of `pair` into `dir`; returns the files. A `dir`
+/// that does not exist yet is made whole or not at all: the corpora go into a staging
+/// directory beside it, moved into place once every one of them is there, so that a
+/// failed download leaves no `dir` behind (and `make extract`, which downloads when `dir`
+/// is missing, downloads again). Into an existing `dir`, each corpus is added whole (both
+/// sides or neither).
 pub fn fetch_corpora(pair: &Pair, dir: &Path, quiet: bool) -> Result<Vec<PathBuf>> {
-    ldd_io::fs::create_dir_all(dir)?;
+    if ldd_io::fs::kind(dir).is_some() {
+        return fetch_into(pair, dir, dir, quiet);
+    }
+    let staging = ldd_io::Staging::new(dir, &|_| false, &[])?;
+    let staged = fetch_into(pair, staging.path(), dir, quiet)?;
+    staging.commit(&|_| false)?;
+    Ok(staged
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| dir.join(n)))
+        .collect())
+}
+
+/// [`fetch_corpora`] into the existing directory `into` (`dir` in messages: where the
+/// corpora end up).
+fn fetch_into(pair: &Pair, into: &Path, dir: &Path, quiet: bool) -> Result<Vec<PathBuf>> {
+    ldd_io::fs::create_dir_all(into)?;
     let mut written = Vec::new();
-    for job in plan(pair, dir)? {
+    for job in plan(pair, into)? {
         if job.present {
             if !quiet {
                 say(&format!(

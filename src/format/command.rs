@@ -20,36 +20,15 @@ pub fn recorded() -> Vec<String> {
     COMMAND.get().cloned().unwrap_or_default()
 }
 
-/// `args` as one line a POSIX shell reads back into the same words: every word that is
-/// not made only of safe characters is put in single quotes.
+/// `args` as one line a POSIX shell reads back into the same words ([`ldd_io::shell`],
+/// the one quoting of every printed command).
 pub fn shell_line(args: &[String]) -> String {
-    args.iter()
-        .map(|a| shell_word(a))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// `a` as one word of a POSIX shell: as it is when made only of safe characters, else in
-/// single quotes.
-pub fn shell_word(a: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
-    if !a.is_empty() && a.chars().all(safe) {
-        a.to_string()
-    } else {
-        format!("'{}'", a.replace('\'', r"'\''"))
-    }
+    ldd_io::shell::line(args)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shell_words_are_quoted_when_needed() {
-        assert_eq!(shell_word("../a/b.de"), "../a/b.de");
-        assert_eq!(shell_word("my file"), "'my file'");
-        assert_eq!(shell_word("it's"), "'it'\\''s'");
-    }
 
     #[test]
     fn shell_line_quotes_what_a_shell_would_split_or_expand() {

@@ -236,4 +236,8 @@ pub struct ContrastRecord {
     /// cell reads back otherwise with a CSV reader's default quoting).
     #[serde(default)]
     pub aces_tsv_rows: u64,
+    /// SHA-256 of `items.jsonl` as written: `score --contrast` reads no other items
+    /// (empty in the records of older versions, whose items are refused).
+    #[serde(default)]
+    pub items_sha256: String,
 }

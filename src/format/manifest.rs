@@ -227,10 +227,17 @@ pub struct CorpusStats {
     /// escapes, Unicode, case; see `read::belongs`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub normalised_lines: u64,
-    /// Lines whose tree differed from the line in one small, local place, tolerated (a
+    /// Lines whose tree differed from the line in small, local places, tolerated (a
     /// parser's rewritten word, e.g. `it is` for `'tis`; see `read::belongs`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub tolerated_lines: u64,
+    /// The places of those lines, all counted (a line may have several).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tolerated_places: u64,
+    /// Trees whose `# sent_id` comment was glued to their first word line, with no line
+    /// break (as in the paper's published parses), read as the two lines they stand for.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub glued_comments: u64,
     /// Lines whose tree was not checked against the line (`--trust-conllu`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unchecked_lines: u64,
@@ -805,12 +812,18 @@ fn differences(
 /// subdirectories when it is the output of `run` (`OUT/<corpus>/`), else nowhere.
 fn not_a_sets_dir(dir: &Path) -> Error {
     let path = dir.join(MANIFEST);
-    let corpora: Vec<String> = ldd_io::fs::list_dir(dir)
+    let dirs: Vec<std::path::PathBuf> = ldd_io::fs::list_dir(dir)
         .unwrap_or_default()
         .into_iter()
         .filter(|e| e.kind == ldd_io::fs::Kind::Dir && e.path.join(MANIFEST).is_file())
-        .map(|e| ldd_io::error::shown(&e.path))
+        .map(|e| e.path)
         .collect();
+    let corpora: Vec<String> = dirs.iter().map(|d| ldd_io::error::shown(d)).collect();
+    // The directory to give, as a shell word (pasted after `--sets`).
+    let give = dirs
+        .first()
+        .map(|d| ldd_io::shell::path(d))
+        .unwrap_or_default();
     let why = match (dir.is_dir(), corpora.as_slice()) {
         (false, _) => format!("{} does not exist", ldd_io::error::shown(dir)),
         (true, []) => format!(
@@ -819,12 +832,12 @@ fn not_a_sets_dir(dir: &Path) -> Error {
         ),
         (true, [one]) => format!(
             "no manifest: {} is the output of `ldd-sets run`; its corpus's sets are in \
-             {one}: give that directory (--sets {one})",
+             {one}: give that directory (--sets {give})",
             ldd_io::error::shown(dir)
         ),
-        (true, [first, ..]) => format!(
+        (true, [_, ..]) => format!(
             "no manifest: {} is the output of `ldd-sets run`, with the sets of {} corpora, one \
-             directory each: {}; give one of them (--sets {first})",
+             directory each: {}; give one of them (--sets {give})",
             ldd_io::error::shown(dir),
             corpora.len(),
             corpora.join(", ")

@@ -1,16 +1,23 @@
-//! MQM annotations in the WMT format (google/wmt-mqm-human-evaluation): one row per error,
-//! tab-separated, with a header naming the columns — `system`, `doc`, `seg_id`, `rater`,
-//! `source`, `target`, `category`, `severity` (and others, ignored, such as `doc_id` and
-//! `comment`). Each error's span is marked `<v>…</v>` in `target`, or in `source` for an
-//! omission; a segment a rater found no error in has one row of category `No-error`. An
-//! unclosed `<v>` runs to the end of the text (counted, [`Marked::unclosed`]). Fields are
-//! not quoted (quotes are text).
+//! MQM annotations as google/wmt-mqm-human-evaluation publishes them: one row per error,
+//! tab-separated, with a header naming the columns. Read ([`read`]): `system`, `doc`,
+//! `seg_id` — or `globalSegId` in Marot's layout (the campaigns of 2023 and their
+//! `…3ratingsPerSegment.tsv` files: `system doc docSegId globalSegId rater source target
+//! category severity metadata`) — `rater`, `source`, `target`, `category`, `severity`, and
+//! `metadata` when there (others, such as `doc_id`, `docSegId` and `comment`, are ignored;
+//! fields starting with `#` at the end of the header are a comment). Every row has as many
+//! fields as the header; a segment is a whole number from 1; a severity is Major, Minor,
+//! Neutral or `No-error` ([`Kind`]), or `HOTW-test` for a rater check. Each error's span
+//! is marked `<v>…</v>` in `target`, or in `source` for an omission; a segment a rater
+//! found no error in has one row of category `No-error`. An unclosed `<v>` runs to the end
+//! of the text (counted, [`Marked::unclosed`]). Fields are not quoted, except in
+//! newstest2020's files, whose quoted fields are unquoted (`unquote`).
 //!
 //! MQM's segment score ([`weight`]): minus the weighted errors, Major 5, Minor 1, Minor
 //! Fluency/Punctuation 0.1, Non-translation 25, Neutral 0 (Freitag et al. 2021).
 //!
 //! Also the files `ldd-sets mqm` writes: `mqm.json` ([`MqmReport`]), `mqm.csv` (its set
-//! rows), `mqm.disagreements.tsv` and, with `--items`, every word judged ([`Item`]).
+//! rows), `mqm.disagreements.tsv` and, with `--items`, every word judged ([`Item`]); and
+//! the record of `mqm --export`, `export.json` ([`ExportRecord`]).
 
 use std::path::{Path, PathBuf};
 
@@ -56,6 +63,63 @@ pub fn marked(s: &str) -> Marked {
     m
 }
 
+/// What a row records, by its category and severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An error: severity Major, Minor or Neutral.
+    Error,
+    /// No error: category or severity `No-error` (one row for a segment without error).
+    NoError,
+    /// A rater check: severity `HOTW-test` (an error planted in the output to check the
+    /// rater, whose `target` is the altered output); left out.
+    RaterCheck,
+    /// Metadata only: empty rater, category and severity (Marot's format); left out.
+    Metadata,
+}
+
+/// The severities of error rows, as [`severity_key`] spells them.
+pub const ERROR_SEVERITIES: [&str; 3] = ["major", "minor", "neutral"];
+
+/// A severity as compared: trimmed, lowercase, `_` and spaces as `-` (the campaigns'
+/// tools spell `No-error` several ways).
+pub fn severity_key(s: &str) -> String {
+    s.trim()
+        .chars()
+        .map(|c| match c {
+            '_' | ' ' => '-',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// Whether `category` is a problem of the source, not of the translation (`Source issue`
+/// in the campaigns of 2023, `Source error` in newstest2020's).
+pub fn is_source_issue(category: &str) -> bool {
+    let c = category.trim().to_ascii_lowercase();
+    c.starts_with("source issue") || c.starts_with("source error")
+}
+
+/// Whether `system` is named as a human reference in the WMT campaigns: `ref`, `reference`
+/// or `human`, alone or followed by `-`, `.` or `_` and one letter or digit (`ref-B`,
+/// `ref.A`, `Human-P`), or `ref` and one letter or digit (`refA`); case ignored.
+/// `GPT4-5shot_with_refA` is a system, and so is `humane`.
+pub fn is_reference_name(system: &str) -> bool {
+    let s = system.to_ascii_lowercase();
+    let Some((p, rest)) = ["reference", "human", "ref"]
+        .iter()
+        .find_map(|p| Some((*p, s.strip_prefix(p)?)))
+    else {
+        return false;
+    };
+    let rest = match rest.strip_prefix(['-', '.', '_']) {
+        Some(r) if !r.is_empty() => r,
+        Some(_) => return false,
+        None if p == "ref" || rest.is_empty() => rest,
+        None => return false,
+    };
+    rest.len() <= 1 && rest.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
 /// One row of an MQM file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -63,105 +127,303 @@ pub struct Row {
     pub system: String,
     /// The document (`talk.1`); empty when the file has no `doc` column.
     pub doc: String,
-    /// The segment id.
-    pub seg_id: String,
+    /// The segment: a whole number from 1 (`seg_id`, or `globalSegId`).
+    pub seg_id: u64,
     /// The rater.
     pub rater: String,
     /// The source, with an omission's span.
     pub source: Marked,
     /// The system's output, with the error's span.
     pub target: Marked,
-    /// The error category (`Accuracy/Mistranslation`; `No-error` for none).
+    /// The error category (`Accuracy/Mistranslation`; `No-error` for none), trimmed.
     pub category: String,
-    /// The severity (`Major`, `Minor`, `Neutral`; `No-error`).
+    /// The severity (`Major`, `Minor`, `Neutral`; `No-error`), trimmed.
     pub severity: String,
+    /// What the row records.
+    pub kind: Kind,
+    /// The `metadata` column (Marot's JSON: when the mark was made, …); empty when none.
+    pub metadata: String,
     /// 1-based line in the file.
     pub line: u64,
 }
 
 impl Row {
-    /// Whether the row records no error (category `No-error`).
+    /// Whether the row records no error (category or severity `No-error`).
     pub fn no_error(&self) -> bool {
-        self.category.eq_ignore_ascii_case("no-error")
+        self.kind == Kind::NoError
     }
 }
 
-/// The columns read, in the order of [`Row`]'s fields.
-const COLUMNS: [&str; 8] = [
-    "system", "doc", "seg_id", "rater", "source", "target", "category", "severity",
+/// The columns read, in the order of [`Row`]'s fields, each with the names it has in the
+/// published layouts: `seg_id` (WMT 2020–2022) or `globalSegId` (Marot's layout, with
+/// `docSegId` and `metadata`, of the campaigns of 2023 and their three-ratings files).
+const COLUMNS: [&[&str]; 9] = [
+    &["system"],
+    &["doc"],
+    &["seg_id", "globalSegId"],
+    &["rater"],
+    &["source"],
+    &["target"],
+    &["category"],
+    &["severity"],
+    &["metadata"],
 ];
 
-/// Calls `f` with every row of the MQM file `path`, in order; the header must name every
-/// column of `COLUMNS` but `doc`. Returns the number of rows.
-pub fn read(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
-    let mut r = ldd_io::Input::open(path)?;
-    let mut at: Option<[Option<usize>; 8]> = None;
-    let mut n = 0u64;
-    let mut line = 0u64;
-    while let Some(text) = r.next_line()? {
-        line += 1;
-        let c: Vec<&str> = text.split('\t').collect();
-        let Some(idx) = at else {
-            let mut idx = [None; 8];
-            for (k, name) in COLUMNS.iter().enumerate() {
-                idx[k] = c.iter().position(|h| h.trim() == *name);
-                if idx[k].is_none() && *name != "doc" {
-                    return Err(Error::input(
-                        path,
-                        1,
-                        format!(
-                            "not the header of an MQM file (WMT format): no column `{name}`; \
-                             expected {}",
-                            COLUMNS.join(", ")
-                        ),
-                    ));
-                }
-            }
-            at = Some(idx);
-            continue;
-        };
-        let need = idx_max(&idx) + 1;
-        if c.len() < need {
+/// Columns that may be missing.
+const OPTIONAL: [usize; 2] = [1, 8];
+
+/// Where each column of [`COLUMNS`] is in a file, and how many fields a row has.
+#[derive(Debug)]
+struct Header {
+    at: [Option<usize>; 9],
+    fields: usize,
+    /// The segment column's name (`seg_id` or `globalSegId`).
+    seg_name: &'static str,
+}
+
+/// The header of `path` (line 1): the columns by name; fields that start with `#` at the
+/// end are a comment (`# Documentation: …` of the three-ratings files), not columns.
+fn header(path: &Path, text: &str) -> Result<Header> {
+    let mut names: Vec<&str> = text.split('\t').map(str::trim).collect();
+    while names.len() > 1 && names.last().is_some_and(|n| n.starts_with('#')) {
+        names.pop();
+    }
+    let mut at = [None; 9];
+    for (k, spellings) in COLUMNS.iter().enumerate() {
+        let found: Vec<usize> = (0..names.len())
+            .filter(|&i| spellings.contains(&names[i]))
+            .collect();
+        if found.len() > 1 {
             return Err(Error::input(
                 path,
-                line,
+                1,
+                format!("column `{}` named twice in the header", names[found[0]]),
+            ));
+        }
+        at[k] = found.first().copied();
+        if at[k].is_none() && !OPTIONAL.contains(&k) {
+            return Err(Error::input(
+                path,
+                1,
                 format!(
-                    "expected at least {need} tab-separated columns, found {}",
-                    c.len()
+                    "not the header of an MQM file (WMT format): no column `{}`; expected \
+                     system, doc, seg_id (or globalSegId), rater, source, target, category, \
+                     severity",
+                    spellings.join("` or `")
                 ),
             ));
         }
-        let get = |k: usize| idx[k].map_or("", |i| c[i]).to_string();
-        let row = Row {
-            system: get(0),
-            doc: get(1),
-            seg_id: get(2),
-            rater: get(3),
-            source: marked(&get(4)),
-            target: marked(&get(5)),
-            category: get(6),
-            severity: get(7),
-            line,
-        };
-        if row.system.is_empty() || row.seg_id.is_empty() {
-            return Err(Error::input(path, line, "empty `system` or `seg_id`"));
-        }
-        n += 1;
-        f(row)?;
     }
-    if at.is_none() {
-        return Err(Error::input(
-            path,
-            1,
-            "empty file: expected an MQM header row",
-        ));
-    }
-    r.finish()?;
-    Ok(n)
+    let seg_name = COLUMNS[2]
+        .iter()
+        .copied()
+        .find(|n| at[2].is_some_and(|i| names[i] == *n))
+        .unwrap_or("seg_id");
+    Ok(Header {
+        at,
+        fields: names.len(),
+        seg_name,
+    })
 }
 
-fn idx_max(idx: &[Option<usize>; 8]) -> usize {
-    idx.iter().flatten().copied().max().unwrap_or(0)
+/// Calls `f` with every row of the MQM file `path`, in order; the header must name every
+/// column of `COLUMNS` but `doc` and `metadata`, and every row must have as many fields
+/// as the header. Returns the number of rows; a file without any is an error.
+pub fn read(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
+    let mut r = ldd_io::Input::open(path)?;
+    let mut h: Option<Header> = None;
+    let (mut n, mut line) = (0u64, 0u64);
+    while let Some(text) = r.next_line()? {
+        line += 1;
+        let got = match h.as_ref() {
+            Some(h) => row(path, line, h, text).and_then(|row| {
+                n += 1;
+                f(row)
+            }),
+            None => match header(path, text) {
+                Ok(x) => {
+                    h = Some(x);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+        };
+        if let Err(e) = got {
+            return Err(damage_first(&mut r, e));
+        }
+    }
+    let what = match (&h, n) {
+        (None, _) => "empty file: expected an MQM header row",
+        (Some(_), 0) => "an MQM header but no row: the file holds no rating",
+        _ => return r.finish().map(|_| n).map_err(Error::from),
+    };
+    Err(Error::input(path, 1, what))
+}
+
+/// `e`, an error found in the content of `r` — or, when `r` is gzip data that turns out
+/// damaged further on, that damage: corrupt data can decode to a plausible but wrong line
+/// before gzip's checksum, checked at the end, says so.
+fn damage_first(r: &mut ldd_io::Input, e: Error) -> Error {
+    if r.is_gzip() {
+        if let Err(damage) = r.count_rest() {
+            return damage.into();
+        }
+    }
+    e
+}
+
+/// Line `line` of `path`, `text`, as a [`Row`] of the columns `h`.
+fn row(path: &Path, line: u64, h: &Header, text: &str) -> Result<Row> {
+    let c: Vec<&str> = text.split('\t').collect();
+    if c.len() != h.fields {
+        return Err(Error::input(
+            path,
+            line,
+            format!(
+                "{} tab-separated fields where the header has {} (a tab inside a field \
+                 shifts every later column)",
+                c.len(),
+                h.fields
+            ),
+        ));
+    }
+    let c: Vec<std::borrow::Cow<'_, str>> = c.into_iter().map(unquote).collect();
+    let get = |k: usize| h.at[k].map_or("", |i| c[i].as_ref());
+    let bad = |msg: String| Error::input(path, line, msg);
+    let (system, rater) = (get(0).trim(), get(3).trim());
+    let (category, severity) = (get(6).trim(), get(7).trim());
+    if system.is_empty() {
+        return Err(bad("empty `system`".into()));
+    }
+    let seg_id = segment_number(get(2)).ok_or_else(|| {
+        bad(format!(
+            "{} `{}`: not a segment number (a whole number from 1)",
+            h.seg_name,
+            ldd_io::error::quote(get(2), 30)
+        ))
+    })?;
+    let key = severity_key(severity);
+    let kind = if rater.is_empty() && category.is_empty() && severity.is_empty() {
+        Kind::Metadata
+    } else if key == "hotw-test" {
+        Kind::RaterCheck
+    } else if key == "no-error" || severity_key(category) == "no-error" {
+        Kind::NoError
+    } else if ERROR_SEVERITIES.contains(&key.as_str()) {
+        Kind::Error
+    } else {
+        return Err(bad(format!(
+            "unknown severity `{}` (known: Major, Minor, Neutral, No-error; HOTW-test rows, \
+             rater checks, are left out)",
+            ldd_io::error::quote(severity, 30)
+        )));
+    };
+    Ok(Row {
+        system: system.to_string(),
+        doc: get(1).trim().to_string(),
+        seg_id,
+        rater: rater.to_string(),
+        source: marked(get(4)),
+        target: marked(get(5)),
+        category: category.to_string(),
+        severity: severity.to_string(),
+        kind,
+        metadata: get(8).to_string(),
+        line,
+    })
+}
+
+/// A field as newstest2020's files quote it (Python's `csv`: a field with a `"` is put in
+/// quotes, each `"` in it doubled) unquoted: `"""Hi"", she said"` is `"Hi", she said`.
+/// Only a field in quotes whose inside is nothing but text and doubled quotes, at least
+/// one, is unquoted: the other layouts do not quote (`"Hi", she said` stays as it is).
+fn unquote(field: &str) -> std::borrow::Cow<'_, str> {
+    let inner = field
+        .strip_prefix('"')
+        .and_then(|f| f.strip_suffix('"'))
+        .filter(|_| field.len() >= 2);
+    let Some(inner) = inner else {
+        return field.into();
+    };
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    let mut doubled = false;
+    while let Some(ch) = chars.next() {
+        if ch == '"' {
+            if chars.next() != Some('"') {
+                return field.into();
+            }
+            doubled = true;
+        }
+        out.push(ch);
+    }
+    if doubled {
+        out.into()
+    } else {
+        field.into()
+    }
+}
+
+/// `s` as a segment number: digits only, from 1 to 2⁴⁸ (no sign, exponent or fraction).
+fn segment_number(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if s.is_empty() || s.len() > 15 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok().filter(|&n| (1..=1 << 48).contains(&n))
+}
+
+/// `s` with its whitespace collapsed: how texts are compared (a segment's source in its
+/// rows and in the corpus, a system's output in its rows).
+pub fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `spans`, byte ranges of `from`, as ranges of `to`, a text that differs from `from` only
+/// in whitespace ([`collapse`] gives both the same): each end moved to the same place
+/// among the non-whitespace characters; a span that covers only whitespace becomes empty.
+pub fn remap(spans: &[(usize, usize)], from: &str, to: &str) -> Vec<(usize, usize)> {
+    // The byte offset in `to` of each non-whitespace byte, in order.
+    let solid: Vec<usize> = to
+        .char_indices()
+        .filter(|(_, c)| !c.is_whitespace())
+        .flat_map(|(i, c)| i..i + c.len_utf8())
+        .collect();
+    // Non-whitespace bytes of `from` before byte `p`.
+    let before = |p: usize| {
+        from[..p.min(from.len())]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(char::len_utf8)
+            .sum::<usize>()
+    };
+    let start = |k: usize| solid.get(k).copied().unwrap_or(to.len());
+    spans
+        .iter()
+        .map(|&(a, b)| {
+            let (ka, kb) = (before(a), before(b));
+            let s = start(ka);
+            let e = if kb > ka { solid[kb - 1] + 1 } else { s };
+            (s, e.max(s))
+        })
+        .collect()
+}
+
+/// Where `a` and `b` first differ once whitespace is collapsed: each from 20 characters
+/// before there, for a message.
+pub fn first_difference(a: &str, b: &str) -> (String, String) {
+    let (a, b) = (collapse(a), collapse(b));
+    // Equal before `at`, so `at` is a character boundary of both.
+    let at = a
+        .char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+    let from = |s: &str| {
+        let k = s[..at].char_indices().rev().nth(19).map_or(0, |(i, _)| i);
+        ldd_io::error::quote(&s[k..], 40)
+    };
+    (from(&a), from(&b))
 }
 
 /// The weight of one error in MQM's segment score: Major 5, Minor 1 (Minor
@@ -278,6 +540,24 @@ pub struct Segments {
     pub unclosed_spans: u64,
     /// Errors that count but have no span (not located at any word).
     pub unlocated_errors: u64,
+    /// Rows left out as rater checks (severity `HOTW-test`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rater_checks: u64,
+    /// Rows left out as metadata only (no rater, category or severity).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub metadata_rows: u64,
+    /// Errors left out as problems of the source (`Source issue`; counted with
+    /// `--source-issues`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub source_issues: u64,
+    /// Errors a rater marked twice (same span, category and severity, at another time:
+    /// another `metadata`), counted once.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub marked_twice: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One system's results.
@@ -459,6 +739,27 @@ pub fn read_report(path: &Path) -> Result<MqmReport> {
     })
 }
 
+/// `export.json`, beside the corpus `mqm --export` wrote: what it was made from, and
+/// every file written with its SHA-256 — a later export replaces the directory only when
+/// it holds these files, unchanged, and nothing else.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExportRecord {
+    /// `ldd-sets VERSION`.
+    pub tool: String,
+    /// The MQM files.
+    pub files: Vec<PathBuf>,
+    /// The system whose outputs are the reference.
+    pub reference_system: String,
+    /// The source language code.
+    pub source_language: String,
+    /// The target language code.
+    pub target_language: String,
+    /// Segments (lines of each file).
+    pub segments: u64,
+    /// Every file written but this one, by path relative to the directory → SHA-256.
+    pub written: std::collections::BTreeMap<String, String>,
+}
+
 /// One content word (or locus) as a system renders it, judged, with the raters' verdict
 /// (`mqm --items`: what the judgement's constants are fitted on).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -524,5 +825,190 @@ mod tests {
         assert_eq!(weight("Non-translation!", "Major"), 25.0);
         assert_eq!(weight("Style/Awkward", "Neutral"), 0.0);
         assert_eq!(weight("No-error", "No-error"), 0.0);
+    }
+
+    /// Writes `text` to a file and reads it as an MQM file: its rows, or the error.
+    fn rows(text: &str) -> Result<Vec<Row>> {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("m.tsv");
+        std::fs::write(&p, text).unwrap();
+        let mut v = Vec::new();
+        read(&p, |r| {
+            v.push(r);
+            Ok(())
+        })?;
+        Ok(v)
+    }
+
+    fn message(text: &str) -> String {
+        rows(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn every_published_layout_is_read_by_its_header() {
+        // WMT 2021 (TED, newstest2021): with `doc_id` and `comment`, ignored.
+        let ted =
+            "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\tcomment\n\
+                   Nemo\ttalk.1\t1\t7\trater2\tA b.\tX <v>y</v>.\tStyle/Awkward\tMinor\t\n";
+        let r = &rows(ted).unwrap()[0];
+        assert_eq!(
+            (
+                r.system.as_str(),
+                r.doc.as_str(),
+                r.seg_id,
+                r.rater.as_str()
+            ),
+            ("Nemo", "talk.1", 7, "rater2")
+        );
+        assert_eq!(
+            (r.target.text.as_str(), r.target.spans.clone()),
+            ("X y.", vec![(2, 3)])
+        );
+        assert_eq!((r.kind, r.line, r.metadata.as_str()), (Kind::Error, 2, ""));
+        // Marot's layout of 2023 (…3ratingsPerSegment.tsv): `docSegId` ignored, the segment
+        // is `globalSegId`, a comment after the header's last column, `metadata` kept.
+        let sxs = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\t\
+                   metadata\t# Documentation: somewhere\n\
+                   refA\td:en-de\t2\t12\trater3\tA b.\tX y.\tNo-error\tno-error\t{\"t\":1}\n\
+                   refA\td:en-de\t2\t12\trater3\tA b.\tX y.\tFound\tHOTW-test\t{}\n";
+        let v = rows(sxs).unwrap();
+        assert_eq!(
+            (v[0].seg_id, v[0].kind, v[0].metadata.as_str()),
+            (12, Kind::NoError, "{\"t\":1}")
+        );
+        assert_eq!(v[1].kind, Kind::RaterCheck);
+        // Nine columns (no comment), columns in another order, a metadata-only row.
+        let nine = "seg_id\tsystem\tdoc\trater\tsource\ttarget\tcategory\tseverity\tdoc_id\n\
+                    3\tS\td\t\tA.\tB.\t\t\t1\n";
+        assert_eq!(rows(nine).unwrap()[0].kind, Kind::Metadata);
+        // No `doc` column: empty documents.
+        let nodoc = "system\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n\
+                     S\t1\tr\tA.\tB.\tNo-error\tNo-error\n";
+        assert_eq!(rows(nodoc).unwrap()[0].doc, "");
+        // A column missing, or named twice.
+        assert!(
+            message("system\tdoc\tseg_id\trater\tsource\ttarget\tcategory\n")
+                .contains("no column `severity`")
+        );
+        assert!(message(&ted.replace("doc_id", "seg_id")).contains("named twice"));
+    }
+
+    #[test]
+    fn rows_must_be_what_the_header_says() {
+        let head = "system\tdoc\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n";
+        let row = |cells: &str| format!("{head}{cells}\n");
+        let m = message(&row("S\td\t1\tr\tA\tB\tC/D\tMinor\textra"));
+        assert!(m.ends_with(":2: 9 tab-separated fields where the header has 8 (a tab inside a field shifts every later column)"), "{m}");
+        assert!(message(&row("S\td\t1\tr\tA\tB\tMinor")).contains(":2: 7 tab-separated fields"));
+        for bad in [
+            "abc",
+            "-1",
+            "0",
+            "1e23",
+            "1.5",
+            "99999999999999999999999",
+            "",
+        ] {
+            let m = message(&row(&format!("S\td\t{bad}\tr\tA\tB\tC\tMinor")));
+            assert!(
+                m.contains(":2: seg_id `") && m.contains("not a segment number"),
+                "{bad}: {m}"
+            );
+        }
+        let m = message(&row("S\td\t1\tr\tA\tB\tC\tMajr"));
+        assert!(m.contains(":2: unknown severity `Majr`"), "{m}");
+        assert!(message(&row("\td\t1\tr\tA\tB\tC\tMinor")).contains(":2: empty `system`"));
+        // Spelled as the tools spell them: all read.
+        for (sev, kind) in [
+            ("major", Kind::Error),
+            (" Minor ", Kind::Error),
+            ("NEUTRAL", Kind::Error),
+            ("No error", Kind::NoError),
+            ("no_error", Kind::NoError),
+            ("HOTW-test", Kind::RaterCheck),
+        ] {
+            assert_eq!(
+                rows(&row(&format!("S\td\t1\tr\tA\tB\tC\t{sev}"))).unwrap()[0].kind,
+                kind,
+                "{sev}"
+            );
+        }
+        // A header alone, and nothing at all.
+        assert!(message(head).ends_with(":1: an MQM header but no row: the file holds no rating"));
+        assert!(message("").contains("empty file"));
+        assert_eq!(segment_number(" 606 "), Some(606));
+    }
+
+    #[test]
+    fn spans_move_over_whitespace() {
+        // The same text with more spaces, and a span marking the whole segment with the
+        // space the campaigns' tools add before `</v>`.
+        let from = marked("Das  Wetter <v>drehte</v>   kalt. ");
+        let to = "Das Wetter drehte kalt.";
+        let r = remap(&from.spans, &from.text, to);
+        assert_eq!(&to[r[0].0..r[0].1], "drehte");
+        let whole = marked("<v>Das Wetter drehte kalt. </v>");
+        let r = remap(&whole.spans, &whole.text, to);
+        assert_eq!(r, vec![(0, to.len())]);
+        // A span of whitespace only is empty where it was; multibyte characters kept whole.
+        let gap = marked("a<v> </v>b ä");
+        assert_eq!(remap(&gap.spans, &gap.text, "a b ä"), vec![(2, 2)]);
+        let u = marked("Straße  <v>für</v>");
+        let r = remap(&u.spans, &u.text, "Straße für");
+        assert_eq!(&"Straße für"[r[0].0..r[0].1], "für");
+        assert_eq!(
+            first_difference("Das Wetter drehte kalt.", "Das  Wetter wurde kalt."),
+            (
+                "Das Wetter drehte kalt.".into(),
+                "Das Wetter wurde kalt.".into()
+            )
+        );
+    }
+
+    #[test]
+    fn quoted_fields_are_unquoted_only_when_quoted() {
+        assert_eq!(unquote("\"\"\"Hi\"\", she said\""), "\"Hi\", she said");
+        assert_eq!(unquote("\"a \"\"b\"\"\""), "a \"b\"");
+        for kept in [
+            "\"Hi\", she said",
+            "\"Hi\"",
+            "\"",
+            "\"\"",
+            "plain",
+            "\"a \"b\" c\"",
+        ] {
+            assert_eq!(unquote(kept), kept);
+        }
+    }
+
+    #[test]
+    fn references_by_name() {
+        for r in [
+            "ref",
+            "refA",
+            "refB",
+            "ref-A",
+            "ref.A",
+            "ref_1",
+            "Human-A",
+            "human",
+            "Human-P",
+            "reference",
+            "REF-C",
+        ] {
+            assert!(is_reference_name(r), "{r}");
+        }
+        for s in [
+            "GPT4-5shot_with_refA",
+            "refinement",
+            "ref-AB",
+            "Online-W",
+            "humane",
+            "metricsystem1",
+        ] {
+            assert!(!is_reference_name(s), "{s}");
+        }
+        assert!(is_source_issue("Source issue") && is_source_issue("Source error/-"));
+        assert!(!is_source_issue("Accuracy/Source language fragment"));
     }
 }

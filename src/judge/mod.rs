@@ -9,6 +9,7 @@
 //! agreement of locus accuracy with the annotators.
 
 pub mod agreement;
+pub mod campaign;
 pub mod form;
 pub mod mqm;
 pub mod sheets;
@@ -312,24 +313,58 @@ pub fn write_mqm(
 /// The header of the segments file `mqm --export` writes.
 pub const MQM_SEGMENTS_HEADER: &str = "line\tsegment\tdoc";
 
-/// Whether `dir` is a campaign `mqm --export` wrote (its segments file has our header).
+/// Whether `dir` is a campaign `mqm --export` wrote, which a new export may replace: its
+/// `export.json` lists every file in it, each unchanged (its SHA-256), and nothing else is
+/// there — a file of anyone else's is never removed.
 pub fn is_export_dir(dir: &Path) -> bool {
-    ldd_io::Input::open(&dir.join(layout::MQM_SEGMENTS))
+    let record = ldd_io::read_text(&dir.join(layout::MQM_EXPORT_RECORD), 64 << 20)
         .ok()
-        .and_then(|mut r| {
-            r.next_line()
-                .ok()
-                .flatten()
-                .map(|l| l == MQM_SEGMENTS_HEADER)
-        })
-        .unwrap_or(false)
+        .and_then(|t| serde_json::from_str::<crate::format::mqm::ExportRecord>(&t).ok());
+    let Some(record) = record else {
+        return false;
+    };
+    let mut found = Vec::new();
+    if !export_files(dir, Path::new(""), &mut found) {
+        return false;
+    }
+    let listed = |f: &String| {
+        record
+            .written
+            .get(f)
+            .is_some_and(|sha| ldd_io::sha256_file(&dir.join(f)).is_ok_and(|(got, _)| got == *sha))
+    };
+    found.len() == record.written.len() + 1
+        && found
+            .iter()
+            .all(|f| f == layout::MQM_EXPORT_RECORD || listed(f))
 }
 
-/// Writes the campaign `e` into `dir` (replaced as a whole, all or nothing): the source
-/// and reference as the corpus `mqm.<src>-<tgt>.<lang>`, each system's outputs as
-/// `systems/<name>.<tgt>` (names checked as file names), and `segments.tsv`.
+/// Adds the files below `dir/rel` to `out` (paths relative to `dir`); false if something
+/// there is neither a file nor a directory, or cannot be listed.
+fn export_files(dir: &Path, rel: &Path, out: &mut Vec<String>) -> bool {
+    let Ok(entries) = ldd_io::fs::list_dir(&dir.join(rel)) else {
+        return false;
+    };
+    entries.into_iter().all(|e| {
+        let r = rel.join(&e.name);
+        match e.kind {
+            ldd_io::fs::Kind::Dir => export_files(dir, &r, out),
+            ldd_io::fs::Kind::File => {
+                out.push(r.to_string_lossy().into_owned());
+                true
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Writes the campaign `e` (read from `files`) into `dir` (replaced as a whole, all or
+/// nothing, only if an earlier export wrote it: [`is_export_dir`]): the source and
+/// reference as the corpus `mqm.<src>-<tgt>.<lang>`, each system's outputs as
+/// `systems/<name>.<tgt>` (names checked as file names), `segments.tsv`, and `export.json`.
 pub fn write_export(
     e: &crate::judge::mqm::Exported,
+    files: &[PathBuf],
     dir: &Path,
     (src, tgt): (&str, &str),
     inputs: &[&Path],
@@ -347,13 +382,6 @@ pub fn write_export(
         }
         t.into_bytes()
     };
-    let pair = format!("{src}-{tgt}");
-    ldd_io::write_bytes_atomic(&layout::mqm_side(&root, &pair, src), &lines(&e.source))?;
-    ldd_io::write_bytes_atomic(&layout::mqm_side(&root, &pair, tgt), &lines(&e.reference))?;
-    ldd_io::fs::create_dir_all(&root.join(layout::MQM_SYSTEMS))?;
-    for (name, out) in &e.systems {
-        ldd_io::write_bytes_atomic(&layout::mqm_system(&root, name, tgt), &lines(out))?;
-    }
     let mut seg = String::from(MQM_SEGMENTS_HEADER);
     seg.push('\n');
     for (k, (s, d)) in e.segments.iter().zip(&e.docs).enumerate() {
@@ -364,7 +392,34 @@ pub fn write_export(
             crate::format::tsv_cell(d)
         ));
     }
-    ldd_io::write_bytes_atomic(&root.join(layout::MQM_SEGMENTS), seg.as_bytes())?;
+    let pair = format!("{src}-{tgt}");
+    let mut out = vec![
+        (layout::mqm_side(&root, &pair, src), lines(&e.source)),
+        (layout::mqm_side(&root, &pair, tgt), lines(&e.reference)),
+        (root.join(layout::MQM_SEGMENTS), seg.into_bytes()),
+    ];
+    for (name, o) in &e.systems {
+        out.push((layout::mqm_system(&root, name, tgt), lines(o)));
+    }
+    ldd_io::fs::create_dir_all(&root.join(layout::MQM_SYSTEMS))?;
+    let mut record = crate::format::mqm::ExportRecord {
+        tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
+        files: files.to_vec(),
+        reference_system: e.reference_system.clone(),
+        source_language: src.to_string(),
+        target_language: tgt.to_string(),
+        segments: e.segments.len() as u64,
+        written: std::collections::BTreeMap::new(),
+    };
+    for (path, bytes) in &out {
+        ldd_io::write_bytes_atomic(path, bytes)?;
+        let rel = path.strip_prefix(&root).unwrap_or(path);
+        let rel = rel.to_string_lossy().into_owned();
+        record.written.insert(rel, ldd_io::sha256_bytes(bytes));
+    }
+    let json =
+        serde_json::to_string_pretty(&record).map_err(|e| Error::Data(e.to_string()))? + "\n";
+    ldd_io::write_bytes_atomic(&root.join(layout::MQM_EXPORT_RECORD), json.as_bytes())?;
     staging.commit(&is_export_dir)?;
     Ok(())
 }

@@ -2,9 +2,11 @@
 //! format, [`crate::format::mqm`]), and how far the locus judgement ([`crate::locus`])
 //! agrees with them — no new annotation needed.
 //!
-//! Segments are matched to corpus lines by their source text (whitespace collapsed; the
-//! *k*-th segment with a text, in segment order, is the *k*-th corpus line with it). Each
-//! system's output is the `target` of its rows. Both the reference (the corpus target) and
+//! The campaign is read and checked first ([`campaign`]: references, rater checks and
+//! source issues left out, the same row twice refused), with every filter value checked
+//! against it. Segments are matched to corpus lines by their source text (whitespace
+//! collapsed; the *k*-th segment with a text, in segment order, is the *k*-th corpus line
+//! with it). Each system's output is the `target` of its rows. Both the reference (the corpus target) and
 //! each output are aligned to the source words by the locus judgement's aligner; then, for
 //! one rater, a source word **has an error** when one of the rater's errors (of the chosen
 //! severities and categories) has a span in the output that overlaps a token linked to
@@ -18,8 +20,9 @@
 //! of items judged), MCC, Cohen's κ, the rater error rate given each judgement, a
 //! permutation test within items (the systems' judgements of one word or locus shuffled),
 //! and per system the automatic and human accuracies and MQM's score, with Spearman's and
-//! Kendall's correlations between them. Memory: the MQM files, and the judged lines of
-//! the reference and one system at a time.
+//! Kendall's correlations between them. Memory: the campaign (bounded:
+//! [`campaign::MAX_BYTES`]), and the judged lines of the reference and one system at a
+//! time.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -32,18 +35,18 @@ use ldd_eval::significance::wilson;
 use crate::error::{Error, Result};
 use crate::format::locus::Locus;
 use crate::format::mqm::{
-    self as file, Agreement, Counted, Disagreement, Item, KindAgreement, MqmReport, Row, Segments,
-    SetRow, SystemRow,
+    self as file, collapse, is_reference_name, Agreement, Counted, Disagreement, Item,
+    KindAgreement, MqmReport, Segments, SetRow, SystemRow,
 };
 use crate::format::sets::SetKind;
 use crate::judge::agreement;
 use crate::locus::rule::Side;
 use crate::locus::{judge_line, Judging, LineJudgements, Rendering, SourceWords};
 use crate::parse::TargetModel;
-use crate::read::sets::{input_lines, input_trees, load, RunInput};
+use crate::read::sets::{input_lines, input_path, input_trees, load, Loaded, RunInput};
 
-/// Most rows read from MQM files (a WMT campaign has about 100,000).
-pub const MAX_ROWS: u64 = 5_000_000;
+use super::campaign::{self, Campaign, ErrorSpan, Identical, LeftOut, Rated};
+pub use super::campaign::{export, Exported, MAX_BYTES, MAX_ROWS};
 
 /// What `mqm` reads and how it decides.
 #[derive(Debug, Clone)]
@@ -54,6 +57,13 @@ pub struct MqmOptions {
     pub docs: Vec<String>,
     /// Severities that count as an error (lowercase) [default: major, minor].
     pub severities: Vec<String>,
+    /// Whether `severities` was given (then each must be a severity of the files).
+    pub severities_given: bool,
+    /// Whether errors marked as problems of the source (`Source issue`) count.
+    pub source_issues: bool,
+    /// The human references among the systems, not judged (none: those named like one,
+    /// [`is_reference_name`]).
+    pub references: Option<Vec<String>>,
     /// Category prefixes that count (lowercase; `accuracy` takes `Accuracy/…`) [default:
     /// all].
     pub categories: Vec<String>,
@@ -75,110 +85,6 @@ pub struct MqmOptions {
     pub align_model: Option<PathBuf>,
     /// A UDPipe model of the target language for the lemma rule (none: surface forms).
     pub lemma_model: Option<TargetModel>,
-}
-
-/// One system's rating of one segment: its output, and each rater's errors.
-#[derive(Debug, Default)]
-struct Rated {
-    output: file::Marked,
-    /// Rater → their errors (category, severity, target spans, source spans).
-    raters: BTreeMap<String, Vec<ErrorSpan>>,
-}
-
-#[derive(Debug, Clone)]
-struct ErrorSpan {
-    category: String,
-    severity: String,
-    target: Vec<(usize, usize)>,
-    source: Vec<(usize, usize)>,
-}
-
-/// Everything read from the MQM files.
-#[derive(Debug, Default)]
-struct Campaign {
-    /// Segment → (doc, source text as marked, first line in its file).
-    segments: BTreeMap<String, (String, file::Marked, (usize, u64))>,
-    /// (system, segment) → its rating.
-    rated: BTreeMap<(String, String), Rated>,
-    rows: u64,
-    unclosed: u64,
-}
-
-fn read_campaign(o: &MqmOptions) -> Result<Campaign> {
-    let mut c = Campaign::default();
-    for (k, path) in o.files.iter().enumerate() {
-        file::read(path, |row: Row| {
-            c.rows += 1;
-            if c.rows > MAX_ROWS {
-                return Err(Error::input(
-                    path,
-                    row.line,
-                    format!("more than {MAX_ROWS} MQM rows in all; split the campaign"),
-                ));
-            }
-            c.unclosed += u64::from(row.source.unclosed) + u64::from(row.target.unclosed);
-            let seg = c
-                .segments
-                .entry(row.seg_id.clone())
-                .or_insert_with(|| (row.doc.clone(), row.source.clone(), (k, row.line)));
-            if collapse(&seg.1.text) != collapse(&row.source.text) {
-                return Err(Error::input(
-                    path,
-                    row.line,
-                    format!(
-                        "segment {}: another source text than on line {} of {}",
-                        ldd_io::error::quote(&row.seg_id, 20),
-                        seg.2 .1,
-                        ldd_io::error::shown(&o.files[seg.2 .0])
-                    ),
-                ));
-            }
-            let r = c
-                .rated
-                .entry((row.system.clone(), row.seg_id.clone()))
-                .or_default();
-            if r.raters.is_empty() {
-                r.output = row.target.clone();
-            } else if r.output.text != row.target.text {
-                return Err(Error::input(
-                    path,
-                    row.line,
-                    format!(
-                        "system {} segment {}: another output text than in its earlier rows",
-                        ldd_io::error::quote(&row.system, 40),
-                        ldd_io::error::quote(&row.seg_id, 20)
-                    ),
-                ));
-            }
-            let errors = r.raters.entry(row.rater.clone()).or_default();
-            if !row.no_error() {
-                errors.push(ErrorSpan {
-                    category: row.category.clone(),
-                    severity: row.severity.clone(),
-                    target: row.target.spans.clone(),
-                    source: row.source.spans.clone(),
-                });
-            }
-            Ok(())
-        })?;
-    }
-    Ok(c)
-}
-
-/// Whitespace collapsed: how source texts are compared.
-fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Segment ids in order: by number when every id is one, else as text.
-fn segment_order(ids: impl Iterator<Item = String>) -> Vec<String> {
-    let mut v: Vec<String> = ids.collect();
-    if v.iter().all(|s| s.parse::<u64>().is_ok()) {
-        v.sort_by_key(|s| s.parse::<u64>().unwrap_or(0));
-    } else {
-        v.sort();
-    }
-    v
 }
 
 /// Byte ranges of the tokens of `text` as the aligner tokenizes it.
@@ -275,6 +181,10 @@ pub struct MqmResult {
     pub report: MqmReport,
     /// Every content word judged, with its human verdict.
     pub items: Vec<Item>,
+    /// Systems judged whose outputs are the same (a warning).
+    pub identical: Vec<Identical>,
+    /// What reading the campaign left out.
+    pub left_out: LeftOut,
 }
 
 /// Judges every locus of the sets directory `sets` and every content word of its corpus
@@ -283,12 +193,21 @@ pub struct MqmResult {
 /// corpus, the campaign, the matched lines' trees and references), then judged, one
 /// system at a time, then compared with the raters.
 pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
-    // Read first: the sets and the corpus's source lines (segments are matched to them),
-    // the campaign, then the trees and references of the matched lines.
+    // Read first: the sets, the campaign, the corpus's source lines (segments are matched
+    // to them), then the trees and references of the matched lines.
     let l = &load(sets)?;
-    let all_ids: Vec<u32> = (1..=l.m.corpus.lines as u32).collect();
-    let sources = input_lines(l, RunInput::Source, o.source.as_deref(), "--src", &all_ids)?;
-    let c = read_campaign(o)?;
+    let Read {
+        c,
+        matched,
+        unmatched,
+        ids,
+        words,
+        lines,
+        references,
+        systems,
+        excluded,
+        identical,
+    } = read_all(l, o)?;
     let counts = |e: &ErrorSpan| {
         let sev = e.severity.to_ascii_lowercase();
         let cat = e.category.to_ascii_lowercase();
@@ -296,72 +215,10 @@ pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
             && (o.categories.is_empty() || o.categories.iter().any(|p| cat.starts_with(p.as_str())))
     };
     let unlocated = c
-        .rated
-        .values()
+        .ratings()
         .flat_map(|r| r.raters.values().flatten())
         .filter(|e| counts(e) && e.target.is_empty() && e.source.is_empty())
         .count() as u64;
-    // Segments matched to corpus lines by source text.
-    let mut by_text: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-    for (k, s) in sources.iter().enumerate() {
-        by_text.entry(collapse(s)).or_default().push(k as u32 + 1);
-    }
-    drop(sources);
-    let mut used: BTreeMap<String, usize> = BTreeMap::new();
-    let mut matched: BTreeMap<u32, String> = BTreeMap::new();
-    let mut unmatched = 0u64;
-    for seg in segment_order(c.segments.keys().cloned()) {
-        let text = collapse(&c.segments[&seg].1.text);
-        let k = used.entry(text.clone()).or_default();
-        match by_text.get(&text).and_then(|v| v.get(*k)) {
-            Some(&id) => {
-                matched.insert(id, seg);
-                *k += 1;
-            }
-            None => unmatched += 1,
-        }
-    }
-    if matched.is_empty() {
-        return Err(Error::Data(format!(
-            "no MQM segment's source is a line of the corpus of {} (compared with \
-             whitespace collapsed); extract the sets from the campaign's source",
-            ldd_io::error::shown(&l.manifest_path)
-        )));
-    }
-    let wanted = |seg: &str| {
-        let doc = &c.segments[seg].0;
-        o.docs.is_empty() || o.docs.iter().any(|d| d == doc)
-    };
-    let ids: Vec<u32> = matched
-        .iter()
-        .filter(|(_, s)| wanted(s))
-        .map(|(&id, _)| id)
-        .collect();
-    if ids.is_empty() {
-        return Err(Error::Config(format!(
-            "--docs {}: no matched segment is in these documents",
-            o.docs.join(",")
-        )));
-    }
-    // The source words of those lines, their parts of speech and places in the text.
-    let segment = |id: u32| &c.segments[&matched[&id]];
-    let mut words = SourceWords::new();
-    let mut lines: BTreeMap<u32, Line> = BTreeMap::new();
-    input_trees(l, o.conllu.as_deref(), "--conllu", &ids, |id, tree| {
-        let (doc, source, _) = segment(id);
-        words.insert(id, tree.words.iter().map(|w| w.form.to_string()).collect());
-        lines.insert(
-            id,
-            Line {
-                doc: doc.clone(),
-                upos: tree.words.iter().map(|w| w.upos.to_string()).collect(),
-                ranges: word_ranges(tree, &source.text),
-                seg: matched[&id].clone(),
-            },
-        );
-        Ok(())
-    })?;
-    let references = input_lines(l, RunInput::Target, o.reference.as_deref(), "--ref", &ids)?;
     // Then the locus judgement: the aligner, the references aligned, the sets' loci on
     // these lines; each system judged and compared with its raters.
     let j = Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
@@ -372,19 +229,6 @@ pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
     // With a tagger, every line's lemmas (each side tagged once).
     j.tag(&mut refs, &ids.iter().copied().collect())?;
     let loci = RatedLoci::new(l, &crate::locus::read_loci(l)?, &lines);
-    let systems: Vec<String> = {
-        let names: BTreeSet<&String> = c.rated.keys().map(|(s, _)| s).collect();
-        names
-            .into_iter()
-            .filter(|s| !o.exclude.contains(s))
-            .cloned()
-            .collect()
-    };
-    if systems.is_empty() {
-        return Err(Error::Config(
-            "the MQM files rate no system once the excluded ones (--exclude) are left out".into(),
-        ));
-    }
     let cx = Judge {
         j: &j,
         trained: &trained,
@@ -400,7 +244,7 @@ pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
     for system in &systems {
         let rated: BTreeMap<u32, &Rated> = ids
             .iter()
-            .filter_map(|id| Some((*id, c.rated.get(&(system.clone(), matched[id].clone()))?)))
+            .filter_map(|id| Some((*id, c.rating(system, matched[id])?)))
             .collect();
         cx.system(system, &rated, &mut g)?;
     }
@@ -416,17 +260,9 @@ pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
         docs: o.docs.clone(),
         severities: o.severities.clone(),
         categories: o.categories.clone(),
-        excluded: o.exclude.clone(),
+        excluded,
         judgement,
-        segments: Segments {
-            rows: c.rows,
-            segments: c.segments.len() as u64,
-            matched: matched.len() as u64,
-            unmatched,
-            used: ids.len() as u64,
-            unclosed_spans: c.unclosed,
-            unlocated_errors: unlocated,
-        },
+        segments: segments_read(&c, matched.len(), unmatched, ids.len(), unlocated),
         words,
         loci: loci_all,
         words_baseline,
@@ -441,8 +277,267 @@ pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
     Ok(MqmResult {
         report,
         items: g.out_items,
+        identical,
+        left_out: c.left_out,
     })
 }
+
+
+/// What `mqm` reads before it judges ([`read_all`]).
+struct Read {
+    c: Campaign,
+    /// Corpus line → its segment.
+    matched: BTreeMap<u32, u64>,
+    /// Segments whose source is no corpus line.
+    unmatched: u64,
+    /// The lines judged: matched, in the documents chosen.
+    ids: Vec<u32>,
+    words: SourceWords,
+    lines: BTreeMap<u32, Line>,
+    /// Their references (the corpus's target side).
+    references: Vec<String>,
+    /// The systems judged.
+    systems: Vec<String>,
+    /// The systems left out: the references, then `--exclude`.
+    excluded: Vec<String>,
+    identical: Vec<Identical>,
+}
+
+/// Everything `mqm` judges with, read and checked before any judging: the corpus files
+/// (a path the manifest records is relative to where extract ran: said when missing), the
+/// campaign and each filter value against it, the systems judged, the segments matched to
+/// corpus lines, then the chosen lines' trees and references.
+fn read_all(l: &Loaded, o: &MqmOptions) -> Result<Read> {
+    for (which, given, flag) in [
+        (RunInput::Source, &o.source, "--src"),
+        (RunInput::Target, &o.reference, "--ref"),
+        (RunInput::Parse, &o.conllu, "--conllu"),
+    ] {
+        input_path(l, which, given.as_deref(), flag)?;
+    }
+    let c = campaign::read(&o.files, o.source_issues)?;
+    check_filters(&c, o)?;
+    let (systems, excluded) = judged_systems(&c, o)?;
+    let all_ids: Vec<u32> = (1..=l.m.corpus.lines as u32).collect();
+    let sources = input_lines(l, RunInput::Source, o.source.as_deref(), "--src", &all_ids)?;
+    let (matched, unmatched) = match_segments(l, &c, &sources)?;
+    drop(sources);
+    let ids = chosen_lines(&c, &matched, &o.docs)?;
+    // The source words of those lines, their parts of speech and places in the text.
+    let mut words = SourceWords::new();
+    let mut lines: BTreeMap<u32, Line> = BTreeMap::new();
+    input_trees(l, o.conllu.as_deref(), "--conllu", &ids, |id, tree| {
+        let s = &c.segments[&matched[&id]];
+        words.insert(id, tree.words.iter().map(|w| w.form.to_string()).collect());
+        let line = Line {
+            doc: s.doc.to_string(),
+            upos: tree.words.iter().map(|w| w.upos.to_string()).collect(),
+            ranges: word_ranges(tree, &s.source.text),
+            seg: matched[&id].to_string(),
+        };
+        lines.insert(id, line);
+        Ok(())
+    })?;
+    let references = input_lines(l, RunInput::Target, o.reference.as_deref(), "--ref", &ids)?;
+    not_the_reference(&c, &systems, &matched, &ids, &references)?;
+    let identical = c.identical(&systems);
+    Ok(Read {
+        c,
+        matched,
+        unmatched,
+        ids,
+        words,
+        lines,
+        references,
+        systems,
+        excluded,
+        identical,
+    })
+}
+
+/// Refuses a value of `--docs`, `--severity` (when given) or `--categories` that matches
+/// nothing in the campaign `c`.
+fn check_filters(c: &Campaign, o: &MqmOptions) -> Result<()> {
+    let docs = c.docs();
+    let listed = |v: &mut dyn Iterator<Item = String>| -> Vec<String> {
+        v.filter(|s| !s.is_empty()).collect()
+    };
+    campaign::check_values(
+        "--docs",
+        &o.docs,
+        |d| docs.contains(d),
+        || listed(&mut docs.iter().map(|d| d.to_string())),
+    )?;
+    if o.severities_given {
+        campaign::check_values(
+            "--severity",
+            &o.severities,
+            |s| c.severities.contains(&file::severity_key(s)),
+            || listed(&mut c.severities.iter().cloned()),
+        )?;
+    }
+    let lower: Vec<String> = c
+        .categories
+        .iter()
+        .map(|x| x.to_ascii_lowercase())
+        .collect();
+    campaign::check_values(
+        "--categories",
+        &o.categories,
+        |p| lower.iter().any(|x| x.starts_with(&p.to_ascii_lowercase())),
+        || {
+            let top: BTreeSet<String> = c
+                .categories
+                .iter()
+                .map(|x| x.split('/').next().unwrap_or(x).to_string() + "/…")
+                .collect();
+            listed(&mut top.into_iter())
+        },
+    )
+}
+
+/// The systems judged, and those left out: the references (`--references`, each a system
+/// of `c`; by default those named like one), then `--exclude` (each a system of `c`).
+fn judged_systems(c: &Campaign, o: &MqmOptions) -> Result<(Vec<String>, Vec<String>)> {
+    let references: Vec<String> = match &o.references {
+        Some(given) => {
+            c.check_systems("--references", given)?;
+            given.clone()
+        }
+        None => c
+            .systems()
+            .filter(|s| is_reference_name(s))
+            .map(String::from)
+            .collect(),
+    };
+    c.check_systems("--exclude", &o.exclude)?;
+    let mut excluded = references;
+    for x in &o.exclude {
+        if !excluded.contains(x) {
+            excluded.push(x.clone());
+        }
+    }
+    let systems: Vec<String> = c
+        .systems()
+        .filter(|s| !excluded.iter().any(|x| x == s))
+        .map(String::from)
+        .collect();
+    if systems.is_empty() {
+        return Err(Error::Config(format!(
+            "the MQM files rate no system once the references and the excluded ones are left \
+             out ({})",
+            excluded.join(", ")
+        )));
+    }
+    Ok((systems, excluded))
+}
+
+/// Each segment of `c` matched to a corpus line of `sources` by its text (whitespace
+/// collapsed; the *k*-th segment with a text, in segment order, is the *k*-th line with
+/// it): line → segment, and the number of segments not found.
+fn match_segments(
+    l: &Loaded,
+    c: &Campaign,
+    sources: &[String],
+) -> Result<(BTreeMap<u32, u64>, u64)> {
+    let mut by_text: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    for (k, s) in sources.iter().enumerate() {
+        by_text.entry(collapse(s)).or_default().push(k as u32 + 1);
+    }
+    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    let mut matched: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut unmatched = 0u64;
+    for (seg, s) in &c.segments {
+        let text = collapse(&s.source.text);
+        let k = used.entry(text.clone()).or_default();
+        match by_text.get(&text).and_then(|v| v.get(*k)) {
+            Some(&id) => {
+                matched.insert(id, *seg);
+                *k += 1;
+            }
+            None => unmatched += 1,
+        }
+    }
+    if matched.is_empty() {
+        return Err(Error::Data(format!(
+            "no MQM segment's source is a line of the corpus of {} (compared with \
+             whitespace collapsed); extract the sets from the campaign's source",
+            ldd_io::error::shown(&l.manifest_path)
+        )));
+    }
+    Ok((matched, unmatched))
+}
+
+/// The matched lines whose segment is in one of `docs` (all when empty).
+fn chosen_lines(c: &Campaign, matched: &BTreeMap<u32, u64>, docs: &[String]) -> Result<Vec<u32>> {
+    let ids: Vec<u32> = matched
+        .iter()
+        .filter(|(_, seg)| docs.is_empty() || docs.iter().any(|d| *d == *c.segments[seg].doc))
+        .map(|(&id, _)| id)
+        .collect();
+    if ids.is_empty() {
+        return Err(Error::Config(format!(
+            "--docs {}: no matched segment is in these documents",
+            docs.join(",")
+        )));
+    }
+    Ok(ids)
+}
+
+/// Refuses a system whose output is the corpus's reference on every line judged that it
+/// was rated on: a human reference under another name would be judged as a system.
+fn not_the_reference(
+    c: &Campaign,
+    systems: &[String],
+    matched: &BTreeMap<u32, u64>,
+    ids: &[u32],
+    references: &[String],
+) -> Result<()> {
+    for s in systems {
+        let outputs: Vec<(&Rated, &String)> = ids
+            .iter()
+            .zip(references)
+            .filter_map(|(id, r)| Some((c.rating(s, matched[id])?, r)))
+            .collect();
+        let same = outputs
+            .iter()
+            .all(|(x, r)| collapse(&x.output.text) == collapse(r));
+        if same && !outputs.is_empty() {
+            return Err(Error::Data(format!(
+                "system {}: its output is the corpus's reference on every one of its {} \
+                 segments judged — a human reference under another name; name it with \
+                 --references, or leave it out with --exclude",
+                ldd_io::error::quote(s, 40),
+                outputs.len()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// How the campaign `c` was read and matched.
+fn segments_read(
+    c: &Campaign,
+    matched: usize,
+    unmatched: u64,
+    used: usize,
+    unlocated: u64,
+) -> Segments {
+    Segments {
+        rows: c.rows,
+        segments: c.segments.len() as u64,
+        matched: matched as u64,
+        unmatched,
+        used: used as u64,
+        unclosed_spans: c.unclosed,
+        unlocated_errors: unlocated,
+        rater_checks: c.left_out.rater_checks,
+        metadata_rows: c.left_out.metadata_rows,
+        source_issues: c.left_out.source_issues,
+        marked_twice: c.left_out.marked_twice,
+    }
+}
+
 
 /// The kinds of loci whose agreement is reported apart, in order.
 const KINDS: [SetKind; 2] = [SetKind::Lexical, SetKind::Reorder];
@@ -916,78 +1011,4 @@ impl Gathered {
             .collect();
         (words, words_baseline, loci_all, loci_baseline, kinds)
     }
-}
-
-/// A campaign as a corpus ([`export`]): the source, the reference and every system's
-/// output, one line per segment in segment order.
-#[derive(Debug, Clone, Default)]
-pub struct Exported {
-    /// Segment ids, in order.
-    pub segments: Vec<String>,
-    /// Their documents.
-    pub docs: Vec<String>,
-    /// Source lines.
-    pub source: Vec<String>,
-    /// The reference system's outputs.
-    pub reference: Vec<String>,
-    /// Every other system's outputs (empty where it was not rated), by name.
-    pub systems: BTreeMap<String, Vec<String>>,
-}
-
-/// The MQM files `files` as a corpus: each segment's source, the output of
-/// `reference_system` as the reference, and every other system's output (marks taken
-/// out). A segment the reference system was not rated on is an error.
-pub fn export(files: &[PathBuf], reference_system: &str) -> Result<Exported> {
-    let o = MqmOptions {
-        files: files.to_vec(),
-        docs: Vec::new(),
-        severities: Vec::new(),
-        categories: Vec::new(),
-        exclude: Vec::new(),
-        conllu: None,
-        source: None,
-        reference: None,
-        permutations: 0,
-        seed: 0,
-        confidence: 0.95,
-        align_model: None,
-        lemma_model: None,
-    };
-    let c = read_campaign(&o)?;
-    let mut e = Exported::default();
-    let names: BTreeSet<&String> = c.rated.keys().map(|(s, _)| s).collect();
-    if !names.contains(&reference_system.to_string()) {
-        return Err(Error::Config(format!(
-            "--reference-system {}: no such system in the MQM files (they rate {})",
-            ldd_io::error::quote(reference_system, 40),
-            names
-                .iter()
-                .map(|n| ldd_io::error::quote(n, 40))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
-    for seg in segment_order(c.segments.keys().cloned()) {
-        let (doc, source, _) = &c.segments[&seg];
-        let Some(r) = c.rated.get(&(reference_system.to_string(), seg.clone())) else {
-            return Err(Error::Data(format!(
-                "segment {}: the reference system {} was not rated on it",
-                ldd_io::error::quote(&seg, 20),
-                ldd_io::error::quote(reference_system, 40)
-            )));
-        };
-        e.reference.push(r.output.text.clone());
-        e.source.push(source.text.clone());
-        e.docs.push(doc.clone());
-        for name in names.iter().filter(|n| n.as_str() != reference_system) {
-            let line = c
-                .rated
-                .get(&((*name).clone(), seg.clone()))
-                .map(|r| r.output.text.clone())
-                .unwrap_or_default();
-            e.systems.entry((*name).clone()).or_default().push(line);
-        }
-        e.segments.push(seg);
-    }
-    Ok(e)
 }

@@ -115,6 +115,8 @@ pub const TALLY_JSON: &str = "tally.json";
 pub const TALLY_CSV: &str = "tally.csv";
 /// The campaign `mqm --export` writes: its segments, `segments.tsv` (line, segment, doc).
 pub const MQM_SEGMENTS: &str = "segments.tsv";
+/// What `mqm --export` wrote, with every file's SHA-256: `export.json`.
+pub const MQM_EXPORT_RECORD: &str = "export.json";
 /// The folder of the systems' outputs `mqm --export` writes.
 pub const MQM_SYSTEMS: &str = "systems";
 /// The corpus name `mqm --export` gives the campaign (files `mqm.SRC-TGT.LANG`).

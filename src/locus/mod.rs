@@ -50,6 +50,8 @@ pub struct Judging {
     tagger: Option<Tagger>,
     /// Language codes (source, target).
     langs: (String, String),
+    /// The corpus's lines and the manifest recording them: no file aligned has more.
+    corpus: (u64, std::path::PathBuf),
 }
 
 impl Judging {
@@ -66,6 +68,7 @@ impl Judging {
             aligner: aligner(l, align_model)?,
             tagger: lemma_model.map(|m| m.load(target)).transpose()?,
             langs: (l.m.languages.source().to_string(), target.to_string()),
+            corpus: (l.m.corpus.lines, l.manifest_path.clone()),
         })
     }
 
@@ -111,7 +114,8 @@ impl Judging {
         words: &SourceWords,
     ) -> Result<(Sides, u64)> {
         let ids: Vec<u32> = words.keys().copied().collect();
-        let (lines, n) = crate::read::select::read_selected(path, &ids)?;
+        let input = crate::read::select::open_corpus_long(path, self.corpus.0, &self.corpus.1)?;
+        let (lines, n) = crate::read::select::read_selected(input, &ids)?;
         let texts: BTreeMap<u32, String> = ids.into_iter().zip(lines).collect();
         Ok((self.align_texts(trained, &texts, words)?, n))
     }

@@ -167,6 +167,8 @@ pub fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifes
         corpus.empty_lines += c.empty_lines;
         corpus.normalised_lines += c.normalised_lines;
         corpus.tolerated_lines += c.tolerated_lines;
+        corpus.tolerated_places += c.tolerated_places;
+        corpus.glued_comments += c.glued_comments;
         corpus.unchecked_lines += c.unchecked_lines;
         corpus.source_words += c.source_words;
     }

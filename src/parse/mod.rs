@@ -48,8 +48,10 @@ pub struct Parsed {
     pub outcome: CacheOutcome,
     /// The cache entry (checksums, line range, chunks).
     pub entry: CacheManifest,
-    /// Wall time of the stage in seconds.
+    /// Wall time of the stage in seconds, without the wait for another process.
     pub seconds: f64,
+    /// The wait for another process parsing the same lines into the cache, if any.
+    pub waited: Option<ldd_parse::Waited>,
 }
 
 /// The parse cache directory: `--cache`, else `$LDD_SETS_CACHE`, else
@@ -277,24 +279,52 @@ pub fn parse_cached_lines(
 ) -> Result<Parsed> {
     let start = Instant::now();
     let dir = cache_dir(s.cache_dir.as_deref())?;
-    let cache = ParseCache::new(&dir)?;
+    let unwritable = |e: ldd_parse::ParseError| not_writable(e.into(), &dir, source);
+    let cache = ParseCache::new(&dir).map_err(unwritable)?;
     let opts = ParseOptions {
         threads: s.threads,
         progress: crate::progress::bar("parsing", "sentences", None, s.quiet),
         ..ParseOptions::default()
     };
-    let (conllu, outcome) = cache.get_or_parse_lines(source, model, range, &opts)?;
+    let got = cache
+        .get_or_parse_waited(source, model, range, &opts)
+        .map_err(unwritable)?;
     if let Some(bar) = &opts.progress {
         bar.finish_and_clear();
     }
-    let entry = cache.entry(&conllu)?;
+    let entry = cache.entry(&got.conllu)?;
+    let waited = got.waited.map_or(0.0, |w| w.time.as_secs_f64());
     Ok(Parsed {
-        conllu,
+        conllu: got.conllu,
         model: model.to_path_buf(),
-        outcome,
+        outcome: got.outcome,
         entry,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds: (start.elapsed().as_secs_f64() - waited).max(0.0),
+        waited: got.waited,
     })
+}
+
+/// `e`, said as the parse cache `dir` refusing to be written when it is that (a cache
+/// shared read-only, another user's): `source` is not parsed in it, and how to go on.
+fn not_writable(e: Error, dir: &Path, source: &Path) -> Error {
+    // Only a refusal on the cache itself (reading the corpus may be refused too).
+    let in_cache =
+        matches!(&e, Error::Io { path, .. } if path.starts_with(dir) || dir.starts_with(path));
+    if !e.is_not_writable() || !in_cache {
+        return e;
+    }
+    Error::Io {
+        path: dir.to_path_buf(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!(
+                "the parse cache cannot be written ({e}): the parse of {} is not in it, and \
+                 ldd-sets parses only into its cache; give --cache DIR of a directory you can \
+                 write (or set {CACHE_ENV}), or give the parse with --conllu FILE",
+                ldd_io::error::shown(source)
+            ),
+        ),
+    }
 }
 
 /// A one-line description of what the parse stage did.
@@ -311,8 +341,15 @@ pub fn describe(p: &Parsed, source: &Path) -> String {
         Some(_) => " no lines (empty shard)".to_string(),
         None => String::new(),
     };
+    let waited = p.waited.map_or_else(String::new, |w| {
+        format!(
+            ", after waiting {:.1} s for process {}, which parsed the same lines",
+            w.time.as_secs_f64(),
+            w.pid
+        )
+    });
     format!(
-        "parse: {}{lines} with {}: {what} ({:.2} s; {})",
+        "parse: {}{lines} with {}: {what} ({:.2} s{waited}; {})",
         source.display(),
         p.model.display(),
         p.seconds,

@@ -319,6 +319,13 @@ fn describe(e: &Event<'_>) -> Option<String> {
             "ldd-sets: waiting for process {pid}, which is training the same aligner into the \
              cache"
         ),
+        Event::CacheNotWritable { dir, why } => format!(
+            "ldd-sets: note: the aligner cache {} cannot be written ({why}); the aligner is \
+             trained for this run and not kept — to keep it, give the parse cache a directory \
+             you can write: --cache DIR (or {})",
+            ldd_io::error::shown(dir),
+            crate::parse::CACHE_ENV
+        ),
         Event::Unlabelled { path } => format!(
             "ldd-sets: note: {} was saved by an older ldd-sets and does not record its \
              languages; they cannot be checked",

@@ -106,10 +106,21 @@ pub fn tree_notes(c: &CorpusStats) -> Vec<String> {
     }
     if c.tolerated_lines > 0 {
         notes.push(format!(
-            "ldd-sets: {} of {} trees differ from their corpus line in one place by at most \
-             two letters (a parser's rewriting, e.g. `it is` for `'tis`); tolerated, and \
-             counted in the manifest (corpus.tolerated_lines)",
-            c.tolerated_lines, c.lines
+            "ldd-sets: {} of {} trees differ from their corpus line in small places ({} in \
+             all, each of at most two letters or digits: a parser's rewriting, e.g. `it is` \
+             for `'tis`); tolerated, and counted in the manifest (corpus.tolerated_lines, \
+             corpus.tolerated_places)",
+            c.tolerated_lines,
+            c.lines,
+            c.tolerated_places.max(c.tolerated_lines)
+        ));
+    }
+    if c.glued_comments > 0 {
+        notes.push(format!(
+            "ldd-sets: {} of {} trees have their `# sent_id` comment glued to their first word \
+             line, with no line break (as the paper's published parses have them); read as \
+             the two lines they stand for, and counted in the manifest (corpus.glued_comments)",
+            c.glued_comments, c.lines
         ));
     }
     if c.unchecked_lines > 0 {
@@ -201,7 +212,8 @@ pub fn next_steps(dirs: &[&Path], tgt: &str) -> String {
     let Some(first) = dirs.first() else {
         return String::new();
     };
-    let d = ldd_io::error::shown(first);
+    let d = ldd_io::shell::path(first);
+    let tgt = ldd_io::shell::word(tgt);
     let mut out = String::from(
         "
 next: score your systems' translations of the corpus, then see it all:
@@ -213,7 +225,7 @@ next: score your systems' translations of the corpus, then see it all:
     );
     let _ = writeln!(out, "  ldd-sets report --sets {d}");
     if dirs.len() > 1 {
-        let others: Vec<String> = dirs[1..].iter().map(|p| ldd_io::error::shown(p)).collect();
+        let others: Vec<String> = dirs[1..].iter().map(|p| ldd_io::shell::path(p)).collect();
         let _ = writeln!(out, "  (the other corpora's sets: {})", others.join(", "));
     }
     out

@@ -264,3 +264,69 @@ pub fn export_summary(
         ldd_io::error::shown(dir)
     )
 }
+
+/// The notes and warnings about reading an MQM campaign (stderr): what was left out (the
+/// errors marked as problems of the source only when `judging`), and each pair of systems
+/// whose outputs are the same.
+pub fn reading_notes(
+    left: &crate::judge::campaign::LeftOut,
+    identical: &[crate::judge::campaign::Identical],
+    judging: bool,
+) -> Vec<String> {
+    let mut v = Vec::new();
+    let mut note = |n: u64, one: &str, many: &str| {
+        if n > 0 {
+            v.push(format!(
+                "ldd-sets: note: {n} {}",
+                if n == 1 { one } else { many }
+            ));
+        }
+    };
+    note(
+        left.rater_checks,
+        "row of a rater check (severity HOTW-test: an error planted in the output) left out",
+        "rows of rater checks (severity HOTW-test: an error planted in the output) left out",
+    );
+    note(
+        left.metadata_rows,
+        "row of metadata only (no rater, category or severity) left out",
+        "rows of metadata only (no rater, category or severity) left out",
+    );
+    if judging {
+        note(
+            left.source_issues,
+            "error marked as a problem of the source (Source issue) not counted as the \
+             system's (--source-issues counts it)",
+            "errors marked as problems of the source (Source issue) not counted as the \
+             systems' (--source-issues counts them)",
+        );
+    }
+    note(
+        left.marked_twice,
+        "error a rater marked twice (same spans, category and severity, another time) \
+         counted once",
+        "errors a rater marked twice (same spans, category and severity, another time) \
+         counted once",
+    );
+    for x in identical {
+        v.push(format!(
+            "ldd-sets: warning: systems {} and {} have the same output on all {} segments \
+             both were rated on: each of their judgements counts twice in every correlation; \
+             leave one of them out of `mqm` with --exclude",
+            escape(&x.a),
+            escape(&x.b),
+            x.segments,
+        ));
+    }
+    v
+}
+
+/// The warning of `report --mqm FILE` when FILE was made for other sets: its section is
+/// left out.
+pub fn other_sets_warning(path: &std::path::Path) -> String {
+    format!(
+        "ldd-sets: warning: --mqm {}: made for other sets (another manifest SHA-256), so the \
+         report has no MQM section; run `ldd-sets mqm` on these sets",
+        ldd_io::error::shown(path)
+    )
+}

@@ -359,7 +359,28 @@ pub fn stale_report_note(page: &Path, sets: &Path, latex: bool) -> String {
     format!(
         "ldd-sets: note: {} shows the earlier scores; update it: ldd-sets report --sets {}{}",
         ldd_io::error::shown(page),
-        ldd_io::error::shown(sets),
+        ldd_io::shell::path(sets),
+        if latex { " --format latex" } else { "" }
+    )
+}
+
+/// The note that a report of the sets (`page`, LaTeX when `latex`) does not show the
+/// scores this run wrote elsewhere (`scores`, a `scores.json` outside the sets directory),
+/// with the command that makes a report of them beside them (`out`).
+pub fn elsewhere_report_note(
+    page: &Path,
+    sets: &Path,
+    scores: &Path,
+    out: &Path,
+    latex: bool,
+) -> String {
+    format!(
+        "ldd-sets: note: {} shows the sets' own scores, not these; a report of these: \
+         ldd-sets report --sets {} --scores {} --out {}{}",
+        ldd_io::error::shown(page),
+        ldd_io::shell::path(sets),
+        ldd_io::shell::path(scores),
+        ldd_io::shell::path(out),
         if latex { " --format latex" } else { "" }
     )
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use ldd_conllu::{Block, Reader};
-use ldd_io::{FileInfo, Input, LineRange};
+use ldd_io::{Counted, FileInfo, Input, LineRange};
 
 use super::shard::ShardRun;
 use crate::error::{Error, Result};
@@ -100,6 +100,13 @@ impl Lockstep {
         whole_parse: bool,
     ) -> Result<Lockstep> {
         let mut l = Lockstep::open(source, target, conllu)?;
+        // The corpus's count is known: no side is read past it.
+        let why = format!(
+            "the shard's range was computed on a corpus of {total} lines (did a file change \
+             since?)"
+        );
+        l.src = l.src.limit_lines(total, why.clone());
+        l.tgt = l.tgt.limit_lines(total, why);
         let skip = lines.first - 1;
         l.src.skip_lines(skip)?;
         l.tgt.skip_lines(skip)?;
@@ -146,15 +153,27 @@ impl Lockstep {
         }
     }
 
-    /// Counts the rest of all three inputs and reports their line counts.
+    /// Reports the line counts of the three inputs once one ended before another: the
+    /// longer ones are counted no further than one line past where they went on (an
+    /// endless or far longer file is not read to its end).
     fn mismatch(&mut self) -> Error {
-        let describe = |n: ldd_io::Result<u64>, path: &Path, what: &str| match n {
+        let describe = |n: ldd_io::Result<Counted>, path: &Path, what: &str| match n {
             Ok(n) => format!("{} has {n} {what}", ldd_io::error::shown(path)),
             Err(e) => format!("({e})"),
         };
-        let s = describe(self.src.count_rest(), self.src.path(), "lines");
-        let t = describe(self.tgt.count_rest(), self.tgt.path(), "lines");
-        let c = describe(self.trees.count_rest(), self.trees.path(), "sentences");
+        // The inputs that went on read one line more than the shortest has.
+        let past = self
+            .src
+            .line_no()
+            .max(self.tgt.line_no())
+            .max(self.trees.sentences());
+        let s = describe(self.src.count_rest_up_to(past), self.src.path(), "lines");
+        let t = describe(self.tgt.count_rest_up_to(past), self.tgt.path(), "lines");
+        let c = describe(
+            self.trees.count_rest_up_to(past),
+            self.trees.path(),
+            "sentences",
+        );
         Error::Data(format!("inputs are not line-aligned: {s}, {t}, {c}"))
     }
 

@@ -57,17 +57,32 @@ fn parse_id(path: &Path, line: u64, l: &str, last: Option<u32>) -> Result<u32> {
     Ok(id)
 }
 
-/// Reads `path` to its end and returns the lines with the given 1-based `ids` (strictly
+/// Opens `path`, a file of one line per corpus line (a side of the corpus, a system's
+/// output, a further reference), to be read no further than the corpus's `lines`
+/// (recorded in `manifest`): its line past them is an error naming it
+/// ([`Input::limit_lines`]), so an endless or far longer file is not read to its end.
+pub fn open_corpus_long(path: &Path, lines: u64, manifest: &Path) -> Result<Input> {
+    Ok(Input::open(path)?.limit_lines(lines, corpus_long(lines, manifest)))
+}
+
+/// Why a file of one line per corpus line has no line past the corpus's `lines`.
+pub fn corpus_long(lines: u64, manifest: &Path) -> String {
+    format!(
+        "the corpus has {lines} lines ({}), and this file has one line per corpus line",
+        ldd_io::error::shown(manifest)
+    )
+}
+
+/// Reads `r` to its end and returns the lines with the given 1-based `ids` (strictly
 /// ascending), in that order, and the file's line count. If the file is shorter than the
 /// largest id, fewer lines than ids are returned: check the count.
-pub fn read_selected(path: &Path, ids: &[u32]) -> Result<(Vec<String>, u64)> {
-    select(&mut Input::open(path)?, ids)
+pub fn read_selected(mut r: Input, ids: &[u32]) -> Result<(Vec<String>, u64)> {
+    select(&mut r, ids)
 }
 
 /// [`read_selected`] and the SHA-256 of the file's bytes as stored (as a manifest records
 /// its inputs), from one read to the end.
-pub fn read_selected_hashed(path: &Path, ids: &[u32]) -> Result<(Vec<String>, u64, String)> {
-    let mut r = Input::open(path)?;
+pub fn read_selected_hashed(mut r: Input, ids: &[u32]) -> Result<(Vec<String>, u64, String)> {
     let (lines, n) = select(&mut r, ids)?;
     Ok((lines, n, r.finish()?.sha256))
 }
@@ -89,7 +104,7 @@ fn select(r: &mut Input, ids: &[u32]) -> Result<(Vec<String>, u64)> {
 
 /// [`read_selected`], failing if the file lacks some id.
 pub fn read_needed(path: &Path, ids: &[u32]) -> Result<Vec<String>> {
-    let (lines, n) = read_selected(path, ids)?;
+    let (lines, n) = read_selected(Input::open(path)?, ids)?;
     needed(path, ids, lines, n)
 }
 

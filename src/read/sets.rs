@@ -397,9 +397,40 @@ impl RunInput {
     }
 }
 
+/// The file of the run's input `which`: `given`, else the path the manifest records —
+/// which is as given to extract, relative to the directory it ran in: when it is not
+/// there, the error says so and names `flag`, the option that gives the file.
+pub fn input_path(
+    l: &Loaded,
+    which: RunInput,
+    given: Option<&Path>,
+    flag: &str,
+) -> Result<PathBuf> {
+    if let Some(p) = given {
+        return Ok(p.to_path_buf());
+    }
+    let path = which.record(l).path.clone();
+    if ldd_io::fs::kind(&path).is_some() {
+        return Ok(path);
+    }
+    Err(crate::error::Error::Io {
+        source: std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!(
+                "the {} {} records is not there (paths are as given to extract, relative to \
+                 the directory it ran in): run from there, or give the file with {flag}",
+                which.name(),
+                ldd_io::error::shown(&l.manifest_path)
+            ),
+        ),
+        path,
+    })
+}
+
 /// The lines `ids` (1-based, ascending) of the run's input `which` — the file `given`, else
-/// the one the manifest records — checked to be the file extract read (its SHA-256;
-/// `flag` is the option that gives it, named in the error).
+/// the one the manifest records ([`input_path`]) — checked to be the file extract read
+/// (its SHA-256; `flag` is the option that gives it, named in the error). Reading stops at
+/// the first line past the corpus's line count (an endless input is refused there).
 pub fn input_lines(
     l: &Loaded,
     which: RunInput,
@@ -407,10 +438,32 @@ pub fn input_lines(
     flag: &str,
     ids: &[u32],
 ) -> Result<Vec<String>> {
-    let path = given.map_or_else(|| which.record(l).path.clone(), Path::to_path_buf);
-    let (lines, sha) = crate::read::select::read_needed_hashed(&path, ids)?;
+    let path = input_path(l, which, given, flag)?;
+    let max = l.m.corpus.lines;
+    let why = format!(
+        "the corpus {} records has {max}; give the {} extract read with {flag}",
+        ldd_io::error::shown(&l.manifest_path),
+        which.name()
+    );
+    let mut r = ldd_io::Input::open(&path)?.limit_lines(max, why);
+    let mut n = 0u64;
+    let mut next = ids.iter().peekable();
+    let mut lines = Vec::with_capacity(ids.len());
+    while let Some(line) = r.next_line()? {
+        n += 1;
+        if next.next_if(|&&id| u64::from(id) == n).is_some() {
+            lines.push(line.to_string());
+        }
+    }
+    let sha = r.finish()?.sha256;
     which.check(l, &path, &sha, flag)?;
-    lines
+    if let Some(id) = next.next() {
+        return Err(crate::error::Error::Data(format!(
+            "{}: has {n} lines but line {id} is needed (did the file change during the run?)",
+            ldd_io::error::shown(&path)
+        )));
+    }
+    Ok(lines)
 }
 
 /// Calls `f` with the trees of the lines `ids` (1-based, ascending) of the run's parse —
@@ -423,13 +476,22 @@ pub fn input_trees(
     ids: &[u32],
     mut f: impl FnMut(u32, &ldd_conllu::Sentence<'_>) -> Result<()>,
 ) -> Result<()> {
-    let path = given.map_or_else(|| RunInput::Parse.record(l).path.clone(), Path::to_path_buf);
+    let path = input_path(l, RunInput::Parse, given, flag)?;
     let mut r = ldd_conllu::Reader::open(&path)?;
     let mut block = ldd_conllu::Block::default();
     let mut next = ids.iter().peekable();
     let mut n = 0u32;
-    while next.peek().is_some() && r.next_block(&mut block)? {
+    while r.next_block(&mut block)? {
         n += 1;
+        if u64::from(n) > l.m.corpus.lines {
+            return Err(crate::error::Error::Data(format!(
+                "{}: more trees than the {} lines of the corpus {} records; give the parse \
+                 extract read with {flag}",
+                ldd_io::error::shown(&path),
+                l.m.corpus.lines,
+                ldd_io::error::shown(&l.manifest_path)
+            )));
+        }
         if next.peek() == Some(&&n) {
             next.next();
             let s = ldd_conllu::parse_block(&block, &path)?;

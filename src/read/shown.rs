@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::select::{read_needed_hashed, read_selected};
+use super::select::{open_corpus_long, read_needed_hashed, read_selected};
 use super::sets::{read_recorded, reorder_measures, Loaded};
 use crate::error::Result;
 use crate::format::reorder::Measure;
@@ -76,12 +76,16 @@ pub fn read(l: &Loaded, picks: &[Pick], ids: &[u32], outputs: &[Output]) -> Resu
     for o in outputs {
         // The file is read only if it is the one scored: its path comes from scores.json,
         // which must not be trusted to name any file.
-        let scored = ldd_io::sha256_file(o.path).ok().map(|(sha, _)| sha);
+        // Only a regular file is hashed: opening a pipe would wait for a writer.
+        let scored = (o.path.is_file())
+            .then(|| ldd_io::sha256_file(o.path).ok().map(|(sha, _)| sha))
+            .flatten();
         if scored.as_deref() != Some(o.sha256) {
             read_outputs.push(OutputLines::Changed);
             continue;
         }
-        let (lines, n) = read_selected(o.path, ids)?;
+        let input = open_corpus_long(o.path, l.m.corpus.lines, &l.manifest_path)?;
+        let (lines, n) = read_selected(input, ids)?;
         read_outputs.push(OutputLines::Lines(lines, n));
     }
     Ok(Shown {

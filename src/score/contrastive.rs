@@ -57,6 +57,21 @@ pub fn items(dir: &Path, l: &Loaded) -> Result<(Vec<ContrastItem>, String)> {
     }
     let path = dir.join(layout::CONTRAST_ITEMS);
     let text = ldd_io::read_text(&path, MAX_ITEMS_BYTES)?;
+    let sha = ldd_io::sha256_bytes(text.as_bytes());
+    if sha != rec.items_sha256 {
+        return Err(Error::Data(format!(
+            "{}: changed since `ldd-sets contrast` wrote it (SHA-256 {sha}; {} records {}): \
+             its items and variants are what the scores are of — run `ldd-sets contrast` on \
+             these sets again, and score its new items",
+            ldd_io::error::shown(&path),
+            ldd_io::error::shown(&rec_path),
+            if rec.items_sha256.is_empty() {
+                "none, written by an older ldd-sets"
+            } else {
+                rec.items_sha256.as_str()
+            }
+        )));
+    }
     let mut items = Vec::new();
     let mut next = 1u64;
     for (k, line) in text.lines().enumerate() {
@@ -92,7 +107,7 @@ pub fn items(dir: &Path, l: &Loaded) -> Result<(Vec<ContrastItem>, String)> {
             rec.items
         )));
     }
-    Ok((items, ldd_io::sha256_bytes(text.as_bytes())))
+    Ok((items, sha))
 }
 
 /// The metric keys the items give: all variants, then each error type present.

@@ -91,7 +91,7 @@ pub fn with_earlier(
             old.systems
                 .first()
                 .and_then(|s| s.path.as_deref())
-                .map_or_else(|| "BASELINE".to_string(), ldd_io::error::shown),
+                .map_or_else(|| "BASELINE".to_string(), ldd_io::shell::path),
         )));
     }
     let old_loci = match (

@@ -193,6 +193,15 @@ pub struct Scored {
     pub judgements: Option<String>,
 }
 
+/// Why the reference has no line past the target side's: the manifest records its count.
+fn target_lines(l: &Loaded) -> String {
+    format!(
+        "{} records {} lines for the target side extract read",
+        ldd_io::error::shown(&l.manifest_path),
+        l.m.inputs.target.lines
+    )
+}
+
 /// Scores every set of `l`, its controls and the corpus for each system (no output
 /// files); `args` checked by [`check_options`] first.
 pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
@@ -217,6 +226,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             }
             e => e.into(),
         })?
+        .limit_lines(l.m.inputs.target.lines, target_lines(l))
         .finish()?;
     if info.sha256 != l.m.inputs.target.sha256 || info.lines != l.m.inputs.target.lines {
         return Err(Error::Data(format!(
@@ -233,7 +243,9 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let mut references = vec![reference.clone()];
     let mut extra_references = Vec::new();
     for extra in args.references.iter().skip(1) {
-        let info = Input::open(extra)?.finish()?;
+        let info =
+            crate::read::select::open_corpus_long(extra, l.m.corpus.lines, &l.manifest_path)?
+                .finish()?;
         let lines = info.lines;
         extra_references.push(crate::format::scores::ReferenceFile {
             path: extra.clone(),
@@ -309,7 +321,8 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let mut stats: Vec<LineStats> = Vec::new();
     for hyp in &args.hyps {
         let name = unique_name(&systems, hyp, "--hyp")?;
-        let (st, hn, _, sha256) = line_stats(hyp, &references, &defs, &metrics)?;
+        let corpus = (l.m.corpus.lines, l.manifest_path.as_path());
+        let (st, hn, _, sha256) = line_stats(hyp, &references, &defs, &metrics, corpus)?;
         l.m.check_translation(&l.manifest_path, hyp, hn)?;
         stats.push(st);
         systems.push(System {

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use crate::error::Result;
 use crate::layout;
-use crate::read::select::read_selected;
+use crate::read::select::{open_corpus_long, read_selected};
 use crate::read::sets::load;
 
 /// Cuts the hypothesis `hyp` of system `name` (checked by [`super::check_name`]; the
@@ -35,7 +35,8 @@ pub fn slice(sets: &Path, hyp: &Path, name: &str) -> Result<()> {
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let (lines, n) = read_selected(hyp, &ids)?;
+    let input = open_corpus_long(hyp, l.m.corpus.lines, &l.manifest_path)?;
+    let (lines, n) = read_selected(input, &ids)?;
     l.m.check_translation(&l.manifest_path, hyp, n)?;
     // Every id of the sets is there (the count is checked).
     let text = |of: &[u32]| -> String {

@@ -24,20 +24,25 @@ const TASK_LINES: usize = 256;
 
 /// Computes per-line statistics of `hyp` against `references` (the first is the corpus
 /// reference; each has one line per corpus line) for each of `defs`, configured by
-/// `metrics`, streaming every file in lockstep. Returns the statistics, the number of
-/// lines of the hypothesis and of the references (equal unless the files differ in
-/// length, in which case statistics are partial) and the SHA-256 of `hyp`.
+/// `metrics`, streaming every file in lockstep; no file is read past the corpus's lines
+/// (`corpus`: their count and the manifest recording it), so an endless `hyp` (a pipe) is
+/// refused at its first line too many. Returns the statistics, the number of lines of the
+/// hypothesis and of the references (equal unless the files differ in length, in which
+/// case statistics are partial) and the SHA-256 of `hyp`.
 pub fn line_stats(
     hyp: &Path,
     references: &[PathBuf],
     defs: &[&MetricDef],
     metrics: &Metrics,
+    corpus: (u64, &Path),
 ) -> Result<(LineStats, u64, u64, String)> {
-    let mut h = Input::open_once(hyp)?;
+    let (lines, manifest) = corpus;
+    let why = crate::read::select::corpus_long(lines, manifest);
+    let mut h = Input::open_once(hyp)?.limit_lines(lines, why.clone());
     let mut refs: Vec<Input> = references
         .iter()
-        .map(|r| Input::open(r))
-        .collect::<std::result::Result<_, _>>()?;
+        .map(|r| Ok(Input::open(r)?.limit_lines(lines, why.clone())))
+        .collect::<Result<_>>()?;
     let mut out = LineStats {
         columns: defs.iter().map(|m| m.empty(metrics)).collect(),
     };
@@ -132,15 +137,11 @@ pub const MAX_SCORE: f64 = 1e15;
 /// The numbers of a file of one finite number per line (surrounding spaces ignored),
 /// which must have `lines` lines; `expected` says why, after "has N lines but".
 pub fn read_numbers(path: &Path, lines: u64, expected: &str) -> Result<Vec<f64>> {
-    let mut input = Input::open(path)?;
+    // No line past `lines` is read: an endless file is refused there.
+    let mut input = Input::open(path)?.limit_lines(lines, expected);
     let mut out = Vec::new();
-    let mut longer = false;
     while let Some(line) = input.next_line()? {
         let n = out.len() as u64 + 1;
-        if n > lines {
-            longer = true;
-            break;
-        }
         let text = line.trim();
         let v: f64 = text.parse().map_err(|_| {
             Error::input(
@@ -165,11 +166,7 @@ pub fn read_numbers(path: &Path, lines: u64, expected: &str) -> Result<Vec<f64>>
         }
         out.push(v);
     }
-    let got = if longer {
-        input.count_rest()?
-    } else {
-        out.len() as u64
-    };
+    let got = out.len() as u64;
     if got != lines {
         return Err(Error::Data(format!(
             "{}: has {got} lines but {expected}",

@@ -43,8 +43,9 @@ pub enum AlignError {
         path: PathBuf,
         /// Number of lines expected (number of sentence pairs).
         expected: usize,
-        /// Number of lines found.
-        found: usize,
+        /// Number of lines found (a longer file is counted no further than one line
+        /// past the expected).
+        found: ldd_io::Counted,
     },
     /// A token of a Pharaoh alignment line is not of the form `i-j` with non-negative integers.
     #[error("{path}:{line}: malformed alignment token {token:?} (expected i-j)")]

@@ -196,7 +196,7 @@ pub fn read_gold(path: &Path, opts: &GoldOptions, lengths: &[(usize, usize)]) ->
                     return Err(AlignError::LineCount {
                         path: path.to_path_buf(),
                         expected: lengths.len(),
-                        found: input.count_rest()? as usize,
+                        found: input.count_rest_up_to(lengths.len() as u64 + 1)?,
                     });
                 }
                 for tok in text.split_whitespace() {
@@ -300,7 +300,7 @@ pub fn read_gold(path: &Path, opts: &GoldOptions, lengths: &[(usize, usize)]) ->
         return Err(AlignError::LineCount {
             path: path.to_path_buf(),
             expected: lengths.len(),
-            found: lines,
+            found: ldd_io::Counted::Exactly(lines as u64),
         });
     }
     let sentences = sure

@@ -3,6 +3,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use ldd_io::Counted;
+
 use crate::error::{AlignError, Result};
 use crate::{Alignment, Link};
 
@@ -81,12 +83,12 @@ pub fn read_range(
         };
         out.push(parse_line_at(line, path, first as usize + k, Some(*lens))?);
     }
-    let found = input.finish()?.lines;
-    if found != total || out.len() != lengths.len() {
+    let found = input.count_rest_up_to(total)?;
+    if found != Counted::Exactly(total) || out.len() != lengths.len() {
         return Err(AlignError::LineCount {
             path: path.to_path_buf(),
             expected: total as usize,
-            found: found as usize,
+            found,
         });
     }
     Ok(out)
@@ -111,7 +113,7 @@ pub fn read_file(
                 return Err(AlignError::LineCount {
                     path: path.to_path_buf(),
                     expected: l.len(),
-                    found: input.finish()?.lines as usize,
+                    found: input.count_rest_up_to(l.len() as u64 + 1)?,
                 });
             }
             Some(l) => Some(l[k]),
@@ -124,7 +126,7 @@ pub fn read_file(
             return Err(AlignError::LineCount {
                 path: path.to_path_buf(),
                 expected: l.len(),
-                found: out.len(),
+                found: Counted::Exactly(out.len() as u64),
             });
         }
     }

@@ -55,7 +55,7 @@ fn wrong_line_count() {
             err,
             AlignError::LineCount {
                 expected: 3,
-                found: 2,
+                found: ldd_io::Counted::Exactly(2),
                 ..
             }
         ),
@@ -72,7 +72,7 @@ fn wrong_line_count() {
             err,
             AlignError::LineCount {
                 expected: 1,
-                found: 2,
+                found: ldd_io::Counted::Exactly(2),
                 ..
             }
         ),

@@ -79,6 +79,9 @@ pub struct Sentence<'a> {
     pub words: Vec<Word<'a>>,
     /// Non-word lines, each with the number of words that precede it.
     pub extras: Vec<(u32, Extra<'a>)>,
+    /// Its `# sent_id` comment was glued to its first word line, with no line break, and
+    /// read as the two lines it stands for ([`crate::reader::parse_block`]).
+    pub glued: bool,
 }
 
 /// Why a sentence is not a tree ([`Sentence::check_tree`]).

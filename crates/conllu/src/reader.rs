@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-use ldd_io::{Error, FileInfo, Input, Result};
+use ldd_io::{Counted, Error, FileInfo, Input, Result};
 
 use crate::model::{Extra, Sentence, Word};
 
@@ -114,6 +114,21 @@ impl<R: Read> Reader<R> {
         Ok(k)
     }
 
+    /// The number of sentences read so far.
+    pub fn sentences(&self) -> u64 {
+        self.sentences
+    }
+
+    /// Counts the remaining blocks as [`Reader::count_rest`] does, but stops once it has
+    /// seen more than `max` sentences in all (then the file is not read further).
+    pub fn count_rest_up_to(&mut self, max: u64) -> Result<Counted> {
+        let room = (max + 1).saturating_sub(self.sentences);
+        Ok(match self.skip_blocks(room)? < room {
+            true => Counted::Exactly(self.sentences),
+            false => Counted::MoreThan(max),
+        })
+    }
+
     /// Reads the remaining blocks and returns the total number of sentences.
     pub fn count_rest(&mut self) -> Result<u64> {
         let mut b = Block::default();
@@ -160,17 +175,49 @@ fn rows(text: &str) -> impl Iterator<Item = (usize, &str, [&str; 10], usize)> + 
     })
 }
 
+/// A `# sent_id = ID` comment glued to the sentence's first word line, as the paper's
+/// published parses have them (`# sent_id = 331\t``\t…`: sentence 33, word 1): the
+/// comment and the word line, or `None` for any other line. Unambiguous: the line has a
+/// word line's ten fields, and the first word's id is `1` (or a multiword range `1-K`),
+/// taken from the end of the first field, the rest a non-empty id.
+fn glued_comment(line: &str, fields: usize) -> Option<(&str, &str)> {
+    let first = line.split('\t').next()?;
+    let id = first.strip_prefix("# sent_id = ")?;
+    if fields != 10 || id.contains(char::is_whitespace) {
+        return None;
+    }
+    let range = id.rfind("1-").filter(|&i| {
+        let k = &id[i + 2..];
+        !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit())
+    });
+    let at = match range {
+        Some(i) => i,
+        None if id.ends_with('1') => id.len() - 1,
+        None => return None,
+    };
+    let cut = first.len() - (id.len() - at);
+    (at > 0).then(|| (&line[..cut], &line[cut..]))
+}
+
 /// Parses one block into a [`Sentence`] and checks that it is a tree (see
-/// [`Sentence::check_tree`]); `path` is used in error messages.
+/// [`Sentence::check_tree`]); `path` is used in error messages. A `# sent_id` comment
+/// glued to the first word line is read as the two lines it stands for
+/// ([`Sentence::glued`]).
 pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
     let mut s = Sentence::default();
     let mut last_empty: Option<(u32, u32)> = None;
     let err =
         |offset: usize, msg: String| Error::input(path, block.first_line + offset as u64, msg);
-    for (k, line, cols, n) in rows(&block.text) {
+    for (k, mut line, mut cols, n) in rows(&block.text) {
         if line.starts_with('#') {
-            s.extras.push((s.words.len() as u32, Extra::Comment(line)));
-            continue;
+            let glued = glued_comment(line, n).filter(|_| s.words.is_empty());
+            let Some((comment, word)) = glued else {
+                s.extras.push((s.words.len() as u32, Extra::Comment(line)));
+                continue;
+            };
+            s.extras.push((0, Extra::Comment(comment)));
+            s.glued = true;
+            (line, cols[0]) = (word, word.split('\t').next().unwrap_or(word));
         }
         if n != 10 {
             return Err(err(

@@ -245,3 +245,71 @@ fn malformed_conllu_names_file_and_line() {
         assert_eq!(err, expect);
     }
 }
+
+/// The paper's published parses glue each `# sent_id = N` comment to the sentence's first
+/// word line (no line break): read as the two lines it stands for — word 1 or a multiword
+/// range `1-K` from the end of the first field, the rest the id — and marked; anything
+/// else that starts with `#` stays a comment (and a word line after it must still start
+/// at word 1).
+#[test]
+fn a_sent_id_glued_to_the_first_word_line_is_read_as_two_lines() {
+    let w = |id: &str, form: &str, head: &str| {
+        format!("{id}\t{form}\t{form}\tX\t_\t_\t{head}\tdep\t_\t_")
+    };
+    let cases: [(String, &str, &[&str]); 3] = [
+        (
+            format!(
+                "# sent_id = 33{}\n{}\n",
+                w("1", "It", "2"),
+                w("2", "is", "0")
+            ),
+            "# sent_id = 33",
+            &["It", "is"],
+        ),
+        (
+            format!("# sent_id = {}\n{}\n", w("1", "A", "0"), w("2", "b", "1")),
+            "# sent_id = ",
+            &[],
+        ),
+        (
+            format!(
+                "# sent_id = 5{}\n{}\n{}\n",
+                w("1-2", "Don't", "_"),
+                w("1", "Do", "0"),
+                w("2", "n't", "1")
+            ),
+            "# sent_id = 5",
+            &["Do", "n't"],
+        ),
+    ];
+    for (text, comment, words) in &cases {
+        let block = Block {
+            text: text.clone(),
+            first_line: 1,
+        };
+        let s = parse_block(&block, Path::new("p.conllu"));
+        if words.is_empty() {
+            // `# sent_id = ` + `1…`: no id is left, so it is a comment and word 2 is out
+            // of sequence.
+            assert!(s.is_err(), "{text}");
+            continue;
+        }
+        let s = s.unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(s.glued);
+        assert_eq!(s.extras[0], (0, Extra::Comment(comment)));
+        let forms: Vec<&str> = s.words.iter().map(|w| w.form).collect();
+        assert_eq!(&forms, words);
+        let mut out = Vec::new();
+        s.write(&mut out).unwrap();
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .starts_with(&format!("{comment}\n1")));
+    }
+    // A comment with tabs that is not a glued id stays a comment.
+    let block = Block {
+        text: format!("# note = x1{}\n", w("1", "A", "0")),
+        first_line: 1,
+    };
+    let s = parse_block(&block, Path::new("p.conllu")).unwrap();
+    assert!(!s.glued && s.words.is_empty());
+}

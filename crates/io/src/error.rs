@@ -91,7 +91,7 @@ impl Error {
 /// Whether `c` must not reach a terminal raw: C0 and C1 controls, DEL, the Unicode line and
 /// paragraph separators, and the bidirectional overrides and isolates (which reorder what
 /// follows them on screen).
-fn unsafe_char(c: char) -> bool {
+pub(crate) fn unsafe_char(c: char) -> bool {
     c.is_control()
         || matches!(
             c,

@@ -155,7 +155,9 @@ pub fn append(path: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|e| Error::io(path, e))
 }
 
-/// Copies the file `from` to the new file `to` (inside an output being staged).
+/// Copies the file `from` to the new file `to` (inside an output being staged): a file of
+/// its own, never a link (the system's `copy_file_range`, which shares the blocks — a
+/// reflink — where the file system can).
 pub fn copy_new(from: &Path, to: &Path) -> Result<()> {
     let mut r = open_raw(from)?;
     let mut w = create_new(to)?;

@@ -100,6 +100,27 @@ pub struct Input<R: Read = File> {
     line_no: u64,
     max_line: usize,
     buf: Vec<u8>,
+    /// The most lines the file may have, and why ([`Input::limit_lines`]).
+    limit: Option<(u64, String)>,
+}
+
+/// A count of lines that stopped early ([`Input::count_rest_up_to`]): exact, or known only
+/// to exceed a bound. Shown as `40` or `more than 40`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// The file has exactly this many lines.
+    Exactly(u64),
+    /// The file has more than this many lines (it was not read further).
+    MoreThan(u64),
+}
+
+impl std::fmt::Display for Counted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Counted::Exactly(n) => write!(f, "{n}"),
+            Counted::MoreThan(n) => write!(f, "more than {n}"),
+        }
+    }
 }
 
 impl<R: Read> std::fmt::Debug for Input<R> {
@@ -182,7 +203,31 @@ impl<R: Read> Input<R> {
             line_no: 0,
             max_line: MAX_LINE_BYTES,
             buf: Vec::new(),
+            limit: None,
         })
+    }
+
+    /// Stops at the line after the first `lines`: reading it (by any method, counting
+    /// included) is an error naming the file and that line, with `why` — what says the
+    /// file has no more lines (the corpus's count, say). An endless input (a pipe, a file
+    /// still growing) or a far longer one is thus refused at its first line too many, not
+    /// read to its end.
+    pub fn limit_lines(mut self, lines: u64, why: impl Into<String>) -> Self {
+        self.limit = Some((lines, why.into()));
+        self
+    }
+
+    /// The error for the line past the limit.
+    fn past_limit(&self) -> Error {
+        let (lines, why) = self
+            .limit
+            .as_ref()
+            .map_or((0, ""), |(n, w)| (*n, w.as_str()));
+        Error::input(
+            &self.path,
+            lines + 1,
+            format!("more lines than the {lines} expected: {why}"),
+        )
     }
 
     /// Sets a different line-length limit (bytes).
@@ -236,6 +281,9 @@ impl<R: Read> Input<R> {
             Ok(got) => got,
             Err(e) => return Err(self.read_error(e, line)),
         };
+        if !matches!(got, Taken::Nothing) && self.limit.as_ref().is_some_and(|(n, _)| line > *n) {
+            return Err(self.past_limit());
+        }
         match got {
             Taken::Nothing => return Ok(None),
             Taken::TooLong(len) => {
@@ -324,6 +372,26 @@ impl<R: Read> Input<R> {
     /// another shard are checked by that shard); returns how many were skipped (fewer at
     /// the end of the file). A final line without terminator counts.
     pub fn skip_lines(&mut self, n: u64) -> Result<u64> {
+        if let Some(room) = self
+            .limit
+            .as_ref()
+            .map(|(max, _)| max.saturating_sub(self.line_no))
+        {
+            if n > room {
+                // Skip to the limit, then the line after it is an error (or the end).
+                let skipped = self.skip_lines_unlimited(room)?;
+                if skipped < room {
+                    return Ok(skipped);
+                }
+                let mut scratch = Vec::new();
+                self.append_line(&mut scratch)?;
+                return Ok(skipped);
+            }
+        }
+        self.skip_lines_unlimited(n)
+    }
+
+    fn skip_lines_unlimited(&mut self, n: u64) -> Result<u64> {
         let mut skipped = 0u64;
         // Whether bytes of a line have been consumed without its `\n`.
         let mut open = false;
@@ -363,6 +431,31 @@ impl<R: Read> Input<R> {
     /// Reads the rest of the file without holding it and returns the total number of
     /// lines (those returned so far plus those left).
     pub fn count_rest(&mut self) -> Result<u64> {
+        match self.limit.as_ref().map(|(n, _)| *n) {
+            Some(max) => match self.count_rest_up_to(max)? {
+                Counted::Exactly(n) => Ok(n),
+                Counted::MoreThan(_) => Err(self.past_limit()),
+            },
+            None => self.count_rest_unlimited(),
+        }
+    }
+
+    /// Counts the rest of the file as [`Input::count_rest`] does, but stops once it has
+    /// seen more than `max` lines in all: the file's line count, or that it has more than
+    /// `max` (then it is not read further). For an error about a file longer than it
+    /// should be, without reading an endless one to its end.
+    pub fn count_rest_up_to(&mut self, max: u64) -> Result<Counted> {
+        if self.line_no > max {
+            return Ok(Counted::MoreThan(max));
+        }
+        let room = max + 1 - self.line_no;
+        Ok(match self.skip_lines_unlimited(room)? < room {
+            true => Counted::Exactly(self.line_no),
+            false => Counted::MoreThan(max),
+        })
+    }
+
+    fn count_rest_unlimited(&mut self) -> Result<u64> {
         let mut lines = self.line_no;
         // Bytes after the last `\n` seen form a final line without terminator.
         let mut partial = false;
@@ -591,6 +684,55 @@ mod tests {
             self.0 = &self.0[1..];
             Ok(1)
         }
+    }
+
+    /// A limit stops every way of reading at the line past it, and counting up to a bound
+    /// stops there too.
+    #[test]
+    fn a_line_limit_stops_reading_at_the_line_past_it() {
+        let text = b"a\nb\nc\nd\n";
+        let limited = |n| input(text).limit_lines(n, "the corpus has fewer");
+        let mut r = limited(2);
+        assert_eq!(r.next_line().unwrap(), Some("a"));
+        assert_eq!(r.next_line().unwrap(), Some("b"));
+        let e = r.next_line().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "t:3: more lines than the 2 expected: the corpus has fewer"
+        );
+        assert!(limited(2)
+            .finish()
+            .unwrap_err()
+            .to_string()
+            .starts_with("t:3:"));
+        assert!(limited(3)
+            .skip_lines(10)
+            .unwrap_err()
+            .to_string()
+            .starts_with("t:4:"));
+        assert_eq!(limited(4).finish().unwrap().lines, 4);
+        assert_eq!(limited(9).skip_lines(10).unwrap(), 4);
+        let mut r = input(text);
+        assert_eq!(r.count_rest_up_to(2).unwrap(), Counted::MoreThan(2));
+        assert_eq!(
+            input(text).count_rest_up_to(4).unwrap(),
+            Counted::Exactly(4)
+        );
+        assert_eq!(
+            input(b"a\nb").count_rest_up_to(9).unwrap(),
+            Counted::Exactly(2)
+        );
+        assert_eq!(Counted::MoreThan(7).to_string(), "more than 7");
+        // An endless reader is refused at its first line too many.
+        let lines = std::io::repeat(b'\n');
+        let mut r = Input::from_reader(Path::new("yes"), lines)
+            .unwrap()
+            .limit_lines(1000, "past");
+        assert!(r
+            .count_rest()
+            .unwrap_err()
+            .to_string()
+            .starts_with("yes:1001:"));
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! - [`name`]: the one validated type for names that become parts of paths.
 //! - [`error`]: errors naming their file and line; input shown in messages has its control
 //!   characters escaped.
+//! - [`shell`]: the one quoting of the words of every command ldd-sets prints for a person
+//!   to paste into a shell.
 //! - [`fs`]: directories, listings, raw copies and renames, each error naming its path.
 //! - [`archive`]: members of zip and tar.gz archives, and lines written as gzip (with
 //!   [`input`], the only code that decompresses or compresses corpus text).
@@ -32,11 +34,13 @@ pub mod input;
 pub mod message;
 pub mod name;
 pub mod output;
+pub mod shell;
 
 pub use archive::{gzip_lines, gzip_member, Archive};
 pub use error::{clear as clear_io_error, Error, Result};
 pub use input::{
-    read_lines, read_text, sha256_bytes, sha256_file, FileInfo, Input, LineRange, MAX_LINE_BYTES,
+    read_lines, read_text, sha256_bytes, sha256_file, Counted, FileInfo, Input, LineRange,
+    MAX_LINE_BYTES,
 };
 pub use name::{Name, NameKind};
 pub use output::{

@@ -32,6 +32,8 @@ use flate2::Compression;
 use ldd_io::{AtomicFile, LineRange};
 use sha2::{Digest, Sha256};
 
+use indicatif::ProgressBar;
+
 use crate::error::{ParseError, Result};
 use crate::input::{count_lines, read_corpus_lines};
 use crate::parser::{ParsedLine, Parser};
@@ -54,6 +56,27 @@ pub enum CacheOutcome {
         /// First line parsed in this run.
         from_line: u64,
     },
+}
+
+/// Another process held the entry's lock: this run waited for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Waited {
+    /// That process.
+    pub pid: u32,
+    /// How long this run waited.
+    pub time: std::time::Duration,
+}
+
+/// What [`ParseCache::get_or_parse_waited`] gives: the parse, what was done, and the wait
+/// for another process parsing the same lines (not parse time).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Got {
+    /// The cached gzip CoNLL-U.
+    pub conllu: PathBuf,
+    /// Hit, parsed or resumed.
+    pub outcome: CacheOutcome,
+    /// The wait for another process, if there was one.
+    pub waited: Option<Waited>,
 }
 
 /// The manifest `K.json` of a finished cached parse.
@@ -180,6 +203,53 @@ impl ParseCache {
         range: Option<LineRange>,
         opts: &ParseOptions,
     ) -> Result<(PathBuf, CacheOutcome)> {
+        let got = self.get_or_parse_waited(corpus, model, range, opts)?;
+        Ok((got.conllu, got.outcome))
+    }
+
+    /// Takes the lock of entry `key`; while another process holds it, the progress bar
+    /// says that this run waits for that process (its clock restarts once the lock is
+    /// taken), and the wait is returned.
+    fn lock_waiting(
+        &self,
+        key: &str,
+        progress: Option<&ProgressBar>,
+    ) -> Result<(ldd_io::cleanup::Lock, Option<Waited>)> {
+        let start = std::time::Instant::now();
+        let mut pid = None;
+        let lock = self.lock_entry(key, &mut |p| {
+            pid = Some(p);
+            if let Some(bar) = progress {
+                bar.suspend(|| {
+                    ldd_io::message::say(&format!(
+                        "ldd-sets: waiting for process {p}, which is parsing the same lines \
+                         into the cache"
+                    ))
+                });
+                bar.set_prefix(format!("waiting for process {p}"));
+            }
+        })?;
+        let waited = pid.map(|pid| Waited {
+            pid,
+            time: start.elapsed(),
+        });
+        if let (Some(_), Some(bar)) = (waited, progress) {
+            bar.set_prefix("parsing");
+            bar.reset_elapsed();
+            bar.reset_eta();
+        }
+        Ok((lock, waited))
+    }
+
+    /// [`ParseCache::get_or_parse_lines`], with the wait for another process parsing the
+    /// same lines reported apart ([`Got`]).
+    pub fn get_or_parse_waited(
+        &self,
+        corpus: &Path,
+        model: &Path,
+        range: Option<LineRange>,
+        opts: &ParseOptions,
+    ) -> Result<Got> {
         let corpus_sha = sha256_file(corpus)?;
         let model_sha = sha256_file(model)?;
         let key = key_of(&corpus_sha, &model_sha, range);
@@ -188,19 +258,17 @@ impl ParseCache {
         let manifest_path = self.manifest_path(&key);
         // A hit needs no lock (so a read-only cache serves hits); a miss is built under the
         // entry's lock, and checked again once the lock is held.
+        let got = |conllu: PathBuf, outcome, waited| Got {
+            conllu,
+            outcome,
+            waited,
+        };
         if self.valid_manifest(&key)?.is_some() {
-            return Ok((final_path, CacheOutcome::Hit));
+            return Ok(got(final_path, CacheOutcome::Hit, None));
         }
-        let progress = opts.progress.clone();
-        let _lock = self.lock_entry(&key, &mut |pid| {
-            if let Some(bar) = &progress {
-                bar.println(format!(
-                    "waiting for process {pid}, which is parsing the same lines into the cache"
-                ));
-            }
-        })?;
+        let (_lock, waited) = self.lock_waiting(&key, opts.progress.as_ref())?;
         if self.valid_manifest(&key)?.is_some() {
-            return Ok((final_path, CacheOutcome::Hit));
+            return Ok(got(final_path, CacheOutcome::Hit, waited));
         }
         remove_if_exists(&final_path)?;
         remove_if_exists(&manifest_path)?;
@@ -307,7 +375,7 @@ impl ParseCache {
         } else {
             CacheOutcome::Parsed
         };
-        Ok((final_path, outcome))
+        Ok(got(final_path, outcome, waited))
     }
 
     /// The manifest of the finished entry whose parse is `conllu` (a path returned by

@@ -16,7 +16,8 @@ mod stream;
 mod udpipe;
 
 pub use cache::{
-    CacheManifest, CacheOutcome, ChunkRecord, ParseCache, Piece, WholeCorpus, CACHE_FORMAT,
+    CacheManifest, CacheOutcome, ChunkRecord, Got, ParseCache, Piece, Waited, WholeCorpus,
+    CACHE_FORMAT,
 };
 pub use error::{ParseError, Result};
 pub use input::{read_corpus_lines, CorpusLines};

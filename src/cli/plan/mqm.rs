@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use ldd_sets::config::Languages;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::judge::mqm::MqmOptions;
 
@@ -20,12 +21,13 @@ pub enum MqmPlan {
 pub struct ExportPlan {
     /// The campaign's files.
     pub files: Vec<PathBuf>,
-    /// The system whose outputs are the reference.
-    pub reference_system: String,
+    /// The system whose outputs are the reference (none: the one named like a human
+    /// reference).
+    pub reference_system: Option<String>,
     /// Where the corpus goes.
     pub dir: PathBuf,
     /// The source and target language codes (they name the files), checked.
-    pub languages: (String, String),
+    pub languages: Languages,
     /// Print nothing but errors.
     pub quiet: bool,
 }
@@ -55,32 +57,45 @@ pub fn mqm(a: &MqmArgs) -> Result<MqmPlan> {
                 "--export needs --src-lang and --tgt-lang".into(),
             ));
         };
-        for code in [src, tgt] {
-            ldd_io::name::check(ldd_io::NameKind::File, code, "a language code")?;
-        }
         return Ok(MqmPlan::Export(ExportPlan {
             files: a.mqm.clone(),
             reference_system: a.reference_system.clone(),
             dir: dir.clone(),
-            languages: (src.clone(), tgt.clone()),
+            languages: Languages::new(src, tgt)?,
             quiet: a.quiet.quiet,
         }));
     }
     let Some(sets) = &a.sets else {
         return Err(Error::Config("give --sets DIR (or --export DIR)".into()));
     };
-    let severities = lower(&a.severity);
+    let given = !a.severity.is_empty();
+    let severities = if given {
+        lower(&a.severity)
+    } else {
+        vec!["major".into(), "minor".into()]
+    };
     if severities.is_empty() {
         return Err(Error::Config(
             "--severity: name at least one severity (e.g. major,minor)".into(),
         ));
     }
+    let references = a.references.as_ref().map(|r| {
+        let r: Vec<String> = r.iter().map(|s| s.trim().to_string()).collect();
+        if r == ["none"] {
+            Vec::new()
+        } else {
+            r
+        }
+    });
     Ok(MqmPlan::Judge(Box::new(JudgePlan {
         sets: sets.clone(),
         options: MqmOptions {
             files: a.mqm.clone(),
             docs: a.docs.clone(),
             severities,
+            severities_given: given,
+            source_issues: a.source_issues,
+            references,
             categories: lower(&a.categories),
             exclude: a.exclude.clone(),
             conllu: a.conllu.clone(),

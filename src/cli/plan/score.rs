@@ -103,6 +103,9 @@ pub fn score(a: &ScoreArgs) -> Result<ScorePlan> {
         }),
     };
     check_options(&options)?;
+    if let Some(out) = &a.out {
+        out_dir(out)?;
+    }
     Ok(ScorePlan {
         sets: a.sets.clone(),
         options,
@@ -110,6 +113,19 @@ pub fn score(a: &ScoreArgs) -> Result<ScorePlan> {
         replace: a.replace,
         quiet: a.quiet.quiet,
     })
+}
+
+/// `score --out DIR`, checked before any work: a directory (created when missing), not a
+/// file.
+fn out_dir(out: &std::path::Path) -> Result<()> {
+    if out.exists() && !out.is_dir() {
+        return Err(Error::Config(format!(
+            "--out {}: is a file, not a directory; `score` writes scores.json and scores.csv \
+             into the directory --out names (created when missing): give a directory",
+            ldd_io::error::shown(out)
+        )));
+    }
+    Ok(())
 }
 
 /// `compare`'s plan: the flags as given.

@@ -3,13 +3,16 @@
 
 use std::fmt::Write as _;
 
-use super::{ci, esc, f2};
+use super::{ci, esc, f2, small_mark};
 use crate::report::render::Views;
-use crate::report::scores::{metric_label, Row};
+use crate::report::scores::{mark, metric_label, Row};
+use crate::view::scores::ScoreTable;
 
 /// What changes with distance, per system: for every phenomenon and metric, the score of
 /// the shortest and the longest `ge` set with a score, the change, the trend's Spearman ρ
-/// with its interval, and the sets significantly worse than their controls.
+/// with its interval, and the sets worse than their controls — read from the same score
+/// tables ([`crate::view::scores::ScoreView`]) and marked as the tables mark them (`*`,
+/// `**`, `†`), small sets with the tables' ⚠.
 pub(super) fn findings(s: &mut String, v: &Views) {
     s.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
     let Some(sc) = &v.scores else {
@@ -22,8 +25,10 @@ pub(super) fn findings(s: &mut String, v: &Views) {
     s.push_str("<p>For every system, how each score changes from the shortest to the longest \
         dependencies (<code>ge</code> sets: distance at least <i>d</i>), with the rank correlation of \
         score and <i>d</i> (negative: worse on longer dependencies; its 95% interval in brackets), \
-        and the sets on which the system is significantly worse than on length-matched controls \
-        (one-sided p &lt; 0.05).</p>\n");
+        and every set on which the system is worse than on length-matched controls, as the tables \
+        below mark it (<strong>*</strong> / <strong>**</strong>: one-sided p &lt; 0.05 / 0.01; \
+        <strong>†</strong>: every control scored higher). ⚠: fewer than 100 sentences (or judged loci, \
+        or items), a score that varies a lot with the sample.</p>\n");
     for (col, sys) in sc.systems.iter().enumerate() {
         let _ = write!(
             s,
@@ -49,9 +54,10 @@ pub(super) fn findings(s: &mut String, v: &Views) {
                 };
                 let at = |row: &Row| {
                     format!(
-                        "{} <small>(d ≥ {})</small>",
+                        "{} <small>(d ≥ {})</small>{}",
                         f2(row.score),
-                        row.min_distance.unwrap_or(0)
+                        row.min_distance.unwrap_or(0),
+                        small(size.set(&row.bucket).map_or(0, |x| x.sentences), row)
                     )
                 };
                 let change = match (first.score, last.score) {
@@ -59,13 +65,7 @@ pub(super) fn findings(s: &mut String, v: &Views) {
                     _ => "–".into(),
                 };
                 let trend = sc.trend(col, m, p);
-                let worse: Vec<String> = size
-                    .eq
-                    .iter()
-                    .filter_map(|set| row(&set.bucket))
-                    .filter(|row| row.control_p_value.is_some_and(|v| v < 0.05))
-                    .map(|row| row.bucket.clone())
-                    .collect();
+                let worse = worse_than_controls(table, v, p, col);
                 let _ = write!(
                     s,
                     "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
@@ -80,7 +80,7 @@ pub(super) fn findings(s: &mut String, v: &Views) {
                     if worse.is_empty() {
                         "–".to_string()
                     } else {
-                        esc(&worse.join(", "))
+                        worse.join(", ")
                     }
                 );
             }
@@ -88,4 +88,36 @@ pub(super) fn findings(s: &mut String, v: &Views) {
         s.push_str("</tbody></table></div>\n");
     }
     s.push_str("</section>\n");
+}
+
+/// The sets of phenomenon `p` that system `col` does worse on than on their controls, as
+/// the table `t` of the page marks them (its set lines, of the sets the manifest lists, in
+/// table order): each as HTML, its bucket, its mark and the small-set ⚠.
+fn worse_than_controls(t: &ScoreTable, v: &Views, p: &str, col: usize) -> Vec<String> {
+    t.lines
+        .iter()
+        .filter(|l| l.key.is_set() && l.key.phenomenon == p)
+        .filter_map(|l| Some((v.sizes.set(p, l.key.bucket)?, l.cells.get(col).copied()??)))
+        .filter(|(_, row)| !mark(row).is_empty())
+        .map(|(set, row)| {
+            format!(
+                "{} <strong>{}</strong>{}",
+                esc(&set.bucket),
+                mark(row),
+                small(set.sentences, row)
+            )
+        })
+        .collect()
+}
+
+/// The small-set ⚠ of a set of `sentences` sentences whose score is `row`: the tables'
+/// mark of a set of fewer than 100 sentences, and the same mark when the score rests on
+/// fewer than 100 of what its metric counts (judged loci, contrastive items).
+fn small(sentences: u64, row: &Row) -> &'static str {
+    match small_mark(sentences) {
+        "" if row.small_set => {
+            "<abbr title=\"fewer than 100 judged loci or items: the score is noisy\">⚠</abbr>"
+        }
+        m => m,
+    }
 }

@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 
 use super::{anchor, ci, esc, f2, figure, p3, small_mark};
-use crate::format::command::shell_word;
 use crate::format::sets::SetKind;
 use crate::report::chart::{Chart, Panel, Plot, ScorePoint, Spec};
 use crate::report::render::Views;
@@ -129,7 +128,7 @@ pub(super) fn scores(s: &mut String, r: &Report, v: &Views, figs: &[Vec<(Chart, 
              with each system, then run <code>ldd-sets score --sets {} --hyp SYSTEM.{}</code> and this report \
              again.</p>\n</section>",
             esc(&r.m.inputs.source.path.display().to_string()),
-            esc(&shell_word(&r.dir.display().to_string())),
+            esc(&ldd_io::shell::path(&r.dir)),
             esc(r.m.languages.target())
         );
         return;

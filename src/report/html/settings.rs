@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::esc;
 use crate::detect::alignment::Direction;
 use crate::detect::rules::Order;
-use crate::format::command::{shell_line, shell_word};
+use crate::format::command::shell_line;
 use crate::format::manifest::ShardRecord;
 use crate::format::options::ModelType;
 use crate::format::sets::ControlStatus;
@@ -265,6 +265,6 @@ pub(super) fn settings(s: &mut String, r: &Report, v: &Views) {
     let _ = writeln!(
         s,
         "ldd-sets report --sets {}</pre>\n</section>",
-        esc(&shell_word(&r.dir.display().to_string()))
+        esc(&ldd_io::shell::path(&r.dir))
     );
 }
