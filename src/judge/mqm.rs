@@ -187,6 +187,14 @@ pub struct MqmResult {
     pub left_out: LeftOut,
 }
 
+/// Whether error `e` counts: of the severities and categories chosen.
+fn counts(o: &MqmOptions, e: &ErrorSpan) -> bool {
+    let sev = e.severity.to_ascii_lowercase();
+    let cat = e.category.to_ascii_lowercase();
+    o.severities.contains(&sev)
+        && (o.categories.is_empty() || o.categories.iter().any(|p| cat.starts_with(p.as_str())))
+}
+
 /// Judges every locus of the sets directory `sets` and every content word of its corpus
 /// lines that have MQM ratings, and compares with the raters ([`MqmResult`]); the SHA-256
 /// of its manifest names the sets in the report. Everything is read first (the sets, the
@@ -208,17 +216,7 @@ pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
         excluded,
         identical,
     } = read_all(l, o)?;
-    let counts = |e: &ErrorSpan| {
-        let sev = e.severity.to_ascii_lowercase();
-        let cat = e.category.to_ascii_lowercase();
-        o.severities.contains(&sev)
-            && (o.categories.is_empty() || o.categories.iter().any(|p| cat.starts_with(p.as_str())))
-    };
-    let unlocated = c
-        .ratings()
-        .flat_map(|r| r.raters.values().flatten())
-        .filter(|e| counts(e) && e.target.is_empty() && e.source.is_empty())
-        .count() as u64;
+    let counts = |e: &ErrorSpan| counts(o, e);
     // Then the locus judgement: the aligner, the references aligned, the sets' loci on
     // these lines; each system judged and compared with its raters.
     let j = Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
@@ -242,17 +240,17 @@ pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
     };
     let mut g = Gathered::default();
     for system in &systems {
-        let rated: BTreeMap<u32, &Rated> = ids
+        // Its outputs of the lines it was rated on.
+        let rated = ids
             .iter()
-            .filter_map(|id| Some((*id, c.rating(system, matched[id])?)))
-            .collect();
-        cx.system(system, &rated, &mut g)?;
+            .filter_map(|id| Some((*id, c.rating(system, matched[id])?)));
+        cx.system(system, &rated.collect(), &mut g)?;
     }
-    let p = agreement::Permutations {
-        n: o.permutations,
-        seed: o.seed,
-    };
-    let (words, words_baseline, loci_all, loci_baseline, kinds) = g.agreements(p);
+    let (words, words_baseline, loci_all, loci_baseline, kinds) =
+        g.agreements(agreement::Permutations {
+            n: o.permutations,
+            seed: o.seed,
+        });
     let report = MqmReport {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
         manifest_sha256: l.manifest_sha256.clone(),
@@ -262,7 +260,7 @@ pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
         categories: o.categories.clone(),
         excluded,
         judgement,
-        segments: segments_read(&c, matched.len(), unmatched, ids.len(), unlocated),
+        segments: segments_read(&c, o, matched.len(), unmatched, ids.len()),
         words,
         loci: loci_all,
         words_baseline,
@@ -281,7 +279,6 @@ pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
         left_out: c.left_out,
     })
 }
-
 
 /// What `mqm` reads before it judges ([`read_all`]).
 struct Read {
@@ -515,14 +512,20 @@ fn not_the_reference(
     Ok(())
 }
 
-/// How the campaign `c` was read and matched.
+/// How the campaign `c` was read and matched (and how many of the errors that count, by
+/// `o`, have no span).
 fn segments_read(
     c: &Campaign,
+    o: &MqmOptions,
     matched: usize,
     unmatched: u64,
     used: usize,
-    unlocated: u64,
 ) -> Segments {
+    let unlocated = c
+        .ratings()
+        .flat_map(|r| r.raters.values().flatten())
+        .filter(|e| counts(o, e) && e.target.is_empty() && e.source.is_empty())
+        .count() as u64;
     Segments {
         rows: c.rows,
         segments: c.segments.len() as u64,
@@ -537,7 +540,6 @@ fn segments_read(
         marked_twice: c.left_out.marked_twice,
     }
 }
-
 
 /// The kinds of loci whose agreement is reported apart, in order.
 const KINDS: [SetKind; 2] = [SetKind::Lexical, SetKind::Reorder];

@@ -9,12 +9,12 @@
 //! tokens linked to it:
 //!
 //! 1. *R* empty: **no reference** — nothing to compare with (not judged);
-//! 2. the output has the word of a token of *R* (case-folded) at that token's occurrence:
-//!    the occurrences of the word on both sides matched in order — each to its own when
-//!    the output has as many as the reference, else by their relative positions in the
-//!    lines, so that the occurrence left unmatched is the one the output lacks — **correct**,
-//!    whether or not the aligner links it to *w* (evidence `same` when it does, `present`
-//!    when not);
+//! 2. a token of *H* is the word of a token of *R* (case-folded), or the output has that
+//!    word at the reference token's occurrence — the occurrences of the word on both sides
+//!    matched in order: each to its own when the output has as many as the reference, else
+//!    by their relative positions in the lines, so that the occurrence left unmatched is
+//!    the one the output lacks: **correct** (evidence `same` when the aligner links it to
+//!    *w*, `present` when not);
 //! 3. a token of *H* renders a token of *R* by another form of the word — the same lemma
 //!    (with a tagger, `--lemma-model`), or, when *w* is a content word, a morphological
 //!    variant ([`variant`]) — **correct**;
@@ -341,7 +341,7 @@ fn decide(
         .iter()
         .filter_map(|&t| occurrence(reference, t, output))
         .collect();
-    if kept.iter().any(|t| h.contains(t)) {
+    if kept.iter().any(|t| h.contains(t)) || same_word(reference, r, output, h) {
         return (Evidence::Same, Vec::new());
     }
     if !kept.is_empty() {
@@ -367,6 +367,17 @@ fn decide(
     } else {
         (at.unwrap_or(Evidence::Other(0.0)), Vec::new())
     }
+}
+
+/// Whether one of the output tokens `h` the aligner links to the word is the word of one
+/// of its reference tokens `r` (case-folded): the output has the word at the locus,
+/// whichever occurrence of a repeated word the order of the lines would pair it with.
+fn same_word(reference: &Side, r: &[usize], output: &Side, h: &[usize]) -> bool {
+    h.iter().filter_map(|&x| output.tokens.get(x)).any(|o| {
+        r.iter()
+            .filter_map(|&t| reference.tokens.get(t))
+            .any(|t| t.to_lowercase() == o.to_lowercase())
+    })
 }
 
 /// The output token that is the occurrence of reference token `t`'s word (case-folded),
@@ -596,6 +607,10 @@ mod tests {
         // One left, where the first was (relative position 0.1 against 0.1 and 0.9): the
         // locus's is the one missing.
         assert_eq!(e("nach Er schlug es"), Evidence::Omitted);
+        // ... unless the aligner links the locus word to it: the word is where the aligner
+        // places the locus (a line whose other words are gone pairs occurrences badly).
+        let linked = side("nach Er schlug es", &[(3, 0)]);
+        assert_eq!(judge(&reference, &linked, 3).evidence, Evidence::Same);
         // One left, at the end: the locus's.
         assert_eq!(e("Er schlug es nach"), Evidence::Present);
         assert_eq!(match_in_order(&[0.5], &[0.375, 0.875]), vec![0]);

@@ -146,8 +146,8 @@ pub fn section(s: &mut String, r: &Report) {
          the tokens aligned to them. Pick a phenomenon, a set and, per system, a judgement: \
          the list keeps the loci that match every choice. The judgement (<code>locus:3</code>) \
          looks at the output's words at the locus only: a word of the locus is correct when \
-         the output has the reference's word for it at that occurrence (aligned to it or \
-         not), another form of it (same lemma, or an inflection of a content word), or, for \
+         the output has the reference's word for it where the aligner links the word or at \
+         that occurrence of the reference's word, another form of it (same lemma, or an inflection of a content word), or, for \
          a content word, a likely translation of it in the aligner's lexicon; unaligned when \
          such a word is there but the aligner links it to no source word; incorrect \
          otherwise, an omission included. A locus is incorrect when one of its words is, \
