@@ -341,7 +341,7 @@ fn decide(
         .iter()
         .filter_map(|&t| occurrence(reference, t, output))
         .collect();
-    if kept.iter().any(|t| h.contains(t)) || same_word(reference, r, output, h) {
+    if kept.iter().any(|t| h.contains(t)) || same_word(w, (reference, r), (output, h)) {
         return (Evidence::Same, Vec::new());
     }
     if !kept.is_empty() {
@@ -369,14 +369,29 @@ fn decide(
     }
 }
 
-/// Whether one of the output tokens `h` the aligner links to the word is the word of one
-/// of its reference tokens `r` (case-folded): the output has the word at the locus,
-/// whichever occurrence of a repeated word the order of the lines would pair it with.
-fn same_word(reference: &Side, r: &[usize], output: &Side, h: &[usize]) -> bool {
-    h.iter().filter_map(|&x| output.tokens.get(x)).any(|o| {
-        r.iter()
-            .filter_map(|&t| reference.tokens.get(t))
-            .any(|t| t.to_lowercase() == o.to_lowercase())
+/// Whether one of the output tokens `h` the aligner links to source word `w` is the word
+/// of one of its reference tokens `r` (case-folded) and renders no other source word that
+/// the reference renders by that word: the output has the word at the locus, whichever
+/// occurrence of a repeated word the order of the lines would pair it with — but not
+/// another word's occurrence that the aligner links to the locus too (*me* of *for me*
+/// taken for the dropped *me* of *offering me*).
+fn same_word(w: usize, (reference, r): (&Side, &[usize]), (output, h): (&Side, &[usize])) -> bool {
+    let lower = |side: &Side, t: usize| side.tokens.get(t).map(|x| x.to_lowercase());
+    h.iter().any(|&x| {
+        let Some(o) = lower(output, x) else {
+            return false;
+        };
+        let theirs = |v: usize| {
+            reference
+                .linked(v)
+                .iter()
+                .any(|&t| lower(reference, t) == Some(o.clone()))
+        };
+        r.iter().any(|&t| lower(reference, t) == Some(o.clone()))
+            && !output
+                .links
+                .iter()
+                .any(|&(v, y)| y == x && v != w && theirs(v))
     })
 }
 
@@ -611,6 +626,14 @@ mod tests {
         // places the locus (a line whose other words are gone pairs occurrences badly).
         let linked = side("nach Er schlug es", &[(3, 0)]);
         assert_eq!(judge(&reference, &linked, 3).evidence, Evidence::Same);
+        // ... but not when that token is another source word's rendering by the same word
+        // (here source word 2's, linked to the first `nach` in the reference too).
+        let reference2 = side("nach Er schlug es nach", &[(2, 0), (0, 1), (1, 2), (3, 4)]);
+        let theirs = side("nach Er schlug es", &[(2, 0), (3, 0)]);
+        assert_eq!(
+            judge(&reference2, &theirs, 3).judgement,
+            Judgement::Incorrect
+        );
         // One left, at the end: the locus's.
         assert_eq!(e("Er schlug es nach"), Evidence::Present);
         assert_eq!(match_in_order(&[0.5], &[0.375, 0.875]), vec![0]);
