@@ -606,8 +606,13 @@ fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: 
             assert_eq!(r[9], x[9], "{r:?}");
             continue;
         }
-        let line = gone.get(&r[2].parse().unwrap()).cloned().unwrap_or_default();
-        let mut judged = x[10].split_whitespace().map(|p| p.parse::<usize>().unwrap());
+        let line = gone
+            .get(&r[2].parse().unwrap())
+            .cloned()
+            .unwrap_or_default();
+        let mut judged = x[10]
+            .split_whitespace()
+            .map(|p| p.parse::<usize>().unwrap());
         if !judged.all(|p| line.contains(&p)) {
             continue;
         }
