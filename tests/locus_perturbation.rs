@@ -446,7 +446,7 @@ fn suite(c: &Corpus, tmp: &Path) -> Vec<(Kind, Row)> {
     let first = dir.join("first");
     let same: Vec<String> = reference.iter().map(|t| t.join(" ")).collect();
     let ref_file = write(Kind::Reference, &same);
-    score(&c.sets, &[ref_file.clone()], &first);
+    score(&c.sets, std::slice::from_ref(&ref_file), &first);
     let (_, loci) = judgements(&first.join("scores.loci.tsv"));
     let mut by_line: BTreeMap<usize, Vec<&RefLocus>> = BTreeMap::new();
     for l in &loci {

@@ -363,11 +363,13 @@ fn several_raters_decide_by_half_and_missing_segments_are_left_out() {
     assert!(absent_or_empty(&t.path().join("bad")));
 }
 
+/// What [`held_out`] gives: mqm.json, the items and the output directory.
+type HeldOut = (serde_json::Value, Vec<BTreeMap<String, String>>, PathBuf);
+
 /// `mqm` on the held-out talks 3, 5 and 6 with the default 1,000 shuffles: mqm.json and
 /// the items, made once for the tests that read them.
-fn held_out() -> &'static (serde_json::Value, Vec<BTreeMap<String, String>>, PathBuf) {
-    static H: OnceLock<(serde_json::Value, Vec<BTreeMap<String, String>>, PathBuf)> =
-        OnceLock::new();
+fn held_out() -> &'static HeldOut {
+    static H: OnceLock<HeldOut> = OnceLock::new();
     H.get_or_init(|| {
         let out = fixture()._dir.path().join("held-out");
         let (r, items) = judge(
@@ -500,7 +502,7 @@ fn agreement_equals_scikit_learn_and_scipy() {
     let located: Vec<&BTreeMap<String, String>> = judged
         .iter()
         .copied()
-        .filter(|x| x["error"] != "")
+        .filter(|x| !x["error"].is_empty())
         .collect();
     let w = &r["words"];
     assert_eq!(w["items"].as_u64(), Some(items.len() as u64));
