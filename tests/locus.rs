@@ -699,7 +699,7 @@ fn check_item_browser(sets: &Path, scored: &Path, tmp: &Path) {
     let steps: Vec<Filter> = vec![
         (None, None, vec![]),
         (Some("particle"), None, vec![]),
-        (Some("particle"), None, vec![(1, "unaligned")]),
+        (Some("particle"), None, vec![(1, "incorrect")]),
         (None, Some("ge5"), vec![(2, "correct")]),
         (Some("reflexive"), Some("ge1"), vec![(0, "no_reference")]),
     ];
