@@ -8,6 +8,7 @@
 //! answers, shares with Wilson intervals, Cohen's and Fleiss' κ, disagreements, and the
 //! agreement of locus accuracy with the annotators.
 
+pub mod agreement;
 pub mod campaign;
 pub mod form;
 pub mod mqm;
@@ -165,11 +166,19 @@ human_ci_low,human_ci_high,judged,accuracy";
 
 /// The header of `mqm.disagreements.tsv`.
 pub const MQM_DISAGREEMENTS_HEADER: &str = "system\tphenomenon\tline\tsegment\tdoc\tdep\thead\t\
-judgement\tp_error\trater_error\tsource\treference\toutput";
+judgement\tevidence\trater_error\tsource\treference\toutput";
 
 /// The header of `mqm --items`' file.
 pub const MQM_ITEMS_HEADER: &str = "level\tline\tsegment\tdoc\tsystem\tword\tform\tupos\t\
-output\tpositions\tjudgement\tword_chrf\tsentence_chrf\tp_error\terror";
+output\tpositions\tjudgement\tevidence\tsentence_chrf\terror";
+
+/// The headers of the files `mqm` wrote with `locus:2` (replaced like its own).
+const MQM_TSV_HEADERS_2: [&str; 2] = [
+    "system\tphenomenon\tline\tsegment\tdoc\tdep\thead\t\
+judgement\tp_error\trater_error\tsource\treference\toutput",
+    "level\tline\tsegment\tdoc\tsystem\tword\tform\tupos\t\
+output\tpositions\tjudgement\tword_chrf\tsentence_chrf\tp_error\terror",
+];
 
 fn opt_num(x: Option<f64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
@@ -210,7 +219,7 @@ pub fn mqm_disagreements(r: &crate::format::mqm::MqmReport) -> String {
             c(&d.dep),
             c(&d.head),
             d.judgement.clone(),
-            d.p_error.map(|p| format!("{p:.4}")).unwrap_or_default(),
+            c(&d.evidence),
             d.rater_error.to_string(),
             c(&d.source),
             c(&d.reference),
@@ -227,7 +236,6 @@ pub fn mqm_items(items: &[crate::format::mqm::Item]) -> String {
     use crate::format::spreadsheet_tsv_cell as c;
     let mut t = String::from(MQM_ITEMS_HEADER);
     t.push('\n');
-    let f = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();
     for x in items {
         let cells = [
             x.level.clone(),
@@ -245,10 +253,9 @@ pub fn mqm_items(items: &[crate::format::mqm::Item]) -> String {
                 .collect::<Vec<_>>()
                 .join(" "),
             x.judgement.clone(),
-            f(x.word_chrf),
+            c(&x.evidence),
             format!("{:.6}", x.sentence_chrf),
-            f(x.p_error),
-            u8::from(x.error).to_string(),
+            x.error.map(|e| u8::from(e).to_string()).unwrap_or_default(),
         ];
         t.push_str(&cells.join("\t"));
         t.push('\n');
@@ -264,7 +271,11 @@ fn mqm_written_by_us(path: &Path) -> bool {
     let first = text.lines().next().unwrap_or("");
     match path.extension().and_then(|e| e.to_str()) {
         Some("csv") => first == MQM_CSV_HEADER,
-        Some("tsv") => first == MQM_DISAGREEMENTS_HEADER || first == MQM_ITEMS_HEADER,
+        Some("tsv") => {
+            first == MQM_DISAGREEMENTS_HEADER
+                || first == MQM_ITEMS_HEADER
+                || MQM_TSV_HEADERS_2.contains(&first)
+        }
         _ => serde_json::from_str::<crate::format::mqm::MqmReport>(&text).is_ok(),
     }
 }

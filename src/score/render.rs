@@ -59,7 +59,8 @@ fn written_by_us(p: &Path) -> bool {
     match p.extension().and_then(|e| e.to_str()) {
         Some("csv") => header().is_some_and(|h| h.starts_with(CSV_HEADER)),
         Some("tsv") => header().is_some_and(|h| {
-            h == crate::format::judged::HEADER || h == crate::format::judged::HEADER_1
+            use crate::format::judged::{HEADER, HEADER_1, HEADER_2};
+            h == HEADER || h == HEADER_2 || h == HEADER_1
         }),
         _ => ldd_io::read_text(p, 1 << 30).is_ok_and(|text| {
             serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| {
