@@ -8,8 +8,8 @@ use std::path::Path;
 
 use crate::score::compare::SetAgreement;
 use crate::score::merge::Earlier;
-use crate::score::{Method, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
-use crate::view::ScoreView;
+use crate::score::{Method, Metric, Row, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
+use crate::view::{ScoreLine, ScoreView};
 
 /// Input text (names from the manifest and the command line) as printed.
 fn esc(s: &str) -> std::borrow::Cow<'_, str> {
@@ -33,37 +33,55 @@ fn significant(p: Option<f64>, confidence: f64) -> bool {
     p.is_some_and(|p| p < 1.0 - confidence)
 }
 
-/// The stdout table: per metric, one row per corpus/set, per system the score (`*`:
-/// differs from the baseline), its interval, the controls' `mean±sd`, the rank and the
-/// set-minus-controls difference (`!`: worse than the controls); `~` marks small sets.
-/// Then the distance trends and the signatures.
-pub fn render_table(r: &Scores) -> String {
-    let mut s = String::new();
-    let sig = &r.significance;
-    let conf = sig.confidence.unwrap_or(DEFAULT_CONFIDENCE);
-    let level = format!("{}%", conf * 100.0);
-    let alpha = format!("{}", ((1.0 - conf) * 1e6).round() / 1e6);
+/// The table's confidence level (`95%`) and significance level (`0.05`), as printed.
+struct Levels {
+    confidence: f64,
+    level: String,
+    alpha: String,
+}
+
+impl Levels {
+    fn of(scores: &Scores) -> Self {
+        let confidence = scores.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
+        Levels {
+            confidence,
+            level: format!("{}%", confidence * 100.0),
+            alpha: format!("{}", ((1.0 - confidence) * 1e6).round() / 1e6),
+        }
+    }
+}
+
+/// The lines above the tables: corpus and reference, the interval, the test, and the
+/// legend of the columns.
+fn legend(out: &mut String, scores: &Scores, levels: &Levels) {
+    let significance = &scores.significance;
+    let (level, alpha) = (&levels.level, &levels.alpha);
     let _ = writeln!(
-        s,
+        out,
         "{} corpus lines; reference {}",
-        r.corpus_lines,
-        r.reference
+        scores.corpus_lines,
+        scores
+            .reference
             .as_deref()
             .map_or_else(|| "–".to_string(), ldd_io::error::shown)
     );
-    if let (Some(b @ 1..), Some(seed)) = (sig.bootstrap, sig.seed) {
+    if let (Some(b @ 1..), Some(seed)) = (significance.bootstrap, significance.seed) {
         let _ = writeln!(
-            s,
+            out,
             "[{level} CI]: bootstrap interval ({b} resamples, seed {seed})"
         );
     }
-    if let (Some(m), Some(base), Some(n)) = (sig.method.as_deref(), r.systems.first(), sig.n) {
+    if let (Some(method), Some(base), Some(n)) = (
+        significance.method.as_deref(),
+        scores.systems.first(),
+        significance.n,
+    ) {
         let _ = writeln!(
-            s,
+            out,
             "*: differs from the baseline {} (paired {}, {n} {}, p < {alpha})",
             esc(&base.name),
-            esc(m),
-            if m == Method::Bootstrap.name() {
+            esc(method),
+            if method == Method::Bootstrap.name() {
                 "resamples"
             } else {
                 "trials"
@@ -72,168 +90,213 @@ pub fn render_table(r: &Scores) -> String {
     }
     // Accuracies (locus, contrastive) count their loci or items, not sentences.
     let _ = writeln!(
-        s,
+        out,
         "rank: controls scoring better than the set, of K; Δctl: set minus controls' mean, \
          !: worse than its controls (one-sided p < {alpha}); ~: fewer than {SMALL_SET} sentences \
          (locus accuracy: judged loci; contrastive accuracy: items)"
     );
-    if r.metrics.iter().any(|m| m.key == crate::locus::KEY) {
+    if scores.metrics.iter().any(|m| m.key == crate::locus::KEY) {
         let _ = writeln!(
-            s,
+            out,
             "Locus: same-POS acc: accuracy of the other words of the set's sentences with a \
              locus word's part of speech; Δpos: the locus words' accuracy minus it, !: lower \
              (two-sided p < {alpha}); unal.: locus words the output has no token for (not judged)"
         );
     }
-    let view = ScoreView::of(r);
-    let label_w = view
-        .tables
+}
+
+/// The width of the `set` column: the longest `phenomenon/bucket`, at least 6.
+fn label_width(view: &ScoreView) -> usize {
+    view.tables
         .iter()
         .flat_map(|t| &t.lines)
         .map(|l| esc(l.key.phenomenon).len() + esc(l.key.bucket).len() + 1)
         .max()
         .unwrap_or(6)
-        .max(6);
-    for metric in &r.metrics {
-        let _ = writeln!(s, "\n{}", esc(&metric.label));
-        // Locus accuracy compares with the same kind of words instead of controls.
-        let locus = metric.key == crate::locus::KEY;
-        let (c1, c2, c3) = if locus {
-            ("same-POS acc", "unal.", "Δpos")
-        } else {
-            ("ctl mean±sd", "rank", "Δctl")
+        .max(6)
+}
+
+/// A signed difference with its mark (`!` when `marked`), `- ` when undefined.
+fn difference(diff: Option<f64>, marked: bool) -> String {
+    match diff {
+        Some(d) => format!("{d:+.2}{}", if marked { "!" } else { " " }),
+        None => "- ".into(),
+    }
+}
+
+/// The score, starred when significant at the confidence level.
+fn starred(row: &Row, confidence: f64) -> String {
+    let star = if significant(row.p_value, confidence) {
+        "*"
+    } else {
+        " "
+    };
+    format!("{}{star}", f2(row.score))
+}
+
+/// A system's five cells of a locus-accuracy row: score, interval, same-POS accuracy,
+/// share unaligned, Δpos.
+fn locus_cells(row: &Row, confidence: f64) -> [String; 5] {
+    let baseline = row.baseline.clone().unwrap_or_default();
+    let with_reference = baseline.words + baseline.unaligned;
+    let unaligned = if with_reference > 0 {
+        format!(
+            "{:.0}%",
+            100.0 * baseline.unaligned as f64 / with_reference as f64
+        )
+    } else {
+        "-".into()
+    };
+    let worse = baseline.diff.is_some_and(|d| d < 0.0) && significant(baseline.p_value, confidence);
+    [
+        starred(row, confidence),
+        range(row.ci_low, row.ci_high),
+        f2(baseline.comparable_score),
+        unaligned,
+        difference(baseline.diff, worse),
+    ]
+}
+
+/// A system's five cells of any other row: score, interval, the controls' `mean±sd`,
+/// rank, Δctl.
+fn control_cells(row: &Row, confidence: f64) -> [String; 5] {
+    let controls = match (row.control_mean, row.control_sd) {
+        (Some(mean), Some(sd)) => format!("{mean:.2}±{sd:.2}"),
+        (Some(mean), None) => format!("{mean:.2}"),
+        _ => "-".into(),
+    };
+    [
+        starred(row, confidence),
+        range(row.ci_low, row.ci_high),
+        controls,
+        row.rank
+            .map_or_else(|| "-".into(), |k| format!("{k}/{}", row.controls)),
+        difference(
+            row.control_diff,
+            significant(row.control_p_value, confidence),
+        ),
+    ]
+}
+
+/// One line of a metric's table: the set, its size, and every system's cells.
+fn table_line(line: &ScoreLine, locus: bool, label_w: usize, confidence: f64) -> Option<String> {
+    let row = line.first()?;
+    let label = if line.key.is_set() {
+        format!("{}/{}", esc(&row.phenomenon), esc(&row.bucket))
+    } else {
+        "corpus".to_string()
+    };
+    let small = if row.small_set { "~" } else { " " };
+    let n = row.loci.unwrap_or(row.sentences);
+    let mut text = format!("{label:<label_w$} {n:>6}{small}");
+    for cell in line.cells.iter().copied() {
+        let cells = match cell {
+            Some(row) if locus => locus_cells(row, confidence),
+            Some(row) => control_cells(row, confidence),
+            None => ["- ".into(), "-".into(), "-".into(), "-".into(), "- ".into()],
         };
-        let mut head = format!("{:<label_w$} {:>7}", "set", "n");
-        for sys in &r.systems {
-            head.push_str(&format!(
-                " | {:>8} {:>16} {:>13} {:>7} {:>9}",
-                esc(&sys.name),
-                format!("{level} CI"),
-                c1,
-                c2,
-                c3
-            ));
-        }
-        let _ = writeln!(s, "{head}");
-        let Some(table) = view.table(&metric.key) else {
-            continue;
-        };
-        for line in &table.lines {
-            let Some(row) = line.first() else {
-                continue;
-            };
-            let label = if line.key.is_set() {
-                format!("{}/{}", esc(&row.phenomenon), esc(&row.bucket))
-            } else {
-                "corpus".to_string()
-            };
-            let small = if row.small_set { "~" } else { " " };
-            let n = row.loci.unwrap_or(row.sentences);
-            let mut line_text = format!("{label:<label_w$} {n:>6}{small}");
-            for x in line.cells.iter().copied() {
-                // The score, starred when significant at the confidence level.
-                let starred = |x: &crate::score::Row| {
-                    format!(
-                        "{}{}",
-                        f2(x.score),
-                        if significant(x.p_value, conf) {
-                            "*"
-                        } else {
-                            " "
-                        }
-                    )
-                };
-                let cells = match x {
-                    Some(x) if locus => {
-                        let b = x.baseline.clone().unwrap_or_default();
-                        let with_ref = b.words + b.unaligned;
-                        [
-                            starred(x),
-                            range(x.ci_low, x.ci_high),
-                            f2(b.comparable_score),
-                            if with_ref > 0 {
-                                format!("{:.0}%", 100.0 * b.unaligned as f64 / with_ref as f64)
-                            } else {
-                                "-".into()
-                            },
-                            match b.diff {
-                                Some(d) => format!(
-                                    "{d:+.2}{}",
-                                    if d < 0.0 && significant(b.p_value, conf) {
-                                        "!"
-                                    } else {
-                                        " "
-                                    }
-                                ),
-                                None => "- ".into(),
-                            },
-                        ]
-                    }
-                    Some(x) => [
-                        starred(x),
-                        range(x.ci_low, x.ci_high),
-                        match (x.control_mean, x.control_sd) {
-                            (Some(m), Some(sd)) => format!("{m:.2}±{sd:.2}"),
-                            (Some(m), None) => format!("{m:.2}"),
-                            _ => "-".into(),
-                        },
-                        x.rank
-                            .map_or_else(|| "-".into(), |k| format!("{k}/{}", x.controls)),
-                        match x.control_diff {
-                            Some(d) => format!(
-                                "{d:+.2}{}",
-                                if significant(x.control_p_value, conf) {
-                                    "!"
-                                } else {
-                                    " "
-                                }
-                            ),
-                            None => "- ".into(),
-                        },
-                    ],
-                    None => ["- ".into(), "-".into(), "-".into(), "-".into(), "- ".into()],
-                };
-                line_text.push_str(&format!(
-                    " | {:>8} {:>16} {:>13} {:>7} {:>9}",
-                    cells[0], cells[1], cells[2], cells[3], cells[4]
-                ));
-            }
-            let _ = writeln!(s, "{line_text}");
+        text.push_str(&format!(
+            " | {:>8} {:>16} {:>13} {:>7} {:>9}",
+            cells[0], cells[1], cells[2], cells[3], cells[4]
+        ));
+    }
+    Some(text)
+}
+
+/// A metric's table: its label, the header and a line per corpus/set.
+fn metric_table(
+    out: &mut String,
+    scores: &Scores,
+    view: &ScoreView,
+    metric: &Metric,
+    label_w: usize,
+    levels: &Levels,
+) {
+    let _ = writeln!(out, "\n{}", esc(&metric.label));
+    // Locus accuracy compares with the same kind of words instead of controls.
+    let locus = metric.key == crate::locus::KEY;
+    let (c1, c2, c3) = if locus {
+        ("same-POS acc", "unal.", "Δpos")
+    } else {
+        ("ctl mean±sd", "rank", "Δctl")
+    };
+    let mut head = format!("{:<label_w$} {:>7}", "set", "n");
+    for system in &scores.systems {
+        head.push_str(&format!(
+            " | {:>8} {:>16} {:>13} {:>7} {:>9}",
+            esc(&system.name),
+            format!("{} CI", levels.level),
+            c1,
+            c2,
+            c3
+        ));
+    }
+    let _ = writeln!(out, "{head}");
+    let Some(table) = view.table(&metric.key) else {
+        return;
+    };
+    for line in &table.lines {
+        if let Some(text) = table_line(line, locus, label_w, levels.confidence) {
+            let _ = writeln!(out, "{text}");
         }
     }
+}
+
+/// The distance trends (when any) and the metrics' signatures.
+fn trends_and_signatures(out: &mut String, scores: &Scores, view: &ScoreView, level: &str) {
     if !view.trends.is_empty() {
         let _ = writeln!(
-            s,
+            out,
             "\nDistance trend over ge sets (correlation of min distance and score, {level} CI)"
         );
         let _ = writeln!(
-            s,
+            out,
             "{:<8} {:<24} {:<16} {:>6} {:>8} {:>16} {:>8} {:>16}",
             "metric", "phenomenon", "system", "points", "spearman", "CI", "pearson", "CI"
         );
-        for t in view.trends {
-            let label = r.label(&t.metric);
+        for trend in view.trends {
             let _ = writeln!(
-                s,
+                out,
                 "{:<8} {:<24} {:<16} {:>6} {:>8} {:>16} {:>8} {:>16}",
-                esc(label),
-                esc(&t.phenomenon),
-                esc(&t.system),
-                t.points.len(),
-                f2(t.spearman),
-                range(t.spearman_ci_low, t.spearman_ci_high),
-                f2(t.pearson),
-                range(t.pearson_ci_low, t.pearson_ci_high)
+                esc(scores.label(&trend.metric)),
+                esc(&trend.phenomenon),
+                esc(&trend.system),
+                trend.points.len(),
+                f2(trend.spearman),
+                range(trend.spearman_ci_low, trend.spearman_ci_high),
+                f2(trend.pearson),
+                range(trend.pearson_ci_low, trend.pearson_ci_high)
             );
         }
     }
-    if !r.metrics.is_empty() {
-        let _ = writeln!(s, "\nSignatures");
-        for m in &r.metrics {
-            let _ = writeln!(s, "  {:<8} {}", esc(&m.label), esc(&m.signature));
+    if !scores.metrics.is_empty() {
+        let _ = writeln!(out, "\nSignatures");
+        for metric in &scores.metrics {
+            let _ = writeln!(
+                out,
+                "  {:<8} {}",
+                esc(&metric.label),
+                esc(&metric.signature)
+            );
         }
     }
-    s
+}
+
+/// The stdout table: per metric, one row per corpus/set, per system the score (`*`:
+/// differs from the baseline), its interval, the controls' `mean±sd`, the rank and the
+/// set-minus-controls difference (`!`: worse than the controls); `~` marks small sets.
+/// Then the distance trends and the signatures.
+pub fn render_table(scores: &Scores) -> String {
+    let mut out = String::new();
+    let levels = Levels::of(scores);
+    legend(&mut out, scores, &levels);
+    let view = ScoreView::of(scores);
+    let label_w = label_width(&view);
+    for metric in &scores.metrics {
+        metric_table(&mut out, scores, &view, metric, label_w, &levels);
+    }
+    trends_and_signatures(&mut out, scores, &view, &levels.level);
+    out
 }
 
 /// What a small set has too few of, for the metrics `labels`: sentences (corpus and
@@ -425,5 +488,53 @@ mod tests {
         assert!(render_table(&r).starts_with("0 corpus lines"));
         assert!(small_sets(&r).is_empty());
         assert!(small_sets_warning(&r).is_none());
+    }
+
+    /// A row's cells against its controls and, for locus accuracy, against its same-POS
+    /// baseline: the marks `*` and `!` follow the p-values at the confidence level, `!`
+    /// only for a worse set.
+    #[test]
+    fn cells_marked_by_hand() {
+        let row = Row {
+            score: Some(31.416),
+            p_value: Some(0.01),
+            ci_low: Some(30.0),
+            ci_high: Some(33.0),
+            control_mean: Some(35.0),
+            control_sd: Some(1.5),
+            rank: Some(9),
+            controls: 10,
+            control_diff: Some(-3.584),
+            control_p_value: Some(0.2),
+            ..Default::default()
+        };
+        assert_eq!(
+            control_cells(&row, 0.95),
+            ["31.42*", "[30.00, 33.00]", "35.00±1.50", "9/10", "-3.58 "]
+        );
+        let row = Row {
+            p_value: Some(0.2),
+            control_p_value: Some(0.01),
+            ..row
+        };
+        assert_eq!(control_cells(&row, 0.95)[0], "31.42 ");
+        assert_eq!(control_cells(&row, 0.95)[4], "-3.58!");
+        let locus = Row {
+            baseline: Some(crate::format::scores::Baseline {
+                words: 30,
+                unaligned: 10,
+                comparable_score: Some(80.0),
+                diff: Some(-5.0),
+                p_value: Some(0.001),
+                ..Default::default()
+            }),
+            ..row
+        };
+        assert_eq!(
+            locus_cells(&locus, 0.95),
+            ["31.42 ", "[30.00, 33.00]", "80.00", "25%", "-5.00!"]
+        );
+        assert_eq!(difference(Some(2.0), true), "+2.00!");
+        assert_eq!(difference(None, true), "- ");
     }
 }
