@@ -16,8 +16,9 @@ use ldd_conllu::parse_block;
 use rayon::prelude::*;
 
 use super::alignment::pair_tokens;
+use super::matcher::Matcher;
 use super::reorder::{check_shard_reorder, ReorderOptions};
-use super::rules::{Match, Matcher, RuleSet};
+use super::rules::{Match, RuleSet};
 use crate::error::{Error, Result};
 use crate::format::manifest::{CorpusStats, Distances, Inputs};
 use crate::read::belongs::{check_belongs, where_they_differ, Belongs};

@@ -6,12 +6,15 @@
 //! phenomenon of the [`rules::RuleSet`], and per pair the largest reordering found by word
 //! alignment ([`alignment`], with the aligner obtained once — loaded, cached or trained —
 //! by [`aligner_cache`]; [`reorder`]). Which rules run is resolved once, for every command
-//! ([`select`]).
+//! ([`select`]); rules are data ([`rules`]), matched by [`matcher`]. [`check`] measures
+//! detection on a parser's trees against gold trees (`check-detection`).
 
 pub mod aligner_cache;
 pub mod alignment;
+pub mod check;
 pub mod line;
 pub mod locus;
+pub mod matcher;
 pub mod reorder;
 pub mod rules;
 pub mod select;
