@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use ldd_io::Input;
 
 use super::data::{sample_positions, LocusItem, Measure, SampledLines};
+use super::loci::{locus_systems, LocusGroups};
 use super::scores::Scores;
 use crate::error::{Error, Result};
 use crate::format::judged::{self, Judged};
@@ -447,92 +448,6 @@ fn loci_not_shown(path: &Path, record: &LociFile) -> Result<Option<String>> {
     Ok(None)
 }
 
-/// The systems scored with locus accuracy, in order: every system of one `score` run,
-/// and of merged runs those with a locus row.
-fn locus_systems(scores: &Scores) -> Vec<&str> {
-    scores
-        .systems
-        .iter()
-        .map(|system| system.name.as_str())
-        .filter(|name| {
-            scores
-                .rows
-                .iter()
-                .any(|row| row.system == *name && row.metric == crate::score::locus::KEY)
-        })
-        .collect()
-}
-
-/// What makes a row's locus: phenomenon, line, dependent and head.
-fn locus_key(row: &Judged) -> (&str, u64, u32, Option<u32>) {
-    (
-        row.phenomenon.as_str(),
-        row.id,
-        row.dep.id,
-        row.head.as_ref().map(|h| h.id),
-    )
-}
-
-/// Whether two rows judge the same locus.
-fn same_locus(a: &Judged, b: &Judged) -> bool {
-    locus_key(a) == locus_key(b)
-}
-
-/// The rows of `scores.loci.tsv` grouped per locus, one row per system in the systems'
-/// order, refused past `max_rows`.
-struct LocusGroups<'a> {
-    path: &'a Path,
-    systems: &'a [&'a str],
-    /// The sets' loci, for the error past `max_rows`.
-    loci: u64,
-    max_rows: u64,
-    rows: u64,
-    items: Vec<LocusItem>,
-}
-
-impl LocusGroups<'_> {
-    /// Adds the row at `line`: the system the systems' order expects, of the locus of the
-    /// rows before it until every system has its row.
-    fn add(&mut self, row: Judged, line: u64) -> Result<()> {
-        let (path, systems) = (self.path, self.systems);
-        self.rows += 1;
-        if self.rows > self.max_rows {
-            return Err(Error::input(
-                path,
-                line,
-                format!(
-                    "more rows than the sets have loci ({}) times systems ({})",
-                    self.loci,
-                    systems.len()
-                ),
-            ));
-        }
-        let k = self.items.last().map_or(systems.len(), |i| i.rows.len());
-        let expected = systems.get(k % systems.len().max(1)).copied();
-        if expected != Some(row.system.as_str()) {
-            return Err(Error::input(
-                path,
-                line,
-                format!(
-                    "system `{}` where scores.json's systems give `{}`",
-                    ldd_io::error::quote(&row.system, 100),
-                    expected.unwrap_or("none")
-                ),
-            ));
-        }
-        match self.items.last_mut() {
-            Some(item) if k < systems.len() => {
-                if !same_locus(&item.rows[0], &row) {
-                    return Err(Error::input(path, line, "a locus lacks a system's row"));
-                }
-                item.rows.push(row);
-            }
-            _ => self.items.push(LocusItem { rows: vec![row] }),
-        }
-        Ok(())
-    }
-}
-
 /// Every locus judged by `score --metrics locus` (`scores.loci.tsv`, named by scores.json
 /// at `scores_path`), grouped per locus with one row per system. `None`, with a note
 /// saying why, when the scores name no such file, or when it is missing or changed
@@ -610,31 +525,5 @@ mod loci_tests {
         for bad in ["../x.tsv", "sub/x.tsv", "/etc/passwd", ".hidden", ".."] {
             assert!(loci_path(scores, &record(bad)).is_err(), "{bad}");
         }
-    }
-
-    /// Only the systems with a locus-accuracy row are the loci file's systems, in the
-    /// systems' order.
-    #[test]
-    fn locus_systems_in_order() {
-        let system = |name: &str| crate::score::System {
-            name: name.into(),
-            path: None,
-            sha256: None,
-        };
-        let row = |system: &str, metric: &str| crate::score::Row {
-            system: system.into(),
-            metric: metric.into(),
-            ..Default::default()
-        };
-        let scores = Scores {
-            systems: vec![system("b"), system("a"), system("c")],
-            rows: vec![
-                row("a", crate::score::locus::KEY),
-                row("c", "bleu"),
-                row("b", crate::score::locus::KEY),
-            ],
-            ..Default::default()
-        };
-        assert_eq!(locus_systems(&scores), ["b", "a"]);
     }
 }
