@@ -20,6 +20,7 @@ pub mod html;
 pub mod inputs;
 pub mod items;
 pub mod latex;
+pub mod loci;
 pub mod mqm;
 pub mod out;
 pub mod render;
