@@ -319,10 +319,13 @@ fn check_tagger(config: &ContrastConfig, tagger: Option<&Tagger>, target_lang: &
     Ok(())
 }
 
+/// A set (its unit's index) and its locus rows.
+type LocusSet = (usize, Vec<Locus>);
+
 /// The locus rows of every set that has a locus file (at least one), and whether the
 /// aligner tokenized the reference as pretokenized (the sets must have been aligned).
-fn locus_sets(loaded: &Loaded) -> Result<(Vec<(usize, Vec<Locus>)>, bool)> {
-    let mut sets: Vec<(usize, Vec<Locus>)> = Vec::new();
+fn locus_sets(loaded: &Loaded) -> Result<(Vec<LocusSet>, bool)> {
+    let mut sets: Vec<LocusSet> = Vec::new();
     for unit in 0..loaded.units.len() {
         if let Some(rows) = locus_rows(loaded, unit)? {
             sets.push((unit, rows));
