@@ -495,7 +495,7 @@ fn endings(lang: &str) -> Option<&'static [&'static str]> {
 
 /// Whether two lowercased words are morphological variants of one stem: after their
 /// longest common prefix (the stem, at least 4 letters), what remains of each is an
-/// inflectional ending of `lang` ([`endings`]; a doubled last letter of the stem before it
+/// inflectional ending of `lang` (`endings`; a doubled last letter of the stem before it
 /// allowed: *stopped* / *stop*). German participles may add `ge-` (*gemeldet* /
 /// *meldete*).
 pub fn variant(a: &str, b: &str, lang: &str) -> bool {

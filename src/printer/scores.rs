@@ -75,7 +75,7 @@ pub fn small_sets(r: &Scores) -> Vec<SmallSets> {
 const SHOWN_SMALL: usize = 12;
 
 /// The warning about the sets with fewer than [`SMALL_SET`] sentences, judged loci or
-/// items ([`small_sets`]), one line per unit (naming the first [`SHOWN_SMALL`] sets and
+/// items ([`small_sets`]), one line per unit (naming the first `SHOWN_SMALL` sets and
 /// counting the rest); `None` when there is none.
 pub fn small_sets_warning(r: &Scores) -> Option<String> {
     let groups = small_sets(r);
