@@ -308,7 +308,23 @@ impl SystemArg {
     }
 }
 
-/// Parses a [`SystemArg`] (clap's value parser of `--hyp` and `--contrastive`).
+/// Clap's value parser of `--hyp` and `--contrastive`: [`parse_system`] on UTF-8 text; an
+/// argument that is not UTF-8 is kept as a path without a name, so that the check of every
+/// path's text names its option (exit 4) instead of clap's bare usage error.
+pub fn system_parser() -> impl clap::builder::TypedValueParser<Value = SystemArg> {
+    clap::builder::OsStringValueParser::new().try_map(|given: std::ffi::OsString| {
+        match given.to_str() {
+            Some(text) => parse_system(text),
+            None => Ok(SystemArg {
+                name: None,
+                given: given.to_string_lossy().into_owned(),
+                path: PathBuf::from(given),
+            }),
+        }
+    })
+}
+
+/// Parses a [`SystemArg`] from `FILE` or `NAME=FILE`.
 pub fn parse_system(s: &str) -> std::result::Result<SystemArg, String> {
     let split = s.split_once('=').filter(|(name, _)| {
         let mut c = name.chars();

@@ -12,7 +12,7 @@ use ldd_sets::printer;
 use ldd_sets::printer::judge::{render_tally, sheets_summary};
 use ldd_sets::score::load;
 
-use super::args::{parse_system, Common, QuietArgs, SystemArg};
+use super::args::{system_parser, Common, QuietArgs, SystemArg};
 use super::plan;
 
 #[derive(Args)]
@@ -25,7 +25,7 @@ pub struct SheetsArgs {
     /// without it, only the detection sheet). NAME=FILE names the system in the key
     /// [default: the file name without its last extension]; `-` reads one from standard
     /// input. Systems are blinded in the sheets.
-    #[arg(long, value_name = "[NAME=]FILE", value_parser = parse_system)]
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = system_parser())]
     pub hyp: Vec<SystemArg>,
     /// The name of a system: one --name per --hyp, in the same order (as NAME=FILE does).
     #[arg(long, value_name = "NAME")]

@@ -9,7 +9,7 @@ use ldd_sets::printer;
 use ldd_sets::read::sets::load;
 use ldd_sets::report::{gather, render, DEFAULT_EXAMPLES};
 
-use super::args::{parse_system, Common, QuietArgs, SystemArg};
+use super::args::{system_parser, Common, QuietArgs, SystemArg};
 use super::plan;
 
 impl Common for ReportArgs {
@@ -57,7 +57,7 @@ pub struct ReportArgs {
     /// A system's output, NAME=FILE (NAME as scored): where scores.json's file moved, or
     /// for a system scored from standard input (`score --hyp -`); checked to be the file
     /// scored (its SHA-256). Repeatable [default: the files scores.json names].
-    #[arg(long, value_name = "NAME=FILE", value_parser = parse_system)]
+    #[arg(long, value_name = "NAME=FILE", value_parser = system_parser())]
     pub hyp: Vec<SystemArg>,
     /// The name of a system: one --name per --hyp, in the same order (as NAME=FILE does).
     #[arg(long, value_name = "NAME")]

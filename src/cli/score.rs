@@ -23,7 +23,7 @@ use ldd_sets::score::render::write_outputs;
 use ldd_sets::score::slice::slice as slice_sets;
 use ldd_sets::score::{load, score as score_sets};
 
-use super::args::{parse_system, Common, QuietArgs, SystemArg, ThreadArgs};
+use super::args::{system_parser, Common, QuietArgs, SystemArg, ThreadArgs};
 use super::plan;
 
 #[derive(Args)]
@@ -33,7 +33,7 @@ pub struct SliceArgs {
     pub sets: PathBuf,
     /// A system's translation of the whole corpus, one line per corpus line; NAME=FILE
     /// names the system (as --name does).
-    #[arg(long, value_name = "[NAME=]FILE", value_parser = parse_system)]
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = system_parser())]
     pub hyp: SystemArg,
     /// System name used in the file names `<bucket>.hyp.NAME` [default: the --hyp file
     /// name without its last extension (and without .gz)]. Letters, digits, `_ - .`,
@@ -52,7 +52,7 @@ pub struct ScoreArgs {
     /// system [default: the file name without its last extension (and .gz)]; `-` reads the
     /// one system on standard input (named `stdin`, or NAME=-). A file whose name holds `=`:
     /// ./a=b.en. Not needed for contrastive accuracy alone (--contrastive).
-    #[arg(long, value_name = "[NAME=]FILE", value_parser = parse_system,
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = system_parser(),
           required_unless_present = "contrastive")]
     pub hyp: Vec<SystemArg>,
     /// The name of a system: one --name per --hyp, in the same order (as NAME=FILE does).
@@ -109,7 +109,7 @@ pub struct ScoreArgs {
     /// the systems, named NAME=FILE, by --name, or after these files). Scores contrastive
     /// accuracy, the share of items whose reference beats every variant, for all variants
     /// and per error type (see docs/contrast.md).
-    #[arg(long, value_name = "[NAME=]FILE", value_parser = parse_system, requires = "contrast")]
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = system_parser(), requires = "contrast")]
     pub contrastive: Vec<SystemArg>,
     /// Replace the scores.json already in the output directory, losing the scores of
     /// systems this run does not score. Without it, those systems are kept beside this
