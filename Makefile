@@ -245,7 +245,7 @@ validate-mqm: build
 		--src-lang en --tgt-lang de --model ../shared/models/english-small.udpipe --cache $(VALIDATE)/cache \
 		--align-train $(SHARED_PARALLEL)/books-sample.de-en --align-train $(SHARED_PARALLEL)/multi30k-train.de-en \
 		--align-train $(SHARED_PARALLEL)/newstest2013.de-en --save-align-model $(VALIDATE)/model/ted \
-		--out $(VALIDATE)/sets
+		--rules config/phenomena-paper.toml --out $(VALIDATE)/sets
 	@echo; echo "== tuning talks 1 and 4 (the rule's constant was chosen here)"
 	$(BIN) mqm --sets $(VALIDATE)/sets --mqm $(MQM_FILE) --docs talk.1,talk.4 \
 		--out $(VALIDATE)/tune --items $(VALIDATE)/tune/items.tsv
