@@ -14,9 +14,6 @@ use std::path::{Path, PathBuf};
 
 use common::*;
 
-/// The paper's rules (what `--paper-compat` detects with; the reordering stays the default).
-const PAPER_RULES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/config/phenomena-paper.toml");
-
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }

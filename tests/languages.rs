@@ -562,7 +562,7 @@ fn language_without_phenomena_says_so() {
             "0",
             "--no-reorder",
             "--rules",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/config/phenomena-paper.toml"),
+            common::PAPER_RULES,
             "--out",
             s(&de),
         ],

@@ -55,10 +55,7 @@ fn fixture() -> &'static Fixture {
             .path("--align-train", &data("parallel/newstest2013.de-en"))
             .path("--save-align-model", &dir.path().join("model/ted"))
             .args(&["--offline", "--controls", "0", "--quiet"])
-            .path(
-                "--rules",
-                &Path::new(env!("CARGO_MANIFEST_DIR")).join("config/phenomena-paper.toml"),
-            )
+            .path("--rules", Path::new(common::PAPER_RULES))
             .out(&sets)
             .ok();
         Fixture {

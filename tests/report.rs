@@ -79,8 +79,11 @@ fn fixture() -> &'static Fixture {
         let sets = dir.join("pud");
         // The paper's rules: the set sizes and pair counts below were checked by hand
         // against the gold trees with them (docs/rules.md has the built-in rules' figures).
-        let paper = concat!(env!("CARGO_MANIFEST_DIR"), "/config/phenomena-paper.toml");
-        extract_pud("de", &sets, &["--controls", "5", "-q", "--rules", paper]);
+        extract_pud(
+            "de",
+            &sets,
+            &["--controls", "5", "-q", "--rules", PAPER_RULES],
+        );
         let systems = vec![
             system(&dir, "drop3", drop3),
             system(&dir, "swap", swap),
