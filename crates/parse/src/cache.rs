@@ -35,7 +35,7 @@ use sha2::{Digest, Sha256};
 use indicatif::ProgressBar;
 
 use crate::error::{ParseError, Result};
-use crate::input::{count_lines, read_corpus_lines};
+use crate::input::{count_lines, read_corpus_lines, CorpusLines};
 use crate::parser::{ParsedLine, Parser};
 use crate::stream::{BlockSink, ParseOptions, ParseStats};
 
@@ -250,132 +250,81 @@ impl ParseCache {
         range: Option<LineRange>,
         opts: &ParseOptions,
     ) -> Result<Got> {
-        let corpus_sha = sha256_file(corpus)?;
-        let model_sha = sha256_file(model)?;
-        let key = key_of(&corpus_sha, &model_sha, range);
-        let first = range.map_or(1, |r| r.first);
-        let final_path = self.conllu_path(&key);
-        let manifest_path = self.manifest_path(&key);
+        let corpus_sha256 = sha256_file(corpus)?;
+        let model_sha256 = sha256_file(model)?;
+        let key = key_of(&corpus_sha256, &model_sha256, range);
+        let conllu = self.conllu_path(&key);
         // A hit needs no lock (so a read-only cache serves hits); a miss is built under the
         // entry's lock, and checked again once the lock is held.
-        let got = |conllu: PathBuf, outcome, waited| Got {
+        if self.valid_manifest(&key)?.is_some() {
+            return Ok(Got {
+                conllu,
+                outcome: CacheOutcome::Hit,
+                waited: None,
+            });
+        }
+        let (_lock, waited) = self.lock_waiting(&key, opts.progress.as_ref())?;
+        let outcome = if self.valid_manifest(&key)?.is_some() {
+            CacheOutcome::Hit
+        } else {
+            let request = Request {
+                key,
+                corpus,
+                corpus_sha256,
+                model,
+                model_sha256,
+                range,
+            };
+            self.build(&request, opts)?
+        };
+        Ok(Got {
             conllu,
             outcome,
             waited,
-        };
-        if self.valid_manifest(&key)?.is_some() {
-            return Ok(got(final_path, CacheOutcome::Hit, None));
-        }
-        let (_lock, waited) = self.lock_waiting(&key, opts.progress.as_ref())?;
-        if self.valid_manifest(&key)?.is_some() {
-            return Ok(got(final_path, CacheOutcome::Hit, waited));
-        }
+        })
+    }
+
+    /// Builds entry `request.key` under its lock: removes a stale finished file, keeps the
+    /// valid chunks of an interrupted parse, parses the rest, then concatenates the chunks
+    /// and writes the manifest.
+    fn build(&self, request: &Request, opts: &ParseOptions) -> Result<CacheOutcome> {
+        let final_path = self.conllu_path(&request.key);
         remove_if_exists(&final_path)?;
-        remove_if_exists(&manifest_path)?;
-
-        let partial = self.partial_dir(&key);
+        remove_if_exists(&self.manifest_path(&request.key))?;
+        let partial = self.partial_dir(&request.key);
         fs::create_dir_all(&partial).map_err(|e| ParseError::io("creating", &partial, e))?;
-        let records = validate_chunks(&partial, first)?;
-        let done_lines: u64 = records.iter().map(|r| r.stats.lines).sum();
-
+        let kept = validate_chunks(&partial, request.first())?;
+        let done_lines: u64 = kept.iter().map(|r| r.stats.lines).sum();
         if let Some(bar) = &opts.progress {
-            if bar.length().is_none() {
-                bar.set_length(match range {
-                    Some(r) => r.count,
-                    None => count_lines(corpus)?,
-                });
-            }
-            bar.set_position(done_lines);
-            // The rate and time left count only what this run parses.
-            bar.reset_eta();
+            show_resumed(bar, request, done_lines)?;
         }
-
-        let mut lines = read_corpus_lines(corpus)?;
-        let before = lines.skip_lines(first - 1)?;
-        if before < first - 1 {
-            return Err(ParseError::Cache {
-                path: partial,
-                message: format!(
-                    "lines {first}.. are to be parsed but {} has {before} lines",
-                    corpus.display()
-                ),
-            });
-        }
-        for _ in 0..done_lines {
-            match lines.next() {
-                Some(Ok(_)) => {}
-                Some(Err(e)) => return Err(e),
-                None => {
-                    return Err(ParseError::Cache {
-                        path: partial,
-                        message: format!(
-                            "chunks cover {done_lines} lines but {} is shorter",
-                            corpus.display()
-                        ),
-                    })
-                }
-            }
-        }
-        let left = range.map_or(u64::MAX, |r| r.count.saturating_sub(done_lines));
-        let mut lines = lines
-            .take(usize::try_from(left).unwrap_or(usize::MAX))
-            .peekable();
-        let mut all_records = records.clone();
-        if lines.peek().is_some() {
-            let parser = Parser::load(model)?;
-            let mut sink = ChunkSink::new(&partial, &records, opts)?;
-            // A stop requested by `opts.stop_after_chunks` surfaces here as `ParseError::Stopped`.
-            parser
-                .run_pipeline(lines, first + done_lines, opts, &mut sink)
-                .and_then(|_| sink.finish_chunk())?;
-            all_records = sink.records;
-        }
+        let records = parse_rest(request, &partial, kept, opts)?;
         if let Some(bar) = &opts.progress {
             bar.finish_and_clear();
         }
-
-        let mut stats = ParseStats::default();
-        for r in &all_records {
-            stats.merge(&r.stats);
-        }
-        if let Some(r) = range {
-            if stats.lines != r.count {
-                return Err(ParseError::Cache {
-                    path: partial,
-                    message: format!(
-                        "lines {}..{} are to be parsed but {} ends at line {}",
-                        r.first,
-                        r.end() - 1,
-                        corpus.display(),
-                        r.first + stats.lines - 1
-                    ),
-                });
-            }
-        }
-        let (bytes, sha) = concatenate(&partial, &all_records, &final_path)?;
-        let manifest = CacheManifest {
+        let stats = total_stats(&records, request, &partial)?;
+        let (bytes, sha) = concatenate(&partial, &records, &final_path)?;
+        self.write_manifest(&CacheManifest {
             format: CACHE_FORMAT.to_owned(),
-            key: key.clone(),
-            corpus: corpus.to_owned(),
-            corpus_sha256: corpus_sha,
-            model: model.to_owned(),
-            model_sha256: model_sha,
+            key: request.key.clone(),
+            corpus: request.corpus.to_owned(),
+            corpus_sha256: request.corpus_sha256.clone(),
+            model: request.model.to_owned(),
+            model_sha256: request.model_sha256.clone(),
             stats,
             conllu_gz_bytes: bytes,
             conllu_gz_sha256: sha,
-            range,
-            chunks: all_records,
-        };
-        self.write_manifest(&manifest)?;
+            range: request.range,
+            chunks: records,
+        })?;
         fs::remove_dir_all(&partial).map_err(|e| ParseError::io("removing", &partial, e))?;
-        let outcome = if done_lines > 0 {
+        Ok(if done_lines > 0 {
             CacheOutcome::Resumed {
                 from_line: done_lines + 1,
             }
         } else {
             CacheOutcome::Parsed
-        };
-        Ok(got(final_path, outcome, waited))
+        })
     }
 
     /// The manifest of the finished entry whose parse is `conllu` (a path returned by
@@ -424,56 +373,7 @@ impl ParseCache {
         if self.valid_manifest(&key)?.is_some() {
             return Ok(final_path);
         }
-        let chunk_lines = chunk_lines.max(1);
-        let mut next = 1u64;
-        // Global chunk index -> the piece chunks that make it, in order.
-        let mut groups: Vec<Vec<(&Piece, &ChunkRecord, u64)>> = Vec::new();
-        for p in pieces {
-            if p.range.first != next {
-                return Err(ParseError::Cache {
-                    path: p.path.clone(),
-                    message: format!(
-                        "parse of lines {}.. follows a parse ending at line {}",
-                        p.range.first,
-                        next - 1
-                    ),
-                });
-            }
-            let mut offset = 0u64;
-            let mut line = p.range.first;
-            for c in &p.chunks {
-                let g = (c.first_line - 1) / chunk_lines;
-                let last = c.first_line + c.stats.lines - 1;
-                if c.first_line != line || c.stats.lines == 0 || (last - 1) / chunk_lines != g {
-                    return Err(ParseError::Cache {
-                        path: p.path.clone(),
-                        message: format!(
-                            "chunk {} (lines {}..{last}) does not fit chunks of {chunk_lines} lines",
-                            c.index, c.first_line
-                        ),
-                    });
-                }
-                if groups.len() as u64 <= g {
-                    groups.resize_with(g as usize + 1, Vec::new);
-                }
-                groups[g as usize].push((p, c, offset));
-                offset += c.bytes;
-                line = last + 1;
-            }
-            if line != p.range.end() {
-                return Err(ParseError::Cache {
-                    path: p.path.clone(),
-                    message: format!(
-                        "its chunks cover lines {}..{} but the shard is lines {}..{}",
-                        p.range.first,
-                        line - 1,
-                        p.range.first,
-                        p.range.end() - 1
-                    ),
-                });
-            }
-            next = p.range.end();
-        }
+        let groups = group_chunks(pieces, chunk_lines.max(1))?;
         let mut hw = HashWriter {
             inner: AtomicFile::create(&final_path)?,
             hasher: Sha256::new(),
@@ -482,55 +382,9 @@ impl ParseCache {
         let mut records = Vec::with_capacity(groups.len());
         let mut stats = ParseStats::default();
         for (index, group) in groups.iter().enumerate() {
-            let mut chunk_stats = ParseStats::default();
-            for (_, c, _) in group {
-                chunk_stats.merge(&c.stats);
-            }
-            let start = hw.bytes;
-            let mut chunk_hash = Sha256::new();
-            if let [(p, c, offset)] = group.as_slice() {
-                let bytes = read_chunk(p, c, *offset)?;
-                chunk_hash.update(&bytes);
-                hw.write_all(&bytes)
-                    .map_err(|e| ParseError::io("writing", &final_path, e))?;
-            } else {
-                let mut enc = GzEncoder::new(Vec::new(), Compression::default());
-                for (p, c, offset) in group {
-                    let bytes = read_chunk(p, c, *offset)?;
-                    let mut input = ldd_io::Input::from_reader(&p.path, bytes.as_slice())?;
-                    let mut block = String::new();
-                    while let Some(l) = input.next_line()? {
-                        block.push_str(l);
-                        block.push('\n');
-                        if l.is_empty() {
-                            enc.write_all(block.as_bytes())
-                                .map_err(|e| ParseError::io("compressing", &p.path, e))?;
-                            block.clear();
-                        }
-                    }
-                    if !block.is_empty() {
-                        return Err(ParseError::Cache {
-                            path: p.path.clone(),
-                            message: format!("chunk {} ends inside a sentence block", c.index),
-                        });
-                    }
-                }
-                let bytes = enc
-                    .finish()
-                    .map_err(|e| ParseError::io("compressing", &final_path, e))?;
-                chunk_hash.update(&bytes);
-                hw.write_all(&bytes)
-                    .map_err(|e| ParseError::io("writing", &final_path, e))?;
-            }
-            let first_line = group.first().map_or(1, |(_, c, _)| c.first_line);
-            records.push(ChunkRecord {
-                index,
-                first_line,
-                stats: chunk_stats,
-                bytes: hw.bytes - start,
-                sha256: ldd_io::input::hex(&chunk_hash.finalize()),
-            });
-            stats.merge(&chunk_stats);
+            let record = write_group(&mut hw, index, group, &final_path)?;
+            stats.merge(&record.stats);
+            records.push(record);
         }
         if groups.is_empty() {
             GzEncoder::new(&mut hw, Compression::default())
@@ -574,6 +428,231 @@ impl ParseCache {
         }
         Ok((sha256_file(&path)? == m.conllu_gz_sha256).then_some(m))
     }
+}
+
+/// What an entry to build is of: corpus, model and lines, with its key.
+struct Request<'a> {
+    key: String,
+    corpus: &'a Path,
+    corpus_sha256: String,
+    model: &'a Path,
+    model_sha256: String,
+    range: Option<LineRange>,
+}
+
+impl Request<'_> {
+    /// The first corpus line (1-based) of the entry.
+    fn first(&self) -> u64 {
+        self.range.map_or(1, |r| r.first)
+    }
+}
+
+/// Sets the progress bar for a build that kept `done_lines` lines of an interrupted parse:
+/// its length (counting the corpus lines if it has none) and position. The rate and time
+/// left count only what this run parses.
+fn show_resumed(bar: &ProgressBar, request: &Request, done_lines: u64) -> Result<()> {
+    if bar.length().is_none() {
+        bar.set_length(match request.range {
+            Some(r) => r.count,
+            None => count_lines(request.corpus)?,
+        });
+    }
+    bar.set_position(done_lines);
+    bar.reset_eta();
+    Ok(())
+}
+
+/// Parses the lines of `request` after the `kept` chunks into further chunks of `partial`;
+/// returns the records of all chunks. A stop requested by `opts.stop_after_chunks` surfaces
+/// here as `ParseError::Stopped`.
+fn parse_rest(
+    request: &Request,
+    partial: &Path,
+    kept: Vec<ChunkRecord>,
+    opts: &ParseOptions,
+) -> Result<Vec<ChunkRecord>> {
+    let done_lines: u64 = kept.iter().map(|r| r.stats.lines).sum();
+    let lines = lines_after(request.corpus, request.first(), done_lines, partial)?;
+    let left = request
+        .range
+        .map_or(u64::MAX, |r| r.count.saturating_sub(done_lines));
+    let mut lines = lines
+        .take(usize::try_from(left).unwrap_or(usize::MAX))
+        .peekable();
+    if lines.peek().is_none() {
+        return Ok(kept);
+    }
+    let parser = Parser::load(request.model)?;
+    let mut sink = ChunkSink::new(partial, &kept, opts)?;
+    parser
+        .run_pipeline(lines, request.first() + done_lines, opts, &mut sink)
+        .and_then(|_| sink.finish_chunk())?;
+    Ok(sink.records)
+}
+
+/// The lines of `corpus` from line `first + done` on: lines before `first` are skipped
+/// unchecked, the `done` lines already parsed are read (so a bad byte in them is still an
+/// error). A corpus shorter than `first + done - 1` lines is an error naming `partial`.
+fn lines_after(corpus: &Path, first: u64, done: u64, partial: &Path) -> Result<CorpusLines> {
+    let short = |message: String| ParseError::Cache {
+        path: partial.to_owned(),
+        message,
+    };
+    let mut lines = read_corpus_lines(corpus)?;
+    let before = lines.skip_lines(first - 1)?;
+    if before < first - 1 {
+        return Err(short(format!(
+            "lines {first}.. are to be parsed but {} has {before} lines",
+            corpus.display()
+        )));
+    }
+    for _ in 0..done {
+        match lines.next() {
+            Some(Ok(_)) => {}
+            Some(Err(e)) => return Err(e),
+            None => {
+                return Err(short(format!(
+                    "chunks cover {done} lines but {} is shorter",
+                    corpus.display()
+                )))
+            }
+        }
+    }
+    Ok(lines)
+}
+
+/// The counts of all chunks; for a range, an error naming `partial` unless they cover it
+/// exactly.
+fn total_stats(records: &[ChunkRecord], request: &Request, partial: &Path) -> Result<ParseStats> {
+    let mut stats = ParseStats::default();
+    for r in records {
+        stats.merge(&r.stats);
+    }
+    match request.range {
+        Some(r) if stats.lines != r.count => Err(ParseError::Cache {
+            path: partial.to_owned(),
+            message: format!(
+                "lines {}..{} are to be parsed but {} ends at line {}",
+                r.first,
+                r.end() - 1,
+                request.corpus.display(),
+                r.first + stats.lines - 1
+            ),
+        }),
+        _ => Ok(stats),
+    }
+}
+
+/// A chunk of a piece at byte `offset` of the piece's file.
+type PieceChunk<'a> = (&'a Piece, &'a ChunkRecord, u64);
+
+/// The chunks of `pieces` grouped by the whole corpus's chunk they belong to (chunks of
+/// `chunk_lines` lines counted from line 1), in order. An error unless the pieces follow one
+/// another from line 1 and every chunk lies inside one whole-corpus chunk.
+fn group_chunks(pieces: &[Piece], chunk_lines: u64) -> Result<Vec<Vec<PieceChunk<'_>>>> {
+    let mut next = 1u64;
+    let mut groups: Vec<Vec<PieceChunk<'_>>> = Vec::new();
+    let bad = |p: &Piece, message: String| ParseError::Cache {
+        path: p.path.clone(),
+        message,
+    };
+    for p in pieces {
+        if p.range.first != next {
+            let message = format!(
+                "parse of lines {}.. follows a parse ending at line {}",
+                p.range.first,
+                next - 1
+            );
+            return Err(bad(p, message));
+        }
+        let mut offset = 0u64;
+        let mut line = p.range.first;
+        for c in &p.chunks {
+            let g = (c.first_line - 1) / chunk_lines;
+            let last = c.first_line + c.stats.lines - 1;
+            if c.first_line != line || c.stats.lines == 0 || (last - 1) / chunk_lines != g {
+                let message = format!(
+                    "chunk {} (lines {}..{last}) does not fit chunks of {chunk_lines} lines",
+                    c.index, c.first_line
+                );
+                return Err(bad(p, message));
+            }
+            if groups.len() as u64 <= g {
+                groups.resize_with(g as usize + 1, Vec::new);
+            }
+            groups[g as usize].push((p, c, offset));
+            offset += c.bytes;
+            line = last + 1;
+        }
+        if line != p.range.end() {
+            let message = format!(
+                "its chunks cover lines {}..{} but the shard is lines {}..{}",
+                p.range.first,
+                line - 1,
+                p.range.first,
+                p.range.end() - 1
+            );
+            return Err(bad(p, message));
+        }
+        next = p.range.end();
+    }
+    Ok(groups)
+}
+
+/// Writes whole-corpus chunk `index`, made of the piece chunks `group`, to `hw` (the file
+/// `dest`): one piece chunk is copied as it is, several are recompressed as one. Returns its
+/// record.
+fn write_group<W: Write>(
+    hw: &mut HashWriter<W>,
+    index: usize,
+    group: &[PieceChunk<'_>],
+    dest: &Path,
+) -> Result<ChunkRecord> {
+    let mut stats = ParseStats::default();
+    for (_, c, _) in group {
+        stats.merge(&c.stats);
+    }
+    let bytes = match group {
+        [(p, c, offset)] => read_chunk(p, c, *offset)?,
+        _ => recompress(group, dest)?,
+    };
+    hw.write_all(&bytes)
+        .map_err(|e| ParseError::io("writing", dest, e))?;
+    Ok(ChunkRecord {
+        index,
+        first_line: group.first().map_or(1, |(_, c, _)| c.first_line),
+        stats,
+        bytes: bytes.len() as u64,
+        sha256: ldd_io::input::hex(&Sha256::digest(&bytes)),
+    })
+}
+
+/// The piece chunks `group` decompressed and compressed again as one gzip member, block by
+/// block as the parse stage writes them (so the bytes are those of a whole-corpus parse).
+fn recompress(group: &[PieceChunk<'_>], dest: &Path) -> Result<Vec<u8>> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+    for (p, c, offset) in group {
+        let bytes = read_chunk(p, c, *offset)?;
+        let mut input = ldd_io::Input::from_reader(&p.path, bytes.as_slice())?;
+        let mut block = String::new();
+        while let Some(l) = input.next_line()? {
+            block.push_str(l);
+            block.push('\n');
+            if l.is_empty() {
+                enc.write_all(block.as_bytes())
+                    .map_err(|e| ParseError::io("compressing", &p.path, e))?;
+                block.clear();
+            }
+        }
+        if !block.is_empty() {
+            return Err(ParseError::Cache {
+                path: p.path.clone(),
+                message: format!("chunk {} ends inside a sentence block", c.index),
+            });
+        }
+    }
+    enc.finish()
+        .map_err(|e| ParseError::io("compressing", dest, e))
 }
 
 /// The cache key of a corpus, a model and a range of lines:
@@ -855,4 +934,221 @@ fn remove_if_exists(path: &Path) -> Result<()> {
 /// sha256 of a file's bytes, in hex.
 pub(crate) fn sha256_file(path: &Path) -> Result<String> {
     Ok(ldd_io::sha256_file(path)?.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `/work/shared` seen from this crate.
+    fn shared() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+    }
+
+    fn pud_de() -> PathBuf {
+        shared().join("data/parallel/pud.de-en.de")
+    }
+
+    fn record(index: usize, first_line: u64, lines: u64, bytes: u64) -> ChunkRecord {
+        ChunkRecord {
+            index,
+            first_line,
+            stats: ParseStats {
+                lines,
+                ..ParseStats::default()
+            },
+            bytes,
+            sha256: String::new(),
+        }
+    }
+
+    fn piece(name: &str, first: u64, count: u64, chunks: Vec<ChunkRecord>) -> Piece {
+        Piece {
+            path: PathBuf::from(name),
+            range: LineRange { first, count },
+            chunks,
+        }
+    }
+
+    #[test]
+    fn keys_are_the_sha256_of_format_shas_and_range() {
+        // printf 'ldd-parse-conllu-v2/udpipe-1.4.1-dev\nc0\nm0\n' | sha256sum
+        assert_eq!(
+            key_of("c0", "m0", None),
+            "5b5bf4d04d18e436f9a4432eaa8846f7a871f65b650093cf6429c3e7c3593efd"
+        );
+        // ... with 'lines 5+10\n' appended
+        let range = LineRange {
+            first: 5,
+            count: 10,
+        };
+        assert_eq!(
+            key_of("c0", "m0", Some(range)),
+            "b923ad83398411d02cd1520d5f8848a72facc5deb090324bad33707aabd3cf44"
+        );
+    }
+
+    #[test]
+    fn lines_after_skips_to_the_first_unparsed_line() {
+        let partial = Path::new("K.partial");
+        // Lines 3.. with 2 of them parsed: the next is PUD's line 5.
+        let mut lines = lines_after(&pud_de(), 3, 2, partial).expect("pud");
+        let fifth = lines.next().expect("a line").expect("read");
+        assert_eq!(
+            fifth,
+            "Die neuen Ausgaben werden über Clintons wohlgefülltes Bankkonto finanziert."
+        );
+        assert_eq!(lines.count(), 995);
+        // PUD has 1,000 lines: nothing after line 1,000, an error from 1,002 on.
+        assert_eq!(
+            lines_after(&pud_de(), 1001, 0, partial)
+                .expect("end")
+                .count(),
+            0
+        );
+        let err = lines_after(&pud_de(), 1002, 0, partial).expect_err("past the end");
+        assert!(err.to_string().contains("has 1000 lines"), "{err}");
+        let err = lines_after(&pud_de(), 990, 12, partial).expect_err("chunks past the end");
+        assert!(err.to_string().contains("chunks cover 12 lines"), "{err}");
+    }
+
+    #[test]
+    fn total_stats_must_cover_the_range() {
+        let request = Request {
+            key: "K".into(),
+            corpus: Path::new("corpus.de"),
+            corpus_sha256: String::new(),
+            model: Path::new("m.udpipe"),
+            model_sha256: String::new(),
+            range: Some(LineRange { first: 5, count: 6 }),
+        };
+        let records = [record(0, 5, 2, 10), record(1, 7, 4, 10)];
+        let stats = total_stats(&records, &request, Path::new("K.partial")).expect("covered");
+        assert_eq!(stats.lines, 6);
+        let err = total_stats(&records[..1], &request, Path::new("K.partial")).expect_err("short");
+        assert!(
+            err.to_string()
+                .contains("lines 5..10 are to be parsed but corpus.de ends at line 6"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn chunks_of_shards_group_into_whole_corpus_chunks() {
+        // Chunks of 3 lines; shard 1..4 = chunks 1-3, 4; shard 5..10 = chunks 5-6, 7-9, 10.
+        let pieces = [
+            piece("a", 1, 4, vec![record(0, 1, 3, 100), record(1, 4, 1, 40)]),
+            piece(
+                "b",
+                5,
+                6,
+                vec![
+                    record(0, 5, 2, 70),
+                    record(1, 7, 3, 90),
+                    record(2, 10, 1, 30),
+                ],
+            ),
+        ];
+        let groups = group_chunks(&pieces, 3).expect("fits");
+        let shape: Vec<Vec<(&str, u64, u64)>> = groups
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .map(|(p, c, offset)| (p.path.to_str().unwrap_or(""), c.first_line, *offset))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                vec![("a", 1, 0)],
+                vec![("a", 4, 100), ("b", 5, 0)],
+                vec![("b", 7, 70)],
+                vec![("b", 10, 160)],
+            ]
+        );
+    }
+
+    #[test]
+    fn shards_that_do_not_fit_are_refused() {
+        let gap = [
+            piece("a", 1, 3, vec![record(0, 1, 3, 1)]),
+            piece("b", 5, 1, vec![record(0, 5, 1, 1)]),
+        ];
+        let err = group_chunks(&gap, 3).expect_err("gap");
+        assert!(
+            err.to_string().contains("follows a parse ending at line 3"),
+            "{err}"
+        );
+        let across = [piece("a", 1, 4, vec![record(0, 1, 4, 1)])];
+        let err = group_chunks(&across, 3).expect_err("chunk across a boundary");
+        assert!(
+            err.to_string().contains("does not fit chunks of 3 lines"),
+            "{err}"
+        );
+        let short = [piece("a", 1, 4, vec![record(0, 1, 3, 1)])];
+        let err = group_chunks(&short, 3).expect_err("chunks short of the shard");
+        assert!(err
+            .to_string()
+            .contains("cover lines 1..3 but the shard is lines 1..4"));
+    }
+
+    /// The first 7 PUD lines parsed whole and as shards 1..4 and 5..7 with chunks of 3 lines:
+    /// the assembled entry is byte for byte the whole parse, and a second assembly is kept.
+    #[test]
+    fn assembled_shards_equal_the_whole_parse() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let corpus = dir.path().join("corpus.de");
+        let text: Vec<String> = read_corpus_lines(pud_de())
+            .expect("pud")
+            .take(7)
+            .collect::<Result<_>>()
+            .expect("read");
+        fs::write(&corpus, text.join("\n") + "\n").expect("write corpus");
+        let model = shared().join("models/german-small.udpipe");
+        let opts = ParseOptions {
+            chunk_lines: 3,
+            threads: 1,
+            ..ParseOptions::default()
+        };
+        let whole_cache = ParseCache::new(dir.path().join("whole")).expect("cache");
+        let (whole, _) = whole_cache
+            .get_or_parse(&corpus, &model, &opts)
+            .expect("parse");
+        let shards = ParseCache::new(dir.path().join("shards")).expect("cache");
+        let mut pieces = Vec::new();
+        for range in [
+            LineRange { first: 1, count: 4 },
+            LineRange { first: 5, count: 3 },
+        ] {
+            let (path, _) = shards
+                .get_or_parse_lines(&corpus, &model, Some(range), &opts)
+                .expect("shard");
+            let chunks = shards.entry(&path).expect("entry").chunks;
+            pieces.push(Piece {
+                path,
+                range,
+                chunks,
+            });
+        }
+        let (_, corpus_sha256, model_sha256) = shards.key(&corpus, &model).expect("key");
+        let target = ParseCache::new(dir.path().join("assembled")).expect("cache");
+        let whole_corpus = WholeCorpus {
+            corpus: corpus.clone(),
+            corpus_sha256,
+            model,
+            model_sha256,
+        };
+        let assembled = target
+            .assemble(&whole_corpus, &pieces, 3)
+            .expect("assemble");
+        let bytes = fs::read(&assembled).expect("read");
+        assert_eq!(bytes, fs::read(&whole).expect("read whole"));
+        let entry = target.entry(&assembled).expect("valid entry");
+        assert_eq!(entry, whole_cache.entry(&whole).expect("whole entry"));
+        assert_eq!(entry.chunks.len(), 3);
+        // The middle chunk (lines 4-6) straddles the shards: it was recompressed.
+        assert_eq!(entry.chunks[1].first_line, 4);
+        assert_eq!(entry.stats.lines, 7);
+    }
 }

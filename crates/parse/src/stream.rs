@@ -1,7 +1,7 @@
 //! Streaming, parallel parsing: batches of lines parsed on a rayon pool, written in input order.
 
 use std::io::{BufWriter, Write};
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{sync_channel, Receiver};
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -127,84 +127,35 @@ impl Parser {
         I: Iterator<Item = std::result::Result<String, E>>,
         E: Into<ParseError>,
     {
-        let threads = effective_threads(opts.threads);
+        let pool = thread_pool(effective_threads(opts.threads))?;
         let batch_lines = opts.batch_lines.max(1);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("ldd-parse-{i}"))
-            .build()
-            .map_err(|e| ParseError::ThreadPool {
-                threads,
-                message: e.to_string(),
-            })?;
         let (tx, rx) = sync_channel::<(u64, Vec<ParsedLine>)>(1);
 
         std::thread::scope(|scope| {
-            let writer = scope.spawn(move || -> Result<ParseStats> {
-                let mut stats = ParseStats::default();
-                for (first, batch) in rx {
-                    for (i, p) in (first..).zip(&batch) {
-                        sink.block(i, p)?;
-                        stats.add(p);
-                    }
-                }
-                Ok(stats)
-            });
-
+            let writer = scope.spawn(move || write_batches(rx, sink));
             let mut line_no = first_line;
-            let mut failure = None;
             let mut batch: Vec<String> = Vec::with_capacity(batch_lines);
-            loop {
-                batch.clear();
-                let mut read_error = None;
-                for item in lines.by_ref() {
-                    match item {
-                        Ok(l) => batch.push(l),
-                        Err(e) => {
-                            read_error = Some(with_line(e.into(), line_no + batch.len() as u64));
-                            break;
-                        }
-                    }
-                    if batch.len() == batch_lines {
-                        break;
-                    }
-                }
+            let failure = loop {
+                let read_error = read_batch(&mut lines, &mut batch, batch_lines, line_no);
                 if !batch.is_empty() {
                     let start = line_no;
-                    let parsed: Result<Vec<ParsedLine>> = pool.install(|| {
-                        batch
-                            .par_iter()
-                            .enumerate()
-                            .map(|(i, l)| {
-                                let parsed = self.parse_line(start + i as u64, l);
-                                if let Some(bar) = &opts.progress {
-                                    bar.inc(1);
-                                }
-                                parsed
-                            })
-                            .collect()
-                    });
-                    match parsed {
+                    match self.parse_batch(&pool, start, &batch, opts) {
                         Ok(p) => {
                             line_no += p.len() as u64;
                             if tx.send((start, p)).is_err() {
-                                break; // the writer failed; its error is reported below
+                                break None; // the writer failed; its error is reported below
                             }
                         }
-                        Err(e) => {
-                            failure = Some(e);
-                            break;
-                        }
+                        Err(e) => break Some(e),
                     }
                 }
                 if read_error.is_some() {
-                    failure = read_error;
-                    break;
+                    break read_error;
                 }
                 if batch.len() < batch_lines {
-                    break;
+                    break None;
                 }
-            }
+            };
             drop(tx);
             let written = writer.join().unwrap_or_else(|_| {
                 Err(ParseError::Output(std::io::Error::other(
@@ -217,6 +168,83 @@ impl Parser {
             }
         })
     }
+
+    /// Parses the lines of `batch` (the first is line `start`) on `pool`, in order, advancing
+    /// the progress bar by one per line.
+    fn parse_batch(
+        &self,
+        pool: &rayon::ThreadPool,
+        start: u64,
+        batch: &[String],
+        opts: &ParseOptions,
+    ) -> Result<Vec<ParsedLine>> {
+        pool.install(|| {
+            batch
+                .par_iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let parsed = self.parse_line(start + i as u64, l);
+                    if let Some(bar) = &opts.progress {
+                        bar.inc(1);
+                    }
+                    parsed
+                })
+                .collect()
+        })
+    }
+}
+
+/// The parser's pool of `threads` workers.
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("ldd-parse-{i}"))
+        .build()
+        .map_err(|e| ParseError::ThreadPool {
+            threads,
+            message: e.to_string(),
+        })
+}
+
+/// The writer: hands each parsed batch (first line number, lines) to `sink` in order and
+/// counts what it wrote.
+fn write_batches(
+    batches: Receiver<(u64, Vec<ParsedLine>)>,
+    sink: &mut dyn BlockSink,
+) -> Result<ParseStats> {
+    let mut stats = ParseStats::default();
+    for (first, batch) in batches {
+        for (i, p) in (first..).zip(&batch) {
+            sink.block(i, p)?;
+            stats.add(p);
+        }
+    }
+    Ok(stats)
+}
+
+/// Fills `batch` (emptied first) with up to `batch_lines` lines; stops at the first error of
+/// the iterator and returns it, numbered as line `line_no + lines read before it`.
+fn read_batch<I, E>(
+    lines: &mut I,
+    batch: &mut Vec<String>,
+    batch_lines: usize,
+    line_no: u64,
+) -> Option<ParseError>
+where
+    I: Iterator<Item = std::result::Result<String, E>>,
+    E: Into<ParseError>,
+{
+    batch.clear();
+    for item in lines.by_ref() {
+        match item {
+            Ok(l) => batch.push(l),
+            Err(e) => return Some(with_line(e.into(), line_no + batch.len() as u64)),
+        }
+        if batch.len() == batch_lines {
+            break;
+        }
+    }
+    None
 }
 
 /// Adds the line number to an iterator error that lacks one.
@@ -224,5 +252,76 @@ fn with_line(e: ParseError, line: u64) -> ParseError {
     match e {
         ParseError::Input { line: 0, message } => ParseError::Input { line, message },
         e => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str) -> std::result::Result<String, std::io::Error> {
+        Ok(text.to_owned())
+    }
+
+    #[test]
+    fn batches_are_read_in_order_and_a_read_error_is_numbered() {
+        let mut lines = vec![
+            line("a"),
+            line("b"),
+            line("c"),
+            Err(std::io::Error::other("bad byte")),
+            line("d"),
+        ]
+        .into_iter();
+        let mut batch = vec!["stale".to_owned()];
+        assert!(read_batch(&mut lines, &mut batch, 2, 10).is_none());
+        assert_eq!(batch, ["a", "b"]);
+        // Lines 12 and 13: "c" is read, the error is line 13.
+        let err = read_batch(&mut lines, &mut batch, 2, 12).expect("the error");
+        assert_eq!(batch, ["c"]);
+        assert!(
+            matches!(err, ParseError::Input { line: 13, ref message } if message == "bad byte"),
+            "{err:?}"
+        );
+        assert!(read_batch(&mut lines, &mut batch, 2, 14).is_none());
+        assert_eq!(batch, ["d"]);
+    }
+
+    /// Records what the writer hands it.
+    struct Record(Vec<(u64, String)>);
+
+    impl BlockSink for Record {
+        fn block(&mut self, line_no: u64, parsed: &ParsedLine) -> Result<()> {
+            self.0.push((line_no, parsed.conllu.clone()));
+            Ok(())
+        }
+    }
+
+    fn parsed(conllu: &str, words: usize, udpipe_sentences: usize) -> ParsedLine {
+        ParsedLine {
+            conllu: conllu.to_owned(),
+            words,
+            udpipe_sentences,
+        }
+    }
+
+    #[test]
+    fn the_writer_numbers_blocks_and_counts_them() {
+        let (tx, rx) = sync_channel(2);
+        tx.send((7, vec![parsed("x", 3, 1), parsed("y", 0, 0)]))
+            .expect("send");
+        tx.send((9, vec![parsed("z", 5, 2)])).expect("send");
+        drop(tx);
+        let mut sink = Record(Vec::new());
+        let stats = write_batches(rx, &mut sink).expect("written");
+        let expected = [(7, "x"), (8, "y"), (9, "z")].map(|(i, s)| (i, s.to_owned()));
+        assert_eq!(sink.0, expected);
+        let counts = ParseStats {
+            lines: 3,
+            empty_lines: 1,
+            words: 8,
+            multi_sentence_lines: 1,
+        };
+        assert_eq!(stats, counts);
     }
 }
