@@ -168,10 +168,7 @@ impl Gold {
 /// `1..=lengths.len()`. Errors name the file and line.
 pub fn read_gold(path: &Path, opts: &GoldOptions, lengths: &[(usize, usize)]) -> Result<Gold> {
     let mut input = ldd_io::Input::open(path)?;
-    let mut sure: Vec<Vec<Link>> = vec![Vec::new(); lengths.len()];
-    let mut possible: Vec<Vec<Link>> = vec![Vec::new(); lengths.len()];
-    let mut outside = Vec::new();
-    let mut null_links = 0;
+    let mut links = Links::new(lengths.len());
     let mut format = opts.format;
     let bad = |line: u64, reason: String| AlignError::GoldLine {
         path: path.to_path_buf(),
@@ -187,9 +184,7 @@ pub fn read_gold(path: &Path, opts: &GoldOptions, lengths: &[(usize, usize)]) ->
             None if text.trim().is_empty() => continue,
             None => *format.insert(GoldFormat::detect(text)),
         };
-        // (sentence index, first index, second index, sure, token as written)
-        let mut links: Vec<(usize, usize, usize, bool, &str)> = Vec::new();
-        match fmt {
+        let raw = match fmt {
             GoldFormat::Pharaoh => {
                 let k = line as usize - 1;
                 if k >= lengths.len() {
@@ -199,100 +194,14 @@ pub fn read_gold(path: &Path, opts: &GoldOptions, lengths: &[(usize, usize)]) ->
                         found: input.count_rest_up_to(lengths.len() as u64 + 1)?,
                     });
                 }
-                for tok in text.split_whitespace() {
-                    let (a, b, is_sure) = parse_pharaoh(tok).ok_or_else(|| {
-                        bad(
-                            line,
-                            format!(
-                                "malformed gold link {} (expected i-j, i?j or ipj)",
-                                ldd_io::error::quote(tok, 40)
-                            ),
-                        )
-                    })?;
-                    links.push((k, a, b, is_sure, tok));
-                }
+                pharaoh_links(text, k).map_err(|reason| bad(line, reason))?
             }
-            GoldFormat::Wpt => {
-                let f: Vec<&str> = text.split_whitespace().collect();
-                if f.is_empty() {
-                    continue;
-                }
-                let num = |s: &str| -> Option<usize> {
-                    s.bytes()
-                        .all(|b| b.is_ascii_digit())
-                        .then(|| s.parse().ok())
-                        .flatten()
-                };
-                let expected = "expected `sentence i j [S|P] [confidence]`";
-                if f.len() < 3 || f.len() > 5 {
-                    return Err(bad(line, format!("{} fields; {expected}", f.len())));
-                }
-                let (Some(s), Some(a), Some(b)) = (num(f[0]), num(f[1]), num(f[2])) else {
-                    return Err(bad(line, format!("non-numeric index; {expected}")));
-                };
-                let is_sure = match f.get(3) {
-                    None => true,
-                    Some(&"S") | Some(&"s") => true,
-                    Some(&"P") | Some(&"p") => false,
-                    Some(other) => {
-                        return Err(bad(
-                            line,
-                            format!(
-                                "link kind {} is neither S nor P",
-                                ldd_io::error::quote(other, 20)
-                            ),
-                        ))
-                    }
-                };
-                if let Some(c) = f.get(4) {
-                    if c.parse::<f64>().is_err() {
-                        return Err(bad(
-                            line,
-                            format!("confidence {} is not a number", ldd_io::error::quote(c, 20)),
-                        ));
-                    }
-                }
-                if s == 0 || s > lengths.len() {
-                    return Err(bad(
-                        line,
-                        format!(
-                            "sentence {s} does not exist (the corpus has {} sentence pairs, numbered from 1)",
-                            lengths.len()
-                        ),
-                    ));
-                }
-                links.push((s - 1, a, b, is_sure, text.trim()));
-            }
-        }
-        for (k, a, b, is_sure, tok) in links {
-            let (a, b) = if opts.one_based {
-                if a == 0 || b == 0 {
-                    null_links += 1;
-                    continue;
-                }
-                (a - 1, b - 1)
-            } else {
-                (a, b)
-            };
-            let (i, j) = if opts.target_first { (b, a) } else { (a, b) };
-            let (src_len, tgt_len) = lengths[k];
-            if i >= src_len || j >= tgt_len {
-                outside.push(OutsideLink {
-                    line: line as usize,
-                    sentence: k + 1,
-                    token: tok.to_string(),
-                    link: (i, j),
-                    src_len,
-                    tgt_len,
-                });
-                continue;
-            }
-            if is_sure {
-                sure[k].push((i, j));
-            } else {
-                possible[k].push((i, j));
-            }
-        }
+            GoldFormat::Wpt => wpt_link(text, lengths.len())
+                .map_err(|reason| bad(line, reason))?
+                .into_iter()
+                .collect(),
+        };
+        links.add(line as usize, raw, opts, lengths);
     }
     let lines = input.finish()?.lines as usize;
     let format = format.unwrap_or(GoldFormat::Pharaoh);
@@ -303,27 +212,179 @@ pub fn read_gold(path: &Path, opts: &GoldOptions, lengths: &[(usize, usize)]) ->
             found: ldd_io::Counted::Exactly(lines as u64),
         });
     }
-    let sentences = sure
-        .into_iter()
-        .zip(possible)
-        .map(|(mut s, mut p)| {
-            s.sort_unstable();
-            s.dedup();
-            p.sort_unstable();
-            p.dedup();
-            p.retain(|l| s.binary_search(l).is_err());
-            GoldSentence {
-                sure: s,
-                possible: p,
-            }
+    Ok(links.into_gold(format))
+}
+
+/// A link as a gold file writes it, before index conventions are applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RawLink<'a> {
+    /// 0-based sentence pair.
+    sentence: usize,
+    /// First index as written.
+    first: usize,
+    /// Second index as written.
+    second: usize,
+    /// Sure (S), not only possible (P).
+    sure: bool,
+    /// The link as written.
+    token: &'a str,
+}
+
+/// The links of Pharaoh line `text`, of sentence pair `sentence` (0-based); the error is the
+/// reason a link is malformed.
+fn pharaoh_links(text: &str, sentence: usize) -> std::result::Result<Vec<RawLink<'_>>, String> {
+    text.split_whitespace()
+        .map(|token| {
+            let (first, second, sure) = parse_pharaoh(token).ok_or_else(|| {
+                format!(
+                    "malformed gold link {} (expected i-j, i?j or ipj)",
+                    ldd_io::error::quote(token, 40)
+                )
+            })?;
+            Ok(RawLink {
+                sentence,
+                first,
+                second,
+                sure,
+                token,
+            })
         })
-        .collect();
-    Ok(Gold {
-        format,
-        sentences,
-        outside,
-        null_links,
-    })
+        .collect()
+}
+
+/// The link of WPT line `text` (`None` for a blank line) in a corpus of `pairs` sentence
+/// pairs; the error is the reason the line is malformed.
+fn wpt_link(text: &str, pairs: usize) -> std::result::Result<Option<RawLink<'_>>, String> {
+    let f: Vec<&str> = text.split_whitespace().collect();
+    if f.is_empty() {
+        return Ok(None);
+    }
+    let num = |s: &str| -> Option<usize> {
+        s.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let expected = "expected `sentence i j [S|P] [confidence]`";
+    if f.len() < 3 || f.len() > 5 {
+        return Err(format!("{} fields; {expected}", f.len()));
+    }
+    let (Some(s), Some(first), Some(second)) = (num(f[0]), num(f[1]), num(f[2])) else {
+        return Err(format!("non-numeric index; {expected}"));
+    };
+    let sure = match f.get(3) {
+        None | Some(&"S") | Some(&"s") => true,
+        Some(&"P") | Some(&"p") => false,
+        Some(other) => {
+            let kind = ldd_io::error::quote(other, 20);
+            return Err(format!("link kind {kind} is neither S nor P"));
+        }
+    };
+    if let Some(c) = f.get(4) {
+        if c.parse::<f64>().is_err() {
+            let c = ldd_io::error::quote(c, 20);
+            return Err(format!("confidence {c} is not a number"));
+        }
+    }
+    if s == 0 || s > pairs {
+        return Err(format!(
+            "sentence {s} does not exist (the corpus has {pairs} sentence pairs, numbered from 1)"
+        ));
+    }
+    Ok(Some(RawLink {
+        sentence: s - 1,
+        first,
+        second,
+        sure,
+        token: text.trim(),
+    }))
+}
+
+/// The gold links gathered so far, per sentence pair.
+struct Links {
+    sure: Vec<Vec<Link>>,
+    possible: Vec<Vec<Link>>,
+    outside: Vec<OutsideLink>,
+    null_links: usize,
+}
+
+impl Links {
+    /// No links yet, for `pairs` sentence pairs.
+    fn new(pairs: usize) -> Self {
+        Links {
+            sure: vec![Vec::new(); pairs],
+            possible: vec![Vec::new(); pairs],
+            outside: Vec::new(),
+            null_links: 0,
+        }
+    }
+
+    /// Adds the links `raw` of file line `line`: links to NULL (1-based index 0) are counted,
+    /// links outside their pair (token counts `lengths`) listed, the others kept 0-based as
+    /// `(source, target)`.
+    fn add(
+        &mut self,
+        line: usize,
+        raw: Vec<RawLink>,
+        opts: &GoldOptions,
+        lengths: &[(usize, usize)],
+    ) {
+        for r in raw {
+            let (a, b) = if opts.one_based {
+                if r.first == 0 || r.second == 0 {
+                    self.null_links += 1;
+                    continue;
+                }
+                (r.first - 1, r.second - 1)
+            } else {
+                (r.first, r.second)
+            };
+            let (i, j) = if opts.target_first { (b, a) } else { (a, b) };
+            let k = r.sentence;
+            let (src_len, tgt_len) = lengths[k];
+            if i >= src_len || j >= tgt_len {
+                self.outside.push(OutsideLink {
+                    line,
+                    sentence: k + 1,
+                    token: r.token.to_string(),
+                    link: (i, j),
+                    src_len,
+                    tgt_len,
+                });
+            } else if r.sure {
+                self.sure[k].push((i, j));
+            } else {
+                self.possible[k].push((i, j));
+            }
+        }
+    }
+
+    /// The gold alignment: links sorted, repeats dropped, possible links that are also sure
+    /// kept only as sure.
+    fn into_gold(self, format: GoldFormat) -> Gold {
+        let sentences = self
+            .sure
+            .into_iter()
+            .zip(self.possible)
+            .map(|(mut s, mut p)| {
+                s.sort_unstable();
+                s.dedup();
+                p.sort_unstable();
+                p.dedup();
+                p.retain(|l| s.binary_search(l).is_err());
+                GoldSentence {
+                    sure: s,
+                    possible: p,
+                }
+            })
+            .collect();
+        Gold {
+            format,
+            sentences,
+            outside: self.outside,
+            null_links: self.null_links,
+        }
+    }
 }
 
 /// `i-j` → sure, `i?j` / `ipj` → possible.
@@ -339,4 +400,86 @@ fn parse_pharaoh(tok: &str) -> Option<(usize, usize, bool)> {
         return None;
     }
     Some((a.parse().ok()?, b.parse().ok()?, sure))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pharaoh_lines_give_sure_and_possible_links() {
+        let links = pharaoh_links("0-0 1p2  3?3", 4).expect("well formed");
+        let got: Vec<_> = links
+            .iter()
+            .map(|r| (r.sentence, r.first, r.second, r.sure, r.token))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (4, 0, 0, true, "0-0"),
+                (4, 1, 2, false, "1p2"),
+                (4, 3, 3, false, "3?3")
+            ]
+        );
+        let reason = pharaoh_links("0-0 1x2", 0).expect_err("malformed");
+        assert!(reason.starts_with("malformed gold link"), "{reason}");
+    }
+
+    #[test]
+    fn wpt_lines_give_one_link_or_a_reason() {
+        let link = wpt_link(" 2 3 4 P 0.5 ", 2).expect("ok").expect("a link");
+        assert_eq!((link.sentence, link.first, link.second), (1, 3, 4));
+        assert!(!link.sure);
+        assert_eq!(link.token, "2 3 4 P 0.5");
+        assert!(wpt_link("1 1 1", 2).expect("ok").expect("a link").sure);
+        assert_eq!(wpt_link("  ", 2), Ok(None));
+        let reasons = [
+            ("1 2", "2 fields"),
+            ("1 a 2", "non-numeric index"),
+            ("1 2 3 X", "neither S nor P"),
+            ("1 2 3 S high", "is not a number"),
+            (
+                "3 1 1",
+                "sentence 3 does not exist (the corpus has 2 sentence pairs",
+            ),
+            ("0 1 1", "sentence 0 does not exist"),
+        ];
+        for (text, reason) in reasons {
+            let got = wpt_link(text, 2).expect_err(text);
+            assert!(got.contains(reason), "{text}: {got}");
+        }
+    }
+
+    #[test]
+    fn links_follow_the_index_conventions() {
+        let opts = GoldOptions {
+            format: Some(GoldFormat::Wpt),
+            one_based: true,
+            target_first: true,
+        };
+        let raw = |first, second, sure| RawLink {
+            sentence: 0,
+            first,
+            second,
+            sure,
+            token: "t",
+        };
+        let mut links = Links::new(1);
+        // 1-based, target first: (2, 1) is source 0, target 1; index 0 is NULL; target 5
+        // lies outside a pair of 3 x 2 tokens; a possible link that is also sure stays sure.
+        let batch = vec![
+            raw(2, 1, true),
+            raw(0, 3, true),
+            raw(5, 1, false),
+            raw(2, 1, false),
+            raw(1, 3, false),
+        ];
+        links.add(7, batch, &opts, &[(3, 2)]);
+        let gold = links.into_gold(GoldFormat::Wpt);
+        assert_eq!(gold.null_links, 1);
+        assert_eq!(gold.sentences[0].sure, [(0, 1)]);
+        assert_eq!(gold.sentences[0].possible, [(2, 0)]);
+        assert_eq!(gold.outside.len(), 1);
+        assert_eq!((gold.outside[0].line, gold.outside[0].link), (7, (0, 4)));
+    }
 }

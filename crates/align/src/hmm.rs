@@ -720,12 +720,8 @@ impl Trainer<'_> {
     fn joint(&mut self) -> Result<()> {
         self.zero_counts();
         let (ns, nt) = (self.pairs.src_vocab().len(), self.pairs.tgt_vocab().len());
-        let (mut rf, mut rr) = (Rest::zeroed(ns, nt), Rest::zeroed(nt, ns));
         let nb = self.jumps[0].w.len();
-        let mut jumps = [
-            [vec![0.0; nb], vec![0.0; nb]],
-            [vec![0.0; nb], vec![0.0; nb]],
-        ];
+        let mut sums = JointSums::new(ns, nt, nb);
         let (t, c, report, js) = (&self.table, &mut self.c, self.report, &self.jumps);
         let (max_len, p0) = (self.opts.max_len, self.opts.p0);
         let total = self.pairs.len() as u64;
@@ -739,63 +735,15 @@ impl Trainer<'_> {
             },
             |ch: &Chunk, k, out: &mut [f64], idx: &mut [u32]| {
                 let (src, tgt) = (ch.src(k), ch.tgt(k));
-                let (n, m) = (src.len(), tgt.len());
-                if !lexicon::used(n, m, max_len) {
+                if !lexicon::used(src.len(), tgt.len(), max_len) {
                     return None;
                 }
                 t.lookup(src, tgt, idx);
-                let (fwd, rest) = out.split_at_mut(m * (n + 1));
-                let (rev_null, rest) = rest.split_at_mut(n);
-                let (jf, rest) = rest.split_at_mut(nb);
-                let (ef, rest) = rest.split_at_mut(nb);
-                let (jr, er) = rest.split_at_mut(nb);
-                REV.with(|rev| {
-                    let rev = &mut *rev.borrow_mut();
-                    rev.resize(n * (m + 1), 0.0);
-                    let f = Out {
-                        post: fwd,
-                        jumps: jf,
-                        exposure: ef,
-                    };
-                    let r = Out {
-                        post: rev,
-                        jumps: jr,
-                        exposure: er,
-                    };
-                    both_directions(t, (src, tgt, idx), p0, js, f, r);
-                    agree(fwd, rev, n, m);
-                    for (o, row) in rev_null.iter_mut().zip(rev.chunks(m + 1)) {
-                        *o = row[0];
-                    }
-                    trim(rev);
-                });
+                joint_pair(t, (src, tgt, idx), p0, js, out);
                 Some(())
             },
             |ch: &Chunk, k, out: &[f64], idx: &[u32], ()| {
-                let (src, tgt) = (ch.src(k), ch.tgt(k));
-                let (n, m) = (src.len(), tgt.len());
-                let (fwd, rest) = out.split_at(m * (n + 1));
-                let (rev_null, rest) = rest.split_at(n);
-                for (j, (&w, row)) in tgt.iter().zip(fwd.chunks(n + 1)).enumerate() {
-                    rf.null[w as usize] += row[0];
-                    for (i, (&s, &mu)) in src.iter().zip(&row[1..]).enumerate() {
-                        match idx[i * m + j] {
-                            NONE => {
-                                rf.pruned[s as usize] += mu;
-                                rr.pruned[w as usize] += mu;
-                            }
-                            e => c[e as usize] += mu as f32,
-                        }
-                    }
-                }
-                for (&s, &x) in src.iter().zip(rev_null) {
-                    rr.null[s as usize] += x;
-                }
-                for (acc, part) in jumps.iter_mut().flatten().zip(rest.chunks(nb)) {
-                    for (x, y) in acc.iter_mut().zip(part) {
-                        *x += y;
-                    }
-                }
+                sums.add(c, (ch.src(k), ch.tgt(k), idx), out);
             },
             |done| {
                 report(Event::Progress {
@@ -805,22 +753,116 @@ impl Trainer<'_> {
             },
         )?;
         let alpha = self.opts.alpha;
-        lexicon::m_step_fwd(&mut self.table, &self.shape, &self.c, &rf, alpha);
-        lexicon::m_step_rev(&mut self.table, &self.shape, &self.c, &rr, alpha);
-        for (d, [counts, exposure]) in jumps.into_iter().enumerate() {
-            // Per position: expected jumps over the positions offered.
-            let rate: Vec<f64> = counts
-                .iter()
-                .zip(&exposure)
-                .map(|(&c, &e)| if e > 0.0 { c / e } else { 0.0 })
-                .collect();
-            let z: f64 = rate.iter().sum();
-            if z > 0.0 {
-                self.jumps[d].w = rate.iter().map(|&r| (r / z).max(FLOOR)).collect();
+        lexicon::m_step_fwd(&mut self.table, &self.shape, &self.c, &sums.fwd, alpha);
+        lexicon::m_step_rev(&mut self.table, &self.shape, &self.c, &sums.rev, alpha);
+        for (d, [counts, exposure]) in sums.jumps.into_iter().enumerate() {
+            if let Some(w) = jump_weights(&counts, &exposure) {
+                self.jumps[d].w = w;
             }
         }
         Ok(())
     }
+}
+
+/// The E-step of joint training for one pair (`idx` its table entries): forward–backward
+/// in both directions, agreement, and into `out` the forward posteriors after agreement,
+/// the reverse null cells, then both directions' expected jumps and exposure.
+fn joint_pair(
+    t: &PairTable,
+    (src, tgt, idx): (&[u32], &[u32], &[u32]),
+    p0: f64,
+    js: &[Jumps; 2],
+    out: &mut [f64],
+) {
+    let (n, m, nb) = (src.len(), tgt.len(), js[0].w.len());
+    let (fwd, rest) = out.split_at_mut(m * (n + 1));
+    let (rev_null, rest) = rest.split_at_mut(n);
+    let (jf, rest) = rest.split_at_mut(nb);
+    let (ef, rest) = rest.split_at_mut(nb);
+    let (jr, er) = rest.split_at_mut(nb);
+    REV.with(|rev| {
+        let rev = &mut *rev.borrow_mut();
+        rev.resize(n * (m + 1), 0.0);
+        let f = Out {
+            post: fwd,
+            jumps: jf,
+            exposure: ef,
+        };
+        let r = Out {
+            post: rev,
+            jumps: jr,
+            exposure: er,
+        };
+        both_directions(t, (src, tgt, idx), p0, js, f, r);
+        agree(fwd, rev, n, m);
+        for (o, row) in rev_null.iter_mut().zip(rev.chunks(m + 1)) {
+            *o = row[0];
+        }
+        trim(rev);
+    });
+}
+
+/// The counts of a joint iteration besides the table entries': pruned and null mass of
+/// each direction, and both directions' expected jumps and exposure.
+struct JointSums {
+    fwd: Rest,
+    rev: Rest,
+    /// `[direction][counts, exposure]`, one per jump bucket.
+    jumps: [[Vec<f64>; 2]; 2],
+}
+
+impl JointSums {
+    /// Zeros for vocabularies of `ns` source and `nt` target words and `nb` jump buckets.
+    fn new(ns: usize, nt: usize, nb: usize) -> Self {
+        JointSums {
+            fwd: Rest::zeroed(ns, nt),
+            rev: Rest::zeroed(nt, ns),
+            jumps: [
+                [vec![0.0; nb], vec![0.0; nb]],
+                [vec![0.0; nb], vec![0.0; nb]],
+            ],
+        }
+    }
+
+    /// Adds what [`joint_pair`] wrote to `out` for a pair: agreed word cells to the table
+    /// entries' counts `c` (or to the pruned mass of both directions), null cells, jumps.
+    fn add(&mut self, c: &mut [f32], (src, tgt, idx): (&[u32], &[u32], &[u32]), out: &[f64]) {
+        let (n, m, nb) = (src.len(), tgt.len(), self.jumps[0][0].len());
+        let (fwd, rest) = out.split_at(m * (n + 1));
+        let (rev_null, rest) = rest.split_at(n);
+        for (j, (&w, row)) in tgt.iter().zip(fwd.chunks(n + 1)).enumerate() {
+            self.fwd.null[w as usize] += row[0];
+            for (i, (&s, &mu)) in src.iter().zip(&row[1..]).enumerate() {
+                match idx[i * m + j] {
+                    NONE => {
+                        self.fwd.pruned[s as usize] += mu;
+                        self.rev.pruned[w as usize] += mu;
+                    }
+                    e => c[e as usize] += mu as f32,
+                }
+            }
+        }
+        for (&s, &x) in src.iter().zip(rev_null) {
+            self.rev.null[s as usize] += x;
+        }
+        for (acc, part) in self.jumps.iter_mut().flatten().zip(rest.chunks(nb)) {
+            for (x, y) in acc.iter_mut().zip(part) {
+                *x += y;
+            }
+        }
+    }
+}
+
+/// New jump weights from expected jumps `counts` and their `exposure` (per bucket: jumps
+/// over the positions offered, normalised, floored); `None` when nothing was offered.
+fn jump_weights(counts: &[f64], exposure: &[f64]) -> Option<Vec<f64>> {
+    let rate: Vec<f64> = counts
+        .iter()
+        .zip(exposure)
+        .map(|(&c, &e)| if e > 0.0 { c / e } else { 0.0 })
+        .collect();
+    let z: f64 = rate.iter().sum();
+    (z > 0.0).then(|| rate.iter().map(|&r| (r / z).max(FLOOR)).collect())
 }
 
 /// Trains both directions together on `pairs`: IBM Model 1 in each direction (its first
@@ -1324,5 +1366,15 @@ mod tests {
         ] {
             assert!(Aligner::train(&c, &AlignerSpec::Hmm(o), SILENT).is_err());
         }
+    }
+
+    #[test]
+    fn jump_weights_are_rates_normalised_and_floored() {
+        // Rates 0.5, 0.5, 0 (no exposure): halves and the floor.
+        let w = jump_weights(&[1.0, 2.0, 0.0], &[2.0, 4.0, 0.0]).expect("offered");
+        assert_eq!(w, [0.5, 0.5, FLOOR]);
+        let w = jump_weights(&[3.0, 1.0], &[1.0, 1.0]).expect("offered");
+        assert_eq!(w, [0.75, 0.25]);
+        assert_eq!(jump_weights(&[0.0, 0.0], &[0.0, 3.0]), None);
     }
 }

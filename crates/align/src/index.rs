@@ -84,78 +84,9 @@ impl CellIndex {
     /// Builds the index of `view`, leaving out pairs with an empty side or more than
     /// `max_len` tokens on a side (see [`indexed`]).
     pub fn build(view: &Side<'_>, max_len: usize) -> Self {
-        let skip = |cond: &[u32], gen: &[u32]| !indexed(cond, gen, max_len);
-        let pairs = view.len();
-        let n_cond = view.cond_vocab.len();
-        let null_id = n_cond as u32;
+        let (occ, occ_off, cell_off) = occurrences(view, max_len);
+        let (cell_slot, lists) = rank_cells(view, &occ, &occ_off, &cell_off);
         let n_gen = view.gen_vocab.len();
-
-        // Occurrence and cell counts per generated word.
-        let mut occ_off = vec![0usize; n_gen + 1];
-        let mut cell_off = vec![0usize; n_gen + 1];
-        for k in 0..pairs {
-            let (cond, gen) = (view.cond(k), view.gen(k));
-            if skip(cond, gen) {
-                continue;
-            }
-            for &f in gen {
-                occ_off[f as usize + 1] += 1;
-                cell_off[f as usize + 1] += cond.len() + 1;
-            }
-        }
-        for f in 0..n_gen {
-            occ_off[f + 1] += occ_off[f];
-            cell_off[f + 1] += cell_off[f];
-        }
-        let mut occ = vec![(0u32, 0u32); occ_off[n_gen]];
-        let mut cursor = occ_off.clone();
-        for k in 0..pairs {
-            let (cond, gen) = (view.cond(k), view.gen(k));
-            if skip(cond, gen) {
-                continue;
-            }
-            for (j, &f) in gen.iter().enumerate() {
-                let c = &mut cursor[f as usize];
-                occ[*c] = (k as u32, j as u32);
-                *c += 1;
-            }
-        }
-        drop(cursor);
-
-        // Per generated word: number its distinct conditioning words (null included) in order
-        // of first occurrence and write the rank of every cell of its rows.
-        let mut cell_slot = vec![0u32; cell_off[n_gen]];
-        let lists: Vec<Vec<u32>> = split_by_offsets(&mut cell_slot, &cell_off)
-            .into_par_iter()
-            .enumerate()
-            .with_min_len(32)
-            .map(|(g, cells)| {
-                with_scratch(n_cond + 1, |local| {
-                    let mut list: Vec<u32> = Vec::new();
-                    let mut out = cells.iter_mut();
-                    for &(k, _) in &occ[occ_off[g]..occ_off[g + 1]] {
-                        let cond = view.cond(k as usize);
-                        for (e, c) in std::iter::once(null_id)
-                            .chain(cond.iter().copied())
-                            .zip(out.by_ref())
-                        {
-                            let l = &mut local[e as usize];
-                            if *l == u32::MAX {
-                                *l = list.len() as u32;
-                                list.push(e);
-                            }
-                            *c = *l;
-                        }
-                    }
-                    // Leave the scratch all-unset for the next task.
-                    for &e in &list {
-                        local[e as usize] = u32::MAX;
-                    }
-                    list
-                })
-            })
-            .collect();
-
         let mut group_off = Vec::with_capacity(n_gen + 1);
         group_off.push(0usize);
         for l in &lists {
@@ -173,5 +104,120 @@ impl CellIndex {
             group_off,
             slot_cond,
         }
+    }
+}
+
+/// The occurrences of every generated word of the indexed pairs, grouped by word in corpus
+/// order, with the offsets of each word's occurrences and of its cells:
+/// `(occ, occ_off, cell_off)` of [`CellIndex`].
+fn occurrences(view: &Side<'_>, max_len: usize) -> (Vec<(u32, u32)>, Vec<usize>, Vec<usize>) {
+    let skip = |cond: &[u32], gen: &[u32]| !indexed(cond, gen, max_len);
+    let n_gen = view.gen_vocab.len();
+    // Occurrence and cell counts per generated word.
+    let mut occ_off = vec![0usize; n_gen + 1];
+    let mut cell_off = vec![0usize; n_gen + 1];
+    for k in 0..view.len() {
+        let (cond, gen) = (view.cond(k), view.gen(k));
+        if skip(cond, gen) {
+            continue;
+        }
+        for &f in gen {
+            occ_off[f as usize + 1] += 1;
+            cell_off[f as usize + 1] += cond.len() + 1;
+        }
+    }
+    for f in 0..n_gen {
+        occ_off[f + 1] += occ_off[f];
+        cell_off[f + 1] += cell_off[f];
+    }
+    let mut occ = vec![(0u32, 0u32); occ_off[n_gen]];
+    let mut cursor = occ_off.clone();
+    for k in 0..view.len() {
+        let (cond, gen) = (view.cond(k), view.gen(k));
+        if skip(cond, gen) {
+            continue;
+        }
+        for (j, &f) in gen.iter().enumerate() {
+            let c = &mut cursor[f as usize];
+            occ[*c] = (k as u32, j as u32);
+            *c += 1;
+        }
+    }
+    (occ, occ_off, cell_off)
+}
+
+/// Per generated word: numbers its distinct conditioning words (null included) in order
+/// of first occurrence and writes the rank of every cell of its rows. Returns the ranks of
+/// all cells (`cell_slot`) and each word's conditioning words in rank order.
+fn rank_cells(
+    view: &Side<'_>,
+    occ: &[(u32, u32)],
+    occ_off: &[usize],
+    cell_off: &[usize],
+) -> (Vec<u32>, Vec<Vec<u32>>) {
+    let n_cond = view.cond_vocab.len();
+    let null_id = n_cond as u32;
+    let mut cell_slot = vec![0u32; cell_off[cell_off.len() - 1]];
+    let lists: Vec<Vec<u32>> = split_by_offsets(&mut cell_slot, cell_off)
+        .into_par_iter()
+        .enumerate()
+        .with_min_len(32)
+        .map(|(g, cells)| {
+            with_scratch(n_cond + 1, |local| {
+                let mut list: Vec<u32> = Vec::new();
+                let mut out = cells.iter_mut();
+                for &(k, _) in &occ[occ_off[g]..occ_off[g + 1]] {
+                    let cond = view.cond(k as usize);
+                    for (e, c) in std::iter::once(null_id)
+                        .chain(cond.iter().copied())
+                        .zip(out.by_ref())
+                    {
+                        let l = &mut local[e as usize];
+                        if *l == u32::MAX {
+                            *l = list.len() as u32;
+                            list.push(e);
+                        }
+                        *c = *l;
+                    }
+                }
+                // Leave the scratch all-unset for the next task.
+                for &e in &list {
+                    local[e as usize] = u32::MAX;
+                }
+                list
+            })
+        })
+        .collect();
+    (cell_slot, lists)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Corpus;
+
+    /// A hand-counted index: target words x, y generated from source words a, b (pair 3 has
+    /// an empty side and is left out); the null word is id 2.
+    #[test]
+    fn slots_are_ranked_by_first_occurrence_per_generated_word() {
+        let corpus = Corpus::from_pairs([
+            (vec!["a", "b"], vec!["x", "y"]),
+            (vec!["b"], vec!["x"]),
+            (vec![], vec!["y"]),
+        ]);
+        let view = corpus.view(false);
+        let index = CellIndex::build(&view, 100);
+        assert_eq!(index.occ, [(0, 0), (1, 0), (0, 1)]);
+        assert_eq!(index.occ_off, [0, 2, 3]);
+        assert_eq!(index.cell_off, [0, 5, 8]);
+        // x: rows (null a b), (null b); y: row (null a b).
+        assert_eq!(index.cell_slot, [0, 1, 2, 0, 2, 0, 1, 2]);
+        assert_eq!(index.group_off, [0, 3, 6]);
+        assert_eq!(index.slot_cond, [2, 0, 1, 2, 0, 1]);
+        assert_eq!((index.num_slots(), index.num_groups()), (6, 2));
+        // With at most one token a side only pair 2 is indexed.
+        let short = CellIndex::build(&view, 1);
+        assert_eq!(short.occ, [(1, 0)]);
+        assert_eq!(short.slot_cond, [2, 1]);
     }
 }

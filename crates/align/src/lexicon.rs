@@ -316,18 +316,87 @@ pub(crate) fn first_pass(
     progress: &mut (dyn FnMut(u64, u64) + Send),
 ) -> Result<Counted> {
     let (ns, nt) = (pairs.src_vocab().len(), pairs.tgt_vocab().len());
-    // Sums over the cells of every row and column, upper bounds of their distinct pairs,
-    // null counts, which words occur.
-    let mut row_w = vec![0.0f64; ns];
-    let mut col_w = vec![0.0f64; nt];
-    let mut ub_row = vec![0u64; ns];
-    let mut ub_col = vec![0u64; nt];
-    let (mut rf, mut rr) = (Rest::zeroed(ns, nt), Rest::zeroed(nt, ns));
-    let mut occurs_src = vec![false; ns];
-    let mut occurs_tgt = vec![false; nt];
-    let mut distinct = Distinct::new(ns);
-    let mut hashes: Vec<u64> = Vec::new();
+    let Margins {
+        row_w,
+        col_w,
+        ub_row,
+        ub_col,
+        rest,
+        occurs_src,
+        occurs_tgt,
+        distinct,
+    } = margins(pairs, max_len)?;
+    let ranges = source_ranges(&ub_row, &distinct, nt);
+    drop(distinct);
+    let rounds: Vec<&[(u32, u32)]> = ranges.chunks(SUBS).collect();
     let total = pairs.len() as u64;
+    let units = total * rounds.len() as u64;
+    progress(0, units);
+    let mut build = Build {
+        // tot_r estimated for the pruning test; exact after the pass.
+        est_rev: (0..nt)
+            .map(|t| col_w[t] + alpha * ub_col[t].min(ns as u64) as f64)
+            .collect(),
+        row_w,
+        alpha,
+        prune,
+        table: PairTable {
+            row_off: Vec::with_capacity(ns + 1),
+            ..PairTable::default()
+        },
+        pruned_row: vec![0u32; ns],
+        pruned_col: vec![0u32; nt],
+        word_pairs: 0,
+        counts: [Vec::new(), Vec::new()],
+        rest,
+    };
+    build.table.row_off.push(0);
+    for (r, round) in rounds.iter().enumerate() {
+        let base = r as u64 * total;
+        let maps = round_counts(pairs, round, max_len, &mut |done| {
+            progress(base + done, units)
+        })?;
+        for map in maps {
+            build.add(map);
+        }
+    }
+    Ok(build.finish(ns, nt, occurs_src, occurs_tgt))
+}
+
+/// What one pass over the pairs learns before any word pair is counted.
+struct Margins {
+    /// Sums over the cells of every row (source word) ...
+    row_w: Vec<f64>,
+    /// ... and column (target word).
+    col_w: Vec<f64>,
+    /// Upper bounds of the distinct pairs of every row ...
+    ub_row: Vec<u64>,
+    /// ... and column.
+    ub_col: Vec<u64>,
+    /// Null counts of both directions (nothing pruned yet).
+    rest: [Rest; 2],
+    /// Which source words occur in a trained pair.
+    occurs_src: Vec<bool>,
+    /// Which target words occur in a trained pair.
+    occurs_tgt: Vec<bool>,
+    /// Estimates of the distinct pairs of every row.
+    distinct: Distinct,
+}
+
+/// The margins of the trained pairs (at most `max_len` tokens a side), in one pass.
+fn margins(pairs: Pairs<'_>, max_len: usize) -> Result<Margins> {
+    let (ns, nt) = (pairs.src_vocab().len(), pairs.tgt_vocab().len());
+    let mut g = Margins {
+        row_w: vec![0.0f64; ns],
+        col_w: vec![0.0f64; nt],
+        ub_row: vec![0u64; ns],
+        ub_col: vec![0u64; nt],
+        rest: [Rest::zeroed(ns, nt), Rest::zeroed(nt, ns)],
+        occurs_src: vec![false; ns],
+        occurs_tgt: vec![false; nt],
+        distinct: Distinct::new(ns),
+    };
+    let mut hashes: Vec<u64> = Vec::new();
     stream(
         pairs,
         |_, _| (0, 0),
@@ -343,27 +412,30 @@ pub(crate) fn first_pass(
             hashes.extend(tgt.iter().map(|&t| Distinct::hash(t)));
             for &s in src {
                 let s = s as usize;
-                row_w[s] += m as f64 * wf;
-                rr.null[s] += wr;
-                ub_row[s] += m as u64;
-                occurs_src[s] = true;
+                g.row_w[s] += m as f64 * wf;
+                g.rest[1].null[s] += wr;
+                g.ub_row[s] += m as u64;
+                g.occurs_src[s] = true;
                 for &h in &hashes {
-                    distinct.add(s, h);
+                    g.distinct.add(s, h);
                 }
             }
             for &t in tgt {
                 let t = t as usize;
-                col_w[t] += n as f64 * wr;
-                rf.null[t] += wf;
-                ub_col[t] += n as u64;
-                occurs_tgt[t] = true;
+                g.col_w[t] += n as f64 * wr;
+                g.rest[0].null[t] += wf;
+                g.ub_col[t] += n as u64;
+                g.occurs_tgt[t] = true;
             }
         },
         |_| {},
     )?;
+    Ok(g)
+}
 
-    // Rounds of source words, each split into SUBS ranges of about ROUND_PAIRS / SUBS
-    // pairs (by the estimated distinct pairs; a word alone may exceed it).
+/// Ranges of source words of about `ROUND_PAIRS / SUBS` distinct pairs each (by the
+/// estimate; a word alone may exceed it), covering all `ub_row.len()` words in order.
+fn source_ranges(ub_row: &[u64], distinct: &Distinct, nt: usize) -> Vec<(u32, u32)> {
     let sub_max = (ROUND_PAIRS / SUBS) as u64;
     let mut ranges: Vec<(u32, u32)> = Vec::new();
     let (mut lo, mut acc) = (0usize, 0u64);
@@ -375,117 +447,146 @@ pub(crate) fn first_pass(
         }
         acc += b;
     }
-    if ns > lo {
-        ranges.push((lo as u32, ns as u32));
+    if ub_row.len() > lo {
+        ranges.push((lo as u32, ub_row.len() as u32));
     }
-    drop(distinct);
-    let rounds: Vec<&[(u32, u32)]> = ranges.chunks(SUBS).collect();
-    let units = total * rounds.len() as u64;
-    progress(0, units);
+    ranges
+}
 
-    // tot_r estimated for the pruning test; exact after the pass.
-    let est_rev: Vec<f64> = (0..nt)
-        .map(|t| col_w[t] + alpha * ub_col[t].min(ns as u64) as f64)
+/// Expected counts `(forward, reverse)` of the first iteration, per word pair
+/// `s << 32 | t`.
+type PairMap = HashMap<u64, (f64, f64), FxBuild>;
+
+/// One round: a pass over the pairs counting the word pairs whose source word lies in each
+/// range of `round` (one map per range, filled in parallel). `progress(done)` gets the
+/// pairs read.
+fn round_counts(
+    pairs: Pairs<'_>,
+    round: &[(u32, u32)],
+    max_len: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Vec<PairMap>> {
+    let mut maps: Vec<(std::ops::Range<u32>, PairMap)> = round
+        .iter()
+        .map(|&(a, b)| (a..b, PairMap::default()))
         .collect();
-    let mut table = PairTable {
-        row_off: Vec::with_capacity(ns + 1),
-        ..PairTable::default()
-    };
-    table.row_off.push(0);
-    let mut pruned_row = vec![0u32; ns];
-    let mut pruned_col = vec![0u32; nt];
-    let mut distinct_row = vec![0u64; ns];
-    let mut distinct_col = vec![0u64; nt];
-    let mut word_pairs = 0u64;
-    let mut next_row = 0usize;
-    let (mut c_f, mut c_r) = (Vec::new(), Vec::new());
-    type Map = HashMap<u64, (f64, f64), FxBuild>;
-    for (r, round) in rounds.iter().enumerate() {
-        let mut maps: Vec<(std::ops::Range<u32>, Map)> =
-            round.iter().map(|&(a, b)| (a..b, Map::default())).collect();
-        let base = r as u64 * total;
-        let mut chunk_maps = |c: &Chunk| {
-            maps.par_iter_mut().for_each(|(range, map)| {
-                for k in 0..c.len() {
-                    let (src, tgt) = (c.src(k), c.tgt(k));
-                    let (n, m) = (src.len(), tgt.len());
-                    if !used(n, m, max_len) {
-                        continue;
-                    }
-                    let (wf, wr) = (1.0 / (n + 1) as f64, 1.0 / (m + 1) as f64);
-                    for &s in src.iter().filter(|s| range.contains(s)) {
-                        for &t in tgt {
-                            let v = map.entry(u64::from(s) << 32 | u64::from(t)).or_default();
-                            v.0 += wf;
-                            v.1 += wr;
-                        }
+    let mut reader = pairs.reader()?;
+    let mut chunk = Chunk::default();
+    while reader.next_chunk(&mut chunk)? {
+        let c = &chunk;
+        maps.par_iter_mut().for_each(|(range, map)| {
+            for k in 0..c.len() {
+                let (src, tgt) = (c.src(k), c.tgt(k));
+                let (n, m) = (src.len(), tgt.len());
+                if !used(n, m, max_len) {
+                    continue;
+                }
+                let (wf, wr) = (1.0 / (n + 1) as f64, 1.0 / (m + 1) as f64);
+                for &s in src.iter().filter(|s| range.contains(s)) {
+                    for &t in tgt {
+                        let v = map.entry(u64::from(s) << 32 | u64::from(t)).or_default();
+                        v.0 += wf;
+                        v.1 += wr;
                     }
                 }
-            });
-        };
-        let mut reader = pairs.reader()?;
-        let mut chunk = Chunk::default();
-        while reader.next_chunk(&mut chunk)? {
-            chunk_maps(&chunk);
-            progress(base + (chunk.first + chunk.len()) as u64, units);
-        }
-        for (_, map) in maps {
-            let mut entries: Vec<(u64, (f64, f64))> = map.into_iter().collect();
-            entries.sort_unstable_by_key(|e| e.0);
-            word_pairs += entries.len() as u64;
-            for row in entries.chunk_by(|a, b| a.0 >> 32 == b.0 >> 32) {
-                let s = (row[0].0 >> 32) as usize;
-                while next_row < s {
-                    table.row_off.push(table.cols.len());
-                    next_row += 1;
-                }
-                distinct_row[s] = row.len() as u64;
-                let g_row = digamma((row_w[s] + alpha * row.len() as f64).max(alpha));
-                for &(key, (cf, cr)) in row {
-                    let t = (key & 0xffff_ffff) as u32;
-                    distinct_col[t as usize] += 1;
-                    let keep = prune <= 0.0 || {
-                        let pf = (digamma(cf + alpha) - g_row).exp();
-                        let pr =
-                            (digamma(cr + alpha) - digamma(est_rev[t as usize].max(alpha))).exp();
-                        pf.max(pr) >= prune
-                    };
-                    if keep {
-                        table.cols.push(t);
-                        c_f.push(cf as f32);
-                        c_r.push(cr as f32);
-                    } else {
-                        pruned_row[s] += 1;
-                        pruned_col[t as usize] += 1;
-                        rf.pruned[s] += cf;
-                        rr.pruned[t as usize] += cr;
-                    }
+            }
+        });
+        progress((chunk.first + chunk.len()) as u64);
+    }
+    Ok(maps.into_iter().map(|(_, map)| map).collect())
+}
+
+/// The table under construction from the rounds' counts, rows in ascending order.
+struct Build {
+    /// Estimated reverse totals of every column, for the pruning test.
+    est_rev: Vec<f64>,
+    /// Row sums ([`Margins::row_w`]).
+    row_w: Vec<f64>,
+    alpha: f64,
+    prune: f64,
+    table: PairTable,
+    pruned_row: Vec<u32>,
+    pruned_col: Vec<u32>,
+    word_pairs: u64,
+    /// Expected counts of the kept entries, forward and reverse.
+    counts: [Vec<f32>; 2],
+    /// Pruned and null mass of both directions.
+    rest: [Rest; 2],
+}
+
+impl Build {
+    /// Adds the rows counted in `map` (rows after those added before): entries kept unless
+    /// neither direction's first-iteration probability reaches `prune`; the others go to the
+    /// pruned mass.
+    fn add(&mut self, map: PairMap) {
+        let mut entries: Vec<(u64, (f64, f64))> = map.into_iter().collect();
+        entries.sort_unstable_by_key(|e| e.0);
+        self.word_pairs += entries.len() as u64;
+        for row in entries.chunk_by(|a, b| a.0 >> 32 == b.0 >> 32) {
+            let s = (row[0].0 >> 32) as usize;
+            while self.table.row_off.len() <= s {
+                self.table.row_off.push(self.table.cols.len());
+            }
+            let alpha = self.alpha;
+            let g_row = digamma((self.row_w[s] + alpha * row.len() as f64).max(alpha));
+            for &(key, (cf, cr)) in row {
+                let t = (key & 0xffff_ffff) as u32;
+                let keep = self.prune <= 0.0 || {
+                    let pf = (digamma(cf + alpha) - g_row).exp();
+                    let g_col = digamma(self.est_rev[t as usize].max(alpha));
+                    let pr = (digamma(cr + alpha) - g_col).exp();
+                    pf.max(pr) >= self.prune
+                };
+                if keep {
+                    self.table.cols.push(t);
+                    self.counts[0].push(cf as f32);
+                    self.counts[1].push(cr as f32);
+                } else {
+                    self.pruned_row[s] += 1;
+                    self.pruned_col[t as usize] += 1;
+                    self.rest[0].pruned[s] += cf;
+                    self.rest[1].pruned[t as usize] += cr;
                 }
             }
         }
     }
-    while next_row < ns {
-        table.row_off.push(table.cols.len());
-        next_row += 1;
+}
+
+impl Build {
+    /// The table of `ns` source and `nt` target words (rows after the last counted ones
+    /// empty, probabilities not made yet), its shape and the counts.
+    fn finish(self, ns: usize, nt: usize, occurs_src: Vec<bool>, occurs_tgt: Vec<bool>) -> Counted {
+        let Build {
+            mut table,
+            pruned_row,
+            pruned_col,
+            word_pairs,
+            counts,
+            rest,
+            ..
+        } = self;
+        while table.row_off.len() <= ns {
+            table.row_off.push(table.cols.len());
+        }
+        table.null_fwd = vec![UNSEEN_PROB; nt];
+        table.null_rev = vec![UNSEEN_PROB; ns];
+        table.other_fwd = vec![UNSEEN_PROB; ns];
+        table.other_rev = vec![UNSEEN_PROB; nt];
+        table.index_rows();
+        let shape = Shape {
+            pruned_row,
+            pruned_col,
+            occurs_src,
+            occurs_tgt,
+            word_pairs,
+        };
+        Counted {
+            table,
+            shape,
+            counts,
+            rest,
+        }
     }
-    table.null_fwd = vec![UNSEEN_PROB; nt];
-    table.null_rev = vec![UNSEEN_PROB; ns];
-    table.other_fwd = vec![UNSEEN_PROB; ns];
-    table.other_rev = vec![UNSEEN_PROB; nt];
-    table.index_rows();
-    let shape = Shape {
-        pruned_row,
-        pruned_col,
-        occurs_src,
-        occurs_tgt,
-        word_pairs,
-    };
-    Ok(Counted {
-        table,
-        shape,
-        counts: [c_f, c_r],
-        rest: [rf, rr],
-    })
 }
 
 /// `exp(ψ(c + α) − g)`: a variational-Bayes probability (fast_align's M-step) for a count
@@ -683,5 +784,83 @@ mod tests {
             assert_eq!(d.estimate(0), 0.0, "a word never seen");
             assert_eq!(d.planned(1, 3), 3, "capped by the bound");
         }
+    }
+
+    /// Rounds are cut before the word that would take a range past `ROUND_PAIRS / SUBS`
+    /// (131,072) planned pairs; a word is planned at its bound once its estimate passes it.
+    #[test]
+    fn source_ranges_cut_at_the_planned_size() {
+        let mut d = Distinct::new(4);
+        for (s, n) in [(0, 100_000u32), (1, 50_000), (3, 100_000)] {
+            for t in 0..n {
+                d.add(s, Distinct::hash(t));
+            }
+        }
+        // Planned: 100,000, 50,000, 3 (never seen: min(8, 3)), 100,000.
+        let ranges = source_ranges(&[100_000, 50_000, 3, 100_000], &d, 1 << 20);
+        assert_eq!(ranges, [(0, 1), (1, 3), (3, 4)]);
+        assert_eq!(source_ranges(&[], &d, 10), []);
+    }
+
+    fn build(prune: f64) -> Build {
+        Build {
+            est_rev: vec![100.0; 3],
+            row_w: vec![100.0; 4],
+            alpha: 0.01,
+            prune,
+            table: PairTable {
+                row_off: vec![0],
+                ..PairTable::default()
+            },
+            pruned_row: vec![0; 4],
+            pruned_col: vec![0; 3],
+            word_pairs: 0,
+            counts: [Vec::new(), Vec::new()],
+            rest: [Rest::zeroed(4, 3), Rest::zeroed(3, 4)],
+        }
+    }
+
+    fn pair_map(entries: &[((u64, u64), (f64, f64))]) -> PairMap {
+        entries
+            .iter()
+            .map(|&((s, t), c)| (s << 32 | t, c))
+            .collect()
+    }
+
+    /// Rows 1 and 3 (rows 0 and 2 empty): entries sorted into rows; with no pruning all
+    /// kept, with a threshold above every probability all go to the pruned mass, with one
+    /// between them the rare pair only.
+    #[test]
+    fn rows_are_added_in_order_and_pruned_into_the_rest() {
+        let entries = [
+            ((3, 0), (0.5, 0.25)),
+            ((1, 2), (1.0, 2.0)),
+            ((1, 0), (3.0, 4.0)),
+        ];
+        let mut kept = build(0.0);
+        kept.add(pair_map(&entries));
+        assert_eq!(kept.table.row_off, [0, 0, 2, 2]);
+        assert_eq!(kept.table.cols, [0, 2, 0]);
+        assert_eq!(kept.counts, [vec![3.0, 1.0, 0.5], vec![4.0, 2.0, 0.25]]);
+        assert_eq!(kept.word_pairs, 3);
+        assert_eq!(kept.pruned_row, [0; 4]);
+        let mut pruned = build(2.0);
+        pruned.add(pair_map(&entries));
+        assert!(pruned.table.cols.is_empty());
+        assert_eq!(pruned.pruned_row, [0, 2, 0, 1]);
+        assert_eq!(pruned.pruned_col, [2, 0, 1]);
+        assert_eq!(pruned.rest[0].pruned, [0.0, 4.0, 0.0, 0.5]);
+        assert_eq!(pruned.rest[1].pruned, [4.25, 0.0, 2.0]);
+        // Totals of about 100: (1, 0) has p ≈ 0.025 / 0.035, (1, 2) ≈ 0.006 / 0.015,
+        // (3, 0) ≈ 0.0015 / 0.0002 (forward / reverse): a threshold of 0.01 prunes (3, 0).
+        let mut some = build(0.01);
+        some.add(pair_map(&entries));
+        assert_eq!(some.table.cols, [0, 2]);
+        assert_eq!(
+            (some.pruned_row, some.pruned_col),
+            (vec![0, 0, 0, 1], vec![1, 0, 0])
+        );
+        assert_eq!(some.rest[0].pruned, [0.0, 0.0, 0.0, 0.5]);
+        assert_eq!(some.rest[1].pruned, [0.25, 0.0, 0.0]);
     }
 }

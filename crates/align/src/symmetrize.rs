@@ -51,69 +51,123 @@ pub fn symmetrize(
     match method {
         Method::Intersection => a.intersection(&b).copied().collect(),
         Method::Union => a.union(&b).copied().collect(),
-        Method::GrowDiagFinalAnd => {
-            let mut res: Points = a.intersection(&b).copied().collect();
-            let mut i_al = vec![false; w];
-            let mut j_al = vec![false; h];
-            for &(i, j) in &res {
-                i_al[i] = true;
-                j_al[j] = true;
+        Method::GrowDiagFinalAnd => grow_diag_final_and(&a, &b, w, h).into_iter().collect(),
+    }
+}
+
+/// `atools`' neighbours of a point, in its order.
+const NEIGHBORS: [(isize, isize); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, 1),
+    (1, -1),
+    (-1, -1),
+];
+
+/// Grow-diag-final-and of alignments `a` and `b` of a `w × h` pair: their intersection,
+/// grown by diagonal neighbours from the union, then the final-and step.
+fn grow_diag_final_and(a: &Points, b: &Points, w: usize, h: usize) -> Points {
+    let mut grid = Grid {
+        res: Points::new(),
+        i_al: vec![false; w],
+        j_al: vec![false; h],
+    };
+    for &(i, j) in a.intersection(b) {
+        grid.align(i, j);
+    }
+    // grow-diag: candidates are union points not yet aligned, visited in (i, j) order
+    // repeatedly while any is added.
+    let mut cand: Points = a
+        .union(b)
+        .filter(|p| !grid.res.contains(p))
+        .copied()
+        .collect();
+    let mut keep_going = !cand.is_empty();
+    while keep_going {
+        keep_going = false;
+        let mut added = Vec::new();
+        for &(i, j) in &cand {
+            let one_unaligned = !(grid.i_al[i] && grid.j_al[j]);
+            let neighbor = NEIGHBORS
+                .iter()
+                .any(|&(di, dj)| grid.safe(i as isize + di, j as isize + dj));
+            if one_unaligned && neighbor {
+                grid.align(i, j);
+                added.push((i, j));
+                keep_going = true;
             }
-            let align = |res: &mut Points, i_al: &mut [bool], j_al: &mut [bool], i, j| {
-                res.insert((i, j));
-                i_al[i] = true;
-                j_al[j] = true;
-            };
-            // `atools`' `Safe`: false outside the sentence pair.
-            let safe = |res: &Points, i: isize, j: isize| {
-                i >= 0
-                    && j >= 0
-                    && (i as usize) < w
-                    && (j as usize) < h
-                    && res.contains(&(i as usize, j as usize))
-            };
-            // grow-diag: candidates are union points not yet aligned, visited in (i, j) order
-            // repeatedly while any is added.
-            let mut cand: Points = a.union(&b).filter(|p| !res.contains(p)).copied().collect();
-            const NEIGHBORS: [(isize, isize); 8] = [
-                (1, 0),
-                (-1, 0),
-                (0, 1),
-                (0, -1),
-                (1, 1),
-                (-1, 1),
-                (1, -1),
-                (-1, -1),
-            ];
-            let mut keep_going = !cand.is_empty();
-            while keep_going {
-                keep_going = false;
-                let mut added = Vec::new();
-                for &(i, j) in &cand {
-                    let one_unaligned = !(i_al[i] && j_al[j]);
-                    let neighbor = NEIGHBORS
-                        .iter()
-                        .any(|&(di, dj)| safe(&res, i as isize + di, j as isize + dj));
-                    if one_unaligned && neighbor {
-                        align(&mut res, &mut i_al, &mut j_al, i, j);
-                        added.push((i, j));
-                        keep_going = true;
-                    }
-                }
-                for p in added {
-                    cand.remove(&p);
-                }
-            }
-            // final-and: points of each directional alignment whose source and target words
-            // are both still unaligned.
-            for g in [&a, &b] {
-                for &(i, j) in g {
-                    if !res.contains(&(i, j)) && !i_al[i] && !j_al[j] {
-                        align(&mut res, &mut i_al, &mut j_al, i, j);
-                    }
-                }
-            }
-            res.into_iter().collect()
         }
+        for p in added {
+            cand.remove(&p);
+        }
+    }
+    // final-and: points of each directional alignment whose source and target words
+    // are both still unaligned.
+    for g in [a, b] {
+        for &(i, j) in g {
+            if !grid.res.contains(&(i, j)) && !grid.i_al[i] && !grid.j_al[j] {
+                grid.align(i, j);
+            }
+        }
+    }
+    grid.res
+}
+
+/// The symmetrised links so far, and which source (`i_al`) and target (`j_al`) words they
+/// align.
+struct Grid {
+    res: Points,
+    i_al: Vec<bool>,
+    j_al: Vec<bool>,
+}
+
+impl Grid {
+    /// Adds link `(i, j)`.
+    fn align(&mut self, i: usize, j: usize) {
+        self.res.insert((i, j));
+        self.i_al[i] = true;
+        self.j_al[j] = true;
+    }
+
+    /// `atools`' `Safe`: whether `(i, j)` is linked; false outside the sentence pair.
+    fn safe(&self, i: isize, j: isize) -> bool {
+        i >= 0
+            && j >= 0
+            && (i as usize) < self.i_al.len()
+            && (j as usize) < self.j_al.len()
+            && self.res.contains(&(i as usize, j as usize))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safe_is_false_outside_the_pair_and_true_on_links() {
+        let mut grid = Grid {
+            res: Points::new(),
+            i_al: vec![false; 2],
+            j_al: vec![false; 3],
+        };
+        grid.align(1, 2);
+        assert!(grid.i_al[1] && grid.j_al[2] && !grid.i_al[0]);
+        assert!(grid.safe(1, 2));
+        assert!(!grid.safe(0, 2) && !grid.safe(-1, 2) && !grid.safe(2, 2) && !grid.safe(1, 3));
+    }
+
+    /// Isolated points are not grown; final-and takes the forward alignment's first, so
+    /// the reverse alignment's point on the same source word is left out.
+    #[test]
+    fn final_and_prefers_the_forward_alignment() {
+        let a: Points = [(0, 0), (2, 2)].into_iter().collect();
+        let b: Points = [(0, 0), (2, 3)].into_iter().collect();
+        let res: Vec<_> = grow_diag_final_and(&a, &b, 3, 4).into_iter().collect();
+        assert_eq!(res, [(0, 0), (2, 2)]);
+        let res: Vec<_> = grow_diag_final_and(&b, &a, 3, 4).into_iter().collect();
+        assert_eq!(res, [(0, 0), (2, 3)]);
     }
 }
