@@ -443,55 +443,11 @@ fn claim(target: &Path, mut waiting: Option<&mut dyn FnMut(u32)>) -> Result<Lock
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(|e| Refusal::Io(parent.to_path_buf(), e))?;
     }
-    // The lock file: created (failing if something is there) when `create`, else an
-    // existing one; never opened through a symbolic link.
-    let open = |p: &Path, create: bool| {
-        OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(create)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(p)
-    };
     loop {
-        // Claim the name atomically (never following a symbolic link planted there); a
-        // file already there is used only if it is an ldd-sets lock.
-        let mut created = None;
-        let reg = create_registered(&path, false, |p| {
-            created = Some(open(p, true)?);
-            Ok(())
-        });
-        let (mut file, reg) = match (reg, created) {
-            (Ok(reg), Some(f)) => (f, Some(reg)),
-            (Err(e), _) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                match open(&path, false) {
-                    Ok(f) => (f, None),
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                    Err(e) => return Err(Refusal::NotALock(path, Some(e))),
-                }
-            }
-            (Err(e), _) => return Err(Refusal::Io(path, e)),
-            (Ok(_), None) => return Err(Refusal::Io(path, std::io::Error::other("not opened"))),
+        let Some((mut file, reg)) = claim_name(&path)? else {
+            continue;
         };
-        if reg.is_none() && !is_lock_file(&mut file) {
-            return Err(Refusal::NotALock(path, None));
-        }
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                let pid = pid_in(&mut file);
-                match waiting.take() {
-                    None => return Err(Refusal::InUse(path, pid)),
-                    Some(w) => {
-                        w(pid);
-                        if let Err(e) = file.lock() {
-                            return Err(Refusal::Io(path, e));
-                        }
-                    }
-                }
-            }
-            Err(TryLockError::Error(e)) => return Err(Refusal::Io(path, e)),
-        }
+        lock_file(&mut file, &path, &mut waiting)?;
         // The file may have been removed by its previous owner between our open and our
         // lock: then we hold a lock nobody else can see; take the new file.
         let same = match (file.metadata(), fs::metadata(&path)) {
@@ -519,6 +475,72 @@ fn claim(target: &Path, mut waiting: Option<&mut dyn FnMut(u32)>) -> Result<Lock
             return Err(Refusal::Io(lock.path.clone(), e));
         }
         return Ok(lock);
+    }
+}
+
+/// Opens the lock file `p`: created (failing if something is there) when `create`, else an
+/// existing one; never through a symbolic link.
+fn open_lock_file(p: &Path, create: bool) -> std::io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(create)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(p)
+}
+
+/// Claims the name `path` atomically (never following a symbolic link planted there): the
+/// file created, registered for removal, or the ldd-sets lock file already there (not
+/// registered: it is not ours yet). `None`: that file vanished before it was opened; try
+/// again.
+fn claim_name(path: &Path) -> Result<Option<(File, Option<Registration>)>, Refusal> {
+    let mut created = None;
+    let reg = create_registered(path, false, |p| {
+        created = Some(open_lock_file(p, true)?);
+        Ok(())
+    });
+    let (mut file, reg) = match (reg, created) {
+        (Ok(reg), Some(f)) => (f, Some(reg)),
+        (Err(e), _) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            match open_lock_file(path, false) {
+                Ok(f) => (f, None),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(Refusal::NotALock(path.to_path_buf(), Some(e))),
+            }
+        }
+        (Err(e), _) => return Err(Refusal::Io(path.to_path_buf(), e)),
+        (Ok(_), None) => {
+            let e = std::io::Error::other("not opened");
+            return Err(Refusal::Io(path.to_path_buf(), e));
+        }
+    };
+    if reg.is_none() && !is_lock_file(&mut file) {
+        return Err(Refusal::NotALock(path.to_path_buf(), None));
+    }
+    Ok(Some((file, reg)))
+}
+
+/// Locks `file` (the lock file `path`): at once, or, while another process holds it, by
+/// waiting if `waiting` is given (it is told that process's id, once) and failing with
+/// [`Refusal::InUse`] if not.
+fn lock_file(
+    file: &mut File,
+    path: &Path,
+    waiting: &mut Option<&mut dyn FnMut(u32)>,
+) -> Result<(), Refusal> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(TryLockError::WouldBlock) => {
+            let pid = pid_in(file);
+            match waiting.take() {
+                None => Err(Refusal::InUse(path.to_path_buf(), pid)),
+                Some(w) => {
+                    w(pid);
+                    file.lock().map_err(|e| Refusal::Io(path.to_path_buf(), e))
+                }
+            }
+        }
+        Err(TryLockError::Error(e)) => Err(Refusal::Io(path.to_path_buf(), e)),
     }
 }
 
@@ -580,5 +602,34 @@ mod tests {
         assert!(!lock_path(&target).exists());
         let b = Lock::acquire(&target).unwrap();
         assert_eq!(b.target(), target);
+    }
+
+    /// The lock file's name is claimed by creating it; an existing ldd-sets lock is
+    /// opened; anything else there (a user's file, a symbolic link) is refused.
+    #[test]
+    fn lock_names_are_claimed_only_for_lock_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".out.ldd-lock");
+        let Ok(Some((file, reg))) = claim_name(&path) else {
+            panic!("not created")
+        };
+        assert!(reg.is_some() && path.exists());
+        drop(reg);
+        drop(file);
+        std::fs::write(&path, format!("{LOCK_MARK}42\n")).unwrap();
+        let Ok(Some((mut file, reg))) = claim_name(&path) else {
+            panic!("an existing lock not opened")
+        };
+        assert!(reg.is_none());
+        assert_eq!(pid_in(&mut file), 42);
+        std::fs::write(&path, "the user's notes\n").unwrap();
+        assert!(matches!(claim_name(&path), Err(Refusal::NotALock(_, None))));
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), &path).unwrap();
+        assert!(matches!(
+            claim_name(&path),
+            Err(Refusal::NotALock(_, Some(_)))
+        ));
+        assert!(!dir.path().join("elsewhere").exists());
     }
 }

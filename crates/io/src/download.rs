@@ -185,6 +185,28 @@ pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, D
     std::fs::create_dir_all(&dir)
         .or_else(|e| fail(format!("cannot create {}: {e}", crate::error::shown(&dir))))?;
     let mut file = AtomicFile::create(target).or_else(|e| fail(e.to_string()))?;
+    let body = request(url, &t)?;
+    let rx = read_in_background(body)?;
+    let mut got = Received::new();
+    while let Some(buf) = next_buffer(&rx, &t, started, got.bytes)? {
+        got.add(&buf, &t, expect)?;
+        file.write_all(&buf)
+            .or_else(|e| fail(format!("cannot write {}: {e}", crate::error::shown(target))))?;
+    }
+    file.flush()
+        .or_else(|e| fail(format!("cannot write {}: {e}", crate::error::shown(target))))?;
+    let (sha256, bytes) = got.finish(expect)?;
+    Ok(Download {
+        file,
+        sha256,
+        bytes,
+    })
+}
+
+/// Sends the request for `url` and returns the reader of the response's body, unless the
+/// connection or the response timed out or the response is an HTML page by its
+/// `Content-Type`.
+fn request(url: &str, t: &Timeouts) -> Result<impl Read + Send + 'static, DownloadError> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_connect(Some(t.connect))
         .timeout_recv_response(Some(t.idle))
@@ -197,7 +219,7 @@ pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, D
                  {CONNECT_TIMEOUT_ENV}=SECONDS to wait longer)",
                 t.connect.as_secs_f64()
             ),
-            ureq::Error::Timeout(_) => idle_message(&t, 0),
+            ureq::Error::Timeout(_) => idle_message(t, 0),
             e => e.to_string(),
         })
     })?;
@@ -211,10 +233,16 @@ pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, D
              login page; nothing was kept",
         );
     }
-    // The body is read by a thread of its own, so that a stalled read can be given up
-    // after the idle timeout (the thread then ends with the process); at most four
-    // buffers are in flight.
-    let mut body = resp.into_body().into_reader();
+    Ok(resp.into_body().into_reader())
+}
+
+/// A body read into buffers (empty at the end), or the error that ended it.
+type Buffers = mpsc::Receiver<std::io::Result<Vec<u8>>>;
+
+/// Reads `body` on a thread of its own, so that a stalled read can be given up after the
+/// idle timeout (the thread then ends with the process); at most four buffers are in
+/// flight.
+fn read_in_background(mut body: impl Read + Send + 'static) -> Result<Buffers, DownloadError> {
     let (tx, rx) = mpsc::sync_channel::<std::io::Result<Vec<u8>>>(4);
     std::thread::Builder::new()
         .name("ldd-download".into())
@@ -234,91 +262,124 @@ pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, D
             }
         })
         .or_else(|e| fail(format!("cannot start the download: {e}")))?;
-    let mut hasher = Sha256::new();
-    let mut bytes = 0u64;
-    let mut head = Vec::new();
-    // The bytes of the current stretch of the idle timeout, for the lowest rate.
-    let (mut stretch, mut stretch_bytes) = (Instant::now(), 0u64);
-    loop {
-        let left = t.total.saturating_sub(started.elapsed());
-        if left.is_zero() {
-            return fail(deadline_message(&t, bytes));
+    Ok(rx)
+}
+
+/// The next buffer of the body (`None` at its end), waiting at most the idle timeout and
+/// never past the deadline of a download `started` then; `bytes` were received so far.
+fn next_buffer(
+    rx: &Buffers,
+    t: &Timeouts,
+    started: Instant,
+    bytes: u64,
+) -> Result<Option<Vec<u8>>, DownloadError> {
+    let left = t.total.saturating_sub(started.elapsed());
+    if left.is_zero() {
+        return fail(deadline_message(t, bytes));
+    }
+    match rx.recv_timeout(t.idle.min(left)) {
+        Ok(Ok(b)) if b.is_empty() => Ok(None),
+        Ok(Ok(b)) => Ok(Some(b)),
+        Ok(Err(e)) => fail(format!("the transfer broke after {bytes} bytes: {e}")),
+        Err(mpsc::RecvTimeoutError::Timeout) if started.elapsed() >= t.total => {
+            fail(deadline_message(t, bytes))
         }
-        let buf = match rx.recv_timeout(t.idle.min(left)) {
-            Ok(Ok(b)) if b.is_empty() => break,
-            Ok(Ok(b)) => b,
-            Ok(Err(e)) => return fail(format!("the transfer broke after {bytes} bytes: {e}")),
-            Err(mpsc::RecvTimeoutError::Timeout) if started.elapsed() >= t.total => {
-                return fail(deadline_message(&t, bytes))
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => return fail(idle_message(&t, bytes)),
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return fail(format!("the transfer broke after {bytes} bytes"))
-            }
-        };
+        Err(mpsc::RecvTimeoutError::Timeout) => fail(idle_message(t, bytes)),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            fail(format!("the transfer broke after {bytes} bytes"))
+        }
+    }
+}
+
+/// What has been received: size, hash, the first 1,024 bytes, and the bytes of the current
+/// stretch of the idle timeout (for the lowest rate).
+struct Received {
+    bytes: u64,
+    hasher: Sha256,
+    head: Vec<u8>,
+    stretch: Instant,
+    stretch_bytes: u64,
+}
+
+impl Received {
+    /// Nothing yet; the first stretch starts now.
+    fn new() -> Self {
+        Received {
+            bytes: 0,
+            hasher: Sha256::new(),
+            head: Vec::new(),
+            stretch: Instant::now(),
+            stretch_bytes: 0,
+        }
+    }
+
+    /// Counts and hashes `buf`; an error when a finished stretch was slower than the lowest
+    /// rate or the download grew beyond `expect.max_bytes`.
+    fn add(&mut self, buf: &[u8], t: &Timeouts, expect: &Expect) -> Result<(), DownloadError> {
         let n = buf.len();
-        bytes += n as u64;
-        stretch_bytes += n as u64;
-        let spent = stretch.elapsed();
+        self.bytes += n as u64;
+        self.stretch_bytes += n as u64;
+        let spent = self.stretch.elapsed();
         if spent >= t.idle {
-            if (stretch_bytes as f64) < t.min_rate as f64 * spent.as_secs_f64() {
+            if (self.stretch_bytes as f64) < t.min_rate as f64 * spent.as_secs_f64() {
                 return fail(format!(
-                    "the server sent {stretch_bytes} bytes in {:.0} s, less than {} bytes per \
-                     second (lowest rate; set {MIN_RATE_ENV}=BYTES, 0 for none); nothing was \
-                     kept",
+                    "the server sent {} bytes in {:.0} s, less than {} bytes per second \
+                     (lowest rate; set {MIN_RATE_ENV}=BYTES, 0 for none); nothing was kept",
+                    self.stretch_bytes,
                     spent.as_secs_f64(),
                     t.min_rate
                 ));
             }
-            (stretch, stretch_bytes) = (Instant::now(), 0);
+            (self.stretch, self.stretch_bytes) = (Instant::now(), 0);
         }
-        if bytes > expect.max_bytes {
+        if self.bytes > expect.max_bytes {
             return fail(format!(
                 "more than {} bytes: larger than any file expected here; nothing was kept",
                 expect.max_bytes
             ));
         }
-        if head.len() < 1024 {
-            head.extend_from_slice(&buf[..n.min(1024 - head.len())]);
+        if self.head.len() < 1024 {
+            self.head
+                .extend_from_slice(&buf[..n.min(1024 - self.head.len())]);
         }
-        hasher.update(&buf[..n]);
-        file.write_all(&buf[..n])
-            .or_else(|e| fail(format!("cannot write {}: {e}", crate::error::shown(target))))?;
+        self.hasher.update(buf);
+        Ok(())
     }
-    file.flush()
-        .or_else(|e| fail(format!("cannot write {}: {e}", crate::error::shown(target))))?;
-    if bytes == 0 {
-        return fail("the server sent an empty file; nothing was kept");
+
+    /// The SHA-256 (lowercase hex) and size of the whole download, unless it is empty, an
+    /// HTML page by its first bytes, or not of the expected size or SHA-256.
+    fn finish(self, expect: &Expect) -> Result<(String, u64), DownloadError> {
+        let bytes = self.bytes;
+        if bytes == 0 {
+            return fail("the server sent an empty file; nothing was kept");
+        }
+        if looks_like_html(&self.head) {
+            return fail(
+                "the server sent an HTML page, not the file — an error or login page; nothing \
+                 was kept",
+            );
+        }
+        if let Some(size) = expect.size.filter(|s| *s != bytes) {
+            return fail(format!(
+                "{bytes} bytes received, but the file has {size} bytes: the download is \
+                 incomplete or not the published file; nothing was kept"
+            ));
+        }
+        let sha256 = crate::input::hex(&self.hasher.finalize());
+        if let Some(want) = expect.sha256.filter(|w| !w.eq_ignore_ascii_case(&sha256)) {
+            return fail(format!(
+                "SHA-256 mismatch: expected {}, got {sha256}: the download is corrupt or not \
+                 the published file; nothing was kept",
+                want.to_ascii_lowercase()
+            ));
+        }
+        Ok((sha256, bytes))
     }
-    if looks_like_html(&head) {
-        return fail(
-            "the server sent an HTML page, not the file — an error or login page; nothing was kept",
-        );
-    }
-    if let Some(size) = expect.size.filter(|s| *s != bytes) {
-        return fail(format!(
-            "{bytes} bytes received, but the file has {size} bytes: the download is incomplete \
-             or not the published file; nothing was kept"
-        ));
-    }
-    let sha256 = crate::input::hex(&hasher.finalize());
-    if let Some(want) = expect.sha256.filter(|w| !w.eq_ignore_ascii_case(&sha256)) {
-        return fail(format!(
-            "SHA-256 mismatch: expected {}, got {sha256}: the download is corrupt or not the \
-             published file; nothing was kept",
-            want.to_ascii_lowercase()
-        ));
-    }
-    Ok(Download {
-        file,
-        sha256,
-        bytes,
-    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::looks_like_html;
+    use super::*;
 
     #[test]
     fn html_is_recognised_by_its_first_bytes() {
@@ -340,5 +401,123 @@ mod tests {
         ] {
             assert!(!looks_like_html(data), "{}", String::from_utf8_lossy(data));
         }
+    }
+
+    fn timeouts(idle_ms: u64, min_rate: u64) -> Timeouts {
+        Timeouts {
+            connect: Duration::from_secs(1),
+            idle: Duration::from_millis(idle_ms),
+            total: Duration::from_secs(60),
+            min_rate,
+        }
+    }
+
+    fn expect(sha256: Option<&str>, size: Option<u64>, max_bytes: u64) -> Expect<'_> {
+        Expect {
+            sha256,
+            size,
+            max_bytes,
+        }
+    }
+
+    /// A real file received in buffers of 1,000 bytes has the file's SHA-256 and size;
+    /// a wrong size or SHA-256, an HTML head or nothing at all is refused.
+    #[test]
+    fn received_bytes_are_hashed_counted_and_checked() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/models/README.md");
+        let content = std::fs::read(&path).expect("the models' README");
+        let (want, size) = crate::input::sha256_file(&path).expect("sha256");
+        let t = timeouts(60_000, 0);
+        let receive = |e: &Expect| -> Result<(String, u64), DownloadError> {
+            let mut got = Received::new();
+            for buf in content.chunks(1000) {
+                got.add(buf, &t, e)?;
+            }
+            got.finish(e)
+        };
+        let (sha, bytes) = receive(&expect(Some(&want.to_uppercase()), Some(size), size))
+            .expect("the file as published");
+        assert_eq!((sha, bytes), (want.clone(), content.len() as u64));
+        let err = receive(&expect(None, Some(size + 1), u64::MAX)).expect_err("size");
+        assert!(
+            err.0.contains("bytes received, but the file has"),
+            "{}",
+            err.0
+        );
+        let err = receive(&expect(Some("00"), None, u64::MAX)).expect_err("sha256");
+        assert!(
+            err.0.starts_with("SHA-256 mismatch: expected 00, got "),
+            "{}",
+            err.0
+        );
+        let err = receive(&expect(None, None, size - 1)).expect_err("too large");
+        assert!(
+            err.0.starts_with(&format!("more than {} bytes", size - 1)),
+            "{}",
+            err.0
+        );
+        let err = Received::new()
+            .finish(&expect(None, None, 9))
+            .expect_err("empty");
+        assert!(err.0.contains("empty file"), "{}", err.0);
+        let mut page = Received::new();
+        page.add(b"<!DOCTYPE html><p>404", &t, &expect(None, None, 99))
+            .expect("small");
+        let err = page.finish(&expect(None, None, 99)).expect_err("html");
+        assert!(err.0.contains("HTML page"), "{}", err.0);
+    }
+
+    /// A stretch of the idle timeout with fewer bytes than the lowest rate fails.
+    #[test]
+    fn a_drip_below_the_lowest_rate_fails() {
+        let t = timeouts(20, 1_000_000);
+        let mut got = Received::new();
+        got.add(b"x", &t, &expect(None, None, 99))
+            .expect("stretch not over");
+        std::thread::sleep(Duration::from_millis(30));
+        let err = got
+            .add(b"y", &t, &expect(None, None, 99))
+            .expect_err("too slow");
+        assert!(
+            err.0
+                .starts_with("the server sent 2 bytes in 0 s, less than 1000000"),
+            "{}",
+            err.0
+        );
+    }
+
+    #[test]
+    fn buffers_end_with_an_empty_one_or_an_error() {
+        let t = timeouts(20, 0);
+        let (tx, rx) = mpsc::sync_channel(4);
+        tx.send(Ok(b"ab".to_vec())).expect("send");
+        tx.send(Ok(Vec::new())).expect("send");
+        let started = Instant::now();
+        assert_eq!(
+            next_buffer(&rx, &t, started, 0).expect("data"),
+            Some(b"ab".to_vec())
+        );
+        assert_eq!(next_buffer(&rx, &t, started, 2).expect("end"), None);
+        let err = next_buffer(&rx, &t, started, 2).expect_err("idle");
+        assert!(
+            err.0
+                .starts_with("the server sent nothing for 0 s after 2 bytes"),
+            "{}",
+            err.0
+        );
+        tx.send(Err(std::io::Error::other("reset"))).expect("send");
+        let err = next_buffer(&rx, &t, started, 5).expect_err("broken");
+        assert_eq!(err.0, "the transfer broke after 5 bytes: reset");
+        drop(tx);
+        let err = next_buffer(&rx, &t, started, 5).expect_err("gone");
+        assert_eq!(err.0, "the transfer broke after 5 bytes");
+        let late = Instant::now() - Duration::from_secs(61);
+        let err = next_buffer(&rx, &t, late, 7).expect_err("deadline");
+        assert!(
+            err.0
+                .starts_with("the download was not finished after 60 s (7 bytes"),
+            "{}",
+            err.0
+        );
     }
 }
