@@ -113,28 +113,8 @@ pub fn sample_controls(
     set_ids: &[u32],
     opts: &ControlOptions,
 ) -> Result<Controls, EvalError> {
-    let mut set_lens = Vec::with_capacity(set_ids.len());
-    let mut in_set = vec![false; lengths.len()];
-    for (j, &id) in set_ids.iter().enumerate() {
-        if j > 0 && set_ids[j - 1] >= id {
-            return Err(EvalError::IdsNotAscending {
-                prev: set_ids[j - 1],
-                id,
-            });
-        }
-        let i = line_index(id, lengths.len())?;
-        in_set[i] = true;
-        set_lens.push(lengths[i]);
-    }
-    let max_len = lengths.iter().copied().max().unwrap_or(0);
-    let mut pools: Vec<Vec<u32>> = vec![Vec::new(); max_len as usize + 1];
-    let mut available = 0usize;
-    for (i, &len) in lengths.iter().enumerate() {
-        if len > 0 && (opts.allow_set_members || !in_set[i]) {
-            pools[len as usize].push(i as u32 + 1);
-            available += 1;
-        }
-    }
+    let (set_lens, in_set) = set_lengths(lengths, set_ids)?;
+    let (pools, available) = length_pools(lengths, &in_set, opts.allow_set_members);
     if available < set_ids.len() {
         return Err(EvalError::PoolTooSmall {
             needed: set_ids.len(),
@@ -153,66 +133,170 @@ pub fn sample_controls(
     for (j, &len) in set_lens.iter().enumerate() {
         by_length.entry(len).or_default().push(j);
     }
+    let sampler = Sampler {
+        lengths,
+        set_lens,
+        by_length,
+        set_histogram,
+        pool_histogram,
+        max_len: (pools.len() - 1) as u32,
+        pools,
+        tolerance: opts.tolerance,
+        available,
+    };
+    let controls = (0..opts.count)
+        .map(|k| sampler.control(&mut rng::stream(opts.seed, k as u64)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Controls {
+        controls,
+        set_histogram: sampler.set_histogram,
+    })
+}
 
-    let mut controls = Vec::with_capacity(opts.count);
-    for k in 0..opts.count {
-        let mut rng = rng::stream(opts.seed, k as u64);
-        let plan = matching::plan(&set_histogram, &pool_histogram, opts.tolerance, &mut rng);
-        let mut pools = pools.clone();
-        let mut ids = vec![0u32; set_ids.len()];
+/// The lengths of the set's lines, and which corpus lines are in the set; an error unless
+/// `set_ids` are strictly ascending line ids of the corpus.
+fn set_lengths(lengths: &[u32], set_ids: &[u32]) -> Result<(Vec<u32>, Vec<bool>), EvalError> {
+    let mut set_lens = Vec::with_capacity(set_ids.len());
+    let mut in_set = vec![false; lengths.len()];
+    for (j, &id) in set_ids.iter().enumerate() {
+        if j > 0 && set_ids[j - 1] >= id {
+            return Err(EvalError::IdsNotAscending {
+                prev: set_ids[j - 1],
+                id,
+            });
+        }
+        let i = line_index(id, lengths.len())?;
+        in_set[i] = true;
+        set_lens.push(lengths[i]);
+    }
+    Ok((set_lens, in_set))
+}
+
+/// The lines a control may draw, by length (`pools[len]`, ids ascending; `0..=max length`):
+/// non-empty lines, set members only if `allow_set_members`; and how many there are.
+fn length_pools(
+    lengths: &[u32],
+    in_set: &[bool],
+    allow_set_members: bool,
+) -> (Vec<Vec<u32>>, usize) {
+    let max_len = lengths.iter().copied().max().unwrap_or(0);
+    let mut pools: Vec<Vec<u32>> = vec![Vec::new(); max_len as usize + 1];
+    let mut available = 0usize;
+    for (i, &len) in lengths.iter().enumerate() {
+        if len > 0 && (allow_set_members || !in_set[i]) {
+            pools[len as usize].push(i as u32 + 1);
+            available += 1;
+        }
+    }
+    (pools, available)
+}
+
+/// What every control of one set is drawn from.
+struct Sampler<'a> {
+    lengths: &'a [u32],
+    /// Length of the set's `j`-th line.
+    set_lens: Vec<u32>,
+    /// Set positions by length, ascending, each group in set order.
+    by_length: BTreeMap<u32, Vec<usize>>,
+    set_histogram: Vec<(u32, u32)>,
+    pool_histogram: Vec<(u32, u32)>,
+    /// The longest line.
+    max_len: u32,
+    /// The eligible lines by length ([`length_pools`]).
+    pools: Vec<Vec<u32>>,
+    tolerance: u32,
+    /// Number of eligible lines.
+    available: usize,
+}
+
+impl Sampler<'_> {
+    /// One control, drawn with `rng`: partners within the tolerance as the matching plans
+    /// them, then the nearest lengths left for the set lines the plan could not match.
+    fn control(&self, rng: &mut Xoshiro256StarStar) -> Result<Control, EvalError> {
+        let plan = matching::plan(
+            &self.set_histogram,
+            &self.pool_histogram,
+            self.tolerance,
+            rng,
+        );
+        let mut pools = self.pools.clone();
+        let mut ids = vec![0u32; self.set_lens.len()];
+        let unmatched = self.draw_planned(&plan, &mut pools, &mut ids, rng)?;
+        let shortfalls = self.draw_widened(unmatched, &mut pools, &mut ids, rng)?;
+        let histogram = length_histogram(self.lengths, &ids)?;
+        Ok(Control {
+            ids,
+            shortfalls,
+            histogram,
+        })
+    }
+
+    /// The error of a pool that ran dry (the checks before drawing rule it out).
+    fn too_small(&self) -> EvalError {
+        EvalError::PoolTooSmall {
+            needed: self.set_lens.len(),
+            available: self.available,
+        }
+    }
+
+    /// Draws the partners `plan` gives (`(set length, partner length, count)`, by set
+    /// length) into `ids`, the set positions of each length in shuffled order; returns the
+    /// positions left without one.
+    fn draw_planned(
+        &self,
+        plan: &[(u32, u32, u32)],
+        pools: &mut [Vec<u32>],
+        ids: &mut [u32],
+        rng: &mut Xoshiro256StarStar,
+    ) -> Result<Vec<usize>, EvalError> {
         let mut unmatched = Vec::new();
         let mut planned = plan.iter().peekable();
-        for (&len, positions) in &by_length {
+        for (&len, positions) in &self.by_length {
             let mut positions = positions.clone();
-            shuffle(&mut positions, &mut rng);
+            shuffle(&mut positions, rng);
             let mut positions = positions.into_iter();
             while let Some(&(_, partner_len, count)) = planned.next_if(|p| p.0 == len) {
                 for j in positions.by_ref().take(count as usize) {
                     // The plan never uses more lines of a length than the pool holds.
-                    ids[j] = draw(&mut pools, std::iter::once(partner_len), &mut rng)
+                    ids[j] = draw(pools, std::iter::once(partner_len), rng)
                         .map(|(id, _)| id)
-                        .ok_or(EvalError::PoolTooSmall {
-                            needed: set_ids.len(),
-                            available,
-                        })?;
+                        .ok_or_else(|| self.too_small())?;
                 }
             }
             unmatched.extend(positions);
         }
-        // No line within the tolerance is left for these (the matching is maximum).
+        Ok(unmatched)
+    }
+
+    /// Draws partners of the nearest lengths left for the `unmatched` set positions (no
+    /// line within the tolerance is left for these: the matching is maximum); returns the
+    /// shortfalls, by set length.
+    fn draw_widened(
+        &self,
+        unmatched: Vec<usize>,
+        pools: &mut [Vec<u32>],
+        ids: &mut [u32],
+        rng: &mut Xoshiro256StarStar,
+    ) -> Result<Vec<Shortfall>, EvalError> {
         let mut short: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
         for j in unmatched {
-            let len = set_lens[j];
-            // Unreachable while the pool check above holds (every length 1..=max_len is
-            // within max_len of `len`); an error, never a loop.
-            let (id, used) = widen(&mut pools, len, opts.tolerance, max_len, &mut rng).ok_or(
-                EvalError::PoolTooSmall {
-                    needed: set_ids.len(),
-                    available,
-                },
-            )?;
+            let len = self.set_lens[j];
+            // Unreachable while the pool check holds (every length 1..=max_len is within
+            // max_len of `len`); an error, never a loop.
+            let (id, used) = widen(pools, len, self.tolerance, self.max_len, rng)
+                .ok_or_else(|| self.too_small())?;
             *short.entry(len).or_default().entry(used).or_insert(0) += 1;
             ids[j] = id;
         }
-        let shortfalls = short
+        Ok(short
             .into_iter()
             .map(|(set_length, used)| Shortfall {
                 set_length,
                 count: used.values().sum(),
                 lengths_used: used.into_iter().collect(),
             })
-            .collect();
-        let histogram = length_histogram(lengths, &ids)?;
-        controls.push(Control {
-            ids,
-            shortfalls,
-            histogram,
-        });
+            .collect())
     }
-    Ok(Controls {
-        controls,
-        set_histogram,
-    })
 }
 
 /// Fisher–Yates shuffle.
@@ -380,5 +464,58 @@ mod tests {
         );
         let none = sample_controls(&lengths, &[], &opts(2, 0)).unwrap();
         assert!(none.controls.iter().all(|x| x.ids.is_empty()));
+    }
+
+    #[test]
+    fn set_lengths_and_pools_by_hand() {
+        let lengths = [3, 0, 2, 3, 5];
+        let (set_lens, in_set) = set_lengths(&lengths, &[1, 3]).expect("ascending");
+        assert_eq!(set_lens, [3, 2]);
+        assert_eq!(in_set, [true, false, true, false, false]);
+        assert!(matches!(
+            set_lengths(&lengths, &[3, 3]),
+            Err(EvalError::IdsNotAscending { prev: 3, id: 3 })
+        ));
+        assert!(set_lengths(&lengths, &[6]).is_err());
+        // Line 2 is empty: never eligible; set members only when allowed.
+        let (pools, available) = length_pools(&lengths, &in_set, false);
+        assert_eq!(pools, [vec![], vec![], vec![], vec![4], vec![], vec![5]]);
+        assert_eq!(available, 2);
+        let (pools, available) = length_pools(&lengths, &in_set, true);
+        assert_eq!(
+            pools,
+            [vec![], vec![], vec![3], vec![1, 4], vec![], vec![5]]
+        );
+        assert_eq!(available, 4);
+    }
+
+    /// Set lines the plan leaves unmatched get the nearest lengths left, recorded as
+    /// shortfalls by set length.
+    #[test]
+    fn unmatched_lines_take_the_nearest_lengths_left() {
+        let lengths = [2, 2, 9, 4, 7];
+        let (pools, available) = length_pools(&lengths, &[true, true, false, false, false], false);
+        let sampler = Sampler {
+            lengths: &lengths,
+            set_lens: vec![2, 2],
+            by_length: BTreeMap::from([(2, vec![0, 1])]),
+            set_histogram: vec![(2, 2)],
+            pool_histogram: vec![(4, 1), (7, 1), (9, 1)],
+            max_len: 9,
+            pools: pools.clone(),
+            tolerance: 1,
+            available,
+        };
+        let mut pools = pools;
+        let mut ids = [0u32; 2];
+        let mut rng = rng::stream(1, 0);
+        let short = sampler
+            .draw_widened(vec![0, 1], &mut pools, &mut ids, &mut rng)
+            .expect("enough lines");
+        // Length 4 (distance 2) first, then 7 (distance 5).
+        assert_eq!(ids, [4, 5]);
+        assert_eq!(short.len(), 1);
+        assert_eq!((short[0].set_length, short[0].count), (2, 2));
+        assert_eq!(short[0].lengths_used, [(4, 1), (7, 1)]);
     }
 }

@@ -176,6 +176,120 @@ fn library_in(dir: &Path) -> Option<PathBuf> {
     libs.into_iter().next()
 }
 
+/// The MeCab library and dictionary directory in the first of `dirs` (site-packages
+/// directories) that has both `lib_dir/libmecab*.so` and `dic_dir/sys.dic`; the error says
+/// where it looked.
+fn find_installed(
+    dirs: &[PathBuf],
+    lib_dir: &str,
+    dic_dir: &str,
+) -> Result<(PathBuf, PathBuf), String> {
+    let found = dirs.iter().find_map(|d| {
+        let dic = d.join(dic_dir);
+        let lib = library_in(&d.join(lib_dir))?;
+        dic.join("sys.dic").is_file().then_some((lib, dic))
+    });
+    found.ok_or_else(|| {
+        if dirs.is_empty() {
+            format!("{ENV} is not set and no virtualenv is active")
+        } else {
+            format!(
+                "no {lib_dir}/libmecab*.so and {dic_dir}/sys.dic in {}",
+                dirs.iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    })
+}
+
+/// The functions of MeCab's C API that ldd-sets calls.
+struct Api {
+    new: NewFn,
+    parse: ParseFn,
+    destroy: DestroyFn,
+    strerror: StrerrorFn,
+    version: VersionFn,
+    info: InfoFn,
+}
+
+impl Api {
+    /// The functions of `lib`; the error says which is missing.
+    ///
+    /// # Safety
+    /// `lib` must be MeCab 0.996 (these are the signatures of its mecab.h).
+    unsafe fn resolve(lib: &libloading::Library) -> Result<Api, String> {
+        Ok(Api {
+            new: symbol::<NewFn>(lib, b"mecab_new\0")?,
+            parse: symbol::<ParseFn>(lib, b"mecab_sparse_tostr2\0")?,
+            destroy: symbol::<DestroyFn>(lib, b"mecab_destroy\0")?,
+            strerror: symbol::<StrerrorFn>(lib, b"mecab_strerror\0")?,
+            version: symbol::<VersionFn>(lib, b"mecab_version\0")?,
+            info: symbol::<InfoFn>(lib, b"mecab_dictionary_info\0")?,
+        })
+    }
+
+    /// A new tagger with sacreBLEU's arguments, `-r DICDIR/mecabrc -d DICDIR -Owakati`; the
+    /// error is MeCab's.
+    fn new_tagger(&self, dic: &Path) -> Result<*mut c_void, String> {
+        let arg = |s: &str| CString::new(s).map_err(|_| format!("a NUL in {s:?}"));
+        let dic_s = dic.to_string_lossy().into_owned();
+        let args = [
+            arg("mecab")?,
+            arg("-r")?,
+            arg(&dic.join("mecabrc").to_string_lossy())?,
+            arg("-d")?,
+            arg(&dic_s)?,
+            arg("-Owakati")?,
+        ];
+        let mut argv: Vec<*mut c_char> = args.iter().map(|a| a.as_ptr() as *mut c_char).collect();
+        // SAFETY: argv holds `args.len()` NUL-terminated strings that outlive the call.
+        let ptr = unsafe { (self.new)(argv.len() as c_int, argv.as_mut_ptr()) };
+        if ptr.is_null() {
+            // SAFETY: mecab_strerror(NULL) returns the last global error, a C string.
+            let e = unsafe { CStr::from_ptr((self.strerror)(std::ptr::null_mut())) };
+            return Err(format!(
+                "MeCab cannot open {}: {}",
+                dic.display(),
+                e.to_string_lossy()
+            ));
+        }
+        Ok(ptr)
+    }
+
+    /// Checks that tagger `ptr` uses dictionary `dic` alone, of `entries` entries, in UTF-8.
+    fn check_dictionary(&self, ptr: *mut c_void, entries: u32, dic: &Path) -> Result<(), String> {
+        // SAFETY: the tagger is valid; the info is owned by it and read while it lives.
+        let (size, charset, next) = unsafe {
+            let d = (self.info)(ptr);
+            if d.is_null() {
+                return Err("MeCab gives no dictionary information".into());
+            }
+            (
+                (*d).size,
+                CStr::from_ptr((*d).charset).to_string_lossy().into_owned(),
+                (*d).next,
+            )
+        };
+        if size != entries || !next.is_null() {
+            return Err(format!(
+                "{} has {size} entries{}, not the {entries} of the dictionary sacreBLEU requires",
+                dic.display(),
+                if next.is_null() {
+                    ""
+                } else {
+                    " and a user dictionary"
+                }
+            ));
+        }
+        if !matches!(charset.to_ascii_lowercase().as_str(), "utf8" | "utf-8") {
+            return Err(format!("{} is in {charset}, not UTF-8", dic.display()));
+        }
+        Ok(())
+    }
+}
+
 impl Mecab {
     /// Loads MeCab with `dictionary` from sacreBLEU's packages (see the module's
     /// documentation); an [`EvalError::Resource`] saying what to install when they are
@@ -189,108 +303,32 @@ impl Mecab {
              .venv/lib/python3.11/site-packages; an active virtualenv is found by itself), or \
              choose another --tokenize"
         );
-        let dirs = site_packages();
-        let found = dirs.iter().find_map(|d| {
-            let dic = d.join(dic_dir);
-            let lib = library_in(&d.join(lib_dir))?;
-            dic.join("sys.dic").is_file().then_some((lib, dic))
-        });
-        let Some((lib_path, dic)) = found else {
-            let looked = if dirs.is_empty() {
-                format!("{ENV} is not set and no virtualenv is active")
-            } else {
-                format!(
-                    "no {lib_dir}/libmecab*.so and {dic_dir}/sys.dic in {}",
-                    dirs.iter()
-                        .map(|d| d.display().to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
-            return Err(EvalError::Resource(format!("{how} ({looked})")));
-        };
+        let (lib_path, dic) = find_installed(&site_packages(), lib_dir, dic_dir)
+            .map_err(|looked| EvalError::Resource(format!("{how} ({looked})")))?;
         let fail =
             |what: String| EvalError::Resource(format!("{}: {what}; {how}", lib_path.display()));
         // SAFETY: loading MeCab runs no initialiser beyond the C++ runtime's.
         let lib = unsafe { libloading::Library::new(&lib_path) }
             .map_err(|e| fail(format!("cannot load: {e}")))?;
         // SAFETY: these are the signatures of MeCab 0.996's C API (mecab.h).
-        let (new, parse, destroy, strerror, version, info) = unsafe {
-            (
-                symbol::<NewFn>(&lib, b"mecab_new\0").map_err(&fail)?,
-                symbol::<ParseFn>(&lib, b"mecab_sparse_tostr2\0").map_err(&fail)?,
-                symbol::<DestroyFn>(&lib, b"mecab_destroy\0").map_err(&fail)?,
-                symbol::<StrerrorFn>(&lib, b"mecab_strerror\0").map_err(&fail)?,
-                symbol::<VersionFn>(&lib, b"mecab_version\0").map_err(&fail)?,
-                symbol::<InfoFn>(&lib, b"mecab_dictionary_info\0").map_err(&fail)?,
-            )
-        };
-        // sacreBLEU's arguments: `-r DICDIR/mecabrc -d DICDIR -Owakati`.
-        let arg = |s: &str| CString::new(s).map_err(|_| fail(format!("a NUL in {s:?}")));
-        let dic_s = dic.to_string_lossy().into_owned();
-        let args = [
-            arg("mecab")?,
-            arg("-r")?,
-            arg(&dic.join("mecabrc").to_string_lossy())?,
-            arg("-d")?,
-            arg(&dic_s)?,
-            arg("-Owakati")?,
-        ];
-        let mut argv: Vec<*mut c_char> = args.iter().map(|a| a.as_ptr() as *mut c_char).collect();
-        // SAFETY: argv holds `args.len()` NUL-terminated strings that outlive the call.
-        let ptr = unsafe { new(argv.len() as c_int, argv.as_mut_ptr()) };
-        if ptr.is_null() {
-            // SAFETY: mecab_strerror(NULL) returns the last global error, a C string.
-            let e = unsafe { CStr::from_ptr(strerror(std::ptr::null_mut())) };
-            return Err(fail(format!(
-                "MeCab cannot open {}: {}",
-                dic.display(),
-                e.to_string_lossy()
-            )));
-        }
+        let api = unsafe { Api::resolve(&lib) }.map_err(&fail)?;
+        let ptr = api.new_tagger(&dic).map_err(&fail)?;
         let m = Mecab {
             tagger: Mutex::new(Tagger {
                 ptr,
-                parse,
-                strerror,
+                parse: api.parse,
+                strerror: api.strerror,
             }),
-            destroy,
+            destroy: api.destroy,
             // SAFETY: mecab_version returns a static C string.
-            version: unsafe { CStr::from_ptr(version()) }
+            version: unsafe { CStr::from_ptr((api.version)()) }
                 .to_string_lossy()
                 .into_owned(),
             dictionary,
             _lib: lib,
         };
-        // SAFETY: the tagger is valid; the info is owned by it and read while it lives.
-        let (size, charset, next) = unsafe {
-            let d = info(ptr);
-            if d.is_null() {
-                return Err(fail("MeCab gives no dictionary information".into()));
-            }
-            (
-                (*d).size,
-                CStr::from_ptr((*d).charset).to_string_lossy().into_owned(),
-                (*d).next,
-            )
-        };
-        if size != entries || !next.is_null() {
-            return Err(fail(format!(
-                "{} has {size} entries{}, not the {entries} of the dictionary sacreBLEU requires",
-                dic.display(),
-                if next.is_null() {
-                    ""
-                } else {
-                    " and a user dictionary"
-                }
-            )));
-        }
-        if !matches!(charset.to_ascii_lowercase().as_str(), "utf8" | "utf-8") {
-            return Err(fail(format!(
-                "{} is in {charset}, not UTF-8",
-                dic.display()
-            )));
-        }
+        // On an error `m` is dropped, which destroys the tagger.
+        api.check_dictionary(ptr, entries, &dic).map_err(&fail)?;
         Ok(m)
     }
 
@@ -318,5 +356,43 @@ impl Mecab {
             }
             Ok(String::from_utf8_lossy(CStr::from_ptr(out).to_bytes()).into_owned())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first site-packages directory with both the library and the dictionary wins;
+    /// the error lists where it looked.
+    #[test]
+    fn installed_mecab_is_found_by_its_files() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let (a, b) = (root.path().join("a"), root.path().join("b"));
+        // `a` has the library only, `b` both.
+        for d in [&a, &b] {
+            std::fs::create_dir_all(d.join("mecab_python3.libs")).expect("mkdir");
+            std::fs::write(d.join("mecab_python3.libs/libmecab-1a2b.so.2.0.0"), "").expect("lib");
+        }
+        std::fs::create_dir_all(b.join("ipadic/dicdir")).expect("mkdir");
+        std::fs::write(b.join("ipadic/dicdir/sys.dic"), "").expect("dic");
+        let dirs = [a.clone(), b.clone()];
+        let (lib, dic) = find_installed(&dirs, "mecab_python3.libs", "ipadic/dicdir").expect("b");
+        assert_eq!(lib, b.join("mecab_python3.libs/libmecab-1a2b.so.2.0.0"));
+        assert_eq!(dic, b.join("ipadic/dicdir"));
+        let looked = find_installed(&dirs[..1], "mecab_python3.libs", "ipadic/dicdir")
+            .expect_err("no dictionary in a");
+        assert_eq!(
+            looked,
+            format!(
+                "no mecab_python3.libs/libmecab*.so and ipadic/dicdir/sys.dic in {}",
+                a.display()
+            )
+        );
+        let none = find_installed(&[], "mecab_python3.libs", "ipadic/dicdir").expect_err("none");
+        assert!(
+            none.ends_with("is not set and no virtualenv is active"),
+            "{none}"
+        );
     }
 }
