@@ -93,6 +93,16 @@ pub struct TreeError {
     pub message: String,
 }
 
+impl TreeError {
+    /// The error `message` at word `word`.
+    fn at(word: u32, message: String) -> Self {
+        TreeError {
+            word: Some(word),
+            message,
+        }
+    }
+}
+
 /// A surface token: a plain word or a multiword token covering several words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Token<'a> {
@@ -179,22 +189,35 @@ impl<'a> Sentence<'a> {
     /// overlapping and within the sentence. A sentence without words, or whose HEAD columns
     /// are all `_` (not parsed), passes.
     pub fn check_tree(&self) -> Result<(), TreeError> {
+        self.check_multiwords()?;
+        let unparsed = self.words.iter().filter(|w| w.head.is_none()).count();
+        if unparsed == self.words.len() {
+            return Ok(());
+        }
+        if let Some(i) = self.words.iter().position(|w| w.head.is_none()) {
+            return Err(TreeError::at(
+                i as u32 + 1,
+                format!("word {} has HEAD `_` but other words have heads", i + 1),
+            ));
+        }
+        self.check_root()?;
+        self.check_acyclic()
+    }
+
+    /// Multiword-token ranges in order, not overlapping, within the sentence.
+    fn check_multiwords(&self) -> Result<(), TreeError> {
         let n = self.words.len() as u32;
-        let bad = |word: u32, message: String| TreeError {
-            word: Some(word),
-            message,
-        };
         let mut last_range_end = 0u32;
         for (_, e) in &self.extras {
             if let Extra::Multiword { first, last, .. } = e {
                 if *first <= last_range_end {
-                    return Err(bad(
+                    return Err(TreeError::at(
                         *first,
                         format!("multiword token {first}-{last} overlaps the previous one"),
                     ));
                 }
                 if *last > n {
-                    return Err(bad(
+                    return Err(TreeError::at(
                         *first,
                         format!(
                             "multiword token {first}-{last} ends beyond the sentence's {n} words"
@@ -204,58 +227,58 @@ impl<'a> Sentence<'a> {
                 last_range_end = *last;
             }
         }
-        let unparsed = self.words.iter().filter(|w| w.head.is_none()).count();
-        if unparsed == self.words.len() {
-            return Ok(());
-        }
-        if let Some(i) = self.words.iter().position(|w| w.head.is_none()) {
-            return Err(bad(
-                i as u32 + 1,
-                format!("word {} has HEAD `_` but other words have heads", i + 1),
-            ));
-        }
+        Ok(())
+    }
+
+    /// Every HEAD (all given) within the sentence and not the word itself; exactly one root.
+    fn check_root(&self) -> Result<(), TreeError> {
+        let n = self.words.len() as u32;
         let mut roots = Vec::new();
         for (i, w) in self.words.iter().enumerate() {
             let id = i as u32 + 1;
             match w.head {
                 Some(0) => roots.push(id),
                 Some(h) if h > n => {
-                    return Err(bad(
+                    return Err(TreeError::at(
                         id,
                         format!("HEAD {h} is beyond the sentence's {n} words"),
                     ))
                 }
-                Some(h) if h == id => return Err(bad(id, format!("word {id} is its own head"))),
+                Some(h) if h == id => {
+                    return Err(TreeError::at(id, format!("word {id} is its own head")))
+                }
                 _ => {}
             }
         }
         match roots.len() {
-            1 => {}
-            0 => {
-                return Err(TreeError {
-                    word: None,
-                    message: "the sentence has no root (no word with HEAD 0)".into(),
-                })
-            }
+            1 => Ok(()),
+            0 => Err(TreeError {
+                word: None,
+                message: "the sentence has no root (no word with HEAD 0)".into(),
+            }),
             k => {
                 let ids: Vec<String> = roots.iter().take(5).map(u32::to_string).collect();
-                return Err(bad(
+                Err(TreeError::at(
                     roots[1],
                     format!("the sentence has {k} roots (words {})", ids.join(", ")),
-                ));
+                ))
             }
         }
+    }
+
+    /// Every word reaches the root by its heads (all given, within the sentence): no cycle.
+    fn check_acyclic(&self) -> Result<(), TreeError> {
         // 0 = unvisited, 1 = on the current path, 2 = reaches the root.
         let mut state = vec![0u8; self.words.len() + 1];
         state[0] = 2;
-        for start in 1..=n {
+        for start in 1..=self.words.len() as u32 {
             let mut id = start;
             while state[id as usize] == 0 {
                 state[id as usize] = 1;
                 id = self.words[id as usize - 1].head.unwrap_or(0);
             }
             if state[id as usize] == 1 {
-                return Err(bad(
+                return Err(TreeError::at(
                     id,
                     format!("HEAD cycle through word {id}: the words do not form a tree"),
                 ));
@@ -267,5 +290,99 @@ impl<'a> Sentence<'a> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sentence of `heads.len()` words with these heads (`None`: `_`).
+    fn sentence(heads: &[Option<u32>]) -> Sentence<'static> {
+        Sentence {
+            words: heads
+                .iter()
+                .map(|&head| Word {
+                    form: "w",
+                    lemma: "_",
+                    upos: "X",
+                    xpos: "_",
+                    feats: "_",
+                    head,
+                    deprel: "dep",
+                    deps: "_",
+                    misc: "_",
+                })
+                .collect(),
+            ..Sentence::default()
+        }
+    }
+
+    fn error(heads: &[Option<u32>]) -> (Option<u32>, String) {
+        let e = sentence(heads).check_tree().expect_err("not a tree");
+        (e.word, e.message)
+    }
+
+    #[test]
+    fn trees_pass_and_each_fault_is_named_at_its_word() {
+        assert_eq!(sentence(&[Some(2), Some(0), Some(2)]).check_tree(), Ok(()));
+        assert_eq!(sentence(&[None, None]).check_tree(), Ok(()));
+        assert_eq!(sentence(&[]).check_tree(), Ok(()));
+        let cases = [
+            (
+                vec![Some(0), None],
+                Some(2),
+                "word 2 has HEAD `_` but other words have heads",
+            ),
+            (
+                vec![Some(0), Some(3)],
+                Some(2),
+                "HEAD 3 is beyond the sentence's 2 words",
+            ),
+            (vec![Some(0), Some(2)], Some(2), "word 2 is its own head"),
+            (
+                vec![Some(2), Some(1)],
+                None,
+                "the sentence has no root (no word with HEAD 0)",
+            ),
+            (
+                vec![Some(0), Some(0), Some(0)],
+                Some(2),
+                "the sentence has 3 roots (words 1, 2, 3)",
+            ),
+            (
+                vec![Some(0), Some(3), Some(4), Some(2)],
+                Some(2),
+                "HEAD cycle through word 2: the words do not form a tree",
+            ),
+        ];
+        for (heads, word, message) in cases {
+            assert_eq!(error(&heads), (word, message.to_owned()), "{heads:?}");
+        }
+    }
+
+    #[test]
+    fn multiword_ranges_must_follow_each_other_within_the_sentence() {
+        let mut s = sentence(&[Some(0), Some(1), Some(1)]);
+        let mw = |first, last| Extra::Multiword {
+            first,
+            last,
+            form: "zum",
+            line: "",
+        };
+        s.extras = vec![(0, mw(1, 2)), (2, mw(2, 3))];
+        let e = s.check_tree().expect_err("overlap");
+        assert_eq!(
+            e,
+            TreeError::at(2, "multiword token 2-3 overlaps the previous one".into())
+        );
+        s.extras = vec![(2, mw(3, 4))];
+        let e = s.check_tree().expect_err("beyond");
+        assert_eq!(
+            e.message,
+            "multiword token 3-4 ends beyond the sentence's 3 words"
+        );
+        s.extras = vec![(0, mw(1, 2))];
+        assert_eq!(s.check_tree(), Ok(()));
     }
 }

@@ -225,99 +225,16 @@ pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
                 format!("expected 10 tab-separated columns, found {n}"),
             ));
         }
-        let id = cols[0];
         let pos = s.words.len() as u32;
-        let plain_id = id.bytes().all(|b| b.is_ascii_digit());
-        if let Some((a, b)) = (!plain_id).then(|| id.split_once('-')).flatten() {
-            let (first, last) = match (a.parse::<u32>(), b.parse::<u32>()) {
-                (Ok(a), Ok(b)) if a >= 1 && b > a => (a, b),
-                _ => return Err(err(k, format!("invalid multiword-token range `{}`", q(id)))),
-            };
-            if first != pos + 1 {
-                return Err(err(
-                    k,
-                    format!(
-                        "multiword token `{}` must come right before word {}",
-                        q(id),
-                        pos + 1
-                    ),
-                ));
-            }
-            s.extras.push((
-                pos,
-                Extra::Multiword {
-                    first,
-                    last,
-                    form: cols[1],
-                    line,
-                },
-            ));
-            continue;
-        }
-        if let Some((a, b)) = (!plain_id).then(|| id.split_once('.')).flatten() {
-            let (a, b) = match (a.parse::<u32>(), b.parse::<u32>()) {
-                (Ok(a), Ok(b)) if b >= 1 => (a, b),
-                _ => return Err(err(k, format!("invalid empty-node id `{}`", q(id)))),
-            };
-            // Empty node a.b comes right after word a (a = 0: before the first word),
-            // numbered a.1, a.2, … in order.
-            let want = match last_empty {
-                Some((la, lb)) if la == pos => lb + 1,
-                _ => 1,
-            };
-            if a != pos || b != want {
-                return Err(err(
-                    k,
-                    format!(
-                        "empty node `{}` out of place (expected {pos}.{want} here)",
-                        q(id)
-                    ),
-                ));
-            }
-            last_empty = Some((a, b));
-            s.extras.push((pos, Extra::Empty(line)));
-            continue;
-        }
-        match id.parse::<u32>() {
-            Ok(i) if i == pos + 1 => {}
-            Ok(i) => {
-                return Err(err(
-                    k,
-                    format!("word id {i} out of sequence (expected {})", pos + 1),
-                ))
-            }
-            Err(_) => return Err(err(k, format!("invalid word id `{}`", q(id)))),
-        }
-        let head = match cols[6] {
-            "_" => None,
-            h => match h.parse::<u32>() {
-                Ok(h) => Some(h),
-                Err(_) => return Err(err(k, format!("invalid HEAD `{}`", q(h)))),
-            },
+        let row = if cols[0].bytes().all(|b| b.is_ascii_digit()) {
+            word(&cols, pos).map(Row::Word)
+        } else {
+            other_row(&cols, line, pos, &mut last_empty)
         };
-        if let Err(why) = check_feats(cols[5]) {
-            return Err(err(k, format!("invalid FEATS `{}`: {why}", q(cols[5]))));
+        match row.map_err(|m| err(k, m))? {
+            Row::Word(w) => s.words.push(w),
+            Row::Extra(e) => s.extras.push((pos, e)),
         }
-        if cols[7].is_empty() || cols[7].contains(char::is_whitespace) {
-            return Err(err(
-                k,
-                format!(
-                    "invalid DEPREL `{}` (empty or with white space; `_` if unannotated)",
-                    q(cols[7])
-                ),
-            ));
-        }
-        s.words.push(Word {
-            form: cols[1],
-            lemma: cols[2],
-            upos: cols[3],
-            xpos: cols[4],
-            feats: cols[5],
-            head,
-            deprel: cols[7],
-            deps: cols[8],
-            misc: cols[9],
-        });
     }
     if let Err(bad) = s.check_tree() {
         let offset = match bad.word {
@@ -327,6 +244,106 @@ pub fn parse_block<'a>(block: &'a Block, path: &Path) -> Result<Sentence<'a>> {
         return Err(err(offset, bad.message));
     }
     Ok(s)
+}
+
+/// A line of a block after its comments: a word, or a multiword token or empty node.
+enum Row<'a> {
+    Word(Word<'a>),
+    Extra(Extra<'a>),
+}
+
+/// The row `line` (columns `cols`) whose id is not a plain number, after `pos` words: a
+/// multiword token `a-b`, an empty node `a.b` (`last_empty` is the previous one), else
+/// read as a word (whose id is then invalid). The error is the message.
+fn other_row<'a>(
+    cols: &[&'a str; 10],
+    line: &'a str,
+    pos: u32,
+    last_empty: &mut Option<(u32, u32)>,
+) -> std::result::Result<Row<'a>, String> {
+    let id = cols[0];
+    if let Some((a, b)) = id.split_once('-') {
+        let (first, last) = match (a.parse::<u32>(), b.parse::<u32>()) {
+            (Ok(a), Ok(b)) if a >= 1 && b > a => (a, b),
+            _ => return Err(format!("invalid multiword-token range `{}`", q(id))),
+        };
+        if first != pos + 1 {
+            return Err(format!(
+                "multiword token `{}` must come right before word {}",
+                q(id),
+                pos + 1
+            ));
+        }
+        let form = cols[1];
+        return Ok(Row::Extra(Extra::Multiword {
+            first,
+            last,
+            form,
+            line,
+        }));
+    }
+    if let Some((a, b)) = id.split_once('.') {
+        let (a, b) = match (a.parse::<u32>(), b.parse::<u32>()) {
+            (Ok(a), Ok(b)) if b >= 1 => (a, b),
+            _ => return Err(format!("invalid empty-node id `{}`", q(id))),
+        };
+        // Empty node a.b comes right after word a (a = 0: before the first word),
+        // numbered a.1, a.2, … in order.
+        let want = match *last_empty {
+            Some((la, lb)) if la == pos => lb + 1,
+            _ => 1,
+        };
+        if a != pos || b != want {
+            return Err(format!(
+                "empty node `{}` out of place (expected {pos}.{want} here)",
+                q(id)
+            ));
+        }
+        *last_empty = Some((a, b));
+        return Ok(Row::Extra(Extra::Empty(line)));
+    }
+    word(cols, pos).map(Row::Word)
+}
+
+/// The word of columns `cols`, word `pos + 1` of its sentence; the error is the message.
+fn word<'a>(cols: &[&'a str; 10], pos: u32) -> std::result::Result<Word<'a>, String> {
+    match cols[0].parse::<u32>() {
+        Ok(i) if i == pos + 1 => {}
+        Ok(i) => {
+            return Err(format!(
+                "word id {i} out of sequence (expected {})",
+                pos + 1
+            ))
+        }
+        Err(_) => return Err(format!("invalid word id `{}`", q(cols[0]))),
+    }
+    let head = match cols[6] {
+        "_" => None,
+        h => match h.parse::<u32>() {
+            Ok(h) => Some(h),
+            Err(_) => return Err(format!("invalid HEAD `{}`", q(h))),
+        },
+    };
+    if let Err(why) = check_feats(cols[5]) {
+        return Err(format!("invalid FEATS `{}`: {why}", q(cols[5])));
+    }
+    if cols[7].is_empty() || cols[7].contains(char::is_whitespace) {
+        return Err(format!(
+            "invalid DEPREL `{}` (empty or with white space; `_` if unannotated)",
+            q(cols[7])
+        ));
+    }
+    Ok(Word {
+        form: cols[1],
+        lemma: cols[2],
+        upos: cols[3],
+        xpos: cols[4],
+        feats: cols[5],
+        head,
+        deprel: cols[7],
+        deps: cols[8],
+        misc: cols[9],
+    })
 }
 
 /// `s` split at every `sep` (an ASCII byte, so every piece is whole UTF-8), as
@@ -422,4 +439,122 @@ pub fn for_each_sentence<E: From<Error>>(
         f(n, &s)?;
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn columns(line: &str) -> [&str; 10] {
+        let mut cols = [""; 10];
+        for (c, f) in cols.iter_mut().zip(line.split('\t')) {
+            *c = f;
+        }
+        cols
+    }
+
+    /// The first sentence of German PUD: 32 words with their columns, the five comments
+    /// before them and the multiword token `26-27 am` before word 26.
+    #[test]
+    fn first_pud_block_is_read_word_by_word() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data/ud/de_pud-ud-test.conllu");
+        let mut reader = Reader::open(&path).expect("PUD");
+        let mut block = Block::default();
+        assert!(reader.next_block(&mut block).expect("read"));
+        let s = parse_block(&block, &path).expect("a tree");
+        assert_eq!(s.words.len(), 32);
+        assert_eq!(s.extras.len(), 6);
+        assert!(matches!(
+            s.extras[1],
+            (0, Extra::Comment("# sent_id = n01001011"))
+        ));
+        assert!(matches!(
+            s.extras[5],
+            (
+                25,
+                Extra::Multiword {
+                    first: 26,
+                    last: 27,
+                    form: "am",
+                    ..
+                }
+            )
+        ));
+        let w = &s.words[2];
+        assert_eq!(
+            (w.form, w.lemma, w.upos, w.feats, w.head, w.deprel),
+            (
+                "Großteil",
+                "Großteil",
+                "NOUN",
+                "Case=Nom|Gender=Masc|Number=Sing",
+                Some(12),
+                "nsubj"
+            )
+        );
+        assert_eq!(s.words.iter().filter(|w| w.head == Some(0)).count(), 1);
+    }
+
+    #[test]
+    fn word_columns_are_checked() {
+        let line = "2\tzu\tzu\tADP\tAPPR\t_\t3\tcase\t_\t_";
+        let w = word(&columns(line), 1).expect("word 2");
+        assert_eq!((w.form, w.head, w.deprel), ("zu", Some(3), "case"));
+        let faults = [
+            (line, 0, "word id 2 out of sequence (expected 1)"),
+            (
+                "x\tzu\tzu\tADP\t_\t_\t3\tcase\t_\t_",
+                0,
+                "invalid word id `x`",
+            ),
+            ("1\tzu\tzu\tADP\t_\t_\tx\tcase\t_\t_", 0, "invalid HEAD `x`"),
+            (
+                "1\tzu\tzu\tADP\t_\tCase\t3\tcase\t_\t_",
+                0,
+                "invalid FEATS `Case`",
+            ),
+            (
+                "1\tzu\tzu\tADP\t_\t_\t3\tca se\t_\t_",
+                0,
+                "invalid DEPREL `ca se`",
+            ),
+        ];
+        for (line, pos, message) in faults {
+            let got = word(&columns(line), pos).expect_err(line);
+            assert!(got.starts_with(message), "{line}: {got}");
+        }
+    }
+
+    #[test]
+    fn multiword_tokens_and_empty_nodes_are_placed() {
+        let mut last_empty = None;
+        let zum = "2-3\tzum\t_\t_\t_\t_\t_\t_\t_\t_";
+        let row = other_row(&columns(zum), zum, 1, &mut last_empty).expect("before word 2");
+        assert!(matches!(
+            row,
+            Row::Extra(Extra::Multiword {
+                first: 2,
+                last: 3,
+                form: "zum",
+                ..
+            })
+        ));
+        let err = other_row(&columns(zum), zum, 2, &mut last_empty).err();
+        assert_eq!(
+            err.as_deref(),
+            Some("multiword token `2-3` must come right before word 3")
+        );
+        let bad = "3-2\tzum\t_\t_\t_\t_\t_\t_\t_\t_";
+        let err = other_row(&columns(bad), bad, 2, &mut last_empty).err();
+        assert_eq!(err.as_deref(), Some("invalid multiword-token range `3-2`"));
+        for (id, pos, expected) in [("1.1", 1, None), ("1.2", 1, None), ("1.1", 1, Some("1.3"))] {
+            let line = format!("{id}\t_\t_\t_\t_\t_\t_\t_\t_\t_");
+            let got = other_row(&columns(&line), &line, pos, &mut last_empty).err();
+            let want =
+                expected.map(|e| format!("empty node `{id}` out of place (expected {e} here)"));
+            assert_eq!(got, want);
+        }
+        assert_eq!(last_empty, Some((1, 2)));
+    }
 }
