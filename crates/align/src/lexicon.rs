@@ -790,15 +790,17 @@ mod tests {
     /// (131,072) planned pairs; a word is planned at its bound once its estimate passes it.
     #[test]
     fn source_ranges_cut_at_the_planned_size() {
-        let mut d = Distinct::new(4);
-        for (s, n) in [(0, 100_000u32), (1, 50_000), (3, 100_000)] {
+        let mut d = Distinct::new(5);
+        let distinct = [(0, 100_000u32), (1, 50_000), (3, 70_000), (4, 60_000)];
+        for (s, n) in distinct {
             for t in 0..n {
                 d.add(s, Distinct::hash(t));
             }
         }
-        // Planned: 100,000, 50,000, 3 (never seen: min(8, 3)), 100,000.
-        let ranges = source_ranges(&[100_000, 50_000, 3, 100_000], &d, 1 << 20);
-        assert_eq!(ranges, [(0, 1), (1, 3), (3, 4)]);
+        // Planned: 100,000, 50,000, 3 (never seen: min(8, 3)), 70,000, 60,000: cuts before
+        // word 1 (150,000) and word 4 (180,003).
+        let ranges = source_ranges(&[100_000, 50_000, 3, 70_000, 60_000], &d, 1 << 20);
+        assert_eq!(ranges, [(0, 1), (1, 4), (4, 5)]);
         assert_eq!(source_ranges(&[], &d, 10), []);
     }
 
