@@ -822,7 +822,10 @@ mod tests {
         }
     }
 
-    fn pair_map(entries: &[((u64, u64), (f64, f64))]) -> PairMap {
+    /// `((source, target), (forward count, reverse count))`.
+    type Entry = ((u64, u64), (f64, f64));
+
+    fn pair_map(entries: &[Entry]) -> PairMap {
         entries
             .iter()
             .map(|&((s, t), c)| (s << 32 | t, c))
