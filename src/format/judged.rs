@@ -235,122 +235,158 @@ impl Judged {
                 ),
             ));
         }
-        let bad = |what: &str, m: String| Error::input(path, line, format!("column `{what}`: {m}"));
-        let num = |k: usize, what: &str| -> Result<u64> {
-            c[k].parse().map_err(|_| {
-                bad(
-                    what,
-                    format!("not a whole number: `{}`", ldd_io::error::quote(c[k], 40)),
-                )
-            })
-        };
-        let small = |k: usize, what: &str| -> Result<u32> {
-            u32::try_from(num(k, what)?).map_err(|_| bad(what, "too large".into()))
-        };
-        let toks = |k: usize| -> Vec<String> {
-            match c[k] {
-                "" => Vec::new(),
-                t => t.split(' ').map(String::from).collect(),
-            }
-        };
-        let (source, reference, output) = (toks(18), toks(19), toks(20));
-        let pos = |k: usize, what: &str, within: &[String]| -> Result<Vec<u32>> {
-            c[k].split_whitespace()
-                .map(|p| {
-                    p.parse()
-                        .ok()
-                        .filter(|&p: &u32| p > 0 && p as usize <= within.len())
-                        .ok_or_else(|| {
-                            bad(
-                                what,
-                                format!(
-                                    "not a position among the line's {} tokens: `{}`",
-                                    within.len(),
-                                    ldd_io::error::quote(p, 20)
-                                ),
-                            )
-                        })
-                })
-                .collect()
-        };
-        let judgement = Judgement::ALL
-            .into_iter()
-            .find(|j| j.name() == c[9])
-            .ok_or_else(|| {
-                bad(
-                    "judgement",
-                    format!(
-                        "`{}` is not correct, incorrect, unaligned or no_reference",
-                        ldd_io::error::quote(c[9], 40)
-                    ),
-                )
-            })?;
-        let word = |k: usize, what: &str| -> Result<Word> {
-            let id = small(k, what)?;
-            if id == 0 || id as usize > source.len() {
-                return Err(bad(
-                    what,
-                    format!("word {id} is not among the source's {} words", source.len()),
-                ));
-            }
-            Ok(Word {
-                id,
-                form: c[k + 1].to_string(),
-            })
-        };
-        let p_error = match c[21] {
-            "" => None,
-            p => Some(
-                p.parse::<f64>()
-                    .ok()
-                    .filter(|p| (0.0..=1.0).contains(p))
-                    .ok_or_else(|| {
-                        bad(
-                            "p_error",
-                            format!("not a probability: `{}`", ldd_io::error::quote(p, 20)),
-                        )
-                    })?,
-            ),
-        };
-        let order = match c[22] {
-            "" => None,
-            "kept" => Some(true),
-            "changed" => Some(false),
-            o => {
-                return Err(bad(
-                    "order",
-                    format!(
-                        "`{}` is not kept, changed or empty",
-                        ldd_io::error::quote(o, 20)
-                    ),
-                ))
-            }
-        };
+        let row = Cells { c, path, line };
+        let (source, reference, output) = (row.tokens(18), row.tokens(19), row.tokens(20));
+        // Checked in this order: the first error is the one reported.
+        let judgement = row.judgement(9)?;
+        let p_error = row.p_error(21)?;
+        let order = row.order(22)?;
         Ok(Judged {
-            phenomenon: c[0].to_string(),
-            sets: c[1].split_whitespace().map(String::from).collect(),
-            id: num(2, "id")?,
-            distance: small(3, "distance")?,
-            dep: word(4, "dep")?,
-            head: if c[6].is_empty() {
+            phenomenon: row.c[0].to_string(),
+            sets: row.c[1].split_whitespace().map(String::from).collect(),
+            id: row.number(2, "id")?,
+            distance: row.small(3, "distance")?,
+            dep: row.word(4, "dep", &source)?,
+            head: if row.c[6].is_empty() {
                 None
             } else {
-                Some(word(6, "head")?)
+                Some(row.word(6, "head", &source)?)
             },
-            system: c[8].to_string(),
+            system: row.c[8].to_string(),
             judgement,
-            ref_dep: pos(10, "ref_dep", &reference)?,
-            ref_head: pos(12, "ref_head", &reference)?,
-            hyp_dep: pos(14, "hyp_dep", &output)?,
-            hyp_head: pos(16, "hyp_head", &output)?,
+            ref_dep: row.positions(10, "ref_dep", &reference)?,
+            ref_head: row.positions(12, "ref_head", &reference)?,
+            hyp_dep: row.positions(14, "hyp_dep", &output)?,
+            hyp_head: row.positions(16, "hyp_head", &output)?,
+            p_error,
+            order,
+            evidence: row.c[23].to_string(),
+            rule: row.c[24].to_string(),
             source,
             reference,
             output,
-            p_error,
-            order,
-            evidence: c[23].to_string(),
-            rule: c[24].to_string(),
         })
+    }
+}
+
+/// The cells of one row being read, and where it is (for errors).
+struct Cells<'a> {
+    c: Vec<&'a str>,
+    path: &'a Path,
+    line: u64,
+}
+
+impl Cells<'_> {
+    /// An error in column `what`.
+    fn bad(&self, what: &str, m: String) -> Error {
+        Error::input(self.path, self.line, format!("column `{what}`: {m}"))
+    }
+
+    fn number(&self, k: usize, what: &str) -> Result<u64> {
+        self.c[k].parse().map_err(|_| {
+            self.bad(
+                what,
+                format!(
+                    "not a whole number: `{}`",
+                    ldd_io::error::quote(self.c[k], 40)
+                ),
+            )
+        })
+    }
+
+    fn small(&self, k: usize, what: &str) -> Result<u32> {
+        u32::try_from(self.number(k, what)?).map_err(|_| self.bad(what, "too large".into()))
+    }
+
+    fn tokens(&self, k: usize) -> Vec<String> {
+        match self.c[k] {
+            "" => Vec::new(),
+            t => t.split(' ').map(String::from).collect(),
+        }
+    }
+
+    /// 1-based positions among the tokens `within`.
+    fn positions(&self, k: usize, what: &str, within: &[String]) -> Result<Vec<u32>> {
+        self.c[k]
+            .split_whitespace()
+            .map(|p| {
+                p.parse()
+                    .ok()
+                    .filter(|&p: &u32| p > 0 && p as usize <= within.len())
+                    .ok_or_else(|| {
+                        self.bad(
+                            what,
+                            format!(
+                                "not a position among the line's {} tokens: `{}`",
+                                within.len(),
+                                ldd_io::error::quote(p, 20)
+                            ),
+                        )
+                    })
+            })
+            .collect()
+    }
+
+    fn judgement(&self, k: usize) -> Result<Judgement> {
+        Judgement::ALL
+            .into_iter()
+            .find(|j| j.name() == self.c[k])
+            .ok_or_else(|| {
+                self.bad(
+                    "judgement",
+                    format!(
+                        "`{}` is not correct, incorrect, unaligned or no_reference",
+                        ldd_io::error::quote(self.c[k], 40)
+                    ),
+                )
+            })
+    }
+
+    /// A source word: its id (among the `source` words) and, in the next column, its form.
+    fn word(&self, k: usize, what: &str, source: &[String]) -> Result<Word> {
+        let id = self.small(k, what)?;
+        if id == 0 || id as usize > source.len() {
+            return Err(self.bad(
+                what,
+                format!("word {id} is not among the source's {} words", source.len()),
+            ));
+        }
+        Ok(Word {
+            id,
+            form: self.c[k + 1].to_string(),
+        })
+    }
+
+    fn p_error(&self, k: usize) -> Result<Option<f64>> {
+        match self.c[k] {
+            "" => Ok(None),
+            p => p
+                .parse::<f64>()
+                .ok()
+                .filter(|p| (0.0..=1.0).contains(p))
+                .map(Some)
+                .ok_or_else(|| {
+                    self.bad(
+                        "p_error",
+                        format!("not a probability: `{}`", ldd_io::error::quote(p, 20)),
+                    )
+                }),
+        }
+    }
+
+    fn order(&self, k: usize) -> Result<Option<bool>> {
+        match self.c[k] {
+            "" => Ok(None),
+            "kept" => Ok(Some(true)),
+            "changed" => Ok(Some(false)),
+            o => Err(self.bad(
+                "order",
+                format!(
+                    "`{}` is not kept, changed or empty",
+                    ldd_io::error::quote(o, 20)
+                ),
+            )),
+        }
     }
 }
 

@@ -132,83 +132,105 @@ impl Locus {
                 ),
             ));
         }
-        let num = |k: usize, what: &str| -> Result<u64> {
-            c[k].parse().map_err(|_| {
-                Error::input(
-                    path,
-                    line,
-                    format!(
-                        "column `{what}`: not a whole number: `{}`",
-                        ldd_io::error::quote(c[k], 40)
-                    ),
-                )
+        let row = Cells { c, path, line };
+        // Checked in this order: the first error is the one reported.
+        let head = if row.c[5].is_empty() {
+            None
+        } else {
+            Some(Word {
+                id: row.small(5, "head")?,
+                form: row.c[6].to_string(),
             })
         };
-        let small = |k: usize, what: &str| -> Result<u32> {
-            u32::try_from(num(k, what)?)
-                .map_err(|_| Error::input(path, line, format!("column `{what}`: too large")))
-        };
-        let refs = |k: usize, what: &str| -> Result<Vec<RefToken>> {
-            let pos: Vec<&str> = c[k].split_whitespace().collect();
-            let words: Vec<&str> = c[k + 1].split(' ').filter(|w| !w.is_empty()).collect();
-            let conf: Vec<&str> = c[k + 2].split_whitespace().collect();
-            let bad = |m: String| Error::input(path, line, format!("column `{what}`: {m}"));
-            if words.len() != pos.len() || !(conf.is_empty() || conf.len() == pos.len()) {
-                return Err(bad(format!(
+        Ok(Locus {
+            id: row.number(0, "id")?,
+            n: row.small(1, "locus")?,
+            distance: row.small(2, "distance")?,
+            dep: Word {
+                id: row.small(3, "dep")?,
+                form: row.c[4].to_string(),
+            },
+            head,
+            ref_dep: row.ref_tokens(7, "ref_dep")?,
+            ref_head: row.ref_tokens(10, "ref_head")?,
+        })
+    }
+}
+
+/// The cells of one row being read, and where it is (for errors).
+struct Cells<'a> {
+    c: Vec<&'a str>,
+    path: &'a Path,
+    line: u64,
+}
+
+impl Cells<'_> {
+    /// An error in column `what`.
+    fn bad(&self, what: &str, m: String) -> Error {
+        Error::input(self.path, self.line, format!("column `{what}`: {m}"))
+    }
+
+    fn number(&self, k: usize, what: &str) -> Result<u64> {
+        self.c[k].parse().map_err(|_| {
+            self.bad(
+                what,
+                format!(
+                    "not a whole number: `{}`",
+                    ldd_io::error::quote(self.c[k], 40)
+                ),
+            )
+        })
+    }
+
+    fn small(&self, k: usize, what: &str) -> Result<u32> {
+        u32::try_from(self.number(k, what)?).map_err(|_| self.bad(what, "too large".into()))
+    }
+
+    /// Reference tokens from three columns from `k`: positions, words, confidences.
+    fn ref_tokens(&self, k: usize, what: &str) -> Result<Vec<RefToken>> {
+        let pos: Vec<&str> = self.c[k].split_whitespace().collect();
+        let words: Vec<&str> = self.c[k + 1].split(' ').filter(|w| !w.is_empty()).collect();
+        let conf: Vec<&str> = self.c[k + 2].split_whitespace().collect();
+        if words.len() != pos.len() || !(conf.is_empty() || conf.len() == pos.len()) {
+            return Err(self.bad(
+                what,
+                format!(
                     "{} positions, {} words and {} confidences do not correspond",
                     pos.len(),
                     words.len(),
                     conf.len()
-                )));
-            }
-            pos.iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let position = p.parse().ok().filter(|&p: &u32| p > 0).ok_or_else(|| {
-                        bad(format!("not a position: `{}`", ldd_io::error::quote(p, 20)))
-                    })?;
-                    let conf = match conf.get(i) {
-                        Some(x) => Some(
-                            x.parse()
-                                .ok()
-                                .filter(|x: &f64| (0.0..=1.0).contains(x))
-                                .ok_or_else(|| {
-                                    bad(format!(
-                                        "not a confidence: `{}`",
-                                        ldd_io::error::quote(x, 20)
-                                    ))
-                                })?,
-                        ),
-                        None => None,
-                    };
-                    Ok(RefToken {
-                        position,
-                        form: words[i].to_string(),
-                        conf,
-                    })
+                ),
+            ));
+        }
+        pos.iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let position = p.parse().ok().filter(|&p: &u32| p > 0).ok_or_else(|| {
+                    self.bad(
+                        what,
+                        format!("not a position: `{}`", ldd_io::error::quote(p, 20)),
+                    )
+                })?;
+                let conf = conf.get(i).map(|x| self.confidence(x, what)).transpose()?;
+                Ok(RefToken {
+                    position,
+                    form: words[i].to_string(),
+                    conf,
                 })
-                .collect()
-        };
-        let head = if c[5].is_empty() {
-            None
-        } else {
-            Some(Word {
-                id: small(5, "head")?,
-                form: c[6].to_string(),
             })
-        };
-        Ok(Locus {
-            id: num(0, "id")?,
-            n: small(1, "locus")?,
-            distance: small(2, "distance")?,
-            dep: Word {
-                id: small(3, "dep")?,
-                form: c[4].to_string(),
-            },
-            head,
-            ref_dep: refs(7, "ref_dep")?,
-            ref_head: refs(10, "ref_head")?,
-        })
+            .collect()
+    }
+
+    fn confidence(&self, x: &str, what: &str) -> Result<f64> {
+        x.parse()
+            .ok()
+            .filter(|x: &f64| (0.0..=1.0).contains(x))
+            .ok_or_else(|| {
+                self.bad(
+                    what,
+                    format!("not a confidence: `{}`", ldd_io::error::quote(x, 20)),
+                )
+            })
     }
 }
 

@@ -180,14 +180,29 @@ fn sample(
     short: &mut Vec<String>,
 ) -> Result<(Vec<Item>, (SourceWords, Upos))> {
     let (mut items, mut trees) = (Vec::new(), BTreeMap::new());
+    for cell in cells(l, o, short)? {
+        items.extend(sample_cell(l, o, secret, cell, short, &mut trees)?);
+    }
+    let (mut words, mut upos) = (SourceWords::new(), Upos::new());
+    for (id, (w, p)) in trees {
+        words.insert(id, w);
+        upos.insert(id, p);
+    }
+    Ok((items, (words, upos)))
+}
+
+/// A cell of the sample: a phenomenon, a distance, and the index of its `eqK` set.
+type Cell<'a> = (&'a str, u32, usize);
+
+/// The cells (phenomenon, distance) and their `eqK` sets, each with its locus file
+/// (checked before anything is read); a cell without a set is noted in `short`.
+fn cells<'a>(l: &'a Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<Cell<'a>>> {
     let mut phenomena: Vec<&str> = Vec::new();
     for u in l.units.iter().filter(|u| u.set.kind == SetKind::Lexical) {
         if !phenomena.contains(&u.set.phenomenon.as_str()) {
             phenomena.push(&u.set.phenomenon);
         }
     }
-    // The cells (phenomenon, distance) and their `eqK` sets, each with its locus file
-    // (checked before anything is read).
     let mut cells = Vec::new();
     for ph in phenomena {
         for &d in &o.distances {
@@ -214,75 +229,85 @@ fn sample(
             ldd_io::error::shown(&l.manifest_path)
         )));
     }
-    for (ph, d, k) in cells {
-        let u = &l.units[k];
-        let mut rows = crate::read::sets::locus_rows(l, k)?.unwrap_or_default();
-        rows.sort_by_key(|r| (r.id, r.n));
-        let key = |r: &Locus| r.id << 16 | u64::from(r.n);
-        let stream = (ph, u.set.bucket.as_str());
-        let keyed = crate::sample::first_by_hash(rows, o.seed, stream, key, o.per_cell);
-        // Each item's systems in an order drawn for it from the secret.
-        let orders: Vec<Vec<usize>> = keyed
-            .iter()
-            .map(|r| secret.map_or_else(Vec::new, |x| slot_order(x, key(r), o.hyps.len())))
-            .collect();
-        if keyed.len() < o.per_cell {
-            short.push(format!("{ph} eq{d}: {} loci", keyed.len()));
-        }
-        // The marked source and the reference of each sampled line, read once each.
-        let position: BTreeMap<u32, u32> = u
-            .ids
-            .iter()
-            .enumerate()
-            .map(|(i, &id)| (id, i as u32 + 1))
-            .collect();
-        let mut wanted: Vec<u32> = keyed
-            .iter()
-            .filter_map(|r| position.get(&(r.id as u32)).copied())
-            .collect();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
-            let (_, lines) = crate::read::sets::read_recorded(&l.m, &l.dir, rel, |p| {
-                read_needed_hashed(p, &wanted)
-            })?;
-            Ok(wanted.iter().copied().zip(lines).collect())
-        };
-        let marked_lines = read(&u.set.files.marked)?;
-        let targets = read(&u.set.files.target)?;
-        // The words of their trees, which the systems' outputs are aligned to.
-        if !o.hyps.is_empty() {
-            let ids: std::collections::BTreeSet<u32> = keyed.iter().map(|r| r.id as u32).collect();
-            crate::read::sets::tree_columns(
-                l,
-                k,
-                |id| ids.contains(&id),
-                &mut trees,
-                |s| -> (Vec<String>, Vec<String>) {
-                    s.words
-                        .iter()
-                        .map(|w| (w.form.to_string(), w.upos.to_string()))
-                        .unzip()
-                },
-            )?;
-        }
-        for (r, order) in keyed.into_iter().zip(orders) {
-            let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
-            items.push(Item {
-                phenomenon: ph.to_string(),
-                marked: marked_lines.get(&pos).cloned().unwrap_or_default(),
-                reference: targets.get(&pos).cloned().unwrap_or_default(),
-                locus: r,
-                order,
-            });
-        }
+    Ok(cells)
+}
+
+/// The trees' words and parts of speech by line id, as the sample collects them.
+type TreeColumns = BTreeMap<u32, (Vec<String>, Vec<String>)>;
+
+/// One cell's sampled items (a short cell noted in `short`), with the words of their
+/// trees added to `trees` when there are systems to align.
+fn sample_cell(
+    l: &Loaded,
+    o: &SheetsOptions,
+    secret: Option<&str>,
+    (ph, d, k): Cell<'_>,
+    short: &mut Vec<String>,
+    trees: &mut TreeColumns,
+) -> Result<Vec<Item>> {
+    let u = &l.units[k];
+    let mut rows = crate::read::sets::locus_rows(l, k)?.unwrap_or_default();
+    rows.sort_by_key(|r| (r.id, r.n));
+    let key = |r: &Locus| r.id << 16 | u64::from(r.n);
+    let stream = (ph, u.set.bucket.as_str());
+    let keyed = crate::sample::first_by_hash(rows, o.seed, stream, key, o.per_cell);
+    // Each item's systems in an order drawn for it from the secret.
+    let orders: Vec<Vec<usize>> = keyed
+        .iter()
+        .map(|r| secret.map_or_else(Vec::new, |x| slot_order(x, key(r), o.hyps.len())))
+        .collect();
+    if keyed.len() < o.per_cell {
+        short.push(format!("{ph} eq{d}: {} loci", keyed.len()));
     }
-    let (mut words, mut upos) = (SourceWords::new(), Upos::new());
-    for (id, (w, p)) in trees {
-        words.insert(id, w);
-        upos.insert(id, p);
+    // The marked source and the reference of each sampled line, read once each.
+    let position: BTreeMap<u32, u32> = u
+        .ids
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| (id, i as u32 + 1))
+        .collect();
+    let mut wanted: Vec<u32> = keyed
+        .iter()
+        .filter_map(|r| position.get(&(r.id as u32)).copied())
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let marked_lines = read_wanted(l, &u.set.files.marked, &wanted)?;
+    let targets = read_wanted(l, &u.set.files.target, &wanted)?;
+    // The words of their trees, which the systems' outputs are aligned to.
+    if !o.hyps.is_empty() {
+        let ids: std::collections::BTreeSet<u32> = keyed.iter().map(|r| r.id as u32).collect();
+        crate::read::sets::tree_columns(
+            l,
+            k,
+            |id| ids.contains(&id),
+            trees,
+            |s| {
+                s.words
+                    .iter()
+                    .map(|w| (w.form.to_string(), w.upos.to_string()))
+                    .unzip()
+            },
+        )?;
     }
-    Ok((items, (words, upos)))
+    let items = keyed.into_iter().zip(orders).map(|(r, order)| {
+        let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
+        Item {
+            phenomenon: ph.to_string(),
+            marked: marked_lines.get(&pos).cloned().unwrap_or_default(),
+            reference: targets.get(&pos).cloned().unwrap_or_default(),
+            locus: r,
+            order,
+        }
+    });
+    Ok(items.collect())
+}
+
+/// The lines `wanted` (1-based, sorted) of the set file `rel`, checked against the manifest.
+fn read_wanted(l: &Loaded, rel: &str, wanted: &[u32]) -> Result<BTreeMap<u32, String>> {
+    let (_, lines) =
+        crate::read::sets::read_recorded(&l.m, &l.dir, rel, |p| read_needed_hashed(p, wanted))?;
+    Ok(wanted.iter().copied().zip(lines).collect())
 }
 
 /// The translation rows of item `i` (`T001`, …), one per system in the order drawn for
@@ -368,54 +393,14 @@ pub fn build(l: &Loaded, o: &SheetsOptions) -> Result<Sheets> {
         )));
     }
     // Judged first (when there are systems), then every row laid out.
-    let judged = if o.hyps.is_empty() {
-        Vec::new()
-    } else {
-        let j = locus::Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
-        let loci: Vec<(&Locus, &str)> = items
-            .iter()
-            .map(|it| (&it.locus, it.reference.as_str()))
-            .collect();
-        locus::judge_loci(l, &j, &o.hyps, &loci, (&words, &upos))?
-    };
+    let judged = judge_items(l, o, &items, (&words, &upos))?;
     let sources: Vec<String> = items
         .iter()
         .map(|it| mark_source(&it.marked, it.locus.n))
         .collect();
-    let detection: Vec<DetectionRow> = items
-        .iter()
-        .zip(&sources)
-        .enumerate()
-        .map(|(i, (it, source))| DetectionRow {
-            item: format!("D{:03}", i + 1),
-            phenomenon: it.phenomenon.clone(),
-            distance: it.locus.distance,
-            line: it.locus.id,
-            source: source.clone(),
-            question: DETECTION_QUESTION.into(),
-            answer: String::new(),
-            comment: String::new(),
-            run: run.clone(),
-        })
-        .collect();
-    // Translation items: the loci whose reference shows a mark.
-    let (mut translation, mut key) = (Vec::new(), Vec::new());
-    let (mut kept, mut no_reference) = (0, 0);
-    for ((it, source), judged) in items.iter().zip(&sources).zip(&judged) {
-        // The reference's marks: the words aligned to the locus (the same in every output's
-        // judgement).
-        let marked = judged.outputs.first().is_some_and(|(_, r)| {
-            !r.dep.reference.is_empty() || r.head.as_ref().is_some_and(|h| !h.reference.is_empty())
-        });
-        if !marked {
-            no_reference += 1;
-            continue;
-        }
-        let (t, k) = translation_rows(kept, it, source, judged, o, &run);
-        translation.extend(t);
-        key.extend(k);
-        kept += 1;
-    }
+    let detection = detection_rows(&items, &sources, &run);
+    let translated = translation_items(&items, &sources, &judged, o, &run);
+    let (translation, key, kept, no_reference) = translated;
     let record = SheetsRecord {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
         run,
@@ -435,6 +420,73 @@ pub fn build(l: &Loaded, o: &SheetsOptions) -> Result<Sheets> {
         record,
         short,
     })
+}
+
+/// Every sampled locus judged on every system's output (none without systems).
+fn judge_items(
+    l: &Loaded,
+    o: &SheetsOptions,
+    items: &[Item],
+    trees: (&SourceWords, &Upos),
+) -> Result<Vec<locus::Judged>> {
+    if o.hyps.is_empty() {
+        return Ok(Vec::new());
+    }
+    let j = locus::Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
+    let loci: Vec<(&Locus, &str)> = items
+        .iter()
+        .map(|it| (&it.locus, it.reference.as_str()))
+        .collect();
+    locus::judge_loci(l, &j, &o.hyps, &loci, trees)
+}
+
+/// The detection sheet: one row per sampled locus (`D001`, …), its source marked.
+fn detection_rows(items: &[Item], sources: &[String], run: &str) -> Vec<DetectionRow> {
+    items
+        .iter()
+        .zip(sources)
+        .enumerate()
+        .map(|(i, (it, source))| DetectionRow {
+            item: format!("D{:03}", i + 1),
+            phenomenon: it.phenomenon.clone(),
+            distance: it.locus.distance,
+            line: it.locus.id,
+            source: source.clone(),
+            question: DETECTION_QUESTION.into(),
+            answer: String::new(),
+            comment: String::new(),
+            run: run.into(),
+        })
+        .collect()
+}
+
+/// The translation sheet and its key: the loci whose reference shows a mark, numbered in
+/// order; also how many were kept and how many left out for want of a mark.
+fn translation_items(
+    items: &[Item],
+    sources: &[String],
+    judged: &[locus::Judged],
+    o: &SheetsOptions,
+    run: &str,
+) -> (Vec<TranslationRow>, Vec<KeyRow>, usize, usize) {
+    let (mut translation, mut key) = (Vec::new(), Vec::new());
+    let (mut kept, mut no_reference) = (0, 0);
+    for ((it, source), judged) in items.iter().zip(sources).zip(judged) {
+        // The reference's marks: the words aligned to the locus (the same in every output's
+        // judgement).
+        let marked = judged.outputs.first().is_some_and(|(_, r)| {
+            !r.dep.reference.is_empty() || r.head.as_ref().is_some_and(|h| !h.reference.is_empty())
+        });
+        if !marked {
+            no_reference += 1;
+            continue;
+        }
+        let (t, k) = translation_rows(kept, it, source, judged, o, run);
+        translation.extend(t);
+        key.extend(k);
+        kept += 1;
+    }
+    (translation, key, kept, no_reference)
 }
 
 /// The key's default place: `<out>.key.csv`, beside the sheets directory (never in it).

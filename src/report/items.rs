@@ -157,6 +157,28 @@ pub fn section(s: &mut String, r: &Report) {
         items.len(),
         esc(crate::layout::SCORES_LOCI)
     );
+    filters(s, items, &phenomena, &buckets, &systems);
+    s.push_str("</form>\n<ol class=\"loci\">");
+    let langs = (esc(r.m.languages.source()), esc(r.m.languages.target()));
+    for item in items {
+        locus_item(s, item, &phenomena, &buckets, &langs);
+    }
+    let _ = writeln!(
+        s,
+        "</ol><p class=\"count\" role=\"status\" data-total=\"{}\"></p></div></section>",
+        items.len()
+    );
+}
+
+/// The filters: a phenomenon, a set, and per system a judgement, each choice with the
+/// number of loci it keeps (choices that keep none of the first two left out).
+fn filters(
+    s: &mut String,
+    items: &[LocusItem],
+    phenomena: &[String],
+    buckets: &[String],
+    systems: &[&str],
+) {
     let count = |f: &dyn Fn(&LocusItem) -> bool| items.iter().filter(|i| f(i)).count();
     let choices: Vec<(String, String, usize)> = phenomena
         .iter()
@@ -198,50 +220,53 @@ pub fn section(s: &mut String, r: &Report) {
             .collect();
         fieldset(s, &format!("System {name}"), &format!("f-s{k}"), &choices);
     }
-    s.push_str("</form>\n<ol class=\"loci\">");
-    let (src_lang, tgt_lang) = (esc(r.m.languages.source()), esc(r.m.languages.target()));
-    for item in items {
-        let first: &Judged = &item.rows[0];
-        let mut class = String::from("locus");
-        if let Some(k) = phenomena.iter().position(|p| *p == first.phenomenon) {
-            let _ = write!(class, " p{k}");
+}
+
+/// One locus of the list: its classes (for the filters), where it is, the source and the
+/// reference marked, and each system's output marked with its judgement; `langs` are the
+/// source and target languages (escaped).
+fn locus_item(
+    s: &mut String,
+    item: &LocusItem,
+    phenomena: &[String],
+    buckets: &[String],
+    (src_lang, tgt_lang): &(String, String),
+) {
+    let first: &Judged = &item.rows[0];
+    let mut class = String::from("locus");
+    if let Some(k) = phenomena.iter().position(|p| *p == first.phenomenon) {
+        let _ = write!(class, " p{k}");
+    }
+    for b in &first.sets {
+        if let Some(k) = buckets.iter().position(|x| x == b) {
+            let _ = write!(class, " b{k}");
         }
-        for b in &first.sets {
-            if let Some(k) = buckets.iter().position(|x| x == b) {
-                let _ = write!(class, " b{k}");
-            }
-        }
-        for (k, j) in item.rows.iter().enumerate() {
-            let _ = write!(class, " s{k}-{}", judgement(j.judgement).0);
-        }
-        let head = first.head.as_ref().map(|h| vec![h.id]).unwrap_or_default();
+    }
+    for (k, j) in item.rows.iter().enumerate() {
+        let _ = write!(class, " s{k}-{}", judgement(j.judgement).0);
+    }
+    let head = first.head.as_ref().map(|h| vec![h.id]).unwrap_or_default();
+    let _ = write!(
+        s,
+        "<li class=\"{class}\"><p class=\"where\">{} · line {} · d = {} · sets {}</p><dl>\
+         <dt>source</dt><dd lang=\"{src_lang}\">{}</dd><dt>reference</dt><dd lang=\"{tgt_lang}\">{}</dd>",
+        esc(&first.phenomenon),
+        first.id,
+        first.distance,
+        esc(&first.sets.join(" ")),
+        marked_html(&pieces(&first.source, &[first.dep.id], &head)),
+        marked_html(&pieces(&first.reference, &first.ref_dep, &first.ref_head)),
+    );
+    for j in &item.rows {
+        let (c, label) = judgement(j.judgement);
         let _ = write!(
             s,
-            "<li class=\"{class}\"><p class=\"where\">{} · line {} · d = {} · sets {}</p><dl>\
-             <dt>source</dt><dd lang=\"{src_lang}\">{}</dd><dt>reference</dt><dd lang=\"{tgt_lang}\">{}</dd>",
-            esc(&first.phenomenon),
-            first.id,
-            first.distance,
-            esc(&first.sets.join(" ")),
-            marked_html(&pieces(&first.source, &[first.dep.id], &head)),
-            marked_html(&pieces(&first.reference, &first.ref_dep, &first.ref_head)),
+            "<dt>{}<span class=\"j j-{c}\">{label}</span></dt><dd lang=\"{tgt_lang}\">{}</dd>",
+            esc(&j.system),
+            marked_html(&pieces(&j.output, &j.hyp_dep, &j.hyp_head)),
         );
-        for j in &item.rows {
-            let (c, label) = judgement(j.judgement);
-            let _ = write!(
-                s,
-                "<dt>{}<span class=\"j j-{c}\">{label}</span></dt><dd lang=\"{tgt_lang}\">{}</dd>",
-                esc(&j.system),
-                marked_html(&pieces(&j.output, &j.hyp_dep, &j.hyp_head)),
-            );
-        }
-        s.push_str("</dl></li>\n");
     }
-    let _ = writeln!(
-        s,
-        "</ol><p class=\"count\" role=\"status\" data-total=\"{}\"></p></div></section>",
-        items.len()
-    );
+    s.push_str("</dl></li>\n");
 }
 
 #[cfg(test)]

@@ -229,7 +229,31 @@ impl Evaluator<'_> {
         u: &Unit,
     ) -> Result<Vec<Row>> {
         let n_sys = stats.len();
-        let row = |s: usize| Row {
+        let mut out: Vec<Row> = (0..n_sys).map(|s| self.empty_row(m, u, s)).collect();
+        if u.ids.is_empty() {
+            return Ok(out);
+        }
+        let set = self.sampled(stats, params, &u.ids, 0, scale)?;
+        let p = self.p_values(stats, params, &u.ids, &set)?;
+        let (mut ctl_scores, ctl_mean_res) = self.control_samples(stats, params, u, &set, scale)?;
+        let k = u.controls.len();
+        for (s, r) in out.iter_mut().enumerate() {
+            let score = set.score[s];
+            r.score = Some(score);
+            (r.ci_low, r.ci_high) = self.interval(&set.res[s]);
+            r.p_value = p[s];
+            r.controls = k;
+            if k > 0 {
+                self.against_controls(r, m, score, &ctl_scores[s], &set.res[s], &ctl_mean_res[s]);
+            }
+            r.control_scores = std::mem::take(&mut ctl_scores[s]);
+        }
+        Ok(out)
+    }
+
+    /// System `s`'s row of metric `m` on set `u`, before any score.
+    fn empty_row(&self, m: &Metric, u: &Unit, s: usize) -> Row {
+        Row {
             system: self.systems[s].clone(),
             metric: m.key.clone(),
             scope: "set".into(),
@@ -257,59 +281,63 @@ impl Evaluator<'_> {
             small_set: (u.ids.len() as u64) < SMALL_SET,
             signature: m.signature.clone(),
             ..Row::default()
-        };
-        let mut out: Vec<Row> = (0..n_sys).map(row).collect();
-        if u.ids.is_empty() {
-            return Ok(out);
         }
-        let set = self.sampled(stats, params, &u.ids, 0, scale)?;
-        let p = self.p_values(stats, params, &u.ids, &set)?;
-        // Controls: scores, and the mean of their resamples per system and resample.
+    }
+
+    /// Per system, the scores of set `u`'s controls and the mean of their resamples per
+    /// resample (resampled like `set`).
+    #[allow(clippy::type_complexity)]
+    fn control_samples<T: SufficientStats + Sync + PartialEq>(
+        &self,
+        stats: &[&[T]],
+        params: &T::Params,
+        u: &Unit,
+        set: &Sampled,
+        scale: f64,
+    ) -> Result<(Vec<Vec<f64>>, Vec<Vec<f64>>)> {
         let k = u.controls.len();
-        let mut ctl_scores: Vec<Vec<f64>> = vec![Vec::with_capacity(k); n_sys];
+        let mut ctl_scores: Vec<Vec<f64>> = vec![Vec::with_capacity(k); stats.len()];
         let mut ctl_mean_res: Vec<Vec<f64>> = set.res.iter().map(|r| vec![0.0; r.len()]).collect();
         for (c, ids) in u.controls.iter().enumerate() {
             let smp = self.sampled(stats, params, ids, c as u64 + 1, scale)?;
-            for s in 0..n_sys {
+            for s in 0..stats.len() {
                 ctl_scores[s].push(smp.score[s]);
                 for (acc, x) in ctl_mean_res[s].iter_mut().zip(&smp.res[s]) {
                     *acc += x / k as f64;
                 }
             }
         }
-        for (s, r) in out.iter_mut().enumerate() {
-            let score = set.score[s];
-            r.score = Some(score);
-            (r.ci_low, r.ci_high) = self.interval(&set.res[s]);
-            r.p_value = p[s];
-            r.controls = k;
-            if k > 0 {
-                let (rank, ties, mean, sd) =
-                    control_summary(score, &ctl_scores[s], m.higher_is_better);
-                r.rank = Some(rank);
-                r.ties = Some(ties);
-                r.control_mean = mean;
-                r.control_sd = sd;
-                if let Some(mean) = mean {
-                    let observed = score - mean;
-                    r.control_diff = Some(observed);
-                    let d: Vec<f64> = set.res[s]
-                        .iter()
-                        .zip(&ctl_mean_res[s])
-                        .map(|(a, b)| a - b)
-                        .collect();
-                    (r.control_diff_ci_low, r.control_diff_ci_high) = self.interval(&d);
-                    r.control_p_value = if m.higher_is_better {
-                        sig::one_sided_p(&d, observed)
-                    } else {
-                        let neg: Vec<f64> = d.iter().map(|x| -x).collect();
-                        sig::one_sided_p(&neg, -observed)
-                    };
-                }
-            }
-            r.control_scores = std::mem::take(&mut ctl_scores[s]);
-        }
-        Ok(out)
+        Ok((ctl_scores, ctl_mean_res))
+    }
+
+    /// A set row's figures against its controls: rank, ties, their mean and spread, the
+    /// difference from their mean with its interval and one-sided p-value (from the set's
+    /// resamples `res` and the controls' mean resamples `ctl_mean_res`).
+    fn against_controls(
+        &self,
+        r: &mut Row,
+        m: &Metric,
+        score: f64,
+        ctl_scores: &[f64],
+        res: &[f64],
+        ctl_mean_res: &[f64],
+    ) {
+        let (rank, ties, mean, sd) = control_summary(score, ctl_scores, m.higher_is_better);
+        r.rank = Some(rank);
+        r.ties = Some(ties);
+        r.control_mean = mean;
+        r.control_sd = sd;
+        let Some(mean) = mean else { return };
+        let observed = score - mean;
+        r.control_diff = Some(observed);
+        let d: Vec<f64> = res.iter().zip(ctl_mean_res).map(|(a, b)| a - b).collect();
+        (r.control_diff_ci_low, r.control_diff_ci_high) = self.interval(&d);
+        r.control_p_value = if m.higher_is_better {
+            sig::one_sided_p(&d, observed)
+        } else {
+            let neg: Vec<f64> = d.iter().map(|x| -x).collect();
+            sig::one_sided_p(&neg, -observed)
+        };
     }
 
     /// Spearman and Pearson of score against minimum distance over each phenomenon's

@@ -61,70 +61,18 @@ pub fn evaluate(
     confidence: f64,
     reference: &Path,
 ) -> Result<Evaluated> {
-    let Loci {
-        sets,
-        words,
-        upos,
-        distinct,
-    } = read_loci(l)?;
-    let all: Vec<&Locus> = sets.iter().flat_map(|s| s.rows.iter()).collect();
-    let distinct_rows: Vec<Locus> = distinct
-        .iter()
-        .map(|d| sets[d.set].rows[d.row].clone())
-        .collect();
-    let judge_all = |cx: &Context<'_>, refs: &Sides, out: &Sides, rows: &[Locus]| {
-        let empty = Side::default();
-        rows.iter()
-            .map(|r| {
-                let id = r.id as u32;
-                let (x, y) = (refs.get(&id), out.get(&id));
-                let (x, y) = (x.unwrap_or(&empty), y.unwrap_or(&empty));
-                crate::locus::judge(&cx.line(id), r, x, y)
-            })
-            .collect::<Vec<Rendering>>()
+    let loci = read_loci(l)?;
+    let (per_system, refs) = judge_systems(l, j, reference, hyps, &loci)?;
+    let builder = RowBuilder {
+        systems,
+        metric: m,
+        confidence,
     };
-    let mut per_system: Vec<SystemLoci> = Vec::new();
-    let trees = (&words, &upos);
-    let refs = crate::locus::align_each(l, j, reference, hyps, trees, &all, |cx, refs, out| {
-        per_system.push(SystemLoci {
-            sets: sets
-                .iter()
-                .map(|s| {
-                    (
-                        judge_all(cx, refs, &out, &s.rows),
-                        words::baseline(&s.rows, cx, refs, &out),
-                    )
-                })
-                .collect(),
-            distinct: judge_all(cx, refs, &out, &distinct_rows),
-            corpus: words::baseline(&distinct_rows, cx, refs, &out),
-            outputs: out.into_iter().map(|(id, s)| (id, s.tokens)).collect(),
-        });
-        Ok(())
-    })?;
-    let outcomes =
-        |r: &[Rendering]| -> Vec<Option<bool>> { r.iter().map(|x| x.judgement.judged()).collect() };
-    let row =
-        |s: usize, scope: &str, own: &[Rendering], base: &[Rendering], b: &words::Baseline| {
-            let mut r = share::row(
-                &systems[s],
-                m,
-                scope,
-                &outcomes(own),
-                (s > 0).then_some(outcomes(base).as_slice()),
-                confidence,
-            );
-            let count = |j: Judgement| own.iter().filter(|x| x.judgement == j).count() as u64;
-            r.no_reference = Some(count(Judgement::NoReference));
-            r.unaligned = Some(count(Judgement::Unaligned));
-            r.baseline = Some(baseline_row(b, confidence));
-            r
-        };
     let mut rows: Vec<Vec<Row>> = vec![Vec::new(); hyps.len()];
     // The corpus: every distinct locus (phenomenon, line, dependent, head) once.
     for (s, sys_rows) in rows.iter_mut().enumerate() {
         let own = &per_system[s];
-        let mut r = row(
+        let mut r = builder.row(
             s,
             "corpus",
             &own.distinct,
@@ -135,11 +83,11 @@ pub fn evaluate(
         r.sentences = l.m.corpus.lines;
         sys_rows.push(r);
     }
-    for (si, set) in sets.iter().enumerate() {
+    for (si, set) in loci.sets.iter().enumerate() {
         let u = &l.units[set.unit];
         for (s, sys_rows) in rows.iter_mut().enumerate() {
             let (own, b) = &per_system[s].sets[si];
-            let mut r = row(s, "set", own, &per_system[0].sets[si].0, b);
+            let mut r = builder.row(s, "set", own, &per_system[0].sets[si].0, b);
             r.kind = u.set.kind.name().into();
             r.phenomenon = u.set.phenomenon.clone();
             r.bucket = u.set.bucket.clone();
@@ -149,14 +97,109 @@ pub fn evaluate(
             sys_rows.push(r);
         }
     }
-    let (judgements, judged_rows) =
-        judgements(l, &sets, &distinct, &words, &refs, &per_system, systems);
+    let (judgements, judged_rows) = judgements(
+        l,
+        &loci.sets,
+        &loci.distinct,
+        &loci.words,
+        &refs,
+        &per_system,
+        systems,
+    );
     Ok(Evaluated {
         trends: share::trends(m, systems, &rows),
         rows,
         judgements,
         judged_rows,
     })
+}
+
+/// Every system's output aligned to the source and every locus judged ([`SystemLoci`]),
+/// with the reference's sides.
+fn judge_systems(
+    l: &Loaded,
+    j: &Judging,
+    reference: &Path,
+    hyps: &[PathBuf],
+    loci: &Loci,
+) -> Result<(Vec<SystemLoci>, Sides)> {
+    let all: Vec<&Locus> = loci.sets.iter().flat_map(|s| s.rows.iter()).collect();
+    let distinct_rows: Vec<Locus> = loci
+        .distinct
+        .iter()
+        .map(|d| loci.sets[d.set].rows[d.row].clone())
+        .collect();
+    let mut per_system: Vec<SystemLoci> = Vec::new();
+    let trees = (&loci.words, &loci.upos);
+    let refs = crate::locus::align_each(l, j, reference, hyps, trees, &all, |cx, refs, out| {
+        per_system.push(SystemLoci {
+            sets: loci
+                .sets
+                .iter()
+                .map(|s| {
+                    (
+                        judge_rows(cx, refs, &out, &s.rows),
+                        words::baseline(&s.rows, cx, refs, &out),
+                    )
+                })
+                .collect(),
+            distinct: judge_rows(cx, refs, &out, &distinct_rows),
+            corpus: words::baseline(&distinct_rows, cx, refs, &out),
+            outputs: out.into_iter().map(|(id, s)| (id, s.tokens)).collect(),
+        });
+        Ok(())
+    })?;
+    Ok((per_system, refs))
+}
+
+/// Every locus of `rows` judged: the reference's side against the output's.
+fn judge_rows(cx: &Context<'_>, refs: &Sides, out: &Sides, rows: &[Locus]) -> Vec<Rendering> {
+    let empty = Side::default();
+    rows.iter()
+        .map(|r| {
+            let id = r.id as u32;
+            let (x, y) = (refs.get(&id), out.get(&id));
+            let (x, y) = (x.unwrap_or(&empty), y.unwrap_or(&empty));
+            crate::locus::judge(&cx.line(id), r, x, y)
+        })
+        .collect()
+}
+
+/// What every locus row shares: the systems' names, the metric and the intervals' level.
+struct RowBuilder<'a> {
+    systems: &'a [String],
+    metric: &'a Metric,
+    confidence: f64,
+}
+
+impl RowBuilder<'_> {
+    /// System `s`'s row of `scope` from its renderings `own` (the first system's `base`
+    /// for the paired test) with the baseline of its comparable words `b`.
+    fn row(
+        &self,
+        s: usize,
+        scope: &str,
+        own: &[Rendering],
+        base: &[Rendering],
+        b: &words::Baseline,
+    ) -> Row {
+        let outcomes = |r: &[Rendering]| -> Vec<Option<bool>> {
+            r.iter().map(|x| x.judgement.judged()).collect()
+        };
+        let mut r = share::row(
+            &self.systems[s],
+            self.metric,
+            scope,
+            &outcomes(own),
+            (s > 0).then_some(outcomes(base).as_slice()),
+            self.confidence,
+        );
+        let count = |j: Judgement| own.iter().filter(|x| x.judgement == j).count() as u64;
+        r.no_reference = Some(count(Judgement::NoReference));
+        r.unaligned = Some(count(Judgement::Unaligned));
+        r.baseline = Some(baseline_row(b, self.confidence));
+        r
+    }
 }
 
 /// The baseline record of a row: the locus words' accuracy against the comparable words'.

@@ -20,7 +20,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{LociFile, Metric, Scores};
+use super::{LociFile, Metric, Row, Scores, System, Trend};
 use crate::error::{Error, Result};
 use crate::format::judged;
 
@@ -55,25 +55,9 @@ pub fn with_earlier(
     replace: bool,
 ) -> Result<(Scores, Option<String>, Earlier)> {
     let path = dir.join(crate::layout::SCORES_JSON);
-    if !path.is_file() {
-        return Ok((new, new_loci, Earlier::Superseded));
-    }
-    // A file that is not scores is left to the writer, which refuses to replace it.
-    let Ok(old) = ldd_io::read_text(&path, MAX_BYTES)
-        .map_err(Error::from)
-        .and_then(|t| serde_json::from_str::<Scores>(&t).map_err(|e| Error::Data(e.to_string())))
-    else {
+    let Some(old) = read_earlier(&path)? else {
         return Ok((new, new_loci, Earlier::Superseded));
     };
-    // Its systems' names go into the merged files: the one check of names.
-    for sys in &old.systems {
-        super::check_name(&sys.name).map_err(|e| {
-            Error::Data(format!(
-                "{}: {e}; score again with --replace",
-                ldd_io::error::shown(&path)
-            ))
-        })?;
-    }
     let kept_systems: Vec<String> = names(&old)
         .into_iter()
         .filter(|n| !names(&new).contains(n))
@@ -89,47 +73,9 @@ pub fn with_earlier(
         return Ok((new, new_loci, Earlier::Replaced(names(&old))));
     }
     if let Some(why) = incomparable(&old, &new) {
-        return Err(Error::Config(format!(
-            "{}: holds earlier scores (systems {}; metrics {}) that this run would replace, \
-             and they cannot be merged with this run's: {why}. Score every system in one run \
-             (the first --hyp is the baseline of the paired tests: --hyp {} ...), or pass \
-             --replace to replace them, or --out DIR to write elsewhere",
-            ldd_io::error::shown(&path),
-            names(&old).join(", "),
-            keys(&old).join(", "),
-            old.systems
-                .first()
-                .and_then(|s| s.path.as_deref())
-                .map_or_else(|| "BASELINE".to_string(), ldd_io::shell::path),
-        )));
+        return Err(incomparable_error(&path, &old, &why));
     }
-    let old_loci = match (
-        &old.loci,
-        names(&old)
-            .iter()
-            .any(|n| cell_from_old(&old, &new, n, super::locus::KEY)),
-    ) {
-        (Some(f), true) => {
-            let p = ldd_io::confined(dir, &f.file).map_err(|_| {
-                Error::Data(format!(
-                    "{}: names the locus file {}, outside its directory",
-                    ldd_io::error::shown(&path),
-                    ldd_io::error::quote(&f.file, 60)
-                ))
-            })?;
-            let text = ldd_io::read_text(&p, MAX_BYTES)?;
-            if ldd_io::sha256_bytes(text.as_bytes()) != f.sha256 {
-                return Err(Error::Data(format!(
-                    "{}: changed since {} was written; its judgements cannot be kept (pass \
-                     --replace, or score every system again)",
-                    ldd_io::error::shown(&p),
-                    ldd_io::error::shown(&path)
-                )));
-            }
-            Some(text)
-        }
-        _ => None,
-    };
+    let old_loci = earlier_loci(dir, &path, &old, &new)?;
     let (scores, loci) = merge(&old, new, old_loci.as_deref(), new_loci.as_deref())?;
     Ok((
         scores,
@@ -139,6 +85,75 @@ pub fn with_earlier(
             metrics: kept_metrics,
         },
     ))
+}
+
+/// The earlier scores at `path`, with their systems' names checked; `None` when there is
+/// no file, or it is not scores (left to the writer, which refuses to replace it).
+fn read_earlier(path: &Path) -> Result<Option<Scores>> {
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let Ok(old) = ldd_io::read_text(path, MAX_BYTES)
+        .map_err(Error::from)
+        .and_then(|t| serde_json::from_str::<Scores>(&t).map_err(|e| Error::Data(e.to_string())))
+    else {
+        return Ok(None);
+    };
+    // Its systems' names go into the merged files: the one check of names.
+    for sys in &old.systems {
+        super::check_name(&sys.name).map_err(|e| {
+            Error::Data(format!(
+                "{}: {e}; score again with --replace",
+                ldd_io::error::shown(path)
+            ))
+        })?;
+    }
+    Ok(Some(old))
+}
+
+/// The refusal of earlier scores that cannot be merged (`why`), saying what to type.
+fn incomparable_error(path: &Path, old: &Scores, why: &str) -> Error {
+    Error::Config(format!(
+        "{}: holds earlier scores (systems {}; metrics {}) that this run would replace, \
+         and they cannot be merged with this run's: {why}. Score every system in one run \
+         (the first --hyp is the baseline of the paired tests: --hyp {} ...), or pass \
+         --replace to replace them, or --out DIR to write elsewhere",
+        ldd_io::error::shown(path),
+        names(old).join(", "),
+        keys(old).join(", "),
+        old.systems
+            .first()
+            .and_then(|s| s.path.as_deref())
+            .map_or_else(|| "BASELINE".to_string(), ldd_io::shell::path),
+    ))
+}
+
+/// The earlier locus judgements, when a kept cell needs them: the file the earlier
+/// `scores.json` (at `path`) names, inside `dir` and unchanged since (its SHA-256).
+fn earlier_loci(dir: &Path, path: &Path, old: &Scores, new: &Scores) -> Result<Option<String>> {
+    let needed = names(old)
+        .iter()
+        .any(|n| cell_from_old(old, new, n, super::locus::KEY));
+    let (Some(f), true) = (&old.loci, needed) else {
+        return Ok(None);
+    };
+    let p = ldd_io::confined(dir, &f.file).map_err(|_| {
+        Error::Data(format!(
+            "{}: names the locus file {}, outside its directory",
+            ldd_io::error::shown(path),
+            ldd_io::error::quote(&f.file, 60)
+        ))
+    })?;
+    let text = ldd_io::read_text(&p, MAX_BYTES)?;
+    if ldd_io::sha256_bytes(text.as_bytes()) != f.sha256 {
+        return Err(Error::Data(format!(
+            "{}: changed since {} was written; its judgements cannot be kept (pass \
+             --replace, or score every system again)",
+            ldd_io::error::shown(&p),
+            ldd_io::error::shown(path)
+        )));
+    }
+    Ok(Some(text))
 }
 
 fn names(s: &Scores) -> Vec<String> {
@@ -242,49 +257,9 @@ fn merge(
     old_loci: Option<&str>,
     new_loci: Option<&str>,
 ) -> Result<(Scores, Option<String>)> {
-    let mut systems = Vec::new();
-    for s in &old.systems {
-        let again = new.systems.iter().find(|n| n.name == s.name);
-        systems.push(again.unwrap_or(s).clone());
-    }
-    for s in &new.systems {
-        if !systems.iter().any(|x| x.name == s.name) {
-            systems.push(s.clone());
-        }
-    }
-    let mut metrics: Vec<Metric> = old.metrics.clone();
-    for m in &new.metrics {
-        match metrics.iter_mut().find(|x| x.key == m.key) {
-            Some(x) => *x = m.clone(),
-            None => metrics.push(m.clone()),
-        }
-    }
-    // A stable sort: segment-level metrics keep the earlier run's order, then this one's.
-    metrics.sort_by_key(|m| metric_rank(&m.key));
-    let mut rows = Vec::new();
-    let mut trends = Vec::new();
-    for s in &systems {
-        for m in &metrics {
-            let src = if cell_from_old(old, &new, &s.name, &m.key) {
-                old
-            } else {
-                &new
-            };
-            let cell = |system: &str, metric: &str| system == s.name && metric == m.key;
-            rows.extend(
-                src.rows
-                    .iter()
-                    .filter(|r| cell(&r.system, &r.metric))
-                    .cloned(),
-            );
-            trends.extend(
-                src.trends
-                    .iter()
-                    .filter(|t| cell(&t.system, &t.metric))
-                    .cloned(),
-            );
-        }
-    }
+    let systems = merged_systems(old, &new);
+    let metrics = merged_metrics(old, &new);
+    let (rows, trends) = merged_cells(old, &new, &systems, &metrics);
     let names: Vec<&str> = systems.iter().map(|s| s.name.as_str()).collect();
     let from_new = |s: &str| !cell_from_old(old, &new, s, super::locus::KEY);
     let loci_text = match (old_loci, new_loci) {
@@ -328,6 +303,70 @@ fn merge(
         },
         loci_text,
     ))
+}
+
+/// The earlier run's systems in their order (this run's record where it scored one
+/// again), then this run's new ones.
+fn merged_systems(old: &Scores, new: &Scores) -> Vec<System> {
+    let mut systems = Vec::new();
+    for s in &old.systems {
+        let again = new.systems.iter().find(|n| n.name == s.name);
+        systems.push(again.unwrap_or(s).clone());
+    }
+    for s in &new.systems {
+        if !systems.iter().any(|x| x.name == s.name) {
+            systems.push(s.clone());
+        }
+    }
+    systems
+}
+
+/// Both runs' metrics (this run's record where both have one), in a single run's order.
+fn merged_metrics(old: &Scores, new: &Scores) -> Vec<Metric> {
+    let mut metrics: Vec<Metric> = old.metrics.clone();
+    for m in &new.metrics {
+        match metrics.iter_mut().find(|x| x.key == m.key) {
+            Some(x) => *x = m.clone(),
+            None => metrics.push(m.clone()),
+        }
+    }
+    // A stable sort: segment-level metrics keep the earlier run's order, then this one's.
+    metrics.sort_by_key(|m| metric_rank(&m.key));
+    metrics
+}
+
+/// The rows and trends of every system and metric, each cell from the run it comes from.
+fn merged_cells(
+    old: &Scores,
+    new: &Scores,
+    systems: &[System],
+    metrics: &[Metric],
+) -> (Vec<Row>, Vec<Trend>) {
+    let mut rows = Vec::new();
+    let mut trends = Vec::new();
+    for s in systems {
+        for m in metrics {
+            let src = if cell_from_old(old, new, &s.name, &m.key) {
+                old
+            } else {
+                new
+            };
+            let cell = |system: &str, metric: &str| system == s.name && metric == m.key;
+            rows.extend(
+                src.rows
+                    .iter()
+                    .filter(|r| cell(&r.system, &r.metric))
+                    .cloned(),
+            );
+            trends.extend(
+                src.trends
+                    .iter()
+                    .filter(|t| cell(&t.system, &t.metric))
+                    .cloned(),
+            );
+        }
+    }
+    (rows, trends)
 }
 
 /// The rows of two `scores.loci.tsv` texts merged: per locus (in the files' common order),

@@ -60,65 +60,25 @@ pub fn line_stats(
     let mut pairs: Vec<(String, Vec<String>)> = Vec::with_capacity(STAT_CHUNK);
     loop {
         pairs.clear();
-        let mut ended = false;
-        while pairs.len() < STAT_CHUNK {
-            let hl = h.next_line()?.map(str::to_string);
-            let mut rl = Vec::with_capacity(refs.len());
-            for r in refs.iter_mut() {
-                rl.push(r.next_line()?.map(str::to_string));
-            }
-            match (
-                hl,
-                rl.iter().all(Option::is_some),
-                rl.iter().all(Option::is_none),
-            ) {
-                (Some(a), true, _) => {
-                    let rl: Vec<String> = rl.into_iter().flatten().collect();
-                    for (n, l) in out.tokenized.iter_mut().zip(std::iter::once(&a).chain(&rl)) {
-                        *n += u64::from(l.ends_with(" ."));
+        let ended = match read_chunk(&mut h, &mut refs, &mut out.tokenized, &mut pairs)? {
+            Chunk::Full => false,
+            Chunk::Ended => true,
+            Chunk::Uneven => {
+                // One file ended first: count all to the end for the error.
+                let hi = h.finish()?;
+                let mut ri = 0;
+                for (k, r) in refs.into_iter().enumerate() {
+                    let n = r.finish()?.lines;
+                    if k == 0 {
+                        ri = n;
                     }
-                    pairs.push((a, rl));
                 }
-                (None, _, true) => {
-                    ended = true;
-                    break;
-                }
-                _ => {
-                    // One file ended first: count all to the end for the error.
-                    let hi = h.finish()?;
-                    let mut ri = 0;
-                    for (k, r) in refs.into_iter().enumerate() {
-                        let n = r.finish()?.lines;
-                        if k == 0 {
-                            ri = n;
-                        }
-                    }
-                    return Ok((out, hi.lines, ri, hi.sha256));
-                }
+                return Ok((out, hi.lines, ri, hi.sha256));
             }
-        }
-        // [task][metric], tasks in line order.
-        let tasks: Vec<Result<Vec<PerLine>>> = pairs
-            .par_chunks(TASK_LINES)
-            .enumerate()
-            .map(|(t, chunk)| {
-                defs.iter()
-                    .map(|m| {
-                        m.stats(metrics, chunk).map_err(|(i, e)| {
-                            let line = done + (t * TASK_LINES + i) as u64 + 1;
-                            match e {
-                                ldd_eval::EvalError::Resource(msg) => Error::Resource(msg),
-                                e => {
-                                    Error::input(&references[0], line, format!("{}: {e}", m.label))
-                                }
-                            }
-                        })
-                    })
-                    .collect()
-            })
-            .collect();
-        for task in tasks {
-            for (col, part) in out.columns.iter_mut().zip(task?) {
+        };
+        let columns = chunk_stats(&pairs, defs, metrics, &references[0], done)?;
+        for task in columns {
+            for (col, part) in out.columns.iter_mut().zip(task) {
                 col.append(part);
             }
         }
@@ -128,6 +88,80 @@ pub fn line_stats(
             return Ok((out, done, done, sha256));
         }
     }
+}
+
+/// How reading a chunk of line pairs ended.
+enum Chunk {
+    /// The chunk is full; more lines may follow.
+    Full,
+    /// Every file ended together.
+    Ended,
+    /// One file ended before another.
+    Uneven,
+}
+
+/// Reads up to `STAT_CHUNK` pairs (an output line and its references) into `pairs`,
+/// counting the lines that look tokenized (` .` at the end) per file into `tokenized`.
+fn read_chunk(
+    hyp: &mut Input,
+    refs: &mut [Input],
+    tokenized: &mut [u64],
+    pairs: &mut Vec<(String, Vec<String>)>,
+) -> Result<Chunk> {
+    while pairs.len() < STAT_CHUNK {
+        let hl = hyp.next_line()?.map(str::to_string);
+        let mut rl = Vec::with_capacity(refs.len());
+        for r in refs.iter_mut() {
+            rl.push(r.next_line()?.map(str::to_string));
+        }
+        match (
+            hl,
+            rl.iter().all(Option::is_some),
+            rl.iter().all(Option::is_none),
+        ) {
+            (Some(a), true, _) => {
+                let rl: Vec<String> = rl.into_iter().flatten().collect();
+                for (n, l) in tokenized.iter_mut().zip(std::iter::once(&a).chain(&rl)) {
+                    *n += u64::from(l.ends_with(" ."));
+                }
+                pairs.push((a, rl));
+            }
+            (None, _, true) => return Ok(Chunk::Ended),
+            _ => return Ok(Chunk::Uneven),
+        }
+    }
+    Ok(Chunk::Full)
+}
+
+/// Every metric's per-line statistics of `pairs` (lines `done + 1`...), in parallel tasks of
+/// `TASK_LINES` lines: `[task][metric]`, tasks in line order. An error names the first
+/// reference file and the line.
+fn chunk_stats(
+    pairs: &[(String, Vec<String>)],
+    defs: &[&MetricDef],
+    metrics: &Metrics,
+    reference: &Path,
+    done: u64,
+) -> Result<Vec<Vec<PerLine>>> {
+    // Collected whole, then checked in order: the error reported is the first line's.
+    let tasks: Vec<Result<Vec<PerLine>>> = pairs
+        .par_chunks(TASK_LINES)
+        .enumerate()
+        .map(|(t, chunk)| {
+            defs.iter()
+                .map(|m| {
+                    m.stats(metrics, chunk).map_err(|(i, e)| {
+                        let line = done + (t * TASK_LINES + i) as u64 + 1;
+                        match e {
+                            ldd_eval::EvalError::Resource(msg) => Error::Resource(msg),
+                            e => Error::input(reference, line, format!("{}: {e}", m.label)),
+                        }
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    tasks.into_iter().collect()
 }
 
 /// Reads a segment-level score file (`--seg-scores`): one finite number per corpus line

@@ -37,18 +37,7 @@ pub fn histogram(
             .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..ymax)
             .map_err(&e)?;
         let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
-        let fmt = move |x: &f64| -> String {
-            let i = x.round();
-            if (x - i).abs() > 1e-9 || i < 0.0 {
-                return String::new();
-            }
-            let i = i as usize;
-            if i.is_multiple_of(every) || i + 1 == labels.len() {
-                labels.get(i).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        };
+        let fmt = move |x: &f64| every_nth_label(&labels, every, *x);
         chart
             .configure_mesh()
             .x_desc(x_desc)
@@ -93,6 +82,30 @@ pub fn histogram(
         }
         root.present().map_err(&e)?;
     }
+    Ok(Chart {
+        id: id.to_string(),
+        title: title.to_string(),
+        svg,
+        desc: describe(title, x_desc, y_desc, bars),
+    })
+}
+
+/// The label of the bar at `x` when it is every `every`th bar or the last, else nothing.
+fn every_nth_label(labels: &[String], every: usize, x: f64) -> String {
+    let i = x.round();
+    if (x - i).abs() > 1e-9 || i < 0.0 {
+        return String::new();
+    }
+    let i = i as usize;
+    if i.is_multiple_of(every) || i + 1 == labels.len() {
+        labels.get(i).cloned().unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
+/// The chart in words, for screen readers: every bin and its count.
+fn describe(title: &str, x_desc: &str, y_desc: &str, bars: &[Bar]) -> String {
     let mut desc = format!("{title}. {y_desc} by {x_desc}: ");
     for (i, b) in bars.iter().enumerate() {
         let _ = write!(
@@ -104,10 +117,5 @@ pub fn histogram(
         );
     }
     desc.push('.');
-    Ok(Chart {
-        id: id.to_string(),
-        title: title.to_string(),
-        svg,
-        desc,
-    })
+    desc
 }

@@ -18,6 +18,18 @@ pub struct Series {
     pub hollow: bool,
 }
 
+/// The x range of every point of `series` ((0, 1) when there is none) and the top of the
+/// y axis (a quarter above the largest value; 1 when none is positive).
+fn extent(series: &[Series]) -> ((f64, f64), f64) {
+    let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+    let (x0, x1) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    let (x0, x1) = if x0 > x1 { (0.0, 1.0) } else { (x0, x1) };
+    let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let ymax = ys.fold(0.0_f64, f64::max);
+    let ymax = if ymax <= 0.0 { 1.0 } else { ymax * 1.25 };
+    ((x0, x1), ymax)
+}
+
 /// A line chart of counts or scores against distance, one series per line.
 pub fn lines(
     id: &str,
@@ -28,15 +40,7 @@ pub fn lines(
     desc: &str,
 ) -> Result<Chart> {
     let mut svg = String::new();
-    let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-    let ys: Vec<f64> = series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.1))
-        .collect();
-    let (x0, x1) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
-    let (x0, x1) = if x0 > x1 { (0.0, 1.0) } else { (x0, x1) };
-    let ymax = ys.iter().copied().fold(0.0_f64, f64::max);
-    let ymax = if ymax <= 0.0 { 1.0 } else { ymax * 1.25 };
+    let ((x0, x1), ymax) = extent(series);
     {
         let root = SVGBackend::with_string(&mut svg, (520, 300)).into_drawing_area();
         let e = draw_err::<DrawingAreaErrorKind<std::io::Error>>(title);
