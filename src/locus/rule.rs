@@ -56,7 +56,7 @@ pub const FIT: &str = "wmt21-ted-ende-mqm-talks-1-4";
 
 /// An output token is a likely translation of a content word when the aligner's lexical
 /// score of the pair ([`Lexical::score`]) reaches this.
-pub const LEXICON: f64 = 0.2;
+pub const LEXICON: f64 = 0.7;
 
 /// The universal parts of speech of content words: the words a paraphrase (a morphological
 /// variant, a likely translation) may render; any other word must be rendered by the same
