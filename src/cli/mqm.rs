@@ -91,8 +91,8 @@ pub struct MqmArgs {
     /// same SHA-256].
     #[arg(long = "ref", value_name = "FILE")]
     pub reference: Option<PathBuf>,
-    /// Shuffles of the permutation tests (0: none).
-    #[arg(long, value_name = "N", default_value_t = 1000,
+    /// Shuffles of the permutation tests (0: none; the smallest p is 1/(N+1)).
+    #[arg(long, value_name = "N", default_value_t = 10_000,
           value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     pub permutations: u32,
     /// Seed of the permutation tests.
