@@ -315,6 +315,30 @@ nearest = true
         assert_eq!(matches(PARTICLE, "de", &name), []);
     }
 
+    /// The built-in German particle: a particle relation whose head the parser's UPOS calls
+    /// a noun but the tagger's STTS tag a full verb (finite, imperative, infinitive) keeps
+    /// that head ("Schauen Sie sich an"); a participle's never ("angeschaut" is one word).
+    #[test]
+    fn builtin_german_particle_takes_the_taggers_full_verb() {
+        let rows = |verb: &str| {
+            [
+                verb.to_string(),
+                "Sie PRON PPER 1 nsubj".into(),
+                "sich PRON PRF 1 obj".into(),
+                "an ADP PTKVZ 1 compound:prt".into(),
+            ]
+        };
+        let m = |verb: &str| {
+            let r = rows(verb);
+            let r: Vec<&str> = r.iter().map(String::as_str).collect();
+            matches(crate::config::BUILTIN_RULES, "de", &r)
+        };
+        assert_eq!(m("Schauen NOUN VVINF 0 root"), [(4, 1)]);
+        assert_eq!(m("Schauen NOUN VVIMP 0 root"), [(4, 1)]);
+        assert_eq!(m("Schauen NOUN VVPP 0 root"), []);
+        assert_eq!(m("Schauen NOUN NN 0 root"), []);
+    }
+
     /// With `nearest`, a verb between the particle and the parser's verb becomes its head,
     /// unless punctuation comes first; the parser's verb after the particle fails the order
     /// and is repaired.
