@@ -65,7 +65,7 @@ SHARD ?=
 ALIGN_MODEL ?=
 SHARD_ARG := $(if $(SHARD),--shard $(SHARD)) $(if $(ALIGN_MODEL),--align-model $(ALIGN_MODEL))
 
-.PHONY: check-detection validate-mqm validate-locus reorder-evidence quality build test bench bench-core bench-parse bench-align bench-align-scale bench-eval bench-score bench-significance bench-locus bench-report bench-shard extract corpora score report venv lint demo demo-run browser docs
+.PHONY: check-detection validate-mqm validate-locus reorder-evidence quality build test bench bench-core bench-parse bench-align bench-align-scale bench-eval bench-score bench-significance bench-locus bench-report bench-shard bench-profile extract corpora score report venv lint demo demo-run browser docs
 
 build:
 	cargo build --release
@@ -147,7 +147,7 @@ lint:
 	cargo clippy --workspace --all-targets --release -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --release
 
-bench: bench-core bench-parse bench-align bench-align-scale bench-eval bench-score bench-significance bench-locus bench-report bench-shard
+bench: bench-core bench-parse bench-align bench-align-scale bench-eval bench-score bench-significance bench-locus bench-report bench-shard bench-profile
 
 bench-core:
 	cargo bench --bench extract_throughput
@@ -181,6 +181,11 @@ bench-locus:
 # The report of the books sample (its parse is cached after the first run, which takes minutes).
 bench-report: $(BIN)
 	benches/report_books.sh
+
+# The release profile before issue 55 (debug info) against today's: two clean builds (long),
+# then extract, parse, score and report timed with each binary.
+bench-profile:
+	benches/profile_compare.sh
 
 # Sharding on one machine (needs GNU parallel): the first 6,000 books lines, parsed.
 bench-shard: $(BIN)
