@@ -235,6 +235,45 @@ fn duration(s: f64) -> String {
     }
 }
 
+/// The line that training starts: the model, its pairs and EM iterations.
+fn training(pairs: u64, model: ModelType, iterations: (u32, u32)) -> String {
+    match model {
+        ModelType::Hmm => format!(
+            "ldd-sets: training the HMM aligner (both directions by agreement) on {pairs} \
+             sentence pairs ({} IBM1 + {} HMM EM iterations)...",
+            iterations.0, iterations.1
+        ),
+        ModelType::FastAlign => format!(
+            "ldd-sets: training fast_align's aligner on {pairs} sentence pairs ({} EM \
+             iterations a direction)...",
+            iterations.0
+        ),
+    }
+}
+
+/// The note on pairs over `--align-max-tokens`: what becomes of them with each model.
+fn too_long(pairs: u64, max_tokens: usize, model: ModelType, huge: u64) -> String {
+    match model {
+        ModelType::Hmm => format!(
+            "ldd-sets: note: {pairs} sentence pairs with more than {max_tokens} tokens on a \
+             side were left out of training and not aligned (--align-max-tokens)"
+        ),
+        ModelType::FastAlign => format!(
+            "ldd-sets: note: {pairs} sentence pairs with more than {max_tokens} tokens on a \
+             side were left out of training (--align-max-tokens) and aligned one at a \
+             time{}",
+            if huge > 0 {
+                format!(
+                    "; {huge} of them, over {} token pairs, were not aligned",
+                    ldd_align::MAX_LONG_CELLS
+                )
+            } else {
+                String::new()
+            }
+        ),
+    }
+}
+
 /// The line of every event but the passes'.
 fn describe(e: &Event<'_>) -> Option<String> {
     Some(match *e {
@@ -258,18 +297,7 @@ fn describe(e: &Event<'_>) -> Option<String> {
             pairs,
             model,
             iterations,
-        } => match model {
-            ModelType::Hmm => format!(
-                "ldd-sets: training the HMM aligner (both directions by agreement) on {pairs} \
-                 sentence pairs ({} IBM1 + {} HMM EM iterations)...",
-                iterations.0, iterations.1
-            ),
-            ModelType::FastAlign => format!(
-                "ldd-sets: training fast_align's aligner on {pairs} sentence pairs ({} EM \
-                 iterations a direction)...",
-                iterations.0
-            ),
-        },
+        } => training(pairs, model, iterations),
         Event::Aligner(ldd_align::Event::Table { seen, kept, bytes }) => format!(
             "ldd-sets: aligner: {seen} word pairs co-occur, {kept} kept ({:.0}%): a table of \
              {:.0} MB",
@@ -291,25 +319,7 @@ fn describe(e: &Event<'_>) -> Option<String> {
             max_tokens,
             model,
             huge,
-        } => match model {
-            ModelType::Hmm => format!(
-                "ldd-sets: note: {pairs} sentence pairs with more than {max_tokens} tokens on a \
-                 side were left out of training and not aligned (--align-max-tokens)"
-            ),
-            ModelType::FastAlign => format!(
-                "ldd-sets: note: {pairs} sentence pairs with more than {max_tokens} tokens on a \
-                 side were left out of training (--align-max-tokens) and aligned one at a \
-                 time{}",
-                if huge > 0 {
-                    format!(
-                        "; {huge} of them, over {} token pairs, were not aligned",
-                        ldd_align::MAX_LONG_CELLS
-                    )
-                } else {
-                    String::new()
-                }
-            ),
-        },
+        } => too_long(pairs, max_tokens, model, huge),
         Event::Cached { pairs, path } => format!(
             "ldd-sets: aligner loaded from the cache, not trained again (trained before on \
              {pairs} sentence pairs of the same files): {}",

@@ -212,14 +212,179 @@ fn target_lines(l: &Loaded) -> String {
     )
 }
 
+/// Per metric, every system's rows and the trends, in the order of the metrics.
+type PerMetric = Vec<(Vec<Vec<Row>>, Vec<Trend>)>;
+
+/// Contrastive items, their file's SHA-256, and every system's scores of them.
+type Contrast = (Vec<crate::format::contrast::ContrastItem>, String, Vec<Vec<f64>>);
+
 /// Scores every set of `l`, its controls and the corpus for each system (no output
-/// files); `args` checked by [`check_options`] first.
+/// files); `args` checked by [`check_options`] first. The steps: the references checked,
+/// the metrics chosen, the systems read (their per-line statistics), every metric
+/// evaluated on every set, and the scores assembled.
 pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
+    let reference = checked_reference(l, args)?;
+    let (references, extra_references) = further_references(l, args, &reference)?;
+    let (defs, metrics) = metric_defs(l, args)?;
+    // Locus accuracy's aligner and matching rule, checked before any system is read.
+    let judging = match args.metrics.iter().any(|k| k == locus::KEY) {
+        true => Some(crate::locus::Judging::new(
+            l,
+            args.align_model.as_deref(),
+            args.lemma_model.as_ref(),
+        )?),
+        false => None,
+    };
+    let mut systems: Vec<System> = Vec::new();
+    let contrast = read_contrast(l, args, &mut systems)?;
+    // `--hyp -`: standard input read once, then read as a file by every step.
+    let _stdin = match args.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
+        true => Some(ldd_io::StdinCopy::read(l.m.corpus.lines)?),
+        false => None,
+    };
+    let (stats, tokenized) = read_systems(l, args, &references, &defs, &metrics, &mut systems)?;
+    let read = Read {
+        reference,
+        references: references.len(),
+        extra_references,
+        defs,
+        metrics,
+        judging,
+        contrast,
+        systems,
+        stats,
+    };
+    Ok(Scored {
+        tokenized,
+        ..evaluate_all(l, args, read)?
+    })
+}
+
+/// What `score` read before evaluating: the references, the metrics, the systems' per-line
+/// statistics, the contrastive scores.
+struct Read {
+    reference: PathBuf,
+    references: usize,
+    extra_references: Vec<crate::format::scores::ReferenceFile>,
+    defs: Vec<&'static MetricDef>,
+    metrics: Metrics,
+    judging: Option<crate::locus::Judging>,
+    contrast: Option<Contrast>,
+    systems: Vec<System>,
+    stats: Vec<LineStats>,
+}
+
+/// Every metric evaluated on every set, its controls and the corpus, for every system
+/// (the registry's and segment-level metrics, then the contrastive ones, then locus
+/// accuracy), and the scores assembled (no tokenized files named).
+fn evaluate_all(l: &Loaded, args: &ScoreOptions, read: Read) -> Result<Scored> {
+    let sig = &args.significance;
+    let method = (read.systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
+    let ctx = signature::Context::new(l, sig, method, read.references);
+    let settings = settings_text(args, &read.metrics, read.references);
+    let names: Vec<String> = read.systems.iter().map(|s| s.name.clone()).collect();
+    let ev = evaluate::Evaluator {
+        l,
+        systems: &names,
+        sig,
+        method,
+    };
+    let (mut metrics, mut per_metric, locus_metric) = evaluate_columns(args, &read, &ev, &ctx)?;
+    if let Some(contrast) = &read.contrast {
+        let (ms, evaluated) = evaluate_contrast(l, args, contrast, &names, &ctx)?;
+        per_metric.extend(evaluated);
+        metrics.extend(ms);
+    }
+    let mut judgements = None;
+    if let (Some(m), Some(j)) = (locus_metric, &read.judging) {
+        let e = locus::evaluate(
+            l,
+            &args.hyps,
+            &names,
+            j,
+            &m,
+            sig.confidence,
+            &read.reference,
+        )?;
+        per_metric.push((e.rows, e.trends));
+        judgements = Some((e.judgements, e.judged_rows));
+        metrics.push(m);
+    }
+    let loci = judgements.as_ref().map(|(text, n)| LociFile {
+        file: crate::layout::SCORES_LOCI.into(),
+        sha256: ldd_io::sha256_bytes(text.as_bytes()),
+        rows: *n,
+    });
+    let (rows, trends) = rows_by_system(per_metric, &names);
+    let scores = Scores {
+        sets: l.dir.clone(),
+        reference: Some(read.reference),
+        extra_references: read.extra_references,
+        corpus_lines: l.m.corpus.lines,
+        systems: read.systems,
+        settings: Some(settings),
+        signatures: metrics
+            .iter()
+            .map(|m| (m.key.clone(), m.signature.clone()))
+            .collect(),
+        metrics,
+        significance: significance_record(sig, method),
+        rows,
+        trends,
+        loci,
+        commands: Some(crate::format::command::recorded())
+            .filter(|c| !c.is_empty())
+            .into_iter()
+            .collect(),
+    };
+    Ok(Scored {
+        scores,
+        judgements: judgements.map(|(text, _)| text),
+        tokenized: Vec::new(),
+    })
+}
+
+/// The metrics of the per-line statistics (the registry's, then the segment-level ones)
+/// evaluated: their records and `per_metric[m] = ([system][rows], trends)` in their
+/// order; and locus accuracy's record, when it is asked for (evaluated later).
+fn evaluate_columns(
+    args: &ScoreOptions,
+    read: &Read,
+    ev: &evaluate::Evaluator<'_>,
+    ctx: &signature::Context,
+) -> Result<(Vec<Metric>, PerMetric, Option<Metric>)> {
+    let mut sources: Vec<Source> = read
+        .defs
+        .iter()
+        .map(|d| Source::Corpus(d, &read.metrics))
+        .collect();
+    sources.extend(args.seg_scores.iter().map(Source::Segment));
+    let metrics: Vec<Metric> = sources
+        .iter()
+        .map(|s| s.metric(ctx))
+        .collect::<Result<_>>()?;
+    let locus_metric = read
+        .judging
+        .as_ref()
+        .map(|j| Source::Locus(j).metric(ctx))
+        .transpose()?;
+    let mut per_metric = Vec::with_capacity(metrics.len());
+    for (k, m) in metrics.iter().enumerate() {
+        let columns: Vec<&PerLine> = read.stats.iter().map(|s| &s.columns[k]).collect();
+        // The registry's metrics come first; segment-level values are reported as given.
+        let scale = read.defs.get(k).map_or(1.0, |d| d.scale);
+        per_metric.push(ev.metric(m, &columns, scale)?);
+    }
+    Ok((metrics, per_metric, locus_metric))
+}
+
+/// The first reference (`--ref`, else the target side the manifest records), checked to
+/// be the file extract read.
+fn checked_reference(l: &Loaded, args: &ScoreOptions) -> Result<PathBuf> {
     let reference = match args.references.first() {
         Some(r) => r.clone(),
         None => l.m.inputs.target.path.clone(),
     };
-    // The reference must be the file extract read.
     let info = Input::open(&reference)
         .map_err(|e| match e {
             ldd_io::Error::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
@@ -249,8 +414,17 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             l.m.inputs.target.sha256
         )));
     }
-    // Further references: the whole corpus each, one line per corpus line.
-    let mut references = vec![reference.clone()];
+    Ok(reference)
+}
+
+/// Every reference (`reference` first), and the record of the further ones: the whole
+/// corpus each, one line per corpus line.
+fn further_references(
+    l: &Loaded,
+    args: &ScoreOptions,
+    reference: &Path,
+) -> Result<(Vec<PathBuf>, Vec<crate::format::scores::ReferenceFile>)> {
+    let mut references = vec![reference.to_path_buf()];
     let mut extra_references = Vec::new();
     for extra in args.references.iter().skip(1) {
         let info =
@@ -272,8 +446,13 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         }
         references.push(extra.clone());
     }
-    // The registry's metrics (those on by default unless --metrics names them), RIBES only
-    // when there are reorder sets.
+    Ok((references, extra_references))
+}
+
+/// The registry's metrics to compute (those on by default unless --metrics names them,
+/// RIBES only when there are reorder sets, none without outputs) and sacreBLEU's metric
+/// objects for the target language (MeCab loaded for ja/ko).
+fn metric_defs(l: &Loaded, args: &ScoreOptions) -> Result<(Vec<&'static MetricDef>, Metrics)> {
     let has_reorder = l.units.iter().any(|u| u.set.kind == SetKind::Reorder);
     let wanted = |d: &MetricDef| {
         (args.metrics.is_empty() && d.by_default) || args.metrics.iter().any(|k| k == d.key)
@@ -283,7 +462,6 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         .iter()
         .filter(|d| !args.hyps.is_empty() && (!d.reorder_only || has_reorder) && wanted(d))
         .collect();
-    // sacreBLEU's metric objects, for the target language (MeCab loaded for ja/ko).
     let metrics = args
         .settings
         .metrics(l.m.languages.target())
@@ -298,49 +476,52 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             ldd_io::error::shown(&l.manifest_path)
         )));
     }
-    // Locus accuracy's aligner and matching rule, checked before any system is read.
-    let judging = match args.metrics.iter().any(|k| k == locus::KEY) {
-        true => Some(crate::locus::Judging::new(
-            l,
-            args.align_model.as_deref(),
-            args.lemma_model.as_ref(),
-        )?),
-        false => None,
+    Ok((defs, metrics))
+}
+
+/// Contrastive items and scores, read (and checked) before the outputs; with contrastive
+/// scores only, the systems are named after their score files (added to `systems`).
+fn read_contrast(
+    l: &Loaded,
+    args: &ScoreOptions,
+    systems: &mut Vec<System>,
+) -> Result<Option<Contrast>> {
+    let Some(c) = &args.contrastive else {
+        return Ok(None);
     };
-    let mut systems: Vec<System> = Vec::new();
-    // Contrastive items and scores, read (and checked) before the outputs; contrastive
-    // scores only: the systems are named after their score files.
-    let contrast = match &args.contrastive {
-        Some(c) => {
-            let (items, items_sha) = contrastive::items(&c.dir, l)?;
-            let scores = contrastive::read_scores(c, &items, l.m.languages.target())?;
-            if args.hyps.is_empty() {
-                for name in &args.names {
-                    systems.push(System {
-                        name: name.clone(),
-                        path: None,
-                        sha256: None,
-                    });
-                }
-            }
-            Some((items, items_sha, scores))
+    let (items, items_sha) = contrastive::items(&c.dir, l)?;
+    let scores = contrastive::read_scores(c, &items, l.m.languages.target())?;
+    if args.hyps.is_empty() {
+        for name in &args.names {
+            systems.push(System {
+                name: name.clone(),
+                path: None,
+                sha256: None,
+            });
         }
-        None => None,
-    };
-    // `--hyp -`: standard input read once, then read as a file by every step.
-    let _stdin = match args.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
-        true => Some(ldd_io::StdinCopy::read(l.m.corpus.lines)?),
-        false => None,
-    };
+    }
+    Ok(Some((items, items_sha, scores)))
+}
+
+/// Every output's per-line statistics against `references` (with the segment-level
+/// scores as one more column each), the systems added to `systems`; and the files that
+/// look tokenized when BLEU is scored.
+fn read_systems(
+    l: &Loaded,
+    args: &ScoreOptions,
+    references: &[PathBuf],
+    defs: &[&MetricDef],
+    metrics: &Metrics,
+    systems: &mut Vec<System>,
+) -> Result<(Vec<LineStats>, Vec<PathBuf>)> {
     let mut stats: Vec<LineStats> = Vec::new();
     let mut tokenized: Vec<PathBuf> = Vec::new();
     let bleu = defs.iter().any(|d| d.key == "bleu");
     for (hyp, name) in args.hyps.iter().zip(&args.names) {
-        let name = name.clone();
         let corpus = (l.m.corpus.lines, l.manifest_path.as_path());
-        let (st, hn, _, sha256) = line_stats(hyp, &references, &defs, &metrics, corpus)?;
+        let (st, hn, _, sha256) = line_stats(hyp, references, defs, metrics, corpus)?;
         l.m.check_translation(&l.manifest_path, hyp, hn)?;
-        let files = std::iter::once(hyp).chain(&references);
+        let files = std::iter::once(hyp).chain(references);
         for (f, &n) in files.zip(&st.tokenized) {
             if bleu && stats::looks_tokenized(n) && !tokenized.contains(f) {
                 tokenized.push(f.clone());
@@ -348,7 +529,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         }
         stats.push(st);
         systems.push(System {
-            name,
+            name: name.clone(),
             path: Some(hyp.clone()),
             sha256: Some(sha256),
         });
@@ -360,126 +541,65 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             st.columns.push(PerLine::Mean(values));
         }
     }
-    let sig = &args.significance;
-    let method = (systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
-    let ctx = signature::Context::new(l, sig, method, references.len());
-    let settings = settings_text(args, &metrics, references.len());
-    let mut sources: Vec<Source> = defs.iter().map(|d| Source::Corpus(d, &metrics)).collect();
-    sources.extend(args.seg_scores.iter().map(Source::Segment));
-    let mut metrics: Vec<Metric> = sources
-        .iter()
-        .map(|s| s.metric(&ctx))
-        .collect::<Result<_>>()?;
-    let locus_metric = judging
-        .as_ref()
-        .map(|j| Source::Locus(j).metric(&ctx))
-        .transpose()?;
-    let names: Vec<String> = systems.iter().map(|s| s.name.clone()).collect();
-    let ev = evaluate::Evaluator {
-        l,
-        systems: &names,
-        sig,
-        method,
-    };
-    // per_metric[m] = ([system][rows], trends), in `metrics` order.
-    let mut per_metric = Vec::with_capacity(metrics.len());
-    for (k, m) in metrics.iter().enumerate() {
-        let columns: Vec<&PerLine> = stats.iter().map(|s| &s.columns[k]).collect();
-        // The registry's metrics come first; segment-level values are reported as given.
-        let scale = defs.get(k).map_or(1.0, |d| d.scale);
-        per_metric.push(ev.metric(m, &columns, scale)?);
-    }
+    Ok((stats, tokenized))
+}
+
+/// The contrastive metrics (one per variant kind, and all) and their rows and trends.
+fn evaluate_contrast(
+    l: &Loaded,
+    args: &ScoreOptions,
+    (items, items_sha, scores): &Contrast,
+    names: &[String],
+    ctx: &signature::Context,
+) -> Result<(Vec<Metric>, PerMetric)> {
     let c_higher = args.contrastive.as_ref().is_none_or(|c| c.higher_is_better);
-    if let Some((items, items_sha, scores)) = &contrast {
-        let ms: Vec<Metric> = contrastive::keys(items)
-            .into_iter()
-            .map(|key| {
-                Source::Contrastive {
-                    key,
-                    items_sha256: items_sha,
-                    scores_higher_is_better: c_higher,
-                }
-                .metric(&ctx)
-            })
-            .collect::<Result<_>>()?;
-        per_metric.extend(contrastive::evaluate(
-            l,
-            items,
-            scores,
-            &names,
-            &ms,
-            sig.confidence,
-            c_higher,
-        ));
-        metrics.extend(ms);
-    }
-    let mut judgements = None;
-    if let (Some(m), Some(judging)) = (locus_metric, judging) {
-        let e = locus::evaluate(
-            l,
-            &args.hyps,
-            &names,
-            &judging,
-            &m,
-            sig.confidence,
-            &reference,
-        )?;
-        per_metric.push((e.rows, e.trends));
-        judgements = Some((e.judgements, e.judged_rows));
-        metrics.push(m);
-    }
+    let ms: Vec<Metric> = contrastive::keys(items)
+        .into_iter()
+        .map(|key| {
+            Source::Contrastive {
+                key,
+                items_sha256: items_sha,
+                scores_higher_is_better: c_higher,
+            }
+            .metric(ctx)
+        })
+        .collect::<Result<_>>()?;
+    let confidence = args.significance.confidence;
+    let evaluated = contrastive::evaluate(l, items, scores, names, &ms, confidence, c_higher);
+    Ok((ms, evaluated))
+}
+
+/// The rows of every metric, system by system (each system's rows in metric order), and
+/// the trends likewise.
+fn rows_by_system(mut per_metric: PerMetric, names: &[String]) -> (Vec<Row>, Vec<Trend>) {
     let mut rows = Vec::new();
     let mut trends = Vec::new();
-    for s in 0..systems.len() {
+    for s in 0..names.len() {
         for (sys_rows, _) in per_metric.iter_mut() {
             rows.append(&mut sys_rows[s]);
         }
     }
-    for s in &names {
+    for s in names {
         for (_, t) in &per_metric {
             trends.extend(t.iter().filter(|t| &t.system == s).cloned());
         }
     }
-    let signatures = metrics
-        .iter()
-        .map(|m| (m.key.clone(), m.signature.clone()))
-        .collect();
-    let scores = Scores {
-        sets: l.dir.clone(),
-        reference: Some(reference),
-        extra_references,
-        corpus_lines: l.m.corpus.lines,
-        systems,
-        settings: Some(settings),
-        metrics,
-        signatures,
-        significance: Significance {
-            method: method.map(|m| m.name().to_string()),
-            n: Some(match method {
-                Some(Method::Randomization) => sig.trials,
-                _ => sig.bootstrap,
-            }),
-            seed: Some(sig.seed),
-            confidence: Some(sig.confidence),
-            bootstrap: Some(sig.bootstrap),
-        },
-        rows,
-        trends,
-        loci: judgements.as_ref().map(|(text, n)| LociFile {
-            file: crate::layout::SCORES_LOCI.into(),
-            sha256: ldd_io::sha256_bytes(text.as_bytes()),
-            rows: *n,
+    (rows, trends)
+}
+
+/// The record of the significance settings: the paired test (when there are systems to
+/// compare), its resamples, seed and confidence level.
+fn significance_record(sig: &SignificanceOptions, method: Option<Method>) -> Significance {
+    Significance {
+        method: method.map(|m| m.name().to_string()),
+        n: Some(match method {
+            Some(Method::Randomization) => sig.trials,
+            _ => sig.bootstrap,
         }),
-        commands: Some(crate::format::command::recorded())
-            .filter(|c| !c.is_empty())
-            .into_iter()
-            .collect(),
-    };
-    Ok(Scored {
-        scores,
-        judgements: judgements.map(|(text, _)| text),
-        tokenized,
-    })
+        seed: Some(sig.seed),
+        confidence: Some(sig.confidence),
+        bootstrap: Some(sig.bootstrap),
+    }
 }
 
 /// Checks what the command line's types alone cannot: the level, a paired test's

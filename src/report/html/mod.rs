@@ -170,6 +170,38 @@ fn draw(sections: Vec<Vec<(Spec, String)>>) -> Result<Vec<Vec<(Chart, String)>>>
 /// [`super::items`]).
 pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Result<String> {
     let mut s = String::with_capacity(1 << 20);
+    head(&mut s, r, items_style);
+    nav(&mut s, r);
+    let mut sections = vec![size_figures(v), distance_figures(r, v)];
+    sections.extend(score_figures(v));
+    let mut drawn = draw(sections)?.into_iter();
+    let (size_figs, distance_figs) = (
+        drawn.next().unwrap_or_default(),
+        drawn.next().unwrap_or_default(),
+    );
+    let score_figs: Vec<_> = drawn.collect();
+    // The findings first, the settings last.
+    findings(&mut s, v);
+    scores(&mut s, r, v, &score_figs);
+    annotation(&mut s, r);
+    super::mqm::section(&mut s, r);
+    s.push_str(items_section);
+    sizes(&mut s, v, &size_figs);
+    distances(&mut s, &distance_figs);
+    examples(&mut s, r, v);
+    settings(&mut s, r, v);
+    s.push_str(
+        "</main>\n<footer><p><small>The sets (a corpus's sentences by dependency distance, per \
+        phenomenon) and their length-matched controls are described in ldd-sets' \
+        docs/evaluation.md, this page in docs/report.md. This page is self-contained: it loads \
+        nothing from anywhere.</small></p></footer>\n</body>\n</html>\n",
+    );
+    Ok(s)
+}
+
+/// The page's head (its title, policy and styles), its header (what the sets are, from
+/// which corpus) and the notes.
+fn head(s: &mut String, r: &Report, items_style: &str) {
     let corpus = &r.corpus;
     let lang = format!("{} → {}", r.m.languages.source(), r.m.languages.target());
     let _ = writeln!(
@@ -211,6 +243,10 @@ pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Re
         }
         s.push_str("</ul></div>\n");
     }
+}
+
+/// The table of contents: the sections the page has.
+fn nav(s: &mut String, r: &Report) {
     s.push_str(
         "<nav aria-label=\"Contents\"><ul><li><a href=\"#findings\">Findings</a></li>\
         <li><a href=\"#scores\">Scores</a></li>",
@@ -226,31 +262,6 @@ pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Re
     }
     s.push_str("<li><a href=\"#sizes\">Set sizes</a></li><li><a href=\"#distances\">Distance distributions</a></li>\
         <li><a href=\"#examples\">Examples</a></li><li><a href=\"#settings\">Inputs and settings</a></li></ul></nav>\n<main>\n");
-    let mut sections = vec![size_figures(v), distance_figures(r, v)];
-    sections.extend(score_figures(v));
-    let mut drawn = draw(sections)?.into_iter();
-    let (size_figs, distance_figs) = (
-        drawn.next().unwrap_or_default(),
-        drawn.next().unwrap_or_default(),
-    );
-    let score_figs: Vec<_> = drawn.collect();
-    // The findings first, the settings last.
-    findings(&mut s, v);
-    scores(&mut s, r, v, &score_figs);
-    annotation(&mut s, r);
-    super::mqm::section(&mut s, r);
-    s.push_str(items_section);
-    sizes(&mut s, v, &size_figs);
-    distances(&mut s, &distance_figs);
-    examples(&mut s, r, v);
-    settings(&mut s, r, v);
-    s.push_str(
-        "</main>\n<footer><p><small>The sets (a corpus's sentences by dependency distance, per \
-        phenomenon) and their length-matched controls are described in ldd-sets' \
-        docs/evaluation.md, this page in docs/report.md. This page is self-contained: it loads \
-        nothing from anywhere.</small></p></footer>\n</body>\n</html>\n",
-    );
-    Ok(s)
 }
 
 fn small_mark(n: u64) -> &'static str {

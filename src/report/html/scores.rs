@@ -33,6 +33,31 @@ pub fn band(r: &Row) -> Option<(f64, f64)> {
     Some((quantile(&v, 0.025)?, quantile(&v, 0.975)?))
 }
 
+/// A score chart in words, for screen readers: every system's points.
+fn describe_panels(label: &str, phenomenon: &str, panels: &[Panel]) -> String {
+    let mut desc =
+        format!("{label} against minimum distance on the {phenomenon} sets (ge buckets). ");
+    for panel in panels {
+        let _ = write!(desc, "{}: ", panel.system);
+        let pts: Vec<String> = panel
+            .points
+            .iter()
+            .map(|q| {
+                format!(
+                    "d {} set {:.2}{} controls {}",
+                    q.d,
+                    q.score,
+                    q.mark,
+                    q.control_mean
+                        .map_or_else(|| "–".into(), |c| format!("{c:.2}"))
+                )
+            })
+            .collect();
+        let _ = write!(desc, "{}. ", pts.join("; "));
+    }
+    desc
+}
+
 /// The score charts: for each metric of the scores, one chart per phenomenon with scores,
 /// with its caption.
 pub(super) fn score_figures(v: &Views) -> Vec<Vec<(Spec, String)>> {
@@ -71,26 +96,7 @@ pub(super) fn score_figures(v: &Views) -> Vec<Vec<(Spec, String)>> {
             if panels.iter().all(|p| p.points.is_empty()) {
                 continue;
             }
-            let mut desc =
-                format!("{label} against minimum distance on the {p} sets (ge buckets). ");
-            for panel in &panels {
-                let _ = write!(desc, "{}: ", panel.system);
-                let pts: Vec<String> = panel
-                    .points
-                    .iter()
-                    .map(|q| {
-                        format!(
-                            "d {} set {:.2}{} controls {}",
-                            q.d,
-                            q.score,
-                            q.mark,
-                            q.control_mean
-                                .map_or_else(|| "–".into(), |c| format!("{c:.2}"))
-                        )
-                    })
-                    .collect();
-                let _ = write!(desc, "{}. ", pts.join("; "));
-            }
+            let desc = describe_panels(label, p, &panels);
             let x_desc = if kind == SetKind::Reorder {
                 "minimum alignment distance d"
             } else {
@@ -133,7 +139,34 @@ pub(super) fn scores(s: &mut String, r: &Report, v: &Views, figs: &[Vec<(Chart, 
         );
         return;
     };
-    // Corpus scores.
+    corpus_table(s, sc);
+    small_sets_note(s, v);
+    s.push_str("<p>Marks: <strong>**</strong> / <strong>*</strong> — the system is worse on the set than on its \
+        length-matched controls (one-sided p &lt; 0.01 / 0.05); <strong>†</strong> (when scores.json has no \
+        p-values) — every control scored higher than the set. Band: the middle 95% of the control scores; \
+        dashed line: their mean.</p>\n");
+    let signatures = r.scores.as_ref();
+    for (mi, t) in sc.tables.iter().enumerate() {
+        let m = t.metric;
+        let label = metric_label(m);
+        let _ = writeln!(s, "<h3 id=\"metric-{}\">{}</h3>", anchor(m), esc(label));
+        if let Some(sig) = signatures.and_then(|x| x.signature(m)) {
+            let _ = writeln!(s, "<p>Signature: <code>{}</code></p>", esc(sig));
+        }
+        s.push_str("<div class=\"grid\">");
+        for (c, caption) in figs.get(mi).into_iter().flatten() {
+            figure(s, c, caption);
+        }
+        s.push_str("</div>\n");
+        set_table(s, v, sc, t);
+    }
+    trend_table(s, sc);
+    s.push_str("</section>\n");
+}
+
+/// The whole corpus's scores: per system, each metric with its interval and its paired
+/// p-value against the first system (the baseline).
+fn corpus_table(s: &mut String, sc: &ScoreView) {
     s.push_str("<h3>Whole corpus</h3><div class=\"wide\"><table><thead><tr><th>system</th>");
     for t in &sc.tables {
         let _ = write!(
@@ -162,6 +195,10 @@ pub(super) fn scores(s: &mut String, r: &Report, v: &Views, figs: &[Vec<(Chart, 
         s.push_str("</tr>");
     }
     s.push_str("</tbody></table></div>\n");
+}
+
+/// The note on the sets too small for their scores to be steady, when there are any.
+fn small_sets_note(s: &mut String, v: &Views) {
     let small: Vec<String> = v
         .sizes
         .sets()
@@ -178,27 +215,6 @@ pub(super) fn scores(s: &mut String, r: &Report, v: &Views, figs: &[Vec<(Chart, 
             esc(&small.join(", "))
         );
     }
-    s.push_str("<p>Marks: <strong>**</strong> / <strong>*</strong> — the system is worse on the set than on its \
-        length-matched controls (one-sided p &lt; 0.01 / 0.05); <strong>†</strong> (when scores.json has no \
-        p-values) — every control scored higher than the set. Band: the middle 95% of the control scores; \
-        dashed line: their mean.</p>\n");
-    let signatures = r.scores.as_ref();
-    for (mi, t) in sc.tables.iter().enumerate() {
-        let m = t.metric;
-        let label = metric_label(m);
-        let _ = writeln!(s, "<h3 id=\"metric-{}\">{}</h3>", anchor(m), esc(label));
-        if let Some(sig) = signatures.and_then(|x| x.signature(m)) {
-            let _ = writeln!(s, "<p>Signature: <code>{}</code></p>", esc(sig));
-        }
-        s.push_str("<div class=\"grid\">");
-        for (c, caption) in figs.get(mi).into_iter().flatten() {
-            figure(s, c, caption);
-        }
-        s.push_str("</div>\n");
-        set_table(s, v, sc, t);
-    }
-    trend_table(s, sc);
-    s.push_str("</section>\n");
 }
 
 fn set_table(s: &mut String, v: &Views, sc: &ScoreView, t: &ScoreTable) {
