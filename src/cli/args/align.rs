@@ -1,4 +1,4 @@
-//! `align`.
+//! The arguments of `align`, as typed (the plan reads them).
 
 use std::path::{Path, PathBuf};
 
@@ -6,12 +6,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
 use ldd_align::GoldFormat;
-use ldd_sets::error::Result;
-use ldd_sets::pipeline::align_corpus::align_corpus;
-use ldd_sets::printer;
 
-use super::args::{given, AlignArgs, Common, QuietArgs, ThreadArgs};
-use super::plan;
+use super::{given, AlignArgs, Common, QuietArgs, ThreadArgs};
 
 #[derive(Args)]
 pub struct AlignCmdArgs {
@@ -84,24 +80,4 @@ impl Common for AlignCmdArgs {
     fn threads(&self) -> Option<&ThreadArgs> {
         Some(&self.threads)
     }
-}
-
-pub fn align(a: AlignCmdArgs) -> Result<()> {
-    let p = plan::align(&a)?;
-    let report = align_corpus(&p.run)?;
-    let (Some((gold, s)), Some((path, _))) = (report.gold, &p.run.gold) else {
-        return Ok(());
-    };
-    for w in printer::align::gold_warnings(&gold, path) {
-        printer::say(&w);
-    }
-    let (base, order) = &p.gold_form;
-    printer::out(&printer::align::gold_summary(
-        &gold,
-        path,
-        (*base, order),
-        &p.run.align,
-        &s,
-    ));
-    Ok(())
 }

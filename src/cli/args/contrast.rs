@@ -1,18 +1,12 @@
-//! `contrast`.
+//! The arguments of `contrast`, as typed (the plan reads them).
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use ldd_sets::contrast::contrast as contrast_sets;
-use ldd_sets::error::Result;
 use ldd_sets::parse::TargetModel;
-use ldd_sets::printer;
-use ldd_sets::printer::contrast::contrast_summary;
-use ldd_sets::read::sets::load;
 
-use super::args::{given, Common, QuietArgs};
-use super::plan;
+use super::{given, Common, QuietArgs};
 
 #[derive(Args)]
 pub struct ContrastArgs {
@@ -50,16 +44,4 @@ impl Common for ContrastArgs {
         };
         given([self.variants.as_ref(), model])
     }
-}
-
-pub fn contrast(a: ContrastArgs) -> Result<()> {
-    let p = plan::contrast(&a)?;
-    let quiet = p.quiet;
-    let l = load(&p.sets)?;
-    let o = p.options(&l)?;
-    let r = contrast_sets(&l, &o)?;
-    if !quiet {
-        printer::out(&contrast_summary(&r, &o.out));
-    }
-    Ok(())
 }

@@ -1,14 +1,10 @@
-//! `corpora`.
+//! The arguments of `corpora`, as typed (the plan reads them).
 
 use std::path::PathBuf;
 
 use clap::Args;
 
-use ldd_sets::error::Result;
-use ldd_sets::fetch::fetch_corpora;
-
-use super::args::{Common, ConfigArgs, QuietArgs};
-use super::plan;
+use super::{Common, ConfigArgs, QuietArgs};
 
 impl Common for CorporaArgs {}
 
@@ -25,9 +21,4 @@ pub struct CorporaArgs {
     pub config: ConfigArgs,
     #[command(flatten)]
     pub quiet: QuietArgs,
-}
-
-pub fn corpora(a: CorporaArgs) -> Result<()> {
-    let p = plan::corpora(&a)?;
-    fetch_corpora(&p.pair, &p.dir, p.quiet).map(|_| ())
 }

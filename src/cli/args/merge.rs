@@ -1,15 +1,10 @@
-//! `merge`.
+//! The arguments of `merge`, as typed (the plan reads them).
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use ldd_sets::error::Result;
-use ldd_sets::pipeline::merge::merge as run_merge;
-use ldd_sets::printer;
-
-use super::args::{Common, QuietArgs};
-use super::plan;
+use super::{Common, QuietArgs};
 
 #[derive(Args)]
 pub struct MergeArgs {
@@ -32,16 +27,4 @@ impl Common for MergeArgs {
     fn inputs(&self) -> Vec<&Path> {
         self.shards.iter().map(PathBuf::as_path).collect()
     }
-}
-
-pub fn merge(a: MergeArgs) -> Result<()> {
-    let p = plan::merge(&a);
-    let merged = run_merge(&p.options)?;
-    if p.quiet {
-        return Ok(());
-    }
-    for m in &merged {
-        printer::out(&printer::extract::merge_summary(m));
-    }
-    Ok(())
 }

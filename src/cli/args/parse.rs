@@ -1,15 +1,10 @@
-//! `parse`.
+//! The arguments of `parse`, as typed (the plan reads them).
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use ldd_sets::error::Result;
-use ldd_sets::parse::{find_model, write_parse};
-use ldd_sets::pipeline::{prepare_corpus, Trees};
-
-use super::args::{Common, ConfigArgs, ModelArgs, QuietArgs, ShardArgs, ThreadArgs};
-use super::plan;
+use super::{Common, ConfigArgs, ModelArgs, QuietArgs, ShardArgs, ThreadArgs};
 
 #[derive(Args)]
 pub struct ParseArgs {
@@ -43,15 +38,5 @@ impl Common for ParseArgs {
     }
     fn threads(&self) -> Option<&ThreadArgs> {
         Some(&self.threads)
-    }
-}
-
-pub fn parse(a: ParseArgs) -> Result<()> {
-    let p = plan::parse(&a)?;
-    let model = find_model(p.pair.as_ref().and_then(|p| p.model.as_ref()), &p.settings)?;
-    let prepared = prepare_corpus(&p.source, Trees::Parse(model.clone()), &p.settings, p.shard)?;
-    match &p.out {
-        Some(out) => write_parse(&prepared.conllu, out, &[&p.source, &model]),
-        None => Ok(()),
     }
 }

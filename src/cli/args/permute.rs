@@ -1,16 +1,10 @@
-//! `permute`.
+//! The arguments of `permute`, as typed (the plan reads them).
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use ldd_sets::error::Result;
-use ldd_sets::permute::permute as permute_corpus;
-use ldd_sets::printer;
-use ldd_sets::printer::permute::permute_summary;
-
-use super::args::{Common, QuietArgs};
-use super::plan;
+use super::{Common, QuietArgs};
 
 #[derive(Args)]
 pub struct PermuteArgs {
@@ -61,13 +55,4 @@ impl Common for PermuteArgs {
     fn inputs(&self) -> Vec<&Path> {
         vec![&self.src, &self.tgt]
     }
-}
-
-pub fn permute(a: PermuteArgs) -> Result<()> {
-    let p = plan::permute(&a)?;
-    let r = permute_corpus(&p.options)?;
-    if !p.quiet {
-        printer::out(&permute_summary(&r, &p.options.out));
-    }
-    Ok(())
 }

@@ -1,20 +1,16 @@
-//! `report`.
+//! The arguments of `report`, as typed (the plan reads them).
 
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use ldd_sets::error::Result;
-use ldd_sets::printer;
-use ldd_sets::read::sets::load;
-use ldd_sets::report::{gather, render, DEFAULT_EXAMPLES};
+use ldd_sets::report::DEFAULT_EXAMPLES;
 
-use super::args::{Common, QuietArgs};
-use super::plan;
+use super::{Common, QuietArgs};
 
 impl Common for ReportArgs {
     fn inputs(&self) -> Vec<&std::path::Path> {
-        super::args::given([self.scores.as_ref(), self.tally.as_ref(), self.mqm.as_ref()])
+        super::given([self.scores.as_ref(), self.tally.as_ref(), self.mqm.as_ref()])
     }
 }
 
@@ -58,29 +54,4 @@ pub struct ReportArgs {
     pub examples: u32,
     #[command(flatten)]
     pub quiet: QuietArgs,
-}
-
-/// Names the output, loads the sets, gathers, renders and writes the report
-/// all-or-nothing.
-pub fn report(a: ReportArgs) -> Result<()> {
-    let p = plan::report(&a)?;
-    let opts = &p.options;
-    let r = gather(
-        load(&opts.sets)?,
-        opts.scores.as_deref(),
-        opts.examples,
-        opts.tally.as_deref(),
-        opts.mqm.as_deref(),
-    )?;
-    if let (Some(mqm), None, false) = (&opts.mqm, &r.mqm, p.quiet) {
-        // Given, read, and made for other sets: the page says so; so does the terminal.
-        printer::say(&printer::mqm::other_sets_warning(mqm));
-    }
-    let text = render(&r, opts.format)?;
-    ldd_io::fs::create_parent(&p.out)?;
-    ldd_io::write_bytes_atomic(&p.out, text.as_bytes())?;
-    if !p.quiet {
-        printer::out(&printer::written("report", &p.out));
-    }
-    Ok(())
 }

@@ -1,4 +1,4 @@
-//! `slice`, `score` and `compare`.
+//! The arguments of `slice`, `score` and `compare`, as typed (the plan reads them).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -8,22 +8,9 @@ use clap::Args;
 use ldd_eval::tokenize::TokenizerName;
 use ldd_eval::Smooth;
 
-use ldd_sets::error::Result;
-use ldd_sets::layout::{report_file, SCORES_JSON};
 use ldd_sets::parse::TargetModel;
-use ldd_sets::printer;
-use ldd_sets::printer::scores::{
-    compare_table, earlier_note, elsewhere_report_note, render_table, small_sets_warning,
-    stale_report_note,
-};
-use ldd_sets::score::compare::compare as compare_sets;
-use ldd_sets::score::merge::with_earlier;
-use ldd_sets::score::render::write_outputs;
-use ldd_sets::score::slice::slice as slice_sets;
-use ldd_sets::score::{load, score as score_sets};
 
-use super::args::{Common, QuietArgs, ThreadArgs};
-use super::plan;
+use super::{Common, QuietArgs, ThreadArgs};
 
 #[derive(Args)]
 pub struct SliceArgs {
@@ -292,63 +279,3 @@ impl Common for ScoreArgs {
 }
 
 impl Common for CompareArgs {}
-
-pub fn slice(a: SliceArgs) -> Result<()> {
-    let p = plan::slice(&a)?;
-    slice_sets(&p.sets, &p.hyp, &p.name)
-}
-
-pub fn score(a: ScoreArgs) -> Result<()> {
-    let p = plan::score(&a)?;
-    let opts = &p.options;
-    let sets = load(&p.sets)?;
-    let scored = score_sets(&sets, opts)?;
-    let dir = &p.out;
-    let (merged, judgements, earlier) =
-        with_earlier(dir, scored.scores, scored.judgements, p.replace)?;
-    let report = &merged;
-    // Inputs are never replaced by the outputs.
-    let mut inputs: Vec<&std::path::Path> = opts.hyps.iter().map(PathBuf::as_path).collect();
-    inputs.extend(
-        opts.seg_scores
-            .iter()
-            .flat_map(|s| s.files.iter().map(PathBuf::as_path)),
-    );
-    inputs.extend(report.reference.as_deref());
-    inputs.extend(report.extra_references.iter().map(|r| r.path.as_path()));
-    write_outputs(report, judgements.as_deref(), dir, &inputs)?;
-    if !p.quiet {
-        printer::out(&render_table(report));
-        if let Some(w) = small_sets_warning(report) {
-            printer::say(&w);
-        }
-        let scores = ldd_io::error::shown(&dir.join(SCORES_JSON));
-        if let Some(note) = earlier_note(&earlier, &scores) {
-            printer::say(&note);
-        }
-        // A report of these sets shows the scores as they were when it was written, and
-        // never the scores written elsewhere (`--out`).
-        let here = ldd_io::output::same_file(dir, &p.sets);
-        for format in ["html", "tex"] {
-            let page = report_file(&p.sets, format);
-            if !page.is_file() {
-                continue;
-            }
-            let latex = format == "tex";
-            printer::say(&if here {
-                stale_report_note(&page, &p.sets, latex)
-            } else {
-                let scores = dir.join(SCORES_JSON);
-                elsewhere_report_note(&page, &p.sets, &scores, &report_file(dir, format), latex)
-            });
-        }
-    }
-    Ok(())
-}
-
-pub fn compare(a: CompareArgs) -> Result<()> {
-    let p = plan::compare(&a);
-    let rows = compare_sets(&p.gold, &p.pred, &p.bucket)?;
-    printer::out(&compare_table(&rows));
-    Ok(())
-}

@@ -8,7 +8,7 @@ use ldd_sets::detect::alignment::{Direction, ModelType};
 use ldd_sets::error::Result;
 use ldd_sets::pipeline::align_corpus::AlignRun;
 
-use super::super::align::AlignCmdArgs;
+use super::super::args::align::AlignCmdArgs;
 use super::align_options;
 
 /// `align`'s plan.

@@ -8,7 +8,7 @@ use ldd_sets::error::Result;
 use ldd_sets::parse::TargetModel;
 use ldd_sets::read::sets::Loaded;
 
-use super::super::contrast::ContrastArgs;
+use super::super::args::contrast::ContrastArgs;
 
 /// `contrast`'s plan.
 pub struct ContrastPlan {

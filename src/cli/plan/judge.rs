@@ -7,7 +7,7 @@ use ldd_sets::judge::sheets::{default_key, SheetsOptions};
 use ldd_sets::judge::tally::TallyOptions;
 use ldd_sets::score::{check_name, system_name};
 
-use super::super::judge::{SheetsArgs, TallyArgs};
+use super::super::args::judge::{SheetsArgs, TallyArgs};
 use super::confidence;
 
 /// `sheets`'s plan.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use ldd_sets::error::Result;
 use ldd_sets::report::{out_path, Format, ReportOptions};
 
-use super::super::report::{FormatArg, ReportArgs};
+use super::super::args::report::{FormatArg, ReportArgs};
 
 /// `report`'s plan.
 pub struct ReportPlan {

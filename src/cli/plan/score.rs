@@ -13,7 +13,7 @@ use ldd_sets::score::{
     check_name, check_options, system_name, Method, ScoreOptions, SegScores, SignificanceOptions,
 };
 
-use super::super::score::{CompareArgs, MetricArgs, ScoreArgs, SignificanceArgs, SliceArgs};
+use super::super::args::score::{CompareArgs, MetricArgs, ScoreArgs, SignificanceArgs, SliceArgs};
 
 /// `slice`'s plan.
 pub struct SlicePlan {

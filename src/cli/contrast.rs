@@ -1,0 +1,22 @@
+//! The handler of `contrast`: the plan, then the library, then the printer.
+
+use ldd_sets::contrast::contrast as contrast_sets;
+use ldd_sets::error::Result;
+use ldd_sets::printer;
+use ldd_sets::printer::contrast::contrast_summary;
+use ldd_sets::read::sets::load;
+
+use super::args::contrast::ContrastArgs;
+use super::plan;
+
+pub fn contrast(a: ContrastArgs) -> Result<()> {
+    let p = plan::contrast(&a)?;
+    let quiet = p.quiet;
+    let l = load(&p.sets)?;
+    let o = p.options(&l)?;
+    let r = contrast_sets(&l, &o)?;
+    if !quiet {
+        printer::out(&contrast_summary(&r, &o.out));
+    }
+    Ok(())
+}

@@ -1,0 +1,16 @@
+//! The handler of `languages`: the plan, then the library, then the printer.
+
+use ldd_sets::error::Result;
+use ldd_sets::printer;
+
+use super::args::languages::LanguagesArgs;
+use super::plan;
+
+pub fn languages(a: LanguagesArgs) -> Result<()> {
+    let p = plan::languages(&a)?;
+    match p.language {
+        Some(lang) => printer::out(&printer::languages::detail(p.registry, lang)),
+        None => printer::out(&printer::languages::table(p.registry)),
+    }
+    Ok(())
+}

@@ -1,0 +1,20 @@
+//! The handler of `merge`: the plan, then the library, then the printer.
+
+use ldd_sets::error::Result;
+use ldd_sets::pipeline::merge::merge as run_merge;
+use ldd_sets::printer;
+
+use super::args::merge::MergeArgs;
+use super::plan;
+
+pub fn merge(a: MergeArgs) -> Result<()> {
+    let p = plan::merge(&a);
+    let merged = run_merge(&p.options)?;
+    if p.quiet {
+        return Ok(());
+    }
+    for m in &merged {
+        printer::out(&printer::extract::merge_summary(m));
+    }
+    Ok(())
+}
