@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::render::Views;
 use super::scores::{mark, metric_label, SMALL_SET};
+use super::views::Views;
 use super::Report;
 use crate::format::sets::SetEntry;
 

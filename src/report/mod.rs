@@ -24,6 +24,7 @@ pub mod mqm;
 pub mod out;
 pub mod render;
 pub mod scores;
+pub mod views;
 
 use std::path::{Path, PathBuf};
 

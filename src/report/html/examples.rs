@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use super::{anchor, esc, small_mark};
 use crate::format::marked::Piece;
 use crate::report::data::SetExamples;
-use crate::report::render::Views;
 use crate::report::scores::Scores;
+use crate::report::views::Views;
 use crate::report::Report;
 
 /// Examples shown per set before "show more".

@@ -18,8 +18,8 @@ mod sizes;
 use std::fmt::Write as _;
 
 use super::chart::{self, Chart, Spec};
-use super::render::Views;
 use super::scores::SMALL_SET;
+use super::views::Views;
 use super::Report;
 use crate::error::Result;
 use annotation::annotation;

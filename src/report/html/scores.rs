@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use super::{anchor, ci, esc, f2, figure, p3, small_mark};
 use crate::format::sets::SetKind;
 use crate::report::chart::{Chart, Panel, Plot, ScorePoint, Spec};
-use crate::report::render::Views;
 use crate::report::scores::{mark, metric_label, metric_max, Row, SMALL_SET};
+use crate::report::views::Views;
 use crate::report::Report;
 use crate::view::{ScoreTable, ScoreView};
 

@@ -10,8 +10,8 @@ use crate::format::command::shell_line;
 use crate::format::manifest::ShardRecord;
 use crate::format::options::ModelType;
 use crate::format::sets::ControlStatus;
-use crate::report::render::Views;
 use crate::report::scores::metric_label;
+use crate::report::views::Views;
 use crate::report::Report;
 
 /// The aligner model a manifest records, as the settings name it.
