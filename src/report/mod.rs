@@ -20,7 +20,6 @@ pub mod html;
 pub mod inputs;
 pub mod items;
 pub mod latex;
-pub mod mqm;
 pub mod out;
 pub mod render;
 pub mod scores;

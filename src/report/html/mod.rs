@@ -11,6 +11,7 @@ mod annotation;
 mod distances;
 mod examples;
 mod findings;
+mod mqm;
 mod scores;
 mod settings;
 mod sizes;
@@ -238,7 +239,7 @@ pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Re
     findings(&mut s, v);
     scores(&mut s, r, v, &score_figs);
     annotation(&mut s, r);
-    super::mqm::section(&mut s, r);
+    mqm::section(&mut s, r);
     s.push_str(items_section);
     sizes(&mut s, v, &size_figs);
     distances(&mut s, &distance_figs);
