@@ -2,8 +2,9 @@
 //!
 //! Data flows one way, and so do imports — a stage uses only the stages before it:
 //!
-//! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`](mod@write) →
-//! [`merge`](mod@merge) → [`contrast`] → [`locus`] → [`score`] → [`judge`] → [`report`]
+//! [`read`] → [`parse`] → [`align`] → [`detect`] → [`bucket`] → [`sample`] →
+//! [`write`](mod@write) → [`merge`](mod@merge) → [`contrast`] → [`locus`] → [`score`] →
+//! [`judge`] → [`report`]
 //!
 //! A side path, [`permute`], makes the data of the method's locality-bias experiment from a
 //! corpus (read → permute).
@@ -18,6 +19,7 @@
 //! the control sampler `ldd-eval`.
 //! The command line (clap) lives in the binary, not here.
 
+pub mod align;
 pub mod bucket;
 pub mod config;
 pub mod contrast;

@@ -149,9 +149,9 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 /// The pipeline order of `src/`: a module may import only modules of lower rank. `merge`
 /// joins the written outputs of a sharded run's shards (drawing their controls with
 /// `write`), so it follows `write`.
-const ORDER: [&str; 22] = [
+const ORDER: [&str; 23] = [
     "error", "progress", "config", "layout", "format", "view", "fetch", "read", "permute", "parse",
-    "detect", "bucket", "sample", "write", "merge", "contrast", "locus", "score", "judge",
+    "align", "detect", "bucket", "sample", "write", "merge", "contrast", "locus", "score", "judge",
     "report", "pipeline", "printer",
 ];
 

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
-use ldd_sets::detect::alignment::{Direction, ModelType, DEFAULT_MAX_TOKENS};
+use ldd_sets::align::{Direction, ModelType, DEFAULT_MAX_TOKENS};
 use ldd_sets::detect::reorder::Measure;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::read::shard::Shard;

@@ -19,7 +19,7 @@ pub mod words;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use crate::detect::alignment::{self, AlignOptions, ModelType, Trained};
+use crate::align::{self, AlignOptions, ModelType, Trained};
 use crate::error::{Error, Result};
 use crate::format::judged::Judgement;
 use crate::format::locus::Locus;
@@ -98,7 +98,7 @@ impl Judging {
 
     /// The aligner, loaded once.
     pub fn load(&self) -> Result<Trained> {
-        alignment::load(&self.aligner, (&self.langs.0, &self.langs.1))
+        align::load(&self.aligner, (&self.langs.0, &self.langs.1))
     }
 
     /// The lines `words` names of the file `path` (the reference or an output), read,
@@ -136,7 +136,7 @@ impl Judging {
             pairs.push_pair(words.get(id).unwrap_or(&none), &t);
             tokens.push((*id, t));
         }
-        let a = alignment::align(
+        let a = align::align(
             &pairs,
             &self.aligner,
             (&self.langs.0, &self.langs.1),

@@ -34,7 +34,7 @@
 use ldd_eval::chrf::ChrfScoring;
 use ldd_eval::{ChrfStats, SufficientStats};
 
-use crate::detect::alignment::Direction;
+use crate::align::Direction;
 use crate::format::judged::Judgement;
 
 /// The symmetrisation both sides are aligned with: denser than the intersection, so

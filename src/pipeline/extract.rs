@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use ldd_io::Staging;
 
+use crate::align::cache::AlignerSummary;
+use crate::align::ModelType;
 use crate::config::Languages;
-use crate::detect::aligner_cache::AlignerSummary;
-use crate::detect::alignment::ModelType;
 use crate::detect::line::detect_lines;
 use crate::detect::reorder::{align_pairs, ReorderOptions};
 use crate::detect::rules::RuleSet;

@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::align::cache::{self, AlignerSummary};
 use crate::config::Languages;
-use crate::detect::aligner_cache::{self, AlignerSummary};
 use crate::error::Result;
 use crate::parse::ParseSettings;
 use crate::read::discover::LocalCorpus;
@@ -100,7 +100,7 @@ pub fn run(
         r.align.train.extend(first.align_train.iter().cloned());
         let langs = (languages.source(), languages.target());
         crate::write::alignments::create_model_dirs(&r.align)?;
-        let obtained = aligner_cache::obtain(&r.align, langs, None, r.cache.as_deref())?;
+        let obtained = cache::obtain(&r.align, langs, None, r.cache.as_deref())?;
         aligner = Some(obtained.summary());
         r.trained = Some(Arc::new(obtained));
     }

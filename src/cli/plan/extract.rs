@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use ldd_sets::align::{Direction, ModelType};
 use ldd_sets::config::{Languages, Pair};
-use ldd_sets::detect::alignment::{Direction, ModelType};
 use ldd_sets::detect::reorder::{Measure, ReorderOptions};
 use ldd_sets::error::{Error, Result};
 use ldd_sets::layout::aligner_cache_dir;

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::esc;
-use crate::detect::alignment::Direction;
+use crate::align::Direction;
 use crate::detect::rules::Order;
 use crate::format::command::shell_line;
 use crate::format::manifest::ShardRecord;
