@@ -1,55 +1,42 @@
 //! The handlers of `extract` and `run`: the plan, then the library, then the printer.
 
 use std::path::Path;
-use std::time::Instant;
 
 use ldd_sets::error::Result;
-use ldd_sets::parse::find_model;
-use ldd_sets::pipeline::{
-    corpus_jobs, extract as extract_sets, prepare_corpus, run as run_corpora, CorpusFiles, Parsing,
-    Progress, Trees,
-};
+use ldd_sets::pipeline::{corpus_jobs, extract_corpus, run_corpora, OneCorpus, Parsing, Progress};
 use ldd_sets::printer;
 
 use super::args::extract::{ExtractArgs, RunArgs};
 use super::plan;
 
 pub fn extract(a: ExtractArgs) -> Result<()> {
-    let mut p = plan::extract(&a)?;
+    let p = plan::extract(&a)?;
     let quiet = p.quiet;
-    let trees = match p.conllu.take() {
-        Some(c) => Trees::Given(c),
-        None => {
-            let model = find_model(p.stages.pair.model.as_ref(), &p.stages.parse)?;
-            p.out.protect.push(model.clone());
-            Trees::Parse(model)
-        }
-    };
-    let prepared = prepare_corpus(&p.source, trees, &p.stages.parse, p.stages.shard)?;
-    let corpus = CorpusFiles {
+    let corpus = OneCorpus {
         source: p.source,
         target: p.target,
-        conllu: prepared.conllu,
+        conllu: p.conllu,
         trust_conllu: p.trust_conllu,
-        shard: prepared.shard,
+    };
+    let parsing = Parsing {
+        model: p.stages.pair.model,
+        settings: p.stages.parse,
+        shard: p.stages.shard,
     };
     let languages = &p.languages;
-    let start = Instant::now();
-    let report = extract_sets(
-        &corpus,
+    let report = extract_corpus(
+        corpus,
+        &parsing,
         languages,
         &p.stages.sets,
         &p.stages.controls,
-        &p.out,
+        p.out,
     )?;
     if !quiet {
         for note in printer::extract::tree_notes(&report.corpus) {
             printer::say(&note);
         }
-        printer::out(&printer::extract::extract_summary(
-            &report,
-            start.elapsed().as_secs_f64(),
-        ));
+        printer::out(&printer::extract::extract_summary(&report, report.seconds));
         if let Some(note) = printer::extract::later_note(&report) {
             printer::say(&note);
         }
@@ -66,7 +53,7 @@ pub fn run(a: RunArgs) -> Result<()> {
     let quiet = p.quiet;
     let jobs = corpus_jobs(&p.stages.pair, &p.corpora, p.only.as_deref(), &p.out)?;
     let parsing = Parsing {
-        model: find_model(p.stages.pair.model.as_ref(), &p.stages.parse)?,
+        model: p.stages.pair.model,
         settings: p.stages.parse,
         shard: p.stages.shard,
     };
