@@ -155,6 +155,51 @@ const ORDER: [&str; 23] = [
     "report", "pipeline", "printer",
 ];
 
+/// The map of the stages is written once more in `docs/design.md` (a row per room) and in
+/// `src/lib.rs` (its modules, and the flow in its doc): both follow [`ORDER`], so that
+/// neither drifts from the order the imports are held to.
+#[test]
+fn design_md_and_lib_rs_follow_order() {
+    let design = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
+    let rows: Vec<&str> = design
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `src/"))
+        .map(|l| l.split(['/', '.', '`']).next().unwrap_or(""))
+        .filter(|room| *room != "cli")
+        .collect();
+    assert_eq!(rows, ORDER, "docs/design.md's rows, one per room in ORDER");
+    let lib = std::fs::read_to_string(root().join("src/lib.rs")).unwrap();
+    let mut modules: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod ")?.strip_suffix(';'))
+        .collect();
+    modules.sort_unstable();
+    let mut order = ORDER.to_vec();
+    order.sort_unstable();
+    assert_eq!(modules, order, "src/lib.rs declares the rooms of ORDER");
+    // The flow in lib.rs's doc: `[`read`] → [`parse`] → ...`, in ORDER's order.
+    let flow: Vec<&str> = lib
+        .lines()
+        .filter(|l| l.starts_with("//!") && l.contains(" → "))
+        .flat_map(|l| l.split("[`").skip(1))
+        .filter_map(|l| l.split('`').next())
+        .collect();
+    assert!(flow.len() >= 10, "the flow in src/lib.rs's doc: {flow:?}");
+    let ranks: Vec<usize> = flow
+        .iter()
+        .map(|m| {
+            ORDER
+                .iter()
+                .position(|o| o == m)
+                .unwrap_or_else(|| panic!("{m}"))
+        })
+        .collect();
+    assert!(
+        ranks.windows(2).all(|w| w[0] < w[1]),
+        "src/lib.rs's flow {flow:?} is not in ORDER's order"
+    );
+}
+
 #[test]
 fn stages_import_only_earlier_stages() {
     let g = graph(&root().join("src"));

@@ -1,4 +1,4 @@
-//! Word alignment of a corpus with the built-in aligner (`crates/align`), or read from a
+//! Stage **align**: word alignment of a corpus with the built-in aligner (`crates/align`), or read from a
 //! Pharaoh file: the evidence reordering detection runs on; and systems' outputs aligned
 //! to their sources with a saved aligner, the evidence locus accuracy runs on
 //! (`crate::locus`).

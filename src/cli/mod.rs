@@ -4,6 +4,22 @@
 //! command's handler (one module per command here) then calls the library with the plan
 //! and hands what it returns to the printer. No clap type reaches the library. [`record`]
 //! is the parser's inverse: the command line every output records.
+//!
+//! In short (what enters → what leaves): flags in two stages, as ripgrep's `LowArgs` and
+//! `HiArgs`: what was typed — each command's argument struct in `args/` (`args/score.rs`,
+//! ...), below the plan and its handler (`score.rs`, ...) and the option groups defined
+//! once (`args.rs`: threads, quiet, alignment, controls, models, sets) and flattened into
+//! every subcommand — then one typed plan per command (`plan/`, one file per command:
+//! `plan::score(&ScoreArgs)` → `ScorePlan` holding the library's `ScoreOptions`, and so
+//! on), the only place that builds a library's options (`tests/architecture.rs` checks that
+//! no other file of `cli/` writes an `...Options {` literal), so the library does not
+//! depend on clap and flags are checked before any stage runs; each handler calls its plan
+//! function, then the library, then the printer: `score` is `plan::score` →
+//! `read::sets::load` → `score::score` → `score::merge::with_earlier` →
+//! `score::render::write_outputs` → `printer::scores`, so each library function is handed
+//! only what it uses; `record.rs`, the parser's inverse, writes the command line that every
+//! output records (`tool.command` in `manifest.json`, `commands` in `scores.json`), tested
+//! to parse back to the same values for every option
 
 mod align;
 mod args;

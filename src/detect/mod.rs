@@ -1,4 +1,4 @@
-//! Stage 3, **detect**: where the long-distance dependencies are.
+//! Stage **detect**: where the long-distance dependencies are.
 //!
 //! What enters: parsed sentences (lexical LDD; [`mod@line`] parses and checks each corpus
 //! line's tree) and the token sequences of sentence pairs (reordering LDD). What leaves:
@@ -6,6 +6,17 @@
 //! phenomenon of the [`rules::RuleSet`], and per pair the largest reordering found by word
 //! alignment (the alignments are [`crate::align`]'s; the measures [`reorder`]'s). Which
 //! rules run is resolved once, for every command ([`select`]).
+//!
+//! In short (what enters → what leaves): which rules run, resolved once for `extract`,
+//! `run` and `parse` (`select`: the rules file, the pair's phenomena, the registry's
+//! defaults); a corpus line → its tree parsed, checked against the line, and its rule
+//! matches (`line::detect_line`); a corpus → every line detected, a chunk of lines at a
+//! time in parallel and handed on in corpus order, with the corpus's statistics, pairs by
+//! distance, source lengths and aligner tokens (`line::detect_lines`); trees → rule matches
+//! (`rules`); token pairs → alignments (`alignment`, with the aligner obtained once —
+//! loaded, found in the aligner cache, or trained and cached: `aligner_cache`;
+//! `reorder::align_pairs` aligns a run's corpus, or reads its `--alignments`) → per-line
+//! reordering measures and the measure that builds the sets (`reorder`)
 
 pub mod line;
 pub mod locus;

@@ -22,6 +22,11 @@
 //! Corpora (`corpora`, `run`): `<dir>/<name>.<files>.<lang>.gz`; aligner models:
 //! `<prefix>.hmm.ldda`, or fast_align's `<prefix>.fwd.ldda`, `<prefix>.rev.ldda`; the
 //! aligner cache: `<cache>/aligners/<key>.json` and the model `<cache>/aligners/<key>.*`.
+//!
+//! In short (what enters → what leaves): the name of every file ldd-sets writes (sets,
+//! marked files, buckets, controls, reorder files, `slice`'s outputs, scores, report, shard
+//! extras, corpora, aligner models), used by the writers and by the readers; no other code
+//! spells a file name (`tests/architecture.rs`)
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! Stage 2, **parse**: the source side of a corpus to UD trees with UDPipe
+//! Stage **parse**: the source side of a corpus to UD trees with UDPipe
 //! (`crates/parse`): model lookup, the content-addressed parse cache, errors mapped to
 //! ldd-sets' exit codes.
 //!
@@ -6,6 +6,10 @@
 //! config's model name looked up in the models directory). What leaves: a gzip CoNLL-U
 //! file in the parse cache, one tree per corpus line ([`Parsed`]); a corpus's trees, given
 //! or parsed, for the whole corpus or one shard ([`prepare`]).
+//!
+//! In short (what enters → what leaves): a corpus side and a model → a cached gzip CoNLL-U,
+//! one tree per line; a corpus's trees, given or parsed, for the whole corpus or a shard's
+//! lines, resolved once for `extract`, `run` and `parse` (`prepare`)
 
 pub mod prepare;
 

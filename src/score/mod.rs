@@ -1,4 +1,4 @@
-//! Stage 7, **score**: systems' translations of the whole corpus scored on every set,
+//! Stage **score**: systems' translations of the whole corpus scored on every set,
 //! its controls and the corpus.
 //!
 //! What enters: a sets directory (its manifest, set and control ids), hypothesis files
@@ -18,6 +18,13 @@
 //! bootstrap resample is scored by summing its lines' statistics (`evaluate`, with
 //! [`ldd_eval::significance`]), so a set or a control is cut from every reference alike.
 //! See `docs/evaluation.md`.
+//!
+//! In short (what enters → what leaves): a sets directory and system outputs → per-line
+//! statistics → scores, ranks, trends (`render`: table, CSV, JSON); `locus`: locus accuracy
+//! (each system's outputs read and aligned to their sources in one call to the sets'
+//! aligner, `align::align_output`, then each locus judged); `merge`: an earlier
+//! `scores.json` in the output kept by system and metric where this run does not compute
+//! them, or refused; `slice`, `compare`
 
 pub mod compare;
 pub mod contrastive;
