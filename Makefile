@@ -16,6 +16,11 @@
 #   make score LANG=de-en CORPUS=newstest2013 HYP=system.en
 #   make report LANG=de-en CORPUS=newstest2013   out/de-en/newstest2013/report.html
 #   make reorder-evidence OUT=out/de-en   the reorder measures compared (after make extract)
+#   make check-detection           detection of the default rules on the small models' parse
+#                                  of PUD against its gold trees, German and English, tuning
+#                                  lines 1-500 and held-out lines 501-1000 (RECORD=1: record
+#                                  the held-out figures in config/detection.toml; PAPER=1:
+#                                  the paper's rules)
 #   make validate-mqm              the locus judgement against professional MQM annotations
 #                                  (WMT21 TED en-de in ../shared/data/mqm): tuning and
 #                                  held-out talks, every number docs/evaluation.md gives
@@ -58,7 +63,7 @@ SHARD ?=
 ALIGN_MODEL ?=
 SHARD_ARG := $(if $(SHARD),--shard $(SHARD)) $(if $(ALIGN_MODEL),--align-model $(ALIGN_MODEL))
 
-.PHONY: validate-mqm reorder-evidence quality build test bench bench-core bench-parse bench-align bench-align-scale bench-eval bench-score bench-significance bench-locus bench-report bench-shard extract corpora score report venv lint demo demo-run browser docs
+.PHONY: check-detection validate-mqm reorder-evidence quality build test bench bench-core bench-parse bench-align bench-align-scale bench-eval bench-score bench-significance bench-locus bench-report bench-shard extract corpora score report venv lint demo demo-run browser docs
 
 build:
 	cargo build --release
@@ -79,6 +84,27 @@ demo-run:
 	$(BIN) score -q --sets $(DEMO_OUT) --hyp demo/systems/ref-drop3.en --hyp demo/systems/ref-swap.en
 	$(BIN) report --sets $(DEMO_OUT)
 	@echo "demo done: open $(DEMO_OUT)/report.html in a browser"
+
+# Detection against gold trees (docs/rules.md, "How good are the sets of a parser?"): the
+# shared PUD treebanks' text parsed by the shipped small models (cached), every phenomenon
+# of the source language run on both trees, tuning and held-out lines printed apart.
+PUD_UD ?= ../shared/data/ud
+SMALL_MODELS ?= ../shared/models
+RECORD ?=
+PAPER ?=
+check-detection: $(BIN)
+	@for l in de:german en:english; do \
+	  lang=$${l%%:*}; model=$${l#*:}; \
+	  for lines in 1-500 501-1000; do \
+	    if [ $$lines = 1-500 ]; then what=tuning; else what="held out"; fi; \
+	    record=; if [ -n "$(RECORD)" ] && [ -z "$(PAPER)" ] && [ $$lines = 501-1000 ]; then record="--record config/detection.toml"; fi; \
+	    echo "== $$lang: PUD lines $$lines ($$what)"; \
+	    $(BIN) check-detection -q --gold $(PUD_UD)/$${lang}_pud-ud-test.conllu \
+	      --model $(SMALL_MODELS)/$$model-small.udpipe --lines $$lines $(THREADS_ARG) \
+	      $(if $(PAPER),--paper-compat) $$record || exit 1; \
+	    echo; \
+	  done; \
+	done
 
 # playwright-core for the browser test (tests/report.rs); Chromium itself is Debian's
 # `chromium` package (apt-get install chromium).

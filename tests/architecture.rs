@@ -835,7 +835,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 
 /// Each command's handler: (command, file of `src/cli/`, function, hub).
-const HANDLERS: [(&str, &str, &str, &str); 16] = [
+const HANDLERS: [(&str, &str, &str, &str); 17] = [
     ("extract", "extract", "extract", "pipeline"),
     ("run", "extract", "run", "pipeline"),
     ("parse", "parse", "parse", "parse"),
@@ -852,6 +852,7 @@ const HANDLERS: [(&str, &str, &str, &str); 16] = [
     ("permute", "permute", "permute", "permute"),
     ("merge", "merge", "merge", "merge"),
     ("languages", "languages", "languages", "config"),
+    ("check-detection", "detection", "check_detection", "detect"),
 ];
 
 /// The most rooms and returns a command's trip should have (issue 46: printed, not gated).

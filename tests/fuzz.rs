@@ -171,7 +171,7 @@ proptest! {
     }
 
     /// Rules: no panic; errors name the file (and a line that exists); accepted rules have
-    /// valid names and at least one dependent condition.
+    /// valid names and patterns, each with at least one dependent condition.
     #[test]
     fn rules_parser(muts in prop::collection::vec(mutation(), 0..6)) {
         let text = std::fs::read_to_string(
@@ -185,7 +185,8 @@ proptest! {
                 prop_assert!(!r.phenomena.is_empty());
                 for ph in &r.phenomena {
                     prop_assert!(ldd_io::name::is_valid(ldd_io::NameKind::Phenomenon, &ph.name));
-                    prop_assert!(ph.dependent != Default::default());
+                    prop_assert!(!ph.patterns.is_empty());
+                    prop_assert!(ph.patterns.iter().all(|x| x.dependent != Default::default()));
                 }
                 prop_assert!(r.max_distance <= 100);
             }

@@ -5,9 +5,11 @@
 //!
 //! - `pud-de-en`: PUD German → English from the gold trees;
 //! - `pud-en-de`: PUD English → German from the gold trees;
-//! - `newstest2013-de-en`: newstest2013 German → English parsed by `german-small`.
+//! - `newstest2013-de-en`: newstest2013 German → English parsed by `german-small`;
+//! - `*-paper`: the same three runs with `--paper-compat`, recorded with the binary of
+//!   before issue 54 (the paper's rules were then the default rules).
 //!
-//! All with default options (10 controls, seed 1, reordering sets with the built-in
+//! All with default options besides that flag (10 controls, seed 1, reordering sets with the built-in
 //! aligner trained on the corpus itself). The manifest's schema is pinned too: the path of
 //! every field it holds (`tests/golden/*.manifest-fields`), so that renaming a field of a
 //! type the manifest records is a visible change of the file format, not a silent one.
@@ -18,6 +20,7 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use common::Ldd;
 use sha2::{Digest, Sha256};
@@ -133,33 +136,64 @@ fn check(case: &str, out: &Path) {
     );
 }
 
-fn pud(src: &str, case: &str) {
+fn pud(src: &str, case: &str, extra: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    common::extract_pud(src, &out, &["--threads", "2"]);
+    let mut args = vec!["--threads", "2"];
+    args.extend(extra);
+    common::extract_pud(src, &out, &args);
+    check(case, &out);
+}
+
+/// The parse cache of the newstest2013 runs, shared so that the corpus is parsed once.
+fn newstest_cache() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
+}
+
+fn newstest(case: &str, extra: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    Ldd::cmd("extract")
+        .newstest()
+        .small_german(&newstest_cache().join("cache"))
+        .out(&out)
+        .args(&["--quiet"])
+        .args(extra)
+        .ok();
     check(case, &out);
 }
 
 #[test]
 fn pud_de_en_gold_trees() {
-    pud("de", "pud-de-en");
+    pud("de", "pud-de-en", &[]);
 }
 
 #[test]
 fn pud_en_de_gold_trees() {
-    pud("en", "pud-en-de");
+    pud("en", "pud-en-de", &[]);
 }
 
 #[test]
 fn newstest2013_de_en_small_model() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let cache = dir.path().join("cache");
-    Ldd::cmd("extract")
-        .newstest()
-        .small_german(&cache)
-        .out(&out)
-        .args(&["--quiet"])
-        .ok();
-    check("newstest2013-de-en", &out);
+    newstest("newstest2013-de-en", &[]);
+}
+
+// `--paper-compat` keeps the paper's method exactly: the files of these runs were recorded
+// with the binary of before issue 54 (its rules, the paper's, were then the default), and
+// stay byte-identical whatever the default rules become.
+
+#[test]
+fn pud_de_en_gold_trees_paper_compat() {
+    pud("de", "pud-de-en-paper", &["--paper-compat"]);
+}
+
+#[test]
+fn pud_en_de_gold_trees_paper_compat() {
+    pud("en", "pud-en-de-paper", &["--paper-compat"]);
+}
+
+#[test]
+fn newstest2013_de_en_small_model_paper_compat() {
+    newstest("newstest2013-de-en-paper", &["--paper-compat"]);
 }

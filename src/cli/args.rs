@@ -7,6 +7,7 @@
 pub mod align;
 pub mod contrast;
 pub mod corpora;
+pub mod detection;
 pub mod extract;
 pub mod judge;
 pub mod languages;
@@ -220,10 +221,12 @@ pub struct SetArgs {
         value_parser = clap::value_parser!(u32).range(0..=1000)
     )]
     pub reorder_buckets: Option<Vec<u32>>,
-    /// The paper's released criterion (auto_challenge_sets): position measure, a pair in
-    /// geK when its distance is strictly greater than K, one link per source word,
-    /// unaligned words at their own position, fast_align's reverse direction unless
-    /// --align-direction says otherwise (see docs/reordering.md).
+    /// The paper's method exactly: its rules (config/phenomena-paper.toml instead of the
+    /// built-in rules, unless --rules names a file; see docs/rules.md) and its released
+    /// reordering criterion (auto_challenge_sets): position measure, a pair in geK when its
+    /// distance is strictly greater than K, one link per source word, unaligned words at
+    /// their own position, fast_align's reverse direction unless --align-direction says
+    /// otherwise (see docs/reordering.md).
     #[arg(long)]
     pub paper_compat: bool,
 }

@@ -9,8 +9,8 @@ use super::plan;
 pub fn languages(a: LanguagesArgs) -> Result<()> {
     let p = plan::languages(&a)?;
     match p.language {
-        Some(lang) => printer::out(&printer::languages::detail(p.registry, lang)),
-        None => printer::out(&printer::languages::table(p.registry)),
+        Some(lang) => printer::out(&printer::languages::detail(p.registry, lang, &p.measured)),
+        None => printer::out(&printer::languages::table(p.registry, &p.measured)),
     }
     Ok(())
 }

@@ -25,6 +25,7 @@ mod align;
 mod args;
 mod contrast;
 mod corpora;
+mod detection;
 mod extract;
 mod judge;
 mod languages;
@@ -168,6 +169,16 @@ enum Command {
     /// those of another (e.g. from gold trees) of the same corpus, by line ids.
     #[command(after_help = EXIT_CODES)]
     Compare(args::score::CompareArgs),
+    /// How good are the sets with this parser? Parses the text of a gold treebank's
+    /// sentences with the model (cached), runs every phenomenon on both trees of each
+    /// sentence (the rules measured on the parse; the reference rules, by default the
+    /// paper's, on the gold trees), and prints per phenomenon the gold and found instances,
+    /// precision, recall and F1 with intervals, the share of correct instances in the right
+    /// distance bucket, and the misses and false hits with both trees' words. Instances are
+    /// keyed by line, dependent and head word. See docs/rules.md, "How good are the sets of
+    /// a parser?".
+    #[command(after_help = EXIT_CODES)]
+    CheckDetection(args::detection::CheckDetectionArgs),
     /// Download a language pair's corpora (config/pairs/<PAIR>.toml, or for a pair without
     /// a config OPUS Books) and normalise them into DIR/<name>.<pair>.<lang>.gz.
     #[command(after_help = EXIT_CODES)]
@@ -231,6 +242,7 @@ fn setup(command: &Command) -> Result<()> {
         Command::Mqm(a) => a,
         Command::Report(a) => a,
         Command::Compare(a) => a,
+        Command::CheckDetection(a) => a,
         Command::Align(a) => a,
         Command::Corpora(a) => a,
         Command::Languages(a) => a,
@@ -258,6 +270,7 @@ fn run(command: Command) -> Result<()> {
         Command::Mqm(a) => mqm::mqm(a),
         Command::Report(a) => report::report(a),
         Command::Compare(a) => score::compare(a),
+        Command::CheckDetection(a) => detection::check_detection(a),
         Command::Align(a) => align::align(a),
         Command::Corpora(a) => corpora::corpora(a),
         Command::Languages(a) => languages::languages(a),

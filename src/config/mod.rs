@@ -375,6 +375,14 @@ pub const MAX_CONFIG_BYTES: u64 = 64 << 20;
 /// works from any directory. `--rules FILE` replaces them.
 pub const BUILTIN_RULES: &str = include_str!("../../config/phenomena.toml");
 
+/// The paper's rules (`config/phenomena-paper.toml`), which `--paper-compat` runs instead
+/// of [`BUILTIN_RULES`].
+pub const BUILTIN_PAPER_RULES: &str = include_str!("../../config/phenomena-paper.toml");
+
+/// Detection measured against gold trees (`config/detection.toml`, written by
+/// `check-detection --record`, schema in `format::detection`), shown by `languages`.
+pub const BUILTIN_DETECTION: &str = include_str!("../../config/detection.toml");
+
 /// Names of the pair configs in `config_dir/pairs` and of the shipped ones.
 pub fn known_pairs(config_dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = ldd_io::fs::list_dir(&config_dir.join("pairs"))

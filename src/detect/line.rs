@@ -15,8 +15,9 @@ use ldd_align::Corpus;
 use ldd_conllu::parse_block;
 use rayon::prelude::*;
 
+use super::matcher::Matcher;
 use super::reorder::{check_shard_reorder, ReorderOptions};
-use super::rules::{Match, Matcher, RuleSet};
+use super::rules::{Match, RuleSet};
 use crate::align::pair_tokens;
 use crate::error::{Error, Result};
 use crate::format::manifest::{CorpusStats, Distances, Inputs};

@@ -5,7 +5,9 @@
 //! [`rules::Match`]es — a dependent, its head and the distance between them — for every
 //! phenomenon of the [`rules::RuleSet`], and per pair the largest reordering found by word
 //! alignment (the alignments are [`crate::align`]'s; the measures [`reorder`]'s). Which
-//! rules run is resolved once, for every command ([`select`]).
+//! rules run is resolved once, for every command ([`select`]); rules are data ([`rules`]),
+//! matched by [`matcher`]. [`check`] measures detection on a parser's trees against gold
+//! trees (`check-detection`).
 //!
 //! In short (what enters → what leaves): which rules run, resolved once for `extract`,
 //! `run` and `parse` (`select`: the rules file, the pair's phenomena, the registry's
@@ -13,13 +15,17 @@
 //! matches (`line::detect_line`); a corpus → every line detected, a chunk of lines at a
 //! time in parallel and handed on in corpus order, with the corpus's statistics, pairs by
 //! distance, source lengths and aligner tokens (`line::detect_lines`); trees → rule matches
-//! (`rules`); token pairs → alignments (`alignment`, with the aligner obtained once —
-//! loaded, found in the aligner cache, or trained and cached: `aligner_cache`;
+//! (`rules`: the rule language, data; `matcher`: patterns tried in order, the parser's head
+//! or the one a pattern's repair finds); a gold treebank and the parse of its text → per
+//! phenomenon the instances of both trees, precision, recall and F1 with intervals, misses
+//! and false hits (`check`, `check-detection`); alignments (`crate::align`;
 //! `reorder::align_pairs` aligns a run's corpus, or reads its `--alignments`) → per-line
 //! reordering measures and the measure that builds the sets (`reorder`)
 
+pub mod check;
 pub mod line;
 pub mod locus;
+pub mod matcher;
 pub mod reorder;
 pub mod rules;
 pub mod select;

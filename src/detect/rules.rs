@@ -1,26 +1,28 @@
-//! Phenomena as data: the rule language read from `config/*.toml`, and matching.
+//! Phenomena as data: the rule language read from `config/*.toml`.
 //!
-//! A [`RuleSet`] is the data (recorded in the manifest as read); [`RuleSet::compile`]
-//! gives the [`Matcher`] that detection runs, with lemma and form lists in hash sets so
-//! that a long list costs one lookup per word.
+//! A [`RuleSet`] is the data (recorded in the manifest as selected for the source
+//! language); `RuleSet::compile` (in [`super::matcher`]) gives the matcher that detection
+//! runs.
 //!
-//! A phenomenon pairs a *dependent* word with its syntactic *head*; each side has a
-//! [`Condition`]. A sentence matches when some word satisfies the dependent
-//! condition and its head (never the root attachment, head 0) satisfies the head
-//! condition. The distance of a match is the number of words strictly between the
-//! two: `|dependent − head| − 1` over UD word ids. See `config/phenomena.toml` and
-//! the README for the reference.
+//! A phenomenon pairs a *dependent* word with its syntactic *head* by one or more
+//! [`Pattern`]s, each with a [`Condition`] on either side, a word order and an optional
+//! [`Repair`] of the parser's attachment. A sentence matches when some word satisfies a
+//! pattern's dependent condition and its head (never the root attachment, head 0) — the
+//! parser's, or the one the repair finds — satisfies the head condition. A pattern may be
+//! written for some source languages only (their tagsets, their word order); for such a
+//! language it replaces the patterns written for every language. The distance of a match
+//! is the number of words strictly between the two: `|dependent − head| − 1` over UD word
+//! ids. See `config/phenomena.toml` and docs/rules.md for the reference.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use ldd_conllu::{Sentence, Word};
 use ldd_io::name::NameKind;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::config::{BUILTIN_RULES, MAX_CONFIG_BYTES};
+use crate::config::{BUILTIN_PAPER_RULES, BUILTIN_RULES, MAX_CONFIG_BYTES};
 use crate::error::{Error, Result};
 use crate::format::options;
 
@@ -67,6 +69,36 @@ struct PhenomenonToml {
     dependent: ConditionToml,
     #[serde(default)]
     head: Option<ConditionToml>,
+    #[serde(default)]
+    repair: Option<RepairToml>,
+    #[serde(default)]
+    pattern: Vec<PatternToml>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PatternToml {
+    #[serde(default)]
+    languages: Option<Vec<Spanned<String>>>,
+    #[serde(default)]
+    order: Option<Spanned<String>>,
+    dependent: Spanned<ConditionToml>,
+    #[serde(default)]
+    head: Option<ConditionToml>,
+    #[serde(default)]
+    repair: Option<RepairToml>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RepairToml {
+    search: Spanned<String>,
+    #[serde(default)]
+    stop: Option<ConditionToml>,
+    #[serde(default)]
+    from: Option<ConditionToml>,
+    #[serde(default)]
+    nearest: bool,
 }
 
 #[derive(Deserialize, Default)]
@@ -81,13 +113,23 @@ struct ConditionToml {
     #[serde(default)]
     not_upos: Vec<Spanned<String>>,
     #[serde(default)]
+    xpos: Vec<Spanned<String>>,
+    #[serde(default)]
+    not_xpos: Vec<Spanned<String>>,
+    #[serde(default)]
     feats: Vec<Spanned<String>>,
     #[serde(default)]
     not_feats: Vec<Spanned<String>>,
     #[serde(default)]
     lemma: Vec<Spanned<String>>,
     #[serde(default)]
+    not_lemma: Vec<Spanned<String>>,
+    #[serde(default)]
     form: Vec<Spanned<String>>,
+    #[serde(default)]
+    not_form: Vec<Spanned<String>>,
+    #[serde(default)]
+    capitalized: Option<bool>,
 }
 
 /// Conditions on one word. Empty lists impose nothing; within a list any value
@@ -102,14 +144,26 @@ pub struct Condition {
     pub upos: Vec<String>,
     /// Universal POS tags the word must not have.
     pub not_upos: Vec<String>,
+    /// Language-specific POS tags (XPOS, exact: the tagger's tagset, e.g. STTS `PTKVZ`).
+    pub xpos: Vec<String>,
+    /// Language-specific POS tags the word must not have.
+    pub not_xpos: Vec<String>,
     /// `Key=Value` features that must all be present.
     pub feats: Vec<String>,
     /// `Key=Value` features none of which may be present.
     pub not_feats: Vec<String>,
     /// Lemmas (exact, case-sensitive); any may match.
     pub lemma: Vec<String>,
+    /// Lemmas the word must not have.
+    pub not_lemma: Vec<String>,
     /// Word forms (exact, case-sensitive); any may match.
     pub form: Vec<String>,
+    /// Word forms the word must not have.
+    pub not_form: Vec<String>,
+    /// Whether the word is capitalized inside its sentence: its form begins with an
+    /// upper-case letter and a word other than punctuation comes before it (a name or a
+    /// title, not a sentence's first word); `None`: either.
+    pub capitalized: Option<bool>,
 }
 
 /// Relative order of dependent and head a phenomenon requires.
@@ -135,7 +189,60 @@ impl Order {
     }
 }
 
-/// One phenomenon: a named dependent–head rule.
+/// Where [`Repair`] looks for a dependent's head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Search {
+    /// The nearest fitting word before the dependent.
+    Before,
+    /// The nearest fitting word after it.
+    After,
+}
+
+impl Search {
+    /// The name used in rule files and in the manifest.
+    pub fn name(self) -> &'static str {
+        match self {
+            Search::Before => "before",
+            Search::After => "after",
+        }
+    }
+}
+
+/// A pattern's repair of the parser's attachment, for where the tagger is surer than the
+/// parser: a dependent whose parser head fails the pattern's head condition (or its order)
+/// is attached instead to the nearest word on the `search` side that meets them, not
+/// passing a word that meets `stop` (the edge of its clause); none found, no match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repair {
+    /// Where the new head is looked for.
+    pub search: Search,
+    /// Words the search does not pass (`None`: the sentence's edge only).
+    pub stop: Option<Condition>,
+    /// Only dependents whose parser head meets this are re-attached (empty: all).
+    pub from: Condition,
+    /// Also when the parser's head fits: a fitting word between the dependent and it, on
+    /// the dependent's side of a `stop` word, becomes the head (the nearest one).
+    pub nearest: bool,
+}
+
+/// One way a phenomenon is found: a dependent, its head, their order, and an optional
+/// repair of the parser's attachment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    /// Source languages it is written for (their tagsets, their word order); `None`: every
+    /// language that has no pattern of its own.
+    pub languages: Option<Vec<String>>,
+    /// Required word order.
+    pub order: Order,
+    /// Condition on the dependent word.
+    pub dependent: Condition,
+    /// Condition on its head.
+    pub head: Condition,
+    /// How a dependent whose parser head fails is re-attached (`None`: it is not).
+    pub repair: Option<Repair>,
+}
+
+/// One phenomenon: a named dependent–head relation and the patterns that find it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Phenomenon {
     /// Name, used as the output directory (`[a-z0-9_-]+`).
@@ -144,12 +251,11 @@ pub struct Phenomenon {
     pub description: String,
     /// Source languages it runs on by default; `None` means every language.
     pub languages: Option<Vec<String>>,
-    /// Required word order.
-    pub order: Order,
-    /// Condition on the dependent word.
-    pub dependent: Condition,
-    /// Condition on its head.
-    pub head: Condition,
+    /// Its patterns, tried in order for each word (the first that gives a head wins): as
+    /// read, the file's top-level one first (written for every language), then its
+    /// `[[phenomenon.pattern]]`s; after [`RuleSet::select`], those of the source language.
+    /// Never empty.
+    pub patterns: Vec<Pattern>,
 }
 
 /// A set of phenomena and the distance buckets to write.
@@ -185,26 +291,90 @@ impl From<&options::Rules> for RuleSet {
 
 impl From<&Phenomenon> for options::Phenomenon {
     fn from(p: &Phenomenon) -> Self {
+        // The first pattern in the fields of the paper's one-pattern record, the rest after.
+        let first = &p.patterns[0];
         options::Phenomenon {
             name: p.name.clone(),
             description: p.description.clone(),
             languages: p.languages.clone(),
-            order: p.order.into(),
-            dependent: (&p.dependent).into(),
-            head: (&p.head).into(),
+            order: first.order.into(),
+            dependent: (&first.dependent).into(),
+            head: (&first.head).into(),
+            pattern_languages: first.languages.clone(),
+            repair: first.repair.as_ref().map(Into::into),
+            patterns: p.patterns[1..].iter().map(Into::into).collect(),
         }
     }
 }
 
 impl From<&options::Phenomenon> for Phenomenon {
     fn from(p: &options::Phenomenon) -> Self {
+        let first = Pattern {
+            languages: p.pattern_languages.clone(),
+            order: p.order.into(),
+            dependent: (&p.dependent).into(),
+            head: (&p.head).into(),
+            repair: p.repair.as_ref().map(Into::into),
+        };
         Phenomenon {
             name: p.name.clone(),
             description: p.description.clone(),
             languages: p.languages.clone(),
+            patterns: std::iter::once(first)
+                .chain(p.patterns.iter().map(Into::into))
+                .collect(),
+        }
+    }
+}
+
+impl From<&Pattern> for options::Pattern {
+    fn from(p: &Pattern) -> Self {
+        options::Pattern {
+            languages: p.languages.clone(),
             order: p.order.into(),
             dependent: (&p.dependent).into(),
             head: (&p.head).into(),
+            repair: p.repair.as_ref().map(Into::into),
+        }
+    }
+}
+
+impl From<&options::Pattern> for Pattern {
+    fn from(p: &options::Pattern) -> Self {
+        Pattern {
+            languages: p.languages.clone(),
+            order: p.order.into(),
+            dependent: (&p.dependent).into(),
+            head: (&p.head).into(),
+            repair: p.repair.as_ref().map(Into::into),
+        }
+    }
+}
+
+impl From<&Repair> for options::Repair {
+    fn from(r: &Repair) -> Self {
+        options::Repair {
+            search: match r.search {
+                Search::Before => options::Search::Before,
+                Search::After => options::Search::After,
+            },
+            stop: r.stop.as_ref().map(Into::into),
+            from: (&r.from).into(),
+            nearest: r.nearest,
+        }
+    }
+}
+
+impl From<&options::Repair> for Repair {
+    fn from(r: &options::Repair) -> Self {
+        Repair {
+            search: match r.search {
+                options::Search::Before => Search::Before,
+                options::Search::After => Search::After,
+            },
+            stop: r.stop.as_ref().map(Into::into),
+            from: (&r.from).into(),
+            nearest: r.nearest,
         }
     }
 }
@@ -236,20 +406,30 @@ impl From<&Condition> for options::Condition {
             not_deprel,
             upos,
             not_upos,
+            xpos,
+            not_xpos,
             feats,
             not_feats,
             lemma,
+            not_lemma,
             form,
+            not_form,
+            capitalized,
         } = c.clone();
         options::Condition {
             deprel,
             not_deprel,
             upos,
             not_upos,
+            xpos,
+            not_xpos,
             feats,
             not_feats,
             lemma,
+            not_lemma,
             form,
+            not_form,
+            capitalized,
         }
     }
 }
@@ -261,20 +441,30 @@ impl From<&options::Condition> for Condition {
             not_deprel,
             upos,
             not_upos,
+            xpos,
+            not_xpos,
             feats,
             not_feats,
             lemma,
+            not_lemma,
             form,
+            not_form,
+            capitalized,
         } = c.clone();
         Condition {
             deprel,
             not_deprel,
             upos,
             not_upos,
+            xpos,
+            not_xpos,
             feats,
             not_feats,
             lemma,
+            not_lemma,
             form,
+            not_form,
+            capitalized,
         }
     }
 }
@@ -304,6 +494,62 @@ fn line_of(text: &str, offset: usize) -> usize {
 struct Ctx<'a> {
     path: &'a Path,
     text: &'a str,
+}
+
+/// A relation name of UD (`obl`, `compound:prt`).
+fn check_deprel(s: &str) -> std::result::Result<(), String> {
+    if !s.is_empty()
+        && s.split(':')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+    {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{s}` is not a UD relation (e.g. `obl`, `compound:prt`)"
+        ))
+    }
+}
+
+/// One of the 17 universal POS tags.
+fn check_upos(s: &str) -> std::result::Result<(), String> {
+    if UPOS_TAGS.contains(&s) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{s}` is not a universal POS tag ({})",
+            UPOS_TAGS.join(" ")
+        ))
+    }
+}
+
+/// One `Key=Value` feature.
+fn check_feat(s: &str) -> std::result::Result<(), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.is_empty() && !v.is_empty() && !s.contains('|') => Ok(()),
+        _ => Err(format!("`{s}` is not a single `Key=Value` feature")),
+    }
+}
+
+/// A non-empty word without spaces (lemmas, forms, XPOS tags).
+fn check_word(s: &str) -> std::result::Result<(), String> {
+    if s.is_empty() || s.contains(char::is_whitespace) {
+        Err(format!("`{s}` must be a non-empty word without spaces"))
+    } else {
+        Ok(())
+    }
+}
+
+/// A language code, or `*` for every language.
+fn check_language(s: &str) -> std::result::Result<(), String> {
+    if s == "*"
+        || (!s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+    {
+        Ok(())
+    } else {
+        Err(format!("`{s}` is not a language code"))
+    }
 }
 
 impl Ctx<'_> {
@@ -337,49 +583,128 @@ impl Ctx<'_> {
     }
 
     fn condition(&self, side: &str, c: ConditionToml) -> Result<Condition> {
-        let deprel = |s: &str| {
-            if !s.is_empty()
-                && s.split(':')
-                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
-            {
-                Ok(())
-            } else {
-                Err(format!(
-                    "`{s}` is not a UD relation (e.g. `obl`, `compound:prt`)"
-                ))
-            }
-        };
-        let upos = |s: &str| {
-            if UPOS_TAGS.contains(&s) {
-                Ok(())
-            } else {
-                Err(format!(
-                    "`{s}` is not a universal POS tag ({})",
-                    UPOS_TAGS.join(" ")
-                ))
-            }
-        };
-        let feat = |s: &str| match s.split_once('=') {
-            Some((k, v)) if !k.is_empty() && !v.is_empty() && !s.contains('|') => Ok(()),
-            _ => Err(format!("`{s}` is not a single `Key=Value` feature")),
-        };
-        let nonempty = |s: &str| {
-            if s.is_empty() || s.contains(char::is_whitespace) {
-                Err(format!("`{s}` must be a non-empty word without spaces"))
-            } else {
-                Ok(())
-            }
-        };
         let k = |name: &str| format!("{side}.{name}");
         Ok(Condition {
-            deprel: self.list(&k("deprel"), c.deprel, deprel)?,
-            not_deprel: self.list(&k("not_deprel"), c.not_deprel, deprel)?,
-            upos: self.list(&k("upos"), c.upos, upos)?,
-            not_upos: self.list(&k("not_upos"), c.not_upos, upos)?,
-            feats: self.list(&k("feats"), c.feats, feat)?,
-            not_feats: self.list(&k("not_feats"), c.not_feats, feat)?,
-            lemma: self.list(&k("lemma"), c.lemma, nonempty)?,
-            form: self.list(&k("form"), c.form, nonempty)?,
+            deprel: self.list(&k("deprel"), c.deprel, check_deprel)?,
+            not_deprel: self.list(&k("not_deprel"), c.not_deprel, check_deprel)?,
+            upos: self.list(&k("upos"), c.upos, check_upos)?,
+            not_upos: self.list(&k("not_upos"), c.not_upos, check_upos)?,
+            xpos: self.list(&k("xpos"), c.xpos, check_word)?,
+            not_xpos: self.list(&k("not_xpos"), c.not_xpos, check_word)?,
+            feats: self.list(&k("feats"), c.feats, check_feat)?,
+            not_feats: self.list(&k("not_feats"), c.not_feats, check_feat)?,
+            lemma: self.list(&k("lemma"), c.lemma, check_word)?,
+            not_lemma: self.list(&k("not_lemma"), c.not_lemma, check_word)?,
+            form: self.list(&k("form"), c.form, check_word)?,
+            not_form: self.list(&k("not_form"), c.not_form, check_word)?,
+            capitalized: c.capitalized,
+        })
+    }
+
+    /// `languages = [...]`: `None` when absent or when it holds `*`.
+    fn languages(&self, key: &str, l: Option<Vec<Spanned<String>>>) -> Result<Option<Vec<String>>> {
+        let Some(l) = l else { return Ok(None) };
+        let l = self.list(key, l, check_language)?;
+        Ok((!l.iter().any(|s| s == "*")).then_some(l))
+    }
+
+    fn order(&self, key: &str, o: Option<Spanned<String>>) -> Result<Order> {
+        let Some(o) = o else { return Ok(Order::Any) };
+        match o.get_ref().as_str() {
+            "any" => Ok(Order::Any),
+            "dependent_first" => Ok(Order::DependentFirst),
+            "head_first" => Ok(Order::HeadFirst),
+            other => Err(self.err(
+                o.span(),
+                key,
+                format!("`{other}`: expected any, dependent_first or head_first"),
+            )),
+        }
+    }
+
+    /// A `repair` table (`at` names it in errors: `repair`, `pattern.repair`).
+    fn repair(&self, at: &str, r: RepairToml) -> Result<Repair> {
+        let search = match r.search.get_ref().as_str() {
+            "before" => Search::Before,
+            "after" => Search::After,
+            other => {
+                return Err(self.err(
+                    r.search.span(),
+                    &format!("{at}.search"),
+                    format!("`{other}`: expected before or after"),
+                ))
+            }
+        };
+        let stop = match r.stop {
+            Some(c) => Some(self.condition(&format!("{at}.stop"), c)?),
+            None => None,
+        };
+        let from = self.condition(&format!("{at}.from"), r.from.unwrap_or_default())?;
+        Ok(Repair {
+            search,
+            stop,
+            from,
+            nearest: r.nearest,
+        })
+    }
+
+    /// One of phenomenon `name`'s `[[phenomenon.pattern]]`s.
+    fn pattern(&self, name: &str, p: PatternToml) -> Result<Pattern> {
+        let span = p.dependent.span();
+        let dependent = self.condition("pattern.dependent", p.dependent.into_inner())?;
+        if dependent == Condition::default() {
+            return Err(self.err(
+                span,
+                "pattern.dependent",
+                format!("a pattern of `{name}` needs at least one condition on the dependent"),
+            ));
+        }
+        Ok(Pattern {
+            languages: self.languages("pattern.languages", p.languages)?,
+            order: self.order("pattern.order", p.order)?,
+            dependent,
+            head: self.condition("pattern.head", p.head.unwrap_or_default())?,
+            repair: match p.repair {
+                Some(r) => Some(self.repair("pattern.repair", r)?),
+                None => None,
+            },
+        })
+    }
+
+    /// One `[[phenomenon]]`, its name already checked.
+    fn phenomenon(
+        &self,
+        name: String,
+        span: Range<usize>,
+        p: PhenomenonToml,
+    ) -> Result<Phenomenon> {
+        let dependent = self.condition("dependent", p.dependent)?;
+        if dependent == Condition::default() {
+            return Err(self.err(
+                span,
+                "dependent",
+                format!("phenomenon `{name}` needs at least one condition on the dependent"),
+            ));
+        }
+        let first = Pattern {
+            languages: None,
+            order: self.order("order", p.order)?,
+            dependent,
+            head: self.condition("head", p.head.unwrap_or_default())?,
+            repair: match p.repair {
+                Some(r) => Some(self.repair("repair", r)?),
+                None => None,
+            },
+        };
+        let mut patterns = vec![first];
+        for x in p.pattern {
+            patterns.push(self.pattern(&name, x)?);
+        }
+        Ok(Phenomenon {
+            description: p.description,
+            languages: self.languages("languages", p.languages)?,
+            name,
+            patterns,
         })
     }
 }
@@ -417,79 +742,21 @@ impl RuleSet {
         let mut phenomena = Vec::new();
         for p in raw.phenomenon {
             let span = p.name.span();
-            let name = p.name.into_inner();
+            let name = p.name.clone().into_inner();
             if let Err(e) = ldd_io::name::check(NameKind::Phenomenon, &name, "name") {
                 let why = e.to_string();
                 let why = why.strip_prefix("name: ").unwrap_or(&why).to_string();
                 return Err(ctx.err(span, "name", why));
             }
             if !seen.insert(name.clone()) {
-                return Err(ctx.err(
-                    span,
-                    "name",
-                    format!("phenomenon `{name}` is defined twice"),
-                ));
-            }
-            let languages = match p.languages {
-                None => None,
-                Some(l) => {
-                    let l = ctx.list("languages", l, |s| {
-                        if s == "*"
-                            || (!s.is_empty()
-                                && s.chars()
-                                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-                        {
-                            Ok(())
-                        } else {
-                            Err(format!("`{s}` is not a language code"))
-                        }
-                    })?;
-                    if l.iter().any(|s| s == "*") {
-                        None
-                    } else {
-                        Some(l)
-                    }
-                }
-            };
-            let order = match p.order {
-                None => Order::Any,
-                Some(o) => match o.get_ref().as_str() {
-                    "any" => Order::Any,
-                    "dependent_first" => Order::DependentFirst,
-                    "head_first" => Order::HeadFirst,
-                    other => {
-                        return Err(ctx.err(
-                            o.span(),
-                            "order",
-                            format!("`{other}`: expected any, dependent_first or head_first"),
-                        ))
-                    }
-                },
-            };
-            let dependent = ctx.condition("dependent", p.dependent)?;
-            let head = ctx.condition("head", p.head.unwrap_or_default())?;
-            if dependent == Condition::default() {
-                return Err(ctx.err(
-                    span,
-                    "dependent",
-                    format!("phenomenon `{name}` needs at least one condition on the dependent"),
-                ));
+                let why = format!("phenomenon `{name}` is defined twice");
+                return Err(ctx.err(span, "name", why));
             }
             if phenomena.len() == MAX_PHENOMENA {
-                return Err(ctx.err(
-                    span,
-                    "name",
-                    format!("more than {MAX_PHENOMENA} phenomena (limit)"),
-                ));
+                let why = format!("more than {MAX_PHENOMENA} phenomena (limit)");
+                return Err(ctx.err(span, "name", why));
             }
-            phenomena.push(Phenomenon {
-                name,
-                description: p.description,
-                languages,
-                order,
-                dependent,
-                head,
-            });
+            phenomena.push(ctx.phenomenon(name, span, p)?);
         }
         if phenomena.is_empty() {
             return Err(Error::Config(format!(
@@ -505,7 +772,8 @@ impl RuleSet {
     }
 
     /// Keeps the phenomena to run: the named ones if `only` is given (whatever their
-    /// languages; unknown names are errors), else those whose languages include `lang`.
+    /// languages; unknown names are errors), else those whose languages include `lang`;
+    /// and of each, the patterns of `lang` ([`Phenomenon::for_language`]).
     pub fn select(mut self, only: Option<&[String]>, lang: &str) -> Result<RuleSet> {
         match only {
             Some(names) => {
@@ -524,100 +792,24 @@ impl RuleSet {
             }
             None => self.phenomena.retain(|p| p.applies_to(lang)),
         }
+        for p in &mut self.phenomena {
+            p.for_language(lang);
+        }
         Ok(self)
     }
 
-    /// The matcher that runs these rules.
-    pub fn compile(&self) -> Matcher {
-        Matcher {
-            phenomena: self
-                .phenomena
-                .iter()
-                .map(|p| CompiledPhenomenon {
-                    order: p.order,
-                    dependent: CompiledCondition::new(&p.dependent),
-                    head: CompiledCondition::new(&p.head),
-                })
-                .collect(),
-        }
-    }
-}
-
-/// Compiled rules, ready to match sentences.
-#[derive(Debug, Clone)]
-pub struct Matcher {
-    phenomena: Vec<CompiledPhenomenon>,
-}
-
-#[derive(Debug, Clone)]
-struct CompiledPhenomenon {
-    order: Order,
-    dependent: CompiledCondition,
-    head: CompiledCondition,
-}
-
-/// A [`Condition`] with its lemma and form lists as hash sets.
-#[derive(Debug, Clone)]
-struct CompiledCondition {
-    cond: Condition,
-    lemma: HashSet<String>,
-    form: HashSet<String>,
-}
-
-impl CompiledCondition {
-    fn new(c: &Condition) -> Self {
-        CompiledCondition {
-            lemma: c.lemma.iter().cloned().collect(),
-            form: c.form.iter().cloned().collect(),
-            cond: c.clone(),
-        }
+    /// The built-in default rules (`config/phenomena.toml`).
+    pub fn builtin() -> Result<RuleSet> {
+        Self::parse(BUILTIN_RULES, Path::new("config/phenomena.toml (built in)"))
     }
 
-    fn matches(&self, w: &Word<'_>) -> bool {
-        let c = &self.cond;
-        (c.deprel.is_empty() || c.deprel.iter().any(|p| deprel_matches(p, w.deprel)))
-            && !c.not_deprel.iter().any(|p| deprel_matches(p, w.deprel))
-            && (c.upos.is_empty() || c.upos.iter().any(|u| u == w.upos))
-            && !c.not_upos.iter().any(|u| u == w.upos)
-            && c.feats.iter().all(|f| w.has_feat(f))
-            && !c.not_feats.iter().any(|f| w.has_feat(f))
-            && (self.lemma.is_empty() || self.lemma.contains(w.lemma))
-            && (self.form.is_empty() || self.form.contains(w.form))
-    }
-}
-
-impl Matcher {
-    /// All matches of all phenomena in `sentence`, by phenomenon then dependent id.
-    pub fn detect(&self, sentence: &Sentence<'_>, out: &mut Vec<Match>) {
-        out.clear();
-        for (pi, p) in self.phenomena.iter().enumerate() {
-            for (i, w) in sentence.words.iter().enumerate() {
-                let dep = i as u32 + 1;
-                let Some(h) = w.head.filter(|&h| h != 0 && h != dep) else {
-                    continue;
-                };
-                if !p.dependent.matches(w) {
-                    continue;
-                }
-                let order_ok = match p.order {
-                    Order::Any => true,
-                    Order::DependentFirst => dep < h,
-                    Order::HeadFirst => h < dep,
-                };
-                if !order_ok {
-                    continue;
-                }
-                let Some(hw) = sentence.word(h) else { continue };
-                if p.head.matches(hw) {
-                    out.push(Match {
-                        phenomenon: pi as u16,
-                        dependent: dep,
-                        head: h,
-                        distance: dep.abs_diff(h) - 1,
-                    });
-                }
-            }
-        }
+    /// The paper's rules, built in (`config/phenomena-paper.toml`: the rules of Choshen &
+    /// Abend 2019, the defaults before issue 54), which `--paper-compat` runs.
+    pub fn builtin_paper() -> Result<RuleSet> {
+        Self::parse(
+            BUILTIN_PAPER_RULES,
+            Path::new("config/phenomena-paper.toml (built in)"),
+        )
     }
 }
 
@@ -628,6 +820,21 @@ impl Phenomenon {
             .as_ref()
             .is_none_or(|l| l.iter().any(|x| x == lang))
     }
+
+    /// Keeps the patterns that run for source language `lang`: those written for it if
+    /// there are any, else those written for every language.
+    pub fn for_language(&mut self, lang: &str) {
+        let own = |p: &Pattern| {
+            p.languages
+                .as_ref()
+                .is_some_and(|l| l.iter().any(|x| x == lang))
+        };
+        if self.patterns.iter().any(own) {
+            self.patterns.retain(own);
+        } else {
+            self.patterns.retain(|p| p.languages.is_none());
+        }
+    }
 }
 
 /// Whether `deprel` is `pattern` or a subtype of it (`obl` matches `obl:tmod`).
@@ -637,16 +844,11 @@ pub fn deprel_matches(pattern: &str, deprel: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
 }
 
-impl RuleSet {
-    /// The built-in default rules.
-    pub fn builtin() -> Result<RuleSet> {
-        Self::parse(BUILTIN_RULES, Path::new("config/phenomena.toml (built in)"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{options, Order};
+    use std::path::Path;
+
+    use super::{options, Order, RuleSet};
 
     /// The manifest records an order as the rule file spells it, and reads it back.
     #[test]
@@ -656,5 +858,81 @@ mod tests {
             assert_eq!(serde_json::to_value(rec).unwrap(), o.name());
             assert_eq!(Order::from(rec), o);
         }
+    }
+
+    /// The default rules' top-level patterns are the paper's rules, and every phenomenon
+    /// of one is in the other (the registry's phenomena name both).
+    #[test]
+    fn the_default_rules_start_from_the_papers() {
+        let (now, paper) = (
+            RuleSet::builtin().unwrap(),
+            RuleSet::builtin_paper().unwrap(),
+        );
+        assert_eq!(now.phenomena.len(), paper.phenomena.len());
+        assert_eq!(now.max_distance, paper.max_distance);
+        for (a, b) in now.phenomena.iter().zip(&paper.phenomena) {
+            assert_eq!(
+                (&a.name, &a.description, &a.languages),
+                (&b.name, &b.description, &b.languages)
+            );
+            assert_eq!(a.patterns[0], b.patterns[0], "{}", a.name);
+            assert_eq!(b.patterns.len(), 1, "{}", b.name);
+        }
+        // The German and English patterns replace the paper's for those languages only.
+        let de = now.clone().select(None, "de").unwrap();
+        let particle = de.phenomena.iter().find(|p| p.name == "particle").unwrap();
+        assert!(particle
+            .patterns
+            .iter()
+            .all(|p| p.languages.as_deref() == Some(&["de".to_string()][..])));
+        let nl = now.select(Some(&["particle".to_string()]), "nl").unwrap();
+        assert_eq!(nl.phenomena[0].patterns, paper.phenomena[1].patterns);
+    }
+
+    /// The manifest's record of selected rules reads back as the same rules, patterns and
+    /// repairs included.
+    #[test]
+    fn rules_round_trip_through_their_record() {
+        for lang in ["de", "en", "fr"] {
+            let r = RuleSet::builtin().unwrap().select(None, lang).unwrap();
+            let rec = options::Rules::from(&r);
+            let json = serde_json::to_string(&rec).unwrap();
+            let back: options::Rules = serde_json::from_str(&json).unwrap();
+            assert_eq!(RuleSet::from(&back), r, "{lang}");
+        }
+    }
+
+    /// The new keys are checked like the old ones: errors name the file, the line and
+    /// the key.
+    #[test]
+    fn bad_patterns_and_repairs_are_refused() {
+        let head = "[[phenomenon]]\nname = \"p\"\n[phenomenon.dependent]\nupos = [\"ADP\"]\n";
+        let err = |tail: &str| {
+            RuleSet::parse(&format!("{head}{tail}"), Path::new("r.toml"))
+                .unwrap_err()
+                .to_string()
+        };
+        let e = err("[phenomenon.repair]\nsearch = \"sideways\"\n");
+        assert!(
+            e.contains("r.toml:6:") && e.contains("repair.search") && e.contains("before or after"),
+            "{e}"
+        );
+        let e =
+            err("[[phenomenon.pattern]]\nlanguages = [\"de\"]\n[phenomenon.pattern.dependent]\n");
+        assert!(
+            e.contains("pattern.dependent") && e.contains("at least one condition"),
+            "{e}"
+        );
+        let e = err("[[phenomenon.pattern]]\n[phenomenon.pattern.dependent]\nxpos = [\"A B\"]\n");
+        assert!(
+            e.contains("r.toml:7:") && e.contains("pattern.dependent.xpos"),
+            "{e}"
+        );
+        let e = err("[phenomenon.repair]\nsearch = \"before\"\nwithin = 3\n");
+        assert!(e.contains("unknown field `within`"), "{e}");
+        let e = err("[[phenomenon.pattern]]\nlanguages = [\"d e\"]\n[phenomenon.pattern.dependent]\nupos = [\"ADP\"]\n");
+        assert!(e.contains("pattern.languages"), "{e}");
+        let e = err("[phenomenon.repair]\nsearch = \"before\"\nstop = { upos = [\"PUNC\"] }\n");
+        assert!(e.contains("repair.stop.upos"), "{e}");
     }
 }

@@ -9,18 +9,19 @@ use crate::config::registry::Registry;
 use crate::config::Pair;
 use crate::error::{Error, Result};
 
-/// Which rules run: `rules` (a file) or the pair's rules file or the built-in rules; then
-/// `phenomena` (or the pair's list) if given; else, with the built-in rules and a source
-/// language the model registry knows, the phenomena of the pair's model if it is a
-/// registry model, or of the language's default model (see `config/udpipe-2.5.toml`);
-/// else those whose `languages` include `src_lang`. `max_distance` overrides the rules'
-/// `buckets.max`.
+/// Which rules run: `rules` (a file) or the pair's rules file or the built-in rules (the
+/// paper's with `paper_compat`); then `phenomena` (or the pair's list) if given; else, with
+/// the built-in rules and a source language the model registry knows, the phenomena of the
+/// pair's model if it is a registry model, or of the language's default model (see
+/// `config/udpipe-2.5.toml`); else those whose `languages` include `src_lang`; of each, the
+/// patterns of `src_lang`. `max_distance` overrides the rules' `buckets.max`.
 pub fn select_rules(
     rules: Option<&Path>,
     phenomena: Option<&[String]>,
     max_distance: Option<u32>,
     pair: Option<&Pair>,
     src_lang: &str,
+    paper_compat: bool,
 ) -> Result<RuleSet> {
     let file = rules
         .map(Path::to_path_buf)
@@ -28,6 +29,7 @@ pub fn select_rules(
     let builtin = file.is_none();
     let set = match file {
         Some(p) => RuleSet::load(&p)?,
+        None if paper_compat => RuleSet::builtin_paper()?,
         None => RuleSet::builtin()?,
     };
     let mut only = phenomena

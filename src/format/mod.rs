@@ -13,6 +13,8 @@
 //! - [`manifest`]: `manifest.json` and `summary.csv`, written by `extract` and `merge`,
 //!   read by `score`, `slice`, `compare`, `merge` and `report`.
 //! - [`contrast`]: `contrast`'s `items.jsonl` and `contrast.json`.
+//! - [`detection`]: `check-detection`'s JSON (`--json`) and the figures it records for the
+//!   registry (`--record`, the built-in `config/detection.toml`, read by `languages`).
 //! - [`judged`]: `scores.loci.tsv`, locus accuracy's judgement of every locus per system,
 //!   written by `score --metrics locus`, read by `report`.
 //! - [`locus`]: each set's `locus.tsv` (the source words of every locus and the reference
@@ -44,6 +46,7 @@
 pub mod aligner;
 pub mod command;
 pub mod contrast;
+pub mod detection;
 pub mod judged;
 pub mod locus;
 pub mod manifest;

@@ -34,10 +34,65 @@ pub struct Phenomenon {
     pub languages: Option<Vec<String>>,
     /// Required word order.
     pub order: Order,
+    /// Condition on the dependent word (of its first pattern).
+    pub dependent: Condition,
+    /// Condition on its head (of its first pattern).
+    pub head: Condition,
+    /// The source languages the first pattern was written for (absent: every language).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern_languages: Option<Vec<String>>,
+    /// How the first pattern re-attaches a dependent whose parser head fails (absent: it
+    /// does not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repair: Option<Repair>,
+    /// Its further patterns, tried in order after the first (absent: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub patterns: Vec<Pattern>,
+}
+
+/// A further pattern of a phenomenon (`[[phenomenon.pattern]]`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Pattern {
+    /// Source languages it was written for; `None`: every language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub languages: Option<Vec<String>>,
+    /// Required word order.
+    #[serde(default)]
+    pub order: Order,
     /// Condition on the dependent word.
     pub dependent: Condition,
     /// Condition on its head.
+    #[serde(default)]
     pub head: Condition,
+    /// How a dependent whose parser head fails is re-attached (absent: it is not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repair: Option<Repair>,
+}
+
+/// Where a re-attached dependent's head is looked for.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Search {
+    /// The nearest fitting word before the dependent.
+    Before,
+    /// The nearest fitting word after it.
+    After,
+}
+
+/// A pattern's repair of the parser's attachment.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Repair {
+    /// Where the new head is looked for.
+    pub search: Search,
+    /// Words the search does not pass (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Condition>,
+    /// Only dependents whose parser head meets this are re-attached.
+    #[serde(default, skip_serializing_if = "Condition::is_empty")]
+    pub from: Condition,
+    /// Also re-attach to a fitting word between the dependent and a fitting parser head.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nearest: bool,
 }
 
 /// Relative order of dependent and head.
@@ -69,6 +124,12 @@ pub struct Condition {
     /// Universal POS tags the word must not have.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_upos: Vec<String>,
+    /// Language-specific POS tags (the tagger's tagset).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub xpos: Vec<String>,
+    /// Language-specific POS tags the word must not have.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_xpos: Vec<String>,
     /// Features that must all be present.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub feats: Vec<String>,
@@ -78,9 +139,25 @@ pub struct Condition {
     /// Lemmas.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lemma: Vec<String>,
+    /// Lemmas the word must not have.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_lemma: Vec<String>,
     /// Word forms.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub form: Vec<String>,
+    /// Word forms the word must not have.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_form: Vec<String>,
+    /// Capitalized inside its sentence (absent: either).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capitalized: Option<bool>,
+}
+
+impl Condition {
+    /// Whether it imposes nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == Condition::default()
+    }
 }
 
 /// A per-sentence reordering measure.

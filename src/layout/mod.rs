@@ -21,7 +21,9 @@
 //!
 //! Corpora (`corpora`, `run`): `<dir>/<name>.<files>.<lang>.gz`; aligner models:
 //! `<prefix>.hmm.ldda`, or fast_align's `<prefix>.fwd.ldda`, `<prefix>.rev.ldda`; the
-//! aligner cache: `<cache>/aligners/<key>.json` and the model `<cache>/aligners/<key>.*`.
+//! aligner cache: `<cache>/aligners/<key>.json` and the model `<cache>/aligners/<key>.*`;
+//! `check-detection`'s text of a gold file, parsed into the cache: `<cache>/gold-text.txt`
+//! (a temporary file, removed once parsed).
 //!
 //! In short (what enters → what leaves): the name of every file ldd-sets writes (sets,
 //! marked files, buckets, controls, reorder files, `slice`'s outputs, scores, report, shard
@@ -30,6 +32,9 @@
 
 use std::path::{Path, PathBuf};
 
+/// The text of a gold file's sentences that `check-detection` parses, one per line, in the
+/// parse cache (written as a temporary file and removed once parsed).
+pub const GOLD_TEXT: &str = "gold-text.txt";
 /// The run's record: `OUT/manifest.json`.
 pub const MANIFEST: &str = "manifest.json";
 /// One row per set: `OUT/summary.csv`.

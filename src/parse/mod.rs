@@ -5,12 +5,15 @@
 //! What enters: a corpus side (one sentence per line) and a model (a file, or a pair
 //! config's model name looked up in the models directory). What leaves: a gzip CoNLL-U
 //! file in the parse cache, one tree per corpus line ([`Parsed`]); a corpus's trees, given
-//! or parsed, for the whole corpus or one shard ([`prepare`]).
+//! or parsed, for the whole corpus or one shard ([`prepare`]); a gold treebank's text
+//! parsed, one tree per gold sentence ([`gold`]).
 //!
 //! In short (what enters → what leaves): a corpus side and a model → a cached gzip CoNLL-U,
 //! one tree per line; a corpus's trees, given or parsed, for the whole corpus or a shard's
-//! lines, resolved once for `extract`, `run` and `parse` (`prepare`)
+//! lines, resolved once for `extract`, `run` and `parse` (`prepare`); a gold treebank's
+//! sentences parsed through the cache, one tree per gold sentence (`gold`, `check-detection`)
 
+pub mod gold;
 pub mod prepare;
 
 use std::path::{Path, PathBuf};
@@ -161,16 +164,39 @@ impl TargetModel {
 /// in the models directory (`$LDD_SETS_MODELS`, else the user cache); never downloaded
 /// here: a missing model is an error naming the file and its URL.
 pub fn language_model(lang: &str) -> Result<PathBuf> {
-    let reg = crate::config::registry::Registry::builtin()?;
-    let Some(language) = reg.language(lang) else {
+    let Some((name, spec)) = registry_model(lang, None)? else {
         return Err(Error::Resource(format!(
             "the UDPipe 2.5 registry has no model of `{}` (`ldd-sets languages` lists \
              them); give the model file instead of `auto`",
             ldd_io::error::escape(lang)
         )));
     };
+    let settings = ParseSettings {
+        offline: true,
+        quiet: false,
+        ..ParseSettings::default()
+    };
+    let advice = "or give the model file instead of `auto`";
+    let model = locate_model(Some(&spec), &settings, advice).map_err(|e| match e {
+        Error::Resource(msg) => Error::Resource(format!(
+            "`auto`: the {name} model of the target language: {msg}"
+        )),
+        e => e,
+    })?;
+    Ok(noted(model))
+}
+
+/// The registry's default model of language `lang` with its download source (under `base`
+/// instead of the registry's base URL, if given) and the offline alternatives a shipped
+/// pair config gives it (the small models of ../shared), and the language's name; `None`
+/// when the registry has no model of `lang`.
+pub fn registry_model(lang: &str, base: Option<&str>) -> Result<Option<(String, ModelSpec)>> {
+    let reg = crate::config::registry::Registry::builtin()?;
+    let Some(language) = reg.language(lang) else {
+        return Ok(None);
+    };
     let mut spec =
-        crate::config::Pair::model_source(&reg.model_spec(language.default_model()), None)?;
+        crate::config::Pair::model_source(&reg.model_spec(language.default_model()), base)?;
     // The offline alternatives a shipped pair config gives the same model (the small
     // models of ../shared), as `run` accepts them for a source language.
     for (_, text) in crate::config::SHIPPED_PAIRS {
@@ -185,20 +211,7 @@ pub fn language_model(lang: &str) -> Result<PathBuf> {
             }
         }
     }
-    let settings = ParseSettings {
-        offline: true,
-        quiet: false,
-        ..ParseSettings::default()
-    };
-    let advice = "or give the model file instead of `auto`";
-    let model = locate_model(Some(&spec), &settings, advice).map_err(|e| match e {
-        Error::Resource(msg) => Error::Resource(format!(
-            "`auto`: the {} model of the target language: {msg}",
-            language.name
-        )),
-        e => e,
-    })?;
-    Ok(noted(model))
+    Ok(Some((language.name.clone(), spec)))
 }
 
 /// [`find_model`]'s search; `advice` says how the command names a model file instead.

@@ -2,7 +2,7 @@
 //! `extract`'s, `run`'s and `merge`'s summaries ([`extract`]), `score`'s and `compare`'s
 //! tables ([`scores`]), `align --gold`'s scores ([`align`]), what `sheets` and `tally`
 //! print ([`judge`]), `contrast`'s and `permute`'s summaries ([`contrast`], [`permute`]),
-//! and the registry of models ([`languages`]).
+//! `check-detection`'s table ([`detection`]), and the registry of models ([`languages`]).
 //!
 //! It is also the one sink of everything ldd-sets writes on stdout and stderr: the commands
 //! hand their text to [`out`] and their notes and warnings to [`say`], and the library's
@@ -20,6 +20,7 @@
 
 pub mod align;
 pub mod contrast;
+pub mod detection;
 pub mod extract;
 pub mod judge;
 pub mod languages;

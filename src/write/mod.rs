@@ -11,7 +11,8 @@
 //! ([`summary`]: the set-size table of [`crate::view`], the manifest of
 //! [`crate::format::manifest`]), and a shard's files and record for `merge` ([`shard`]),
 //! all inside a staging directory that becomes OUT only when the run succeeds
-//! (`ldd_io::Staging`); and `align`'s Pharaoh and posterior files ([`alignments`]). What
+//! (`ldd_io::Staging`); `align`'s Pharaoh and posterior files ([`alignments`]); and the
+//! figures `check-detection --record` keeps for the registry ([`detection`]). What
 //! later commands added to a previous output is kept across a re-run that gives the same
 //! sets, or refused ([`later`]).
 //!
@@ -28,6 +29,7 @@
 
 pub mod alignments;
 pub mod controls;
+pub mod detection;
 pub mod later;
 pub mod locus;
 pub mod reorder_files;

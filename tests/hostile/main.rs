@@ -5,6 +5,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod detection;
 mod mqm;
 
 use std::io::Write;

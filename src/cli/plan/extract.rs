@@ -144,6 +144,7 @@ impl Stages {
             s.max_distance,
             Some(&pair),
             src_lang,
+            s.paper_compat,
         )?;
         let note = check_phenomena(&rules, src_lang, !s.no_reorder)?;
         if let Some(note) = note.filter(|_| !quiet) {

@@ -2,6 +2,7 @@
 
 use ldd_sets::config::registry::{Language, Registry};
 use ldd_sets::error::{Error, Result};
+use ldd_sets::format::detection::Recorded;
 
 use super::super::args::languages::LanguagesArgs;
 
@@ -11,6 +12,8 @@ pub struct LanguagesPlan {
     pub registry: &'static Registry,
     /// The one language shown in full (`None`: the table of all).
     pub language: Option<&'static Language>,
+    /// Detection measured against gold trees (`config/detection.toml`, built in).
+    pub measured: Recorded,
 }
 
 /// `languages`'s plan: a code the registry does not know is refused.
@@ -25,5 +28,9 @@ pub fn languages(a: &LanguagesArgs) -> Result<LanguagesPlan> {
         })?),
         None => None,
     };
-    Ok(LanguagesPlan { registry, language })
+    Ok(LanguagesPlan {
+        registry,
+        language,
+        measured: Recorded::builtin()?,
+    })
 }

@@ -13,6 +13,7 @@
 mod align;
 mod contrast;
 mod corpora;
+mod detection;
 mod extract;
 mod judge;
 mod languages;
@@ -34,6 +35,7 @@ use super::args::{AlignArgs, ConfigArgs, ModelArgs, ThreadArgs};
 pub use align::align;
 pub use contrast::contrast;
 pub use corpora::corpora;
+pub use detection::check_detection;
 pub use extract::{extract, run};
 pub use judge::{sheets, tally};
 pub use languages::languages;

@@ -1,0 +1,52 @@
+//! The handler of `check-detection`: the plan, then the library, then the printer.
+
+use super::args::detection::CheckDetectionArgs;
+use super::plan;
+use ldd_sets::detect::check::{check, Parse};
+use ldd_sets::error::Result;
+use ldd_sets::parse::find_model;
+use ldd_sets::parse::gold::parse_gold_text;
+use ldd_sets::printer;
+use ldd_sets::write::detection::record;
+
+pub fn check_detection(a: CheckDetectionArgs) -> Result<()> {
+    let p = plan::check_detection(&a)?;
+    let report = match &p.parsed {
+        Some(conllu) => check(
+            &p.options,
+            &Parse {
+                conllu,
+                model: None,
+            },
+        )?,
+        None => {
+            let model = find_model(p.model.as_ref(), &p.settings)?;
+            let (parsed, sentences) = parse_gold_text(&p.options.gold, &model, &p.settings)?;
+            if !p.quiet {
+                printer::say(&printer::detection::parsed(
+                    &p.options.gold,
+                    sentences,
+                    &parsed,
+                ));
+            }
+            let sha = parsed.entry.model_sha256.as_str();
+            let parse = Parse {
+                conllu: &parsed.conllu,
+                model: Some((&model, sha)),
+            };
+            check(&p.options, &parse)?
+        }
+    };
+    if let Some(file) = &p.record {
+        record(&report, file)?;
+        if !p.quiet {
+            printer::say(&printer::detection::recorded(file));
+        }
+    }
+    if p.json {
+        printer::out(&report.to_json());
+    } else {
+        printer::out(&printer::detection::table(&report, p.show));
+    }
+    Ok(())
+}

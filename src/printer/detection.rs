@@ -1,0 +1,171 @@
+//! `check-detection`'s table: per phenomenon the instances of the gold trees and of the
+//! parse, precision, recall and F1 with their intervals and the share of correct instances
+//! in the right distance bucket; then each phenomenon's misses and false hits, with both
+//! trees' words.
+
+use std::fmt::Write;
+
+use ldd_io::error::escape;
+
+use crate::format::detection::{DetectionReport, Estimate, Instance, PhenomenonResult, WordInfo};
+
+/// A value with 3 decimals, `-` when undefined.
+fn num(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"))
+}
+
+/// `0.875 [0.71, 0.95]`.
+fn estimate(e: &Estimate) -> String {
+    match (e.value, e.low, e.high) {
+        (Some(v), Some(l), Some(h)) => format!("{v:.3} [{l:.2}, {h:.2}]"),
+        (v, _, _) => num(v),
+    }
+}
+
+/// The table of a report, then up to `show` misses and `show` false hits per phenomenon
+/// (none with 0).
+pub fn table(r: &DetectionReport, show: usize) -> String {
+    let mut t = String::new();
+    let [first, last] = r.lines;
+    let _ = writeln!(
+        t,
+        "detection against gold trees: {}, sentences {first}-{last} ({}), {}",
+        escape(&r.gold),
+        if last >= first { last - first + 1 } else { 0 },
+        match &r.model {
+            Some(m) => format!("parsed by {}", escape(m)),
+            None => format!("parse given: {}", escape(&r.parsed)),
+        }
+    );
+    let _ = writeln!(
+        t,
+        "rules: {}, for `{}`, on the parse; reference: {}, on the gold trees\n",
+        escape(&r.rules),
+        escape(&r.language),
+        escape(&r.reference)
+    );
+    let _ = writeln!(
+        t,
+        "{:<24} {:>5} {:>6} {:>7}  {:<20} {:<20} {:<20} bucket right",
+        "phenomenon", "gold", "found", "correct", "precision", "recall", "F1"
+    );
+    for p in &r.phenomena {
+        let bucket = if p.correct == 0 {
+            "-".to_string()
+        } else {
+            format!(
+                "{}/{} ({:.3})",
+                p.bucket_right,
+                p.correct,
+                p.bucket_right as f64 / p.correct as f64
+            )
+        };
+        let _ = writeln!(
+            t,
+            "{:<24} {:>5} {:>6} {:>7}  {:<20} {:<20} {:<20} {bucket}",
+            escape(&p.name),
+            p.gold,
+            p.found,
+            p.correct,
+            estimate(&p.precision),
+            estimate(&p.recall),
+            estimate(&p.f1)
+        );
+    }
+    let _ = writeln!(
+        t,
+        "{:.0}% intervals: Wilson (precision, recall), percentile bootstrap over sentences \
+         (F1, 1000 resamples); bucket right: correct instances whose distance falls in the \
+         same eqK set (all above {} alike)",
+        100.0 * r.confidence,
+        r.max_distance
+    );
+    if show > 0 {
+        for p in &r.phenomena {
+            listing(&mut t, p, show);
+        }
+    }
+    t
+}
+
+/// A phenomenon's misses and false hits, at most `show` of each.
+fn listing(t: &mut String, p: &PhenomenonResult, show: usize) {
+    let kinds = [
+        ("misses", "gold", "parse", &p.misses),
+        ("false hits", "parse", "gold", &p.false_hits),
+    ];
+    for (what, this, other, list) in kinds {
+        if list.is_empty() {
+            continue;
+        }
+        let shown = list.len().min(show);
+        let more = if shown < list.len() {
+            format!(", the first {shown} (all with --json)")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(t, "\n{}: {} {what}{more}", escape(&p.name), list.len());
+        for i in &list[..shown] {
+            let _ = writeln!(t, "  {}", instance(i, this, other));
+        }
+    }
+}
+
+/// `form/UPOS/XPOS`.
+fn word(w: &WordInfo) -> String {
+    format!(
+        "{}/{}/{}",
+        escape(&w.form),
+        escape(&w.upos),
+        escape(&w.xpos)
+    )
+}
+
+/// One miss or false hit: `line 12  gold: an –compound:prt→ kam (d=3) | parse: an –case→ Bahnhof`.
+fn instance(i: &Instance, this: &str, other: &str) -> String {
+    let theirs = match &i.other {
+        None => "no word at these characters (tokenized otherwise)".to_string(),
+        Some(a) => format!(
+            "{} -{}-> {}",
+            word(&a.word),
+            escape(&a.word.deprel),
+            a.head.as_ref().map_or_else(|| "root".to_string(), word)
+        ),
+    };
+    format!(
+        "line {:<5} {this}: {} -{}-> {} (d={}) | {other}: {theirs}",
+        i.line,
+        word(&i.dependent),
+        escape(&i.dependent.deprel),
+        word(&i.head),
+        i.distance
+    )
+}
+
+/// The note of the parse: how many sentences of the gold file, parsed or found in the
+/// cache, by which model.
+pub fn parsed(gold: &std::path::Path, sentences: u64, p: &crate::parse::Parsed) -> String {
+    let what = match p.outcome {
+        ldd_parse::CacheOutcome::Hit => "found in the parse cache".to_string(),
+        ldd_parse::CacheOutcome::Parsed => format!("parsed in {:.1} s", p.seconds),
+        ldd_parse::CacheOutcome::Resumed { from_line } => {
+            format!(
+                "parsed in {:.1} s (resumed at sentence {from_line})",
+                p.seconds
+            )
+        }
+    };
+    format!(
+        "ldd-sets: the text of {sentences} sentences of {} with {}: {what}",
+        ldd_io::error::shown(gold),
+        ldd_io::error::shown(&p.model)
+    )
+}
+
+/// The note that the figures were recorded.
+pub fn recorded(file: &std::path::Path) -> String {
+    format!(
+        "ldd-sets: figures recorded in {}",
+        ldd_io::error::shown(file)
+    )
+}

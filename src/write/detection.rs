@@ -1,0 +1,37 @@
+//! `check-detection --record FILE`: the figures of a measurement recorded in a figures file
+//! (`config/detection.toml` is the built-in one, shown by `ldd-sets languages`), replacing
+//! the entry of the same language, model, gold file and lines; the file is written whole or
+//! not at all.
+
+use std::path::Path;
+
+use crate::config::MAX_CONFIG_BYTES;
+use crate::error::{Error, Result};
+use crate::format::detection::{DetectionReport, Measured, Recorded};
+
+/// The file name of `p`, as the recorded entry names its files.
+fn file_name(p: &str) -> String {
+    Path::new(p)
+        .file_name()
+        .map_or_else(|| p.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Records `r` in `file` (created when absent; an existing file must read as a figures
+/// file, else it is left as it is and refused).
+pub fn record(r: &DetectionReport, file: &Path) -> Result<()> {
+    let before = match ldd_io::fs::kind(file) {
+        None => Recorded::default(),
+        Some(_) => {
+            let text = ldd_io::read_text(file, MAX_CONFIG_BYTES)?;
+            Recorded::parse(&text, &file.display().to_string())?
+        }
+    };
+    let model = r.model.as_deref().map(file_name).unwrap_or_default();
+    let Some(m) = Measured::of(r, &file_name(&r.gold), &model) else {
+        return Err(Error::Config(
+            "--record: a given parse (--parsed) names no model to record figures for".into(),
+        ));
+    };
+    let text = before.with(m).to_toml();
+    ldd_io::write_file_atomic(file, |w| w.write_all(text.as_bytes()))
+}
