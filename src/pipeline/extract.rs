@@ -15,7 +15,7 @@ use crate::align::cache::AlignerSummary;
 use crate::align::ModelType;
 use crate::config::Languages;
 use crate::detect::line::detect_lines;
-use crate::detect::reorder::{align_pairs, measure, ReorderOptions};
+use crate::detect::reorder::{align_pairs, measure, AlignedPairs, ReorderOptions};
 use crate::detect::rules::RuleSet;
 use crate::error::Result;
 use crate::format::manifest::{is_output, CorpusStats, Manifest, Tool, FORMAT_VERSION};
@@ -131,11 +131,7 @@ pub fn extract(
         .transpose()?;
     let mut written = writers.finish()?;
     let (pairs, lengths) = (&scan.pairs, scan.lengths.as_slice());
-    // The reordering of every line, measured here and handed to the writer.
-    let aligned = reorder.zip(aligned).map(|(r, (a, obtained))| {
-        let measures = measure(pairs, &a.alignments, r.paper_compat);
-        (r, (a, obtained), measures)
-    });
+    let aligned = reorder.zip(aligned).map(|(r, a)| measured(r, a, pairs));
     let (reorder, aligner) =
         write_aligned(root, aligned, corpus, langs, pairs, lengths, &mut written)?;
     drop(scan.pairs);
@@ -184,4 +180,14 @@ fn stage(corpus: &CorpusFiles, sets: &SetOptions, out: &Output) -> Result<Stagin
         create_model_dirs(&r.align)?;
     }
     Ok(staging)
+}
+
+/// The reordering of every line of `pairs`, measured by `r` from `aligned`, for the writer.
+fn measured<'r>(
+    r: &'r ReorderOptions,
+    (aligned, obtained): AlignedPairs,
+    pairs: &ldd_align::Corpus,
+) -> (&'r ReorderOptions, AlignedPairs, Vec<ldd_align::Reordering>) {
+    let measures = measure(pairs, &aligned.alignments, r.paper_compat);
+    (r, (aligned, obtained), measures)
 }

@@ -8,13 +8,6 @@
 //! pair — and the merge of a sharded run's outputs are their stages' own, re-exported here
 //! for the commands: [`select_rules`] and [`check_phenomena`] (detect), [`prepare_corpus`]
 //! (parse), [`corpus_jobs`] (read), [`merge`](mod@merge) (its own stage).
-//!
-//! In short (what enters → what leaves): the only module that imports every stage, and only
-//! glues them: `extract` (one corpus, or one shard of it: each step a stage's function,
-//! `extract()` within 60 lines), `run` (a language pair: one aligner for every corpus, then
-//! each corpus parsed and extracted), `align_corpus` (`align`); it re-exports what the
-//! commands resolve first from the stages that own it (`select_rules`, `prepare_corpus`,
-//! `corpus_jobs`) and the `merge` stage. At most 500 lines in all (`tests/architecture.rs`)
 
 pub mod align_corpus;
 pub mod extract;
@@ -51,7 +44,6 @@ pub struct Parsing {
 }
 
 /// `extract`'s corpus: its two sides and its trees.
-#[derive(Debug, Clone)]
 pub struct OneCorpus {
     /// Source side.
     pub source: PathBuf,
