@@ -1,60 +1,57 @@
-"""Refits the locus judgement's constants (src/locus/rule.rs) from `ldd-sets mqm --items`
-on the tuning talks, and prints them beside the code's.
+"""Chooses the locus judgement's one constant (src/locus/rule.rs, `LEXICON`) from
+`ldd-sets mqm --items` on the tuning talks, and prints it beside the code's.
 
 usage: python benches/locus_fit.py ITEMS.tsv [src/locus/rule.rs]
 
-The word rule: logistic regression (scikit-learn, default L2, C = 1) of "a rater marked an
-error there" on the word chrF and the sentence chrF of every judged content word; its
-threshold is the one of highest MCC among the 50th-97th percentiles of the fitted p (95
-steps) with at most 2.5 times the raters' error rate judged incorrect. The locus threshold:
-the same search over the loci's p = 1 - prod(1 - p_word), with at most 2 times the raters'
-rate. Run by `make validate-mqm` on TED talks 1 and 4 (never on the held-out talks).
+`LEXICON` is the aligner's lexical score (the geometric mean of p(t|s) and p(s|t)) from
+which an output word at a content word that is not the reference's word counts as a
+likely translation of it (`correct`) rather than another word (`incorrect`). Every judged
+content word of the items whose raters' verdict is located (the `error` column is 0 or 1)
+is judged again at each threshold of a fixed grid — only words whose evidence is
+`other:S` or `translation:S` change — and the threshold of highest MCC with the raters is
+printed, with the MCC of every threshold. Run by `make validate-mqm` on TED talks 1 and 4
+(never on the held-out talks). Needs nothing beyond Python's standard library.
 """
 import csv
+import math
 import re
 import sys
 
-import numpy as np
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import matthews_corrcoef
+GRID = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5]
 
 
-def threshold(p, y, lo, hi, steps, ratio):
-    best = (-1.0, None)
-    for t in np.quantile(p, np.linspace(lo, hi, steps)):
-        pr = p > t
-        if pr.mean() > ratio * y.mean():
-            continue
-        m = matthews_corrcoef(y, pr)
-        if m > best[0]:
-            best = (m, float(t))
-    return best
+def mcc(pairs):
+    tp = sum(1 for a, p in pairs if a and p)
+    fp = sum(1 for a, p in pairs if a and not p)
+    fn = sum(1 for a, p in pairs if not a and p)
+    tn = len(pairs) - tp - fp - fn
+    d = math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    return (tp * tn - fp * fn) / d if d else 0.0
 
 
 rows = list(csv.DictReader(open(sys.argv[1], encoding='utf-8'), delimiter='\t',
                            quoting=csv.QUOTE_NONE))
-words = [r for r in rows if r['level'] == 'word' and r['judgement'] in ('correct', 'incorrect')]
-X = np.array([[float(r['word_chrf']), float(r['sentence_chrf'])] for r in words])
-y = np.array([r['error'] == '1' for r in words])
-clf = LogisticRegression(max_iter=2000).fit(X, y)
-p = clf.predict_proba(X)[:, 1]
-mcc, t_word = threshold(p, y, 0.5, 0.97, 95, 2.5)
-loci = [r for r in rows if r['level'] == 'locus' and r['judgement'] in ('correct', 'incorrect')]
-fitted = {'INTERCEPT': float(clf.intercept_[0]), 'WORD': float(clf.coef_[0][0]),
-          'SENTENCE': float(clf.coef_[0][1]), 'WORD_THRESHOLD': t_word}
-print(f"fitted on {len(words)} judged content words and {len(loci)} judged loci of {sys.argv[1]}")
-code = {}
+words = [r for r in rows if r['level'] == 'word'
+         and r['judgement'] in ('correct', 'incorrect') and r['error'] in ('0', '1')]
+
+
+def incorrect(r, tau):
+    m = re.fullmatch(r'(other|translation):([0-9.]+)', r['evidence'])
+    return float(m.group(2)) < tau if m else r['judgement'] == 'incorrect'
+
+
+best = None
+print(f"{len(words)} judged content words with a located verdict in {sys.argv[1]}")
+for tau in GRID:
+    pairs = [(incorrect(r, tau), r['error'] == '1') for r in words]
+    m = mcc(pairs)
+    share = sum(a for a, _ in pairs) / len(pairs)
+    print(f"LEXICON {tau:<5}  MCC {m:.4f}  judged incorrect {share:.3f}")
+    if best is None or m > best[0]:
+        best = (m, tau)
+code = None
 if len(sys.argv) > 2:
-    text = open(sys.argv[2], encoding='utf-8').read()
-    for k in ['INTERCEPT', 'WORD', 'SENTENCE', 'WORD_THRESHOLD', 'LOCUS_THRESHOLD']:
-        m = re.search(rf'pub const {k}: f64 = (-?[0-9.]+);', text)
-        code[k] = float(m.group(1)) if m else None
-if loci:
-    # The loci's p from the code's word rule: the items carry the code's p per locus.
-    lp = np.array([float(r['p_error']) for r in loci])
-    ly = np.array([r['error'] == '1' for r in loci])
-    _, fitted['LOCUS_THRESHOLD'] = threshold(lp, ly, 0.3, 0.97, 68, 2.0)
-for k, v in fitted.items():
-    c = code.get(k)
-    print(f"{k:16} fitted {v:+.5f}" + (f"   code {c:+.5f}   difference {v - c:+.5f}" if c is not None else ""))
-print(f"word-level MCC on the tuning items at the fitted threshold: {mcc:.3f}")
+    found = re.search(r'pub const LEXICON: f64 = ([0-9.]+);', open(sys.argv[2]).read())
+    code = float(found.group(1)) if found else None
+print(f"LEXICON fitted {best[1]} (MCC {best[0]:.4f})" +
+      (f"   code {code}" if code is not None else ""))

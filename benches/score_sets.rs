@@ -80,6 +80,7 @@ fn main() {
 
     let args = ScoreOptions {
         hyps: vec![hyp],
+        names: vec!["sys".into()],
         references: vec![tgt],
         settings: Default::default(),
         seg_scores: Vec::new(),

@@ -69,6 +69,10 @@ fn main() {
         .collect();
     let opts = |bootstrap: usize| ScoreOptions {
         hyps: hyps.clone(),
+        names: hyps
+            .iter()
+            .map(|h| ldd_sets::score::system_name(h))
+            .collect(),
         references: vec![tgt.clone()],
         settings: Default::default(),
         seg_scores: Vec::new(),

@@ -12,7 +12,10 @@
 //! [`config`] (language pairs, built-in rules), [`error`] and [`progress`] (the one style of
 //! every progress bar) sit below every stage, [`view`] (the set-size, score, trend and
 //! distance tables, built once for every format) below all that render them;
-//! [`pipeline`] glues the stages together for `extract`, `run` and `align`;
+//! [`layout`] spells every file name and [`format`](mod@format) every serialised form; [`fetch`]
+//! downloads a pair's corpora before anything is read; [`printer`] renders all that the
+//! command line prints; [`pipeline`] glues the stages together for `extract`, `run` and
+//! `align`;
 //! [`merge`](mod@merge) joins the outputs of a sharded run's shards into the output of the
 //! whole corpus. Files are opened and written only through the `ldd-io` crate, CoNLL-U is
 //! the `ldd-conllu` crate, UDPipe is `ldd-parse`, the aligner `ldd-align`, the metrics and

@@ -185,11 +185,13 @@ fn every_command_shown_still_parses() {
                 bad.push(format!("{name}: cannot split `{cmd}`"));
                 continue;
             };
-            // Leading VAR=value assignments.
+            // Leading VAR=value assignments; a redirection (`< system.en`) and what follows
+            // it are the shell's, not the command's arguments.
             let words: Vec<&str> = words
                 .iter()
                 .map(String::as_str)
                 .skip_while(|w| w.contains('=') && !w.starts_with('-'))
+                .take_while(|w| !matches!(*w, "<" | ">" | ">>" | "2>"))
                 .collect();
             match words.first().copied() {
                 Some("ldd-sets") | Some("target/release/ldd-sets") => {

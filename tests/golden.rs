@@ -103,8 +103,150 @@ fn check_manifest_fields(case: &str, out: &Path) {
     );
 }
 
+/// What keeps manifest.json's values from being what the run wrote and read: its
+/// `checksums` are the files' SHA-256 and cover every file; each input's bytes, lines and
+/// SHA-256 are the file's; the corpus has the source's lines; each set and control file
+/// holds the sentences the manifest counts; the tool, languages and default seed and
+/// count of controls (10 where they were written) are the run's. None of it depends on
+/// the detection rules: a re-recorded golden run keeps it true.
+fn manifest_value_errors(m: &serde_json::Value, out: &Path, langs: (&str, &str)) -> Vec<String> {
+    let mut errors = Vec::new();
+    let mut expect = |what: String, got: &serde_json::Value, want: serde_json::Value| {
+        if *got != want {
+            errors.push(format!("{what}: {got} ≠ {want}"));
+        }
+    };
+    let sums: BTreeMap<String, serde_json::Value> = checksums(out)
+        .into_iter()
+        .map(|(p, h)| (p, serde_json::Value::from(h)))
+        .collect();
+    expect("checksums".into(), &m["checksums"], serde_json::json!(sums));
+    for side in ["source", "target", "conllu"] {
+        let i = &m["inputs"][side];
+        if side == "conllu" && i.is_null() {
+            continue; // parsed by the run itself
+        }
+        let Some(bytes) = i["path"].as_str().and_then(|p| std::fs::read(p).ok()) else {
+            expect(
+                format!("inputs.{side}.path"),
+                &i["path"],
+                "a readable file".into(),
+            );
+            continue;
+        };
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count();
+        let sha = format!("{:x}", Sha256::digest(&bytes));
+        expect(
+            format!("inputs.{side}.bytes"),
+            &i["bytes"],
+            bytes.len().into(),
+        );
+        expect(format!("inputs.{side}.sha256"), &i["sha256"], sha.into());
+        if side != "conllu" {
+            expect(format!("inputs.{side}.lines"), &i["lines"], lines.into());
+        }
+    }
+    let src_lines = m["inputs"]["source"]["lines"].clone();
+    expect("corpus.lines".into(), &m["corpus"]["lines"], src_lines);
+    expect(
+        "languages".into(),
+        &m["languages"],
+        serde_json::json!({"source": langs.0, "target": langs.1}),
+    );
+    expect("tool.name".into(), &m["tool"]["name"], "ldd-sets".into());
+    expect(
+        "tool.version".into(),
+        &m["tool"]["version"],
+        env!("CARGO_PKG_VERSION").into(),
+    );
+    expect(
+        "tool.command[1]".into(),
+        &m["tool"]["command"][1],
+        "extract".into(),
+    );
+    errors.extend(set_file_errors(m, out));
+    errors
+}
+
+/// What keeps each set and control file from holding the sentences the manifest counts,
+/// or the controls from their default seed and count (10 where they were written).
+fn set_file_errors(m: &serde_json::Value, out: &Path) -> Vec<String> {
+    let mut errors = Vec::new();
+    let mut expect = |what: String, got: serde_json::Value, want: &serde_json::Value| {
+        if got != *want {
+            errors.push(format!("{what}: {got} ≠ {want}"));
+        }
+    };
+    let lines_of = |rel: &serde_json::Value| {
+        let text =
+            std::fs::read_to_string(out.join(rel.as_str().unwrap_or("-"))).unwrap_or_default();
+        serde_json::Value::from(text.lines().count())
+    };
+    for s in m["sets"].as_array().into_iter().flatten() {
+        let what = format!("sets {}/{}", s["phenomenon"], s["bucket"]);
+        for file in ["source", "target", "ids"] {
+            expect(
+                format!("{what} {file}"),
+                lines_of(&s["files"][file]),
+                &s["sentences"],
+            );
+        }
+    }
+    for c in m["controls"].as_array().into_iter().flatten() {
+        let what = format!("controls {}/{}", c["phenomenon"], c["bucket"]);
+        expect(format!("{what} seed"), c["seed"].clone(), &1.into());
+        let files = c["files"].as_array().map_or(0, Vec::len);
+        expect(format!("{what} files"), c["count"].clone(), &files.into());
+        if c["status"] == "written" {
+            expect(format!("{what} count"), c["count"].clone(), &10.into());
+        }
+        for f in c["files"].as_array().into_iter().flatten() {
+            let file = format!("{what} {}", f["source"]);
+            expect(file, lines_of(&f["source"]), &c["sentences"]);
+        }
+    }
+    errors
+}
+
+/// manifest.json's values against the run (`manifest_value_errors`), and the check itself
+/// against a tampered copy: a set's count, a checksum and an input's size changed are each
+/// found.
+fn check_manifest_values(case: &str, out: &Path, langs: (&str, &str)) {
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert!(
+        m["sets"].as_array().is_some_and(|s| s.len() > 5),
+        "{case}: {}",
+        m["sets"]
+    );
+    let errors = manifest_value_errors(&m, out, langs);
+    assert!(
+        errors.is_empty(),
+        "{case}: manifest.json's values:\n{}",
+        errors.join("\n")
+    );
+    let mut bad = m.clone();
+    bad["sets"][0]["sentences"] = (m["sets"][0]["sentences"].as_u64().unwrap() + 1).into();
+    let first = m["checksums"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    bad["checksums"][first.as_str()] = "0".repeat(64).into();
+    bad["inputs"]["source"]["bytes"] = 1.into();
+    assert_eq!(manifest_value_errors(&bad, out, langs).len(), 5, "{case}");
+}
+
 fn check(case: &str, out: &Path) {
     check_manifest_fields(case, out);
+    let langs = if case.starts_with("pud-en") {
+        ("en", "de")
+    } else {
+        ("de", "en")
+    };
+    check_manifest_values(case, out, langs);
     let got = checksums(out);
     let file = golden_dir().join(format!("{case}.sha256"));
     let text: String = got.iter().map(|(p, h)| format!("{h}  {p}\n")).collect();

@@ -760,7 +760,9 @@ fn tally_names_annotators_by_file_keeps_systems_in_order_and_refuses_unfilled_sh
     );
     // Per (phenomenon, d): the systems, in table order.
     let mut cells: Vec<((String, String), Vec<String>)> = Vec::new();
-    for l in table.lines().skip(2).take_while(|l| !l.is_empty()) {
+    // (The legend under the table, `-: …` and its wrapped lines, is not a row.)
+    let rows = table.lines().skip(2).take_while(|l| !l.is_empty());
+    for l in rows.filter(|l| !l.starts_with("-:") && !l.starts_with(' ')) {
         let c: Vec<&str> = l.split_whitespace().collect();
         let key = (c[0].to_string(), c[1].to_string());
         match cells.iter_mut().find(|(k, _)| *k == key) {

@@ -1,10 +1,11 @@
 //! `mqm` on the real WMT21 TED English→German MQM annotations (../shared/data/mqm): the
-//! campaign exported as a corpus, its sets extracted (the shared English model; the
-//! aligner trained on the campaign and newstest2013, to stay fast), then the raters'
-//! errors located at words by hand on real segments — a target span, an omission in the
-//! source, an unclosed span, two and three raters, a system missing a segment — MQM's
-//! scores against the campaign's own averages, and the agreement statistics against
-//! scikit-learn and scipy.
+//! campaign exported as a corpus, its sets extracted as `make validate-mqm` extracts them
+//! (the shared English model; the aligner trained on the campaign and the shared de-en
+//! corpora), then the raters' errors located at words by hand on real segments — a target
+//! span, an omission in the source, an unclosed span, two and three raters, a system
+//! missing a segment — MQM's scores against the campaign's own averages, the agreement
+//! statistics and their baselines against scikit-learn and scipy, and the held-out figures
+//! against those docs/evaluation.md gives.
 
 mod common;
 
@@ -37,7 +38,10 @@ fn fixture() -> &'static Fixture {
             .args(&["--src-lang", "en", "--tgt-lang", "de", "--quiet"])
             .ok();
         let sets = dir.path().join("sets");
-        let news = data("parallel/newstest2013.de-en");
+        // As `make validate-mqm` makes them: the aligner trained on the campaign and the
+        // shared de-en corpora; the paper's detection rules, on which the locus rule was
+        // tuned and the figures of docs/evaluation.md measured (the built-in rules came
+        // later, issue 54).
         Ldd::cmd("extract")
             .corpus(
                 &ted.join("mqm.en-de.en"),
@@ -46,9 +50,12 @@ fn fixture() -> &'static Fixture {
             )
             .path("--model", &shared().join("models/english-small.udpipe"))
             .path("--cache", &dir.path().join("cache"))
-            .path("--align-train", &news)
+            .path("--align-train", &data("parallel/books-sample.de-en"))
+            .path("--align-train", &data("parallel/multi30k-train.de-en"))
+            .path("--align-train", &data("parallel/newstest2013.de-en"))
             .path("--save-align-model", &dir.path().join("model/ted"))
             .args(&["--offline", "--controls", "0", "--quiet"])
+            .path("--rules", Path::new(common::PAPER_RULES))
             .out(&sets)
             .ok();
         Fixture {
@@ -87,7 +94,11 @@ fn judge(
         .path("--mqm", file)
         .path("--out", out)
         .path("--items", &items)
-        .args(&["--permutations", "200", "--quiet"])
+        .args(if extra.contains(&"--permutations") {
+            &["--quiet"][..]
+        } else {
+            &["--permutations", "200", "--quiet"][..]
+        })
         .args(extra)
         .ok();
     let report: serde_json::Value =
@@ -202,17 +213,27 @@ fn errors_are_located_at_words_by_hand() {
     assert!(v
         .iter()
         .filter(|x| x["form"] != "think")
-        .all(|x| x["error"] == "0"));
+        .all(|x| x["error"] != "1"));
     // metricsystem3, segment 316: `and <v>is designed</v>, again` omitted: `designed`.
     let m = items_of(&items, "metricsystem3", "316");
     assert_eq!(
         m.iter().find(|x| x["form"] == "designed").unwrap()["error"],
         "1"
     );
-    // A judged item has its estimate; others none; positions match the tokens given.
+    // Every item has the evidence that decided it, of its judgement; positions match the
+    // tokens given.
     for x in &items {
-        let judged = x["judgement"] == "correct" || x["judgement"] == "incorrect";
-        assert_eq!(!x["p_error"].is_empty(), judged, "{x:?}");
+        let first = x["evidence"].split([',', ':']).next().unwrap();
+        let judgement = match first {
+            "same" | "present" | "lemma" | "variant" | "translation" => "correct",
+            "other" | "omitted" => "incorrect",
+            "unplaced" => "unaligned",
+            "no_reference" => "no_reference",
+            e => panic!("{e}"),
+        };
+        if x["level"] == "word" {
+            assert_eq!(x["judgement"], judgement, "{x:?}");
+        }
         let n = x["positions"].split_whitespace().count();
         assert_eq!(n, x["output"].split_whitespace().count(), "{x:?}");
     }
@@ -345,14 +366,156 @@ fn several_raters_decide_by_half_and_missing_segments_are_left_out() {
     assert!(absent_or_empty(&t.path().join("bad")));
 }
 
+/// MQM's kept- and changed-order figures (issue 56): loci of two words counted once each
+/// by whether the output keeps the reference's order, among the locus items, with their
+/// rater errors among those items' errors; the TED systems keep some orders and change
+/// others, so a rule that reports every order as kept fails here.
+fn check_order_figures(r: &serde_json::Value, items: &[BTreeMap<String, String>]) {
+    let loci: Vec<&BTreeMap<String, String>> =
+        items.iter().filter(|x| x["level"] == "locus").collect();
+    let errors = loci.iter().filter(|x| x["error"] == "1").count() as u64;
+    let figure = |k: &str, f: &str| r[k][f].as_u64().unwrap();
+    let (kept, changed) = (
+        figure("order_kept", "items"),
+        figure("order_changed", "items"),
+    );
+    assert!(kept > 0 && changed > 0, "kept {kept}, changed {changed}");
+    assert!(kept + changed <= loci.len() as u64, "{} loci", loci.len());
+    for k in ["order_kept", "order_changed"] {
+        assert!(figure(k, "rater_errors") <= figure(k, "items"), "{}", r[k]);
+    }
+    let with_error = figure("order_kept", "rater_errors") + figure("order_changed", "rater_errors");
+    assert!(with_error <= errors, "{with_error} of {errors}");
+}
+
+/// What [`held_out`] gives: mqm.json, the items and the output directory.
+type HeldOut = (serde_json::Value, Vec<BTreeMap<String, String>>, PathBuf);
+
+/// `mqm` on the held-out talks 3, 5 and 6 with the default 1,000 shuffles: mqm.json and
+/// the items, made once for the tests that read them.
+fn held_out() -> &'static HeldOut {
+    static H: OnceLock<HeldOut> = OnceLock::new();
+    H.get_or_init(|| {
+        let out = fixture()._dir.path().join("held-out");
+        let (r, items) = judge(
+            &tsv(),
+            &out,
+            &["--docs", "talk.3,talk.5,talk.6", "--permutations", "1000"],
+        );
+        (r, items, out)
+    })
+}
+
+/// The held-out figures as docs/evaluation.md tabulates them: every level beside its
+/// baseline, then the systems' correlations with MQM's score.
+fn held_out_tables(r: &serde_json::Value) -> String {
+    let f3 = |v: &serde_json::Value| v.as_f64().map_or("-".into(), |x| format!("{x:.3}"));
+    let p = |v: &serde_json::Value| v.as_f64().map_or("-".into(), |x| format!("{x:.3}"));
+    let mut t = String::from(
+        "| held-out talks 3, 5, 6 | items | judged | coverage | raters silent | judged incorrect | \
+         rater error | P(err \\| incorrect) | P(err \\| correct) | MCC | κ | within-item p |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+    );
+    let mut row = |name: &str, a: &serde_json::Value, base: bool| {
+        let (items, coverage, silent) = if base {
+            (String::new(), String::new(), String::new())
+        } else {
+            (
+                a["items"].to_string(),
+                f3(&a["coverage"]),
+                a["silent"]["items"].to_string(),
+            )
+        };
+        t.push_str(&format!(
+            "| {name} | {items} | {} | {coverage} | {silent} | {} | {} | {} | {} | {} | {} | {} |\n",
+            a["judged"],
+            f3(&a["incorrect_share"]),
+            f3(&a["rater_error_rate"]),
+            f3(&a["error_if_incorrect"]),
+            f3(&a["error_if_correct"]),
+            f3(&a["mcc"]),
+            f3(&a["kappa"]),
+            p(&a["permutation_p"]),
+        ));
+    };
+    let chrf = "↳ segment chrF, same share";
+    row("every content word", &r["words"], false);
+    row(chrf, &r["words_baseline"], true);
+    for k in r["kinds"].as_array().unwrap() {
+        let name = if k["kind"] == "reorder" {
+            "reordering"
+        } else {
+            "lexical"
+        };
+        row(&format!("{name} loci: their words"), &k["words"], false);
+        row(chrf, &k["words_baseline"], true);
+        row(&format!("{name} loci"), &k["loci"], false);
+        row(chrf, &k["loci_baseline"], true);
+    }
+    row("every locus", &r["loci"], false);
+    row(chrf, &r["loci_baseline"], true);
+    t.push_str(
+        "\n| 13 systems, held out: against MQM's score | Spearman | Kendall | the raters' own (Spearman, Kendall) |\n\
+         | --- | --- | --- | --- |\n",
+    );
+    let sys = |t: &mut String, name: &str, a: &serde_json::Value, human: bool| {
+        let h = if human {
+            format!("{}, {}", f3(&a["human_spearman"]), f3(&a["human_kendall"]))
+        } else {
+            String::new()
+        };
+        t.push_str(&format!(
+            "| {name} | {} | {} | {h} |\n",
+            f3(&a["spearman"]),
+            f3(&a["kendall"])
+        ));
+    };
+    sys(&mut t, "word accuracy", &r["words"], true);
+    for k in r["kinds"].as_array().unwrap() {
+        let name = if k["kind"] == "reorder" {
+            "reordering"
+        } else {
+            "lexical"
+        };
+        sys(&mut t, &format!("{name} locus accuracy"), &k["loci"], true);
+    }
+    sys(&mut t, "locus accuracy", &r["loci"], true);
+    sys(
+        &mut t,
+        "corpus BLEU (baseline)",
+        &r["words_baseline"],
+        false,
+    );
+    t
+}
+
+/// The held-out figures docs/evaluation.md states are the ones `mqm` gives on the sets
+/// `make validate-mqm` makes; and the judgement carries information about where raters
+/// find errors beyond the words' difficulty (word level: MCC > 0, within-item p below
+/// 0.05 — see docs/evaluation.md for the 0.01 it misses).
+#[test]
+fn held_out_figures_are_the_ones_the_docs_give() {
+    let (r, _, _) = held_out();
+    let tables = held_out_tables(r);
+    println!("{tables}");
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/evaluation.md"))
+            .unwrap();
+    assert!(
+        docs.contains(&tables),
+        "docs/evaluation.md should hold:\n{tables}"
+    );
+    let w = &r["words"];
+    assert!(w["mcc"].as_f64().unwrap() > 0.0);
+    assert!(w["permutation_p"].as_f64().unwrap() < 0.05);
+    assert!(r["judgement"].as_str().unwrap().starts_with("locus:3|"));
+}
+
 #[test]
 fn agreement_equals_scikit_learn_and_scipy() {
     let t = tempfile::tempdir().unwrap();
-    let (r, items) = judge(
-        &tsv(),
-        &t.path().join("out"),
-        &["--docs", "talk.3,talk.5,talk.6"],
-    );
+    let (r, items, _) = held_out();
+    check_order_figures(r, items);
     let items: Vec<&BTreeMap<String, String>> =
         items.iter().filter(|x| x["level"] == "word").collect();
     let judged: Vec<&BTreeMap<String, String>> = items
@@ -360,22 +523,51 @@ fn agreement_equals_scikit_learn_and_scipy() {
         .copied()
         .filter(|x| x["judgement"] == "correct" || x["judgement"] == "incorrect")
         .collect();
+    // The 2×2 table: the judged items whose raters' verdict is located (0 or 1); the
+    // others (no output token for the word: an omission) counted apart.
+    let located: Vec<&BTreeMap<String, String>> = judged
+        .iter()
+        .copied()
+        .filter(|x| !x["error"].is_empty())
+        .collect();
     let w = &r["words"];
     assert_eq!(w["items"].as_u64(), Some(items.len() as u64));
     assert_eq!(w["judged"].as_u64(), Some(judged.len() as u64));
-    let inc_err = judged
+    let silent = judged.len() - located.len();
+    assert_eq!(w["silent"]["items"].as_u64(), Some(silent as u64));
+    assert!(silent > 100, "{silent}");
+    let inc_err = located
         .iter()
         .filter(|x| x["judgement"] == "incorrect" && x["error"] == "1")
         .count();
     assert_eq!(w["incorrect_and_error"].as_u64(), Some(inc_err as u64));
     let p = w["permutation_p"].as_f64().unwrap();
     assert!(p > 0.0 && p <= 1.0);
+    // The baseline: the same number of located items called incorrect, those of lowest
+    // sentence chrF (ties in item order).
+    let incorrect = located
+        .iter()
+        .filter(|x| x["judgement"] == "incorrect")
+        .count();
+    let mut order: Vec<usize> = (0..located.len()).collect();
+    let chrf = |k: usize| located[k]["sentence_chrf"].parse::<f64>().unwrap();
+    order.sort_by(|&a, &b| chrf(a).total_cmp(&chrf(b)).then(a.cmp(&b)));
+    let mut called = vec![0u8; located.len()];
+    for &k in &order[..incorrect] {
+        called[k] = 1;
+    }
     let systems = r["systems"].as_array().unwrap();
     let input = serde_json::json!({
-        "automatic": judged.iter().map(|x| u8::from(x["judgement"] == "incorrect")).collect::<Vec<_>>(),
-        "people": judged.iter().map(|x| x["error"].parse::<u8>().unwrap()).collect::<Vec<_>>(),
+        "automatic": located.iter().map(|x| u8::from(x["judgement"] == "incorrect")).collect::<Vec<_>>(),
+        "people": located.iter().map(|x| x["error"].parse::<u8>().unwrap()).collect::<Vec<_>>(),
         "accuracy": systems.iter().map(|s| s["word_accuracy"].as_f64().unwrap()).collect::<Vec<_>>(),
         "mqm": systems.iter().map(|s| s["mqm"].as_f64().unwrap()).collect::<Vec<_>>(),
+    });
+    let baseline = serde_json::json!({
+        "automatic": called,
+        "people": input["people"],
+        "accuracy": systems.iter().map(|s| s["bleu"].as_f64().unwrap()).collect::<Vec<_>>(),
+        "mqm": input["mqm"],
     });
     // The report's section shows these figures, and leaves out an mqm.json of other sets.
     let html = t.path().join("report.html");
@@ -388,7 +580,7 @@ fn agreement_equals_scikit_learn_and_scipy() {
             .ok();
         std::fs::read_to_string(&html).unwrap()
     };
-    let page = report(&t.path().join("out/mqm.json"));
+    let page = report(&held_out().2.join("mqm.json"));
     let section = &page[page.find("<section id=\"mqm\">").expect("an MQM section")..];
     let section = &section[..section.find("</section>").unwrap()];
     assert!(
@@ -410,11 +602,17 @@ fn agreement_equals_scikit_learn_and_scipy() {
     let Some(want) = python_oracle("sklearn", "agreement.py", &input) else {
         return;
     };
-    for (got, key) in [
-        (&w["mcc"], "mcc"),
-        (&w["kappa"], "kappa"),
-        (&w["spearman"], "spearman"),
-        (&w["kendall"], "kendall"),
+    let want_baseline = python_oracle("sklearn", "agreement.py", &baseline).unwrap();
+    let b = &r["words_baseline"];
+    for (got, key, want) in [
+        (&w["mcc"], "mcc", &want),
+        (&w["kappa"], "kappa", &want),
+        (&w["spearman"], "spearman", &want),
+        (&w["kendall"], "kendall", &want),
+        (&b["mcc"], "mcc", &want_baseline),
+        (&b["kappa"], "kappa", &want_baseline),
+        (&b["spearman"], "spearman", &want_baseline),
+        (&b["kendall"], "kendall", &want_baseline),
     ] {
         let (a, b) = (got.as_f64().unwrap(), want[key].as_f64().unwrap());
         assert!((a - b).abs() < 1e-9, "{key}: {a} {b}");

@@ -286,7 +286,8 @@ fn two_systems_two_columns_and_outputs_agree() {
     let report = tmp.path().join("report");
     let hyps = [a.clone(), b.clone()];
     let mut args = score_args(&out, &hyps);
-    args.extend(["--out", s(&report)]);
+    // --wide: every column (interval, controls, rank) of every system.
+    args.extend(["--out", s(&report), "--wide"]);
     let o = run_ok(&args);
     let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(report.join("scores.csv").exists() && !out.join("scores.csv").exists());

@@ -84,10 +84,19 @@ type Check = fn(&Path, &Output) -> Result<(), String>;
 const EXPECTED: [(&str, &str, Check); 9] = [
     (
         "make demo",
-        "the demo's sets carry their aligner and end in a report",
-        |d, _| {
+        "the demo's sets carry their aligner and end in a report; it prints the set sizes, \
+         the scores and where the report is",
+        |d, o| {
             files(d, &["out/demo/report.html", "out/demo/reorder/aligner.hmm.ldda"])?;
-            manifest_names_its_aligner(&d.join("out/demo"))
+            manifest_names_its_aligner(&d.join("out/demo"))?;
+            let so = String::from_utf8_lossy(&o.stdout);
+            let at = |what: &str| so.find(what).ok_or(format!("no `{what}` in: {so}"));
+            let (sizes, scores) = (at("sentences with a pair at distance >= d")?, at("\nsystem ")?);
+            let report = at("report written to ")?;
+            match sizes < scores && scores < report && so.contains("ref-swap") {
+                true => Ok(()),
+                false => Err(format!("not sizes, scores, report: {so}")),
+            }
         },
     ),
     (
@@ -133,8 +142,10 @@ const EXPECTED: [(&str, &str, Check); 9] = [
             files(&sets, &["manifest.json", "reorder/aligner.hmm.ldda"])?;
             manifest_names_its_aligner(&sets)?;
             let so = String::from_utf8_lossy(&o.stdout);
+            // The corpus the README scores next.
             let next = "ldd-sets score --sets ";
-            match so.contains("\nnext: ") && so.contains(next) {
+            let readme = "/out/de-en/newstest2013 --hyp ";
+            match so.contains("\nnext: ") && so.contains(next) && so.contains(readme) {
                 true => Ok(()),
                 false => Err(format!("no next step: {so}")),
             }
@@ -164,10 +175,10 @@ const EXPECTED: [(&str, &str, Check); 9] = [
         },
     ),
     (
-        "ldd-sets sheets --sets OUT --hyp system-a.en --hyp system-b.en --out sheets",
+        "ldd-sets sheets --sets OUT --hyp system-a.en --hyp system-b.en --out out/sheets",
         "translation items for both systems, with the sets' own aligner",
         |d, _| {
-            let rows = std::fs::read_to_string(d.join("sheets/translation.csv")).unwrap();
+            let rows = std::fs::read_to_string(d.join("out/sheets/translation.csv")).unwrap();
             match rows.lines().count() > 20 {
                 true => Ok(()),
                 false => Err(format!("{} lines", rows.lines().count())),
@@ -175,9 +186,26 @@ const EXPECTED: [(&str, &str, Check); 9] = [
         },
     ),
     (
-        "ldd-sets tally alice.csv bob.csv --key sheets.key.csv --out tally",
-        "the filled sheets counted",
-        |d, _| files(d, &["tally/tally.json", "tally/tally.csv"]),
+        "ldd-sets tally out/alice.csv out/bob.csv --key out/sheets.key.csv --out out/tally --show 5",
+        "the filled sheets counted: annotators who partly agree, their κ, and the \
+         disagreements shown said to be some of them",
+        |d, o| {
+            files(d, &["out/tally/tally.json", "out/tally/tally.csv"])?;
+            let so = String::from_utf8_lossy(&o.stdout);
+            let kappa = so
+                .split("Fleiss' kappa ")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .and_then(|k| k.parse::<f64>().ok());
+            match kappa {
+                Some(k) if k > 0.0 && k < 1.0 => {}
+                _ => return Err(format!("no κ between 0 and 1: {so}")),
+            }
+            match so.contains(" of ") && so.contains(" shown (--show N; all in tally.json)") {
+                true => Ok(()),
+                false => Err(format!("the disagreements do not say how many are shown: {so}")),
+            }
+        },
     ),
     (
         "ldd-sets report --sets out/de-en/newstest2013",
@@ -218,13 +246,53 @@ const EXPECTED: [(&str, &str, Check); 9] = [
     ),
 ];
 
-/// Runs after a command, as a user does between two commands: (command, what, step).
-type Step = fn(&Path);
-const BETWEEN: [(&str, &str, Step); 1] = [(
-    "cp sheets/translation.csv bob.csv",
-    "the two annotators fill their copies of the sheet",
-    fill_sheets,
-)];
+/// Why a command's output is a degenerate example, if it is one (issue 55: a table of
+/// `-` and accuracies of 0.00 that make a working pipeline look broken): a block of it
+/// (lines up to a blank line: a table and its legend) with at least three values —
+/// numbers with decimals, and `-` — every one of them `-` or zero.
+fn degenerate(text: &str) -> Option<String> {
+    for block in text.split("\n\n") {
+        let (mut dashes, mut zeros, mut others) = (0, 0, 0);
+        for w in block.split_whitespace() {
+            let v = w.trim_matches(|c: char| "[](),;*!~%".contains(c));
+            if v == "-" {
+                dashes += 1;
+            } else if v.contains('.') {
+                match v.parse::<f64>() {
+                    Ok(0.0) => zeros += 1,
+                    Ok(_) => others += 1,
+                    Err(_) => {}
+                }
+            }
+        }
+        if others == 0 && dashes + zeros >= 3 {
+            return Some(format!(
+                "{dashes} values `-` and {zeros} zeros, nothing else, in:\n{block}"
+            ));
+        }
+    }
+    None
+}
+
+/// The check catches the two examples issue 55 found — a tally of annotators who never
+/// agree (the old dry run: one says yes to everything, the other no) and a contrast
+/// stand-in that never prefers the reference — and passes real tables.
+#[test]
+fn degenerate_examples_are_caught() {
+    let tally = "phenomenon         d system            units judged   share              CI\n\
+                 particle           1 system-a             5      0       -               -\n\
+                 particle           1 system-b             5      0       -               -\n\
+                 -: no unit judged (every answer unanswered, unsure or `reference lacks it`)\n\
+                 \n\
+                 agreement: raw 0.000  Fleiss' kappa -1.000\n";
+    assert!(degenerate(tally).is_some());
+    let contrast = "contrastive\nset            n   shorter\ncorpus        92~      0.00\n\
+                    particle/ge0  12~      0.00\nparticle/ge1  11~      0.00\n";
+    assert!(degenerate(contrast).is_some());
+    let fine = "BLEU\nset n a Δctl\ncorpus 300 12.09 -\nreflexive/ge0 32~ 9.92 -2.32\n\n\
+                Locus\nset n a Δpos\ncorpus 67~ 100.00 +0.00\n";
+    assert_eq!(degenerate(fine), None);
+}
 
 fn files(dir: &Path, names: &[&str]) -> Result<(), String> {
     match names.iter().find(|f| !dir.join(f).is_file()) {
@@ -245,34 +313,6 @@ fn manifest_names_its_aligner(sets: &Path) -> Result<(), String> {
     match (model.as_str(), sum.is_string()) {
         (Some("reorder/aligner"), true) => Ok(()),
         _ => Err(format!("model {model}, checksum {sum}")),
-    }
-}
-
-/// Answers in `alice.csv` and `bob.csv`, as two annotators who mostly agree: `yes`,
-/// and every fourth item `no` (Bob also says `partly` to every seventh).
-fn fill_sheets(dir: &Path) {
-    for (name, k) in [("alice.csv", 0), ("bob.csv", 7)] {
-        let path = dir.join(name);
-        let mut r = csv::Reader::from_path(&path).unwrap();
-        let header = r.headers().unwrap().clone();
-        let answer = header.iter().position(|h| h == "answer").unwrap();
-        let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
-        let mut w = csv::Writer::from_path(&path).unwrap();
-        w.write_record(&header).unwrap();
-        for (i, row) in rows.iter().enumerate() {
-            let a = match i {
-                i if i % 4 == 3 => "no",
-                i if k > 0 && i % k == 5 => "partly",
-                _ => "yes",
-            };
-            let cells: Vec<&str> = row
-                .iter()
-                .enumerate()
-                .map(|(c, v)| if c == answer { a } else { v })
-                .collect();
-            w.write_record(&cells).unwrap();
-        }
-        w.flush().unwrap();
     }
 }
 
@@ -483,6 +523,13 @@ fn walk() -> Walk {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_path_buf();
     sandbox(&dir);
+    let top = |d: &Path| -> std::collections::BTreeSet<String> {
+        std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let brought = top(&dir);
     let mut env = start_env(&dir);
     let mut w = Walk {
         dir: tmp,
@@ -532,18 +579,33 @@ fn walk() -> Walk {
                 String::from_utf8_lossy(&o.stdout),
                 stderr(&o)
             );
+            let shown = String::from_utf8_lossy(&o.stdout);
+            if std::env::var_os("LDD_SETS_WALK_SHOW").is_some() {
+                eprintln!("$ {cmd}\n{shown}");
+            }
+            if let Some(why) = degenerate(&shown) {
+                panic!("{name}: `{cmd}` shows a degenerate example ({why}):\n{shown}");
+            }
             for (c, what, check) in EXPECTED.iter().filter(|(c, _, _)| *c == cmd) {
                 if let Err(e) = check(&dir, &o) {
                     panic!("{name}: `{c}` should leave {what}: {e}");
                 }
                 w.checked.push(c);
             }
-            for (_, _, step) in BETWEEN.iter().filter(|(c, _, _)| *c == cmd) {
-                step(&dir);
-            }
             w.ran.push(cmd);
         }
     }
+    // Following the pages literally writes into `out/` only (gitignored), never beside
+    // the repository's own files (the walk's directory stands for the repository root).
+    let written: Vec<String> = top(&dir)
+        .difference(&brought)
+        .filter(|f| *f != "out" && *f != ".path-before-export")
+        .cloned()
+        .collect();
+    assert!(
+        written.is_empty(),
+        "the documentation's commands wrote outside out/: {written:?}"
+    );
     w.env = env;
     w
 }
@@ -601,22 +663,22 @@ fn the_readme_and_every_page_run_as_shown_on_each_others_outputs() {
     // What the pages' commands wrote, each on the outputs of the ones before.
     let d = w.dir.path();
     for f in [
-        "sets/pud/manifest.json",
-        "sets/books/manifest.json",
-        "books.de.conllu.gz",
-        "pud.align",
-        "test.align",
-        "aligners/de-en.hmm.ldda",
+        "out/pud/manifest.json",
+        "out/books/manifest.json",
+        "out/books.de.conllu.gz",
+        "out/pud.align",
+        "out/test.align",
+        "out/aligners/de-en.hmm.ldda",
         "out/big/manifest.json",
         "out/big/reorder/aligner.hmm.ldda",
         "out/de-en/newstest2013/scores.json",
         "out/de-en/newstest2013/scores.loci.tsv",
         "out/de-en/newstest2013/report.html",
         "out/de-en/newstest2013/report.tex",
-        "paper/ldd.html",
-        "contrast-scores/scores.json",
-        "scores-ar/scores.json",
-        "locality-sets/scores.json",
+        "out/paper/ldd.html",
+        "out/contrast-scores/scores.json",
+        "out/scores-ar/scores.json",
+        "out/locality-sets/scores.json",
     ] {
         assert!(d.join(f).is_file(), "{f} was not written");
     }

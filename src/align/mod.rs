@@ -539,6 +539,18 @@ impl Trained {
         &self.opts
     }
 
+    /// The aligner's lexical translation probabilities of a source word and a target token,
+    /// `p(target | source)` and `p(source | target)` ([`Aligner::lexical`]), both looked
+    /// up as the aligner saw its words (lowercased when it was trained lowercased).
+    pub fn lexical(&self, source: &str, target: &str) -> (Option<f64>, Option<f64>) {
+        if self.opts.lowercase {
+            self.aligner
+                .lexical(&source.to_lowercase(), &target.to_lowercase())
+        } else {
+            self.aligner.lexical(source, target)
+        }
+    }
+
     /// Saves the model under `prefix` (the files of [`crate::layout::model_files`] that it
     /// has: fast_align's model only in the directions it was trained in), moved into place
     /// together once all are written.

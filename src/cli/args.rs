@@ -301,3 +301,62 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub quiet: QuietArgs,
 }
+
+/// A system on the command line (`--hyp`, `--contrastive`): `FILE`, `NAME=FILE`, `-`
+/// (standard input) or `NAME=-`. What stands before the first `=` is a name when it could
+/// be one (letters, digits, `.`, `_`, `-`, starting with a letter or digit); otherwise the
+/// whole argument is the file, so `dir/a=b.en` and `./a=b.en` name a file whose name holds
+/// `=`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SystemArg {
+    /// The name given with the file (`NAME=`).
+    pub name: Option<String>,
+    /// The file (`-`: standard input).
+    pub path: PathBuf,
+    /// The argument as typed (for messages).
+    pub given: String,
+}
+
+impl SystemArg {
+    /// The file of each system.
+    pub fn paths(systems: &[SystemArg]) -> impl Iterator<Item = &Path> {
+        systems.iter().map(|s| s.path.as_path())
+    }
+}
+
+/// Clap's value parser of `--hyp` and `--contrastive`: [`parse_system`] on UTF-8 text; an
+/// argument that is not UTF-8 is kept as a path without a name, so that the check of every
+/// path's text names its option (exit 4) instead of clap's bare usage error.
+pub fn system_parser() -> impl clap::builder::TypedValueParser<Value = SystemArg> {
+    clap::builder::OsStringValueParser::new().try_map(|given: std::ffi::OsString| {
+        match given.to_str() {
+            Some(text) => parse_system(text),
+            None => Ok(SystemArg {
+                name: None,
+                given: given.to_string_lossy().into_owned(),
+                path: PathBuf::from(given),
+            }),
+        }
+    })
+}
+
+/// Parses a [`SystemArg`] from `FILE` or `NAME=FILE`.
+pub fn parse_system(s: &str) -> std::result::Result<SystemArg, String> {
+    let split = s.split_once('=').filter(|(name, _)| {
+        let mut c = name.chars();
+        c.next().is_some_and(|f| f.is_ascii_alphanumeric())
+            && c.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    });
+    let (name, path) = match split {
+        Some((name, path)) => (Some(name.to_string()), path),
+        None => (None, s),
+    };
+    if path.is_empty() {
+        return Err(format!("expected FILE or NAME=FILE (got `{s}`)"));
+    }
+    Ok(SystemArg {
+        name,
+        path: PathBuf::from(path),
+        given: s.to_string(),
+    })
+}

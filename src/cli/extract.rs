@@ -19,7 +19,7 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
         trust_conllu: p.trust_conllu,
     };
     let parsing = Parsing {
-        model: p.stages.pair.model,
+        model: p.stages.pair.model.clone(),
         settings: p.stages.parse,
         shard: p.stages.shard,
     };
@@ -53,7 +53,7 @@ pub fn run(a: RunArgs) -> Result<()> {
     let quiet = p.quiet;
     let jobs = corpus_jobs(&p.stages.pair, &p.corpora, p.only.as_deref(), &p.out)?;
     let parsing = Parsing {
-        model: p.stages.pair.model,
+        model: p.stages.pair.model.clone(),
         settings: p.stages.parse,
         shard: p.stages.shard,
     };
@@ -83,11 +83,10 @@ pub fn run(a: RunArgs) -> Result<()> {
     if !quiet {
         printer::out(&printer::extract::run_timing(&report));
         if p.stages.shard.is_none() {
-            let dirs: Vec<&Path> = report
-                .corpora
-                .iter()
-                .map(|c| c.report.out.as_path())
-                .collect();
+            // A test set's sets first (the corpus systems are scored on), as the README does.
+            let mut corpora: Vec<_> = report.corpora.iter().collect();
+            corpora.sort_by_key(|c| !p.stages.pair.is_test(&c.corpus.name));
+            let dirs: Vec<&Path> = corpora.iter().map(|c| c.report.out.as_path()).collect();
             printer::out(&printer::extract::next_steps(&dirs, languages.target()));
         }
     }

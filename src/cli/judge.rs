@@ -18,6 +18,7 @@ pub fn sheets(a: SheetsArgs) -> Result<()> {
     let p = plan::sheets(&a)?;
     // The outputs are claimed and checked before any work.
     let mut inputs: Vec<&Path> = p.options.hyps.iter().map(PathBuf::as_path).collect();
+    inputs.retain(|p| !ldd_io::is_stdin(p));
     inputs.push(&p.sets);
     let output = SheetsOutput::new(&p.out, &p.key, &inputs)?;
     let l = load(&p.sets)?;

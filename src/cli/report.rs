@@ -19,6 +19,7 @@ pub fn report(a: ReportArgs) -> Result<()> {
         opts.examples,
         opts.tally.as_deref(),
         opts.mqm.as_deref(),
+        &opts.outputs,
     )?;
     if let (Some(mqm), None, false) = (&opts.mqm, &r.mqm, p.quiet) {
         // Given, read, and made for other sets: the page says so; so does the terminal.

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 use ldd_sets::error::Result;
 use ldd_sets::layout::{report_file, SCORES_JSON};
 use ldd_sets::printer;
+use ldd_sets::printer::score_table::render as render_scores;
 use ldd_sets::printer::scores::{
-    compare_table, earlier_note, elsewhere_report_note, render_table, small_sets_warning,
-    stale_report_note,
+    compare_table, earlier_note, elsewhere_report_note, small_sets_warning, stale_report_note,
+    tokenized_warning,
 };
 use ldd_sets::score::compare::compare as compare_sets;
 use ldd_sets::score::merge::with_earlier;
@@ -28,6 +29,7 @@ pub fn score(a: ScoreArgs) -> Result<()> {
     let opts = &p.options;
     let sets = load(&p.sets)?;
     let scored = score_sets(&sets, opts)?;
+    let tokenized = scored.tokenized;
     let dir = &p.out;
     let (merged, judgements, earlier) =
         with_earlier(dir, scored.scores, scored.judgements, p.replace)?;
@@ -41,9 +43,15 @@ pub fn score(a: ScoreArgs) -> Result<()> {
     );
     inputs.extend(report.reference.as_deref());
     inputs.extend(report.extra_references.iter().map(|r| r.path.as_path()));
+    inputs.retain(|p| !ldd_io::is_stdin(p));
     write_outputs(report, judgements.as_deref(), dir, &inputs)?;
     if !p.quiet {
-        printer::out(&render_table(report));
+        if !p.force {
+            for f in &tokenized {
+                printer::say(&tokenized_warning(f));
+            }
+        }
+        printer::out(&render_scores(report, &p.shown)?);
         if let Some(w) = small_sets_warning(report) {
             printer::say(&w);
         }

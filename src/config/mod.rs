@@ -95,6 +95,10 @@ pub struct CorpusSpec {
     /// (`{ de = "…", en = "…" }`) for `plain`. Checked before the download is used.
     #[serde(default)]
     pub sha256: Option<Sha256Spec>,
+    /// A test set, the corpus systems are scored on (WMT's newstest): what `run` says to
+    /// type next names its sets first.
+    #[serde(default)]
+    pub test: bool,
 }
 
 /// The SHA-256 of a corpus download: one file, or one per language.
@@ -225,6 +229,11 @@ impl std::fmt::Display for PairSpec {
 }
 
 impl Pair {
+    /// Whether the corpus `name` is one of the pair's test sets ([`CorpusSpec::test`]).
+    pub fn is_test(&self, name: &str) -> bool {
+        self.corpus.iter().any(|c| c.test && c.name == name)
+    }
+
     /// The configuration of the pair `spec` names, from the first of:
     /// 1. the file itself for a `.toml` spec;
     /// 2. `<config_dir>/pairs/<name>.toml` (`--config DIR`; the directory must exist);
@@ -396,4 +405,20 @@ pub fn known_pairs(config_dir: &Path) -> Vec<String> {
     v.sort();
     v.dedup();
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shipped de-en and en-de configs mark newstest2013 as the test set (the corpus
+    /// the README scores and `run`'s next steps name first), not Books.
+    #[test]
+    fn newstest2013_is_the_test_set() {
+        for pair in ["de-en", "en-de"] {
+            let (p, _) = Pair::resolve(&pair.parse().unwrap(), None).unwrap();
+            assert!(p.is_test("newstest2013"), "{pair}");
+            assert!(!p.is_test("books"), "{pair}");
+        }
+    }
 }

@@ -235,6 +235,7 @@ impl Registry {
                 })
                 .collect(),
             sha256: None,
+            test: false,
         }
     }
 }

@@ -152,6 +152,110 @@ fn replacements<'c>(
     }
 }
 
+/// A reference token: its byte span in the line and its text.
+type Token<'a> = (Span, &'a str);
+
+/// The words of `tokens`, joined by spaces.
+fn words(tokens: &[Token]) -> String {
+    tokens
+        .iter()
+        .map(|token| token.1)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `dropped`: the reference without the dependent's tokens.
+fn dropped_variant(kind: &str, reference: &str, dep: &[Token]) -> Variant {
+    let spans: Vec<Span> = dep.iter().map(|token| token.0).collect();
+    Variant {
+        kind: kind.to_string(),
+        text: without(reference, &spans),
+        original: words(dep),
+        replacement: String::new(),
+        features: String::new(),
+    }
+}
+
+/// `moved`: the one dependent token removed as `dropped` removes it, then put back right
+/// after the head's last token, with one space before it; `None` when it is already right
+/// after the head (only space between) or inside it.
+fn moved_variant(kind: &str, reference: &str, dep: Token, head: &[Token]) -> Option<Variant> {
+    let ((dep_start, dep_end), word) = dep;
+    let head_end = head.iter().map(|token| token.0 .1).max().unwrap_or(0);
+    let head_start = head.iter().map(|token| token.0 .0).min().unwrap_or(0);
+    let after_head = dep_start >= head_end && reference[head_end..dep_start].trim().is_empty();
+    if after_head || (dep_start >= head_start && dep_end <= head_end) {
+        return None;
+    }
+    let dropped = without(reference, &[(dep_start, dep_end)]);
+    let at = if dep_start >= head_end {
+        head_end
+    } else {
+        head_end - (reference.len() - dropped.len())
+    };
+    Some(Variant {
+        kind: kind.to_string(),
+        text: format!("{} {word}{}", &dropped[..at], &dropped[at..]),
+        original: word.to_string(),
+        replacement: word.to_string(),
+        features: String::new(),
+    })
+}
+
+/// `replaced`: every dependent token replaced by each of its replacements, cased as it.
+fn replaced_variants(
+    kind: &str,
+    reference: &Reference,
+    dep: &[Token],
+    dep_at: &[u32],
+    config: &ContrastConfig,
+    target_lang: &str,
+) -> Vec<Variant> {
+    let text = reference.text;
+    let mut out = Vec::new();
+    for (&((start, end), word), &position) in dep.iter().zip(dep_at) {
+        let (subs, features) = replacements(word, position, reference, config, target_lang);
+        for sub in subs {
+            let sub = cased(sub, word);
+            out.push(Variant {
+                kind: kind.to_string(),
+                text: format!("{}{sub}{}", &text[..start], &text[end..]),
+                original: word.to_string(),
+                replacement: sub,
+                features: features.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// `swapped`: the one dependent token and the one head token exchanged; `None` when they
+/// are the same word.
+fn swapped_variant(kind: &str, reference: &str, dep: Token, head: Token) -> Option<Variant> {
+    let (first, second) = if dep.0 < head.0 {
+        (dep, head)
+    } else {
+        (head, dep)
+    };
+    let ((s1, e1), t1) = first;
+    let ((s2, e2), t2) = second;
+    if t1 == t2 {
+        return None;
+    }
+    Some(Variant {
+        kind: kind.to_string(),
+        text: format!(
+            "{}{t2}{}{t1}{}",
+            &reference[..s1],
+            &reference[e1..s2],
+            &reference[e2..]
+        ),
+        original: format!("{t1} {t2}"),
+        replacement: format!("{t2} {t1}"),
+        features: String::new(),
+    })
+}
+
 /// The variants of the reference `r` for a locus of `phenomenon`.
 pub fn variants(
     phenomenon: &str,
@@ -163,90 +267,31 @@ pub fn variants(
     let (reference, toks) = (r.text, r.toks);
     let at = |p: u32| toks.get(p as usize - 1).map(|t| (span(reference, t), *t));
     // The dependent's tokens and their positions (1-based).
-    let (dep, dep_at): (Vec<(Span, &str)>, Vec<u32>) = loc
+    let (dep, dep_at): (Vec<Token>, Vec<u32>) = loc
         .ref_dep
         .iter()
         .filter_map(|r| Some((at(r.position)?, r.position)))
         .unzip();
-    let head: Vec<(Span, &str)> = loc.ref_head.iter().filter_map(|r| at(r.position)).collect();
-    let words = |v: &[(Span, &str)]| v.iter().map(|x| x.1).collect::<Vec<_>>().join(" ");
+    let head: Vec<Token> = loc.ref_head.iter().filter_map(|r| at(r.position)).collect();
     let mut out = Vec::new();
     for kind in config.kinds(phenomenon) {
         match kind.as_str() {
-            "dropped" if !dep.is_empty() => {
-                let spans: Vec<Span> = dep.iter().map(|x| x.0).collect();
-                out.push(Variant {
-                    kind: kind.clone(),
-                    text: without(reference, &spans),
-                    original: words(&dep),
-                    replacement: String::new(),
-                    features: String::new(),
-                });
-            }
+            "dropped" if !dep.is_empty() => out.push(dropped_variant(kind, reference, &dep)),
             "moved" if dep.len() == 1 && !head.is_empty() => {
-                let ((ds, de), d) = dep[0];
-                let he = head.iter().map(|x| x.0 .1).max().unwrap_or(0);
-                let hs = head.iter().map(|x| x.0 .0).min().unwrap_or(0);
-                // Already right after the head (only space between), or inside it: no
-                // variant.
-                if (ds >= he && reference[he..ds].trim().is_empty()) || (ds >= hs && de <= he) {
-                    continue;
-                }
-                // The dependent removed as `dropped` removes it, then put back right after
-                // the head's last token, with one space before it.
-                let dropped = without(reference, &[(ds, de)]);
-                let at = if ds >= he {
-                    he
-                } else {
-                    he - (reference.len() - dropped.len())
-                };
-                let text = format!("{} {d}{}", &dropped[..at], &dropped[at..]);
-                out.push(Variant {
-                    kind: kind.clone(),
-                    text,
-                    original: d.to_string(),
-                    replacement: d.to_string(),
-                    features: String::new(),
-                });
+                out.extend(moved_variant(kind, reference, dep[0], &head));
             }
             "replaced" => {
-                for (&((s, e), d), &p) in dep.iter().zip(&dep_at) {
-                    let (subs, features) = replacements(d, p, r, config, target_lang);
-                    for x in subs {
-                        let x = cased(x, d);
-                        out.push(Variant {
-                            kind: kind.clone(),
-                            text: format!("{}{x}{}", &reference[..s], &reference[e..]),
-                            original: d.to_string(),
-                            replacement: x,
-                            features: features.clone(),
-                        });
-                    }
-                }
+                out.extend(replaced_variants(
+                    kind,
+                    r,
+                    &dep,
+                    &dep_at,
+                    config,
+                    target_lang,
+                ));
             }
             "swapped" if dep.len() == 1 && head.len() == 1 && dep[0].0 != head[0].0 => {
-                let (a, b) = if dep[0].0 < head[0].0 {
-                    (dep[0], head[0])
-                } else {
-                    (head[0], dep[0])
-                };
-                let ((s1, e1), t1) = a;
-                let ((s2, e2), t2) = b;
-                if t1 == t2 {
-                    continue;
-                }
-                out.push(Variant {
-                    kind: kind.clone(),
-                    text: format!(
-                        "{}{t2}{}{t1}{}",
-                        &reference[..s1],
-                        &reference[e1..s2],
-                        &reference[e2..]
-                    ),
-                    original: format!("{t1} {t2}"),
-                    replacement: format!("{t2} {t1}"),
-                    features: String::new(),
-                });
+                out.extend(swapped_variant(kind, reference, dep[0], head[0]));
             }
             _ => {}
         }
@@ -262,15 +307,8 @@ pub fn is_contrast_dir(dir: &Path) -> bool {
     crate::format::is_record::<ContrastRecord>(&dir.join(layout::CONTRAST_RECORD))
 }
 
-/// The items of every distinct locus of `l` (phenomenon, line, dependent, head; in the
-/// order of the phenomena in the manifest, then of line, dependent and head) that has
-/// variants, and the number of loci without any.
-pub fn items(
-    l: &Loaded,
-    config: &ContrastConfig,
-    tagger: Option<&Tagger>,
-) -> Result<(Vec<ContrastItem>, u64)> {
-    let target_lang = l.m.languages.target();
+/// Refuses a tagger for a target language whose pronouns the rules do not list.
+fn check_tagger(config: &ContrastConfig, tagger: Option<&Tagger>, target_lang: &str) -> Result<()> {
     if tagger.is_some() && !config.pronouns.contains_key(target_lang) {
         return Err(Error::Config(format!(
             "contrast --target-model: the variant rules list no pronouns of `{}` \
@@ -278,38 +316,43 @@ pub fn items(
             ldd_io::error::escape(target_lang)
         )));
     }
-    let mut sets: Vec<(usize, Vec<Locus>)> = Vec::new();
-    for k in 0..l.units.len() {
-        if let Some(rows) = locus_rows(l, k)? {
-            sets.push((k, rows));
+    Ok(())
+}
+
+/// A set (its unit's index) and its locus rows.
+type LocusSet = (usize, Vec<Locus>);
+
+/// The locus rows of every set that has a locus file (at least one), and whether the
+/// aligner tokenized the reference as pretokenized (the sets must have been aligned).
+fn locus_sets(loaded: &Loaded) -> Result<(Vec<LocusSet>, bool)> {
+    let mut sets: Vec<LocusSet> = Vec::new();
+    for unit in 0..loaded.units.len() {
+        if let Some(rows) = locus_rows(loaded, unit)? {
+            sets.push((unit, rows));
         }
     }
     if sets.is_empty() {
         return Err(Error::Config(format!(
             "{} names no locus file (the sets were made by an older ldd-sets); extract again",
-            ldd_io::error::shown(&l.manifest_path)
+            ldd_io::error::shown(&loaded.manifest_path)
         )));
     }
-    let Some(r) = &l.m.reorder else {
+    let Some(reorder) = &loaded.m.reorder else {
         return Err(Error::Config(format!(
             "contrast: {} records no aligner (the sets were made with --no-reorder), so its \
              locus files have no reference words to change; extract again without --no-reorder",
-            ldd_io::error::shown(&l.manifest_path)
+            ldd_io::error::shown(&loaded.manifest_path)
         )));
     };
-    let pretokenized = r.options.align.pretokenized;
-    let by_set: Vec<(usize, &[Locus])> = sets.iter().map(|(k, r)| (*k, r.as_slice())).collect();
-    let distinct = distinct_loci(l, &by_set);
-    let ids: Vec<u32> = {
-        let mut v: Vec<u32> = distinct
-            .iter()
-            .map(|d| sets[d.set].1[d.row].id as u32)
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
-    for side in [&l.m.inputs.source.path, &l.m.inputs.target.path] {
+    Ok((sets, reorder.options.align.pretokenized))
+}
+
+/// The source and reference lines `ids`, each side read as the sets were made from it
+/// (its SHA-256 as the manifest records it): another line count or one edited word would
+/// change which word is dropped.
+fn read_lines(loaded: &Loaded, ids: &[u32]) -> Result<(Vec<String>, Vec<String>)> {
+    let manifest = &loaded.m;
+    for side in [&manifest.inputs.source.path, &manifest.inputs.target.path] {
         if !side.is_file() {
             return Err(Error::Io {
                 path: side.clone(),
@@ -318,25 +361,23 @@ pub fn items(
                     format!(
                         "the corpus {} records is not there (paths are as given to extract, \
                          relative to the directory it ran in: run contrast from there)",
-                        ldd_io::error::shown(&l.manifest_path)
+                        ldd_io::error::shown(&loaded.manifest_path)
                     ),
                 ),
             });
         }
     }
-    // Each side read as the sets were made from it (its SHA-256 as the manifest records
-    // it): another line count or one edited word would change which word is dropped.
     let mut sides = Vec::new();
-    for side in [&l.m.inputs.source, &l.m.inputs.target] {
-        let input = open_corpus_long(&side.path, l.m.corpus.lines, &l.manifest_path)?;
-        let (lines, n, sha) = read_selected_hashed(input, &ids)?;
-        if n != l.m.corpus.lines || sha != side.sha256 {
+    for side in [&manifest.inputs.source, &manifest.inputs.target] {
+        let input = open_corpus_long(&side.path, manifest.corpus.lines, &loaded.manifest_path)?;
+        let (lines, n, sha) = read_selected_hashed(input, ids)?;
+        if n != manifest.corpus.lines || sha != side.sha256 {
             return Err(Error::Data(format!(
                 "{}: changed since the sets of {} were made from it ({n} lines, SHA-256 {sha}; \
                  the manifest records {} lines, {}); extract again",
                 ldd_io::error::shown(&side.path),
-                ldd_io::error::shown(&l.manifest_path),
-                l.m.corpus.lines,
+                ldd_io::error::shown(&loaded.manifest_path),
+                manifest.corpus.lines,
                 side.sha256
             )));
         }
@@ -344,6 +385,61 @@ pub fn items(
     }
     let references = sides.pop().unwrap_or_default();
     let sources = sides.pop().unwrap_or_default();
+    Ok((sources, references))
+}
+
+/// The item of a locus with its variants, numbered `number`, its source line at
+/// `first_line` of the item files.
+fn contrast_item(
+    number: usize,
+    phenomenon: &str,
+    buckets: Vec<String>,
+    loc: &Locus,
+    lines: (&str, &str),
+    variants: Vec<Variant>,
+    first_line: u64,
+) -> ContrastItem {
+    ContrastItem {
+        item: format!("C{number:06}"),
+        phenomenon: phenomenon.to_string(),
+        sets: buckets,
+        distance: loc.distance,
+        line: loc.id,
+        source: lines.0.to_string(),
+        reference: lines.1.to_string(),
+        locus: ItemLocus {
+            dep: loc.dep.id,
+            dep_word: loc.dep.form.clone(),
+            head: loc.head.as_ref().map(|h| h.id),
+            head_word: loc.head.as_ref().map(|h| h.form.clone()),
+            ref_dep: loc.ref_dep.iter().map(|r| r.position).collect(),
+            ref_head: loc.ref_head.iter().map(|r| r.position).collect(),
+        },
+        variants,
+        first_line,
+    }
+}
+
+/// The items of every distinct locus of `l` (phenomenon, line, dependent, head; in the
+/// order of the phenomena in the manifest, then of line, dependent and head) that has
+/// variants, and the number of loci without any: loci → lines → variants → items.
+pub fn items(
+    l: &Loaded,
+    config: &ContrastConfig,
+    tagger: Option<&Tagger>,
+) -> Result<(Vec<ContrastItem>, u64)> {
+    let target_lang = l.m.languages.target();
+    check_tagger(config, tagger, target_lang)?;
+    let (sets, pretokenized) = locus_sets(l)?;
+    let by_set: Vec<(usize, &[Locus])> = sets.iter().map(|(k, r)| (*k, r.as_slice())).collect();
+    let distinct = distinct_loci(l, &by_set);
+    let mut ids: Vec<u32> = distinct
+        .iter()
+        .map(|d| sets[d.set].1[d.row].id as u32)
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let (sources, references) = read_lines(l, &ids)?;
     let line: BTreeMap<u32, (&String, &String)> = ids
         .iter()
         .copied()
@@ -353,8 +449,7 @@ pub fn items(
     for d in distinct {
         let (unit, rows) = &sets[d.set];
         let (loc, phenomenon) = (&rows[d.row], &l.units[*unit].set.phenomenon);
-        let id = loc.id;
-        let Some((source, reference)) = line.get(&(id as u32)) else {
+        let Some((source, reference)) = line.get(&(loc.id as u32)) else {
             continue;
         };
         let toks = ldd_align::line_tokens(reference, pretokenized);
@@ -362,7 +457,7 @@ pub fn items(
         let replaces =
             !loc.ref_dep.is_empty() && config.kinds(phenomenon).iter().any(|k| k == "replaced");
         let tags = match tagger {
-            Some(t) if replaces => Some(t.tags(id as u32, &toks)?),
+            Some(t) if replaces => Some(t.tags(loc.id as u32, &toks)?),
             _ => None,
         };
         let r = Reference {
@@ -377,25 +472,11 @@ pub fn items(
         }
         let first_line = next;
         next += 1 + v.len() as u64;
-        items.push(ContrastItem {
-            item: format!("C{:06}", items.len() + 1),
-            phenomenon: phenomenon.clone(),
-            sets: d.buckets,
-            distance: loc.distance,
-            line: id,
-            source: source.to_string(),
-            reference: reference.to_string(),
-            locus: ItemLocus {
-                dep: loc.dep.id,
-                dep_word: loc.dep.form.clone(),
-                head: loc.head.as_ref().map(|h| h.id),
-                head_word: loc.head.as_ref().map(|h| h.form.clone()),
-                ref_dep: loc.ref_dep.iter().map(|r| r.position).collect(),
-                ref_head: loc.ref_head.iter().map(|r| r.position).collect(),
-            },
-            variants: v,
-            first_line,
-        });
+        let lines = (source.as_str(), reference.as_str());
+        let number = items.len() + 1;
+        items.push(contrast_item(
+            number, phenomenon, d.buckets, loc, lines, v, first_line,
+        ));
     }
     Ok((items, skipped))
 }
@@ -438,6 +519,154 @@ fn round_trips(cell: &str) -> bool {
     !cell.starts_with('"')
 }
 
+/// An item in ContraPro's format; `toks` are the reference's tokens.
+fn contrapro_item(item: &ContrastItem, corpus: &str, toks: &[&str]) -> ContraProItem {
+    let head_toks: Vec<&str> = item
+        .locus
+        .ref_head
+        .iter()
+        .filter_map(|&p| toks.get(p as usize - 1).copied())
+        .collect();
+    ContraProItem {
+        document: corpus.to_string(),
+        segment: item.line,
+        src_segment: item.source.clone(),
+        ref_segment: item.reference.clone(),
+        src_pronoun: item.phenomenon.clone(),
+        ref_pronoun: lowest_set(&item.sets),
+        ante_distance: item.distance,
+        intrasegmental: true,
+        src_ante_phrase: item.locus.head_word.clone().unwrap_or_default(),
+        ref_ante_phrase: head_toks.join(" "),
+        errors: item
+            .variants
+            .iter()
+            .map(|v| ContraProError {
+                contrastive: v.text.clone(),
+                replacement: v.replacement.clone(),
+                kind: v.kind.clone(),
+            })
+            .collect(),
+        item: item.item.clone(),
+    }
+}
+
+/// An item in LingEval97's format (its error kind LingEval97's own where the phenomenon
+/// has one).
+fn lingeval_item(item: &ContrastItem, corpus: &str) -> LingEvalItem {
+    let lingeval_kind = LINGEVAL97
+        .iter()
+        .find(|(p, _)| *p == item.phenomenon)
+        .map(|(_, c)| c.to_string());
+    LingEvalItem {
+        source: item.source.clone(),
+        reference: item.reference.clone(),
+        origin: format!("{corpus}.{}", item.line),
+        errors: item
+            .variants
+            .iter()
+            .map(|v| LingEvalError {
+                kind: lingeval_kind
+                    .clone()
+                    .unwrap_or_else(|| contrast_label(&item.phenomenon, &v.kind)),
+                contrastive: v.text.clone(),
+                distance: item.distance,
+            })
+            .collect(),
+    }
+}
+
+/// A line of the plain-text sides: no line break inside.
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
+}
+
+/// The texts of the files of `contrast`, built item by item.
+#[derive(Default)]
+struct ContrastFiles {
+    jsonl: String,
+    source: String,
+    target: String,
+    aces_tsv: String,
+    aces_jsonl: String,
+    contrapro: Vec<ContraProItem>,
+    lingeval: Vec<LingEvalItem>,
+}
+
+impl ContrastFiles {
+    /// A variant's row of ACES (variant kinds ACES has a phenomenon for), in JSON lines
+    /// and, when every cell reads back as written, in the TSV file.
+    fn add_aces(
+        &mut self,
+        item: &ContrastItem,
+        variant: &Variant,
+        langpair: &str,
+        record: &mut ContrastRecord,
+    ) -> Result<()> {
+        let Some((_, phenomena, _)) = ACES.iter().find(|(k, _, _)| *k == variant.kind) else {
+            return Ok(());
+        };
+        let row = AcesRow {
+            source: item.source.clone(),
+            good: item.reference.clone(),
+            incorrect: variant.text.clone(),
+            reference: item.reference.clone(),
+            phenomena: phenomena.to_string(),
+            langpair: langpair.to_string(),
+            ldd_phenomenon: contrast_label(&item.phenomenon, &variant.kind),
+            ldd_item: item.item.clone(),
+        };
+        self.aces_jsonl.push_str(&json(&row)?);
+        self.aces_jsonl.push('\n');
+        record.aces_rows += 1;
+        let cells = [
+            spreadsheet_tsv_cell(&row.source),
+            spreadsheet_tsv_cell(&row.good),
+            spreadsheet_tsv_cell(&row.incorrect),
+            spreadsheet_tsv_cell(&row.reference),
+            spreadsheet_tsv_cell(&row.phenomena),
+            spreadsheet_tsv_cell(&row.langpair),
+            spreadsheet_tsv_cell(&row.ldd_phenomenon),
+            spreadsheet_tsv_cell(&row.ldd_item),
+        ];
+        if cells.iter().all(|c| round_trips(c)) {
+            let _ = writeln!(self.aces_tsv, "{}", cells.join("\t"));
+            record.aces_tsv_rows += 1;
+        }
+        Ok(())
+    }
+
+    /// An item with its variants, in every format, counted in `record`.
+    fn add(
+        &mut self,
+        item: &ContrastItem,
+        corpus: &str,
+        pretokenized: bool,
+        langpair: &str,
+        record: &mut ContrastRecord,
+    ) -> Result<()> {
+        self.jsonl.push_str(&json(item)?);
+        self.jsonl.push('\n');
+        let _ = writeln!(self.source, "{}", one_line(&item.source));
+        let _ = writeln!(self.target, "{}", one_line(&item.reference));
+        *record
+            .per_phenomenon
+            .entry(item.phenomenon.clone())
+            .or_default() += 1;
+        let toks = ldd_align::line_tokens(&item.reference, pretokenized);
+        self.contrapro.push(contrapro_item(item, corpus, &toks));
+        self.lingeval.push(lingeval_item(item, corpus));
+        for variant in &item.variants {
+            let _ = writeln!(self.source, "{}", one_line(&item.source));
+            let _ = writeln!(self.target, "{}", one_line(&variant.text));
+            record.variants += 1;
+            *record.per_type.entry(variant.kind.clone()).or_default() += 1;
+            self.add_aces(item, variant, langpair, record)?;
+        }
+        Ok(())
+    }
+}
+
 /// The files of `contrast` from its items: `(name, text)` in the order they are written.
 fn files(
     l: &Loaded,
@@ -450,115 +679,28 @@ fn files(
             .as_ref()
             .is_some_and(|r| r.options.align.pretokenized);
     let corpus = corpus_name(l);
-    let mut jsonl = String::new();
-    let (mut src, mut tgt) = (String::new(), String::new());
-    let mut aces_tsv = format!("{ACES_HEADER}\n");
-    let mut aces_jsonl = String::new();
-    let (mut contrapro, mut lingeval) = (Vec::new(), Vec::new());
-    for it in items {
-        jsonl.push_str(&json(it)?);
-        jsonl.push('\n');
-        let one = |s: &str| s.replace(['\n', '\r'], " ");
-        let _ = writeln!(src, "{}", one(&it.source));
-        let _ = writeln!(tgt, "{}", one(&it.reference));
-        *record
-            .per_phenomenon
-            .entry(it.phenomenon.clone())
-            .or_default() += 1;
-        let toks = ldd_align::line_tokens(&it.reference, pretokenized);
-        let head_toks: Vec<&str> = it
-            .locus
-            .ref_head
-            .iter()
-            .filter_map(|&p| toks.get(p as usize - 1).copied())
-            .collect();
-        let lingeval_kind = LINGEVAL97
-            .iter()
-            .find(|(p, _)| *p == it.phenomenon)
-            .map(|(_, c)| c.to_string());
-        contrapro.push(ContraProItem {
-            document: corpus.clone(),
-            segment: it.line,
-            src_segment: it.source.clone(),
-            ref_segment: it.reference.clone(),
-            src_pronoun: it.phenomenon.clone(),
-            ref_pronoun: lowest_set(&it.sets),
-            ante_distance: it.distance,
-            intrasegmental: true,
-            src_ante_phrase: it.locus.head_word.clone().unwrap_or_default(),
-            ref_ante_phrase: head_toks.join(" "),
-            errors: it
-                .variants
-                .iter()
-                .map(|v| ContraProError {
-                    contrastive: v.text.clone(),
-                    replacement: v.replacement.clone(),
-                    kind: v.kind.clone(),
-                })
-                .collect(),
-            item: it.item.clone(),
-        });
-        lingeval.push(LingEvalItem {
-            source: it.source.clone(),
-            reference: it.reference.clone(),
-            origin: format!("{corpus}.{}", it.line),
-            errors: it
-                .variants
-                .iter()
-                .map(|v| LingEvalError {
-                    kind: lingeval_kind
-                        .clone()
-                        .unwrap_or_else(|| contrast_label(&it.phenomenon, &v.kind)),
-                    contrastive: v.text.clone(),
-                    distance: it.distance,
-                })
-                .collect(),
-        });
-        for v in &it.variants {
-            let _ = writeln!(src, "{}", one(&it.source));
-            let _ = writeln!(tgt, "{}", one(&v.text));
-            record.variants += 1;
-            *record.per_type.entry(v.kind.clone()).or_default() += 1;
-            let Some((_, phenomena, _)) = ACES.iter().find(|(k, _, _)| *k == v.kind) else {
-                continue;
-            };
-            let row = AcesRow {
-                source: it.source.clone(),
-                good: it.reference.clone(),
-                incorrect: v.text.clone(),
-                reference: it.reference.clone(),
-                phenomena: phenomena.to_string(),
-                langpair: format!("{sl}-{tl}"),
-                ldd_phenomenon: contrast_label(&it.phenomenon, &v.kind),
-                ldd_item: it.item.clone(),
-            };
-            aces_jsonl.push_str(&json(&row)?);
-            aces_jsonl.push('\n');
-            record.aces_rows += 1;
-            let cells = [
-                spreadsheet_tsv_cell(&row.source),
-                spreadsheet_tsv_cell(&row.good),
-                spreadsheet_tsv_cell(&row.incorrect),
-                spreadsheet_tsv_cell(&row.reference),
-                spreadsheet_tsv_cell(&row.phenomena),
-                spreadsheet_tsv_cell(&row.langpair),
-                spreadsheet_tsv_cell(&row.ldd_phenomenon),
-                spreadsheet_tsv_cell(&row.ldd_item),
-            ];
-            if cells.iter().all(|c| round_trips(c)) {
-                let _ = writeln!(aces_tsv, "{}", cells.join("\t"));
-                record.aces_tsv_rows += 1;
-            }
-        }
+    let langpair = format!("{sl}-{tl}");
+    let mut out = ContrastFiles {
+        aces_tsv: format!("{ACES_HEADER}\n"),
+        ..Default::default()
+    };
+    for item in items {
+        out.add(item, &corpus, pretokenized, &langpair, record)?;
     }
     Ok(vec![
-        (layout::CONTRAST_ITEMS.to_string(), jsonl),
-        (layout::contrast_side(sl), src),
-        (layout::contrast_side(tl), tgt),
-        (layout::CONTRAST_CONTRAPRO.to_string(), pretty(&contrapro)?),
-        (layout::CONTRAST_LINGEVAL97.to_string(), pretty(&lingeval)?),
-        (layout::CONTRAST_ACES.to_string(), aces_tsv),
-        (layout::CONTRAST_ACES_JSONL.to_string(), aces_jsonl),
+        (layout::CONTRAST_ITEMS.to_string(), out.jsonl),
+        (layout::contrast_side(sl), out.source),
+        (layout::contrast_side(tl), out.target),
+        (
+            layout::CONTRAST_CONTRAPRO.to_string(),
+            pretty(&out.contrapro)?,
+        ),
+        (
+            layout::CONTRAST_LINGEVAL97.to_string(),
+            pretty(&out.lingeval)?,
+        ),
+        (layout::CONTRAST_ACES.to_string(), out.aces_tsv),
+        (layout::CONTRAST_ACES_JSONL.to_string(), out.aces_jsonl),
     ])
 }
 
@@ -647,5 +789,49 @@ mod tests {
         assert_eq!(without("broke out; the", &[(6, 9)]), "broke; the");
         // Adjacent tokens.
         assert_eq!(without("a b c.", &[(2, 3), (4, 5)]), "a.");
+    }
+
+    fn tokens<'a>(line: &'a str, words: &[&'a str]) -> Vec<Token<'a>> {
+        let mut from = 0;
+        words
+            .iter()
+            .map(|word| {
+                let start = from + line[from..].find(word).unwrap();
+                from = start + word.len();
+                ((start, from), &line[start..from])
+            })
+            .collect()
+    }
+
+    /// `moved` puts the dependent right after the head's last token, and makes no variant
+    /// of a dependent already there; `swapped` exchanges the two words, none for the same
+    /// word twice.
+    #[test]
+    fn moved_and_swapped_by_hand() {
+        let line = "Er hat es gestern gesehen .";
+        let toks = tokens(line, &["es", "gesehen"]);
+        let moved = moved_variant("moved", line, toks[0], &toks[1..]).unwrap();
+        assert_eq!(moved.text, "Er hat gestern gesehen es .");
+        let toks = tokens(line, &["gesehen", "."]);
+        assert!(moved_variant("moved", line, toks[1], &toks[..1]).is_none());
+        let toks = tokens(line, &["Er", "es"]);
+        let swapped = swapped_variant("swapped", line, toks[1], toks[0]).unwrap();
+        assert_eq!(swapped.text, "es hat Er gestern gesehen .");
+        assert_eq!(
+            (swapped.original.as_str(), swapped.replacement.as_str()),
+            ("Er es", "es Er")
+        );
+        let line = "sich und sich";
+        let toks = tokens(line, &["sich", "und", "sich"]);
+        assert!(swapped_variant("swapped", line, toks[0], toks[2]).is_none());
+        let dropped = dropped_variant(
+            "dropped",
+            "Er hat es gesehen",
+            &tokens("Er hat es gesehen", &["es"]),
+        );
+        assert_eq!(
+            (dropped.text.as_str(), dropped.original.as_str()),
+            ("Er hat gesehen", "es")
+        );
     }
 }

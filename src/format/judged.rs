@@ -16,11 +16,13 @@
 //! | `system` | the system's name |
 //! | `judgement` | `correct`, `incorrect`, `unaligned` (the output has no token aligned to a word the reference has one for: not judged) or `no_reference` (the reference has no token aligned to either word: not judged) |
 //! | `ref_dep`, `ref_dep_words`, `ref_head`, `ref_head_words` | the reference tokens aligned to the dependent and the head: positions (1-based, in `reference`) and tokens, space-separated |
-//! | `hyp_dep`, `hyp_dep_words`, `hyp_head`, `hyp_head_words` | the same for the system's output (positions in `output`) |
+//! | `hyp_dep`, `hyp_dep_words`, `hyp_head`, `hyp_head_words` | the same for the system's output (positions in `output`): the tokens aligned to the word, and those the judgement found to render it elsewhere (evidence `present`, `unplaced`) |
 //! | `source` | the source line's words (the tree's words; word *k* is ID *k*) |
 //! | `reference`, `output` | the reference and the output, tokenized as the aligner tokenizes them |
-//! | `p_error` | the rule's estimate that a rater marks an error at the locus (4 decimals; empty when not judged; docs/evaluation.md) |
+//! | `p_error` | `locus:2`'s estimate that a rater marks an error at the locus (4 decimals); empty in files of `locus:3`, which has none |
 //! | `order` | for a locus of two words: `kept` when the output has their tokens in the reference's relative order, `changed` when not, empty when a side has no token for one of them |
+//! | `evidence` | what decided each word, the dependent's then the head's, comma-separated: `same`, `lemma`, `variant`, `translation:S`, `present` (correct), `unplaced` (unaligned), `other:S`, `omitted` (incorrect), `no_reference`; `S` the aligner's lexical score of the best output token (docs/evaluation.md) |
+//! | `rule` | the rule's version (`locus:3`); files written before it have neither column, and are `locus:2`'s or `locus:1`'s |
 //!
 //! Tokens are separated by single spaces; a space, tab or line break inside a word is
 //! written as `_`. A text cell that a spreadsheet would take for a formula gets a leading
@@ -35,6 +37,12 @@ use crate::format::locus::Word;
 /// The header row of `scores.loci.tsv`.
 pub const HEADER: &str = "phenomenon\tsets\tid\tdistance\tdep\tdep_word\thead\thead_word\t\
 system\tjudgement\tref_dep\tref_dep_words\tref_head\tref_head_words\t\
+hyp_dep\thyp_dep_words\thyp_head\thyp_head_words\tsource\treference\toutput\tp_error\torder\t\
+evidence\trule";
+
+/// The header of files written by `locus:2` (read with `evidence` and `rule` empty).
+pub const HEADER_2: &str = "phenomenon\tsets\tid\tdistance\tdep\tdep_word\thead\thead_word\t\
+system\tjudgement\tref_dep\tref_dep_words\tref_head\tref_head_words\t\
 hyp_dep\thyp_dep_words\thyp_head\thyp_head_words\tsource\treference\toutput\tp_error\torder";
 
 /// The header of files written before `p_error` and `order` (read with both empty).
@@ -42,8 +50,9 @@ pub const HEADER_1: &str = "phenomenon\tsets\tid\tdistance\tdep\tdep_word\thead\
 system\tjudgement\tref_dep\tref_dep_words\tref_head\tref_head_words\t\
 hyp_dep\thyp_dep_words\thyp_head\thyp_head_words\tsource\treference\toutput";
 
-/// Columns of a row (rows of [`HEADER_1`]'s files have the first 21).
-const COLUMNS: usize = 23;
+/// Columns of a row (rows of [`HEADER_2`]'s files have the first 23, [`HEADER_1`]'s the
+/// first 21).
+const COLUMNS: usize = 25;
 
 /// Locus accuracy's judgement of one locus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -124,6 +133,10 @@ pub struct Judged {
     pub p_error: Option<f64>,
     /// For two words: whether the output keeps the reference's order of their tokens.
     pub order: Option<bool>,
+    /// What decided each word (`locus:3`; empty in older files).
+    pub evidence: String,
+    /// The rule's version (empty in files written before `locus:3`).
+    pub rule: String,
 }
 
 /// A token as a cell part: whitespace inside it as `_`.
@@ -177,7 +190,7 @@ impl Judged {
         }
         let _ = write!(
             s,
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             cell(token(&self.system)),
             self.judgement.name(),
             positions(&self.ref_dep),
@@ -197,6 +210,8 @@ impl Judged {
                 Some(false) => "changed",
                 None => "",
             },
+            cell(token(&self.evidence)),
+            cell(token(&self.rule)),
         );
         s
     }
@@ -207,8 +222,8 @@ impl Judged {
         let cells: Vec<std::borrow::Cow<str>> =
             text.split('\t').map(super::from_spreadsheet).collect();
         let mut c: Vec<&str> = cells.iter().map(|x| x.as_ref()).collect();
-        if c.len() == COLUMNS - 2 {
-            c.extend(["", ""]);
+        if c.len() == COLUMNS - 4 || c.len() == COLUMNS - 2 {
+            c.resize(COLUMNS, "");
         }
         if c.len() != COLUMNS {
             return Err(Error::input(
@@ -333,6 +348,8 @@ impl Judged {
             output,
             p_error,
             order,
+            evidence: c[23].to_string(),
+            rule: c[24].to_string(),
         })
     }
 }
@@ -347,7 +364,7 @@ pub fn for_each_row(
     super::for_each_tsv_row_of(
         r,
         path,
-        &[HEADER, HEADER_1],
+        &[HEADER, HEADER_2, HEADER_1],
         "a locus judgements file (scores.loci.tsv)",
         |line, n| f(Judged::parse(line, path, n)?, n),
     )
@@ -381,8 +398,10 @@ mod tests {
             source: w("Brach der Krieg aus ?"),
             reference: w("broke out the war ?"),
             output: w("broke the war"),
-            p_error: Some(0.3125),
+            p_error: None,
             order: Some(false),
+            evidence: "omitted,same".into(),
+            rule: "locus:3".into(),
         }
     }
 
@@ -393,10 +412,29 @@ mod tests {
         assert_eq!(
             row,
             "particle\tge1 ge2 eq2\t12\t2\t4\taus\t1\tBrach\tsys-a\tincorrect\t2\tout\t1\tbroke\t\
-             \t\t1\tbroke\tBrach der Krieg aus ?\tbroke out the war ?\tbroke the war\t0.3125\tchanged"
+             \t\t1\tbroke\tBrach der Krieg aus ?\tbroke out the war ?\tbroke the war\t\tchanged\t\
+             omitted,same\tlocus:3"
         );
         assert_eq!(row.split('\t').count(), HEADER.split('\t').count());
         assert_eq!(Judged::parse(&row, Path::new("x"), 2).unwrap(), j);
+    }
+
+    #[test]
+    fn rows_of_older_rules_read_with_what_they_have() {
+        let row = sample().row();
+        let cells: Vec<&str> = row.split('\t').collect();
+        // `locus:2`: no evidence nor rule, a p_error.
+        let mut two: Vec<&str> = cells[..23].to_vec();
+        two[21] = "0.3125";
+        let j = Judged::parse(&two.join("\t"), Path::new("x"), 2).unwrap();
+        assert_eq!(j.p_error, Some(0.3125));
+        assert_eq!((j.evidence.as_str(), j.rule.as_str()), ("", ""));
+        assert_eq!(j.order, Some(false));
+        // `locus:1`: nor p_error and order.
+        let j = Judged::parse(&cells[..21].join("\t"), Path::new("x"), 2).unwrap();
+        assert_eq!((j.p_error, j.order, j.rule.as_str()), (None, None, ""));
+        assert_eq!(HEADER_2.split('\t').count(), 23);
+        assert_eq!(HEADER_1.split('\t').count(), 21);
     }
 
     #[test]
@@ -409,7 +447,7 @@ mod tests {
             c.join("\t")
         };
         for (text, want) in [
-            ("a\tb".to_string(), "expected 23"),
+            ("a\tb".to_string(), "expected 25"),
             (with(21, "1.5"), "column `p_error`"),
             (with(22, "maybe"), "column `order`"),
             (with(2, "x"), "column `id`"),

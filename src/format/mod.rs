@@ -83,8 +83,8 @@ fn needs_quote(s: &str) -> bool {
         .is_some_and(formula_start)
 }
 
-/// A text cell of a CSV or TSV file that people open in spreadsheets (the annotation
-/// sheets and their key, `tally.csv`, `scores.loci.tsv`, `aces.tsv`), made safe to open as
+/// A text cell of a CSV or TSV file that people open in spreadsheets (every CSV file,
+/// written by [`csv_text`]; `scores.loci.tsv`, `aces.tsv`), made safe to open as
 /// OWASP's CSV-injection guidance says: text starting with `=`, `+`, `-`, `@`, a tab or a
 /// carriage return gets a leading `'`, so a spreadsheet shows it as text instead of
 /// running it as a formula — and so does text of leading `'`s before one of those, so that
@@ -95,6 +95,47 @@ pub fn to_spreadsheet(s: &str) -> std::borrow::Cow<'_, str> {
     } else {
         s.into()
     }
+}
+
+/// The one writer of the CSV files ldd-sets writes (`scores.csv`, `summary.csv`, the
+/// annotation sheets and their key, `tally.csv`, `mqm.csv`): `header`, then each row, every
+/// cell made safe for spreadsheets ([`to_spreadsheet`]: a system name `=HYPERLINK(…)` from
+/// an old file is shown, never run) and quoted as CSV needs (RFC 4180).
+pub fn csv_text<R, C>(header: &[&str], rows: impl IntoIterator<Item = R>) -> String
+where
+    R: IntoIterator<Item = C>,
+    C: AsRef<str>,
+{
+    let mut w = csv::Writer::from_writer(Vec::new());
+    // Writing to memory fails only on a record of another length, which the callers'
+    // fixed columns rule out; such a record is written as it is anyway.
+    let _ = w.write_record(header);
+    for row in rows {
+        let cells: Vec<String> = row
+            .into_iter()
+            .map(|c| to_spreadsheet(c.as_ref()).into_owned())
+            .collect();
+        let _ = w.write_record(&cells);
+    }
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// [`csv_text`] of rows of a serialisable type (each row's fields in their order).
+pub fn csv_of<T: serde::Serialize>(header: &[&str], rows: &[T]) -> csv::Result<String> {
+    let mut plain = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    for r in rows {
+        plain.serialize(r)?;
+    }
+    let plain = plain.into_inner().map_err(|e| e.into_error())?;
+    let records: Vec<csv::StringRecord> = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(plain.as_slice())
+        .records()
+        .collect::<csv::Result<_>>()?;
+    Ok(csv_text(header, records.iter().map(|r| r.iter())))
 }
 
 /// The text of a cell written by [`to_spreadsheet`]: its leading `'` removed where that
@@ -181,5 +222,19 @@ mod tests {
         }
         // A spreadsheet that drops the `'` on saving: the same text.
         assert_eq!(from_spreadsheet("=1+2"), "=1+2");
+    }
+
+    #[test]
+    fn the_csv_writer_quotes_fields_and_formulas() {
+        let rows = [
+            ["=HYPERLINK(\"x\")", "-1.5", "a,b"],
+            ["@SUM(A1)", "", "x\ny"],
+        ];
+        assert_eq!(
+            csv_text(&["a", "b", "c"], rows),
+            "a,b,c\n\"'=HYPERLINK(\"\"x\"\")\",-1.5,\"a,b\"\n'@SUM(A1),,\"x\ny\"\n"
+        );
+        let none: [[&str; 1]; 0] = [];
+        assert_eq!(csv_text(&["a"], none), "a\n");
     }
 }

@@ -458,12 +458,22 @@ impl Counted {
     }
 }
 
+/// Judged items without a located rater verdict ([`Agreement::silent`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Silent {
+    /// Items.
+    pub items: u64,
+    /// Of them, judged incorrect.
+    pub incorrect: u64,
+}
+
 /// The agreement of the automatic judgement with the raters at one level (words or loci).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Agreement {
     /// Items (system × word or locus, on rated segments).
     pub items: u64,
-    /// Of them judged (correct or incorrect).
+    /// Of them judged (correct or incorrect); those with a located rater verdict make the
+    /// 2×2 table.
     pub judged: u64,
     /// `judged / items`.
     pub coverage: Option<f64>,
@@ -491,6 +501,11 @@ pub struct Agreement {
     pub permutation_p: Option<f64>,
     /// Its shuffles.
     pub permutations: usize,
+    /// Items judged where the raters' verdict cannot be located — the output has no
+    /// token for the word, and no rater marked the word in the source — left out of the
+    /// 2×2 table (MQM marks errors on the output's words).
+    #[serde(default)]
+    pub silent: Silent,
     /// Items left unjudged because the output has no token for them.
     pub unaligned: Counted,
     /// Items left unjudged because the reference has no token for them.
@@ -566,6 +581,42 @@ pub struct SystemRow {
     pub locus_accuracy: Option<f64>,
     /// Share of loci without a rater error (×100): human locus accuracy.
     pub human_locus_accuracy: Option<f64>,
+    /// Corpus BLEU (sacreBLEU's defaults) of its rated segments: the system-level baseline.
+    #[serde(default)]
+    pub bleu: Option<f64>,
+    /// Its accuracies on lexical and on reordering loci, in the order of
+    /// [`MqmReport::kinds`].
+    #[serde(default)]
+    pub kinds: Vec<KindAccuracy>,
+}
+
+/// One system's automatic and human accuracy on one kind of locus (×100).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct KindAccuracy {
+    /// `lexical` or `reorder`.
+    pub kind: String,
+    /// Loci judged.
+    pub loci: u64,
+    /// Their accuracy.
+    pub accuracy: Option<f64>,
+    /// Share of the loci without a rater error.
+    pub human_accuracy: Option<f64>,
+}
+
+/// The agreement on one kind of locus (lexical, reordering), each level beside its
+/// baseline.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct KindAgreement {
+    /// `lexical` or `reorder`.
+    pub kind: String,
+    /// The loci's words, each an item (a locus of two words gives two).
+    pub words: Agreement,
+    /// Its baseline ([`MqmReport::words_baseline`]).
+    pub words_baseline: Agreement,
+    /// The loci.
+    pub loci: Agreement,
+    /// Its baseline.
+    pub loci_baseline: Agreement,
 }
 
 /// One system's loci of one set: the human and the automatic accuracy.
@@ -612,8 +663,12 @@ pub struct Disagreement {
     pub head: String,
     /// The judgement.
     pub judgement: String,
-    /// The rule's estimate.
+    /// `locus:2`'s estimate (files of `locus:3` have none).
+    #[serde(default)]
     pub p_error: Option<f64>,
+    /// What decided each word (`locus:3`): the dependent's, then the head's.
+    #[serde(default)]
+    pub evidence: String,
     /// Whether the raters saw an error.
     pub rater_error: bool,
     /// The source words.
@@ -649,6 +704,17 @@ pub struct MqmReport {
     pub words: Agreement,
     /// Agreement on the sets' loci.
     pub loci: Agreement,
+    /// The baseline of `words`: at the item level, segment chrF calling the judged items
+    /// of lowest chrF incorrect, as many as the judgement does; at the system level,
+    /// corpus BLEU (`spearman`, `kendall`). Absent from files of `locus:2`.
+    #[serde(default)]
+    pub words_baseline: Agreement,
+    /// The baseline of `loci`, the same way.
+    #[serde(default)]
+    pub loci_baseline: Agreement,
+    /// Lexical and reordering loci apart, each beside its baselines.
+    #[serde(default)]
+    pub kinds: Vec<KindAgreement>,
     /// Loci of two words whose output keeps the reference's order, and their rater errors.
     pub order_kept: Counted,
     /// Loci whose output changes it.
@@ -721,14 +787,13 @@ pub struct Item {
     pub positions: Vec<u32>,
     /// The judgement.
     pub judgement: String,
-    /// The word chrF (judged words).
-    pub word_chrf: Option<f64>,
-    /// The sentence chrF.
+    /// What decided it ([`crate::locus::rule::Evidence`]; a locus: each word's).
+    pub evidence: String,
+    /// The output line's sentence chrF (not part of the judgement: the baseline's
+    /// evidence).
     pub sentence_chrf: f64,
-    /// The rule's estimate (judged words).
-    pub p_error: Option<f64>,
-    /// Whether the raters saw an error there.
-    pub error: bool,
+    /// Whether the raters saw an error there (`None`: no verdict can be located there).
+    pub error: Option<bool>,
 }
 
 #[cfg(test)]

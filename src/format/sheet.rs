@@ -445,28 +445,12 @@ fn unquoted(rec: csv::StringRecord) -> csv::StringRecord {
     out
 }
 
-/// The CSV text of `rows` under `header` (written even without rows), every cell made safe
-/// for spreadsheets ([`super::to_spreadsheet`]).
+/// The CSV text of `rows` under `header` (written even without rows), by the one CSV
+/// writer ([`super::csv_of`]: every cell made safe for spreadsheets).
 pub fn to_csv<T: Serialize>(header: &[&str], rows: &[T]) -> Result<Vec<u8>> {
-    let data = |e: csv::Error| Error::Data(e.to_string());
-    let mut plain = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(Vec::new());
-    for r in rows {
-        plain.serialize(r).map_err(data)?;
-    }
-    let plain = plain.into_inner().map_err(|e| Error::Data(e.to_string()))?;
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(header).map_err(data)?;
-    let mut r = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(plain.as_slice());
-    for rec in r.records() {
-        let rec = rec.map_err(data)?;
-        w.write_record(rec.iter().map(|c| super::to_spreadsheet(c).into_owned()))
-            .map_err(data)?;
-    }
-    w.into_inner().map_err(|e| Error::Data(e.to_string()))
+    Ok(super::csv_of(header, rows)
+        .map_err(|e| Error::Data(e.to_string()))?
+        .into_bytes())
 }
 
 /// The rows of the CSV file `path` (a leading BOM allowed, as spreadsheets save it; cells

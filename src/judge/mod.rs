@@ -16,6 +16,7 @@
 //! refused), then matched to the corpus lines and compared with the locus judgement, or
 //! exported as a corpus (`mqm`)
 
+pub mod agreement;
 pub mod campaign;
 pub mod form;
 pub mod mqm;
@@ -30,7 +31,6 @@ use crate::error::{Error, Result};
 use crate::format::sheet::{
     header, is_key_file, to_csv, SheetKind, SheetsRecord, TallyReport, KEY_COLUMNS,
 };
-use crate::format::to_spreadsheet;
 use crate::layout;
 
 /// Whether `dir` is a sheets directory written by `sheets` (it has a readable
@@ -106,27 +106,12 @@ impl SheetsOutput {
     }
 }
 
-/// `tally.csv`: one row per group, text cells safe for spreadsheets
-/// ([`to_spreadsheet`]).
+/// `tally.csv`: one row per group, by the one CSV writer ([`crate::format::csv_text`]).
 pub fn tally_csv(r: &TallyReport) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record([
-        "kind",
-        "phenomenon",
-        "distance",
-        "system",
-        "units",
-        "judged",
-        "correct",
-        "share",
-        "ci_low",
-        "ci_high",
-        "answers",
-    ]);
     let opt = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
-    for g in &r.groups {
+    let rows = r.groups.iter().map(|g| {
         let answers: Vec<String> = g.answers.iter().map(|(a, n)| format!("{a}:{n}")).collect();
-        let cells = [
+        [
             r.kind.clone(),
             g.phenomenon.clone(),
             g.distance.to_string(),
@@ -138,10 +123,24 @@ pub fn tally_csv(r: &TallyReport) -> String {
             opt(g.ci_low),
             opt(g.ci_high),
             answers.join(";"),
-        ];
-        let _ = w.write_record(cells.iter().map(|c| to_spreadsheet(c).into_owned()));
-    }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+        ]
+    });
+    crate::format::csv_text(
+        &[
+            "kind",
+            "phenomenon",
+            "distance",
+            "system",
+            "units",
+            "judged",
+            "correct",
+            "share",
+            "ci_low",
+            "ci_high",
+            "answers",
+        ],
+        rows,
+    )
 }
 
 /// Whether `path` is a `tally.json` or `tally.csv` that `tally` wrote.
@@ -175,11 +174,19 @@ human_ci_low,human_ci_high,judged,accuracy";
 
 /// The header of `mqm.disagreements.tsv`.
 pub const MQM_DISAGREEMENTS_HEADER: &str = "system\tphenomenon\tline\tsegment\tdoc\tdep\thead\t\
-judgement\tp_error\trater_error\tsource\treference\toutput";
+judgement\tevidence\trater_error\tsource\treference\toutput";
 
 /// The header of `mqm --items`' file.
 pub const MQM_ITEMS_HEADER: &str = "level\tline\tsegment\tdoc\tsystem\tword\tform\tupos\t\
-output\tpositions\tjudgement\tword_chrf\tsentence_chrf\tp_error\terror";
+output\tpositions\tjudgement\tevidence\tsentence_chrf\terror";
+
+/// The headers of the files `mqm` wrote with `locus:2` (replaced like its own).
+const MQM_TSV_HEADERS_2: [&str; 2] = [
+    "system\tphenomenon\tline\tsegment\tdoc\tdep\thead\t\
+judgement\tp_error\trater_error\tsource\treference\toutput",
+    "level\tline\tsegment\tdoc\tsystem\tword\tform\tupos\t\
+output\tpositions\tjudgement\tword_chrf\tsentence_chrf\tp_error\terror",
+];
 
 fn opt_num(x: Option<f64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
@@ -187,13 +194,12 @@ fn opt_num(x: Option<f64>) -> String {
 
 /// `mqm.csv`: the human and automatic locus accuracy of every system on every set.
 pub fn mqm_csv(r: &crate::format::mqm::MqmReport) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record(MQM_CSV_HEADER.split(','));
-    for s in &r.sets {
-        let _ = w.write_record([
-            to_spreadsheet(&s.system).into_owned(),
-            to_spreadsheet(&s.phenomenon).into_owned(),
-            to_spreadsheet(&s.bucket).into_owned(),
+    let header: Vec<&str> = MQM_CSV_HEADER.split(',').collect();
+    let rows = r.sets.iter().map(|s| {
+        [
+            s.system.clone(),
+            s.phenomenon.clone(),
+            s.bucket.clone(),
             s.loci.to_string(),
             s.human_correct.to_string(),
             opt_num(s.human_accuracy),
@@ -201,9 +207,9 @@ pub fn mqm_csv(r: &crate::format::mqm::MqmReport) -> String {
             opt_num(s.human_ci_high),
             s.judged.to_string(),
             opt_num(s.accuracy),
-        ]);
-    }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+        ]
+    });
+    crate::format::csv_text(&header, rows)
 }
 
 /// `mqm.disagreements.tsv`: every locus where the judgement and the raters disagree.
@@ -221,7 +227,7 @@ pub fn mqm_disagreements(r: &crate::format::mqm::MqmReport) -> String {
             c(&d.dep),
             c(&d.head),
             d.judgement.clone(),
-            d.p_error.map(|p| format!("{p:.4}")).unwrap_or_default(),
+            c(&d.evidence),
             d.rater_error.to_string(),
             c(&d.source),
             c(&d.reference),
@@ -238,7 +244,6 @@ pub fn mqm_items(items: &[crate::format::mqm::Item]) -> String {
     use crate::format::spreadsheet_tsv_cell as c;
     let mut t = String::from(MQM_ITEMS_HEADER);
     t.push('\n');
-    let f = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();
     for x in items {
         let cells = [
             x.level.clone(),
@@ -256,10 +261,9 @@ pub fn mqm_items(items: &[crate::format::mqm::Item]) -> String {
                 .collect::<Vec<_>>()
                 .join(" "),
             x.judgement.clone(),
-            f(x.word_chrf),
+            c(&x.evidence),
             format!("{:.6}", x.sentence_chrf),
-            f(x.p_error),
-            u8::from(x.error).to_string(),
+            x.error.map(|e| u8::from(e).to_string()).unwrap_or_default(),
         ];
         t.push_str(&cells.join("\t"));
         t.push('\n');
@@ -275,7 +279,11 @@ fn mqm_written_by_us(path: &Path) -> bool {
     let first = text.lines().next().unwrap_or("");
     match path.extension().and_then(|e| e.to_str()) {
         Some("csv") => first == MQM_CSV_HEADER,
-        Some("tsv") => first == MQM_DISAGREEMENTS_HEADER || first == MQM_ITEMS_HEADER,
+        Some("tsv") => {
+            first == MQM_DISAGREEMENTS_HEADER
+                || first == MQM_ITEMS_HEADER
+                || MQM_TSV_HEADERS_2.contains(&first)
+        }
         _ => serde_json::from_str::<crate::format::mqm::MqmReport>(&text).is_ok(),
     }
 }

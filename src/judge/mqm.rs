@@ -30,19 +30,18 @@ use std::path::{Path, PathBuf};
 /// A locus once per line: phenomenon, line id, dependent id, head id.
 type LocusKey = (String, u64, u32, Option<u32>);
 
-use ldd_eval::agreement::{kendall_tau_b, within_group_permutation, Table};
 use ldd_eval::significance::wilson;
-use ldd_eval::stats::spearman;
 
 use crate::error::{Error, Result};
-use crate::format::judged::Judgement;
 use crate::format::locus::Locus;
 use crate::format::mqm::{
-    self as file, collapse, is_reference_name, Agreement, Counted, Disagreement, Item, MqmReport,
-    Segments, SetRow, SystemRow,
+    self as file, collapse, is_reference_name, Agreement, Counted, Disagreement, Item,
+    KindAgreement, MqmReport, Segments, SetRow, SystemRow,
 };
+use crate::format::sets::SetKind;
+use crate::judge::agreement;
 use crate::locus::rule::Side;
-use crate::locus::{judge_line, Judging, LineJudgements, SourceWords};
+use crate::locus::{judge_line, Judging, LineJudgements, Rendering, SourceWords};
 use crate::parse::TargetModel;
 use crate::read::sets::{input_lines, input_path, input_trees, load, Loaded, RunInput};
 
@@ -143,7 +142,7 @@ fn human(
     w: usize,
     linked: &[usize],
     tokens: &[(usize, usize)],
-    counts: &impl Fn(&ErrorSpan) -> bool,
+    counts: &dyn Fn(&ErrorSpan) -> bool,
 ) -> bool {
     let at = |e: &ErrorSpan| {
         e.target.iter().any(|&s| {
@@ -175,77 +174,6 @@ fn mqm_score(r: &Rated) -> f64 {
     total / r.raters.len().max(1) as f64
 }
 
-/// One judged item: automatic judgement, human verdict, and what groups it for the
-/// permutation test.
-#[derive(Debug, Clone)]
-struct Judged {
-    group: u64,
-    judgement: Judgement,
-    error: bool,
-}
-
-fn agreement(
-    items: &[Judged],
-    o: &MqmOptions,
-    systems: &[SystemRow],
-    auto: impl Fn(&SystemRow) -> Option<f64>,
-    human_acc: impl Fn(&SystemRow) -> Option<f64>,
-) -> Agreement {
-    let mut t = Table::default();
-    let (mut unaligned, mut no_reference) = (Counted::default(), Counted::default());
-    let mut perm = Vec::new();
-    for x in items {
-        match x.judgement.judged() {
-            Some(correct) => {
-                t.add(!correct, x.error);
-                perm.push((x.group, !correct, x.error));
-            }
-            None => {
-                let c = if x.judgement == Judgement::Unaligned {
-                    &mut unaligned
-                } else {
-                    &mut no_reference
-                };
-                c.items += 1;
-                c.rater_errors += u64::from(x.error);
-            }
-        }
-    }
-    let pairs: Vec<(f64, f64, f64)> = systems
-        .iter()
-        .filter_map(|s| Some((auto(s)?, human_acc(s)?, s.mqm?)))
-        .collect();
-    let a: Vec<f64> = pairs.iter().map(|p| p.0).collect();
-    let h: Vec<f64> = pairs.iter().map(|p| p.1).collect();
-    let m: Vec<f64> = pairs.iter().map(|p| p.2).collect();
-    let items_n = items.len() as u64;
-    Agreement {
-        items: items_n,
-        judged: t.n(),
-        coverage: (items_n > 0).then(|| t.n() as f64 / items_n as f64),
-        incorrect_and_error: t.tp,
-        incorrect_no_error: t.fp,
-        correct_and_error: t.fn_,
-        correct_no_error: t.tn,
-        incorrect_share: t.automatic_rate(),
-        rater_error_rate: t.people_rate(),
-        error_if_incorrect: t.precision(),
-        error_if_correct: t.miss_rate(),
-        mcc: (t.n() > 0).then(|| t.mcc()),
-        kappa: t.kappa(),
-        permutation_p: (t.n() > 0 && o.permutations > 0)
-            .then(|| within_group_permutation(&perm, o.permutations, o.seed)),
-        permutations: o.permutations,
-        unaligned,
-        no_reference,
-        systems: pairs.len(),
-        spearman: spearman(&a, &m),
-        kendall: kendall_tau_b(&a, &m),
-        human_spearman: spearman(&h, &m),
-        human_kendall: kendall_tau_b(&h, &m),
-    }
-}
-
 /// What [`mqm`] gives: the report, the word-level items (for `--items`) and the
 /// disagreements at loci.
 pub struct MqmResult {
@@ -257,6 +185,14 @@ pub struct MqmResult {
     pub identical: Vec<Identical>,
     /// What reading the campaign left out.
     pub left_out: LeftOut,
+}
+
+/// Whether error `e` counts: of the severities and categories chosen.
+fn counts(o: &MqmOptions, e: &ErrorSpan) -> bool {
+    let sev = e.severity.to_ascii_lowercase();
+    let cat = e.category.to_ascii_lowercase();
+    o.severities.contains(&sev)
+        && (o.categories.is_empty() || o.categories.iter().any(|p| cat.starts_with(p.as_str())))
 }
 
 /// Judges every locus of the sets directory `sets` and every content word of its corpus
@@ -280,267 +216,41 @@ pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
         excluded,
         identical,
     } = read_all(l, o)?;
-    let counts = |e: &ErrorSpan| {
-        let sev = e.severity.to_ascii_lowercase();
-        let cat = e.category.to_ascii_lowercase();
-        o.severities.contains(&sev)
-            && (o.categories.is_empty() || o.categories.iter().any(|p| cat.starts_with(p.as_str())))
-    };
-    let unlocated = c
-        .ratings()
-        .flat_map(|r| r.raters.values().flatten())
-        .filter(|e| counts(e) && e.target.is_empty() && e.source.is_empty())
-        .count() as u64;
+    let counts = |e: &ErrorSpan| counts(o, e);
     // Then the locus judgement: the aligner, the references aligned, the sets' loci on
-    // these lines.
+    // these lines; each system judged and compared with its raters.
     let j = Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
     let judgement = j.settings()?;
     let trained = j.load()?;
     let texts: BTreeMap<u32, String> = ids.iter().copied().zip(references).collect();
-    let refs = j.align_texts(&trained, &texts, &words)?;
-    let loci = crate::locus::read_loci(l)?;
-    let mut distinct: BTreeMap<LocusKey, (Locus, BTreeSet<usize>)> = BTreeMap::new();
-    for (si, s) in loci.sets.iter().enumerate() {
-        let ph = &l.units[s.unit].set.phenomenon;
-        for r in s.rows.iter().filter(|r| lines.contains_key(&(r.id as u32))) {
-            let key = (ph.clone(), r.id, r.dep.id, r.head.as_ref().map(|h| h.id));
-            distinct
-                .entry(key)
-                .or_insert_with(|| (r.clone(), BTreeSet::new()))
-                .1
-                .insert(si);
-        }
-    }
-    // Each line's loci (their indices in `distinct`, in its order).
-    let mut loci_on: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-    for (gk, ((_, lid, _, _), _)) in distinct.iter().enumerate() {
-        loci_on.entry(*lid as u32).or_default().push(gk);
-    }
-    let distinct: Vec<(&LocusKey, &(Locus, BTreeSet<usize>))> = distinct.iter().collect();
-    let mut word_items: Vec<Judged> = Vec::new();
-    let mut locus_items: Vec<Judged> = Vec::new();
-    let mut out_items: Vec<Item> = Vec::new();
-    let mut disagreements: Vec<Disagreement> = Vec::new();
-    let mut system_rows: Vec<SystemRow> = Vec::new();
-    let mut set_rows: Vec<SetRow> = Vec::new();
-    let (mut order_kept, mut order_changed) = (Counted::default(), Counted::default());
-    let empty = Side::default();
+    let mut refs = j.align_texts(&trained, &texts, &words)?;
+    // With a tagger, every line's lemmas (each side tagged once).
+    j.tag(&mut refs, &ids.iter().copied().collect())?;
+    let loci = RatedLoci::new(l, &crate::locus::read_loci(l)?, &lines);
+    let cx = Judge {
+        j: &j,
+        trained: &trained,
+        words: &words,
+        lines: &lines,
+        refs: &refs,
+        references: &texts,
+        loci: &loci,
+        counts: &counts,
+        confidence: o.confidence,
+    };
+    let mut g = Gathered::default();
     for system in &systems {
-        // Its outputs of the lines it was rated on, aligned and judged (one system at a
-        // time); then compared with its raters.
-        let rated: BTreeMap<u32, &Rated> = ids
+        // Its outputs of the lines it was rated on.
+        let rated = ids
             .iter()
-            .filter_map(|id| Some((*id, c.rating(system, matched[id])?)))
-            .collect();
-        let texts: BTreeMap<u32, String> = rated
-            .iter()
-            .map(|(id, r)| (*id, r.output.text.clone()))
-            .collect();
-        let outs = j.align_texts(&trained, &texts, &words)?;
-        let judged: BTreeMap<u32, LineJudgements> = rated
-            .keys()
-            .map(|id| {
-                let on: Vec<&Locus> = loci_on
-                    .get(id)
-                    .map_or(&[][..], Vec::as_slice)
-                    .iter()
-                    .map(|&gk| &distinct[gk].1 .0)
-                    .collect();
-                let (out, reference) = (
-                    outs.get(id).unwrap_or(&empty),
-                    refs.get(id).unwrap_or(&empty),
-                );
-                (*id, judge_line(reference, out, &lines[id].upos, &on))
-            })
-            .collect();
-        let mut row = SystemRow {
-            system: system.clone(),
-            segments: rated.len() as u64,
-            mqm: (!rated.is_empty())
-                .then(|| rated.values().map(|r| mqm_score(r)).sum::<f64>() / rated.len() as f64),
-            ..SystemRow::default()
-        };
-        let (mut w_correct, mut w_judged, mut w_ok, mut w_all) = (0u64, 0u64, 0u64, 0u64);
-        for (id, r) in &rated {
-            let (line, out) = (&lines[id], outs.get(id).unwrap_or(&empty));
-            let jl = &judged[id];
-            let tokens = token_ranges(&r.output.text, j.aligner.pretokenized);
-            let sentence = jl.sentence_chrf;
-            for (w, x) in &jl.words {
-                let (w, upos) = (*w, &line.upos[*w]);
-                let error = human(r, line, w, &x.output, &tokens, &counts);
-                w_all += 1;
-                w_ok += u64::from(!error);
-                if let Some(correct) = x.judgement.judged() {
-                    w_judged += 1;
-                    w_correct += u64::from(correct);
-                }
-                word_items.push(Judged {
-                    group: (u64::from(*id) << 16) | w as u64,
-                    judgement: x.judgement,
-                    error,
-                });
-                out_items.push(Item {
-                    level: "word".into(),
-                    line: u64::from(*id),
-                    segment: line.seg.clone(),
-                    doc: line.doc.clone(),
-                    system: system.clone(),
-                    word: w as u32 + 1,
-                    form: words[id][w].clone(),
-                    upos: upos.clone(),
-                    output: x
-                        .output
-                        .iter()
-                        .filter_map(|&k| out.tokens.get(k).map(String::as_str))
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                    positions: x.output.iter().map(|&k| k as u32 + 1).collect(),
-                    judgement: x.judgement.name().to_string(),
-                    word_chrf: x.chrf,
-                    sentence_chrf: sentence,
-                    p_error: x.p_error,
-                    error,
-                });
-            }
-        }
-        row.words = w_judged;
-        row.word_accuracy = (w_judged > 0).then(|| 100.0 * w_correct as f64 / w_judged as f64);
-        row.human_word_accuracy = (w_all > 0).then(|| 100.0 * w_ok as f64 / w_all as f64);
-        // Loci.
-        let mut per_set: BTreeMap<usize, (u64, u64, u64, u64)> = BTreeMap::new();
-        let (mut l_correct, mut l_judged, mut l_ok, mut l_all) = (0u64, 0u64, 0u64, 0u64);
-        for (gk, ((ph, lid, _, _), (loc, in_sets))) in distinct.iter().enumerate() {
-            let id = *lid as u32;
-            let Some(r) = rated.get(&id) else {
-                continue;
-            };
-            let (line, out) = (&lines[&id], outs.get(&id).unwrap_or(&empty));
-            let reference = refs.get(&id).unwrap_or(&empty);
-            let tokens = token_ranges(&r.output.text, j.aligner.pretokenized);
-            let jl = &judged[&id];
-            // Its place among the line's loci, in the order they were judged.
-            let k = loci_on[&id].iter().position(|&g| g == gk).unwrap_or(0);
-            let x = &jl.loci[k];
-            let mut error = human(
-                r,
-                line,
-                loc.dep.id as usize - 1,
-                &x.dep.output,
-                &tokens,
-                &counts,
-            );
-            if let (Some(h), Some(hx)) = (&loc.head, &x.head) {
-                error |= human(r, line, h.id as usize - 1, &hx.output, &tokens, &counts);
-            }
-            match x.order {
-                Some(true) => order_kept.add(error),
-                Some(false) => order_changed.add(error),
-                None => {}
-            }
-            l_all += 1;
-            l_ok += u64::from(!error);
-            if let Some(correct) = x.judgement.judged() {
-                l_judged += 1;
-                l_correct += u64::from(correct);
-                if correct == error {
-                    disagreements.push(Disagreement {
-                        system: system.clone(),
-                        phenomenon: ph.clone(),
-                        line: *lid,
-                        segment: line.seg.clone(),
-                        doc: line.doc.clone(),
-                        dep: loc.dep.form.clone(),
-                        head: loc
-                            .head
-                            .as_ref()
-                            .map(|h| h.form.clone())
-                            .unwrap_or_default(),
-                        judgement: x.judgement.name().to_string(),
-                        p_error: x.p_error,
-                        rater_error: error,
-                        source: words[&id].join(" "),
-                        reference: reference.tokens.join(" "),
-                        output: out.tokens.join(" "),
-                    });
-                }
-            }
-            for &s in in_sets {
-                let e = per_set.entry(s).or_default();
-                e.0 += 1;
-                e.1 += u64::from(!error);
-                if let Some(correct) = x.judgement.judged() {
-                    e.2 += 1;
-                    e.3 += u64::from(correct);
-                }
-            }
-            locus_items.push(Judged {
-                group: gk as u64,
-                judgement: x.judgement,
-                error,
-            });
-            let mut positions: Vec<usize> = x.dep.output.clone();
-            positions.extend(x.head.iter().flat_map(|h| h.output.iter().copied()));
-            out_items.push(Item {
-                level: "locus".into(),
-                line: *lid,
-                segment: line.seg.clone(),
-                doc: line.doc.clone(),
-                system: system.clone(),
-                word: loc.dep.id,
-                form: match &loc.head {
-                    Some(h) => format!("{} {}", loc.dep.form, h.form),
-                    None => loc.dep.form.clone(),
-                },
-                upos: ph.clone(),
-                output: positions
-                    .iter()
-                    .filter_map(|&k| out.tokens.get(k).map(String::as_str))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                positions: positions.iter().map(|&k| k as u32 + 1).collect(),
-                judgement: x.judgement.name().to_string(),
-                word_chrf: None,
-                sentence_chrf: jl.sentence_chrf,
-                p_error: x.p_error,
-                error,
-            });
-        }
-        row.loci = l_judged;
-        row.locus_accuracy = (l_judged > 0).then(|| 100.0 * l_correct as f64 / l_judged as f64);
-        row.human_locus_accuracy = (l_all > 0).then(|| 100.0 * l_ok as f64 / l_all as f64);
-        for (s, (n, ok, judged, correct)) in per_set {
-            let u = &l.units[loci.sets[s].unit];
-            let ci = wilson(ok, n, o.confidence);
-            set_rows.push(SetRow {
-                system: system.clone(),
-                phenomenon: u.set.phenomenon.clone(),
-                bucket: u.set.bucket.clone(),
-                loci: n,
-                human_correct: ok,
-                human_accuracy: (n > 0).then(|| 100.0 * ok as f64 / n as f64),
-                human_ci_low: ci.map(|c| 100.0 * c.0),
-                human_ci_high: ci.map(|c| 100.0 * c.1),
-                judged,
-                accuracy: (judged > 0).then(|| 100.0 * correct as f64 / judged as f64),
-            });
-        }
-        system_rows.push(row);
+            .filter_map(|id| Some((*id, c.rating(system, matched[id])?)));
+        cx.system(system, &rated.collect(), &mut g)?;
     }
-    let words_agreement = agreement(
-        &word_items,
-        o,
-        &system_rows,
-        |s| s.word_accuracy,
-        |s| s.human_word_accuracy,
-    );
-    let loci_agreement = agreement(
-        &locus_items,
-        o,
-        &system_rows,
-        |s| s.locus_accuracy,
-        |s| s.human_locus_accuracy,
-    );
+    let (words, words_baseline, loci_all, loci_baseline, kinds) =
+        g.agreements(agreement::Permutations {
+            n: o.permutations,
+            seed: o.seed,
+        });
     let report = MqmReport {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
         manifest_sha256: l.manifest_sha256.clone(),
@@ -550,18 +260,21 @@ pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
         categories: o.categories.clone(),
         excluded,
         judgement,
-        segments: segments_read(&c, matched.len(), unmatched, ids.len(), unlocated),
-        words: words_agreement,
-        loci: loci_agreement,
-        order_kept,
-        order_changed,
-        systems: system_rows,
-        sets: set_rows,
-        disagreements,
+        segments: segments_read(&c, o, matched.len(), unmatched, ids.len()),
+        words,
+        loci: loci_all,
+        words_baseline,
+        loci_baseline,
+        kinds,
+        order_kept: g.order_kept,
+        order_changed: g.order_changed,
+        systems: g.systems,
+        sets: g.sets,
+        disagreements: g.disagreements,
     };
     Ok(MqmResult {
         report,
-        items: out_items,
+        items: g.out_items,
         identical,
         left_out: c.left_out,
     })
@@ -799,14 +512,20 @@ fn not_the_reference(
     Ok(())
 }
 
-/// How the campaign `c` was read and matched.
+/// How the campaign `c` was read and matched (and how many of the errors that count, by
+/// `o`, have no span).
 fn segments_read(
     c: &Campaign,
+    o: &MqmOptions,
     matched: usize,
     unmatched: u64,
     used: usize,
-    unlocated: u64,
 ) -> Segments {
+    let unlocated = c
+        .ratings()
+        .flat_map(|r| r.raters.values().flatten())
+        .filter(|e| counts(o, e) && e.target.is_empty() && e.source.is_empty())
+        .count() as u64;
     Segments {
         rows: c.rows,
         segments: c.segments.len() as u64,
@@ -819,5 +538,479 @@ fn segments_read(
         metadata_rows: c.left_out.metadata_rows,
         source_issues: c.left_out.source_issues,
         marked_twice: c.left_out.marked_twice,
+    }
+}
+
+/// The kinds of loci whose agreement is reported apart, in order.
+const KINDS: [SetKind; 2] = [SetKind::Lexical, SetKind::Reorder];
+
+/// One distinct locus of the sets on a rated line.
+#[derive(Debug)]
+struct RatedLocus {
+    phenomenon: String,
+    locus: Locus,
+    /// Its sets (indices into [`RatedLoci::sets`]).
+    sets: BTreeSet<usize>,
+    /// Its kind (index into [`KINDS`]).
+    kind: usize,
+}
+
+/// The distinct loci (phenomenon, line, dependent, head) of the sets on rated lines.
+#[derive(Debug)]
+struct RatedLoci {
+    list: Vec<RatedLocus>,
+    /// Each line's loci (indices into `list`, in its order).
+    on: BTreeMap<u32, Vec<usize>>,
+    /// Every set with a locus file: phenomenon and bucket.
+    sets: Vec<(String, String)>,
+}
+
+impl RatedLoci {
+    fn new(
+        l: &crate::read::sets::Loaded,
+        loci: &crate::locus::Loci,
+        lines: &BTreeMap<u32, Line>,
+    ) -> RatedLoci {
+        let mut distinct: BTreeMap<LocusKey, RatedLocus> = BTreeMap::new();
+        for (si, s) in loci.sets.iter().enumerate() {
+            let set = &l.units[s.unit].set;
+            let kind = KINDS.iter().position(|k| *k == set.kind).unwrap_or(0);
+            for r in s.rows.iter().filter(|r| lines.contains_key(&(r.id as u32))) {
+                let key = (
+                    set.phenomenon.clone(),
+                    r.id,
+                    r.dep.id,
+                    r.head.as_ref().map(|h| h.id),
+                );
+                distinct
+                    .entry(key)
+                    .or_insert_with(|| RatedLocus {
+                        phenomenon: set.phenomenon.clone(),
+                        locus: r.clone(),
+                        sets: BTreeSet::new(),
+                        kind,
+                    })
+                    .sets
+                    .insert(si);
+            }
+        }
+        let list: Vec<RatedLocus> = distinct.into_values().collect();
+        let mut on: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        for (k, x) in list.iter().enumerate() {
+            on.entry(x.locus.id as u32).or_default().push(k);
+        }
+        let sets = loci
+            .sets
+            .iter()
+            .map(|s| {
+                let set = &l.units[s.unit].set;
+                (set.phenomenon.clone(), set.bucket.clone())
+            })
+            .collect();
+        RatedLoci { list, on, sets }
+    }
+}
+
+/// What judging a system needs: the judgement, the rated lines' words, trees and
+/// references (aligned and as text), their loci, and which raters' errors count.
+struct Judge<'a> {
+    j: &'a Judging,
+    trained: &'a crate::align::Trained,
+    words: &'a SourceWords,
+    lines: &'a BTreeMap<u32, Line>,
+    refs: &'a BTreeMap<u32, Side>,
+    references: &'a BTreeMap<u32, String>,
+    loci: &'a RatedLoci,
+    counts: &'a dyn Fn(&ErrorSpan) -> bool,
+    /// Level of the Wilson intervals.
+    confidence: f64,
+}
+
+/// Every system's items, rows and disagreements, gathered one system at a time.
+#[derive(Default)]
+struct Gathered {
+    words: Vec<agreement::Item>,
+    /// Loci, with their kind.
+    loci: Vec<(usize, agreement::Item)>,
+    /// The loci's words, each an item, with their kind.
+    locus_words: Vec<(usize, agreement::Item)>,
+    out_items: Vec<Item>,
+    disagreements: Vec<Disagreement>,
+    systems: Vec<SystemRow>,
+    sets: Vec<SetRow>,
+    order_kept: Counted,
+    order_changed: Counted,
+    /// Each system's BLEU and accuracies on each kind of locus: (automatic, human).
+    kind_accuracies: Vec<[(Option<f64>, Option<f64>); 2]>,
+}
+
+/// One system's output of one rated line, aligned and judged.
+struct Output<'a> {
+    id: u32,
+    rated: &'a Rated,
+    side: &'a Side,
+    judged: LineJudgements,
+    /// Byte ranges of the output's tokens in its text.
+    tokens: Vec<(usize, usize)>,
+}
+
+impl Judge<'_> {
+    /// Judges `system`'s outputs of the lines it was rated on (`rated`), compares them with
+    /// its raters, and adds its items and rows to `g`.
+    fn system(&self, system: &str, rated: &BTreeMap<u32, &Rated>, g: &mut Gathered) -> Result<()> {
+        let texts: BTreeMap<u32, String> = rated
+            .iter()
+            .map(|(id, r)| (*id, r.output.text.clone()))
+            .collect();
+        let mut outs = self.j.align_texts(self.trained, &texts, self.words)?;
+        self.j.tag(&mut outs, &rated.keys().copied().collect())?;
+        let empty = Side::default();
+        let outputs: Vec<Output> = rated
+            .iter()
+            .map(|(&id, r)| {
+                let on: Vec<&Locus> = self
+                    .loci
+                    .on
+                    .get(&id)
+                    .map_or(&[][..], Vec::as_slice)
+                    .iter()
+                    .map(|&k| &self.loci.list[k].locus)
+                    .collect();
+                let line = crate::locus::rule::Line {
+                    source: self.words.get(&id).map_or(&[][..], Vec::as_slice),
+                    upos: &self.lines[&id].upos,
+                    lexicon: self.trained,
+                    target: self.j.target(),
+                };
+                let (side, reference) = (
+                    outs.get(&id).unwrap_or(&empty),
+                    self.refs.get(&id).unwrap_or(&empty),
+                );
+                Output {
+                    id,
+                    rated: r,
+                    side,
+                    judged: judge_line(&line, reference, side, &on),
+                    tokens: token_ranges(&r.output.text, self.j.aligner.pretokenized),
+                }
+            })
+            .collect();
+        let mut row = SystemRow {
+            system: system.to_string(),
+            segments: rated.len() as u64,
+            mqm: (!rated.is_empty())
+                .then(|| rated.values().map(|r| mqm_score(r)).sum::<f64>() / rated.len() as f64),
+            bleu: self.bleu(&outputs),
+            ..SystemRow::default()
+        };
+        let first = g.words.len();
+        self.word_items(system, &outputs, g);
+        let (acc, human) = agreement::accuracies(&g.words[first..]);
+        row.words = g.words[first..]
+            .iter()
+            .filter(|x| x.judgement.judged().is_some())
+            .count() as u64;
+        (row.word_accuracy, row.human_word_accuracy) = (acc, human);
+        let first = g.loci.len();
+        self.locus_items(system, &outputs, g);
+        let mine: Vec<(usize, agreement::Item)> = g.loci[first..].to_vec();
+        let all: Vec<agreement::Item> = mine.iter().map(|x| x.1).collect();
+        row.loci = all
+            .iter()
+            .filter(|x| x.judgement.judged().is_some())
+            .count() as u64;
+        (row.locus_accuracy, row.human_locus_accuracy) = agreement::accuracies(&all);
+        let mut kinds = [(None, None); 2];
+        for (k, kind) in KINDS.iter().enumerate() {
+            let of: Vec<agreement::Item> = mine.iter().filter(|x| x.0 == k).map(|x| x.1).collect();
+            kinds[k] = agreement::accuracies(&of);
+            row.kinds.push(crate::format::mqm::KindAccuracy {
+                kind: kind.name().into(),
+                loci: of.iter().filter(|x| x.judgement.judged().is_some()).count() as u64,
+                accuracy: kinds[k].0,
+                human_accuracy: kinds[k].1,
+            });
+        }
+        g.kind_accuracies.push(kinds);
+        g.systems.push(row);
+        Ok(())
+    }
+
+    /// Corpus BLEU (sacreBLEU's defaults) of the outputs against the references.
+    fn bleu(&self, outputs: &[Output]) -> Option<f64> {
+        use ldd_eval::{BleuScoring, BleuStats, SufficientStats};
+        let mut total = BleuStats::default();
+        for o in outputs {
+            let reference = self.references.get(&o.id).map_or("", String::as_str);
+            total.add(&BleuStats::from_pair(&o.rated.output.text, reference));
+        }
+        (!outputs.is_empty()).then(|| total.score(&BleuScoring::default()))
+    }
+
+    /// Every content word of the outputs as an item, with the raters' verdict.
+    fn word_items(&self, system: &str, outputs: &[Output], g: &mut Gathered) {
+        for o in outputs {
+            let line = &self.lines[&o.id];
+            for (w, x) in &o.judged.words {
+                let w = *w;
+                let error = self.verdict(o, w, x);
+                g.words.push(agreement::Item {
+                    group: (u64::from(o.id) << 16) | w as u64,
+                    judgement: x.judgement,
+                    error,
+                    chrf: o.judged.sentence_chrf,
+                });
+                g.out_items.push(Item {
+                    level: "word".into(),
+                    line: u64::from(o.id),
+                    segment: line.seg.clone(),
+                    doc: line.doc.clone(),
+                    system: system.to_string(),
+                    word: w as u32 + 1,
+                    form: self.words[&o.id][w].clone(),
+                    upos: line.upos[w].clone(),
+                    output: tokens_at(o.side, &x.tokens()),
+                    positions: x.tokens().iter().map(|&k| k as u32 + 1).collect(),
+                    judgement: x.judgement.name().to_string(),
+                    evidence: x.evidence.name(),
+                    sentence_chrf: o.judged.sentence_chrf,
+                    error,
+                });
+            }
+        }
+    }
+
+    /// Every locus of the outputs' lines as an item (and each of its words), with the
+    /// raters' verdict; the disagreements, per-set counts and the order of two words.
+    fn locus_items(&self, system: &str, outputs: &[Output], g: &mut Gathered) {
+        let mut per_set: BTreeMap<usize, (u64, u64, u64, u64)> = BTreeMap::new();
+        for o in outputs {
+            let on = self.loci.on.get(&o.id).map_or(&[][..], Vec::as_slice);
+            for (&gk, x) in on.iter().zip(&o.judged.loci) {
+                let rl = &self.loci.list[gk];
+                let mut words = vec![(rl.locus.dep.id, &x.dep)];
+                if let (Some(h), Some(hx)) = (&rl.locus.head, &x.head) {
+                    words.push((h.id, hx));
+                }
+                let mut verdicts = Vec::new();
+                for (k, (w, wx)) in words.iter().enumerate() {
+                    let e = self.verdict(o, *w as usize - 1, wx);
+                    verdicts.push((!wx.reference.is_empty(), e));
+                    g.locus_words.push((
+                        rl.kind,
+                        agreement::Item {
+                            group: ((gk as u64) << 1) | k as u64,
+                            judgement: wx.judgement,
+                            error: e,
+                            chrf: o.judged.sentence_chrf,
+                        },
+                    ));
+                }
+                let error = locus_verdict(&verdicts);
+                match x.order {
+                    Some(true) => g.order_kept.add(error == Some(true)),
+                    Some(false) => g.order_changed.add(error == Some(true)),
+                    None => {}
+                }
+                let judged = x.judgement.judged();
+                if let (Some(correct), Some(e)) = (judged, error) {
+                    if correct == e {
+                        g.disagreements.push(self.disagreement(system, o, rl, x, e));
+                    }
+                }
+                for &s in &rl.sets {
+                    let e = per_set.entry(s).or_default();
+                    e.0 += 1;
+                    e.1 += u64::from(error != Some(true));
+                    e.2 += u64::from(judged.is_some());
+                    e.3 += u64::from(judged == Some(true));
+                }
+                g.loci.push((
+                    rl.kind,
+                    agreement::Item {
+                        group: gk as u64,
+                        judgement: x.judgement,
+                        error,
+                        chrf: o.judged.sentence_chrf,
+                    },
+                ));
+                g.out_items.push(self.locus_item(system, o, rl, x, error));
+            }
+        }
+        for (s, (n, ok, judged, correct)) in per_set {
+            let (phenomenon, bucket) = self.loci.sets[s].clone();
+            let ci = wilson(ok, n, self.confidence);
+            g.sets.push(SetRow {
+                system: system.to_string(),
+                phenomenon,
+                bucket,
+                loci: n,
+                human_correct: ok,
+                human_accuracy: (n > 0).then(|| 100.0 * ok as f64 / n as f64),
+                human_ci_low: ci.map(|c| 100.0 * c.0),
+                human_ci_high: ci.map(|c| 100.0 * c.1),
+                judged,
+                accuracy: (judged > 0).then(|| 100.0 * correct as f64 / judged as f64),
+            });
+        }
+    }
+
+    /// The raters' verdict at source word `w` (0-based) of an output, rendered by `x`'s
+    /// tokens ([`crate::locus::rule::Word::tokens`]): an error there, none, or `None`
+    /// where no verdict can be located (no token, and no rater marked the word in the
+    /// source).
+    fn verdict(&self, o: &Output, w: usize, x: &crate::locus::rule::Word) -> Option<bool> {
+        let tokens = x.tokens();
+        let line = &self.lines[&o.id];
+        if human(o.rated, line, w, &tokens, &o.tokens, self.counts) {
+            Some(true)
+        } else {
+            (!tokens.is_empty()).then_some(false)
+        }
+    }
+
+    /// A locus where the judgement and the raters disagree.
+    fn disagreement(
+        &self,
+        system: &str,
+        o: &Output,
+        rl: &RatedLocus,
+        x: &Rendering,
+        error: bool,
+    ) -> Disagreement {
+        let line = &self.lines[&o.id];
+        Disagreement {
+            system: system.to_string(),
+            phenomenon: rl.phenomenon.clone(),
+            line: u64::from(o.id),
+            segment: line.seg.clone(),
+            doc: line.doc.clone(),
+            dep: rl.locus.dep.form.clone(),
+            head: rl
+                .locus
+                .head
+                .as_ref()
+                .map(|h| h.form.clone())
+                .unwrap_or_default(),
+            judgement: x.judgement.name().to_string(),
+            p_error: None,
+            evidence: x.evidence(),
+            rater_error: error,
+            source: self.words[&o.id].join(" "),
+            reference: self
+                .refs
+                .get(&o.id)
+                .map(|r| r.tokens.join(" "))
+                .unwrap_or_default(),
+            output: o.side.tokens.join(" "),
+        }
+    }
+
+    /// A locus as an item of `--items`.
+    fn locus_item(
+        &self,
+        system: &str,
+        o: &Output,
+        rl: &RatedLocus,
+        x: &Rendering,
+        error: Option<bool>,
+    ) -> Item {
+        let line = &self.lines[&o.id];
+        let mut positions: Vec<usize> = x.dep.output.clone();
+        positions.extend(x.head.iter().flat_map(|h| h.output.iter().copied()));
+        Item {
+            level: "locus".into(),
+            line: u64::from(o.id),
+            segment: line.seg.clone(),
+            doc: line.doc.clone(),
+            system: system.to_string(),
+            word: rl.locus.dep.id,
+            form: match &rl.locus.head {
+                Some(h) => format!("{} {}", rl.locus.dep.form, h.form),
+                None => rl.locus.dep.form.clone(),
+            },
+            upos: rl.phenomenon.clone(),
+            output: tokens_at(o.side, &positions),
+            positions: positions.iter().map(|&k| k as u32 + 1).collect(),
+            judgement: x.judgement.name().to_string(),
+            evidence: x.evidence(),
+            sentence_chrf: o.judged.sentence_chrf,
+            error,
+        }
+    }
+}
+
+/// The raters' verdict at a locus from its words' (each: whether the reference has a token
+/// for it, and its verdict): an error when one has one; else none located when a word
+/// with a reference token has none located (or no word has one); else no error.
+fn locus_verdict(words: &[(bool, Option<bool>)]) -> Option<bool> {
+    if words.iter().any(|w| w.1 == Some(true)) {
+        Some(true)
+    } else if words.iter().any(|w| w.0 && w.1.is_none()) || words.iter().all(|w| w.1.is_none()) {
+        None
+    } else {
+        Some(false)
+    }
+}
+
+/// The tokens of `side` at `positions`, space-separated.
+fn tokens_at(side: &Side, positions: &[usize]) -> String {
+    positions
+        .iter()
+        .filter_map(|&k| side.tokens.get(k).map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Gathered {
+    /// The agreements: every content word, every locus, and lexical and reordering loci
+    /// apart (their words and the loci), each beside its baselines.
+    fn agreements(
+        &self,
+        p: agreement::Permutations,
+    ) -> (
+        Agreement,
+        Agreement,
+        Agreement,
+        Agreement,
+        Vec<KindAgreement>,
+    ) {
+        let mqm: Vec<Option<f64>> = self.systems.iter().map(|s| s.mqm).collect();
+        let bleu: Vec<Option<f64>> = self.systems.iter().map(|s| s.bleu).collect();
+        let of = |f: &dyn Fn(&SystemRow) -> Option<f64>| -> Vec<Option<f64>> {
+            self.systems.iter().map(f).collect()
+        };
+        let (wa, wh) = (of(&|s| s.word_accuracy), of(&|s| s.human_word_accuracy));
+        let (la, lh) = (of(&|s| s.locus_accuracy), of(&|s| s.human_locus_accuracy));
+        let pair = |items: &[agreement::Item], auto: &[Option<f64>], human: &[Option<f64>]| {
+            (
+                agreement::with_systems(agreement::agreement(items, p), auto, human, &mqm),
+                agreement::with_systems(agreement::chrf_baseline(items, p), &bleu, human, &mqm),
+            )
+        };
+        let (words, words_baseline) = pair(&self.words, &wa, &wh);
+        let loci: Vec<agreement::Item> = self.loci.iter().map(|x| x.1).collect();
+        let (loci_all, loci_baseline) = pair(&loci, &la, &lh);
+        let kinds = KINDS
+            .iter()
+            .enumerate()
+            .map(|(k, kind)| {
+                let only = |v: &[(usize, agreement::Item)]| -> Vec<agreement::Item> {
+                    v.iter().filter(|x| x.0 == k).map(|x| x.1).collect()
+                };
+                let auto: Vec<Option<f64>> = self.kind_accuracies.iter().map(|a| a[k].0).collect();
+                let human: Vec<Option<f64>> = self.kind_accuracies.iter().map(|a| a[k].1).collect();
+                let (words, words_baseline) = pair(&only(&self.locus_words), &[], &[]);
+                let (loci, loci_baseline) = pair(&only(&self.loci), &auto, &human);
+                KindAgreement {
+                    kind: kind.name().into(),
+                    words,
+                    words_baseline,
+                    loci,
+                    loci_baseline,
+                }
+            })
+            .collect();
+        (words, words_baseline, loci_all, loci_baseline, kinds)
     }
 }

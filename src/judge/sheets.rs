@@ -28,6 +28,7 @@ use crate::format::sheet::{
     marked_word, sheet_text, DetectionRow, KeyRow, Mark, SheetsRecord, TranslationRow,
     DETECTION_QUESTION, TRANSLATION_QUESTION,
 };
+use crate::locus::words::Upos;
 use crate::locus::{self, SourceWords};
 use crate::read::select::read_needed_hashed;
 use crate::read::sets::Loaded;
@@ -170,14 +171,15 @@ fn check_sample(o: &SheetsOptions) -> Result<()> {
     Ok(())
 }
 
-/// The sampled loci of every lexical phenomenon and distance, in that order.
+/// The sampled loci of every lexical phenomenon and distance, in that order, and the words
+/// and parts of speech of their lines' trees.
 fn sample(
     l: &Loaded,
     o: &SheetsOptions,
     secret: Option<&str>,
     short: &mut Vec<String>,
-) -> Result<(Vec<Item>, SourceWords)> {
-    let (mut items, mut words) = (Vec::new(), SourceWords::new());
+) -> Result<(Vec<Item>, (SourceWords, Upos))> {
+    let (mut items, mut trees) = (Vec::new(), BTreeMap::new());
     let mut phenomena: Vec<&str> = Vec::new();
     for u in l.units.iter().filter(|u| u.set.kind == SetKind::Lexical) {
         if !phenomena.contains(&u.set.phenomenon.as_str()) {
@@ -251,7 +253,18 @@ fn sample(
         // The words of their trees, which the systems' outputs are aligned to.
         if !o.hyps.is_empty() {
             let ids: std::collections::BTreeSet<u32> = keyed.iter().map(|r| r.id as u32).collect();
-            crate::read::sets::tree_words(l, k, |id| ids.contains(&id), &mut words)?;
+            crate::read::sets::tree_columns(
+                l,
+                k,
+                |id| ids.contains(&id),
+                &mut trees,
+                |s| -> (Vec<String>, Vec<String>) {
+                    s.words
+                        .iter()
+                        .map(|w| (w.form.to_string(), w.upos.to_string()))
+                        .unzip()
+                },
+            )?;
         }
         for (r, order) in keyed.into_iter().zip(orders) {
             let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
@@ -264,7 +277,12 @@ fn sample(
             });
         }
     }
-    Ok((items, words))
+    let (mut words, mut upos) = (SourceWords::new(), Upos::new());
+    for (id, (w, p)) in trees {
+        words.insert(id, w);
+        upos.insert(id, p);
+    }
+    Ok((items, (words, upos)))
 }
 
 /// The translation rows of item `i` (`T001`, …), one per system in the order drawn for
@@ -331,10 +349,15 @@ fn translation_rows(
 /// need read once), judged on the systems' outputs, then laid out as rows.
 pub fn build(l: &Loaded, o: &SheetsOptions) -> Result<Sheets> {
     check_sample(o)?;
+    // `--hyp -`: standard input read once, then read as a file by every step.
+    let _stdin = match o.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
+        true => Some(ldd_io::StdinCopy::read(l.m.corpus.lines)?),
+        false => None,
+    };
     let secret = blinding_secret(o)?;
     let run = run_id(o, &l.manifest_sha256, secret.as_deref());
     let mut short = Vec::new();
-    let (items, words) = sample(l, o, secret.as_deref(), &mut short)?;
+    let (items, (words, upos)) = sample(l, o, secret.as_deref(), &mut short)?;
     if items.is_empty() {
         return Err(Error::Data(format!(
             "sheets: no locus to sample in {} at the distances {:?} ({}); choose --distances \
@@ -353,7 +376,7 @@ pub fn build(l: &Loaded, o: &SheetsOptions) -> Result<Sheets> {
             .iter()
             .map(|it| (&it.locus, it.reference.as_str()))
             .collect();
-        locus::judge_loci(l, &j, &o.hyps, &loci, &words)?
+        locus::judge_loci(l, &j, &o.hyps, &loci, (&words, &upos))?
     };
     let sources: Vec<String> = items
         .iter()

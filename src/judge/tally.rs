@@ -244,28 +244,22 @@ fn read_key(p: &std::path::Path, run: &str) -> Result<BTreeMap<(String, String),
     Ok(map)
 }
 
-/// Counts the sheets.
-pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
-    let (kind, run, all) = read_sheets(o)?;
+/// Every sheet has the same units as the first, once each (in any order).
+fn check_same_units(o: &TallyOptions, all: &[Vec<Answered>]) -> Result<()> {
     let first = &o.sheets[0];
-    // Every sheet has the same units, once each (in any order).
-    let keys = |u: &[Answered]| -> Vec<(String, String)> {
-        u.iter().map(|x| (x.item.clone(), x.slot.clone())).collect()
-    };
-    let base = keys(&all[0]);
-    let base_set: BTreeSet<(String, String)> = base.iter().cloned().collect();
-    for (p, units) in o.sheets.iter().zip(&all) {
+    let base_set: BTreeSet<(String, String)> = unit_keys(&all[0]).into_iter().collect();
+    for (path, units) in o.sheets.iter().zip(all) {
         let mut seen = BTreeSet::new();
-        for u in units {
-            let k = (u.item.clone(), u.slot.clone());
-            if !base_set.contains(&k) || !seen.insert(k) {
+        for unit in units {
+            let key = (unit.item.clone(), unit.slot.clone());
+            if !base_set.contains(&key) || !seen.insert(key) {
                 return Err(Error::input(
-                    p,
-                    u.line,
+                    path,
+                    unit.line,
                     format!(
                         "item {} {}: not an item of {} once",
-                        ldd_io::error::escape(&u.item),
-                        ldd_io::error::escape(&u.slot),
+                        ldd_io::error::escape(&unit.item),
+                        ldd_io::error::escape(&unit.slot),
                         ldd_io::error::shown(first)
                     ),
                 ));
@@ -274,35 +268,74 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
         if seen.len() != base_set.len() {
             return Err(Error::Data(format!(
                 "{}: has {} of the {} items of {}; every annotator's sheet must hold them all",
-                ldd_io::error::shown(p),
+                ldd_io::error::shown(path),
                 seen.len(),
                 base_set.len(),
                 ldd_io::error::shown(first)
             )));
         }
     }
-    check_answered(o, &all)?;
-    let index: Vec<BTreeMap<(String, String), usize>> = all
-        .iter()
-        .map(|u| {
-            keys(u)
-                .into_iter()
-                .enumerate()
-                .map(|(i, k)| (k, i))
-                .collect()
-        })
-        .collect();
-    let answer =
-        |a: usize, k: &(String, String)| -> Option<&str> { all[a][index[a][k]].answer.as_deref() };
-    let m = all.len();
+    Ok(())
+}
 
-    // Agreement.
+/// The (item, slot) of every unit of a sheet, in its order.
+fn unit_keys(units: &[Answered]) -> Vec<(String, String)> {
+    units
+        .iter()
+        .map(|unit| (unit.item.clone(), unit.slot.clone()))
+        .collect()
+}
+
+/// Every annotator's answers, found by unit.
+struct Answers<'a> {
+    sheets: &'a [Vec<Answered>],
+    index: Vec<BTreeMap<(String, String), usize>>,
+}
+
+impl<'a> Answers<'a> {
+    fn new(sheets: &'a [Vec<Answered>]) -> Self {
+        let index = sheets
+            .iter()
+            .map(|units| {
+                unit_keys(units)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(position, key)| (key, position))
+                    .collect()
+            })
+            .collect();
+        Answers { sheets, index }
+    }
+
+    fn annotators(&self) -> usize {
+        self.sheets.len()
+    }
+
+    /// Annotator `annotator`'s answer to unit `key`.
+    fn of(&self, annotator: usize, key: &(String, String)) -> Option<&'a str> {
+        self.sheets[annotator][self.index[annotator][key]]
+            .answer
+            .as_deref()
+    }
+
+    /// Every annotator's answer to unit `key`.
+    fn all_of(&self, key: &(String, String)) -> Vec<Option<&'a str>> {
+        (0..self.annotators())
+            .map(|annotator| self.of(annotator, key))
+            .collect()
+    }
+}
+
+/// Agreement between the annotators (Cohen's κ of every pair, raw agreement and Fleiss' κ
+/// over the units all answered), and how many units all answered.
+fn agreement(base: &[(String, String)], answers: &Answers) -> (Agreement, usize) {
+    let annotators = answers.annotators();
     let mut cohen = Vec::new();
-    for a in 0..m {
-        for b in a + 1..m {
+    for a in 0..annotators {
+        for b in a + 1..annotators {
             let (x, y): (Vec<&str>, Vec<&str>) = base
                 .iter()
-                .filter_map(|k| Some((answer(a, k)?, answer(b, k)?)))
+                .filter_map(|key| Some((answers.of(a, key)?, answers.of(b, key)?)))
                 .unzip();
             let (agreement, kappa) = cohen_kappa(&x, &y);
             cohen.push(PairKappa {
@@ -316,12 +349,17 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
     }
     let complete: Vec<Vec<&str>> = base
         .iter()
-        .filter_map(|k| (0..m).map(|a| answer(a, k)).collect::<Option<Vec<&str>>>())
+        .filter_map(|key| {
+            answers
+                .all_of(key)
+                .into_iter()
+                .collect::<Option<Vec<&str>>>()
+        })
         .collect();
     let raw = (!complete.is_empty()).then(|| {
         complete
             .iter()
-            .filter(|u| u.iter().all(|x| *x == u[0]))
+            .filter(|unit| unit.iter().all(|answer| *answer == unit[0]))
             .count() as f64
             / complete.len() as f64
     });
@@ -330,159 +368,225 @@ pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
         cohen,
         fleiss: fleiss_kappa(&complete),
     };
-    let disagreements = base
-        .iter()
-        .filter_map(|k| {
-            let answers: Vec<Option<&str>> = (0..m).map(|a| answer(a, k)).collect();
-            let given: BTreeSet<&str> = answers.iter().flatten().copied().collect();
-            (given.len() > 1).then(|| Disagreement {
-                item: k.0.clone(),
-                slot: k.1.clone(),
-                answers: answers
+    (agreement, complete.len())
+}
+
+/// The units the annotators answered differently.
+fn disagreements(base: &[(String, String)], answers: &Answers) -> Vec<Disagreement> {
+    base.iter()
+        .filter_map(|key| {
+            let given = answers.all_of(key);
+            let distinct: BTreeSet<&str> = given.iter().flatten().copied().collect();
+            (distinct.len() > 1).then(|| Disagreement {
+                item: key.0.clone(),
+                slot: key.1.clone(),
+                answers: given
                     .iter()
-                    .map(|a| a.unwrap_or("").to_string())
+                    .map(|answer| answer.unwrap_or("").to_string())
                     .collect(),
             })
         })
-        .collect();
+        .collect()
+}
 
-    // The key: which system each translation unit is.
-    let key: Option<BTreeMap<(String, String), KeyRow>> = match (&o.key, kind) {
-        (Some(p), SheetKind::Translation) => {
-            let map = read_key(p, &run)?;
-            if let Some(k) = base.iter().find(|k| !map.contains_key(k)) {
+/// The key (which system each translation unit is), read and checked to hold every unit;
+/// refused for detection sheets.
+fn key_of(
+    o: &TallyOptions,
+    kind: SheetKind,
+    run: &str,
+    base: &[(String, String)],
+) -> Result<Option<BTreeMap<(String, String), KeyRow>>> {
+    match (&o.key, kind) {
+        (Some(path), SheetKind::Translation) => {
+            let map = read_key(path, run)?;
+            if let Some(key) = base.iter().find(|key| !map.contains_key(key)) {
                 return Err(Error::Data(format!(
                     "{}: has no row for item {} {} of the sheets: not their key",
-                    ldd_io::error::shown(p),
-                    ldd_io::error::escape(&k.0),
-                    ldd_io::error::escape(&k.1)
+                    ldd_io::error::shown(path),
+                    ldd_io::error::escape(&key.0),
+                    ldd_io::error::escape(&key.1)
                 )));
             }
-            Some(map)
+            Ok(Some(map))
         }
-        (Some(_), SheetKind::Detection) => {
-            return Err(Error::Config(
-                "tally --key: the key is for translation sheets; detection sheets have none".into(),
-            ))
-        }
-        (None, _) => None,
-    };
+        (Some(_), SheetKind::Detection) => Err(Error::Config(
+            "tally --key: the key is for translation sheets; detection sheets have none".into(),
+        )),
+        (None, _) => Ok(None),
+    }
+}
 
-    // Majorities, per group.
-    let mut groups: Vec<TallyGroup> = Vec::new();
-    let mut auto_table = [[0u64; 2]; 2];
-    let mut auto_disagree = Vec::new();
-    for (i, k) in base.iter().enumerate() {
-        let u = &all[0][i];
-        let answers: Vec<Option<&str>> = (0..m).map(|a| answer(a, k)).collect();
-        let maj = majority(&answers);
-        let system = key.as_ref().map(|key| key[k].system.clone());
-        let g = match groups.iter().position(|g| {
-            g.phenomenon == u.phenomenon && g.distance == u.distance && g.system == system
-        }) {
-            Some(g) => g,
-            None => {
-                groups.push(TallyGroup {
-                    phenomenon: u.phenomenon.clone(),
-                    distance: u.distance,
-                    system: system.clone(),
-                    units: 0,
-                    answers: BTreeMap::new(),
-                    judged: 0,
-                    correct: 0,
-                    share: None,
-                    ci_low: None,
-                    ci_high: None,
-                });
-                groups.len() - 1
-            }
-        };
-        let g = &mut groups[g];
-        g.units += 1;
-        let label = maj.clone().unwrap_or_else(|| "no majority".into());
-        *g.answers.entry(label).or_default() += 1;
-        let judges = match kind {
-            SheetKind::Detection => matches!(maj.as_deref(), Some("yes" | "no")),
-            SheetKind::Translation => matches!(maj.as_deref(), Some("yes" | "partly" | "no")),
-        };
-        if judges {
-            g.judged += 1;
-            g.correct += u64::from(maj.as_deref() == Some("yes"));
-        }
-        if let (Some(key), true) = (&key, judges) {
-            let auto = key[k].automatic.as_str();
-            if auto == "correct" || auto == "incorrect" {
-                let r = usize::from(auto != "correct");
-                let c = usize::from(maj.as_deref() != Some("yes"));
-                auto_table[r][c] += 1;
-                if r != c {
-                    auto_disagree.push(AutoDisagreement {
-                        item: u.item.clone(),
-                        slot: u.slot.clone(),
-                        system: key[k].system.clone(),
-                        phenomenon: u.phenomenon.clone(),
-                        distance: u.distance,
-                        automatic: auto.to_string(),
-                        majority: maj.clone().unwrap_or_default(),
-                        source: u.texts[0].clone(),
-                        reference: u.texts[1].clone(),
-                        output: u.texts[2].clone(),
-                    });
-                }
-            }
-        }
+/// Whether a majority answer judges the unit (counts towards the share correct).
+fn judges(kind: SheetKind, majority: Option<&str>) -> bool {
+    match kind {
+        SheetKind::Detection => matches!(majority, Some("yes" | "no")),
+        SheetKind::Translation => matches!(majority, Some("yes" | "partly" | "no")),
     }
-    // Groups in the order of the sheets' phenomena, then distance, then system name: the
-    // systems in the same order in every cell.
-    let mut seen: Vec<String> = Vec::new();
-    for g in &groups {
-        if !seen.contains(&g.phenomenon) {
-            seen.push(g.phenomenon.clone());
-        }
-    }
-    groups.sort_by(|a, b| {
-        let at = |p: &str| seen.iter().position(|x| x == p);
-        (at(&a.phenomenon), a.distance, &a.system).cmp(&(at(&b.phenomenon), b.distance, &b.system))
+}
+
+/// The group of (phenomenon, distance, system) in `groups`, added empty when new.
+fn group_of<'g>(
+    groups: &'g mut Vec<TallyGroup>,
+    unit: &Answered,
+    system: Option<String>,
+) -> &'g mut TallyGroup {
+    let found = groups.iter().position(|group| {
+        group.phenomenon == unit.phenomenon
+            && group.distance == unit.distance
+            && group.system == system
     });
-    for g in &mut groups {
-        if g.judged > 0 {
-            g.share = Some(100.0 * g.correct as f64 / g.judged as f64);
+    let position = found.unwrap_or_else(|| {
+        groups.push(TallyGroup {
+            phenomenon: unit.phenomenon.clone(),
+            distance: unit.distance,
+            system,
+            units: 0,
+            answers: BTreeMap::new(),
+            judged: 0,
+            correct: 0,
+            share: None,
+            ci_low: None,
+            ci_high: None,
+        });
+        groups.len() - 1
+    });
+    &mut groups[position]
+}
+
+/// The majorities set beside locus accuracy's automatic judgements: the 2×2 table
+/// (automatic correct/incorrect × majority correct/incorrect) and the units they differ on.
+#[derive(Default)]
+struct AutomaticCount {
+    table: [[u64; 2]; 2],
+    disagreements: Vec<AutoDisagreement>,
+}
+
+impl AutomaticCount {
+    /// Counts one judged unit against the key's automatic judgement (when it gives one).
+    fn add(&mut self, unit: &Answered, key_row: &KeyRow, majority: Option<&str>) {
+        let automatic = key_row.automatic.as_str();
+        if automatic != "correct" && automatic != "incorrect" {
+            return;
         }
-        if let Some((lo, hi)) = wilson(g.correct, g.judged, o.confidence) {
-            (g.ci_low, g.ci_high) = (Some(100.0 * lo), Some(100.0 * hi));
+        let row = usize::from(automatic != "correct");
+        let column = usize::from(majority != Some("yes"));
+        self.table[row][column] += 1;
+        if row != column {
+            self.disagreements.push(AutoDisagreement {
+                item: unit.item.clone(),
+                slot: unit.slot.clone(),
+                system: key_row.system.clone(),
+                phenomenon: unit.phenomenon.clone(),
+                distance: unit.distance,
+                automatic: automatic.to_string(),
+                majority: majority.unwrap_or_default().to_string(),
+                source: unit.texts[0].clone(),
+                reference: unit.texts[1].clone(),
+                output: unit.texts[2].clone(),
+            });
         }
     }
-    let automatic = key.as_ref().map(|_| {
-        let t = auto_table;
-        let units = t[0][0] + t[0][1] + t[1][0] + t[1][1];
-        let mut auto = Vec::new();
+
+    /// The agreement of the automatic judgements with the majorities.
+    fn agreement(self) -> AutoAgreement {
+        let table = self.table;
+        let units = table[0][0] + table[0][1] + table[1][0] + table[1][1];
+        let mut automatic = Vec::new();
         let mut people = Vec::new();
-        for (r, row) in t.iter().enumerate() {
-            for (c, &n) in row.iter().enumerate() {
-                for _ in 0..n {
-                    auto.push(if r == 0 { "correct" } else { "incorrect" });
-                    people.push(if c == 0 { "correct" } else { "incorrect" });
+        for (row, counts) in table.iter().enumerate() {
+            for (column, &count) in counts.iter().enumerate() {
+                for _ in 0..count {
+                    automatic.push(if row == 0 { "correct" } else { "incorrect" });
+                    people.push(if column == 0 { "correct" } else { "incorrect" });
                 }
             }
         }
-        let (accuracy, kappa) = cohen_kappa(&auto, &people);
+        let (accuracy, kappa) = cohen_kappa(&automatic, &people);
         AutoAgreement {
             units,
-            table: t,
+            table,
             accuracy,
             kappa,
-            disagreements: std::mem::take(&mut auto_disagree),
+            disagreements: self.disagreements,
         }
+    }
+}
+
+/// Every unit's majority counted into its (phenomenon, distance, system) group, and, with
+/// a key, beside the automatic judgement.
+fn count_majorities(
+    kind: SheetKind,
+    base: &[(String, String)],
+    answers: &Answers,
+    key: Option<&BTreeMap<(String, String), KeyRow>>,
+) -> (Vec<TallyGroup>, AutomaticCount) {
+    let mut groups: Vec<TallyGroup> = Vec::new();
+    let mut automatic = AutomaticCount::default();
+    for (position, unit_key) in base.iter().enumerate() {
+        let unit = &answers.sheets[0][position];
+        let found = majority(&answers.all_of(unit_key));
+        let system = key.map(|key| key[unit_key].system.clone());
+        let group = group_of(&mut groups, unit, system);
+        group.units += 1;
+        let label = found.clone().unwrap_or_else(|| "no majority".into());
+        *group.answers.entry(label).or_default() += 1;
+        if !judges(kind, found.as_deref()) {
+            continue;
+        }
+        group.judged += 1;
+        group.correct += u64::from(found.as_deref() == Some("yes"));
+        if let Some(key) = key {
+            automatic.add(unit, &key[unit_key], found.as_deref());
+        }
+    }
+    (groups, automatic)
+}
+
+/// Groups in the order of the sheets' phenomena, then distance, then system name (the
+/// systems in the same order in every cell), each with its share correct and interval.
+fn finish_groups(groups: &mut [TallyGroup], confidence: f64) {
+    let mut seen: Vec<String> = Vec::new();
+    for group in groups.iter() {
+        if !seen.contains(&group.phenomenon) {
+            seen.push(group.phenomenon.clone());
+        }
+    }
+    let at = |phenomenon: &str| seen.iter().position(|x| x == phenomenon);
+    groups.sort_by(|a, b| {
+        (at(&a.phenomenon), a.distance, &a.system).cmp(&(at(&b.phenomenon), b.distance, &b.system))
     });
+    for group in groups.iter_mut() {
+        if group.judged > 0 {
+            group.share = Some(100.0 * group.correct as f64 / group.judged as f64);
+        }
+        if let Some((low, high)) = wilson(group.correct, group.judged, confidence) {
+            (group.ci_low, group.ci_high) = (Some(100.0 * low), Some(100.0 * high));
+        }
+    }
+}
+
+/// Counts the sheets: read → check the units → agreement → key → majorities per group.
+pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
+    let (kind, run, all) = read_sheets(o)?;
+    check_same_units(o, &all)?;
+    check_answered(o, &all)?;
+    let base = unit_keys(&all[0]);
+    let answers = Answers::new(&all);
+    let (agreement, answered_by_all) = agreement(&base, &answers);
+    let disagreements = disagreements(&base, &answers);
+    let key = key_of(o, kind, &run, &base)?;
+    let (mut groups, automatic) = count_majorities(kind, &base, &answers, key.as_ref());
+    finish_groups(&mut groups, o.confidence);
     Ok(TallyReport {
         kind: kind.to_string(),
         annotators: o.sheets.iter().map(|p| p.display().to_string()).collect(),
         units: base.len(),
-        answered_by_all: complete.len(),
+        answered_by_all,
         agreement,
         groups,
         disagreements,
-        automatic,
+        automatic: key.map(|_| automatic.agreement()),
         confidence: o.confidence,
     })
 }
@@ -520,5 +624,128 @@ mod tests {
             majority(&[Some("y"), Some("n"), Some("y")]),
             Some("y".into())
         );
+    }
+
+    fn unit(item: &str, phenomenon: &str, distance: u32, answer: Option<&str>) -> Answered {
+        Answered {
+            texts: ["source".into(), "reference".into(), "output".into()],
+            item: item.into(),
+            slot: "A".into(),
+            phenomenon: phenomenon.into(),
+            distance,
+            answer: answer.map(str::to_string),
+            run: "run".into(),
+            line: 2,
+        }
+    }
+
+    /// Three annotators, three units: a unanimous one, a 2–1 one and one left blank by
+    /// the third annotator; only the full ones count as answered by all, and the 2–1 unit
+    /// and the blank one (two answers differ) are disagreements.
+    #[test]
+    fn agreement_and_disagreements_by_unit() {
+        let sheets = vec![
+            vec![
+                unit("1", "p", 1, Some("yes")),
+                unit("2", "p", 1, Some("yes")),
+                unit("3", "p", 1, Some("no")),
+            ],
+            vec![
+                unit("1", "p", 1, Some("yes")),
+                unit("2", "p", 1, Some("no")),
+                unit("3", "p", 1, Some("yes")),
+            ],
+            // The third annotator's sheet in another order.
+            vec![
+                unit("3", "p", 1, None),
+                unit("2", "p", 1, Some("no")),
+                unit("1", "p", 1, Some("yes")),
+            ],
+        ];
+        let base = unit_keys(&sheets[0]);
+        let answers = Answers::new(&sheets);
+        assert_eq!(
+            answers.all_of(&base[1]),
+            vec![Some("yes"), Some("no"), Some("no")]
+        );
+        let (agreement, answered_by_all) = agreement(&base, &answers);
+        assert_eq!(answered_by_all, 2);
+        assert_eq!(agreement.raw, Some(0.5));
+        assert_eq!(agreement.cohen.len(), 3);
+        assert_eq!(
+            agreement.cohen[1].units, 2,
+            "annotators 1 and 3 both answered 2 units"
+        );
+        let items: Vec<String> = disagreements(&base, &answers)
+            .into_iter()
+            .map(|d| d.item)
+            .collect();
+        assert_eq!(items, ["2", "3"]);
+    }
+
+    /// Groups come in the sheets' order of phenomena (not alphabetical), then distance;
+    /// the share is correct / judged, and a group without a judged unit has none.
+    #[test]
+    fn groups_counted_and_ordered() {
+        let sheets = vec![vec![
+            unit("1", "zeta", 2, Some("yes")),
+            unit("2", "alpha", 1, Some("no")),
+            unit("3", "zeta", 1, Some("unsure")),
+            unit("4", "zeta", 2, Some("no")),
+        ]];
+        let base = unit_keys(&sheets[0]);
+        let answers = Answers::new(&sheets);
+        let (mut groups, automatic) = count_majorities(SheetKind::Detection, &base, &answers, None);
+        finish_groups(&mut groups, 0.95);
+        let cells: Vec<(&str, u32, u64, u64, u64)> = groups
+            .iter()
+            .map(|g| {
+                (
+                    g.phenomenon.as_str(),
+                    g.distance,
+                    g.units,
+                    g.judged,
+                    g.correct,
+                )
+            })
+            .collect();
+        assert_eq!(
+            cells,
+            [
+                ("zeta", 1, 1, 0, 0),
+                ("zeta", 2, 2, 2, 1),
+                ("alpha", 1, 1, 1, 0)
+            ]
+        );
+        assert_eq!(groups[0].share, None);
+        assert_eq!(groups[1].share, Some(50.0));
+        assert_eq!(automatic.table, [[0; 2]; 2]);
+        assert!(judges(SheetKind::Translation, Some("partly")));
+        assert!(!judges(SheetKind::Detection, Some("partly")));
+    }
+
+    /// The automatic judgements against the majorities: rows automatic, columns people;
+    /// `unaligned` is not counted, a difference is listed.
+    #[test]
+    fn automatic_table_by_hand() {
+        let key_row = |automatic: &str| KeyRow {
+            item: "1".into(),
+            slot: "A".into(),
+            system: "S".into(),
+            automatic: automatic.into(),
+            run: "run".into(),
+        };
+        let unit = unit("1", "p", 1, Some("yes"));
+        let mut count = AutomaticCount::default();
+        count.add(&unit, &key_row("correct"), Some("yes"));
+        count.add(&unit, &key_row("correct"), Some("no"));
+        count.add(&unit, &key_row("incorrect"), Some("no"));
+        count.add(&unit, &key_row("unaligned"), Some("yes"));
+        let agreement = count.agreement();
+        assert_eq!(agreement.table, [[1, 1], [0, 1]]);
+        assert_eq!(agreement.units, 3);
+        assert_eq!(agreement.disagreements.len(), 1);
+        assert_eq!(agreement.disagreements[0].majority, "no");
+        assert!((agreement.accuracy.unwrap() - 2.0 / 3.0).abs() < 1e-12);
     }
 }

@@ -6,9 +6,10 @@
 //! What enters: a sets directory ([`crate::read::sets::Loaded`]; its aligner's saved model
 //! and the source words of the lines to judge), the reference and the systems' outputs.
 //! What leaves: per line, each side tokenized and aligned to the source words
-//! ([`rule::Side`]); per source word or locus, its judgement ([`rule`]: correct,
-//! incorrect, unaligned, no reference, with the rule's estimate that a rater marks an
-//! error there); per set, the accuracy of comparable words ([`words`]: the baseline).
+//! ([`rule::Side`]); per source word or locus, its judgement ([`rule`], `locus:3`: correct,
+//! incorrect, unaligned, no reference, with the evidence that decided it, from the output's
+//! words at the locus alone); per set, the accuracy of comparable words ([`words`]: the
+//! baseline).
 //!
 //! Memory: the source words, tokens and links of the lines judged, for the reference and
 //! one system at a time.
@@ -87,8 +88,10 @@ impl Judging {
             None => ("", String::new()),
         };
         Ok(format!(
-            "locus:2|rule:{}{lemma}|fit:{}{model}|aligner:{}-{}|model:{}|ci:wilson|test:mcnemar-exact",
+            "{}|rule:{}{lemma}|lexicon:{}|fit:{}{model}|aligner:{}-{}|model:{}|ci:wilson|test:mcnemar-exact",
+            rule::VERSION,
             rule::NAME,
+            rule::LEXICON,
             rule::FIT,
             opts.model_type,
             opts.direction.name(),
@@ -198,6 +201,43 @@ impl Judging {
     /// Whether lemmas are matched.
     pub fn has_tagger(&self) -> bool {
         self.tagger.is_some()
+    }
+
+    /// The target language: whose inflectional endings make a morphological variant.
+    pub fn target(&self) -> &str {
+        &self.langs.1
+    }
+}
+
+impl rule::Lexicon for Trained {
+    fn probabilities(&self, source: &str, target: &str) -> rule::Lexical {
+        let (forward, reverse) = self.lexical(source, target);
+        rule::Lexical { forward, reverse }
+    }
+}
+
+/// What judging the lines of a sets directory needs besides their two sides: their source
+/// words and parts of speech, the aligner's lexicon and the target language.
+pub struct Context<'a> {
+    /// The source words of the lines, by 1-based line id.
+    pub words: &'a SourceWords,
+    /// Their parts of speech.
+    pub upos: &'a words::Upos,
+    /// The aligner (its lexical probabilities).
+    pub lexicon: &'a dyn rule::Lexicon,
+    /// The target language.
+    pub target: &'a str,
+}
+
+impl Context<'_> {
+    /// What the rule knows of line `id` besides its sides.
+    pub fn line(&self, id: u32) -> rule::Line<'_> {
+        rule::Line {
+            source: self.words.get(&id).map_or(&[][..], Vec::as_slice),
+            upos: self.upos.get(&id).map_or(&[][..], Vec::as_slice),
+            lexicon: self.lexicon,
+            target: self.target,
+        }
     }
 }
 
@@ -376,67 +416,90 @@ pub struct Rendering {
     pub head: Option<rule::Word>,
     /// The locus's judgement ([`rule::locus`]).
     pub judgement: Judgement,
-    /// The rule's estimate that a rater marks an error at the locus (`None`: not judged).
-    pub p_error: Option<f64>,
     /// For two words, whether the output keeps the reference's order of their tokens.
     pub order: Option<bool>,
+}
+
+impl Rendering {
+    /// The evidence of each word, as `scores.loci.tsv` writes it: the dependent's, then
+    /// the head's, comma-separated.
+    pub fn evidence(&self) -> String {
+        let mut s = self.dep.evidence.name();
+        if let Some(h) = &self.head {
+            s.push(',');
+            s.push_str(&h.evidence.name());
+        }
+        s
+    }
 }
 
 /// One output line judged against its reference ([`judge_line`]).
 #[derive(Debug, Clone)]
 pub struct LineJudgements {
-    /// The sentence chrF of the output against the reference ([`rule::sentence_chrf`]).
+    /// The sentence chrF of the output against the reference (0–1): not part of any
+    /// judgement, reported beside it and the baseline of the agreement with people.
     pub sentence_chrf: f64,
-    /// Each content word's judgement ([`words::CONTENT`]), by 0-based word index, in order.
+    /// Each content word's judgement ([`rule::CONTENT`]), by 0-based word index, in order.
     pub words: Vec<(usize, rule::Word)>,
     /// The judgement of each locus given, in order.
     pub loci: Vec<Rendering>,
 }
 
-/// Judges one line: its content words (`upos`, the parts of speech of its source words)
-/// and `loci`, with `reference` and `output` aligned to its source words.
+/// chrF (sacreBLEU's defaults) of an output line against its reference line, 0–1 (chrF
+/// removes whitespace, so the tokens joined by spaces give the raw lines' chrF).
+pub fn sentence_chrf(output: &rule::Side, reference: &rule::Side) -> f64 {
+    use ldd_eval::chrf::ChrfScoring;
+    use ldd_eval::{ChrfStats, SufficientStats};
+    let (h, r) = (output.tokens.join(" "), reference.tokens.join(" "));
+    ChrfStats::from_pair(&h, &r).score(&ChrfScoring::default()) / 100.0
+}
+
+/// Judges one line: its content words (by the parts of speech of `line`) and `loci`, with
+/// `reference` and `output` aligned to its source words.
 pub fn judge_line(
+    line: &rule::Line<'_>,
     reference: &Side,
     output: &Side,
-    upos: &[String],
     loci: &[&Locus],
 ) -> LineJudgements {
-    let sentence = rule::sentence_chrf(output, reference);
-    let words = upos
+    let words = line
+        .upos
         .iter()
         .enumerate()
-        .filter(|(_, u)| words::CONTENT.contains(&u.as_str()))
-        .map(|(w, _)| (w, rule::word(reference, output, w, sentence)))
+        .filter(|(_, u)| rule::CONTENT.contains(&u.as_str()))
+        .map(|(w, _)| (w, rule::word(line, reference, output, w)))
         .collect();
     LineJudgements {
-        sentence_chrf: sentence,
+        sentence_chrf: sentence_chrf(output, reference),
         words,
-        loci: loci.iter().map(|l| judge(l, reference, output)).collect(),
+        loci: loci
+            .iter()
+            .map(|l| judge(line, l, reference, output))
+            .collect(),
     }
 }
 
 /// Judges `loc` on one line: `reference` and `output` aligned to its source words.
-pub fn judge(loc: &Locus, reference: &Side, output: &Side) -> Rendering {
-    let sentence = rule::sentence_chrf(output, reference);
-    let word = |id: u32| rule::word(reference, output, id as usize - 1, sentence);
+pub fn judge(line: &rule::Line<'_>, loc: &Locus, reference: &Side, output: &Side) -> Rendering {
+    let word = |id: u32| rule::word(line, reference, output, id as usize - 1);
     let dep = word(loc.dep.id);
     let head = loc.head.as_ref().map(|h| word(h.id));
     let mut ws = vec![&dep];
     ws.extend(head.as_ref());
-    let (judgement, p_error) = rule::locus(&ws);
+    let judgement = rule::locus(&ws);
     let order = head.as_ref().and_then(|h| rule::order_kept(&dep, h));
     Rendering {
         dep,
         head,
         judgement,
-        p_error,
         order,
     }
 }
 
-/// The lines of `loci` where lemmas could change a judgement: a judged word whose chrF is
-/// below 1.
+/// The lines of `loci` where lemmas could change a judgement: a word with a reference
+/// that the output does not render by the same word.
 pub fn lines_for_lemmas<'a>(
+    cx: &Context<'_>,
     loci: impl Iterator<Item = &'a Locus>,
     reference: &Sides,
     output: &Sides,
@@ -447,9 +510,14 @@ pub fn lines_for_lemmas<'a>(
         let (Some(r), Some(h)) = (reference.get(&id), output.get(&id)) else {
             continue;
         };
-        let j = judge(loc, r, h);
-        let below = |w: &rule::Word| w.chrf.is_some_and(|c| c < 1.0);
-        if below(&j.dep) || j.head.as_ref().is_some_and(below) {
+        let j = judge(&cx.line(id), loc, r, h);
+        let other = |w: &rule::Word| {
+            !matches!(
+                w.evidence,
+                rule::Evidence::Same | rule::Evidence::NoReference
+            )
+        };
+        if other(&j.dep) || j.head.as_ref().is_some_and(other) {
             ids.insert(id);
         }
     }
@@ -458,29 +526,36 @@ pub fn lines_for_lemmas<'a>(
 
 /// Every system's outputs (`hyps`) of the lines `words` holds, aligned with the aligner of
 /// `j` (loaded once), after the reference (`reference`, the corpus target); `f` gets the
-/// reference's sides and each system's in turn (one system's lines held at a time), with
-/// lemmas where `loci` need them. An output without the corpus's line count (of `l`) is
-/// an error. Returns the reference's sides.
+/// judging context, the reference's sides and each system's in turn (one system's lines
+/// held at a time), with lemmas where `loci` need them. An output without the corpus's
+/// line count (of `l`) is an error. Returns the reference's sides.
+#[allow(clippy::too_many_arguments)]
 pub fn align_each(
     l: &Loaded,
     j: &Judging,
     reference: &Path,
     hyps: &[PathBuf],
-    words: &SourceWords,
+    (words, upos): (&SourceWords, &words::Upos),
     loci: &[&Locus],
-    mut f: impl FnMut(&Sides, Sides) -> Result<()>,
+    mut f: impl FnMut(&Context<'_>, &Sides, Sides) -> Result<()>,
 ) -> Result<Sides> {
     let trained = j.load()?;
+    let cx = Context {
+        words,
+        upos,
+        lexicon: &trained,
+        target: j.target(),
+    };
     let (mut refs, _) = j.align(&trained, reference, words)?;
     for hyp in hyps {
         let (mut out, n) = j.align(&trained, hyp, words)?;
         l.m.check_translation(&l.manifest_path, hyp, n)?;
         if j.has_tagger() {
-            let ids = lines_for_lemmas(loci.iter().copied(), &refs, &out);
+            let ids = lines_for_lemmas(&cx, loci.iter().copied(), &refs, &out);
             j.tag(&mut refs, &ids)?;
             j.tag(&mut out, &ids)?;
         }
-        f(&refs, out)?;
+        f(&cx, &refs, out)?;
     }
     Ok(refs)
 }
@@ -496,16 +571,22 @@ pub struct Judged {
 
 /// Judges `loci` (each with its reference line's text) on every system's outputs (`hyps`)
 /// of the sets `l`: both sides aligned to `words` (the words of the loci's trees, by line
-/// id), one system's lines held at a time. An output without the corpus's line count is
-/// an error.
+/// id, with their parts of speech `upos`), one system's lines held at a time. An output
+/// without the corpus's line count is an error.
 pub fn judge_loci(
     l: &Loaded,
     j: &Judging,
     hyps: &[PathBuf],
     loci: &[(&Locus, &str)],
-    words: &SourceWords,
+    (words, upos): (&SourceWords, &words::Upos),
 ) -> Result<Vec<Judged>> {
     let trained = j.load()?;
+    let cx = Context {
+        words,
+        upos,
+        lexicon: &trained,
+        target: j.target(),
+    };
     let texts: BTreeMap<u32, String> = loci
         .iter()
         .map(|(x, r)| (x.id as u32, r.to_string()))
@@ -526,7 +607,7 @@ pub fn judge_loci(
         let (mut sides, n) = j.align(&trained, hyp, words)?;
         l.m.check_translation(&l.manifest_path, hyp, n)?;
         if j.has_tagger() {
-            let ids = lines_for_lemmas(loci.iter().map(|x| x.0), &refs, &sides);
+            let ids = lines_for_lemmas(&cx, loci.iter().map(|x| x.0), &refs, &sides);
             j.tag(&mut refs, &ids)?;
             j.tag(&mut sides, &ids)?;
         }
@@ -536,7 +617,8 @@ pub fn judge_loci(
                 refs.get(&id).unwrap_or(&empty),
                 sides.get(&id).unwrap_or(&empty),
             );
-            o.outputs.push((h.tokens.clone(), judge(x, r, h)));
+            o.outputs
+                .push((h.tokens.clone(), judge(&cx.line(id), x, r, h)));
         }
     }
     Ok(out)

@@ -1,38 +1,40 @@
-//! The judgement rule: when a system's output renders a source word as the reference does,
-//! and when a locus (the two words of a long-distance relation) is rendered.
+//! The judgement rule (`locus:3`): whether a system's output renders a source word as the
+//! reference does, decided by the output's words at that word alone — never by the rest
+//! of the sentence — and when a locus (the two words of a long-distance relation) is
+//! rendered.
 //!
 //! Both sides are aligned to the source words with the sets' aligner, symmetrised by
 //! grow-diag-final-and ([`ALIGNMENT`]): the reference (the corpus target) and each output.
-//! For a source word *w*:
+//! For a source word *w*, with *R* the reference tokens linked to it and *H* the output
+//! tokens linked to it:
 //!
-//! - **no reference**: the reference has no token linked to *w* — nothing to compare with;
-//! - **unaligned**: the output has no token linked to *w* — the aligner found no rendering,
-//!   which raters almost never call an error (a third of all words with the intersection
-//!   alignment); not judged, counted apart;
-//! - otherwise two numbers are computed: the **word chrF**, chrF (sacreBLEU's defaults)
-//!   of the output's span from its first to its last token linked to *w* against the same
-//!   span of the reference, and the **sentence chrF** of the output line against the
-//!   reference line (both 0–1). The word is **incorrect** when the logistic combination
-//!   `p = σ(INTERCEPT + WORD·word_chrf + SENTENCE·sentence_chrf)` exceeds
-//!   [`WORD_THRESHOLD`], else **correct**; `p` is the rule's estimate that a rater marks an
-//!   error there.
+//! 1. *R* empty: **no reference** — nothing to compare with (not judged);
+//! 2. a token of *H* is the word of a token of *R* (case-folded), or the output has that
+//!    word at the reference token's occurrence — the occurrences of the word on both sides
+//!    matched in order: each to its own when the output has as many as the reference, else
+//!    by their relative positions in the lines, so that the occurrence left unmatched is
+//!    the one the output lacks: **correct** (evidence `same` when the aligner links it to
+//!    *w*, `present` when not);
+//! 3. a token of *H* renders a token of *R* by another form of the word — the same lemma
+//!    (with a tagger, `--lemma-model`), or, when *w* is a content word, a morphological
+//!    variant ([`variant`]) — **correct**;
+//! 4. *w* is a content word and a token of *H* is a likely translation of it: the aligner's
+//!    lexical translation probabilities of the pair reach [`LEXICON`] ([`Lexical::score`])
+//!    — **correct** (a paraphrase);
+//! 5. otherwise, when a token the aligner links to no source word would render *w* as in
+//!    3 or 4, the output has the word but the aligner cannot place it: **unaligned** (not
+//!    judged, counted apart);
+//! 6. otherwise **incorrect**: the output's words at *w* are other words, or the output has
+//!    none (an omission).
 //!
-//! A **locus** is judged on its words that are judged: `p = 1 − Π (1 − p_word)`, incorrect
-//! above [`LOCUS_THRESHOLD`]. A locus with no judged word is *unaligned* when the reference
-//! has a token for one of its words, else *no reference*. For a locus of two words (a
-//! reordering locus's crossing links, a lexical pair) the output's **order** of the two
-//! is also recorded — whether it keeps the reference's relative order — apart from the
-//! judgement (on the tuning talks it added false alarms: docs/evaluation.md).
+//! A **locus** is incorrect when one of its words is; else *unaligned* when one is; else
+//! correct when one is, else *no reference*. For a locus of two words (a reordering
+//! locus's crossing links, a lexical pair) the output's **order** of the two is also
+//! recorded — whether it keeps the reference's relative order — apart from the judgement.
 //!
-//! The constants were fitted once, by logistic regression and the threshold of highest
-//! MCC with at most 2.5 times the raters' error rate judged incorrect (loci: 2 times),
-//! on **TED talks 1 and 4 of the WMT21 English→German MQM annotations** (13 systems,
-//! every aligned content word: 20,067 words; 70 loci), and are never refitted on the
-//! data they are reported on: `make validate-mqm` reports them on talks 3, 5 and 6
-//! (`benches/locus_fit.py` refits them from `ldd-sets mqm --items`).
-
-use ldd_eval::chrf::ChrfScoring;
-use ldd_eval::{ChrfStats, SufficientStats};
+//! [`LEXICON`] was chosen once on **TED talks 1 and 4 of the WMT21 English→German MQM
+//! annotations** and is never chosen on the data it is reported on: `make validate-mqm`
+//! reports the rule on talks 3, 5 and 6 (docs/evaluation.md).
 
 use crate::align::Direction;
 use crate::format::judged::Judgement;
@@ -41,23 +43,25 @@ use crate::format::judged::Judgement;
 /// fewer words are left without a rendering.
 pub const ALIGNMENT: Direction = Direction::GrowDiagFinalAnd;
 
-/// Intercept of the logistic combination.
-pub const INTERCEPT: f64 = -0.52672;
-/// Weight of the word chrF.
-pub const WORD: f64 = -0.66925;
-/// Weight of the sentence chrF.
-pub const SENTENCE: f64 = -1.54476;
-/// A word is incorrect when its `p` exceeds this.
-pub const WORD_THRESHOLD: f64 = 0.14141;
-/// A locus is incorrect when its `p` exceeds this.
-pub const LOCUS_THRESHOLD: f64 = 0.24507;
+/// The rule's version, as every record that names the rule gives it (`locus:1` matched
+/// surface forms on the intersection alignment; `locus:2` combined word and sentence
+/// chrF).
+pub const VERSION: &str = "locus:3";
 
-/// The rule as the signature names it (`locus:2`: the second rule; the first matched
-/// surface forms on the intersection alignment).
-pub const NAME: &str = "word-chrf+sentence-chrf";
+/// The rule as the signature names it.
+pub const NAME: &str = "word+variant+lexicon";
 
-/// The data the constants were fitted on, as the signature names it.
+/// The data [`LEXICON`] was chosen on, as the signature names it.
 pub const FIT: &str = "wmt21-ted-ende-mqm-talks-1-4";
+
+/// An output token is a likely translation of a content word when the aligner's lexical
+/// score of the pair ([`Lexical::score`]) reaches this.
+pub const LEXICON: f64 = 0.2;
+
+/// The universal parts of speech of content words: the words a paraphrase (a morphological
+/// variant, a likely translation) may render; any other word must be rendered by the same
+/// word or lemma.
+pub const CONTENT: [&str; 6] = ["NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"];
 
 /// A line as the aligner tokenized it, and its links to the source words.
 #[derive(Debug, Clone, Default)]
@@ -84,30 +88,138 @@ impl Side {
         v
     }
 
-    /// The tokens from the first to the last of `positions` (ascending), joined by spaces.
-    fn span(&self, positions: &[usize]) -> String {
-        match (positions.first(), positions.last()) {
-            (Some(&a), Some(&b)) => self.tokens[a..=b.min(self.tokens.len() - 1)].join(" "),
-            _ => String::new(),
+    /// Tokens (0-based positions, ascending) linked to no source word.
+    pub fn unplaced(&self) -> Vec<usize> {
+        let mut placed = vec![false; self.tokens.len()];
+        for &(_, t) in &self.links {
+            if let Some(p) = placed.get_mut(t) {
+                *p = true;
+            }
+        }
+        (0..self.tokens.len()).filter(|&t| !placed[t]).collect()
+    }
+
+    /// The lemma of token `i`, when tagged and known.
+    fn lemma(&self, i: usize) -> Option<&str> {
+        let l = self.lemmas.as_ref()?.get(i)?;
+        (!l.is_empty() && l != "_").then_some(l.as_str())
+    }
+}
+
+/// The aligner's lexical translation probabilities of a source word and a target token:
+/// what evidence of a paraphrase the rule uses.
+pub trait Lexicon {
+    /// `p(target | source)` and `p(source | target)` (`None`: the model has no such
+    /// direction).
+    fn probabilities(&self, source: &str, target: &str) -> Lexical;
+}
+
+/// A function of the two words is a lexicon (for tests and examples).
+impl<F: Fn(&str, &str) -> Lexical> Lexicon for F {
+    fn probabilities(&self, source: &str, target: &str) -> Lexical {
+        self(source, target)
+    }
+}
+
+/// The lexical translation probabilities of one pair.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Lexical {
+    /// `p(target | source)`.
+    pub forward: Option<f64>,
+    /// `p(source | target)`.
+    pub reverse: Option<f64>,
+}
+
+impl Lexical {
+    /// The score compared with [`LEXICON`]: the geometric mean of the two directions'
+    /// probabilities (the one there is, with fast_align's model in one direction). Both
+    /// must be high: a frequent word that a rare word's row collects (`p(the | rare)`) has
+    /// a low reverse probability.
+    pub fn score(&self) -> f64 {
+        match (self.forward, self.reverse) {
+            (Some(f), Some(r)) => (f * r).sqrt(),
+            (Some(x), None) | (None, Some(x)) => x,
+            (None, None) => 0.0,
         }
     }
 }
 
-/// chrF (sacreBLEU's defaults) of `hyp` against `reference`, 0–1.
-pub fn chrf(hyp: &str, reference: &str) -> f64 {
-    ChrfStats::from_pair(hyp, reference).score(&ChrfScoring::default()) / 100.0
+/// What the rule knows of a line besides its two sides.
+pub struct Line<'a> {
+    /// The source words (the tree's words).
+    pub source: &'a [String],
+    /// Their universal parts of speech (empty: unknown, every word taken as a content
+    /// word).
+    pub upos: &'a [String],
+    /// The aligner's lexical probabilities.
+    pub lexicon: &'a dyn Lexicon,
+    /// The target language (ISO code): whose inflectional endings make a variant.
+    pub target: &'a str,
 }
 
-/// The sentence chrF of an output line against its reference line (chrF removes
-/// whitespace, so the tokens joined by spaces give the raw lines' chrF).
-pub fn sentence_chrf(output: &Side, reference: &Side) -> f64 {
-    chrf(&output.tokens.join(" "), &reference.tokens.join(" "))
+impl Line<'_> {
+    /// Whether source word `w` is a content word (or its part of speech is unknown).
+    fn content(&self, w: usize) -> bool {
+        self.upos
+            .get(w)
+            .is_none_or(|u| CONTENT.contains(&u.as_str()))
+    }
 }
 
-/// The rule's estimate that a rater marks an error at a word: the logistic combination.
-pub fn p_error(word_chrf: f64, sentence_chrf: f64) -> f64 {
-    let z = INTERCEPT + WORD * word_chrf + SENTENCE * sentence_chrf;
-    1.0 / (1.0 + (-z).exp())
+/// How the rule decided a word: the evidence, in the order the rule looks for it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Evidence {
+    /// The reference has no token linked to the word.
+    NoReference,
+    /// An output token at the word is a reference token's word, case-folded.
+    Same,
+    /// An output token at the word has a reference token's lemma.
+    Lemma,
+    /// An output token at the word is a morphological variant of a reference token.
+    Variant,
+    /// An output token at the word is a likely translation of the source word (its
+    /// [`Lexical::score`]).
+    Translation(f64),
+    /// The output has a reference token's word as many times as the reference, though not
+    /// where the aligner links the source word.
+    Present,
+    /// No output token at the word renders it, but a token linked to no source word would.
+    Unplaced,
+    /// The output's tokens at the word are other words (the best [`Lexical::score`]).
+    Other(f64),
+    /// The output has no token at the word, and no unplaced token renders it.
+    Omitted,
+}
+
+impl Evidence {
+    /// The judgement the evidence gives.
+    pub fn judgement(self) -> Judgement {
+        match self {
+            Evidence::NoReference => Judgement::NoReference,
+            Evidence::Same
+            | Evidence::Lemma
+            | Evidence::Variant
+            | Evidence::Translation(_)
+            | Evidence::Present => Judgement::Correct,
+            Evidence::Unplaced => Judgement::Unaligned,
+            Evidence::Other(_) | Evidence::Omitted => Judgement::Incorrect,
+        }
+    }
+
+    /// Its name in files (`translation` and `other` with their score, 4 decimals).
+    pub fn name(self) -> String {
+        match self {
+            Evidence::NoReference => "no_reference".into(),
+            Evidence::Same => "same".into(),
+            Evidence::Lemma => "lemma".into(),
+            Evidence::Variant => "variant".into(),
+            Evidence::Translation(s) => format!("translation:{s:.4}"),
+            Evidence::Present => "present".into(),
+            Evidence::Unplaced => "unplaced".into(),
+            Evidence::Other(s) => format!("other:{s:.4}"),
+            Evidence::Omitted => "omitted".into(),
+        }
+    }
 }
 
 /// One source word as an output renders it.
@@ -115,91 +227,307 @@ pub fn p_error(word_chrf: f64, sentence_chrf: f64) -> f64 {
 pub struct Word {
     /// The outcome.
     pub judgement: Judgement,
+    /// What decided it.
+    pub evidence: Evidence,
     /// Reference tokens linked to the word (0-based positions).
     pub reference: Vec<usize>,
     /// Output tokens linked to the word (0-based positions).
     pub output: Vec<usize>,
-    /// The word chrF (0–1), when judged.
-    pub chrf: Option<f64>,
-    /// `p` (the estimate that a rater marks an error there), when judged.
-    pub p_error: Option<f64>,
+    /// Output tokens that render the word where the aligner does not link it to the word
+    /// (evidence `present`: the reference's word at its occurrence; `unplaced`: the tokens
+    /// linked to no source word that render it).
+    pub found: Vec<usize>,
+}
+
+impl Word {
+    /// The output tokens of the word's rendering: those found elsewhere when the rule
+    /// found it there (the aligner's tokens are then other words), else those linked to
+    /// it.
+    pub fn tokens(&self) -> Vec<usize> {
+        if self.found.is_empty() {
+            self.output.clone()
+        } else {
+            self.found.clone()
+        }
+    }
+}
+
+/// Whether output token `h` renders reference token `r` of source word `w` by another
+/// form of the word: the same lemma, or (content words) a morphological variant.
+fn another_form(
+    line: &Line<'_>,
+    w: usize,
+    (reference, r): (&Side, usize),
+    (output, h): (&Side, usize),
+) -> Option<Evidence> {
+    let (a, b) = (
+        output.tokens.get(h)?.to_lowercase(),
+        reference.tokens.get(r)?.to_lowercase(),
+    );
+    if a == b {
+        return None;
+    }
+    if let (Some(x), Some(y)) = (output.lemma(h), reference.lemma(r)) {
+        if x == y {
+            return Some(Evidence::Lemma);
+        }
+    }
+    (line.content(w) && variant(&a, &b, line.target)).then_some(Evidence::Variant)
+}
+
+/// The best evidence other than the same word that one of the output tokens `tokens`
+/// renders source word `w`, whose reference tokens are `refs`: the same lemma, a variant,
+/// else (content words) the best lexical score of the tokens, a translation when it
+/// reaches [`LEXICON`]; `None` for a word that is not a content word and no token.
+fn paraphrase(
+    line: &Line<'_>,
+    w: usize,
+    (reference, refs): (&Side, &[usize]),
+    (output, tokens): (&Side, &[usize]),
+) -> Option<Evidence> {
+    let mut found: Option<Evidence> = None;
+    for &h in tokens {
+        for &r in refs {
+            match another_form(line, w, (reference, r), (output, h)) {
+                Some(Evidence::Lemma) => return Some(Evidence::Lemma),
+                Some(e) => found = Some(e),
+                None => {}
+            }
+        }
+    }
+    if found.is_some() || !line.content(w) || tokens.is_empty() {
+        return found;
+    }
+    let source = line.source.get(w)?;
+    let score = tokens
+        .iter()
+        .filter_map(|&h| output.tokens.get(h))
+        .map(|t| line.lexicon.probabilities(source, t).score())
+        .fold(0.0, f64::max);
+    Some(if score >= LEXICON {
+        Evidence::Translation(score)
+    } else {
+        Evidence::Other(score)
+    })
 }
 
 /// Judges source word `w` (0-based) of a line: `reference` and `output` aligned to the
-/// line's source words, `sentence` their sentence chrF ([`sentence_chrf`]).
-pub fn word(reference: &Side, output: &Side, w: usize, sentence: f64) -> Word {
+/// line's source words.
+pub fn word(line: &Line<'_>, reference: &Side, output: &Side, w: usize) -> Word {
     let (r, h) = (reference.linked(w), output.linked(w));
-    let mut out = Word {
-        judgement: Judgement::NoReference,
+    let (evidence, found) = if r.is_empty() {
+        (Evidence::NoReference, Vec::new())
+    } else {
+        decide(line, w, (reference, &r), (output, &h))
+    };
+    Word {
+        judgement: evidence.judgement(),
+        evidence,
         reference: r,
         output: h,
-        chrf: None,
-        p_error: None,
+        found,
+    }
+}
+
+/// The evidence for source word `w` with reference tokens `r` and output tokens `h` (both
+/// not empty: `r`), and the output tokens found to render it elsewhere.
+fn decide(
+    line: &Line<'_>,
+    w: usize,
+    (reference, r): (&Side, &[usize]),
+    (output, h): (&Side, &[usize]),
+) -> (Evidence, Vec<usize>) {
+    let kept: Vec<usize> = r
+        .iter()
+        .filter_map(|&t| occurrence(reference, t, output))
+        .collect();
+    if kept.iter().any(|t| h.contains(t)) || same_word(w, (reference, r), (output, h)) {
+        return (Evidence::Same, Vec::new());
+    }
+    if !kept.is_empty() {
+        return (Evidence::Present, kept);
+    }
+    let at = paraphrase(line, w, (reference, r), (output, h));
+    if let Some(e) = at.filter(|e| e.judgement() == Judgement::Correct) {
+        return (e, Vec::new());
+    }
+    let renders = |t: usize| {
+        paraphrase(line, w, (reference, r), (output, &[t]))
+            .is_some_and(|e| e.judgement() == Judgement::Correct)
     };
-    if out.reference.is_empty() {
-        return out;
-    }
-    if out.output.is_empty() {
-        out.judgement = Judgement::Unaligned;
-        return out;
-    }
-    let mut c = chrf(&output.span(&out.output), &reference.span(&out.reference));
-    // With lemmas, an output token with a reference token's lemma renders it exactly.
-    if let (Some(hl), Some(rl)) = (&output.lemmas, &reference.lemmas) {
-        fn lemma(l: &[String], i: usize) -> Option<&String> {
-            l.get(i).filter(|x| !x.is_empty() && *x != "_")
-        }
-        let same = out.output.iter().any(|&i| {
-            out.reference
-                .iter()
-                .any(|&j| lemma(hl, i).is_some_and(|a| lemma(rl, j) == Some(a)))
-        });
-        if same {
-            c = 1.0;
-        }
-    }
-    let p = p_error(c, sentence);
-    out.chrf = Some(c);
-    out.p_error = Some(p);
-    out.judgement = if p > WORD_THRESHOLD {
-        Judgement::Incorrect
+    let found: Vec<usize> = output
+        .unplaced()
+        .into_iter()
+        .filter(|&t| renders(t))
+        .collect();
+    if !found.is_empty() {
+        (Evidence::Unplaced, found)
+    } else if h.is_empty() {
+        (Evidence::Omitted, Vec::new())
     } else {
-        Judgement::Correct
+        (at.unwrap_or(Evidence::Other(0.0)), Vec::new())
+    }
+}
+
+/// Whether one of the output tokens `h` the aligner links to source word `w` is the word
+/// of one of its reference tokens `r` (case-folded) and renders no other source word that
+/// the reference renders by that word: the output has the word at the locus, whichever
+/// occurrence of a repeated word the order of the lines would pair it with — but not
+/// another word's occurrence that the aligner links to the locus too (*me* of *for me*
+/// taken for the dropped *me* of *offering me*).
+fn same_word(w: usize, (reference, r): (&Side, &[usize]), (output, h): (&Side, &[usize])) -> bool {
+    let lower = |side: &Side, t: usize| side.tokens.get(t).map(|x| x.to_lowercase());
+    h.iter().any(|&x| {
+        let Some(o) = lower(output, x) else {
+            return false;
+        };
+        let theirs = |v: usize| {
+            reference
+                .linked(v)
+                .iter()
+                .any(|&t| lower(reference, t) == Some(o.clone()))
+        };
+        r.iter().any(|&t| lower(reference, t) == Some(o.clone()))
+            && !output
+                .links
+                .iter()
+                .any(|&(v, y)| y == x && v != w && theirs(v))
+    })
+}
+
+/// The output token that is the occurrence of reference token `t`'s word (case-folded),
+/// if the output has it: the occurrences of the word on both sides matched in order —
+/// each to its own when the output has as many as the reference (or more), else the
+/// output's to the reference's of the nearest relative positions (an order-keeping
+/// matching of least total distance, [`match_in_order`]), so that the one left out is the
+/// one the output lacks.
+fn occurrence(reference: &Side, t: usize, output: &Side) -> Option<usize> {
+    let word = reference.tokens[t].to_lowercase();
+    let at = |side: &Side| -> Vec<usize> {
+        (0..side.tokens.len())
+            .filter(|&k| side.tokens[k].to_lowercase() == word)
+            .collect()
     };
+    let (o, p) = (at(reference), at(output));
+    let k = o.iter().position(|&x| x == t)?;
+    if p.len() >= o.len() {
+        // The same word as often as the reference (or more): its k-th occurrence.
+        return p.get(k).copied();
+    }
+    let rel = |x: usize, n: usize| (x as f64 + 0.5) / n as f64;
+    let ro: Vec<f64> = o.iter().map(|&x| rel(x, reference.tokens.len())).collect();
+    let rp: Vec<f64> = p.iter().map(|&x| rel(x, output.tokens.len())).collect();
+    match_in_order(&rp, &ro)
+        .into_iter()
+        .position(|j| j == k)
+        .map(|i| p[i])
+}
+
+/// The order-keeping matching of `a` (fewer) into `b` of least total distance
+/// `Σ |a[i] − b[j(i)]|`: for each of `a`, its index in `b` (increasing). Ties keep the
+/// earlier of `b`.
+fn match_in_order(a: &[f64], b: &[f64]) -> Vec<usize> {
+    let (m, n) = (a.len(), b.len());
+    // cost[i][j]: the least cost of matching a[..i] into b[..j].
+    let mut cost = vec![vec![f64::INFINITY; n + 1]; m + 1];
+    cost[0].iter_mut().for_each(|c| *c = 0.0);
+    for i in 1..=m {
+        for j in i..=n {
+            let take = cost[i - 1][j - 1] + (a[i - 1] - b[j - 1]).abs();
+            cost[i][j] = take.min(cost[i][j - 1]);
+        }
+    }
+    let mut out = vec![0; m];
+    let (mut i, mut j) = (m, n);
+    while i > 0 {
+        if j > i && cost[i][j - 1] <= cost[i][j] {
+            j -= 1;
+        } else {
+            out[i - 1] = j - 1;
+            i -= 1;
+            j -= 1;
+        }
+    }
     out
 }
 
 /// The judgement of a locus from its words' (`words`: the dependent, then the head if
-/// any), and its `p` when judged.
-pub fn locus(words: &[&Word]) -> (Judgement, Option<f64>) {
-    let judged: Vec<f64> = words.iter().filter_map(|w| w.p_error).collect();
-    if judged.is_empty() {
-        let unaligned = words.iter().any(|w| w.judgement == Judgement::Unaligned);
-        let j = if unaligned {
-            Judgement::Unaligned
-        } else {
-            Judgement::NoReference
-        };
-        return (j, None);
-    }
-    let p = 1.0 - judged.iter().map(|p| 1.0 - p).product::<f64>();
-    let j = if p > LOCUS_THRESHOLD {
-        Judgement::Incorrect
-    } else {
-        Judgement::Correct
-    };
-    (j, Some(p))
+/// any): incorrect when one is, else unaligned when one is, else correct when one is, else
+/// no reference.
+pub fn locus(words: &[&Word]) -> Judgement {
+    [
+        Judgement::Incorrect,
+        Judgement::Unaligned,
+        Judgement::Correct,
+    ]
+    .into_iter()
+    .find(|j| words.iter().any(|w| w.judgement == *j))
+    .unwrap_or(Judgement::NoReference)
 }
 
 /// Whether the output keeps the reference's relative order of two words (`None`: a side
-/// has no token for one of them): the mean positions of their linked tokens compared.
+/// has no token for one of them): the mean positions of their tokens compared (the
+/// output's: [`Word::tokens`]).
 pub fn order_kept(a: &Word, b: &Word) -> Option<bool> {
     let mean = |v: &[usize]| -> Option<f64> {
         (!v.is_empty()).then(|| v.iter().sum::<usize>() as f64 / v.len() as f64)
     };
     let r = mean(&a.reference)?.partial_cmp(&mean(&b.reference)?)?;
-    let h = mean(&a.output)?.partial_cmp(&mean(&b.output)?)?;
+    let h = mean(&a.tokens())?.partial_cmp(&mean(&b.tokens())?)?;
     Some(r == h)
+}
+
+/// The inflectional endings of a target language (lowercase) that make two words
+/// variants ([`variant`]); other languages: any ending of at most two letters.
+fn endings(lang: &str) -> Option<&'static [&'static str]> {
+    match lang {
+        "en" => Some(&[
+            "", "s", "es", "ed", "d", "ing", "er", "est", "e", "y", "ies", "ied", "'s", "n", "en",
+        ]),
+        "de" => Some(&[
+            "", "e", "en", "em", "er", "es", "n", "s", "st", "t", "et", "te", "ten", "tet", "test",
+            "tes", "ter", "ern", "ere", "eren", "erem", "erer", "eres", "est", "ste", "sten",
+            "stem", "ster", "stes",
+        ]),
+        _ => None,
+    }
+}
+
+/// Whether two lowercased words are morphological variants of one stem: after their
+/// longest common prefix (the stem, at least 4 letters), what remains of each is an
+/// inflectional ending of `lang` (`endings`; a doubled last letter of the stem before it
+/// allowed: *stopped* / *stop*). German participles may add `ge-` (*gemeldet* /
+/// *meldete*).
+pub fn variant(a: &str, b: &str, lang: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let participle = |w: &str| -> Option<String> {
+        w.strip_prefix("ge")
+            .filter(|r| lang == "de" && r.chars().count() >= 4)
+            .map(String::from)
+    };
+    stem_variant(a, b, lang)
+        || participle(a).is_some_and(|x| stem_variant(&x, b, lang))
+        || participle(b).is_some_and(|y| stem_variant(a, &y, lang))
+}
+
+fn stem_variant(a: &str, b: &str, lang: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let stem = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if stem < 4 || !a[..stem].iter().all(|c| c.is_alphabetic()) {
+        return false;
+    }
+    let last = a[stem - 1];
+    let ending = |rest: &[char]| -> bool {
+        let s: String = rest.iter().collect();
+        let ok = |e: &str| match endings(lang) {
+            Some(list) => list.contains(&e),
+            None => e.chars().count() <= 2,
+        };
+        ok(&s) || (rest.first() == Some(&last) && rest.len() > 1 && ok(&s[last.len_utf8()..]))
+    };
+    ending(&a[stem..]) && ending(&b[stem..])
 }
 
 #[cfg(test)]
@@ -214,81 +542,166 @@ mod tests {
         }
     }
 
+    /// "He looked it up": 0 He PRON, 1 looked VERB, 2 it PRON, 3 up ADP; the lexicon knows
+    /// that `sah` is a likely translation of `looked` (0.3 both ways), nothing else.
+    fn judge(reference: &Side, output: &Side, w: usize) -> Word {
+        let source: Vec<String> = "He looked it up".split(' ').map(String::from).collect();
+        let upos: Vec<String> = ["PRON", "VERB", "PRON", "ADP"].map(String::from).to_vec();
+        let lexicon = |s: &str, t: &str| {
+            let p = if (s, t) == ("looked", "sah") {
+                0.3
+            } else {
+                0.01
+            };
+            Lexical {
+                forward: Some(p),
+                reverse: Some(p),
+            }
+        };
+        let line = Line {
+            source: &source,
+            upos: &upos,
+            lexicon: &lexicon,
+            target: "de",
+        };
+        word(&line, reference, output, w)
+    }
+
+    const ALL: [(usize, usize); 4] = [(0, 0), (1, 1), (2, 2), (3, 3)];
+
     #[test]
     fn outcomes_by_hand() {
-        // Source: "He looked it up" (0 He, 1 looked, 2 it, 3 up).
-        let reference = side("Er schlug es nach", &[(0, 0), (1, 1), (2, 2), (3, 3)]);
-        let same = side("Er schlug es nach", &[(0, 0), (1, 1), (2, 2), (3, 3)]);
-        let s = sentence_chrf(&same, &reference);
-        assert_eq!(s, 1.0);
-        let w = word(&reference, &same, 3, s);
-        assert_eq!(w.judgement, Judgement::Correct);
-        assert_eq!(w.chrf, Some(1.0));
-        // p = σ(−0.52672 − 0.66925 − 1.54476) = σ(−2.74073)
-        let p = 1.0 / (1.0 + 2.74073f64.exp());
-        assert!((w.p_error.unwrap() - p).abs() < 1e-12);
-        // No output token for "up": unaligned, not judged.
+        let reference = side("Er schlug es nach", &ALL);
+        let e = |o: &Side, w: usize| judge(&reference, o, w).evidence;
+        // The same words where the aligner links them.
+        let same = side("Er schlug es nach", &ALL);
+        assert_eq!(e(&same, 3), Evidence::Same);
+        assert_eq!(judge(&reference, &same, 3).judgement, Judgement::Correct);
+        // The same word where the aligner does not link it: present.
+        let unlinked = side("Er schlug es nach", &[(0, 0), (1, 1), (2, 2)]);
+        assert_eq!(e(&unlinked, 3), Evidence::Present);
+        // The particle dropped: an omission, incorrect.
         let dropped = side("Er schlug es", &[(0, 0), (1, 1), (2, 2)]);
-        let s = sentence_chrf(&dropped, &reference);
+        assert_eq!(e(&dropped, 3), Evidence::Omitted);
         assert_eq!(
-            word(&reference, &dropped, 3, s).judgement,
+            judge(&reference, &dropped, 3).judgement,
+            Judgement::Incorrect
+        );
+        // No reference token: not judged.
+        let r2 = side("Er schlug nach", &[(0, 0), (1, 1), (3, 2)]);
+        assert_eq!(judge(&r2, &same, 2).evidence, Evidence::NoReference);
+        // Another particle (a function word: the same word or lemma only): incorrect; a
+        // likely translation of the verb (a content word): correct.
+        let other = side("Er sah es zu", &ALL);
+        assert_eq!(e(&other, 3), Evidence::Other(0.0));
+        assert!((e(&other, 1).judgement() == Judgement::Correct));
+        assert!(matches!(e(&other, 1), Evidence::Translation(s) if (s - 0.3).abs() < 1e-12));
+        // A morphological variant of the verb: correct.
+        let plural = side("Er schlugen es nach", &ALL);
+        assert_eq!(e(&plural, 1), Evidence::Variant);
+        // Another verb: incorrect, with its lexical score.
+        let ran = side("Er lief es nach", &ALL);
+        assert!(matches!(e(&ran, 1), Evidence::Other(s) if (s - 0.01).abs() < 1e-12));
+        // A variant of the verb that the aligner places nowhere: the output has the word
+        // but the aligner cannot place it — unaligned.
+        let unplaced = side("Er es nach schlugen", &[(0, 0), (2, 1), (3, 2)]);
+        assert_eq!(e(&unplaced, 1), Evidence::Unplaced);
+        assert_eq!(
+            judge(&reference, &unplaced, 1).judgement,
             Judgement::Unaligned
         );
-        // No reference token for "it": no reference.
-        let r2 = side("Er schlug nach", &[(0, 0), (1, 1), (3, 2)]);
-        assert_eq!(word(&r2, &same, 2, s).judgement, Judgement::NoReference);
-        // Another word, in a poor sentence: incorrect (p > 0.14141).
-        let other = side("Sie sah das zu", &[(0, 0), (1, 1), (2, 2), (3, 3)]);
-        let s = sentence_chrf(&other, &reference);
-        let w = word(&reference, &other, 3, s);
-        assert_eq!(w.chrf, Some(0.0));
-        assert!(w.p_error.unwrap() > WORD_THRESHOLD);
-        assert_eq!(w.judgement, Judgement::Incorrect);
     }
 
     #[test]
-    fn span_covers_first_to_last_linked_token() {
-        let s = side("a b c d", &[(0, 1), (0, 3)]);
-        assert_eq!(s.linked(0), vec![1, 3]);
-        assert_eq!(s.span(&s.linked(0)), "b c d");
+    fn a_repeated_word_is_there_at_its_own_occurrence() {
+        // The reference has `nach` twice; the locus word (3) is linked to the second.
+        let reference = side("nach Er schlug es nach", &[(0, 1), (1, 2), (2, 3), (3, 4)]);
+        let e = |o: &str| judge(&reference, &side(o, &[]), 3).evidence;
+        // Both there: the second is the locus's.
+        assert_eq!(e("nach Er schlug es nach"), Evidence::Present);
+        // One left, where the first was (relative position 0.1 against 0.1 and 0.9): the
+        // locus's is the one missing.
+        assert_eq!(e("nach Er schlug es"), Evidence::Omitted);
+        // ... unless the aligner links the locus word to it: the word is where the aligner
+        // places the locus (a line whose other words are gone pairs occurrences badly).
+        let linked = side("nach Er schlug es", &[(3, 0)]);
+        assert_eq!(judge(&reference, &linked, 3).evidence, Evidence::Same);
+        // ... but not when that token is another source word's rendering by the same word
+        // (here source word 2's, linked to the first `nach` in the reference too).
+        let reference2 = side("nach Er schlug es nach", &[(2, 0), (0, 1), (1, 2), (3, 4)]);
+        let theirs = side("nach Er schlug es", &[(2, 0), (3, 0)]);
+        assert_eq!(
+            judge(&reference2, &theirs, 3).judgement,
+            Judgement::Incorrect
+        );
+        // One left, at the end: the locus's.
+        assert_eq!(e("Er schlug es nach"), Evidence::Present);
+        assert_eq!(match_in_order(&[0.5], &[0.375, 0.875]), vec![0]);
+        assert_eq!(match_in_order(&[0.8], &[0.375, 0.875]), vec![1]);
+        assert_eq!(match_in_order(&[0.1, 0.9], &[0.1, 0.5, 0.9]), vec![0, 2]);
+        // A tie keeps the earlier.
+        assert_eq!(match_in_order(&[0.5], &[0.25, 0.75]), vec![0]);
     }
 
     #[test]
-    fn locus_combines_its_judged_words() {
-        let w = |p: Option<f64>, j: Judgement| Word {
+    fn a_locus_is_incorrect_when_a_word_is_then_unaligned_then_correct() {
+        let w = |j: Judgement| Word {
             judgement: j,
+            evidence: Evidence::NoReference,
             reference: vec![0],
             output: vec![0],
-            chrf: p.map(|_| 0.5),
-            p_error: p,
+            found: vec![],
         };
-        let (a, b) = (
-            w(Some(0.1), Judgement::Correct),
-            w(Some(0.2), Judgement::Incorrect),
-        );
-        // 1 − 0.9 · 0.8 = 0.28 > 0.24507.
-        let (j, p) = locus(&[&a, &b]);
-        assert_eq!(j, Judgement::Incorrect);
-        assert!((p.unwrap() - 0.28).abs() < 1e-12);
-        let c = w(Some(0.12), Judgement::Correct);
-        // 1 − 0.9 · 0.88 = 0.208.
-        assert_eq!(locus(&[&a, &c]).0, Judgement::Correct);
-        let u = w(None, Judgement::Unaligned);
-        let n = w(None, Judgement::NoReference);
-        assert_eq!(locus(&[&u, &n]), (Judgement::Unaligned, None));
-        assert_eq!(locus(&[&n]), (Judgement::NoReference, None));
-        // One judged word decides alone.
-        assert_eq!(locus(&[&u, &a]).0, Judgement::Correct);
+        use Judgement::*;
+        let (c, i, u, n) = (w(Correct), w(Incorrect), w(Unaligned), w(NoReference));
+        assert_eq!(locus(&[&c, &i]), Incorrect);
+        assert_eq!(locus(&[&u, &i]), Incorrect);
+        assert_eq!(locus(&[&c, &u]), Unaligned);
+        assert_eq!(locus(&[&n, &c]), Correct);
+        assert_eq!(locus(&[&n, &n]), NoReference);
+    }
+
+    #[test]
+    fn variants_share_a_stem_and_differ_by_endings() {
+        for (a, b, lang, want) in [
+            ("signed", "signing", "en", true),
+            ("signed", "signs", "en", true),
+            ("stop", "stopped", "en", true),
+            ("signed", "singed", "en", false),
+            ("signal", "signed", "en", false),
+            ("up", "upon", "en", false),
+            ("meldete", "melden", "de", true),
+            ("gemeldet", "meldete", "de", true),
+            ("kind", "kinder", "de", true),
+            ("auf", "aus", "de", false),
+            ("sich", "mich", "de", false),
+            // Another language: any ending of at most two letters.
+            ("domani", "domanis", "it", true),
+            ("domani", "domanisti", "it", false),
+        ] {
+            assert_eq!(variant(a, b, lang), want, "{a} {b} {lang}");
+        }
+    }
+
+    #[test]
+    fn the_lexical_score_is_the_geometric_mean_of_both_directions() {
+        let l = |f, r| Lexical {
+            forward: f,
+            reverse: r,
+        };
+        assert!((l(Some(0.4), Some(0.1)).score() - 0.2).abs() < 1e-12);
+        assert_eq!(l(Some(0.4), None).score(), 0.4);
+        assert_eq!(l(None, None).score(), 0.0);
     }
 
     #[test]
     fn order_of_two_words() {
         let w = |r: Vec<usize>, h: Vec<usize>| Word {
             judgement: Judgement::Correct,
+            evidence: Evidence::Same,
             reference: r,
             output: h,
-            chrf: Some(1.0),
-            p_error: Some(0.1),
+            found: vec![],
         };
         assert_eq!(
             order_kept(&w(vec![1], vec![4]), &w(vec![5], vec![7])),

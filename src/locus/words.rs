@@ -7,13 +7,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::rule::{self, Side};
-use super::Sides;
+use super::{Context, Sides};
 use crate::format::judged::Judgement;
 use crate::format::locus::Locus;
 
 /// The universal parts of speech of content words: what word-level agreement is measured
 /// on.
-pub const CONTENT: [&str; 6] = ["NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"];
+pub use super::rule::CONTENT;
 
 /// The universal part of speech of each word of the lines judged, by 1-based line id.
 pub type Upos = BTreeMap<u32, Vec<String>>;
@@ -56,19 +56,19 @@ impl Counts {
     }
 }
 
-/// Every word of one line (`upos` the part of speech of each, `keep` choosing the words
-/// by it) judged on `output` against `reference`: (0-based word, its judgement).
+/// Every word of one line (`line.upos` the part of speech of each, `keep` choosing the
+/// words by it) judged on `output` against `reference`: (0-based word, its judgement).
 pub fn judge_line(
+    line: &rule::Line<'_>,
     reference: &Side,
     output: &Side,
-    upos: &[String],
     keep: impl Fn(usize, &str) -> bool,
 ) -> Vec<(usize, rule::Word)> {
-    let sentence = rule::sentence_chrf(output, reference);
-    upos.iter()
+    line.upos
+        .iter()
         .enumerate()
         .filter(|(w, p)| keep(*w, p))
-        .map(|(w, _)| (w, rule::word(reference, output, w, sentence)))
+        .map(|(w, _)| (w, rule::word(line, reference, output, w)))
         .collect()
 }
 
@@ -82,9 +82,9 @@ pub struct Baseline {
     pub comparable: Counts,
 }
 
-/// The baseline of a set (its `loci`) on one output: `upos` holds the parts of speech of
-/// the set's lines, `reference` and `output` their sides.
-pub fn baseline(loci: &[Locus], upos: &Upos, reference: &Sides, output: &Sides) -> Baseline {
+/// The baseline of a set (its `loci`) on one output: `cx` holds the words and parts of
+/// speech of the set's lines, `reference` and `output` their sides.
+pub fn baseline(loci: &[Locus], cx: &Context<'_>, reference: &Sides, output: &Sides) -> Baseline {
     let mut by_line: BTreeMap<u32, BTreeSet<usize>> = BTreeMap::new();
     for l in loci {
         let e = by_line.entry(l.id as u32).or_default();
@@ -95,7 +95,7 @@ pub fn baseline(loci: &[Locus], upos: &Upos, reference: &Sides, output: &Sides) 
     }
     let mut b = Baseline::default();
     for (id, at) in &by_line {
-        let (Some(tags), Some(r), Some(h)) = (upos.get(id), reference.get(id), output.get(id))
+        let (Some(tags), Some(r), Some(h)) = (cx.upos.get(id), reference.get(id), output.get(id))
         else {
             continue;
         };
@@ -103,7 +103,8 @@ pub fn baseline(loci: &[Locus], upos: &Upos, reference: &Sides, output: &Sides) 
             .iter()
             .filter_map(|&w| tags.get(w).map(String::as_str))
             .collect();
-        let judged = judge_line(r, h, tags, |w, p| at.contains(&w) || kinds.contains(p));
+        let line = cx.line(*id);
+        let judged = judge_line(&line, r, h, |w, p| at.contains(&w) || kinds.contains(p));
         for (w, x) in judged {
             if at.contains(&w) {
                 b.locus.add(x.judgement);
@@ -135,6 +136,21 @@ mod tests {
         let reference: Sides = [(1, side("Er sah auf und lief hinaus"))].into();
         let output: Sides = [(1, side("Er sah auf und lief hinaus"))].into();
         let upos: Upos = [(1, tags)].into();
+        let words: super::super::SourceWords = [(
+            1,
+            "He looked up and ran out"
+                .split(' ')
+                .map(String::from)
+                .collect(),
+        )]
+        .into();
+        let none = |_: &str, _: &str| rule::Lexical::default();
+        let cx = Context {
+            words: &words,
+            upos: &upos,
+            lexicon: &none,
+            target: "de",
+        };
         let locus = Locus {
             id: 1,
             n: 1,
@@ -150,7 +166,7 @@ mod tests {
             ref_dep: vec![],
             ref_head: vec![],
         };
-        let b = baseline(&[locus], &upos, &reference, &output);
+        let b = baseline(&[locus], &cx, &reference, &output);
         // Locus words: looked, up; comparable: ran (VERB), out (ADP); not He, and.
         assert_eq!(b.locus.correct, 2);
         assert_eq!(b.comparable.correct, 2);

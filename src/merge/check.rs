@@ -3,7 +3,7 @@
 //! each exactly once, all from the same inputs and settings ([`Manifest::run_settings`])
 //! and made by this version.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::format::manifest::{Manifest, ShardPart, ShardRecord, Tool, MANIFEST};
@@ -21,80 +21,95 @@ pub struct Part {
     pub manifest_sha256: String,
 }
 
-/// Reads the shards' manifests and checks that they are the N shards of one run, each once.
-pub fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
-    let mut parts: Vec<Part> = Vec::new();
-    for dir in dirs {
-        let manifest = Manifest::read(dir)?;
-        let shard = match &manifest.shard {
-            Some(ShardRecord::Part(p)) => p.clone(),
-            Some(ShardRecord::Merged(_)) => {
-                return Err(Error::Config(format!(
-                    "merge: {} is a merged output already, not the output of one shard",
-                    ldd_io::error::shown(dir)
-                )))
-            }
-            None => {
-                return Err(Error::Config(format!(
-                    "merge: {} is not the output of a shard (it was made without --shard)",
-                    ldd_io::error::shown(dir)
-                )))
-            }
-        };
-        let (manifest_sha256, _) = ldd_io::sha256_file(&dir.join(MANIFEST))?;
-        parts.push(Part {
-            dir: dir.clone(),
-            manifest,
-            shard,
-            manifest_sha256,
-        });
-    }
-    let n = parts[0].shard.count;
-    let reference = parts[0].manifest.run_settings();
-    for p in &parts {
-        let here = format!(
-            "{} (shard {}/{})",
-            ldd_io::error::shown(&p.dir),
-            p.shard.index,
-            p.shard.count
-        );
-        if p.shard.count != n {
+/// A shard's output at `dir`, read: its manifest (of one shard, not merged already) and
+/// the manifest's checksum.
+fn read_part(dir: &Path) -> Result<Part> {
+    let manifest = Manifest::read(dir)?;
+    let shard = match &manifest.shard {
+        Some(ShardRecord::Part(p)) => p.clone(),
+        Some(ShardRecord::Merged(_)) => {
             return Err(Error::Config(format!(
-                "merge: {here} belongs to a run of {} shards but {} to a run of {n}: shards of \
-                 different runs",
-                p.shard.count,
-                ldd_io::error::shown(&parts[0].dir)
-            )));
+                "merge: {} is a merged output already, not the output of one shard",
+                ldd_io::error::shown(dir)
+            )))
         }
-        let want = Shard {
-            index: p.shard.index,
-            count: n,
-        }
-        .range(p.shard.corpus_lines);
-        if p.shard.lines != want || p.shard.index == 0 {
-            return Err(Error::Data(format!(
-                "merge: {here}: its lines {}+{} are not shard {}/{n} of {} lines; the manifest \
-                 was edited or is corrupt",
-                p.shard.lines.first, p.shard.lines.count, p.shard.index, p.shard.corpus_lines
-            )));
-        }
-        let settings = p.manifest.run_settings();
-        if settings != reference {
-            let differ = reference.differences(&settings, 3);
+        None => {
             return Err(Error::Config(format!(
-                "merge: {here} is not from the same inputs and settings as {} (shard {}/{n}): \
-                 their manifests differ at {}",
-                ldd_io::error::shown(&parts[0].dir),
-                parts[0].shard.index,
-                differ
-                    .iter()
-                    .map(|d| format!("`{d}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
+                "merge: {} is not the output of a shard (it was made without --shard)",
+                ldd_io::error::shown(dir)
+            )))
         }
+    };
+    let (manifest_sha256, _) = ldd_io::sha256_file(&dir.join(MANIFEST))?;
+    Ok(Part {
+        dir: dir.to_path_buf(),
+        manifest,
+        shard,
+        manifest_sha256,
+    })
+}
+
+/// Checks that `part` is a shard of the run of `first`: the same number of shards, its
+/// own lines of the corpus, the same inputs and settings.
+fn check_same_run(part: &Part, first: &Part) -> Result<()> {
+    let n = first.shard.count;
+    let here = format!(
+        "{} (shard {}/{})",
+        ldd_io::error::shown(&part.dir),
+        part.shard.index,
+        part.shard.count
+    );
+    if part.shard.count != n {
+        return Err(Error::Config(format!(
+            "merge: {here} belongs to a run of {} shards but {} to a run of {n}: shards of \
+             different runs",
+            part.shard.count,
+            ldd_io::error::shown(&first.dir)
+        )));
     }
-    parts.sort_by_key(|p| p.shard.index);
+    let want = Shard {
+        index: part.shard.index,
+        count: n,
+    }
+    .range(part.shard.corpus_lines);
+    if part.shard.lines != want || part.shard.index == 0 {
+        return Err(Error::Data(format!(
+            "merge: {here}: its lines {}+{} are not shard {}/{n} of {} lines; the manifest \
+             was edited or is corrupt",
+            part.shard.lines.first,
+            part.shard.lines.count,
+            part.shard.index,
+            part.shard.corpus_lines
+        )));
+    }
+    let (reference, settings) = (first.manifest.run_settings(), part.manifest.run_settings());
+    if settings != reference {
+        let differ = reference.differences(&settings, 3);
+        return Err(Error::Config(format!(
+            "merge: {here} is not from the same inputs and settings as {} (shard {}/{n}): \
+             their manifests differ at {}",
+            ldd_io::error::shown(&first.dir),
+            first.shard.index,
+            differ
+                .iter()
+                .map(|d| format!("`{d}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// The shards `1/n` … `n/n` not among `indices`, as `i/n`.
+fn missing_shards(indices: &[u32], n: u32) -> Vec<String> {
+    (1..=n)
+        .filter(|i| !indices.contains(i))
+        .map(|i| format!("{i}/{n}"))
+        .collect()
+}
+
+/// Checks that the parts, sorted by shard, are the `n` shards each once.
+fn check_each_once(parts: &[Part], n: u32) -> Result<()> {
     for w in parts.windows(2) {
         if w[0].shard.index == w[1].shard.index {
             return Err(Error::Config(format!(
@@ -105,10 +120,8 @@ pub fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
             )));
         }
     }
-    let missing: Vec<String> = (1..=n)
-        .filter(|i| !parts.iter().any(|p| p.shard.index == *i))
-        .map(|i| format!("{i}/{n}"))
-        .collect();
+    let indices: Vec<u32> = parts.iter().map(|p| p.shard.index).collect();
+    let missing = missing_shards(&indices, n);
     if !missing.is_empty() {
         let given: Vec<String> = parts
             .iter()
@@ -121,8 +134,13 @@ pub fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
             given.join("; ")
         )));
     }
+    Ok(())
+}
+
+/// Checks that the shards were made by this version of ldd-sets.
+fn check_version(first: &Part) -> Result<()> {
     let tool = Tool::default();
-    let made_by = &parts[0].manifest.tool;
+    let made_by = &first.manifest.tool;
     if made_by.version != tool.version {
         return Err(Error::Config(format!(
             "merge: the shards were made by ldd-sets {}, this is {}: merge them with the \
@@ -131,5 +149,33 @@ pub fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
             tool.version
         )));
     }
+    Ok(())
+}
+
+/// Reads the shards' manifests and checks that they are the N shards of one run, each once.
+pub fn check(dirs: &[PathBuf]) -> Result<Vec<Part>> {
+    let mut parts = dirs
+        .iter()
+        .map(|dir| read_part(dir))
+        .collect::<Result<Vec<Part>>>()?;
+    for part in &parts {
+        check_same_run(part, &parts[0])?;
+    }
+    let n = parts[0].shard.count;
+    parts.sort_by_key(|p| p.shard.index);
+    check_each_once(&parts, n)?;
+    check_version(&parts[0])?;
     Ok(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shard not given is named, in order.
+    #[test]
+    fn missing_shards_named() {
+        assert_eq!(missing_shards(&[2, 4], 4), ["1/4", "3/4"]);
+        assert!(missing_shards(&[3, 1, 2], 3).is_empty());
+    }
 }

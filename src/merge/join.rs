@@ -18,7 +18,7 @@ use crate::format::manifest::{
 };
 use crate::format::options::{ModelType, ReorderInfo};
 use crate::format::reorder::TSV_HEADER;
-use crate::format::sets::SetEntry;
+use crate::format::sets::{SetControls, SetEntry};
 use crate::read::select::read_ids;
 use crate::read::sets::{file, resolve};
 use crate::write::controls::draw_controls;
@@ -103,171 +103,225 @@ fn copy_aligner(root: &Path, rel: &str, r0: &ReorderInfo, parts: &[Part]) -> Res
     Ok(())
 }
 
-/// Writes the merged output of one corpus; returns its manifest.
-pub fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
-    let m0 = &parts[0].manifest;
-    let p0 = &parts[0].shard;
+/// The staging directory of the merged output: the shards' outputs, the corpus and the
+/// parse cache are its inputs, never overwritten.
+fn staging(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Staging> {
+    let first = &parts[0].manifest;
     let mut inputs: Vec<&Path> = parts.iter().map(|p| p.dir.as_path()).collect();
-    inputs.push(&m0.inputs.source.path);
-    inputs.push(&m0.inputs.target.path);
+    inputs.push(&first.inputs.source.path);
+    inputs.push(&first.inputs.target.path);
     inputs.extend(cache);
-    let staging = Staging::new(out, &is_output, &inputs)?;
-    let root = staging.path().to_path_buf();
+    Ok(Staging::new(out, &is_output, &inputs)?)
+}
 
-    let mut lengths: Vec<u32> = Vec::with_capacity(p0.corpus_lines as usize);
-    for p in parts {
-        let path = file(&p.manifest, &p.dir, &p.shard.lengths)?;
-        read_lengths(&path, p.shard.lines.count, &mut lengths)?;
+/// The source length of every corpus line, from the shards' length files in corpus order.
+fn corpus_lengths(parts: &[Part]) -> Result<Vec<u32>> {
+    let mut lengths: Vec<u32> = Vec::with_capacity(parts[0].shard.corpus_lines as usize);
+    for part in parts {
+        let path = file(&part.manifest, &part.dir, &part.shard.lengths)?;
+        read_lengths(&path, part.shard.lines.count, &mut lengths)?;
     }
+    Ok(lengths)
+}
 
-    let mut sets = Vec::with_capacity(m0.sets.len());
-    for (k, set) in m0.sets.iter().enumerate() {
+/// Every set's files concatenated over the shards, and its merged manifest entry.
+fn merge_sets(root: &Path, parts: &[Part], lengths: &[u32]) -> Result<Vec<SetEntry>> {
+    let first = &parts[0].manifest;
+    let mut sets = Vec::with_capacity(first.sets.len());
+    for (k, set) in first.sets.iter().enumerate() {
         for rel in set.files.all() {
-            concatenate(&root, rel, parts, None)?;
+            concatenate(root, rel, parts, None)?;
         }
         if let Some(rel) = &set.files.locus {
-            concatenate(&root, rel, parts, Some(crate::format::locus::HEADER))?;
+            concatenate(root, rel, parts, Some(crate::format::locus::HEADER))?;
         }
-        sets.push(merge_entry(k, set, parts, &lengths)?);
+        sets.push(merge_entry(k, set, parts, lengths)?);
     }
+    Ok(sets)
+}
 
-    let reorder = match &m0.reorder {
-        Some(r0) => {
-            concatenate(&root, &r0.files.alignments, parts, None)?;
-            concatenate(&root, &r0.files.measures, parts, Some(TSV_HEADER))?;
-            if let Some(rel) = &r0.files.posteriors {
-                concatenate(&root, rel, parts, None)?;
-            }
-            if let Some(rel) = &r0.files.model {
-                copy_aligner(&root, rel, r0, parts)?;
-            }
-            let mut r = r0.clone();
-            for p in &parts[1..] {
-                let Some(o) = &p.manifest.reorder else {
-                    return Err(Error::Data("reorder record missing".into()));
-                };
-                r.trained_pairs += o.trained_pairs;
-                r.too_long += o.too_long;
-                r.lines_with_links += o.lines_with_links;
-                for (a, b) in r.sizes.iter_mut().zip(&o.sizes) {
-                    for (x, y) in a.lines.iter_mut().zip(&b.lines) {
-                        *x += y;
-                    }
-                }
-            }
-            Some(r)
-        }
-        None => None,
+/// The corpus-wide reordering files concatenated, the aligner copied and the counts
+/// summed (`None`: the shards built no reordering sets).
+fn merge_reorder(root: &Path, parts: &[Part]) -> Result<Option<ReorderInfo>> {
+    let Some(first) = &parts[0].manifest.reorder else {
+        return Ok(None);
     };
+    concatenate(root, &first.files.alignments, parts, None)?;
+    concatenate(root, &first.files.measures, parts, Some(TSV_HEADER))?;
+    if let Some(rel) = &first.files.posteriors {
+        concatenate(root, rel, parts, None)?;
+    }
+    if let Some(rel) = &first.files.model {
+        copy_aligner(root, rel, first, parts)?;
+    }
+    let mut merged = first.clone();
+    for part in &parts[1..] {
+        let Some(other) = &part.manifest.reorder else {
+            return Err(Error::Data("reorder record missing".into()));
+        };
+        add_reorder_counts(&mut merged, other);
+    }
+    Ok(Some(merged))
+}
 
+/// Adds a shard's reordering counts (pairs trained on, lines too long, lines with links,
+/// lines per set) to `total`.
+fn add_reorder_counts(total: &mut ReorderInfo, shard: &ReorderInfo) {
+    total.trained_pairs += shard.trained_pairs;
+    total.too_long += shard.too_long;
+    total.lines_with_links += shard.lines_with_links;
+    for (sum, size) in total.sizes.iter_mut().zip(&shard.sizes) {
+        for (lines, more) in sum.lines.iter_mut().zip(&size.lines) {
+            *lines += more;
+        }
+    }
+}
+
+/// The shards' corpus counts, summed.
+fn merge_corpus(parts: &[Part]) -> CorpusStats {
     let mut corpus = CorpusStats::default();
-    for p in parts {
-        let c = &p.manifest.corpus;
-        corpus.lines += c.lines;
-        corpus.empty_lines += c.empty_lines;
-        corpus.normalised_lines += c.normalised_lines;
-        corpus.tolerated_lines += c.tolerated_lines;
-        corpus.tolerated_places += c.tolerated_places;
-        corpus.glued_comments += c.glued_comments;
-        corpus.unchecked_lines += c.unchecked_lines;
-        corpus.source_words += c.source_words;
+    for part in parts {
+        add_corpus(&mut corpus, &part.manifest.corpus);
     }
+    corpus
+}
 
-    let conllu = match &p0.parse {
-        None => m0.inputs.conllu.clone(),
-        Some(parse) => {
-            let dir = match cache {
-                Some(c) => c.to_path_buf(),
-                None => ldd_io::parent_dir(&m0.inputs.conllu.path),
-            };
-            let cache = ParseCache::new(&dir)?;
-            let mut pieces = Vec::with_capacity(parts.len());
-            for p in parts {
-                let Some(pp) = &p.shard.parse else {
-                    return Err(Error::Data("shard parse record missing".into()));
-                };
-                pieces.push(Piece {
-                    path: file(&p.manifest, &p.dir, &pp.file)?,
-                    range: p.shard.lines,
-                    chunks: pp.chunks.clone(),
-                });
-            }
-            let whole = WholeCorpus {
-                corpus: parse.corpus.clone(),
-                corpus_sha256: parse.corpus_sha256.clone(),
-                model: parse.model.clone(),
-                model_sha256: parse.model_sha256.clone(),
-            };
-            let path = cache.assemble(&whole, &pieces, parse.chunk_lines)?;
-            let entry = cache.entry(&path)?;
-            FileInfo {
-                path,
-                bytes: entry.conllu_gz_bytes,
-                sha256: entry.conllu_gz_sha256,
-                lines: entry.stats.lines,
-            }
-        }
+/// Adds a shard's corpus counts to `total`.
+fn add_corpus(total: &mut CorpusStats, shard: &CorpusStats) {
+    total.lines += shard.lines;
+    total.empty_lines += shard.empty_lines;
+    total.normalised_lines += shard.normalised_lines;
+    total.tolerated_lines += shard.tolerated_lines;
+    total.tolerated_places += shard.tolerated_places;
+    total.glued_comments += shard.glued_comments;
+    total.unchecked_lines += shard.unchecked_lines;
+    total.source_words += shard.source_words;
+}
+
+/// The whole corpus's trees: the shards' parses assembled in the parse cache (when the
+/// shards parsed their lines), or the trees the shards were given.
+fn merge_parse(parts: &[Part], cache: Option<&Path>) -> Result<FileInfo> {
+    let first = &parts[0].manifest;
+    let Some(parse) = &parts[0].shard.parse else {
+        return Ok(first.inputs.conllu.clone());
     };
-
-    let controls = if p0.controls.count > 0 {
-        for side in [&m0.inputs.source, &m0.inputs.target] {
-            let (sha, _) = ldd_io::sha256_file(&side.path).map_err(|e| {
-                Error::Resource(format!(
-                    "merge draws the controls from the corpus, as the shards recorded it: {e}"
-                ))
-            })?;
-            if sha != side.sha256 {
-                return Err(Error::Data(format!(
-                    "{}: changed since the shards read it (SHA-256 {sha}, the shards read {})",
-                    ldd_io::error::shown(&side.path),
-                    side.sha256
-                )));
-            }
-        }
-        draw_controls(
-            &root,
-            &sets,
-            &lengths,
-            (&m0.inputs.source.path, &m0.inputs.target.path),
-            &m0.languages,
-            &p0.controls.into(),
-        )?
-    } else {
-        Vec::new()
+    let dir = match cache {
+        Some(c) => c.to_path_buf(),
+        None => ldd_io::parent_dir(&first.inputs.conllu.path),
     };
+    let cache = ParseCache::new(&dir)?;
+    let mut pieces = Vec::with_capacity(parts.len());
+    for part in parts {
+        let Some(own) = &part.shard.parse else {
+            return Err(Error::Data("shard parse record missing".into()));
+        };
+        pieces.push(Piece {
+            path: file(&part.manifest, &part.dir, &own.file)?,
+            range: part.shard.lines,
+            chunks: own.chunks.clone(),
+        });
+    }
+    let whole = WholeCorpus {
+        corpus: parse.corpus.clone(),
+        corpus_sha256: parse.corpus_sha256.clone(),
+        model: parse.model.clone(),
+        model_sha256: parse.model_sha256.clone(),
+    };
+    let path = cache.assemble(&whole, &pieces, parse.chunk_lines)?;
+    let entry = cache.entry(&path)?;
+    Ok(FileInfo {
+        path,
+        bytes: entry.conllu_gz_bytes,
+        sha256: entry.conllu_gz_sha256,
+        lines: entry.stats.lines,
+    })
+}
 
+/// The controls drawn over the whole corpus (none when the shards drew none), from the
+/// corpus the shards read, checked unchanged.
+fn merge_controls(
+    root: &Path,
+    parts: &[Part],
+    sets: &[SetEntry],
+    lengths: &[u32],
+) -> Result<Vec<SetControls>> {
+    let (first, shard) = (&parts[0].manifest, &parts[0].shard);
+    if shard.controls.count == 0 {
+        return Ok(Vec::new());
+    }
+    for side in [&first.inputs.source, &first.inputs.target] {
+        let (sha, _) = ldd_io::sha256_file(&side.path).map_err(|e| {
+            Error::Resource(format!(
+                "merge draws the controls from the corpus, as the shards recorded it: {e}"
+            ))
+        })?;
+        if sha != side.sha256 {
+            return Err(Error::Data(format!(
+                "{}: changed since the shards read it (SHA-256 {sha}, the shards read {})",
+                ldd_io::error::shown(&side.path),
+                side.sha256
+            )));
+        }
+    }
+    draw_controls(
+        root,
+        sets,
+        lengths,
+        (&first.inputs.source.path, &first.inputs.target.path),
+        &first.languages,
+        &shard.controls.into(),
+    )
+}
+
+/// The record of the merge: every shard's lines, directory, manifest checksum and command.
+fn merged_record(parts: &[Part]) -> ShardRecord {
+    ShardRecord::Merged(MergedShards {
+        count: parts[0].shard.count,
+        shards: parts
+            .iter()
+            .map(|p| MergedShard {
+                index: p.shard.index,
+                lines: p.shard.lines,
+                dir: p.dir.clone(),
+                manifest_sha256: p.manifest_sha256.clone(),
+                command: p.manifest.tool.command.clone(),
+            })
+            .collect(),
+    })
+}
+
+/// Writes the merged output of one corpus; returns its manifest: lengths → sets →
+/// reordering → corpus counts → parse → controls → manifest.
+pub fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifest> {
+    let first = &parts[0].manifest;
+    let staging = staging(parts, out, cache)?;
+    let root = staging.path().to_path_buf();
+    let lengths = corpus_lengths(parts)?;
+    let sets = merge_sets(&root, parts, &lengths)?;
+    let reorder = merge_reorder(&root, parts)?;
+    let corpus = merge_corpus(parts);
+    let conllu = merge_parse(parts, cache)?;
+    let controls = merge_controls(&root, parts, &sets, &lengths)?;
     let mut manifest = Manifest {
-        format_version: m0.format_version,
+        format_version: first.format_version,
         tool: Tool {
             command: crate::format::command::recorded(),
-            ..m0.tool.clone()
+            ..first.tool.clone()
         },
-        languages: m0.languages.clone(),
+        languages: first.languages.clone(),
         inputs: Inputs {
-            source: m0.inputs.source.clone(),
-            target: m0.inputs.target.clone(),
+            source: first.inputs.source.clone(),
+            target: first.inputs.target.clone(),
             conllu,
         },
         corpus,
-        rules: m0.rules.clone(),
-        marker: m0.marker.clone(),
+        rules: first.rules.clone(),
+        marker: first.marker.clone(),
         sets,
         reorder,
         controls,
         distances: merged_distances(parts),
-        shard: Some(ShardRecord::Merged(MergedShards {
-            count: p0.count,
-            shards: parts
-                .iter()
-                .map(|p| MergedShard {
-                    index: p.shard.index,
-                    lines: p.shard.lines,
-                    dir: p.dir.clone(),
-                    manifest_sha256: p.manifest_sha256.clone(),
-                    command: p.manifest.tool.command.clone(),
-                })
-                .collect(),
-        })),
+        shard: Some(merged_record(parts)),
         checksums: Default::default(),
     };
     crate::write::summary::finish(&root, &mut manifest)?;
@@ -321,4 +375,28 @@ fn merge_entry(k: usize, set: &SetEntry, parts: &[Part], lengths: &[u32]) -> Res
         },
         ..set.clone()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every corpus count is summed, none left out or counted twice.
+    #[test]
+    fn corpus_counts_summed() {
+        let shard = |k: u64| CorpusStats {
+            lines: k,
+            empty_lines: 2 * k,
+            normalised_lines: 3 * k,
+            tolerated_lines: 4 * k,
+            tolerated_places: 5 * k,
+            glued_comments: 6 * k,
+            unchecked_lines: 7 * k,
+            source_words: 8 * k,
+        };
+        let mut total = CorpusStats::default();
+        add_corpus(&mut total, &shard(1));
+        add_corpus(&mut total, &shard(10));
+        assert_eq!(total, shard(11));
+    }
 }

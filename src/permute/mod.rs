@@ -182,127 +182,198 @@ fn pairs(
     Ok((src.finish()?, tgt.finish()?))
 }
 
-/// Writes the three settings of the kept pairs into `o.out` (all or nothing) and returns
-/// their record.
-pub fn permute(o: &PermuteOptions) -> Result<PermuteRecord> {
-    if o.length == 0 {
+/// The pairs held out for test and dev plus one for training: the fewest kept pairs
+/// `permute` needs. Checked before any work, with N ≥ 1.
+fn fewest_pairs(options: &PermuteOptions) -> Result<usize> {
+    if options.length == 0 {
         return Err(Error::Config("--length must be at least 1".into()));
     }
-    // Checked before any work: the held-out pairs and one for training must be countable.
-    let Some(held) = o.test.checked_add(o.dev).and_then(|n| n.checked_add(1)) else {
-        return Err(Error::Config(format!(
+    let held = options
+        .test
+        .checked_add(options.dev)
+        .and_then(|n| n.checked_add(1));
+    held.ok_or_else(|| {
+        Error::Config(format!(
             "--test {} and --dev {}: more pairs than any corpus has",
-            o.test, o.dev
-        )));
-    };
-    let sigma = sigma(o)?;
-    // Pass 1: the kept pairs, ranked by a seeded hash of their line number.
+            options.test, options.dev
+        ))
+    })
+}
+
+/// The split of each kept pair (by line number): ranked by a seeded hash of its line
+/// number, the first `test` ranks test, the next `dev` dev, the rest train.
+fn assign_splits(mut kept: Vec<(u64, u64)>, test: usize, dev: usize) -> BTreeMap<u64, Split> {
+    kept.sort_unstable();
+    kept.iter()
+        .enumerate()
+        .map(|(rank, &(_, id))| {
+            let split = match rank {
+                r if r < test => Split::Test,
+                r if r < test + dev => Split::Dev,
+                _ => Split::Train,
+            };
+            (id, split)
+        })
+        .collect()
+}
+
+/// Pass 1: the pairs whose source has N tokens and whose target is not empty, each
+/// given its split; and the two sides as read.
+fn split_pairs(
+    options: &PermuteOptions,
+    fewest: usize,
+) -> Result<(BTreeMap<u64, Split>, FileInfo, FileInfo)> {
     let mut kept: Vec<(u64, u64)> = Vec::new();
-    let (src_info, tgt_info) = pairs(o, |id, s, t| {
-        if s.split_whitespace().count() == o.length && !t.trim().is_empty() {
-            kept.push((splitmix64(o.seed ^ splitmix64(id)), id));
+    let (source, target) = pairs(options, |id, source, target| {
+        if source.split_whitespace().count() == options.length && !target.trim().is_empty() {
+            kept.push((splitmix64(options.seed ^ splitmix64(id)), id));
         }
         Ok(())
     })?;
-    if kept.len() < held {
+    if kept.len() < fewest {
         return Err(Error::Config(format!(
             "{}: {} pairs have a source of {} tokens and a target, fewer than --test {} + \
              --dev {} + 1 for training",
-            ldd_io::error::shown(&o.source),
+            ldd_io::error::shown(&options.source),
             kept.len(),
-            o.length,
-            o.test,
-            o.dev
+            options.length,
+            options.test,
+            options.dev
         )));
     }
-    kept.sort_unstable();
-    let split: BTreeMap<u64, Split> = kept
-        .iter()
-        .enumerate()
-        .map(|(rank, &(_, id))| {
-            let s = match rank {
-                r if r < o.test => Split::Test,
-                r if r < o.test + o.dev => Split::Dev,
-                _ => Split::Train,
-            };
-            (id, s)
-        })
-        .collect();
-    drop(kept);
+    Ok((
+        assign_splits(kept, options.test, options.dev),
+        source,
+        target,
+    ))
+}
 
-    // Pass 2: every kept pair into its split, in corpus order, in the three settings.
-    let inputs = [o.source.as_path(), o.target.as_path()];
-    let staging = Staging::new(&o.out, &is_permute_dir, &inputs)?;
-    let root = staging.path().to_path_buf();
-    let (sl, tl) = (o.languages.source(), o.languages.target());
-    let mut files = BTreeMap::new();
-    let mut open = |rel: String| -> Result<()> {
-        let p = root.join(&rel);
-        ldd_io::fs::create_parent(&p)?;
-        files.insert(rel, std::io::BufWriter::new(ldd_io::fs::create_new(&p)?));
-        Ok(())
-    };
-    for sp in Split::ALL {
-        open(layout::permute_ids(sp.name()))?;
-        for setting in SETTINGS {
-            open(layout::permute_file(setting, sp.name(), sl))?;
-            open(layout::permute_file(setting, sp.name(), tl))?;
+/// A source line in the three settings: as it is, moved by σ, reversed.
+fn settings_lines(source: &str, sigma: &[usize]) -> [String; 3] {
+    let tokens: Vec<&str> = source.split_whitespace().collect();
+    let mut reversed = tokens.clone();
+    reversed.reverse();
+    [
+        tokens.join(" "),
+        apply(&tokens, sigma).join(" "),
+        reversed.join(" "),
+    ]
+}
+
+/// The output files of every split and setting (and the splits' line numbers), open
+/// for writing in the staging directory.
+struct SplitFiles {
+    root: PathBuf,
+    files: BTreeMap<String, std::io::BufWriter<ldd_io::fs::File>>,
+}
+
+impl SplitFiles {
+    /// Creates every file under `root`, the sides named by `source` and `target`.
+    fn create(root: &Path, source: &str, target: &str) -> Result<Self> {
+        let mut files = SplitFiles {
+            root: root.to_path_buf(),
+            files: BTreeMap::new(),
+        };
+        for split in Split::ALL {
+            files.open(layout::permute_ids(split.name()))?;
+            for setting in SETTINGS {
+                files.open(layout::permute_file(setting, split.name(), source))?;
+                files.open(layout::permute_file(setting, split.name(), target))?;
+            }
         }
+        Ok(files)
     }
+
+    fn open(&mut self, rel: String) -> Result<()> {
+        let path = self.root.join(&rel);
+        ldd_io::fs::create_parent(&path)?;
+        let file = std::io::BufWriter::new(ldd_io::fs::create_new(&path)?);
+        self.files.insert(rel, file);
+        Ok(())
+    }
+
+    /// Writes `line` to the file `rel`.
+    fn put(&mut self, rel: String, line: &str) -> Result<()> {
+        let file = self
+            .files
+            .get_mut(&rel)
+            .ok_or_else(|| Error::Data(format!("{rel}: not opened")))?;
+        writeln!(file, "{line}").map_err(|e| Error::io(&self.root.join(&rel), e))
+    }
+
+    /// Flushes and syncs every file.
+    fn finish(self) -> Result<()> {
+        for (rel, file) in self.files {
+            let path = self.root.join(&rel);
+            file.into_inner()
+                .map_err(|e| Error::io(&path, e.into_error()))?
+                .sync_all()
+                .map_err(|e| Error::io(&path, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// Pass 2: every kept pair into its split, in corpus order, in the three settings; the
+/// pairs per split. The sides must read as in pass 1.
+fn write_pairs(
+    options: &PermuteOptions,
+    splits: &BTreeMap<u64, Split>,
+    sigma: &[usize],
+    files: &mut SplitFiles,
+    read: (&FileInfo, &FileInfo),
+) -> Result<Splits> {
+    let (source_lang, target_lang) = (options.languages.source(), options.languages.target());
     let mut counts = Splits::default();
-    let (src2, tgt2) = pairs(o, |id, s, t| {
-        let Some(&sp) = split.get(&id) else {
+    let (source, target) = pairs(options, |id, source, target| {
+        let Some(&split) = splits.get(&id) else {
             return Ok(());
         };
-        match sp {
+        match split {
             Split::Train => counts.train += 1,
             Split::Dev => counts.dev += 1,
             Split::Test => counts.test += 1,
         }
-        let tokens: Vec<&str> = s.split_whitespace().collect();
-        let mut reversed = tokens.clone();
-        reversed.reverse();
-        let lines = [
-            tokens.join(" "),
-            apply(&tokens, &sigma).join(" "),
-            reversed.join(" "),
-        ];
-        let mut put = |rel: String, line: &str| -> Result<()> {
-            let f = files
-                .get_mut(&rel)
-                .ok_or_else(|| Error::Data(format!("{rel}: not opened")))?;
-            writeln!(f, "{line}").map_err(|e| Error::io(&root.join(&rel), e))
-        };
-        put(layout::permute_ids(sp.name()), &id.to_string())?;
-        for (setting, line) in SETTINGS.iter().zip(&lines) {
-            put(layout::permute_file(setting, sp.name(), sl), line)?;
-            put(layout::permute_file(setting, sp.name(), tl), t)?;
+        files.put(layout::permute_ids(split.name()), &id.to_string())?;
+        for (setting, line) in SETTINGS.iter().zip(&settings_lines(source, sigma)) {
+            files.put(
+                layout::permute_file(setting, split.name(), source_lang),
+                line,
+            )?;
+            files.put(
+                layout::permute_file(setting, split.name(), target_lang),
+                target,
+            )?;
         }
         Ok(())
     })?;
-    if src2.sha256 != src_info.sha256 || tgt2.sha256 != tgt_info.sha256 {
+    if source.sha256 != read.0.sha256 || target.sha256 != read.1.sha256 {
         return Err(Error::Data(format!(
             "{} or {} changed while it was read; run `permute` again",
-            ldd_io::error::shown(&o.source),
-            ldd_io::error::shown(&o.target)
+            ldd_io::error::shown(&options.source),
+            ldd_io::error::shown(&options.target)
         )));
     }
-    for (rel, f) in files {
-        f.into_inner()
-            .map_err(|e| Error::io(&root.join(&rel), e.into_error()))?
-            .sync_all()
-            .map_err(|e| Error::io(&root.join(&rel), e))?;
-    }
-    let record = PermuteRecord {
+    Ok(counts)
+}
+
+/// The record of the run: inputs, N, seed, σ and where it came from, pairs per split.
+fn record(
+    options: &PermuteOptions,
+    read: (FileInfo, FileInfo),
+    sigma: &[usize],
+    counts: Splits,
+) -> PermuteRecord {
+    PermuteRecord {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
-        source: src_info,
-        target: tgt_info,
-        source_lang: sl.to_string(),
-        target_lang: tl.to_string(),
-        length: o.length,
-        seed: o.seed,
-        permutation: sigma.clone(),
-        permutation_from: match &o.sigma {
+        source: read.0,
+        target: read.1,
+        source_lang: options.languages.source().to_string(),
+        target_lang: options.languages.target().to_string(),
+        length: options.length,
+        seed: options.seed,
+        permutation: sigma.to_vec(),
+        permutation_from: match &options.sigma {
             Sigma::Seeded => "seed",
             Sigma::Given(_) => "given",
             Sigma::Paper => "paper",
@@ -312,14 +383,39 @@ pub fn permute(o: &PermuteOptions) -> Result<PermuteRecord> {
         settings: SETTINGS.iter().map(|s| s.to_string()).collect(),
         pairs: counts.train + counts.dev + counts.test,
         splits: counts,
-    };
-    let perm: Vec<String> = sigma.iter().map(usize::to_string).collect();
+    }
+}
+
+/// Writes σ and the record into `root`.
+fn write_record(root: &Path, record: &PermuteRecord) -> Result<()> {
+    let permutation: Vec<String> = record.permutation.iter().map(usize::to_string).collect();
     ldd_io::write_bytes_atomic(
         &root.join(layout::PERMUTATION),
-        format!("{}\n", perm.join(" ")).as_bytes(),
+        format!("{}\n", permutation.join(" ")).as_bytes(),
     )?;
-    let json = serde_json::to_string_pretty(&record).map_err(|e| Error::Data(e.to_string()))?;
+    let json = serde_json::to_string_pretty(record).map_err(|e| Error::Data(e.to_string()))?;
     ldd_io::write_bytes_atomic(&root.join(layout::PERMUTE_RECORD), (json + "\n").as_bytes())?;
+    Ok(())
+}
+
+/// Writes the three settings of the kept pairs into `options.out` (all or nothing) and
+/// returns their record: check → split (pass 1) → write (pass 2) → record.
+pub fn permute(options: &PermuteOptions) -> Result<PermuteRecord> {
+    let fewest = fewest_pairs(options)?;
+    let sigma = sigma(options)?;
+    let (splits, source, target) = split_pairs(options, fewest)?;
+    let inputs = [options.source.as_path(), options.target.as_path()];
+    let staging = Staging::new(&options.out, &is_permute_dir, &inputs)?;
+    let root = staging.path().to_path_buf();
+    let mut files = SplitFiles::create(
+        &root,
+        options.languages.source(),
+        options.languages.target(),
+    )?;
+    let counts = write_pairs(options, &splits, &sigma, &mut files, (&source, &target))?;
+    files.finish()?;
+    let record = record(options, (source, target), &sigma, counts);
+    write_record(&root, &record)?;
     staging.commit(&is_permute_dir)?;
     Ok(record)
 }
@@ -339,5 +435,32 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, (0..18).collect::<Vec<_>>());
         assert_eq!(drawn(2, 1), [1, 0]);
+    }
+
+    /// The three settings of a line: the same tokens, in order, moved by σ, reversed.
+    #[test]
+    fn three_settings_of_a_line() {
+        assert_eq!(
+            settings_lines("a  b c\td", &[2, 0, 3, 1]),
+            ["a b c d", "b d a c", "d c b a"]
+        );
+    }
+
+    /// The lowest-ranked pairs are test, then dev, then train, whatever the line order.
+    #[test]
+    fn splits_by_rank() {
+        let kept = vec![(40, 1), (10, 2), (30, 3), (20, 4), (50, 5)];
+        let splits = assign_splits(kept, 1, 2);
+        let names: Vec<(u64, &str)> = splits.iter().map(|(&id, s)| (id, s.name())).collect();
+        assert_eq!(
+            names,
+            [
+                (1, "train"),
+                (2, "test"),
+                (3, "dev"),
+                (4, "dev"),
+                (5, "train")
+            ]
+        );
     }
 }

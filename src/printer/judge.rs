@@ -66,6 +66,59 @@ fn num(x: Option<f64>) -> String {
     x.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
 }
 
+/// `tally`'s table of groups (phenomenon, distance, system: units, judged, share and its
+/// interval) and the legend of its `-`.
+fn tally_groups(r: &TallyReport) -> String {
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "{:<16} {:>3} {:<16} {:>6} {:>6} {:>7} {:>15}",
+        "phenomenon", "d", "system", "units", "judged", "share", "CI"
+    );
+    let mut legend = super::grid::Legend::default();
+    for g in &r.groups {
+        if g.system.is_none() {
+            legend.dash("detection items have no system");
+        }
+        if g.share.is_none() {
+            legend.dash("no unit judged (every answer unanswered, unsure or `reference lacks it`)");
+        }
+        let _ = writeln!(
+            t,
+            "{:<16} {:>3} {:<16} {:>6} {:>6} {:>7} {:>15}",
+            escape(&g.phenomenon),
+            g.distance,
+            escape(g.system.as_deref().unwrap_or("-")),
+            g.units,
+            g.judged,
+            pct(g.share),
+            match (g.ci_low, g.ci_high) {
+                (Some(lo), Some(hi)) => format!("[{}, {}]", pct(Some(lo)), pct(Some(hi))),
+                _ => "-".into(),
+            }
+        );
+    }
+    t.push_str(&legend.render());
+    t
+}
+
+/// Why an agreement figure shows `-`, when one does.
+fn agreement_legend(r: &TallyReport) -> String {
+    let a = &r.agreement;
+    let kappas = [a.fleiss, a.raw]
+        .into_iter()
+        .chain(a.cohen.iter().flat_map(|p| [p.kappa, p.agreement]))
+        .chain(r.automatic.iter().flat_map(|x| [x.kappa, x.accuracy]));
+    let mut l = super::grid::Legend::default();
+    if kappas.into_iter().any(|k| k.is_none()) {
+        l.dash(
+            "undefined: no unit answered by those annotators, or every answer the same (no \
+             agreement beyond chance to measure)",
+        );
+    }
+    l.render()
+}
+
 /// `tally`'s table: groups, agreement, automatic agreement, the first `show`
 /// disagreements.
 pub fn render_tally(r: &TallyReport, show: usize) -> String {
@@ -83,24 +136,7 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
         r.answered_by_all,
         100.0 * r.confidence
     );
-    let _ = writeln!(
-        t,
-        "{:<16} {:>3} {:<16} {:>6} {:>6} {:>7} {:>15}",
-        "phenomenon", "d", "system", "units", "judged", "share", "CI"
-    );
-    for g in &r.groups {
-        let _ = writeln!(
-            t,
-            "{:<16} {:>3} {:<16} {:>6} {:>6} {:>7} {:>15}",
-            escape(&g.phenomenon),
-            g.distance,
-            escape(g.system.as_deref().unwrap_or("-")),
-            g.units,
-            g.judged,
-            pct(g.share),
-            format!("[{}, {}]", pct(g.ci_low), pct(g.ci_high))
-        );
-    }
+    t.push_str(&tally_groups(r));
     let a = &r.agreement;
     let _ = writeln!(
         t,
@@ -133,13 +169,18 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
             auto.table[1][1]
         );
     }
+    t.push_str(&agreement_legend(r));
     if !r.disagreements.is_empty() {
         let names: Vec<String> = (1..=r.annotators.len()).map(|n| annotator(r, n)).collect();
+        let n = r.disagreements.len();
         let _ = writeln!(
             t,
-            "\n{} disagreements (answers of {}):",
-            r.disagreements.len(),
-            names.join(" | ")
+            "\n{n} disagreements (answers of {}){}:",
+            names.join(" | "),
+            match n.min(show) {
+                k if k < n => format!("; {k} of {n} shown (--show N; all in tally.json)"),
+                _ => String::new(),
+            }
         );
         for d in r.disagreements.iter().take(show) {
             let _ = writeln!(

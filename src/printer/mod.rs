@@ -1,6 +1,7 @@
 //! What ldd-sets prints, rendered as text by one module (the commands only print it):
-//! `extract`'s, `run`'s and `merge`'s summaries ([`extract`]), `score`'s and `compare`'s
-//! tables ([`scores`]), `align --gold`'s scores ([`align`]), what `sheets` and `tally`
+//! `extract`'s, `run`'s and `merge`'s summaries ([`extract`]), `score`'s tables, summary
+//! and numbers ([`score_table`], laid out by [`grid`]) and its notes, and `compare`'s table
+//! ([`scores`]), `align --gold`'s scores ([`align`]), what `sheets` and `tally`
 //! print ([`judge`]), `contrast`'s and `permute`'s summaries ([`contrast`], [`permute`]),
 //! `check-detection`'s table ([`detection`]), and the registry of models ([`languages`]).
 //!
@@ -22,10 +23,12 @@ pub mod align;
 pub mod contrast;
 pub mod detection;
 pub mod extract;
+pub mod grid;
 pub mod judge;
 pub mod languages;
 pub mod mqm;
 pub mod permute;
+pub mod score_table;
 pub mod scores;
 
 /// The line saying a command wrote its file: `report written to PATH`.

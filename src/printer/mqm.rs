@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use ldd_io::error::escape;
 
-use crate::format::mqm::{Agreement, Counted, MqmReport};
+use crate::format::mqm::{Agreement, Counted, MqmReport, Silent};
 
 fn f3(x: Option<f64>) -> String {
     x.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
@@ -34,7 +34,7 @@ fn counted(c: &Counted) -> String {
 fn agreement_line(t: &mut String, name: &str, a: &Agreement) {
     let _ = writeln!(
         t,
-        "{name:<8} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {}",
+        "{name:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {:<18} {}",
         a.items,
         a.judged,
         f3(a.coverage),
@@ -47,6 +47,125 @@ fn agreement_line(t: &mut String, name: &str, a: &Agreement) {
         p(a.permutation_p),
         counted(&a.unaligned),
         counted(&a.no_reference),
+        silent(&a.silent),
+    );
+}
+
+/// Judged items without a located rater verdict, as `n (i% inc)`.
+fn silent(s: &Silent) -> String {
+    if s.items == 0 {
+        return "0".into();
+    }
+    format!(
+        "{} ({:.1}% inc)",
+        s.items,
+        100.0 * s.incorrect as f64 / s.items as f64
+    )
+}
+
+/// A level's agreement, then its baseline's (segment chrF calling the same share of its
+/// judged items incorrect) on the next line.
+fn with_baseline(t: &mut String, name: &str, a: &Agreement, baseline: &Agreement) {
+    agreement_line(t, name, a);
+    let _ = writeln!(
+        t,
+        "{:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}",
+        "  segment chrF, same share",
+        "",
+        baseline.judged,
+        "",
+        f3(baseline.incorrect_share),
+        "",
+        f3(baseline.error_if_incorrect),
+        f3(baseline.error_if_correct),
+        f3(baseline.mcc),
+        f3(baseline.kappa),
+        p(baseline.permutation_p),
+    );
+}
+
+/// The agreement table: every level beside its baseline.
+fn agreements(t: &mut String, r: &MqmReport) {
+    let _ = writeln!(
+        t,
+        "\n{:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {:<18} raters silent",
+        "level",
+        "items",
+        "judged",
+        "coverage",
+        "incorrect",
+        "rater-err",
+        "P(err|inc)",
+        "P(err|cor)",
+        "MCC",
+        "kappa",
+        "perm-p",
+        "unaligned",
+        "no reference",
+    );
+    with_baseline(t, "every content word", &r.words, &r.words_baseline);
+    for k in &r.kinds {
+        let name = kind_name(&k.kind);
+        with_baseline(
+            t,
+            &format!("{name} loci: their words"),
+            &k.words,
+            &k.words_baseline,
+        );
+        with_baseline(t, &format!("{name} loci"), &k.loci, &k.loci_baseline);
+    }
+    with_baseline(t, "every locus", &r.loci, &r.loci_baseline);
+    let _ = writeln!(
+        t,
+        "(incorrect, rater-err and the 2×2 table: the judged items with a located rater \
+         verdict; raters silent: judged items without one — no output token for the word, \
+         and no rater marked it in the source; perm-p: {} shuffles of the systems' \
+         judgements within each item; segment chrF, same share: those items of lowest \
+         sentence chrF called incorrect, as many as the judgement calls so)",
+        r.words.permutations
+    );
+}
+
+fn kind_name(kind: &str) -> &str {
+    match kind {
+        "reorder" => "reordering",
+        k => k,
+    }
+}
+
+/// The system-level correlations with MQM's score, each beside corpus BLEU's.
+fn systems(t: &mut String, r: &MqmReport) {
+    let _ = writeln!(
+        t,
+        "\nsystems ({}) against MQM's score: Spearman / Kendall (human: the share of items \
+         without a rater error)",
+        r.words.systems
+    );
+    let line = |t: &mut String, name: &str, a: &Agreement| {
+        let _ = writeln!(
+            t,
+            "  {name:<28} {:>6} / {:<6}   human {:>6} / {}",
+            f3(a.spearman),
+            f3(a.kendall),
+            f3(a.human_spearman),
+            f3(a.human_kendall)
+        );
+    };
+    line(t, "word accuracy", &r.words);
+    for k in &r.kinds {
+        line(
+            t,
+            &format!("{} locus accuracy", kind_name(&k.kind)),
+            &k.loci,
+        );
+    }
+    line(t, "locus accuracy", &r.loci);
+    let _ = writeln!(
+        t,
+        "  {:<28} {:>6} / {}",
+        "corpus BLEU (baseline)",
+        f3(r.words_baseline.spearman),
+        f3(r.words_baseline.kendall)
     );
 }
 
@@ -84,42 +203,8 @@ pub fn render_mqm(r: &MqmReport) -> String {
         );
     }
     let _ = writeln!(t, "judgement: {}", escape(&r.judgement));
-    let _ = writeln!(
-        t,
-        "\n{:<8} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} no reference",
-        "level",
-        "items",
-        "judged",
-        "coverage",
-        "incorrect",
-        "rater-err",
-        "P(err|inc)",
-        "P(err|cor)",
-        "MCC",
-        "kappa",
-        "perm-p",
-        "unaligned",
-    );
-    agreement_line(&mut t, "words", &r.words);
-    agreement_line(&mut t, "loci", &r.loci);
-    let _ = writeln!(
-        t,
-        "(words: every content word; incorrect and rater-err: shares of the judged items; \
-         perm-p: {} shuffles of the systems' judgements within each item)",
-        r.words.permutations
-    );
-    for (name, a) in [("word", &r.words), ("locus", &r.loci)] {
-        let _ = writeln!(
-            t,
-            "systems ({}): {name} accuracy vs MQM score: Spearman {}, Kendall {}; human {name} \
-             accuracy vs MQM: Spearman {}, Kendall {}",
-            a.systems,
-            f3(a.spearman),
-            f3(a.kendall),
-            f3(a.human_spearman),
-            f3(a.human_kendall)
-        );
-    }
+    agreements(&mut t, r);
+    systems(&mut t, r);
     let _ = writeln!(
         t,
         "two-word loci: output keeps the reference's order {}, changes it {}",
@@ -128,16 +213,26 @@ pub fn render_mqm(r: &MqmReport) -> String {
     );
     let _ = writeln!(
         t,
-        "\n{:<20} {:>8} {:>8} {:>7} {:>9} {:>9} {:>6} {:>9} {:>9}",
-        "system", "segments", "MQM", "words", "word acc", "human", "loci", "locus acc", "human"
+        "\n{:<20} {:>8} {:>8} {:>6} {:>7} {:>9} {:>9} {:>6} {:>9} {:>9}",
+        "system",
+        "segments",
+        "MQM",
+        "BLEU",
+        "words",
+        "word acc",
+        "human",
+        "loci",
+        "locus acc",
+        "human"
     );
     for x in &r.systems {
         let _ = writeln!(
             t,
-            "{:<20} {:>8} {:>8} {:>7} {:>9} {:>9} {:>6} {:>9} {:>9}",
+            "{:<20} {:>8} {:>8} {:>6} {:>7} {:>9} {:>9} {:>6} {:>9} {:>9}",
             escape(&x.system),
             x.segments,
             x.mqm.map_or_else(|| "-".into(), |v| format!("{v:.3}")),
+            f1(x.bleu),
             x.words,
             f1(x.word_accuracy),
             f1(x.human_word_accuracy),

@@ -15,11 +15,13 @@ use std::path::{Path, PathBuf};
 use ldd_io::Input;
 
 use super::data::{sample_positions, LocusItem, Measure, SampledLines};
+use super::loci::{locus_systems, LocusGroups};
 use super::scores::Scores;
 use crate::error::{Error, Result};
-use crate::format::judged::{self, Judged};
+use crate::format::judged;
 use crate::format::manifest::Manifest;
 use crate::format::mqm::MqmReport;
+use crate::format::scores::LociFile;
 use crate::format::sheet::TallyReport;
 use crate::read::sets::Loaded;
 use crate::read::shown::{Output, OutputLines, Pick};
@@ -51,59 +53,83 @@ pub struct Inputs {
     pub notes: Vec<String>,
 }
 
+/// The scores file (`scores`, or `SETS/scores.json` when it exists) and its scores,
+/// checked against the manifest.
+fn read_scores_given(
+    loaded: &Loaded,
+    scores: Option<&Path>,
+) -> Result<(Option<PathBuf>, Option<Scores>)> {
+    let scores_path = match scores {
+        Some(p) => Some(p.to_path_buf()),
+        None => Some(loaded.dir.join(crate::layout::SCORES_JSON)).filter(|p| p.is_file()),
+    };
+    let scores = match &scores_path {
+        Some(p) => Some(read_scores(p, &loaded.m)?),
+        None => None,
+    };
+    Ok((scores_path, scores))
+}
+
+/// The MQM judgements (`mqm`, or `SETS/mqm.json` when it exists) and where they were read
+/// from.
+fn read_mqm(loaded: &Loaded, mqm: Option<&Path>) -> Result<Option<(PathBuf, MqmReport)>> {
+    let path = match mqm {
+        Some(p) => Some(p.to_path_buf()),
+        None => Some(loaded.dir.join(crate::layout::MQM_JSON)).filter(|p| p.is_file()),
+    };
+    path.map(|path| {
+        let report = crate::format::mqm::read_report(&path)?;
+        Ok((path, report))
+    })
+    .transpose()
+}
+
+/// The corpus ids of every sample, once each, in order.
+fn sampled_ids(samples: &[Sample]) -> Vec<u32> {
+    samples
+        .iter()
+        .flat_map(|sample| sample.ids.iter().copied())
+        .collect::<BTreeSet<u32>>()
+        .into_iter()
+        .collect()
+}
+
+/// What to read of each sample: its unit and its positions in order.
+fn picks(samples: &[Sample]) -> Vec<Pick> {
+    samples
+        .iter()
+        .map(|sample| {
+            let mut positions = sample.positions.clone();
+            positions.sort_unstable();
+            Pick {
+                unit: sample.unit,
+                positions,
+            }
+        })
+        .collect()
+}
+
 /// Reads everything the report shows about a loaded sets directory: the scores
 /// (`scores`, or `SETS/scores.json` when it exists), the reordering measures, `per_set`
 /// example lines a set with each system's output, the parse record, the annotators'
 /// `tally` when given, and the MQM judgements (`mqm`, or `SETS/mqm.json` when it exists).
 pub fn read(
-    l: Loaded,
+    loaded: Loaded,
     scores: Option<&Path>,
     per_set: usize,
     tally: Option<&Path>,
     mqm: Option<&Path>,
+    given: &[(String, PathBuf)],
 ) -> Result<Inputs> {
-    let scores_path = match scores {
-        Some(p) => Some(p.to_path_buf()),
-        None => Some(l.dir.join(crate::layout::SCORES_JSON)).filter(|p| p.is_file()),
-    };
-    let scores = match &scores_path {
-        Some(p) => Some(read_scores(p, &l.m)?),
-        None => None,
-    };
+    let (scores_path, scores) = read_scores_given(&loaded, scores)?;
     let tally = tally.map(crate::format::sheet::read_tally).transpose()?;
-    let mqm = match mqm {
-        Some(p) => Some(p.to_path_buf()),
-        None => Some(l.dir.join(crate::layout::MQM_JSON)).filter(|p| p.is_file()),
-    };
-    let mqm = match mqm {
-        Some(p) => {
-            let r = crate::format::mqm::read_report(&p)?;
-            Some((p, r))
-        }
-        None => None,
-    };
-    let parse = parse_record(&l.m);
+    let mqm = read_mqm(&loaded, mqm)?;
+    let parse = parse_record(&loaded.m);
     let mut notes = Vec::new();
     // The sample first, then everything shown of it read in one step.
-    let samples = sample(&l, per_set);
-    let ids: Vec<u32> = samples
-        .iter()
-        .flat_map(|x| x.ids.iter().copied())
-        .collect::<BTreeSet<u32>>()
-        .into_iter()
-        .collect();
-    let picks: Vec<Pick> = samples
-        .iter()
-        .map(|x| {
-            let mut positions = x.positions.clone();
-            positions.sort_unstable();
-            Pick {
-                unit: x.unit,
-                positions,
-            }
-        })
-        .collect();
-    let slots = output_slots(scores.as_ref());
+    let samples = sample(&loaded, per_set);
+    let ids = sampled_ids(&samples);
+    let slots = output_slots(scores.as_ref(), given)?;
     let wanted: Vec<Output> = slots
         .iter()
         .filter_map(|slot| match slot {
@@ -111,15 +137,15 @@ pub fn read(
             _ => None,
         })
         .collect();
-    let shown = crate::read::shown::read(&l, &picks, &ids, &wanted)?;
+    let shown = crate::read::shown::read(&loaded, &picks(&samples), &ids, &wanted)?;
     let measures = shown.measures;
     let sampled = samples
         .into_iter()
         .zip(shown.lines)
-        .map(|(x, (source, target))| SampledLines {
-            set: l.units[x.unit].set.clone(),
-            positions: x.positions,
-            ids: x.ids,
+        .map(|(sample, (source, target))| SampledLines {
+            set: loaded.units[sample.unit].set.clone(),
+            positions: sample.positions,
+            ids: sample.ids,
             source,
             target,
         })
@@ -129,15 +155,15 @@ pub fn read(
         &slots,
         shown.outputs,
         &ids,
-        l.m.corpus.lines,
+        loaded.m.corpus.lines,
         &mut notes,
     );
     let loci = match (&scores_path, &scores) {
-        (Some(p), Some(sc)) => loci(p, sc, &l.m, &mut notes)?,
+        (Some(path), Some(scores)) => loci(path, scores, &loaded.m, &mut notes)?,
         _ => None,
     };
     Ok(Inputs {
-        loaded: l,
+        loaded,
         scores_path,
         scores,
         tally,
@@ -167,6 +193,9 @@ fn read_scores(path: &Path, m: &Manifest) -> Result<Scores> {
         )
     })?;
     let shown = ldd_io::error::shown(path);
+    for sys in &s.systems {
+        crate::score::check_name(&sys.name).map_err(|e| Error::Data(format!("{shown}: {e}")))?;
+    }
     if s.corpus_lines != m.corpus.lines {
         return Err(Error::Data(format!(
             "{shown}: scores a corpus of {} lines but the sets' corpus has {} lines; \
@@ -264,10 +293,29 @@ enum Slot<'a> {
     NotShown(Option<String>),
 }
 
-/// Which systems' outputs are read for the examples, in the systems' order.
-fn output_slots(scores: Option<&Scores>) -> Vec<Slot<'_>> {
+/// Which systems' outputs are read for the examples, in the systems' order: each from the
+/// file `outputs` gives for its name (`report --hyp NAME=FILE`), else from the one
+/// scores.json names. A name of `outputs` that is no system's is an error.
+fn output_slots<'a>(
+    scores: Option<&'a Scores>,
+    outputs: &'a [(String, PathBuf)],
+) -> Result<Vec<Slot<'a>>> {
+    let known: Vec<&str> = scores.map_or_else(Vec::new, |s| {
+        s.systems.iter().map(|x| x.name.as_str()).collect()
+    });
+    if let Some((name, _)) = outputs.iter().find(|(n, _)| !known.contains(&n.as_str())) {
+        return Err(Error::Config(format!(
+            "--hyp {name}: the scores name no system `{name}` (they have: {}); name each \
+             output as it was scored",
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        )));
+    }
     let Some(scores) = scores else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     // Scored by contrastive accuracy alone: the systems' scores of the pairs were given,
     // no output of theirs, which is nothing to note.
@@ -276,25 +324,35 @@ fn output_slots(scores: Option<&Scores>) -> Vec<Slot<'_>> {
         .iter()
         .any(|m| !m.key.starts_with(crate::score::contrastive::KEY));
     if !from_outputs && scores.systems.iter().all(|s| s.path.is_none()) {
-        return scores
+        return Ok(scores
             .systems
             .iter()
             .map(|_| Slot::NotShown(None))
-            .collect();
+            .collect());
     }
     let mut out = Vec::new();
     for sys in &scores.systems {
-        let Some(path) = &sys.path else {
+        let given = outputs.iter().find(|(n, _)| *n == sys.name).map(|(_, p)| p);
+        let Some(path) = given.or(sys.path.as_ref()) else {
             out.push(Slot::NotShown(Some(format!(
                 "system {}: scores.json does not name its output file",
                 sys.name
             ))));
             continue;
         };
+        if ldd_io::is_stdin(path) {
+            out.push(Slot::NotShown(Some(format!(
+                "system {0}: scored from standard input; its examples show – (give its file: \
+                 report --hyp {0}=FILE)",
+                sys.name
+            ))));
+            continue;
+        }
         if !path.is_file() {
             out.push(Slot::NotShown(Some(format!(
-                "system {}: output {} not found (paths are as given to `score`, relative to \
-                 the directory it ran in); its examples show –",
+                "system {0}: output {1} not found (paths are as given to `score`, relative to \
+                 the directory it ran in; or give it: report --hyp {0}=FILE); its examples \
+                 show –",
                 sys.name,
                 ldd_io::error::shown(path)
             ))));
@@ -309,7 +367,7 @@ fn output_slots(scores: Option<&Scores>) -> Vec<Slot<'_>> {
             )))),
         }
     }
-    out
+    Ok(out)
 }
 
 /// The note on a system's output that is not the file scored.
@@ -374,135 +432,93 @@ fn outputs(
 /// Largest judgements file the report reads: 1 GiB (the page shows every row).
 const MAX_LOCI_BYTES: u64 = 1 << 30;
 
-/// Every locus judged by `score --metrics locus` (`scores.loci.tsv`, named by scores.json
-/// at `scores_path`), grouped per locus with one row per system. `None`, with a note
-/// saying why, when the scores name no such file, or when it is missing or changed
-/// since scoring (its SHA-256, checked before a row is read). A file with more rows than
-/// the sets of `m` have loci (for every system) is refused as it is read: memory stays
-/// bounded by the sets, whatever the file claims.
-fn loci(
-    scores_path: &Path,
-    scores: &Scores,
-    m: &crate::format::manifest::Manifest,
-    notes: &mut Vec<String>,
-) -> Result<Option<Vec<LocusItem>>> {
-    let Some(rec) = &scores.loci else {
-        return Ok(None);
-    };
-    // A bare file name beside scores.json: scores.json must not name any other file.
-    let plain = Path::new(&rec.file)
+/// The file of judged loci that scores.json at `scores_path` names: a bare file name
+/// beside it (scores.json must not name any other file).
+fn loci_path(scores_path: &Path, record: &LociFile) -> Result<PathBuf> {
+    let plain = Path::new(&record.file)
         .file_name()
-        .is_some_and(|n| n == rec.file.as_str())
-        && !rec.file.starts_with('.');
+        .is_some_and(|n| n == record.file.as_str())
+        && !record.file.starts_with('.');
     if !plain {
         return Err(Error::Data(format!(
             "{}: `loci.file` must be a file name beside it, not `{}`",
             ldd_io::error::shown(scores_path),
-            ldd_io::error::quote(&rec.file, 100)
+            ldd_io::error::quote(&record.file, 100)
         )));
     }
-    let path = scores_path
+    Ok(scores_path
         .parent()
         .unwrap_or(Path::new("."))
-        .join(&rec.file);
-    let size = path.metadata().map(|m| m.len());
-    match size {
+        .join(&record.file))
+}
+
+/// Why the judged loci at `path` are not shown (missing, too large, or not the file
+/// scored: its SHA-256, checked before anything is parsed); `None` when they are.
+fn loci_not_shown(path: &Path, record: &LociFile) -> Result<Option<String>> {
+    match path.metadata().map(|m| m.len()) {
         Err(_) => {
-            notes.push(format!(
+            return Ok(Some(format!(
                 "{} not found: the locus items are not shown",
-                ldd_io::error::shown(&path)
-            ));
-            return Ok(None);
+                ldd_io::error::shown(path)
+            )))
         }
         Ok(n) if n > MAX_LOCI_BYTES => {
-            notes.push(format!(
+            return Ok(Some(format!(
                 "{} is larger than {} GiB: the locus items are not shown",
-                ldd_io::error::shown(&path),
+                ldd_io::error::shown(path),
                 MAX_LOCI_BYTES >> 30
-            ));
-            return Ok(None);
+            )))
         }
         Ok(_) => {}
     }
-    // The recorded file only, checked before anything is parsed.
-    if ldd_io::sha256_file(&path)?.0 != rec.sha256 {
-        notes.push(format!(
+    if ldd_io::sha256_file(path)?.0 != record.sha256 {
+        return Ok(Some(format!(
             "{} changed after scoring (its SHA-256 is not the one scores.json records): the \
              locus items are not shown",
-            ldd_io::error::shown(&path)
-        ));
+            ldd_io::error::shown(path)
+        )));
+    }
+    Ok(None)
+}
+
+/// Every locus judged by `score --metrics locus` (`scores.loci.tsv`, named by scores.json
+/// at `scores_path`), grouped per locus with one row per system. `None`, with a note
+/// saying why, when the scores name no such file, or when it is missing or changed
+/// since scoring (its SHA-256, checked before a row is read). A file with more rows than
+/// the sets of `manifest` have loci (for every system) is refused as it is read: memory
+/// stays bounded by the sets, whatever the file claims.
+fn loci(
+    scores_path: &Path,
+    scores: &Scores,
+    manifest: &Manifest,
+    notes: &mut Vec<String>,
+) -> Result<Option<Vec<LocusItem>>> {
+    let Some(record) = &scores.loci else {
+        return Ok(None);
+    };
+    let path = loci_path(scores_path, record)?;
+    if let Some(note) = loci_not_shown(&path, record)? {
+        notes.push(note);
         return Ok(None);
     }
-    // The systems scored with locus accuracy, in order: every system of one `score` run,
-    // and of merged runs those with a locus row.
-    let systems: Vec<&str> = scores
-        .systems
-        .iter()
-        .map(|s| s.name.as_str())
-        .filter(|n| {
-            scores
-                .rows
-                .iter()
-                .any(|r| r.system == *n && r.metric == crate::score::locus::KEY)
-        })
-        .collect();
-    let loci: u64 = m.sets.iter().map(|s| s.pairs.max(s.sentences)).sum();
-    let max_rows = loci.saturating_mul(systems.len() as u64);
-    let mut items: Vec<LocusItem> = Vec::new();
-    let mut r = Input::open(&path)?;
-    let (mut last, mut rows) = (1u64, 0u64);
-    let read = judged::for_each_row(&mut r, &path, |j, line| {
+    let systems = locus_systems(scores);
+    let loci: u64 = manifest.sets.iter().map(|s| s.pairs.max(s.sentences)).sum();
+    let mut groups = LocusGroups {
+        path: &path,
+        systems: &systems,
+        loci,
+        max_rows: loci.saturating_mul(systems.len() as u64),
+        rows: 0,
+        items: Vec::new(),
+    };
+    let mut input = Input::open(&path)?;
+    let mut last = 1u64;
+    let read = judged::for_each_row(&mut input, &path, |row, line| {
         last = line;
-        rows += 1;
-        if rows > max_rows {
-            return Err(Error::input(
-                &path,
-                line,
-                format!(
-                    "more rows than the sets have loci ({loci}) times systems ({})",
-                    systems.len()
-                ),
-            ));
-        }
-        let k = items.last().map_or(systems.len(), |i| i.rows.len());
-        let same = |a: &Judged, b: &Judged| {
-            (
-                a.phenomenon.as_str(),
-                a.id,
-                a.dep.id,
-                a.head.as_ref().map(|h| h.id),
-            ) == (
-                b.phenomenon.as_str(),
-                b.id,
-                b.dep.id,
-                b.head.as_ref().map(|h| h.id),
-            )
-        };
-        let expected = systems.get(k % systems.len().max(1)).copied();
-        if expected != Some(j.system.as_str()) {
-            return Err(Error::input(
-                &path,
-                line,
-                format!(
-                    "system `{}` where scores.json's systems give `{}`",
-                    ldd_io::error::quote(&j.system, 100),
-                    expected.unwrap_or("none")
-                ),
-            ));
-        }
-        match items.last_mut() {
-            Some(i) if k < systems.len() => {
-                if !same(&i.rows[0], &j) {
-                    return Err(Error::input(&path, line, "a locus lacks a system's row"));
-                }
-                i.rows.push(j);
-            }
-            _ => items.push(LocusItem { rows: vec![j] }),
-        }
-        Ok(())
+        groups.add(row, line)
     });
     // Read as it was hashed (not changed in between).
-    if r.finish()?.sha256 != rec.sha256 {
+    if input.finish()?.sha256 != record.sha256 {
         notes.push(format!(
             "{} changed while it was read: the locus items are not shown",
             ldd_io::error::shown(&path)
@@ -510,6 +526,7 @@ fn loci(
         return Ok(None);
     }
     read?;
+    let items = groups.items;
     if items.last().is_some_and(|i| i.rows.len() != systems.len()) {
         return Err(Error::input(
             &path,
@@ -518,4 +535,28 @@ fn loci(
         ));
     }
     Ok(Some(items))
+}
+
+#[cfg(test)]
+mod loci_tests {
+    use super::*;
+
+    /// scores.json names its loci file by a bare name beside it; any path, `..` or
+    /// hidden name is refused.
+    #[test]
+    fn loci_file_beside_scores_only() {
+        let record = |file: &str| LociFile {
+            file: file.into(),
+            sha256: String::new(),
+            rows: 0,
+        };
+        let scores = Path::new("out/scores.json");
+        assert_eq!(
+            loci_path(scores, &record("scores.loci.tsv")).unwrap(),
+            Path::new("out/scores.loci.tsv")
+        );
+        for bad in ["../x.tsv", "sub/x.tsv", "/etc/passwd", ".hidden", ".."] {
+            assert!(loci_path(scores, &record(bad)).is_err(), "{bad}");
+        }
+    }
 }

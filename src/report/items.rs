@@ -144,10 +144,16 @@ pub fn section(s: &mut String, r: &Report) {
          source with the <mark class=\"m-d\">dependent<sub>dep</sub></mark> and the \
          <mark class=\"m-h\">head<sub>head</sub></mark>, the reference and each output with \
          the tokens aligned to them. Pick a phenomenon, a set and, per system, a judgement: \
-         the list keeps the loci that match every choice. A locus is correct when the output \
-         renders every reference word aligned to it; one whose reference has no aligned word \
-         is not judged (docs/evaluation.md).</p>\n<div class=\"browser\"><form class=\"filters\" \
-         aria-label=\"Filter the loci\">",
+         the list keeps the loci that match every choice. The judgement (<code>locus:3</code>) \
+         looks at the output's words at the locus only: a word of the locus is correct when \
+         the output has the reference's word for it where the aligner links the word or at \
+         that occurrence of the reference's word, another form of it (same lemma, or an inflection of a content word), or, for \
+         a content word, a likely translation of it in the aligner's lexicon; unaligned when \
+         such a word is there but the aligner links it to no source word; incorrect \
+         otherwise, an omission included. A locus is incorrect when one of its words is, \
+         else unaligned when one is, else correct; one whose reference has no word aligned \
+         to it is not judged (docs/evaluation.md).</p>\n<div class=\"browser\"><form \
+         class=\"filters\" aria-label=\"Filter the loci\">",
         items.len(),
         esc(crate::layout::SCORES_LOCI)
     );

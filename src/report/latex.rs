@@ -7,7 +7,9 @@ use std::fmt::Write as _;
 use super::scores::{mark, metric_label, SMALL_SET};
 use super::views::Views;
 use super::Report;
+use crate::format::scores::Row as ScoreRow;
 use crate::format::sets::SetEntry;
+use crate::view::{ScoreTable, Sizes};
 
 /// Escapes LaTeX's special characters, and writes control characters (a line break ends
 /// a comment, two start a paragraph) as spaces: the one escaper of text in the LaTeX file.
@@ -36,22 +38,22 @@ fn num(x: Option<f64>) -> String {
 /// A phenomenon's row of a size table: its name and its sets of one kind (`ge` or `eq`).
 type Row<'a> = (&'a str, &'a [&'a SetEntry]);
 
-/// The LaTeX file.
-pub fn tables(r: &Report, v: &Views) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "% ldd-sets {} report tables for {} ({} -> {}), {} corpus lines.\n% Needs \\usepackage{{booktabs}}. Sets marked $^\\ddagger$ have fewer than {SMALL_SET} sentences.",
-        tex(&r.m.tool.version),
-        tex(&r.corpus),
-        r.m.languages.source(),
-        r.m.languages.target(),
-        r.m.corpus.lines
-    );
-    // One table per list of buckets (lexical ge, lexical eq, reorder), a row per phenomenon.
+/// `$^\ddagger$` after the size of a small set (not empty, fewer than [`SMALL_SET`]
+/// sentences), else nothing.
+fn small_mark(sentences: u64) -> &'static str {
+    if sentences > 0 && sentences < SMALL_SET {
+        "$^\\ddagger$"
+    } else {
+        ""
+    }
+}
+
+/// The size tables' rows: one table per list of buckets (lexical ge, lexical eq,
+/// reorder), a row per phenomenon.
+fn size_groups<'a>(sizes: &'a Sizes) -> Vec<(Vec<&'a str>, Vec<Row<'a>>)> {
     let mut groups: Vec<(Vec<&str>, Vec<Row>)> = Vec::new();
     for exact in [false, true] {
-        for row in &v.sizes.phenomena {
+        for row in &sizes.phenomena {
             let sets = row.sets(exact);
             if sets.is_empty() {
                 continue;
@@ -63,108 +65,124 @@ pub fn tables(r: &Report, v: &Views) -> String {
             }
         }
     }
-    for (buckets, rows) in &groups {
-        let _ = writeln!(
-            s,
-            "\n% Set sizes: sentences per set\n\\begin{{tabular}}{{l{}}}\n\\toprule",
-            "r".repeat(buckets.len())
-        );
-        s.push_str("phenomenon");
-        for b in buckets {
-            let _ = write!(s, " & {}", tex(b));
-        }
-        s.push_str(" \\\\\n\\midrule\n");
-        for (p, sets) in rows {
-            s.push_str(&tex(p));
-            for x in sets.iter() {
-                let _ = write!(
-                    s,
-                    " & {}{}",
-                    x.sentences,
-                    if x.sentences > 0 && x.sentences < SMALL_SET {
-                        "$^\\ddagger$"
-                    } else {
-                        ""
-                    }
-                );
-            }
-            s.push_str(" \\\\\n");
-        }
-        s.push_str("\\bottomrule\n\\end{tabular}\n");
+    groups
+}
+
+/// A table of set sizes: sentences per set, a column per bucket.
+fn size_table(out: &mut String, buckets: &[&str], rows: &[Row]) {
+    let _ = writeln!(
+        out,
+        "\n% Set sizes: sentences per set\n\\begin{{tabular}}{{l{}}}\n\\toprule",
+        "r".repeat(buckets.len())
+    );
+    out.push_str("phenomenon");
+    for bucket in buckets {
+        let _ = write!(out, " & {}", tex(bucket));
     }
-    let Some(sc) = &v.scores else {
-        s.push_str("\n% No scores.json: run `ldd-sets score` for the score tables.\n");
-        return s;
+    out.push_str(" \\\\\n\\midrule\n");
+    for (phenomenon, sets) in rows {
+        out.push_str(&tex(phenomenon));
+        for set in sets.iter() {
+            let _ = write!(out, " & {}{}", set.sentences, small_mark(set.sentences));
+        }
+        out.push_str(" \\\\\n");
+    }
+    out.push_str("\\bottomrule\n\\end{tabular}\n");
+}
+
+/// A system's three cells of a score table: set score with its mark, controls' mean,
+/// difference.
+fn score_cells(row: Option<&ScoreRow>) -> String {
+    let Some(row) = row else {
+        return " & -- & -- & --".into();
     };
-    for t in &sc.tables {
-        let label = tex(metric_label(t.metric));
-        let _ = writeln!(
-            s,
-            "\n% {label} on the ge sets against distance, with the length-matched controls: set score, \
-             controls' mean, difference; * / ** one-sided p < 0.05 / 0.01 (set worse than controls), \
-             \\textdagger{{}} (no p-values) every control higher.\n\\begin{{tabular}}{{llr{}}}\n\\toprule",
-            "rrr".repeat(sc.systems.len())
-        );
-        let _ = write!(s, "phenomenon & set & $n$");
-        for sys in &sc.systems {
-            let _ = write!(s, " & \\multicolumn{{3}}{{c}}{{{}}}", tex(sys));
-        }
-        s.push_str(" \\\\\n");
-        let _ = write!(s, " & & ");
-        for _ in &sc.systems {
-            s.push_str(" & set & controls & $\\Delta$");
-        }
-        s.push_str(" \\\\\n\\midrule\n");
-        let mut any = false;
-        for line in t.lines.iter().filter(|l| l.key.is_set()) {
-            let Some(set) = v.sizes.set(line.key.phenomenon, line.key.bucket) else {
-                continue; // scores of a set the manifest does not list are not shown
-            };
-            let rows = &line.cells;
-            if set.exact || rows.iter().all(Option::is_none) {
-                continue;
-            }
-            any = true;
-            let _ = write!(
-                s,
-                "{} & {} & {}{}",
-                tex(&set.phenomenon),
-                tex(&set.bucket),
-                set.sentences,
-                if set.sentences > 0 && set.sentences < SMALL_SET {
-                    "$^\\ddagger$"
-                } else {
-                    ""
-                }
-            );
-            for row in rows.iter().copied() {
-                match row {
-                    None => s.push_str(" & -- & -- & --"),
-                    Some(x) => {
-                        let mk = match mark(x) {
-                            "†" => "\\textdagger{}".to_string(),
-                            "" => String::new(),
-                            other => format!("$^{{{other}}}$"),
-                        };
-                        let _ = write!(
-                            s,
-                            " & {}{} & {} & {}",
-                            num(x.score),
-                            mk,
-                            num(x.control_mean),
-                            x.diff().map_or_else(|| "--".into(), |d| format!("{d:+.2}"))
-                        );
-                    }
-                }
-            }
-            s.push_str(" \\\\\n");
-        }
-        if !any {
-            s.push_str("% no set rows\n");
-        }
-        s.push_str("\\bottomrule\n\\end{tabular}\n");
+    let mark = match mark(row) {
+        "†" => "\\textdagger{}".to_string(),
+        "" => String::new(),
+        other => format!("$^{{{other}}}$"),
+    };
+    format!(
+        " & {}{mark} & {} & {}",
+        num(row.score),
+        num(row.control_mean),
+        row.diff()
+            .map_or_else(|| "--".into(), |d| format!("{d:+.2}"))
+    )
+}
+
+/// A metric's table: the ge sets against distance, per system set score, controls' mean
+/// and difference.
+fn score_table(out: &mut String, table: &ScoreTable, systems: &[&str], sizes: &Sizes) {
+    let label = tex(metric_label(table.metric));
+    let _ = writeln!(
+        out,
+        "\n% {label} on the ge sets against distance, with the length-matched controls: set score, \
+         controls' mean, difference; * / ** one-sided p < 0.05 / 0.01 (set worse than controls), \
+         \\textdagger{{}} (no p-values) every control higher.\n\\begin{{tabular}}{{llr{}}}\n\\toprule",
+        "rrr".repeat(systems.len())
+    );
+    let _ = write!(out, "phenomenon & set & $n$");
+    for system in systems {
+        let _ = write!(out, " & \\multicolumn{{3}}{{c}}{{{}}}", tex(system));
     }
-    s
+    out.push_str(" \\\\\n");
+    let _ = write!(out, " & & ");
+    for _ in systems {
+        out.push_str(" & set & controls & $\\Delta$");
+    }
+    out.push_str(" \\\\\n\\midrule\n");
+    let mut any = false;
+    for line in table.lines.iter().filter(|l| l.key.is_set()) {
+        let Some(set) = sizes.set(line.key.phenomenon, line.key.bucket) else {
+            continue; // scores of a set the manifest does not list are not shown
+        };
+        if set.exact || line.cells.iter().all(Option::is_none) {
+            continue;
+        }
+        any = true;
+        let _ = write!(
+            out,
+            "{} & {} & {}{}",
+            tex(&set.phenomenon),
+            tex(&set.bucket),
+            set.sentences,
+            small_mark(set.sentences)
+        );
+        for row in line.cells.iter().copied() {
+            out.push_str(&score_cells(row));
+        }
+        out.push_str(" \\\\\n");
+    }
+    if !any {
+        out.push_str("% no set rows\n");
+    }
+    out.push_str("\\bottomrule\n\\end{tabular}\n");
+}
+
+/// The LaTeX file: the set sizes, then a score table per metric.
+pub fn tables(report: &Report, views: &Views) -> String {
+    let mut out = String::new();
+    let manifest = &report.m;
+    let _ = writeln!(
+        out,
+        "% ldd-sets {} report tables for {} ({} -> {}), {} corpus lines.\n% Needs \\usepackage{{booktabs}}. Sets marked $^\\ddagger$ have fewer than {SMALL_SET} sentences.",
+        tex(&manifest.tool.version),
+        tex(&report.corpus),
+        manifest.languages.source(),
+        manifest.languages.target(),
+        manifest.corpus.lines
+    );
+    for (buckets, rows) in &size_groups(&views.sizes) {
+        size_table(&mut out, buckets, rows);
+    }
+    let Some(scores) = &views.scores else {
+        out.push_str("\n% No scores.json: run `ldd-sets score` for the score tables.\n");
+        return out;
+    };
+    for table in &scores.tables {
+        score_table(&mut out, table, &scores.systems, &views.sizes);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -177,5 +195,32 @@ mod tests {
             tex("a_b & 50% #1 {x} ~^\\"),
             "a\\_b \\& 50\\% \\#1 \\{x\\} \\textasciitilde{}\\textasciicircum{}\\textbackslash{}"
         );
+    }
+
+    /// A system's cells: the mark after the score as LaTeX, `--` where undefined; a small
+    /// set's size marked.
+    #[test]
+    fn score_cells_by_hand() {
+        assert_eq!(score_cells(None), " & -- & -- & --");
+        let row = ScoreRow {
+            score: Some(20.0),
+            control_mean: Some(25.5),
+            controls: 10,
+            control_p_value: Some(0.001),
+            ..Default::default()
+        };
+        assert_eq!(score_cells(Some(&row)), " & 20.00$^{**}$ & 25.50 & -5.50");
+        let row = ScoreRow {
+            control_p_value: None,
+            rank: Some(10),
+            ..row
+        };
+        assert_eq!(
+            score_cells(Some(&row)),
+            " & 20.00\\textdagger{} & 25.50 & -5.50"
+        );
+        assert_eq!(small_mark(0), "");
+        assert_eq!(small_mark(SMALL_SET - 1), "$^\\ddagger$");
+        assert_eq!(small_mark(SMALL_SET), "");
     }
 }

@@ -37,6 +37,7 @@ pub mod html;
 pub mod inputs;
 pub mod items;
 pub mod latex;
+pub mod loci;
 pub mod out;
 pub mod render;
 pub mod scores;
@@ -71,6 +72,9 @@ pub struct ReportOptions {
     pub tally: Option<PathBuf>,
     /// Human judgements from MQM annotations [default: `SETS/mqm.json` when it exists].
     pub mqm: Option<PathBuf>,
+    /// Systems' outputs by name (`--hyp NAME=FILE`), instead of the files `scores.json`
+    /// names (moved, or scored from standard input).
+    pub outputs: Vec<(String, PathBuf)>,
 }
 
 /// Default number of example lines per set (the first [`html::SHOWN`] are shown, the
@@ -115,16 +119,19 @@ pub struct Report {
 /// reads (the scores, `scores` or `SETS/scores.json` when it exists; `per_set` example
 /// lines a set with each system's output; the reordering measures, the parse record, the
 /// annotators' `tally` when given, the MQM judgements, `mqm` or `SETS/mqm.json` when it
-/// exists), then computed without reading anything more (the MQM judgements shown only
-/// when made for these sets).
+/// exists; a system's output from `outputs` when it names the system), then computed
+/// without reading anything more (the MQM judgements shown only when made for these sets).
 pub fn gather(
     l: Loaded,
     scores: Option<&Path>,
     per_set: usize,
     tally: Option<&Path>,
     mqm: Option<&Path>,
+    outputs: &[(String, PathBuf)],
 ) -> Result<Report> {
-    Ok(compute(inputs::read(l, scores, per_set, tally, mqm)?))
+    Ok(compute(inputs::read(
+        l, scores, per_set, tally, mqm, outputs,
+    )?))
 }
 
 /// The report of what [`inputs::read`] read.

@@ -20,8 +20,9 @@ use crate::error::Result;
 use crate::format::judged::{self, Judged, Judgement};
 use crate::format::locus::Locus;
 use crate::format::scores::Baseline;
+use crate::locus::rule::{self, Side};
 use crate::locus::words::{self, Counts};
-use crate::locus::{read_loci, Judging, Loci, Rendering, SetLoci, Sides, SourceWords};
+use crate::locus::{read_loci, Context, Judging, Loci, Rendering, SetLoci, Sides, SourceWords};
 use crate::read::sets::Distinct;
 
 pub use crate::locus::{KEY, LABEL};
@@ -71,31 +72,32 @@ pub fn evaluate(
         .iter()
         .map(|d| sets[d.set].rows[d.row].clone())
         .collect();
-    let judge_all = |refs: &Sides, out: &Sides, rows: &[Locus]| -> Vec<Rendering> {
+    let judge_all = |cx: &Context<'_>, refs: &Sides, out: &Sides, rows: &[Locus]| {
+        let empty = Side::default();
         rows.iter()
             .map(|r| {
                 let id = r.id as u32;
-                match (refs.get(&id), out.get(&id)) {
-                    (Some(x), Some(y)) => crate::locus::judge(r, x, y),
-                    _ => crate::locus::judge(r, &Default::default(), &Default::default()),
-                }
+                let (x, y) = (refs.get(&id), out.get(&id));
+                let (x, y) = (x.unwrap_or(&empty), y.unwrap_or(&empty));
+                crate::locus::judge(&cx.line(id), r, x, y)
             })
-            .collect()
+            .collect::<Vec<Rendering>>()
     };
     let mut per_system: Vec<SystemLoci> = Vec::new();
-    let refs = crate::locus::align_each(l, j, reference, hyps, &words, &all, |refs, out| {
+    let trees = (&words, &upos);
+    let refs = crate::locus::align_each(l, j, reference, hyps, trees, &all, |cx, refs, out| {
         per_system.push(SystemLoci {
             sets: sets
                 .iter()
                 .map(|s| {
                     (
-                        judge_all(refs, &out, &s.rows),
-                        words::baseline(&s.rows, &upos, refs, &out),
+                        judge_all(cx, refs, &out, &s.rows),
+                        words::baseline(&s.rows, cx, refs, &out),
                     )
                 })
                 .collect(),
-            distinct: judge_all(refs, &out, &distinct_rows),
-            corpus: words::baseline(&distinct_rows, &upos, refs, &out),
+            distinct: judge_all(cx, refs, &out, &distinct_rows),
+            corpus: words::baseline(&distinct_rows, cx, refs, &out),
             outputs: out.into_iter().map(|(id, s)| (id, s.tokens)).collect(),
         });
         Ok(())
@@ -215,16 +217,18 @@ fn judgements(
                     .head
                     .as_ref()
                     .map_or_else(Vec::new, |h| one_based(&h.reference)),
-                hyp_dep: one_based(&x.dep.output),
+                hyp_dep: one_based(&x.dep.tokens()),
                 hyp_head: x
                     .head
                     .as_ref()
-                    .map_or_else(Vec::new, |h| one_based(&h.output)),
+                    .map_or_else(Vec::new, |h| one_based(&h.tokens())),
                 source: words.get(&id).cloned().unwrap_or_default(),
                 reference: reference.clone(),
                 output: per_system[s].outputs.get(&id).cloned().unwrap_or_default(),
-                p_error: x.p_error,
+                p_error: None,
                 order: x.order,
+                evidence: x.evidence(),
+                rule: rule::VERSION.into(),
             };
             out.push_str(&j.row());
             out.push('\n');

@@ -65,6 +65,15 @@ pub fn with_earlier(
     else {
         return Ok((new, new_loci, Earlier::Superseded));
     };
+    // Its systems' names go into the merged files: the one check of names.
+    for sys in &old.systems {
+        super::check_name(&sys.name).map_err(|e| {
+            Error::Data(format!(
+                "{}: {e}; score again with --replace",
+                ldd_io::error::shown(&path)
+            ))
+        })?;
+    }
     let kept_systems: Vec<String> = names(&old)
         .into_iter()
         .filter(|n| !names(&new).contains(n))

@@ -59,8 +59,11 @@ use stats::{line_stats, read_seg_scores, LineStats};
 /// What `score` scores a loaded sets directory ([`load`]) with.
 #[derive(Debug, Clone)]
 pub struct ScoreOptions {
-    /// Systems' translations of the whole corpus.
+    /// Systems' translations of the whole corpus (`-`: standard input).
     pub hyps: Vec<PathBuf>,
+    /// The systems' names, checked ([`check_name`]), each once: one per `hyps` file, or
+    /// without any, one per contrastive scores' file.
+    pub names: Vec<String>,
     /// References (`--ref`, repeated): the first must be the file extract read (same
     /// SHA-256) [default: the target file recorded in the manifest]; any further ones
     /// translate the whole corpus, one line per corpus line.
@@ -139,12 +142,16 @@ pub fn system_name(hyp: &Path) -> String {
     }
 }
 
-/// Checks a system name for use in file names (`--name`, or derived from the file name).
+/// The one check of a system name, wherever it comes from (`--hyp NAME=FILE`, `--name`,
+/// a file name, a `scores.json` read back): a name that can be part of a file name
+/// (`<bucket>.hyp.NAME`) — letters, digits, `.`, `_`, `-`, starting with a letter or digit
+/// ([`ldd_io::NameKind::File`]) — so that no name is a formula in a spreadsheet, a shell
+/// command, a hidden file or a path.
 pub fn check_name(name: &str) -> Result<()> {
     ldd_io::name::check(
         ldd_io::NameKind::File,
         name,
-        "system name (set it with --name)",
+        "system name (name the system NAME=FILE or with --name)",
     )?;
     Ok(())
 }
@@ -198,6 +205,9 @@ pub struct Scored {
     pub scores: Scores,
     /// `scores.loci.tsv`'s text.
     pub judgements: Option<String>,
+    /// The outputs and references that look tokenized when BLEU is scored, as sacreBLEU
+    /// checks them ([`stats::looks_tokenized`]): each once, in the order read.
+    pub tokenized: Vec<PathBuf>,
 }
 
 /// Why the reference has no line past the target side's: the manifest records its count.
@@ -312,10 +322,9 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             let (items, items_sha) = contrastive::items(&c.dir, l)?;
             let scores = contrastive::read_scores(c, &items, l.m.languages.target())?;
             if args.hyps.is_empty() {
-                for f in &c.files {
-                    let name = unique_name(&systems, f, "--contrastive")?;
+                for name in &args.names {
                     systems.push(System {
-                        name,
+                        name: name.clone(),
                         path: None,
                         sha256: None,
                     });
@@ -325,12 +334,25 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         }
         None => None,
     };
+    // `--hyp -`: standard input read once, then read as a file by every step.
+    let _stdin = match args.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
+        true => Some(ldd_io::StdinCopy::read(l.m.corpus.lines)?),
+        false => None,
+    };
     let mut stats: Vec<LineStats> = Vec::new();
-    for hyp in &args.hyps {
-        let name = unique_name(&systems, hyp, "--hyp")?;
+    let mut tokenized: Vec<PathBuf> = Vec::new();
+    let bleu = defs.iter().any(|d| d.key == "bleu");
+    for (hyp, name) in args.hyps.iter().zip(&args.names) {
+        let name = name.clone();
         let corpus = (l.m.corpus.lines, l.manifest_path.as_path());
         let (st, hn, _, sha256) = line_stats(hyp, &references, &defs, &metrics, corpus)?;
         l.m.check_translation(&l.manifest_path, hyp, hn)?;
+        let files = std::iter::once(hyp).chain(&references);
+        for (f, &n) in files.zip(&st.tokenized) {
+            if bleu && stats::looks_tokenized(n) && !tokenized.contains(f) {
+                tokenized.push(f.clone());
+            }
+        }
         stats.push(st);
         systems.push(System {
             name,
@@ -463,20 +485,8 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     Ok(Scored {
         scores,
         judgements: judgements.map(|(text, _)| text),
+        tokenized,
     })
-}
-
-/// The system name of `file` (given with `flag`), which no system of `systems` may have.
-fn unique_name(systems: &[System], file: &Path, flag: &str) -> Result<String> {
-    let name = system_name(file);
-    if systems.iter().any(|s| s.name == name) {
-        return Err(Error::Config(format!(
-            "{}: two {flag} files have the system name `{}`; rename one",
-            ldd_io::error::shown(file),
-            ldd_io::error::escape(&name)
-        )));
-    }
-    Ok(name)
 }
 
 /// Checks what the command line's types alone cannot: the level, a paired test's
@@ -496,6 +506,7 @@ pub fn check_options(args: &ScoreOptions) -> Result<()> {
             "give --hyp FILE, or --contrast DIR --contrastive FILE".into(),
         ));
     }
+    check_names(args)?;
     if args.hyps.is_empty()
         && (!args.seg_scores.is_empty() || args.metrics.iter().any(|k| k == locus::KEY))
     {
@@ -549,6 +560,28 @@ pub fn check_options(args: &ScoreOptions) -> Result<()> {
                 s.files.len(),
                 args.hyps.len()
             )));
+        }
+    }
+    Ok(())
+}
+
+/// One name per system (per output, or without outputs per contrastive scores' file),
+/// each valid ([`check_name`]) and once.
+fn check_names(args: &ScoreOptions) -> Result<()> {
+    let systems = match (&args.contrastive, args.hyps.len()) {
+        (Some(c), 0) => c.files.len(),
+        (_, n) => n,
+    };
+    if args.names.len() != systems {
+        return Err(Error::Config(format!(
+            "{} names for {systems} systems",
+            args.names.len()
+        )));
+    }
+    for (k, name) in args.names.iter().enumerate() {
+        check_name(name)?;
+        if args.names[..k].contains(name) {
+            return Err(Error::Config(format!("two systems named `{name}`")));
         }
     }
     Ok(())

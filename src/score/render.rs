@@ -1,7 +1,6 @@
 //! The files of `score`: `scores.json` and `scores.csv` (its table on stdout is
 //! [`crate::printer::scores`]'s).
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use super::Scores;
@@ -25,9 +24,7 @@ pub fn write_outputs(
     dir: &Path,
     inputs: &[&Path],
 ) -> Result<()> {
-    let mut json = serde_json::to_string_pretty(report)
-        .map_err(|e| Error::Data(format!("scores.json: {e}")))?;
-    json.push('\n');
+    let json = render_json(report)?;
     // Both or neither: a stop never leaves a new scores.json beside an old scores.csv, nor
     // an empty directory made for them.
     let mut files = vec![
@@ -44,6 +41,14 @@ pub fn write_outputs(
     Ok(())
 }
 
+/// `scores.json`'s text.
+pub fn render_json(report: &Scores) -> Result<String> {
+    let mut json = serde_json::to_string_pretty(report)
+        .map_err(|e| Error::Data(format!("scores.json: {e}")))?;
+    json.push('\n');
+    Ok(json)
+}
+
 /// Whether an existing `scores.json`, `scores.csv` or `scores.loci.tsv` is a previous
 /// output of `score` (the tables by their header line alone).
 fn written_by_us(p: &Path) -> bool {
@@ -54,7 +59,8 @@ fn written_by_us(p: &Path) -> bool {
     match p.extension().and_then(|e| e.to_str()) {
         Some("csv") => header().is_some_and(|h| h.starts_with(CSV_HEADER)),
         Some("tsv") => header().is_some_and(|h| {
-            h == crate::format::judged::HEADER || h == crate::format::judged::HEADER_1
+            use crate::format::judged::{HEADER, HEADER_1, HEADER_2};
+            h == HEADER || h == HEADER_2 || h == HEADER_1
         }),
         _ => ldd_io::read_text(p, 1 << 30).is_ok_and(|text| {
             serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| {
@@ -77,93 +83,107 @@ loci,no_reference,signature,unaligned,locus_words,locus_words_unaligned,locus_wo
 comparable_words,comparable_score,pos_diff,pos_diff_ci_low,pos_diff_ci_high,pos_p_value";
 
 /// `scores.csv`: the score tables ([`ScoreView`]) as one row per system × metric ×
-/// (corpus, set), then one per trend.
+/// (corpus, set), then one per trend; written by the one CSV writer
+/// ([`crate::format::csv_text`]).
 pub fn render_csv(r: &Scores) -> String {
     let view = ScoreView::of(r);
-    let mut s = String::from(CSV_COLUMNS);
-    s.push('\n');
-    for row in view.by_system() {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,,{},{},{},{},{},{},{},{},,,,,{},{},{},{},{}",
-            csv_field(&row.system),
-            csv_field(&row.metric),
-            row.scope,
-            row.kind,
-            csv_field(&row.phenomenon),
-            csv_field(&row.bucket),
-            opt(row.min_distance),
-            opt(row.exact),
-            row.sentences,
-            opt(row.score),
-            row.controls,
-            row.control_status,
-            opt(row.control_mean),
-            opt(row.control_sd),
-            opt(row.rank),
-            opt(row.ties),
-            opt(row.ci_low),
-            opt(row.ci_high),
-            opt(row.p_value),
-            opt(row.control_diff),
-            opt(row.control_diff_ci_low),
-            opt(row.control_diff_ci_high),
-            opt(row.control_p_value),
-            row.small_set,
-            opt(row.loci),
-            opt(row.no_reference),
-            csv_field(&row.signature),
-            opt(row.unaligned),
-            baseline_cells(row.baseline.as_ref()),
-        );
-    }
+    let header: Vec<&str> = CSV_COLUMNS.split(',').collect();
+    let rows = view.by_system().map(row_cells);
+    let mut trends = Vec::new();
     for t in view.trends {
-        let _ = writeln!(
-            s,
-            "{},{},trend,,{},ge*,,,,,,,,,,,{},{},{},,,,,,,,,{},{},{},{},,,{},,,,,,,,,,",
-            csv_field(&t.system),
-            csv_field(&t.metric),
-            csv_field(&t.phenomenon),
-            t.points.len(),
-            opt(t.spearman),
-            opt(t.pearson),
-            opt(t.spearman_ci_low),
-            opt(t.spearman_ci_high),
-            opt(t.pearson_ci_low),
-            opt(t.pearson_ci_high),
-            csv_field(&t.signature),
-        );
+        trends.push(trend_cells(&header, t));
     }
-    s
+    crate::format::csv_text(&header, rows.chain(trends))
 }
 
-/// The ten cells of locus accuracy's baseline (empty for other metrics).
-fn baseline_cells(b: Option<&crate::format::scores::Baseline>) -> String {
+/// The cells of a trend's row, in [`CSV_COLUMNS`]' order (`header`).
+fn trend_cells(header: &[&str], t: &crate::format::scores::Trend) -> Vec<String> {
+    let mut c = vec![String::new(); header.len()];
+    let mut set = |col: &str, v: String| {
+        if let Some(k) = header.iter().position(|h| *h == col) {
+            c[k] = v;
+        }
+    };
+    set("system", text(&t.system));
+    set("metric", text(&t.metric));
+    set("scope", "trend".into());
+    set("phenomenon", text(&t.phenomenon));
+    set("bucket", "ge*".into());
+    set("points", t.points.len().to_string());
+    set("spearman", opt(t.spearman));
+    set("pearson", opt(t.pearson));
+    set("spearman_ci_low", opt(t.spearman_ci_low));
+    set("spearman_ci_high", opt(t.spearman_ci_high));
+    set("pearson_ci_low", opt(t.pearson_ci_low));
+    set("pearson_ci_high", opt(t.pearson_ci_high));
+    set("signature", text(&t.signature));
+    c
+}
+
+/// Text from the inputs (names from the manifest, the scores read back) with its control
+/// characters escaped ([`ldd_io::error::escape`]).
+fn text(s: &str) -> String {
+    ldd_io::error::escape(s).into_owned()
+}
+
+/// The cells of a score row, in [`CSV_COLUMNS`]' order.
+fn row_cells(row: &super::Row) -> Vec<String> {
+    let mut c = vec![
+        text(&row.system),
+        text(&row.metric),
+        text(&row.scope),
+        text(&row.kind),
+        text(&row.phenomenon),
+        text(&row.bucket),
+        opt(row.min_distance),
+        opt(row.exact),
+        row.sentences.to_string(),
+        opt(row.score),
+        row.controls.to_string(),
+        text(&row.control_status),
+        opt(row.control_mean),
+        opt(row.control_sd),
+        opt(row.rank),
+        opt(row.ties),
+        String::new(), // points, spearman, pearson: trends only
+        String::new(),
+        String::new(),
+        opt(row.ci_low),
+        opt(row.ci_high),
+        opt(row.p_value),
+        opt(row.control_diff),
+        opt(row.control_diff_ci_low),
+        opt(row.control_diff_ci_high),
+        opt(row.control_p_value),
+        row.small_set.to_string(),
+        String::new(), // the trends' intervals
+        String::new(),
+        String::new(),
+        String::new(),
+        opt(row.loci),
+        opt(row.no_reference),
+        text(&row.signature),
+        opt(row.unaligned),
+    ];
+    c.extend(baseline_cells(row.baseline.as_ref()));
+    c
+}
+
+/// The nine cells of locus accuracy's baseline (empty for other metrics).
+fn baseline_cells(b: Option<&crate::format::scores::Baseline>) -> Vec<String> {
     match b {
-        Some(b) => format!(
-            "{},{},{},{},{},{},{},{},{}",
-            b.words,
-            b.unaligned,
+        Some(b) => vec![
+            b.words.to_string(),
+            b.unaligned.to_string(),
             opt(b.word_score),
-            b.comparable,
+            b.comparable.to_string(),
             opt(b.comparable_score),
             opt(b.diff),
             opt(b.diff_ci_low),
             opt(b.diff_ci_high),
-            opt(b.p_value)
-        ),
-        None => ",,,,,,,,".into(),
-    }
-}
-
-/// A CSV field from input text: control characters escaped ([`ldd_io::error::escape`]),
-/// quoted when needed.
-fn csv_field(s: &str) -> String {
-    let s = ldd_io::error::escape(s);
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
+            opt(b.p_value),
+        ],
+        None => vec![String::new(); 9],
     }
 }
 
@@ -175,6 +195,13 @@ mod tests {
     #[test]
     fn csv_columns_extend_the_recognised_header() {
         assert!(CSV_COLUMNS.starts_with(CSV_HEADER));
+    }
+
+    /// Every row has a cell per column.
+    #[test]
+    fn rows_have_every_column() {
+        let row = super::super::Row::default();
+        assert_eq!(row_cells(&row).len(), CSV_COLUMNS.split(',').count());
     }
 
     /// Scores without systems render (it used to panic).

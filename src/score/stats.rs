@@ -15,6 +15,15 @@ use crate::error::{Error, Result};
 pub struct LineStats {
     /// `columns[m]`: the statistics of metric `m` for every corpus line.
     pub columns: Vec<PerLine>,
+    /// The lines of the output, then of each reference, that end in a tokenized period
+    /// (` .`), as sacreBLEU counts them ([`looks_tokenized`]).
+    pub tokenized: Vec<u64>,
+}
+
+/// Whether lines counted by [`LineStats::tokenized`] make a file look tokenized: sacreBLEU
+/// 2.4.3 warns from 100 lines that end in ` .` (BLEU's `_extract_corpus_statistics`).
+pub fn looks_tokenized(lines: u64) -> bool {
+    lines >= 100
 }
 
 /// Lines read per round when computing statistics.
@@ -45,6 +54,7 @@ pub fn line_stats(
         .collect::<Result<_>>()?;
     let mut out = LineStats {
         columns: defs.iter().map(|m| m.empty(metrics)).collect(),
+        tokenized: vec![0; 1 + references.len()],
     };
     let mut done: u64 = 0;
     let mut pairs: Vec<(String, Vec<String>)> = Vec::with_capacity(STAT_CHUNK);
@@ -62,7 +72,13 @@ pub fn line_stats(
                 rl.iter().all(Option::is_some),
                 rl.iter().all(Option::is_none),
             ) {
-                (Some(a), true, _) => pairs.push((a, rl.into_iter().flatten().collect())),
+                (Some(a), true, _) => {
+                    let rl: Vec<String> = rl.into_iter().flatten().collect();
+                    for (n, l) in out.tokenized.iter_mut().zip(std::iter::once(&a).chain(&rl)) {
+                        *n += u64::from(l.ends_with(" ."));
+                    }
+                    pairs.push((a, rl));
+                }
                 (None, _, true) => {
                     ended = true;
                     break;

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::format::manifest::Manifest;
 use crate::layout;
 use crate::view::Sizes;
@@ -15,28 +15,28 @@ pub fn finish(root: &Path, m: &mut Manifest) -> Result<()> {
     m.write_into(root)
 }
 
-/// Writes `summary.csv`: one row per set, a phenomenon's `ge` sets then its `eq` sets.
+/// Writes `summary.csv`: one row per set, a phenomenon's `ge` sets then its `eq` sets
+/// (by the one CSV writer, [`crate::format::csv_text`]).
 fn write_summary(path: &Path, sizes: &Sizes) -> Result<()> {
-    let mut w = csv::Writer::from_writer(ldd_io::fs::create(path)?);
-    let res = (|| -> std::result::Result<(), csv::Error> {
-        w.write_record([
+    let rows = sizes.sets().map(|s| {
+        [
+            s.phenomenon.clone(),
+            s.bucket.clone(),
+            s.sentences.to_string(),
+            s.pairs.to_string(),
+            format!("{:.2}", s.mean_source_words),
+        ]
+    });
+    let text = crate::format::csv_text(
+        &[
             "phenomenon",
             "bucket",
             "sentences",
             "pairs",
             "mean_source_words",
-        ])?;
-        for s in sizes.sets() {
-            w.write_record([
-                s.phenomenon.as_str(),
-                s.bucket.as_str(),
-                &s.sentences.to_string(),
-                &s.pairs.to_string(),
-                &format!("{:.2}", s.mean_source_words),
-            ])?;
-        }
-        w.flush()?;
-        Ok(())
-    })();
-    res.map_err(|e| Error::Data(format!("{}: {e}", ldd_io::error::shown(path))))
+        ],
+        rows,
+    );
+    ldd_io::fs::write(path, text.as_bytes())?;
+    Ok(())
 }

@@ -455,3 +455,7 @@ pub fn pud_aligned(src: &str, out: &Path, extra: &[&str]) {
     args.extend_from_slice(extra);
     extract_pud(src, out, &args);
 }
+
+/// The paper's detection rules (what `--paper-compat` detects with), for fixtures whose
+/// hand-checked sets are theirs; the reordering stays the default.
+pub const PAPER_RULES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/config/phenomena-paper.toml");

@@ -139,10 +139,11 @@ fn advice_and_refusals_quote_the_paths_they_name() {
         let rel: PathBuf = Path::new(dir).join(file);
         let rel = rel.strip_prefix(".").unwrap_or(&rel).to_path_buf();
         std::fs::copy(data("parallel/pud.de-en.en"), t.join(&rel)).unwrap();
-        // `--hyp=-h …`: a value that starts with `-` is given glued to its option.
+        // `--hyp=sys=-h …`: a value that starts with `-` is given glued to its option; the
+        // system is named, as a name from such a file name is refused (tests/hostile/names.rs).
         let o = bin()
             .args(["score", "-q", "--replace", "--sets", s(&sets)])
-            .arg(format!("--hyp={}", rel.display()))
+            .arg(format!("--hyp=sys={}", rel.display()))
             .current_dir(t)
             .output()
             .unwrap();

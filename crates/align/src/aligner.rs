@@ -331,6 +331,33 @@ impl Aligner {
         Ok(())
     }
 
+    /// The lexical translation probabilities of a source and a target word, as the model
+    /// holds them: `p(target | source)` and `p(source | target)` (the forward and the
+    /// reverse direction; fast_align's model only in the directions it has, `None` in the
+    /// other). A word the model never saw gets [`crate::UNSEEN_PROB`]. Words are looked up
+    /// as given (lowercase them when the model was trained lowercased).
+    pub fn lexical(&self, source: &str, target: &str) -> (Option<f64>, Option<f64>) {
+        match &self.kind {
+            // A word of the vocabulary that no trained pair holds is unknown (as in
+            // `HmmModel::align_each`).
+            Kind::Hmm(m) => match (m.src_vocab.get(source), m.tgt_vocab.get(target)) {
+                (Some(s), Some(t))
+                    if (s as usize) + 1 < m.table.row_off.len()
+                        && m.table.p_null_rev(s) != crate::UNSEEN_PROB
+                        && m.table.p_null_fwd(t) != crate::UNSEEN_PROB =>
+                {
+                    let (f, r) = m.table.pair(s, t);
+                    (Some(f), Some(r))
+                }
+                _ => (Some(crate::UNSEEN_PROB), Some(crate::UNSEEN_PROB)),
+            },
+            Kind::FastAlign(models) => (
+                models[0].as_ref().map(|f| f.prob(Some(source), target)),
+                models[1].as_ref().map(|r| r.prob(Some(target), source)),
+            ),
+        }
+    }
+
     /// Whether [`Aligner::align_each`] gives posteriors (the HMM does).
     pub fn has_posteriors(&self) -> bool {
         matches!(self.kind, Kind::Hmm(_))

@@ -230,6 +230,13 @@ impl PairTable {
         }
     }
 
+    /// `p(t | s)` and `p(s | t)` of two known words (model ids): the entry's, else what
+    /// the pairs the table does not hold get.
+    pub fn pair(&self, s: u32, t: u32) -> (f64, f64) {
+        let e = self.find(s as usize, t);
+        (self.p_fwd(e, s, t), self.p_rev(e, s, t))
+    }
+
     /// `p(t | NULL)`.
     #[inline]
     pub fn p_null_fwd(&self, t: u32) -> f64 {

@@ -288,3 +288,38 @@ fn version_3_hmm_files_still_load() {
     assert_eq!(got.links, expected);
     assert!(got.links.iter().map(Vec::len).sum::<usize>() > 25);
 }
+
+/// The lexical translation probabilities the aligner holds, as the locus judgement reads
+/// them (`Aligner::lexical`; the model is trained lowercased): on PUD, *regierung* translates
+/// as *government* in both directions, far
+/// above an unrelated pair; a word the model never saw gets `UNSEEN_PROB`; fast_align's
+/// model gives the directions it has, and a saved and loaded aligner the same values.
+#[test]
+fn lexical_probabilities_of_a_word_pair() {
+    let c = pud();
+    let a = Aligner::train(&c, &spec(), SILENT).unwrap();
+    let (f, r) = a.lexical("regierung", "government");
+    let (f, r) = (f.unwrap(), r.unwrap());
+    assert!(f > 0.2 && r > 0.2, "{f} {r}");
+    let (uf, ur) = a.lexical("regierung", "banana");
+    assert!(uf.unwrap() < f / 100.0 && ur.unwrap() < r / 100.0);
+    assert_eq!(
+        a.lexical("nichtsowort", "government"),
+        (Some(ldd_align::UNSEEN_PROB), Some(ldd_align::UNSEEN_PROB))
+    );
+    let dir = tempfile::tempdir().unwrap();
+    a.save(hmm_file(dir.path(), "m.ldda")).unwrap();
+    let p = dir.path().join("m.ldda");
+    let b = Aligner::load(&[(ModelFile::Hmm, p.as_path())]).unwrap();
+    assert_eq!(
+        b.lexical("regierung", "government"),
+        a.lexical("regierung", "government")
+    );
+    let fast = AlignerSpec::FastAlign {
+        options: TrainOptions::default(),
+        direction: Direction::Forward,
+    };
+    let fa = Aligner::train(&c, &fast, SILENT).unwrap();
+    let (f, r) = fa.lexical("regierung", "government");
+    assert!(f.unwrap() > 0.2 && r.is_none(), "{f:?} {r:?}");
+}

@@ -29,6 +29,48 @@ use crate::error::{Error, Result};
 /// 1 MiB. A longer line is an error naming file and line.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
+/// The path that stands for standard input (`--hyp -`; see [`crate::stdin`]).
+pub const STDIN: &str = "-";
+
+/// Whether `path` stands for standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN
+}
+
+/// The temporary copy of standard input while a [`crate::StdinCopy`] holds one.
+static STDIN_COPY: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
+
+/// Sets the copy of standard input to `to` — when `from` is given, only if it is still
+/// that copy.
+pub(crate) fn set_stdin_copy(from: Option<&Path>, to: Option<PathBuf>) {
+    let mut copy = STDIN_COPY.lock().unwrap_or_else(|e| e.into_inner());
+    if from.is_none_or(|f| copy.as_deref() == Some(f)) {
+        *copy = to;
+    }
+}
+
+/// The file to read for `path`: the copy of standard input for `-` (an error when the
+/// command has not read it: the option takes a file), else `path` itself.
+fn file_of(path: &Path) -> Result<PathBuf> {
+    if !is_stdin(path) {
+        return Ok(path.to_path_buf());
+    }
+    match STDIN_COPY
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+    {
+        Some(p) => Ok(p.clone()),
+        None => Err(Error::io(
+            path,
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "standard input is read only for a system's output (--hyp -); give a file",
+            ),
+        )),
+    }
+}
+
 /// Size of the read buffers.
 const BUF: usize = 1 << 16;
 
@@ -133,7 +175,8 @@ impl<R: Read> std::fmt::Debug for Input<R> {
 }
 
 impl Input<File> {
-    /// Opens a plain or gzip regular file. A directory, a pipe (FIFO) or a device is
+    /// Opens a plain or gzip regular file (`-`: the copy of standard input a
+    /// [`crate::StdinCopy`] holds). A directory, a pipe (FIFO) or a device is
     /// refused before it is opened (ldd-sets reads most inputs more than once, and a pipe
     /// can be read only once; opening one would wait for a writer).
     pub fn open(path: &Path) -> Result<Input<File>> {
@@ -148,6 +191,11 @@ impl Input<File> {
 
     fn open_checked(path: &Path, pipe_ok: bool) -> Result<Input<File>> {
         use std::os::unix::fs::FileTypeExt;
+        if is_stdin(path) {
+            let copy = file_of(path)?;
+            let file = File::open(&copy).map_err(|e| Error::io(path, e))?;
+            return Input::from_reader(path, file);
+        }
         let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
         let t = meta.file_type();
         let what = if t.is_dir() {
@@ -613,7 +661,8 @@ pub fn sha256_bytes(bytes: &[u8]) -> String {
 
 /// SHA-256 (lowercase hex) and size of a file's bytes as stored, read in one pass.
 pub fn sha256_file(path: &Path) -> Result<(String, u64)> {
-    let mut f = File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = file_of(path)?;
+    let mut f = File::open(file).map_err(|e| Error::io(path, e))?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; BUF];
     let mut total = 0u64;

@@ -20,6 +20,8 @@
 //! - [`message`]: the one channel of what the libraries tell the user ([`message::say`]),
 //!   written by the sink the binary sets; the libraries print nothing themselves (the one
 //!   exception: [`cleanup`]'s line when a signal stops the process).
+//! - [`stdin`]: standard input (`--hyp -`) read once into a temporary copy that `-` then
+//!   names for every reader.
 //! - [`download`]: downloads streamed to a temporary file, verified (HTML pages, size,
 //!   SHA-256) before the caller keeps them.
 
@@ -35,15 +37,17 @@ pub mod message;
 pub mod name;
 pub mod output;
 pub mod shell;
+pub mod stdin;
 
 pub use archive::{gzip_lines, gzip_member, Archive};
 pub use error::{clear as clear_io_error, Error, Result};
 pub use input::{
-    read_lines, read_text, sha256_bytes, sha256_file, Counted, FileInfo, Input, LineRange,
-    MAX_LINE_BYTES,
+    is_stdin, read_lines, read_text, sha256_bytes, sha256_file, Counted, FileInfo, Input,
+    LineRange, MAX_LINE_BYTES, STDIN,
 };
 pub use name::{Name, NameKind};
 pub use output::{
     check_replaceable_file, confined, parent_dir, resolved, write_bytes_atomic, write_file_atomic,
     write_together, AtomicFile, FilesInto, Outside, Staging,
 };
+pub use stdin::StdinCopy;

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{Common, QuietArgs};
+use super::{system_parser, Common, QuietArgs, SystemArg};
 
 #[derive(Args)]
 pub struct SheetsArgs {
@@ -13,9 +13,14 @@ pub struct SheetsArgs {
     #[arg(long, value_name = "DIR")]
     pub sets: PathBuf,
     /// A system's translation of the whole corpus, for translation items (repeatable;
-    /// without it, only the detection sheet). Systems are blinded in the sheets.
-    #[arg(long, value_name = "FILE")]
-    pub hyp: Vec<PathBuf>,
+    /// without it, only the detection sheet). NAME=FILE names the system in the key
+    /// [default: the file name without its last extension]; `-` reads one from standard
+    /// input. Systems are blinded in the sheets.
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = system_parser())]
+    pub hyp: Vec<SystemArg>,
+    /// The name of a system: one --name per --hyp, in the same order (as NAME=FILE does).
+    #[arg(long, value_name = "NAME")]
+    pub name: Vec<String>,
     /// Directory for the annotators: detection.csv, translation.csv, form.html,
     /// sheets.json (replaced as a whole).
     #[arg(long, value_name = "DIR")]
@@ -77,7 +82,9 @@ pub struct TallyArgs {
 
 impl Common for SheetsArgs {
     fn inputs(&self) -> Vec<&Path> {
-        self.hyp.iter().map(PathBuf::as_path).collect()
+        SystemArg::paths(&self.hyp)
+            .filter(|p| !ldd_io::is_stdin(p))
+            .collect()
     }
 }
 

@@ -6,11 +6,13 @@ use clap::{Args, ValueEnum};
 
 use ldd_sets::report::DEFAULT_EXAMPLES;
 
-use super::{Common, QuietArgs};
+use super::{system_parser, Common, QuietArgs, SystemArg};
 
 impl Common for ReportArgs {
     fn inputs(&self) -> Vec<&std::path::Path> {
-        super::given([self.scores.as_ref(), self.tally.as_ref(), self.mqm.as_ref()])
+        let mut v = super::given([self.scores.as_ref(), self.tally.as_ref(), self.mqm.as_ref()]);
+        v.extend(SystemArg::paths(&self.hyp));
+        v
     }
 }
 
@@ -47,6 +49,14 @@ pub struct ReportArgs {
     /// DIR/mqm.json when it exists; shown only when made for these sets].
     #[arg(long, value_name = "FILE")]
     pub mqm: Option<PathBuf>,
+    /// A system's output, NAME=FILE (NAME as scored): where scores.json's file moved, or
+    /// for a system scored from standard input (`score --hyp -`); checked to be the file
+    /// scored (its SHA-256). Repeatable [default: the files scores.json names].
+    #[arg(long, value_name = "NAME=FILE", value_parser = system_parser())]
+    pub hyp: Vec<SystemArg>,
+    /// The name of a system: one --name per --hyp, in the same order (as NAME=FILE does).
+    #[arg(long, value_name = "NAME")]
+    pub name: Vec<String>,
     /// Example lines sampled per set for the examples browser (the same lines every time;
     /// 2 shown, the rest behind "show more"; at most 1000).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_EXAMPLES as u32,

@@ -4,24 +4,26 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use clap::builder::PossibleValuesParser;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use ldd_eval::tokenize::TokenizerName;
 use ldd_eval::Smooth;
 
 use ldd_sets::parse::TargetModel;
 
-use super::{Common, QuietArgs, ThreadArgs};
+use super::{system_parser, Common, QuietArgs, SystemArg, ThreadArgs};
 
 #[derive(Args)]
 pub struct SliceArgs {
     /// Output directory of `ldd-sets extract`.
     #[arg(long, value_name = "DIR")]
     pub sets: PathBuf,
-    /// A system's translation of the whole corpus, one line per corpus line.
-    #[arg(long, value_name = "FILE")]
-    pub hyp: PathBuf,
+    /// A system's translation of the whole corpus, one line per corpus line; NAME=FILE
+    /// names the system (as --name does).
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = system_parser())]
+    pub hyp: SystemArg,
     /// System name used in the file names `<bucket>.hyp.NAME` [default: the --hyp file
-    /// name without its last extension (and without .gz)]. Letters, digits, `_ - .`.
+    /// name without its last extension (and without .gz)]. Letters, digits, `_ - .`,
+    /// starting with a letter or digit.
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
 }
@@ -31,10 +33,18 @@ pub struct ScoreArgs {
     /// Output directory of `ldd-sets extract`.
     #[arg(long, value_name = "DIR")]
     pub sets: PathBuf,
-    /// Systems' translations of the whole corpus (repeat for several systems). Not needed
-    /// for contrastive accuracy alone (--contrastive).
-    #[arg(long, value_name = "FILE", required_unless_present = "contrastive")]
-    pub hyp: Vec<PathBuf>,
+    /// A system's translation of the whole corpus, one line per corpus line (repeat for
+    /// several systems; the first is the baseline of the paired tests). NAME=FILE names the
+    /// system [default: the file name without its last extension (and .gz)]; `-` reads the
+    /// one system on standard input (named `stdin`, or NAME=-). A file whose name holds `=`:
+    /// ./a=b.en. Not needed for contrastive accuracy alone (--contrastive).
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = system_parser(),
+          required_unless_present = "contrastive")]
+    pub hyp: Vec<SystemArg>,
+    /// The name of a system: one --name per --hyp, in the same order (as NAME=FILE does).
+    /// Letters, digits, `_ - .`, starting with a letter or digit.
+    #[arg(long, value_name = "NAME")]
+    pub name: Vec<String>,
     /// Reference (the corpus target side) [default: the target file recorded in the
     /// manifest]. Must be the file extract read (same SHA-256). Repeat for several
     /// references (sacreBLEU's multi-reference BLEU, chrF and TER; nrefs:N in the
@@ -81,27 +91,69 @@ pub struct ScoreArgs {
     pub contrast: Option<PathBuf>,
     /// A system's scores of the contrastive pairs: one number per line of --contrast's
     /// contrast.TGT (log-probabilities, higher is better; costs with --lower-is-better
-    /// contrastive), repeated per system (with --hyp:
-    /// one per --hyp, in order; without: systems named after these files). Scores
-    /// contrastive accuracy, the share of items whose reference beats every variant, for
-    /// all variants and per error type (see docs/contrast.md).
-    #[arg(long, value_name = "FILE", requires = "contrast")]
-    pub contrastive: Vec<PathBuf>,
+    /// contrastive), repeated per system (with --hyp: one per --hyp, in order; without:
+    /// the systems, named NAME=FILE, by --name, or after these files). Scores contrastive
+    /// accuracy, the share of items whose reference beats every variant, for all variants
+    /// and per error type (see docs/contrast.md).
+    #[arg(long, value_name = "[NAME=]FILE", value_parser = system_parser(), requires = "contrast")]
+    pub contrastive: Vec<SystemArg>,
     /// Replace the scores.json already in the output directory, losing the scores of
     /// systems this run does not score. Without it, those systems are kept beside this
     /// run's (merged by system: same sets, metrics, settings and baseline), or `score`
     /// refuses when the two runs cannot be merged.
     #[arg(long)]
     pub replace: bool,
+    /// Do not warn about outputs and references that look tokenized (sacreBLEU's --force).
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub threads: ThreadArgs,
     #[command(flatten)]
     pub quiet: QuietArgs,
     // Last: their help headings apply to the options after them.
     #[command(flatten)]
+    pub shown: ShownArgs,
+    #[command(flatten)]
     pub metric: MetricArgs,
     #[command(flatten)]
     pub significance: SignificanceArgs,
+}
+
+/// What `score` prints on stdout (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScoreFormat {
+    /// Per metric a table of every set (fits 100 columns for up to 4 systems; --wide adds
+    /// intervals, controls and ranks), the trends and the signatures.
+    Table,
+    /// Each system's corpus score per metric, and how many sets score worse than their
+    /// controls.
+    Summary,
+    /// scores.json, as written.
+    Json,
+    /// scores.csv, as written.
+    Csv,
+}
+
+/// What `score` prints, with sacreBLEU's flag names (`-f`, `-b`, `-w`).
+#[derive(Args)]
+#[command(next_help_heading = "Output (sacreBLEU's flags)")]
+pub struct ShownArgs {
+    /// What stdout shows; scores.json and scores.csv are written in any case.
+    #[arg(long, short = 'f', value_enum, default_value = "table")]
+    pub format: ScoreFormat,
+    /// The scores alone: each system's corpus score of each metric, one a line (the
+    /// systems in --hyp order, each system's metrics in table order).
+    #[arg(long, short = 'b', conflicts_with = "quiet")]
+    pub score_only: bool,
+    /// Decimals of the scores, differences and intervals shown (sacreBLEU's --width; the
+    /// files keep every digit).
+    #[arg(long, short = 'w', value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u8).range(0..=10))]
+    pub width: u8,
+    /// The table with every column (each score's interval, the controls' mean and sd, the
+    /// rank among them), however wide.
+    #[arg(long, conflicts_with = "quiet")]
+    pub wide: bool,
 }
 
 /// BLEU, chrF and TER settings, with sacreBLEU's flag names and defaults (its single-dash
@@ -258,19 +310,18 @@ pub struct CompareArgs {
 
 impl Common for SliceArgs {
     fn inputs(&self) -> Vec<&Path> {
-        vec![&self.hyp]
+        vec![&self.hyp.path]
     }
 }
 
 impl Common for ScoreArgs {
     fn inputs(&self) -> Vec<&Path> {
         let segs = self.seg_scores.iter().flat_map(|(_, f)| f);
-        self.hyp
-            .iter()
-            .chain(segs)
-            .chain(&self.reference)
-            .chain(&self.contrastive)
-            .map(PathBuf::as_path)
+        SystemArg::paths(&self.hyp)
+            .chain(segs.map(PathBuf::as_path))
+            .chain(self.reference.iter().map(PathBuf::as_path))
+            .chain(SystemArg::paths(&self.contrastive))
+            .filter(|p| p.as_os_str() != "-")
             .collect()
     }
     fn threads(&self) -> Option<&ThreadArgs> {

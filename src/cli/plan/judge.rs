@@ -2,13 +2,12 @@
 
 use std::path::PathBuf;
 
-use ldd_sets::error::{Error, Result};
+use ldd_sets::error::Result;
 use ldd_sets::judge::sheets::{default_key, SheetsOptions};
 use ldd_sets::judge::tally::TallyOptions;
-use ldd_sets::score::{check_name, system_name};
 
 use super::super::args::judge::{SheetsArgs, TallyArgs};
-use super::confidence;
+use super::{confidence, systems};
 
 /// `sheets`'s plan.
 pub struct SheetsPlan {
@@ -36,24 +35,15 @@ pub struct TallyPlan {
     pub quiet: bool,
 }
 
-/// `sheets`'s plan: every system is named after its file, each name valid and once.
+/// `sheets`'s plan: every system named as `score` names it ([`systems`]).
 pub fn sheets(a: &SheetsArgs) -> Result<SheetsPlan> {
-    let names: Vec<String> = a.hyp.iter().map(|h| system_name(h)).collect();
-    for (i, n) in names.iter().enumerate() {
-        check_name(n)?;
-        if names[..i].contains(n) {
-            return Err(Error::Config(format!(
-                "--hyp {}: two systems named `{n}`; rename one",
-                ldd_io::error::shown(&a.hyp[i])
-            )));
-        }
-    }
+    let names = systems("--hyp", &a.hyp, &a.name)?;
     Ok(SheetsPlan {
         sets: a.sets.clone(),
         out: a.out.clone(),
         key: a.key.clone().unwrap_or_else(|| default_key(&a.out)),
         options: SheetsOptions {
-            hyps: a.hyp.clone(),
+            hyps: a.hyp.iter().map(|h| h.path.clone()).collect(),
             names,
             per_cell: a.per_cell as usize,
             distances: a.distances.clone(),

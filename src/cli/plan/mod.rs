@@ -30,7 +30,7 @@ use ldd_sets::error::Result;
 use ldd_sets::parse::{ParseSettings, MODELS_URL_ENV};
 use ldd_sets::printer;
 
-use super::args::{AlignArgs, ConfigArgs, ModelArgs, ThreadArgs};
+use super::args::{AlignArgs, ConfigArgs, ModelArgs, SystemArg, ThreadArgs};
 
 pub use align::align;
 pub use contrast::contrast;
@@ -45,6 +45,71 @@ pub use parse::parse;
 pub use permute::permute;
 pub use report::report;
 pub use score::{compare, score, slice};
+
+/// The name of the system read from standard input (`--hyp -`) unless named.
+pub const STDIN_SYSTEM: &str = "stdin";
+
+/// The systems of `flag` (`--hyp`, `--contrastive`) named: by `NAME=FILE`, else by the
+/// `--name` in the same place (`names`: none, or one per system, in order), else after
+/// the file ([`ldd_sets::score::system_name`]; standard input: [`STDIN_SYSTEM`]). Every
+/// name passes the one check of system names ([`ldd_sets::score::check_name`]), each
+/// system is named once, and at most one reads standard input.
+fn systems(flag: &str, given: &[SystemArg], names: &[String]) -> Result<Vec<String>> {
+    use ldd_sets::Error;
+    if !names.is_empty() && names.len() != given.len() {
+        return Err(Error::Config(format!(
+            "--name: {} names for {} {flag} files; give one --name per {flag}, in the same \
+             order (or name them {flag} NAME=FILE)",
+            names.len(),
+            given.len()
+        )));
+    }
+    let mut out: Vec<String> = Vec::with_capacity(given.len());
+    for (k, g) in given.iter().enumerate() {
+        let name = match (&g.name, names.get(k)) {
+            (Some(_), Some(_)) => {
+                return Err(Error::Config(format!(
+                    "{flag} {}: named twice, by NAME= and by --name; give one",
+                    ldd_io::error::quote(&g.given, 100)
+                )))
+            }
+            (Some(n), None) | (None, Some(n)) => n.clone(),
+            (None, None) if g.path.as_os_str() == "-" => STDIN_SYSTEM.to_string(),
+            (None, None) => ldd_sets::score::system_name(&g.path),
+        };
+        ldd_sets::score::check_name(&name).map_err(|e| {
+            Error::Config(format!(
+                "{flag} {}: {e}",
+                ldd_io::error::quote(&g.given, 100)
+            ))
+        })?;
+        if out.contains(&name) {
+            return Err(Error::Config(format!(
+                "{flag} {}: two systems named `{name}`; name them apart ({flag} NAME=FILE, or \
+                 --name NAME after each {flag})",
+                ldd_io::error::quote(&g.given, 100)
+            )));
+        }
+        if g.name.is_some() && !g.path.exists() && g.path.as_os_str() != "-" {
+            let whole = std::path::Path::new(&g.given);
+            if whole.is_file() {
+                return Err(Error::Config(format!(
+                    "{flag} {0}: read as NAME=FILE (system `{name}`, file {1}), and {1} does \
+                     not exist; for the file {0} write ./{0}",
+                    ldd_io::error::quote(&g.given, 100),
+                    ldd_io::error::shown(&g.path)
+                )));
+            }
+        }
+        out.push(name);
+    }
+    if given.iter().filter(|g| g.path.as_os_str() == "-").count() > 1 {
+        return Err(Error::Config(format!(
+            "{flag} -: standard input holds one system; give the others as files"
+        )));
+    }
+    Ok(out)
+}
 
 /// A `--confidence` level, checked: strictly between 0 and 1.
 fn confidence(level: f64) -> Result<f64> {

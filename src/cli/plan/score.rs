@@ -8,12 +8,15 @@ use ldd_eval::tokenize::TokenizerName;
 use ldd_eval::{BleuScoring, Chrf, ChrfScoring, Smooth, Ter};
 
 use ldd_sets::error::{Error, Result};
+use ldd_sets::printer::score_table::{Shown, TableOptions};
 use ldd_sets::score::contrastive::{ContrastiveOptions, KEY as CONTRASTIVE_KEY};
-use ldd_sets::score::{
-    check_name, check_options, system_name, Method, ScoreOptions, SegScores, SignificanceOptions,
-};
+use ldd_sets::score::{check_options, Method, ScoreOptions, SegScores, SignificanceOptions};
 
-use super::super::args::score::{CompareArgs, MetricArgs, ScoreArgs, SignificanceArgs, SliceArgs};
+use super::super::args::score::{
+    CompareArgs, MetricArgs, ScoreArgs, ScoreFormat, ShownArgs, SignificanceArgs, SliceArgs,
+};
+use super::super::args::SystemArg;
+use super::systems;
 
 /// `slice`'s plan.
 pub struct SlicePlan {
@@ -37,6 +40,10 @@ pub struct ScorePlan {
     pub replace: bool,
     /// Print nothing but errors.
     pub quiet: bool,
+    /// What stdout shows.
+    pub shown: Shown,
+    /// `--force`: no warning about tokenized-looking files.
+    pub force: bool,
 }
 
 /// `compare`'s plan.
@@ -49,13 +56,18 @@ pub struct ComparePlan {
     pub bucket: String,
 }
 
-/// `slice`'s plan: the system named after its file unless `--name` names it.
+/// `slice`'s plan: the system named as `score` names it ([`systems`]).
 pub fn slice(a: &SliceArgs) -> Result<SlicePlan> {
-    let name = a.name.clone().unwrap_or_else(|| system_name(&a.hyp));
-    check_name(&name)?;
+    if a.hyp.path.as_os_str() == "-" {
+        return Err(Error::Config(
+            "slice --hyp -: slice reads the output once per set; give it as a file".into(),
+        ));
+    }
+    let names: Vec<String> = a.name.iter().cloned().collect();
+    let name = systems("--hyp", std::slice::from_ref(&a.hyp), &names)?.remove(0);
     Ok(SlicePlan {
         sets: a.sets.clone(),
-        hyp: a.hyp.clone(),
+        hyp: a.hyp.path.clone(),
         name,
     })
 }
@@ -87,8 +99,30 @@ pub fn score(a: &ScoreArgs) -> Result<ScorePlan> {
             higher_is_better: !a.lower_is_better.contains(name),
         })
         .collect();
+    // The systems are the outputs, or without any the contrastive scores' files.
+    let named: &[SystemArg] = if a.hyp.is_empty() {
+        &a.contrastive
+    } else {
+        &a.hyp
+    };
+    let flag = if a.hyp.is_empty() {
+        "--contrastive"
+    } else {
+        "--hyp"
+    };
+    let names = systems(flag, named, &a.name)?;
+    if !a.hyp.is_empty() {
+        if let Some(c) = a.contrastive.iter().find(|c| c.name.is_some()) {
+            return Err(Error::Config(format!(
+                "--contrastive {}: with --hyp the systems are named by --hyp; give the \
+                 contrastive scores' files without NAME=",
+                ldd_io::error::quote(&c.given, 100)
+            )));
+        }
+    }
     let options = ScoreOptions {
-        hyps: a.hyp.clone(),
+        hyps: a.hyp.iter().map(|h| h.path.clone()).collect(),
+        names,
         references: a.reference.clone(),
         settings: metric_settings(&a.metric)?,
         seg_scores,
@@ -98,7 +132,7 @@ pub fn score(a: &ScoreArgs) -> Result<ScorePlan> {
         lemma_model: a.lemma_model.clone(),
         contrastive: a.contrast.clone().map(|dir| ContrastiveOptions {
             dir,
-            files: a.contrastive.clone(),
+            files: a.contrastive.iter().map(|c| c.path.clone()).collect(),
             higher_is_better: !contrastive_costs,
         }),
     };
@@ -112,6 +146,35 @@ pub fn score(a: &ScoreArgs) -> Result<ScorePlan> {
         out: a.out.clone().unwrap_or_else(|| a.sets.clone()),
         replace: a.replace,
         quiet: a.quiet.quiet,
+        shown: shown(&a.shown)?,
+        force: a.force,
+    })
+}
+
+/// What stdout shows: `-b` and `--wide` go with the table only.
+fn shown(s: &ShownArgs) -> Result<Shown> {
+    let table = TableOptions {
+        wide: s.wide,
+        decimals: usize::from(s.width),
+    };
+    let only_table = |flag: &str| {
+        Error::Config(format!(
+            "{flag}: goes with --format table (the JSON and CSV hold every digit and column)"
+        ))
+    };
+    Ok(match s.format {
+        ScoreFormat::Table if s.score_only && s.wide => {
+            return Err(Error::Config(
+                "-b/--score-only prints the scores alone; --wide widens the table: give one".into(),
+            ))
+        }
+        ScoreFormat::Table if s.score_only => Shown::ScoreOnly(table),
+        ScoreFormat::Table => Shown::Table(table),
+        _ if s.score_only => return Err(only_table("-b/--score-only")),
+        _ if s.wide => return Err(only_table("--wide")),
+        ScoreFormat::Summary => Shown::Summary(table),
+        ScoreFormat::Json => Shown::Json,
+        ScoreFormat::Csv => Shown::Csv,
     })
 }
 

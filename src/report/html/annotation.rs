@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use super::{ci, esc, f2};
+use crate::format::sheet::{AutoAgreement, TallyReport};
 use crate::report::Report;
 
 /// `[[w]]` (the dependent, or the words aligned to it) and `{{w}}` (the head) of an
@@ -24,108 +25,129 @@ fn sheet_marks(text: &str) -> String {
     out
 }
 
-/// The annotators' tally (`report --tally`): agreement, shares per group, locus accuracy
-/// against the annotators, and the items where the two disagree.
-pub(super) fn annotation(s: &mut String, r: &Report) {
-    let Some(t) = &r.tally else {
-        return;
-    };
+/// The agreement: raw, Fleiss' κ and Cohen's κ of every pair of annotators.
+fn agreement(out: &mut String, tally: &TallyReport) {
     let _ = write!(
-        s,
+        out,
         "<section id=\"annotation\"><h2>Annotation</h2>\n<p>{} sheet, {} annotators, {} items \
          ({} answered by all). Raw agreement {}; Fleiss' κ {}.</p>",
-        esc(&t.kind),
-        t.annotators.len(),
-        t.units,
-        t.answered_by_all,
-        f2(t.agreement.raw),
-        f2(t.agreement.fleiss)
+        esc(&tally.kind),
+        tally.annotators.len(),
+        tally.units,
+        tally.answered_by_all,
+        f2(tally.agreement.raw),
+        f2(tally.agreement.fleiss)
     );
-    if !t.agreement.cohen.is_empty() {
-        s.push_str("<ul>");
-        let name = |n: usize| {
-            t.annotators
-                .get(n.wrapping_sub(1))
-                .map_or_else(|| n.to_string(), |a| format!("<code>{}</code>", esc(a)))
-        };
-        for p in &t.agreement.cohen {
-            let _ = write!(
-                s,
-                "<li>Cohen's κ of {} and {}: {} ({} items, agreement {})</li>",
-                name(p.a),
-                name(p.b),
-                f2(p.kappa),
-                p.units,
-                f2(p.agreement)
-            );
-        }
-        s.push_str("</ul>");
+    if tally.agreement.cohen.is_empty() {
+        return;
     }
-    let what = if t.kind == "detection" {
+    out.push_str("<ul>");
+    let name = |n: usize| {
+        tally
+            .annotators
+            .get(n.wrapping_sub(1))
+            .map_or_else(|| n.to_string(), |a| format!("<code>{}</code>", esc(a)))
+    };
+    for pair in &tally.agreement.cohen {
+        let _ = write!(
+            out,
+            "<li>Cohen's κ of {} and {}: {} ({} items, agreement {})</li>",
+            name(pair.a),
+            name(pair.b),
+            f2(pair.kappa),
+            pair.units,
+            f2(pair.agreement)
+        );
+    }
+    out.push_str("</ul>");
+}
+
+/// The share judged correct per phenomenon, distance and system.
+fn groups(out: &mut String, tally: &TallyReport) {
+    let what = if tally.kind == "detection" {
         "detection precision: <i>yes</i> among <i>yes</i> and <i>no</i>"
     } else {
         "translation accuracy: <i>yes</i> among <i>yes</i>, <i>partly</i> and <i>no</i>"
     };
     let _ = write!(
-        s,
+        out,
         "<h3>By phenomenon and distance</h3><p>The annotators' majority answer; {what}, with its \
          {:.0}% Wilson interval.</p><div class=\"wide\"><table><thead><tr><th>phenomenon</th>\
          <th class=\"n\">d</th><th>system</th><th class=\"n\">items</th><th class=\"n\">judged</th>\
          <th class=\"n\">share</th></tr></thead><tbody>",
-        100.0 * t.confidence
+        100.0 * tally.confidence
     );
-    for g in &t.groups {
+    for group in &tally.groups {
         let _ = write!(
-            s,
+            out,
             "<tr><td>{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td>\
              <td class=\"n\">{}</td><td class=\"n\">{}{}</td></tr>",
-            esc(&g.phenomenon),
-            g.distance,
-            esc(g.system.as_deref().unwrap_or("–")),
-            g.units,
-            g.judged,
-            f2(g.share),
-            ci(g.ci_low, g.ci_high)
+            esc(&group.phenomenon),
+            group.distance,
+            esc(group.system.as_deref().unwrap_or("–")),
+            group.units,
+            group.judged,
+            f2(group.share),
+            ci(group.ci_low, group.ci_high)
         );
     }
-    s.push_str("</tbody></table></div>\n");
-    if let Some(a) = &t.automatic {
+    out.push_str("</tbody></table></div>\n");
+}
+
+/// Locus accuracy against the annotators' majority, and the first 30 items they
+/// disagree on.
+fn automatic(out: &mut String, automatic: &AutoAgreement) {
+    let _ = write!(
+        out,
+        "<h3>Locus accuracy against the annotators</h3><p>On the {} items both judged, locus \
+         accuracy and the annotators' majority agree on {} (Cohen's κ {}). Locus accuracy said \
+         correct where the annotators said yes {} times and otherwise {} times; incorrect where \
+         they said yes {} times and otherwise {} times.</p>",
+        automatic.units,
+        f2(automatic.accuracy),
+        f2(automatic.kappa),
+        automatic.table[0][0],
+        automatic.table[0][1],
+        automatic.table[1][0],
+        automatic.table[1][1]
+    );
+    if automatic.disagreements.is_empty() {
+        return;
+    }
+    out.push_str(
+        "<div class=\"wide\"><table><thead><tr><th>item</th><th>system</th>\
+        <th>automatic</th><th>people</th><th>source / reference / output</th></tr></thead><tbody>",
+    );
+    for item in automatic.disagreements.iter().take(30) {
         let _ = write!(
-            s,
-            "<h3>Locus accuracy against the annotators</h3><p>On the {} items both judged, locus \
-             accuracy and the annotators' majority agree on {} (Cohen's κ {}). Locus accuracy said \
-             correct where the annotators said yes {} times and otherwise {} times; incorrect where \
-             they said yes {} times and otherwise {} times.</p>",
-            a.units,
-            f2(a.accuracy),
-            f2(a.kappa),
-            a.table[0][0],
-            a.table[0][1],
-            a.table[1][0],
-            a.table[1][1]
+            out,
+            "<tr><td>{} {}<br><small>{} d = {}</small></td><td>{}</td><td>{}</td><td>{}</td>\
+             <td>{}<br>{}<br>{}</td></tr>",
+            esc(&item.item),
+            esc(&item.slot),
+            esc(&item.phenomenon),
+            item.distance,
+            esc(&item.system),
+            esc(&item.automatic),
+            esc(&item.majority),
+            sheet_marks(&item.source),
+            sheet_marks(&item.reference),
+            sheet_marks(&item.output)
         );
-        if !a.disagreements.is_empty() {
-            s.push_str("<div class=\"wide\"><table><thead><tr><th>item</th><th>system</th>\
-                <th>automatic</th><th>people</th><th>source / reference / output</th></tr></thead><tbody>");
-            for d in a.disagreements.iter().take(30) {
-                let _ = write!(
-                    s,
-                    "<tr><td>{} {}<br><small>{} d = {}</small></td><td>{}</td><td>{}</td><td>{}</td>\
-                     <td>{}<br>{}<br>{}</td></tr>",
-                    esc(&d.item),
-                    esc(&d.slot),
-                    esc(&d.phenomenon),
-                    d.distance,
-                    esc(&d.system),
-                    esc(&d.automatic),
-                    esc(&d.majority),
-                    sheet_marks(&d.source),
-                    sheet_marks(&d.reference),
-                    sheet_marks(&d.output)
-                );
-            }
-            s.push_str("</tbody></table></div>\n");
-        }
     }
-    s.push_str("</section>\n");
+    out.push_str("</tbody></table></div>\n");
+}
+
+/// The annotators' tally (`report --tally`): agreement, shares per group, locus accuracy
+/// against the annotators, and the items where the two disagree.
+pub(super) fn annotation(out: &mut String, report: &Report) {
+    let Some(tally) = &report.tally else {
+        return;
+    };
+    agreement(out, tally);
+    groups(out, tally);
+    if let Some(against) = &tally.automatic {
+        automatic(out, against);
+    }
+    out.push_str("</section>\n");
 }

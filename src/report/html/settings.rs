@@ -7,12 +7,13 @@ use super::esc;
 use crate::align::Direction;
 use crate::detect::rules::Order;
 use crate::format::command::shell_line;
-use crate::format::manifest::ShardRecord;
+use crate::format::manifest::{Manifest, ShardRecord};
 use crate::format::options::ModelType;
 use crate::format::sets::ControlStatus;
 use crate::report::scores::metric_label;
 use crate::report::views::Views;
 use crate::report::Report;
+use crate::score::Scores;
 
 /// The aligner model a manifest records, as the settings name it.
 fn aligner_model(t: ModelType) -> &'static str {
@@ -86,17 +87,16 @@ fn sets_commands(r: &Report) -> Vec<&[String]> {
     out
 }
 
-/// The inputs and settings the sets were made with, then the commands that made them.
-pub(super) fn settings(s: &mut String, r: &Report, v: &Views) {
-    let m = &r.m;
-    s.push_str("<section id=\"settings\"><h2>Inputs and settings</h2>\n<table>\n");
-    file_row(s, "Source", &m.inputs.source);
-    file_row(s, "Target (reference)", &m.inputs.target);
-    file_row(s, "Source trees (CoNLL-U)", &m.inputs.conllu);
+/// The input files, the parser and the corpus.
+fn inputs_rows(out: &mut String, report: &Report) {
+    let manifest = &report.m;
+    file_row(out, "Source", &manifest.inputs.source);
+    file_row(out, "Target (reference)", &manifest.inputs.target);
+    file_row(out, "Source trees (CoNLL-U)", &manifest.inputs.conllu);
     let _ = writeln!(
-        s,
+        out,
         "<tr><th scope=\"row\">Parser</th><td>{}</td></tr>",
-        match &r.parse {
+        match &report.parse {
             Some(p) => format!(
                 "UDPipe model <code>{}</code> (SHA-256 <code title=\"{}\">{}…</code>), parsed by ldd-sets ({})",
                 esc(&p.model.display().to_string()),
@@ -108,24 +108,28 @@ pub(super) fn settings(s: &mut String, r: &Report, v: &Views) {
         }
     );
     let _ = writeln!(
-            s,
+        out,
             "<tr><th scope=\"row\">Corpus</th><td>{} lines ({} with an empty side, never selected), {} source words; {}</td></tr>",
-        m.corpus.lines,
-        m.corpus.empty_lines,
-        m.corpus.source_words,
-        esc(&format!("{} → {}", m.languages.source(), m.languages.target()))
+        manifest.corpus.lines,
+        manifest.corpus.empty_lines,
+        manifest.corpus.source_words,
+        esc(&format!("{} → {}", manifest.languages.source(), manifest.languages.target()))
     );
+}
+
+/// The rules of the lexical sets, a row per phenomenon.
+fn rules_row(out: &mut String, manifest: &Manifest) {
     let _ = write!(
-        s,
+        out,
         "<tr><th scope=\"row\">Rules</th><td><code>{}</code>; buckets ge0…ge{max} and eq0…eq{max} (distance = words strictly between dependent and head)<table>\
          <thead><tr><th>phenomenon</th><th>dependent</th><th>head</th><th>order</th><th>description</th></tr></thead><tbody>",
-        esc(&m.rules.source.display().to_string()),
-        max = m.rules.max_distance
+        esc(&manifest.rules.source.display().to_string()),
+        max = manifest.rules.max_distance
     );
-    for p in &m.rules.phenomena {
+    for p in &manifest.rules.phenomena {
         let order = Order::from(p.order).name();
         let _ = write!(
-            s,
+            out,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&p.name),
             condition(&p.dependent),
@@ -134,9 +138,13 @@ pub(super) fn settings(s: &mut String, r: &Report, v: &Views) {
             esc(&p.description)
         );
     }
-    s.push_str("</tbody></table></td></tr>\n");
-    match &m.reorder {
-        None => s.push_str("<tr><th scope=\"row\">Reordering</th><td>not built (<code>--no-reorder</code>)</td></tr>\n"),
+    out.push_str("</tbody></table></td></tr>\n");
+}
+
+/// How the reordering sets were built (or that they were not).
+fn reordering_row(out: &mut String, manifest: &Manifest) {
+    match &manifest.reorder {
+        None => out.push_str("<tr><th scope=\"row\">Reordering</th><td>not built (<code>--no-reorder</code>)</td></tr>\n"),
         Some(ro) => {
             let o = &ro.options;
             let how = match (&o.alignments, &o.align.model) {
@@ -157,7 +165,7 @@ pub(super) fn settings(s: &mut String, r: &Report, v: &Views) {
                 ),
             };
             let _ = writeln!(
-            s,
+        out,
             "<tr><th scope=\"row\">Reordering</th><td>{how}; direction <code>{}</code>, {}; \
                  buckets {}; source tokens: {}; target tokens: {}; {} lines with a link between words</td></tr>",
                 Direction::from(o.align.direction).name(),
@@ -169,14 +177,18 @@ pub(super) fn settings(s: &mut String, r: &Report, v: &Views) {
             );
         }
     }
-    if let Some(c) = m.controls.first() {
-        let short = m
+}
+
+/// The controls: how many per set, the seed and the length tolerance.
+fn controls_row(out: &mut String, manifest: &Manifest) {
+    if let Some(c) = manifest.controls.first() {
+        let short = manifest
             .controls
             .iter()
             .filter(|c| c.status == ControlStatus::PoolTooSmall)
             .count();
         let _ = writeln!(
-            s,
+        out,
             "<tr><th scope=\"row\">Controls</th><td>{} length-matched control corpora per set (seed {}, length within {} word{}{}){}</td></tr>",
             c.count,
             c.seed,
@@ -190,81 +202,103 @@ pub(super) fn settings(s: &mut String, r: &Report, v: &Views) {
             }
         );
     } else {
-        s.push_str("<tr><th scope=\"row\">Controls</th><td>none</td></tr>\n");
+        out.push_str("<tr><th scope=\"row\">Controls</th><td>none</td></tr>\n");
     }
-    if let Some(sc) = &r.scores {
-        let _ = writeln!(
-            s,
-            "<tr><th scope=\"row\">Scores</th><td><code>{}</code>; reference <code>{}</code>; systems: {}</td></tr>",
-            esc(&r.scores_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default()),
-            esc(&sc.reference.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "–".into())),
-            sc.systems
-                .iter()
-                .enumerate()
-                .map(|(i, x)| format!(
-                    "{}{} (<code>{}</code>)",
-                    esc(&x.name),
-                    if i == 0 && sc.systems.len() > 1 { ", the baseline of p-values" } else { "" },
-                    esc(&x.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "–".into()))
-                ))
-                .collect::<Vec<_>>()
-                .join("; ")
-        );
-        s.push_str("<tr><th scope=\"row\">Signatures</th><td>");
-        for t in v.scores.iter().flat_map(|v| &v.tables) {
-            let _ = write!(
-                s,
-                "{}: <code>{}</code><br>",
-                esc(metric_label(t.metric)),
-                esc(sc.signature(t.metric).unwrap_or("–"))
-            );
-        }
-        if let Some(set) = &sc.settings {
-            let _ = write!(s, "<small>{}</small>", esc(set));
-        }
-        s.push_str("</td></tr>\n");
-        let sig = sc.significance.clone();
-        let _ = writeln!(
-            s,
-            "<tr><th scope=\"row\">Significance</th><td>{}</td></tr>",
-            match sig.method.as_deref() {
-                Some(meth) => format!(
-                    "{} ({}), {} resamples, seed {}, confidence {}",
-                    esc(meth),
-                    if meth == "bs" {
-                        "paired bootstrap resampling"
-                    } else {
-                        "approximate randomisation"
-                    },
-                    sig.n.map_or_else(|| "–".into(), |n| n.to_string()),
-                    sig.seed.map_or_else(|| "–".into(), |n| n.to_string()),
-                    sig.confidence
-                        .map_or_else(|| "–".into(), |c| format!("{c}"))
-                ),
-                None => "– (not computed; marks use the set's rank among its controls)".into(),
-            }
+}
+
+/// The scores file, its systems, the metrics' signatures and the significance test.
+fn scores_rows(out: &mut String, report: &Report, scores: &Scores, views: &Views) {
+    let _ = writeln!(
+        out,
+        "<tr><th scope=\"row\">Scores</th><td><code>{}</code>; reference <code>{}</code>; systems: {}</td></tr>",
+        esc(&report.scores_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default()),
+        esc(&scores.reference.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "–".into())),
+        scores.systems
+            .iter()
+            .enumerate()
+            .map(|(i, x)| format!(
+                "{}{} (<code>{}</code>)",
+                esc(&x.name),
+                if i == 0 && scores.systems.len() > 1 { ", the baseline of p-values" } else { "" },
+                esc(&x.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "–".into()))
+            ))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    out.push_str("<tr><th scope=\"row\">Signatures</th><td>");
+    for t in views.scores.iter().flat_map(|v| &v.tables) {
+        let _ = write!(
+            out,
+            "{}: <code>{}</code><br>",
+            esc(metric_label(t.metric)),
+            esc(scores.signature(t.metric).unwrap_or("–"))
         );
     }
-    s.push_str("</table>\n");
-    let sets = sets_commands(r);
-    let scores = r.scores.as_ref().map_or(&[][..], |sc| &sc.commands[..]);
+    if let Some(set) = &scores.settings {
+        let _ = write!(out, "<small>{}</small>", esc(set));
+    }
+    out.push_str("</td></tr>\n");
+    let sig = scores.significance.clone();
+    let _ = writeln!(
+        out,
+        "<tr><th scope=\"row\">Significance</th><td>{}</td></tr>",
+        match sig.method.as_deref() {
+            Some(meth) => format!(
+                "{} ({}), {} resamples, seed {}, confidence {}",
+                esc(meth),
+                if meth == "bs" {
+                    "paired bootstrap resampling"
+                } else {
+                    "approximate randomisation"
+                },
+                sig.n.map_or_else(|| "–".into(), |n| n.to_string()),
+                sig.seed.map_or_else(|| "–".into(), |n| n.to_string()),
+                sig.confidence
+                    .map_or_else(|| "–".into(), |c| format!("{c}"))
+            ),
+            None => "– (not computed; marks use the set's rank among its controls)".into(),
+        }
+    );
+}
+
+/// The commands that made the sets and the scores, and the `report` command.
+fn commands(out: &mut String, report: &Report) {
+    let sets = sets_commands(report);
+    let scores = report
+        .scores
+        .as_ref()
+        .map_or(&[][..], |sc| &sc.commands[..]);
     if sets.is_empty() {
-        s.push_str(
+        out.push_str(
             "<p>The command that made these sets was not recorded (sets written by an older \
              version of ldd-sets); the settings above are what it ran with.</p>\n",
         );
     }
-    s.push_str("<p>The commands, as recorded in <code>manifest.json</code>");
-    if r.scores.is_some() {
-        s.push_str(" and <code>scores.json</code>");
+    out.push_str("<p>The commands, as recorded in <code>manifest.json</code>");
+    if report.scores.is_some() {
+        out.push_str(" and <code>scores.json</code>");
     }
-    s.push_str(" (<code>--out</code>, <code>--threads</code> and <code>--quiet</code> change nothing in them and are not recorded: add <code>--out DIR</code> to run one again):</p>\n<pre class=\"cmd\">");
+    out.push_str(" (<code>--out</code>, <code>--threads</code> and <code>--quiet</code> change nothing in them and are not recorded: add <code>--out DIR</code> to run one again):</p>\n<pre class=\"cmd\">");
     for c in sets.into_iter().chain(scores.iter().map(Vec::as_slice)) {
-        let _ = writeln!(s, "{}", esc(&shell_line(c)));
+        let _ = writeln!(out, "{}", esc(&shell_line(c)));
     }
     let _ = writeln!(
-        s,
+        out,
         "ldd-sets report --sets {}</pre>\n</section>",
-        esc(&ldd_io::shell::path(&r.dir))
+        esc(&ldd_io::shell::path(&report.dir))
     );
+}
+
+/// The inputs and settings the sets were made with, then the commands that made them.
+pub(super) fn settings(out: &mut String, report: &Report, views: &Views) {
+    out.push_str("<section id=\"settings\"><h2>Inputs and settings</h2>\n<table>\n");
+    inputs_rows(out, report);
+    rules_row(out, &report.m);
+    reordering_row(out, &report.m);
+    controls_row(out, &report.m);
+    if let Some(scores) = &report.scores {
+        scores_rows(out, report, scores, views);
+    }
+    out.push_str("</table>\n");
+    commands(out, report);
 }

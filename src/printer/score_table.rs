@@ -1,0 +1,764 @@
+//! `score`'s output on stdout, as sacreBLEU's users read it: per metric a table that fits
+//! 100 columns for up to 4 systems — each system's score and its difference from the
+//! controls; `--wide` adds the interval, the controls' mean and rank — then the distance
+//! trends and the signatures, every table with a legend of the marks and `-` it shows
+//! ([`render_table`]); the corpus scores alone (`--format summary`, [`render_summary`]);
+//! the numbers alone (`-b`, [`score_only`]).
+
+use std::fmt::Write as _;
+
+use super::grid::{cut, width, Cell, Col, Grid, Legend, COLUMNS};
+use crate::score::{Method, Metric, Row, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
+use crate::view::ScoreView;
+
+/// How the table is laid out (`--wide`, `-w`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableOptions {
+    /// Every column: the interval, the controls' mean and sd, the rank (not fitted to
+    /// [`COLUMNS`]).
+    pub wide: bool,
+    /// Decimals of scores, differences and intervals (sacreBLEU's `--width`).
+    pub decimals: usize,
+}
+
+impl Default for TableOptions {
+    fn default() -> Self {
+        TableOptions {
+            wide: false,
+            decimals: 2,
+        }
+    }
+}
+
+/// What `score` shows on stdout (`--format`, `-b`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// The tables ([`render_table`]).
+    Table(TableOptions),
+    /// The corpus scores ([`render_summary`]).
+    Summary(TableOptions),
+    /// The numbers alone ([`score_only`]).
+    ScoreOnly(TableOptions),
+    /// `scores.json` as written.
+    Json,
+    /// `scores.csv` as written.
+    Csv,
+}
+
+/// What `score` prints on stdout for `r`, as `shown` says.
+pub fn render(r: &Scores, shown: &Shown) -> crate::error::Result<String> {
+    Ok(match shown {
+        Shown::Table(o) => render_table(r, o),
+        Shown::Summary(o) => render_summary(r, o),
+        Shown::ScoreOnly(o) => score_only(r, o),
+        Shown::Json => crate::score::render::render_json(r)?,
+        Shown::Csv => crate::score::render::render_csv(r),
+    })
+}
+
+/// Input text (names from the manifest and the command line) as printed.
+fn esc(s: &str) -> String {
+    ldd_io::error::escape(s).into_owned()
+}
+
+/// Whether a p-value is below the significance level `1 − confidence`.
+fn significant(p: Option<f64>, confidence: f64) -> bool {
+    p.is_some_and(|p| p < 1.0 - confidence)
+}
+
+/// What a metric's table needs to know besides its rows.
+struct Ctx<'a> {
+    r: &'a Scores,
+    metric: &'a Metric,
+    conf: f64,
+    alpha: String,
+    level: String,
+    d: usize,
+    wide: bool,
+    /// Locus accuracy: compared with words of the same part of speech, not controls.
+    locus: bool,
+    /// A share of items with Wilson intervals and McNemar's test (locus, contrastive).
+    share: bool,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(r: &'a Scores, metric: &'a Metric, view: &ScoreView, o: &TableOptions) -> Self {
+        let conf = r.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
+        let share = view.table(&metric.key).is_some_and(|t| {
+            t.lines
+                .iter()
+                .flat_map(|l| l.cells.iter().flatten())
+                .any(|x| x.loci.is_some())
+        });
+        Ctx {
+            r,
+            metric,
+            conf,
+            alpha: format!("{}", ((1.0 - conf) * 1e6).round() / 1e6),
+            level: format!("{}%", conf * 100.0),
+            d: o.decimals,
+            wide: o.wide,
+            locus: metric.key == crate::locus::KEY,
+            share,
+        }
+    }
+
+    fn num(&self, v: f64) -> String {
+        format!("{v:.*}", self.d)
+    }
+
+    /// What the table's `n` and `~` count.
+    fn unit(&self) -> &'static str {
+        match (self.locus, self.share) {
+            (true, _) => "judged loci",
+            (false, true) => "items",
+            _ => "sentences",
+        }
+    }
+
+    /// The headers of a system's columns after its score.
+    fn heads(&self) -> Vec<String> {
+        let delta = if self.locus { "Δpos" } else { "Δctl" };
+        match (self.wide, self.locus) {
+            (false, _) => vec![format!("{delta} ")],
+            (true, true) => vec![
+                format!("{} CI", self.level),
+                "same-POS acc".into(),
+                "unal.".into(),
+                format!("{delta} "),
+            ],
+            (true, false) => vec![
+                format!("{} CI", self.level),
+                "ctl mean±sd".into(),
+                "rank".into(),
+                format!("{delta} "),
+            ],
+        }
+    }
+}
+
+/// `score`'s table on stdout: the corpus and reference, then per metric a table (a line
+/// per corpus and set; per system the score, `*` when it differs from the baseline, and
+/// its difference from the controls, `!` when worse; `--wide`: also the interval, the
+/// controls' mean±sd and rank), each with its legend; the distance trends; the
+/// signatures. Without `--wide` every line fits [`COLUMNS`] for up to 4 systems: long
+/// names are cut (`…`), whole in `scores.csv` and `scores.json`.
+pub fn render_table(r: &Scores, o: &TableOptions) -> String {
+    let mut s = preamble(r);
+    let view = ScoreView::of(r);
+    for metric in &r.metrics {
+        s.push('\n');
+        s.push_str(&metric_table(&Ctx::new(r, metric, &view, o), &view));
+    }
+    if !view.trends.is_empty() {
+        s.push('\n');
+        s.push_str(&trend_table(r, &view, o));
+    }
+    if !r.metrics.is_empty() {
+        s.push_str("\nSignatures\n");
+        for m in &r.metrics {
+            s.push_str(&signature_line(&esc(&m.label), &esc(&m.signature), o.wide));
+        }
+    }
+    s
+}
+
+/// `300 corpus lines; reference FILE`.
+fn preamble(r: &Scores) -> String {
+    format!(
+        "{} corpus lines; reference {}\n",
+        r.corpus_lines,
+        r.reference
+            .as_deref()
+            .map_or_else(|| "–".to_string(), ldd_io::error::shown)
+    )
+}
+
+/// One metric's table and its legend.
+fn metric_table(c: &Ctx, view: &ScoreView) -> String {
+    let mut s = format!("{}\n", esc(&c.metric.label));
+    let Some(table) = view.table(&c.metric.key) else {
+        return s;
+    };
+    let labels: Vec<String> = table
+        .lines
+        .iter()
+        .map(|l| match l.key.is_set() {
+            true => format!("{}/{}", esc(l.key.phenomenon), esc(l.key.bucket)),
+            false => "corpus".to_string(),
+        })
+        .collect();
+    let names: Vec<String> = view.systems.iter().map(|n| esc(n)).collect();
+    let heads = c.heads();
+    let per = 1 + heads.len();
+    // Names and labels cut, a character at a time, until the table fits.
+    let longest = |v: &[String]| v.iter().map(|x| width(x)).max().unwrap_or(0);
+    let (mut name_max, mut label_max) = (longest(&names), longest(&labels));
+    let (grid, text) = loop {
+        let mut g = Grid::default();
+        g.cols.push(Col::left("set", ""));
+        g.cols.push(Col::right("n ", " "));
+        for name in &names {
+            let sep = if c.wide { " | " } else { "  " };
+            g.cols
+                .push(Col::right(&format!("{} ", cut(name, name_max)), sep));
+            for h in &heads {
+                g.cols.push(Col::right(h, " "));
+            }
+        }
+        for (line, label) in table.lines.iter().zip(&labels) {
+            let Some(first) = line.cells.iter().flatten().next() else {
+                continue;
+            };
+            let n = first.loci.unwrap_or(first.sentences);
+            let small = if first.small_set { "~" } else { " " };
+            let mut row = vec![
+                Cell::new(cut(label, label_max)),
+                Cell::new(format!("{n}{small}")),
+            ];
+            for x in &line.cells {
+                row.extend(cells(c, *x, line.key.is_set()));
+            }
+            g.body.push(row);
+        }
+        let groups: Vec<Vec<usize>> = (1..per)
+            .map(|j| (0..names.len()).map(|k| 2 + k * per + j).collect())
+            .collect();
+        g.drop_empty(&groups);
+        let text = g.render();
+        let fits = text.lines().all(|l| width(l) <= COLUMNS);
+        if c.wide || fits || (name_max <= 6 && label_max <= 16) {
+            break (g, text);
+        }
+        if name_max > 6 && (name_max >= label_max || label_max <= 16) {
+            name_max -= 1;
+        } else {
+            label_max -= 1;
+        }
+    };
+    s.push_str(&text);
+    let cut_any = names.iter().any(|n| width(n) > name_max) || longest(&labels) > label_max;
+    s.push_str(&legend(c, &grid, cut_any).render());
+    s
+}
+
+/// The cells of one system on one line: its score (`*`: differs from the baseline), then
+/// with `--wide` its interval and the controls' mean±sd and its rank (locus accuracy: the
+/// same-POS words' accuracy and the share of locus words left unaligned), then its
+/// difference from the controls (`!`: worse; locus accuracy: from the same-POS words).
+fn cells(c: &Ctx, x: Option<&Row>, is_set: bool) -> Vec<Cell> {
+    let n = if c.wide { 5 } else { 2 };
+    let Some(x) = x else {
+        let why = "not scored (a run that scored this system did not compute this metric)";
+        return (0..n)
+            .map(|k| Cell::dash(if k == 0 || k + 1 == n { "- " } else { "-" }, why))
+            .collect();
+    };
+    let empty = match (c.locus, c.share) {
+        (true, _) => "no locus judged",
+        (false, true) => "no item",
+        _ => "an empty set",
+    };
+    let score = match x.score {
+        Some(v) => Cell::new(format!(
+            "{}{}",
+            c.num(v),
+            if significant(x.p_value, c.conf) {
+                "*"
+            } else {
+                " "
+            }
+        )),
+        None => Cell::dash("- ", empty),
+    };
+    let mut out = vec![score];
+    let versus = if c.locus {
+        locus_cells(c, x)
+    } else {
+        control_cells(c, x, is_set)
+    };
+    if c.wide {
+        out.push(match (x.ci_low, x.ci_high) {
+            (Some(a), Some(b)) => Cell::new(format!("[{}, {}]", c.num(a), c.num(b))),
+            _ if x.score.is_none() => Cell::dash("-", empty),
+            _ => Cell::dash("-", "no interval (--paired-bs-n 0)"),
+        });
+        out.extend(versus);
+    } else {
+        out.extend(versus.into_iter().last());
+    }
+    out
+}
+
+/// The controls' mean±sd, the rank among them and the set-minus-controls difference.
+fn control_cells(c: &Ctx, x: &Row, is_set: bool) -> [Cell; 3] {
+    let why = if !is_set {
+        "the corpus has no controls"
+    } else if x.score.is_none() || x.control_status == "empty_set" {
+        "an empty set"
+    } else if c.share {
+        "accuracies of items are not compared with controls"
+    } else if x.control_status == "pool_too_small" {
+        "no controls: the corpus has too few other sentences of those lengths"
+    } else {
+        "no controls drawn (--controls 0)"
+    };
+    let mean = match (x.control_mean, x.control_sd) {
+        (Some(m), Some(sd)) => Cell::new(format!("{}±{}", c.num(m), c.num(sd))),
+        (Some(m), None) => Cell::new(c.num(m)),
+        _ => Cell::dash("-", why),
+    };
+    let rank = match x.rank {
+        Some(k) => Cell::new(format!("{k}/{}", x.controls)),
+        None => Cell::dash("-", why),
+    };
+    let diff = match x.control_diff {
+        Some(d) => Cell::new(format!(
+            "{}{}",
+            signed(c, d),
+            if significant(x.control_p_value, c.conf) {
+                "!"
+            } else {
+                " "
+            }
+        )),
+        None => Cell::dash("- ", why),
+    };
+    [mean, rank, diff]
+}
+
+/// Locus accuracy's baseline: the same-POS words' accuracy, the share of locus words
+/// left unaligned, and the locus words' accuracy minus the same-POS words'.
+fn locus_cells(c: &Ctx, x: &Row) -> [Cell; 3] {
+    let b = x.baseline.clone().unwrap_or_default();
+    let why = "no other word of the locus words' parts of speech in these sentences";
+    let with_ref = b.words + b.unaligned;
+    let acc = match b.comparable_score {
+        Some(v) => Cell::new(c.num(v)),
+        None => Cell::dash("-", why),
+    };
+    let unal = match with_ref {
+        0 => Cell::dash("-", "no locus word with a reference word"),
+        n => Cell::new(format!("{:.0}%", 100.0 * b.unaligned as f64 / n as f64)),
+    };
+    let diff = match b.diff {
+        Some(d) => Cell::new(format!(
+            "{}{}",
+            signed(c, d),
+            if d < 0.0 && significant(b.p_value, c.conf) {
+                "!"
+            } else {
+                " "
+            }
+        )),
+        None => Cell::dash("- ", why),
+    };
+    [acc, unal, diff]
+}
+
+fn signed(c: &Ctx, v: f64) -> String {
+    format!("{v:+.*}", c.d)
+}
+
+/// What the columns of a locus accuracy table mean.
+const LOCUS_COLUMNS: [(&str, &str); 3] = [
+    (
+        "same-POS acc",
+        "accuracy of the other words of the set's sentences with a locus word's part of speech",
+    ),
+    (
+        "unal.",
+        "locus words the output has no token for (not judged)",
+    ),
+    (
+        "Δpos",
+        "the locus words' accuracy minus the same-POS words'",
+    ),
+];
+
+/// What the columns of the other metrics' tables mean.
+const CONTROL_COLUMNS: [(&str, &str); 3] = [
+    (
+        "ctl mean±sd",
+        "the length-matched controls' mean and standard deviation",
+    ),
+    ("rank", "controls scoring better than the set, of K"),
+    ("Δctl", "the set's score minus its controls' mean"),
+];
+
+/// The test behind a table's `*`: McNemar's for shares, else the paired test of the run.
+fn star_test(c: &Ctx) -> String {
+    if c.share {
+        return "McNemar's exact test".to_string();
+    }
+    let sig = &c.r.significance;
+    let m = sig.method.as_deref().unwrap_or("bs");
+    let n = sig.n.unwrap_or(0);
+    let what = if m == Method::Bootstrap.name() {
+        "resamples"
+    } else {
+        "trials"
+    };
+    format!("paired {m}, {n} {what}")
+}
+
+/// The legend of a metric's table: the marks it shows, its columns, every `-`.
+fn legend(c: &Ctx, g: &Grid, cut_any: bool) -> Legend {
+    let mut l = Legend::default();
+    let shows = |mark: char| {
+        g.body
+            .iter()
+            .flat_map(|r| r.iter().skip(1))
+            .any(|x| x.text.ends_with(mark))
+    };
+    if shows('*') {
+        let base =
+            c.r.systems
+                .first()
+                .map(|s| esc(&s.name))
+                .unwrap_or_default();
+        let test = star_test(c);
+        let text = format!("differs from the baseline {base} ({test}, p < {})", c.alpha);
+        l.add("*", &text);
+    }
+    if shows('~') {
+        l.add("~", &format!("fewer than {SMALL_SET} {}", c.unit()));
+    }
+    if c.share {
+        l.add("n", c.unit());
+    }
+    let level = format!("{} CI", c.level);
+    if g.has(&level) {
+        let sig = &c.r.significance;
+        let how = match (c.share, sig.bootstrap, sig.seed) {
+            (true, _, _) => "Wilson score interval".to_string(),
+            (false, Some(b), Some(seed)) => {
+                format!("bootstrap interval ({b} resamples, seed {seed})")
+            }
+            _ => "bootstrap interval".to_string(),
+        };
+        l.add(&level, &how);
+    }
+    let (columns, worse) = match c.locus {
+        true => (LOCUS_COLUMNS, "lower (two-sided p < {})"),
+        false => (
+            CONTROL_COLUMNS,
+            "worse than its controls (one-sided p < {})",
+        ),
+    };
+    for (head, text) in columns.iter().filter(|(h, _)| g.has(h)) {
+        l.add(head, text);
+    }
+    if shows('!') {
+        l.add("!", &worse.replace("{}", &c.alpha));
+    }
+    if cut_any {
+        l.add(
+            "…",
+            "cut to fit (whole in scores.csv and scores.json; or --wide)",
+        );
+    }
+    g.dashes(&mut l);
+    l
+}
+
+/// The distance trends: per metric, phenomenon and system, the correlation of minimum
+/// distance and score over the `ge` sets (with `--wide`, its interval), and the legend.
+fn trend_table(r: &Scores, view: &ScoreView, o: &TableOptions) -> String {
+    if view
+        .trends
+        .iter()
+        .all(|t| t.spearman.is_none() && t.pearson.is_none())
+    {
+        return no_trend(view.trends);
+    }
+    let conf = r.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
+    let level = format!("{}% CI", conf * 100.0);
+    let mut g = Grid::default();
+    for (h, right) in [
+        ("metric", false),
+        ("phenomenon", false),
+        ("system", false),
+        ("points", true),
+        ("spearman", true),
+    ] {
+        g.cols.push(Col {
+            head: h.into(),
+            right,
+            sep: " ",
+        });
+    }
+    if o.wide {
+        g.cols.push(Col::right(&level, " "));
+    }
+    g.cols.push(Col::right("pearson", " "));
+    if o.wide {
+        g.cols.push(Col::right(&level, " "));
+    }
+    for t in view.trends {
+        g.body.push(trend_row(r, view, t, o));
+    }
+    let mut l = Legend::default();
+    l.add(
+        "spearman, pearson",
+        "correlation of minimum distance and score over the phenomenon's ge sets",
+    );
+    if o.wide {
+        l.add(
+            &level,
+            "bootstrap interval, the ge sets' lines resampled together",
+        );
+    }
+    g.dashes(&mut l);
+    format!("Distance trend over ge sets\n{}{}", g.render(), l.render())
+}
+
+/// The line that stands for the trend table when no trend has a correlation: how many
+/// have fewer than two `ge` sets with a score, how many the same score at every distance.
+fn no_trend(trends: &[crate::format::scores::Trend]) -> String {
+    let few = trends.iter().filter(|t| t.points.len() < 2).count();
+    let mut why = Vec::new();
+    if few > 0 {
+        why.push(format!("{few} with fewer than two ge sets with a score"));
+    }
+    if few < trends.len() {
+        why.push(format!(
+            "{} with the same score at every distance",
+            trends.len() - few
+        ));
+    }
+    format!("Distance trend over ge sets: none ({})\n", why.join(", "))
+}
+
+/// One trend's cells: metric, phenomenon, system, points, Spearman (with `--wide` its
+/// interval), Pearson (its interval); each `-` with its reason.
+fn trend_row(
+    r: &Scores,
+    view: &ScoreView,
+    t: &crate::format::scores::Trend,
+    o: &TableOptions,
+) -> Vec<Cell> {
+    let share = view.table(&t.metric).is_some_and(|tab| {
+        tab.lines
+            .iter()
+            .flat_map(|l| l.cells.iter().flatten())
+            .any(|x| x.loci.is_some())
+    });
+    let undefined = if t.points.len() < 2 {
+        "fewer than two ge sets with a score"
+    } else {
+        "the same score at every distance: no correlation"
+    };
+    let no_ci = if share {
+        "trends of accuracies have no interval (their items are not resampled)"
+    } else if t.spearman.is_none() {
+        undefined
+    } else {
+        "no interval (--paired-bs-n 0, or no resample with a correlation)"
+    };
+    let d = o.decimals;
+    let num = |v: Option<f64>| match v {
+        Some(v) => Cell::new(format!("{v:.d$}")),
+        None => Cell::dash("-", undefined),
+    };
+    let ci = |lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
+        (Some(a), Some(b)) => Cell::new(format!("[{a:.d$}, {b:.d$}]")),
+        _ => Cell::dash("-", no_ci),
+    };
+    let mut row = vec![
+        Cell::new(esc(r.label(&t.metric))),
+        Cell::new(esc(&t.phenomenon)),
+        Cell::new(esc(&t.system)),
+        Cell::new(t.points.len().to_string()),
+        num(t.spearman),
+    ];
+    if o.wide {
+        row.push(ci(t.spearman_ci_low, t.spearman_ci_high));
+    }
+    row.push(num(t.pearson));
+    if o.wide {
+        row.push(ci(t.pearson_ci_low, t.pearson_ci_high));
+    }
+    row
+}
+
+/// A metric's signature line; without `--wide` broken after a `|` to fit [`COLUMNS`].
+fn signature_line(label: &str, sig: &str, wide: bool) -> String {
+    let head = format!("  {label:<8} ");
+    if wide {
+        return format!("{head}{sig}\n");
+    }
+    let room = COLUMNS.saturating_sub(width(&head)).max(20);
+    let mut out = String::new();
+    let mut line = String::new();
+    for part in sig.split_inclusive('|') {
+        if !line.is_empty() && width(&line) + width(part) > room {
+            let lead = if out.is_empty() {
+                head.clone()
+            } else {
+                " ".repeat(width(&head))
+            };
+            let _ = writeln!(out, "{lead}{line}");
+            line.clear();
+        }
+        line.push_str(part);
+    }
+    let lead = if out.is_empty() {
+        head.clone()
+    } else {
+        " ".repeat(width(&head))
+    };
+    let _ = writeln!(out, "{lead}{line}");
+    out
+}
+
+/// `--format summary`: each system's corpus score per metric (`*`: differs from the
+/// baseline; `~`: small), and how many sets score significantly worse than their
+/// controls (locus accuracy: lower than the same-POS words), of the sets compared.
+pub fn render_summary(r: &Scores, o: &TableOptions) -> String {
+    let view = ScoreView::of(r);
+    let mut g = Grid::default();
+    g.cols.push(Col::left("system", ""));
+    for m in &r.metrics {
+        g.cols
+            .push(Col::right(&format!("{} ", esc(&m.label)), "   "));
+        g.cols.push(Col::right("worse", " "));
+    }
+    let mut stars = Vec::new();
+    for (k, name) in view.systems.iter().enumerate() {
+        let mut row = vec![Cell::new(esc(name))];
+        for m in &r.metrics {
+            let c = Ctx::new(r, m, &view, o);
+            let corpus = view.corpus_row(&m.key, k);
+            row.push(match corpus.and_then(|x| x.score.map(|v| (x, v))) {
+                Some((x, v)) => {
+                    let star = significant(x.p_value, c.conf);
+                    if star {
+                        stars.push(c.share);
+                    }
+                    let mark = match (star, x.small_set) {
+                        (true, _) => "*",
+                        (false, true) => "~",
+                        _ => " ",
+                    };
+                    Cell::new(format!("{}{mark}", c.num(v)))
+                }
+                None => Cell::dash("- ", "no corpus score"),
+            });
+            row.push(worse_cell(&c, &view, k));
+        }
+        g.body.push(row);
+    }
+    let groups: Vec<Vec<usize>> = (0..r.metrics.len()).map(|m| vec![2 + 2 * m]).collect();
+    g.drop_empty(&groups);
+    let mut l = Legend::default();
+    let conf = r.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
+    let alpha = format!("{}", ((1.0 - conf) * 1e6).round() / 1e6);
+    if let (false, Some(base)) = (stars.is_empty(), r.systems.first()) {
+        l.add(
+            "*",
+            &format!(
+                "differs from the baseline {} (p < {alpha}; the tables say by which test)",
+                esc(&base.name)
+            ),
+        );
+    }
+    if g.body.iter().flatten().any(|x| x.text.ends_with('~')) {
+        l.add("~", "fewer than 100 judged loci or items");
+    }
+    if g.has("worse") {
+        let locus = match r.metrics.iter().any(|m| m.key == crate::locus::KEY) {
+            true => "; Locus: locus words lower than the same-POS words",
+            false => "",
+        };
+        l.add(
+            "worse",
+            &format!(
+                "sets significantly worse than their controls (p < {alpha}{locus}), of the sets \
+                 compared"
+            ),
+        );
+    }
+    g.dashes(&mut l);
+    format!("{}{}{}", preamble(r), g.render(), l.render())
+}
+
+/// How many sets of system `k` are marked worse than their controls (locus accuracy: lower
+/// than the same-POS words), of those compared.
+fn worse_cell(c: &Ctx, view: &ScoreView, k: usize) -> Cell {
+    let Some(t) = view.table(&c.metric.key) else {
+        return Cell::dash("-", "not scored");
+    };
+    let (mut compared, mut worse) = (0, 0);
+    for x in t
+        .lines
+        .iter()
+        .filter(|l| l.key.is_set())
+        .filter_map(|l| l.cells[k])
+    {
+        let (d, p) = match (&x.baseline, c.locus) {
+            (Some(b), true) => (b.diff, b.p_value),
+            _ => (x.control_diff, x.control_p_value),
+        };
+        if let Some(d) = d {
+            compared += 1;
+            let worse_here = if c.locus { d < 0.0 } else { true };
+            if worse_here && significant(p, c.conf) {
+                worse += 1;
+            }
+        }
+    }
+    match compared {
+        0 => Cell::dash("-", "no set compared with controls"),
+        n => Cell::new(format!("{worse}/{n}")),
+    }
+}
+
+/// `-b`: each system's corpus score of each metric, one a line (systems in column order,
+/// metrics in table order), `-` where there is none.
+pub fn score_only(r: &Scores, o: &TableOptions) -> String {
+    let view = ScoreView::of(r);
+    let mut s = String::new();
+    for k in 0..view.systems.len() {
+        for m in &r.metrics {
+            match view.corpus_row(&m.key, k).and_then(|x| x.score) {
+                Some(v) => {
+                    let _ = writeln!(s, "{v:.*}", o.decimals);
+                }
+                None => s.push_str("-\n"),
+            }
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scores without systems render (it used to panic).
+    #[test]
+    fn empty_scores_render() {
+        let r = Scores {
+            reference: Some("r".into()),
+            ..Default::default()
+        };
+        let o = TableOptions::default();
+        assert!(render_table(&r, &o).starts_with("0 corpus lines"));
+        assert!(render_summary(&r, &o).starts_with("0 corpus lines"));
+        assert_eq!(score_only(&r, &o), "");
+    }
+
+    #[test]
+    fn signatures_break_after_a_bar_to_fit() {
+        let sig = "nrefs:1|".repeat(30);
+        let text = signature_line("BLEU", &sig, false);
+        assert!(text.lines().count() > 1, "{text}");
+        assert!(text.lines().all(|l| width(l) <= COLUMNS), "{text}");
+        // The label, then the signature whole across the lines.
+        assert!(text.starts_with("  BLEU     nrefs:1|"), "{text}");
+        let joined: String = text.lines().map(|l| &l[11..]).collect();
+        assert_eq!(joined, sig);
+        assert_eq!(signature_line("BLEU", "a|b", true), "  BLEU     a|b\n");
+    }
+}
