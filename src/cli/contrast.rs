@@ -1,6 +1,6 @@
 //! The handler of `contrast`: the plan, then the library, then the printer.
 
-use ldd_sets::contrast::contrast as contrast_sets;
+use ldd_sets::contrast::contrast_sets;
 use ldd_sets::error::Result;
 use ldd_sets::printer;
 use ldd_sets::printer::contrast::contrast_summary;

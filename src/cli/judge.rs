@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use ldd_sets::error::Result;
 use ldd_sets::judge::sheets::build;
-use ldd_sets::judge::tally::tally as tally_sheets;
+use ldd_sets::judge::tally::tally_sheets;
 use ldd_sets::judge::{write_tally, SheetsOutput};
 use ldd_sets::printer;
 use ldd_sets::printer::judge::{render_tally, sheets_summary};

@@ -1,7 +1,7 @@
 //! The handler of `merge`: the plan, then the library, then the printer.
 
 use ldd_sets::error::Result;
-use ldd_sets::pipeline::merge::merge as run_merge;
+use ldd_sets::pipeline::merge::merge_shards;
 use ldd_sets::printer;
 
 use super::args::merge::MergeArgs;
@@ -9,7 +9,7 @@ use super::plan;
 
 pub fn merge(a: MergeArgs) -> Result<()> {
     let p = plan::merge(&a);
-    let merged = run_merge(&p.options)?;
+    let merged = merge_shards(&p.options)?;
     if p.quiet {
         return Ok(());
     }

@@ -15,7 +15,7 @@
 //! no other file of `cli/` writes an `...Options {` literal), so the library does not
 //! depend on clap and flags are checked before any stage runs; each handler calls its plan
 //! function, then the library, then the printer: `score` is `plan::score` →
-//! `read::sets::load` → `score::score` → `score::merge::with_earlier` →
+//! `read::sets::load` → `score::score_sets` → `score::merge::with_earlier` →
 //! `score::render::write_outputs` → `printer::scores`, so each library function is handed
 //! only what it uses; `record.rs`, the parser's inverse, writes the command line that every
 //! output records (`tool.command` in `manifest.json`, `commands` in `scores.json`), tested

@@ -1,7 +1,7 @@
 //! The handler of `mqm`: the plan, then the library, then the printer.
 
 use ldd_sets::error::Result;
-use ldd_sets::judge::mqm::{export, mqm as judge_mqm};
+use ldd_sets::judge::mqm::{export, judge_mqm};
 use ldd_sets::judge::{write_export, write_mqm};
 use ldd_sets::printer;
 use ldd_sets::printer::mqm::{export_summary, reading_notes, render_mqm};

@@ -1,7 +1,7 @@
 //! The handler of `permute`: the plan, then the library, then the printer.
 
 use ldd_sets::error::Result;
-use ldd_sets::permute::permute as permute_corpus;
+use ldd_sets::permute::permute_corpus;
 use ldd_sets::printer;
 use ldd_sets::printer::permute::permute_summary;
 

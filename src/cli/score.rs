@@ -5,16 +5,16 @@ use std::path::PathBuf;
 use ldd_sets::error::Result;
 use ldd_sets::layout::{report_file, SCORES_JSON};
 use ldd_sets::printer;
-use ldd_sets::printer::score_table::render as render_scores;
+use ldd_sets::printer::score_table::render_scores;
 use ldd_sets::printer::scores::{
     compare_table, earlier_note, elsewhere_report_note, small_sets_warning, stale_report_note,
     tokenized_warning,
 };
-use ldd_sets::score::compare::compare as compare_sets;
+use ldd_sets::score::compare::compare_sets;
 use ldd_sets::score::merge::with_earlier;
 use ldd_sets::score::render::write_outputs;
-use ldd_sets::score::slice::slice as slice_sets;
-use ldd_sets::score::{load, score as score_sets};
+use ldd_sets::score::slice::slice_sets;
+use ldd_sets::score::{load, score_sets};
 
 use super::args::score::{CompareArgs, ScoreArgs, SliceArgs};
 use super::plan;

@@ -243,7 +243,7 @@ fn sample(
         wanted.sort_unstable();
         wanted.dedup();
         let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
-            let (_, lines) = crate::read::sets::read_recorded(&l.m, &l.dir, rel, |p| {
+            let (_, lines) = crate::read::sets::read_recorded(&l.manifest, &l.dir, rel, |p| {
                 read_needed_hashed(p, &wanted)
             })?;
             Ok(wanted.iter().copied().zip(lines).collect())
@@ -351,7 +351,7 @@ pub fn build(l: &Loaded, o: &SheetsOptions) -> Result<Sheets> {
     check_sample(o)?;
     // `--hyp -`: standard input read once, then read as a file by every step.
     let _stdin = match o.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
-        true => Some(ldd_io::StdinCopy::read(l.m.corpus.lines)?),
+        true => Some(ldd_io::StdinCopy::read(l.manifest.corpus.lines)?),
         false => None,
     };
     let secret = blinding_secret(o)?;

@@ -62,7 +62,7 @@ pub struct Merged {
 }
 
 /// Merges the shards (see the module docs). Nothing is written unless every check passes.
-pub fn merge(opts: &MergeOptions) -> Result<Vec<Merged>> {
+pub fn merge_shards(opts: &MergeOptions) -> Result<Vec<Merged>> {
     if opts.shards.is_empty() {
         return Err(Error::Config("merge: no shard directories given".into()));
     }

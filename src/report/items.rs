@@ -47,7 +47,7 @@ fn judgement(j: Judgement) -> (&'static str, &'static str) {
 /// The phenomena and set buckets of the items, in the manifest's order.
 fn groups(r: &Report) -> (Vec<String>, Vec<String>) {
     let (mut phenomena, mut buckets): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
-    for set in &r.m.sets {
+    for set in &r.manifest.sets {
         if !phenomena.contains(&set.phenomenon) {
             phenomena.push(set.phenomenon.clone());
         }
@@ -199,7 +199,10 @@ pub fn section(s: &mut String, r: &Report) {
         fieldset(s, &format!("System {name}"), &format!("f-s{k}"), &choices);
     }
     s.push_str("</form>\n<ol class=\"loci\">");
-    let (src_lang, tgt_lang) = (esc(r.m.languages.source()), esc(r.m.languages.target()));
+    let (src_lang, tgt_lang) = (
+        esc(r.manifest.languages.source()),
+        esc(r.manifest.languages.target()),
+    );
     for item in items {
         let first: &Judged = &item.rows[0];
         let mut class = String::from("locus");

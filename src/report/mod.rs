@@ -87,7 +87,7 @@ pub struct Report {
     /// The sets directory.
     pub dir: PathBuf,
     /// Its manifest.
-    pub m: Manifest,
+    pub manifest: Manifest,
     /// The corpus's file name, as titles name it.
     pub corpus: String,
     /// The scores, if any.
@@ -153,14 +153,14 @@ fn compute(i: inputs::Inputs) -> Report {
         None => None,
     };
     let (measures_path, measures) = i.measures.unzip();
-    let distances = data::lexical_distances(&l.m, &mut notes);
+    let distances = data::lexical_distances(&l.manifest, &mut notes);
     notes.extend(i.notes);
     let examples = data::examples(i.sampled, &i.outputs);
     Report {
-        corpus: file_name(&l.m.inputs.source.path),
+        corpus: file_name(&l.manifest.inputs.source.path),
         measures_file: measures_path.as_deref().map(file_name),
         dir: l.dir,
-        m: l.m,
+        manifest: l.manifest,
         scores: i.scores,
         scores_path: i.scores_path,
         distances,

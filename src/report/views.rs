@@ -22,13 +22,14 @@ pub struct Views<'a> {
 impl<'a> Views<'a> {
     /// The tables of `r`.
     pub fn of(r: &'a Report) -> Self {
-        let thresholds: Vec<u32> =
-            r.m.reorder
-                .as_ref()
-                .map(|ro| ReorderOptions::from(&ro.options).thresholds())
-                .unwrap_or_default();
+        let thresholds: Vec<u32> = r
+            .manifest
+            .reorder
+            .as_ref()
+            .map(|ro| ReorderOptions::from(&ro.options).thresholds())
+            .unwrap_or_default();
         Views {
-            sizes: Sizes::of(&r.m.sets),
+            sizes: Sizes::of(&r.manifest.sets),
             scores: r.scores.as_ref().map(ScoreView::of),
             distances: r.distances.iter().map(pair_distances).collect(),
             measures: r

@@ -215,16 +215,16 @@ fn target_lines(l: &Loaded) -> String {
     format!(
         "{} records {} lines for the target side extract read",
         ldd_io::error::shown(&l.manifest_path),
-        l.m.inputs.target.lines
+        l.manifest.inputs.target.lines
     )
 }
 
 /// Scores every set of `l`, its controls and the corpus for each system (no output
 /// files); `args` checked by [`check_options`] first.
-pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
+pub fn score_sets(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let reference = match args.references.first() {
         Some(r) => r.clone(),
-        None => l.m.inputs.target.path.clone(),
+        None => l.manifest.inputs.target.path.clone(),
     };
     // The reference must be the file extract read.
     let info = Input::open(&reference)
@@ -243,37 +243,42 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
             }
             e => e.into(),
         })?
-        .limit_lines(l.m.inputs.target.lines, target_lines(l))
+        .limit_lines(l.manifest.inputs.target.lines, target_lines(l))
         .finish()?;
-    if info.sha256 != l.m.inputs.target.sha256 || info.lines != l.m.inputs.target.lines {
+    if info.sha256 != l.manifest.inputs.target.sha256
+        || info.lines != l.manifest.inputs.target.lines
+    {
         return Err(Error::Data(format!(
             "{}: not the target file extract read ({} lines, sha256 {}; {} records {} lines, sha256 {})",
             ldd_io::error::shown(&reference),
             info.lines,
             info.sha256,
             ldd_io::error::shown(&l.manifest_path),
-            l.m.inputs.target.lines,
-            l.m.inputs.target.sha256
+            l.manifest.inputs.target.lines,
+            l.manifest.inputs.target.sha256
         )));
     }
     // Further references: the whole corpus each, one line per corpus line.
     let mut references = vec![reference.clone()];
     let mut extra_references = Vec::new();
     for extra in args.references.iter().skip(1) {
-        let info =
-            crate::read::select::open_corpus_long(extra, l.m.corpus.lines, &l.manifest_path)?
-                .finish()?;
+        let info = crate::read::select::open_corpus_long(
+            extra,
+            l.manifest.corpus.lines,
+            &l.manifest_path,
+        )?
+        .finish()?;
         let lines = info.lines;
         extra_references.push(crate::format::scores::ReferenceFile {
             path: extra.clone(),
             sha256: info.sha256,
         });
-        if lines != l.m.corpus.lines {
+        if lines != l.manifest.corpus.lines {
             return Err(Error::Data(format!(
                 "{}: has {lines} lines but the corpus has {} lines ({}); a further --ref \
                  translates the whole corpus, one line per corpus line",
                 ldd_io::error::shown(extra),
-                l.m.corpus.lines,
+                l.manifest.corpus.lines,
                 ldd_io::error::shown(&l.manifest_path)
             )));
         }
@@ -293,7 +298,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     // sacreBLEU's metric objects, for the target language (MeCab loaded for ja/ko).
     let metrics = args
         .settings
-        .metrics(l.m.languages.target())
+        .metrics(l.manifest.languages.target())
         .map_err(|e| match e {
             ldd_eval::EvalError::Resource(m) => Error::Resource(m),
             e => Error::Config(e.to_string()),
@@ -320,7 +325,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let contrast = match &args.contrastive {
         Some(c) => {
             let (items, items_sha) = contrastive::items(&c.dir, l)?;
-            let scores = contrastive::read_scores(c, &items, l.m.languages.target())?;
+            let scores = contrastive::read_scores(c, &items, l.manifest.languages.target())?;
             if args.hyps.is_empty() {
                 for name in &args.names {
                     systems.push(System {
@@ -336,7 +341,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     };
     // `--hyp -`: standard input read once, then read as a file by every step.
     let _stdin = match args.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
-        true => Some(ldd_io::StdinCopy::read(l.m.corpus.lines)?),
+        true => Some(ldd_io::StdinCopy::read(l.manifest.corpus.lines)?),
         false => None,
     };
     let mut stats: Vec<LineStats> = Vec::new();
@@ -344,9 +349,9 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let bleu = defs.iter().any(|d| d.key == "bleu");
     for (hyp, name) in args.hyps.iter().zip(&args.names) {
         let name = name.clone();
-        let corpus = (l.m.corpus.lines, l.manifest_path.as_path());
+        let corpus = (l.manifest.corpus.lines, l.manifest_path.as_path());
         let (st, hn, _, sha256) = line_stats(hyp, &references, &defs, &metrics, corpus)?;
-        l.m.check_translation(&l.manifest_path, hyp, hn)?;
+        l.manifest.check_translation(&l.manifest_path, hyp, hn)?;
         let files = std::iter::once(hyp).chain(&references);
         for (f, &n) in files.zip(&st.tokenized) {
             if bleu && stats::looks_tokenized(n) && !tokenized.contains(f) {
@@ -363,7 +368,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     // Segment-level metrics: one more column per system, after the registry's.
     for s in &args.seg_scores {
         for (f, st) in s.files.iter().zip(stats.iter_mut()) {
-            let values = read_seg_scores(f, l.m.corpus.lines, &l.manifest_path)?;
+            let values = read_seg_scores(f, l.manifest.corpus.lines, &l.manifest_path)?;
             st.columns.push(PerLine::Mean(values));
         }
     }
@@ -455,7 +460,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         sets: l.dir.clone(),
         reference: Some(reference),
         extra_references,
-        corpus_lines: l.m.corpus.lines,
+        corpus_lines: l.manifest.corpus.lines,
         systems,
         settings: Some(settings),
         metrics,

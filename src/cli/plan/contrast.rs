@@ -44,7 +44,7 @@ impl ContrastPlan {
     /// language.
     pub fn options(self, l: &Loaded) -> Result<ContrastOptions> {
         let tagger = match &self.target_model {
-            Some(m) => Some(m.load(l.m.languages.target())?),
+            Some(m) => Some(m.load(l.manifest.languages.target())?),
             None => None,
         };
         Ok(ContrastOptions {

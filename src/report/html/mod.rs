@@ -172,14 +172,18 @@ fn draw(sections: Vec<Vec<(Spec, String)>>) -> Result<Vec<Vec<(Chart, String)>>>
 pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Result<String> {
     let mut s = String::with_capacity(1 << 20);
     let corpus = &r.corpus;
-    let lang = format!("{} → {}", r.m.languages.source(), r.m.languages.target());
+    let lang = format!(
+        "{} → {}",
+        r.manifest.languages.source(),
+        r.manifest.languages.target()
+    );
     let _ = writeln!(
             s,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"generator\" content=\"ldd-sets {}\">\n<title>LDD challenge sets: {} ({})</title>\n<style>{}{}</style>\n</head>\n<body>",
-        esc(&r.m.tool.version),
+        esc(&r.manifest.tool.version),
         esc(corpus),
         esc(&lang),
         STYLE,
@@ -192,10 +196,10 @@ pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Re
          {} sets{}.</p></header>",
         esc(corpus),
         esc(&lang),
-        esc(&r.m.tool.version),
+        esc(&r.manifest.tool.version),
         esc(&r.dir.display().to_string()),
-        r.m.corpus.lines,
-        r.m.sets.len(),
+        r.manifest.corpus.lines,
+        r.manifest.sets.len(),
         match &r.scores {
             Some(sc) => format!(
                 ", scored for {} system{}",

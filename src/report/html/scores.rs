@@ -127,9 +127,9 @@ pub(super) fn scores(s: &mut String, r: &Report, v: &Views, figs: &[Vec<(Chart, 
             "<p class=\"note\">These sets are not scored yet. Translate the whole corpus (<code>{}</code>) \
              with each system, then run <code>ldd-sets score --sets {} --hyp SYSTEM.{}</code> and this report \
              again.</p>\n</section>",
-            esc(&r.m.inputs.source.path.display().to_string()),
+            esc(&r.manifest.inputs.source.path.display().to_string()),
             esc(&ldd_io::shell::path(&r.dir)),
-            esc(r.m.languages.target())
+            esc(r.manifest.languages.target())
         );
         return;
     };
