@@ -18,7 +18,7 @@ mod common;
 use ldd_sets::detect::reorder::ReorderOptions;
 use ldd_sets::parse::TargetModel;
 use ldd_sets::sample::ControlOptions;
-use ldd_sets::score::{load, score, ScoreOptions, SignificanceOptions};
+use ldd_sets::score::{load, score_sets, ScoreOptions, SignificanceOptions};
 
 fn main() {
     let books = common::parsed();
@@ -54,18 +54,18 @@ fn main() {
         contrastive: None,
     };
     let t = Instant::now();
-    let bleu = score(&sets, &opts(&["bleu"], None))
+    let bleu = score_sets(&sets, &opts(&["bleu"], None))
         .expect("score bleu")
         .scores;
     let bleu_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let locus = score(&sets, &opts(&["locus"], None))
+    let locus = score_sets(&sets, &opts(&["locus"], None))
         .expect("score locus")
         .scores;
     let locus_s = t.elapsed().as_secs_f64();
     let english = common::shared("models/english-small.udpipe");
     let t = Instant::now();
-    let lemma = score(&sets, &opts(&["locus"], Some(TargetModel::File(english))))
+    let lemma = score_sets(&sets, &opts(&["locus"], Some(TargetModel::File(english))))
         .expect("score locus with lemmas")
         .scores;
     let lemma_s = t.elapsed().as_secs_f64();

@@ -13,7 +13,7 @@ use ldd_sets::detect::reorder::ReorderOptions;
 use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::pipeline::{extract, CorpusFiles, Output, SetOptions};
 use ldd_sets::sample::ControlOptions;
-use ldd_sets::score::{load, score, ScoreOptions, SignificanceOptions};
+use ldd_sets::score::{load, score_sets, ScoreOptions, SignificanceOptions};
 
 fn shared(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -97,7 +97,7 @@ fn main() {
     let t = Instant::now();
     let loaded = load(&out).expect("load");
     let load_s = t.elapsed().as_secs_f64();
-    let report = score(&loaded, &args).expect("score");
+    let report = score_sets(&loaded, &args).expect("score");
     let ours = t.elapsed().as_secs_f64();
     let subsets: usize = report
         .scores

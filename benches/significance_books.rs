@@ -27,7 +27,7 @@ mod common;
 use ldd_io::read_lines;
 use ldd_sets::detect::reorder::ReorderOptions;
 use ldd_sets::sample::ControlOptions;
-use ldd_sets::score::{load, score, ScoreOptions, SignificanceOptions};
+use ldd_sets::score::{load, score_sets, ScoreOptions, SignificanceOptions};
 
 /// sacreBLEU runs on every STEP-th file triple.
 const STEP: usize = 8;
@@ -86,12 +86,12 @@ fn main() {
         },
     };
     let t = Instant::now();
-    let plain = score(&load(&out).expect("load"), &opts(0))
+    let plain = score_sets(&load(&out).expect("load"), &opts(0))
         .expect("score")
         .scores;
     let t_plain = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let report = score(&load(&out).expect("load"), &opts(1000))
+    let report = score_sets(&load(&out).expect("load"), &opts(1000))
         .expect("score with significance")
         .scores;
     let t_sig = t.elapsed().as_secs_f64();

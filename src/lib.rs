@@ -2,8 +2,9 @@
 //!
 //! Data flows one way, and so do imports — a stage uses only the stages before it:
 //!
-//! [`read`] → [`parse`] → [`detect`] → [`bucket`] → [`sample`] → [`write`](mod@write) →
-//! [`merge`](mod@merge) → [`contrast`] → [`locus`] → [`score`] → [`judge`] → [`report`]
+//! [`read`] → [`parse`] → [`align`] → [`detect`] → [`bucket`] → [`sample`] →
+//! [`write`](mod@write) → [`merge`](mod@merge) → [`contrast`] → [`locus`] → [`score`] →
+//! [`judge`] → [`report`]
 //!
 //! A side path, [`permute`], makes the data of the method's locality-bias experiment from a
 //! corpus (read → permute).
@@ -11,13 +12,17 @@
 //! [`config`] (language pairs, built-in rules), [`error`] and [`progress`] (the one style of
 //! every progress bar) sit below every stage, [`view`] (the set-size, score, trend and
 //! distance tables, built once for every format) below all that render them;
-//! [`pipeline`] glues the stages together for `extract`, `run` and `align`;
+//! [`layout`] spells every file name and [`format`](mod@format) every serialised form; [`fetch`]
+//! downloads a pair's corpora before anything is read; [`printer`] renders all that the
+//! command line prints; [`pipeline`] glues the stages together for `extract`, `run` and
+//! `align`;
 //! [`merge`](mod@merge) joins the outputs of a sharded run's shards into the output of the
 //! whole corpus. Files are opened and written only through the `ldd-io` crate, CoNLL-U is
 //! the `ldd-conllu` crate, UDPipe is `ldd-parse`, the aligner `ldd-align`, the metrics and
 //! the control sampler `ldd-eval`.
 //! The command line (clap) lives in the binary, not here.
 
+pub mod align;
 pub mod bucket;
 pub mod config;
 pub mod contrast;

@@ -11,6 +11,10 @@
 //! [`LOG_EVERY`] instead, so a long stage is never silent. Nothing with `--quiet`. Stages
 //! report by advancing the bar ([`ProgressBar::inc`], safe from many threads); rates and
 //! times are formatted by [`rate`] and [`clock`] (whole numbers, thousands separated).
+//!
+//! In short (what enters → what leaves): the one style of every progress bar on stderr
+//! (what runs, clock, bar, done/total, percentage, rate, ETA; a line every 30 s when stderr
+//! is not a terminal); stages advance the bars they are given
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;

@@ -1,7 +1,10 @@
-//! Stage 4, **bucket**: which sets a detected pair belongs to.
+//! Stage **bucket**: which sets a detected pair belongs to.
 //!
 //! What enters: matches with their distances. What leaves: for every bucket, the pairs
 //! that qualify a line for it — `geK` (distance at least K) and `eqK` (exactly K).
+//!
+//! In short (what enters → what leaves): matches with distances → the pairs qualifying each
+//! `geK`/`eqK` set
 
 use std::fmt;
 

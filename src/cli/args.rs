@@ -1,13 +1,29 @@
 //! Option groups, each defined once and flattened into every subcommand that takes it, so
 //! every concept has one flag name, one default and one help text. They hold what was
-//! typed; [`super::plan`] resolves them into the library's options.
+//! typed; [`super::plan`] resolves them into the library's options. Each command's own
+//! argument struct is in the module of its name here (`args::score::ScoreArgs`, ...), below
+//! the plan that reads it and the handler that runs it: handler → plan → arguments.
+
+pub mod align;
+pub mod contrast;
+pub mod corpora;
+pub mod detection;
+pub mod extract;
+pub mod judge;
+pub mod languages;
+pub mod merge;
+pub mod mqm;
+pub mod parse;
+pub mod permute;
+pub mod report;
+pub mod score;
 
 use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
-use ldd_sets::detect::alignment::{Direction, ModelType, DEFAULT_MAX_TOKENS};
+use ldd_sets::align::{Direction, ModelType, DEFAULT_MAX_TOKENS};
 use ldd_sets::detect::reorder::Measure;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::read::shard::Shard;

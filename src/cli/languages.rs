@@ -1,23 +1,10 @@
-//! `languages`: the built-in registry of UDPipe 2.5 models — languages, codes, models and
-//! the phenomena that run by default.
-
-use clap::Args;
+//! The handler of `languages`: the plan, then the library, then the printer.
 
 use ldd_sets::error::Result;
 use ldd_sets::printer;
 
-use super::args::Common;
+use super::args::languages::LanguagesArgs;
 use super::plan;
-
-impl Common for LanguagesArgs {}
-
-#[derive(Args)]
-pub struct LanguagesArgs {
-    /// Show one language in full (ISO 639-1 or 639-3 code): every model with its URL,
-    /// checksum and the treebank statistics behind its default phenomena.
-    #[arg(value_name = "CODE")]
-    pub code: Option<String>,
-}
 
 pub fn languages(a: LanguagesArgs) -> Result<()> {
     let p = plan::languages(&a)?;

@@ -1,42 +1,15 @@
-//! `merge`.
-
-use std::path::{Path, PathBuf};
-
-use clap::Args;
+//! The handler of `merge`: the plan, then the library, then the printer.
 
 use ldd_sets::error::Result;
-use ldd_sets::pipeline::merge::merge as run_merge;
+use ldd_sets::pipeline::merge::merge_shards;
 use ldd_sets::printer;
 
-use super::args::{Common, QuietArgs};
+use super::args::merge::MergeArgs;
 use super::plan;
-
-#[derive(Args)]
-pub struct MergeArgs {
-    /// The merged output directory (for `run --shard` outputs: one subdirectory per corpus).
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
-    /// Parse cache where the whole corpus's parse is assembled from the shards' parses
-    /// [default: the directory the shards' parses were cached in].
-    #[arg(long, value_name = "DIR")]
-    pub cache: Option<PathBuf>,
-    /// The output directories of the N shards, in any order (`extract --shard I/N` outputs,
-    /// or `run --shard I/N` outputs with one subdirectory per corpus).
-    #[arg(value_name = "SHARD_DIR", required = true)]
-    pub shards: Vec<PathBuf>,
-    #[command(flatten)]
-    pub quiet: QuietArgs,
-}
-
-impl Common for MergeArgs {
-    fn inputs(&self) -> Vec<&Path> {
-        self.shards.iter().map(PathBuf::as_path).collect()
-    }
-}
 
 pub fn merge(a: MergeArgs) -> Result<()> {
     let p = plan::merge(&a);
-    let merged = run_merge(&p.options)?;
+    let merged = merge_shards(&p.options)?;
     if p.quiet {
         return Ok(());
     }

@@ -4,6 +4,22 @@
 //! command's handler (one module per command here) then calls the library with the plan
 //! and hands what it returns to the printer. No clap type reaches the library. [`record`]
 //! is the parser's inverse: the command line every output records.
+//!
+//! In short (what enters → what leaves): flags in two stages, as ripgrep's `LowArgs` and
+//! `HiArgs`: what was typed — each command's argument struct in `args/` (`args/score.rs`,
+//! ...), below the plan and its handler (`score.rs`, ...) and the option groups defined
+//! once (`args.rs`: threads, quiet, alignment, controls, models, sets) and flattened into
+//! every subcommand — then one typed plan per command (`plan/`, one file per command:
+//! `plan::score(&ScoreArgs)` → `ScorePlan` holding the library's `ScoreOptions`, and so
+//! on), the only place that builds a library's options (`tests/architecture.rs` checks that
+//! no other file of `cli/` writes an `...Options {` literal), so the library does not
+//! depend on clap and flags are checked before any stage runs; each handler calls its plan
+//! function, then the library, then the printer: `score` is `plan::score` →
+//! `read::sets::load` → `score::score_sets` → `score::merge::with_earlier` →
+//! `score::render::write_outputs` → `printer::scores`, so each library function is handed
+//! only what it uses; `record.rs`, the parser's inverse, writes the command line that every
+//! output records (`tool.command` in `manifest.json`, `commands` in `scores.json`), tested
+//! to parse back to the same values for every option
 
 mod align;
 mod args;
@@ -78,15 +94,15 @@ enum Command {
     /// summary table. The output directory is replaced as a
     /// whole only when the run succeeds.
     #[command(after_help = EXIT_CODES)]
-    Extract(extract::ExtractArgs),
+    Extract(args::extract::ExtractArgs),
     /// Run the whole pipeline on every corpus of a language pair found in a directory:
     /// parse (cached), extract, controls. `make extract LANG=de-en` calls this.
     #[command(after_help = EXIT_CODES)]
-    Run(extract::RunArgs),
+    Run(args::extract::RunArgs),
     /// Parse the source side of a corpus with UDPipe into CoNLL-U, one tree per line
     /// (lines UDPipe splits into several sentences are merged). Uses the parse cache.
     #[command(after_help = EXIT_CODES)]
-    Parse(parse::ParseArgs),
+    Parse(args::parse::ParseArgs),
     /// Join the outputs of the N shards of a sharded run (`extract --shard I/N` or
     /// `run --shard I/N`) into the output of an unsharded run: checks that the shards come
     /// from the same inputs and settings and cover the corpus exactly once, concatenates the
@@ -94,37 +110,37 @@ enum Command {
     /// assembles the whole corpus's parse in the parse cache. Byte-identical to an unsharded
     /// run with the same seed, except the manifest's `shard` record.
     #[command(after_help = EXIT_CODES)]
-    Merge(merge::MergeArgs),
+    Merge(args::merge::MergeArgs),
     /// Cut a system's translation of the whole corpus into per-set (and per-control)
     /// hypothesis files, by the sets' ids.
     #[command(after_help = EXIT_CODES)]
-    Slice(score::SliceArgs),
+    Slice(args::score::SliceArgs),
     /// Score one or more systems on every set, its controls and the whole corpus
     /// (BLEU, chrF; RIBES for reorder sets; any segment-level metric with --seg-scores),
     /// with bootstrap confidence intervals, paired tests against the first system, the
     /// set-vs-controls difference and its test, ranks, distance trends and signatures.
     #[command(after_help = EXIT_CODES)]
-    Score(score::ScoreArgs),
+    Score(args::score::ScoreArgs),
     /// Write contrastive pairs from the sets: for every locus whose reference words the
     /// aligner found, variants of the reference that break exactly the long-distance
     /// relation (the dependent's words dropped, a particle moved next to its verb, a
     /// reflexive pronoun of another person or number, two crossing words swapped), as
     /// JSON lines, plain line-aligned files an NMT toolkit can score, and ACES rows.
     #[command(after_help = EXIT_CODES)]
-    Contrast(contrast::ContrastArgs),
+    Contrast(args::contrast::ContrastArgs),
     /// Write annotation sheets: a seeded sample of loci spread over phenomena and distances
     /// (the paper's d = 1, 2, 5), as a detection sheet (does the marked pair form the
     /// phenomenon?) and a translation sheet (does each blinded system's output convey it?),
     /// CSV for spreadsheets and one self-contained HTML form that saves the same CSV; the
     /// key that unblinds the systems is written apart.
     #[command(after_help = EXIT_CODES)]
-    Sheets(judge::SheetsArgs),
+    Sheets(args::judge::SheetsArgs),
     /// Count filled annotation sheets (one file per annotator): the share judged correct per
     /// phenomenon, distance and system with Wilson intervals, Cohen's and Fleiss' kappa,
     /// raw agreement, the disagreements, and how far locus accuracy agrees with the
     /// annotators' majority (with the key).
     #[command(after_help = EXIT_CODES)]
-    Tally(judge::TallyArgs),
+    Tally(args::judge::TallyArgs),
     /// Human judgements of every locus and every content word from MQM annotations (the
     /// WMT format), and how far the locus judgement agrees with them: the 2×2 table,
     /// coverage, MCC, Cohen's kappa, a permutation test within items, and per system the
@@ -133,14 +149,14 @@ enum Command {
     /// mqm.csv and mqm.disagreements.tsv (see docs/evaluation.md, "Locus judgements against
     /// MQM").
     #[command(after_help = EXIT_CODES)]
-    Mqm(mqm::MqmArgs),
+    Mqm(args::mqm::MqmArgs),
     /// Write one self-contained HTML report of a sets directory (and its scores.json when
     /// scored): inputs and settings, set sizes, distance distributions, scores against
     /// distance with the controls' band and significance marks, and an examples browser
     /// with the marked words. Charts are inline SVG; the page loads nothing from anywhere.
     /// --format latex writes the main tables as LaTeX tabulars instead.
     #[command(after_help = EXIT_CODES)]
-    Report(report::ReportArgs),
+    Report(args::report::ReportArgs),
     /// Word-align a parallel corpus with the built-in aligner (by default the HMM trained by
     /// agreement of both directions; --align-model-type fast-align: fast_align's model,
     /// -d -o -v) and write Pharaoh `i-j` alignments, one line per corpus line. With --conllu, the
@@ -148,11 +164,11 @@ enum Command {
     /// expects. With --gold, print the alignment error rate, precision and recall against
     /// hand-made alignments of the corpus.
     #[command(after_help = EXIT_CODES)]
-    Align(align::AlignCmdArgs),
+    Align(args::align::AlignCmdArgs),
     /// Precision and recall of the sets of one run (e.g. from a UDPipe parse) against
     /// those of another (e.g. from gold trees) of the same corpus, by line ids.
     #[command(after_help = EXIT_CODES)]
-    Compare(score::CompareArgs),
+    Compare(args::score::CompareArgs),
     /// How good are the sets with this parser? Parses the text of a gold treebank's
     /// sentences with the model (cached), runs every phenomenon on both trees of each
     /// sentence (the rules measured on the parse; the reference rules, by default the
@@ -162,29 +178,29 @@ enum Command {
     /// keyed by line, dependent and head word. See docs/rules.md, "How good are the sets of
     /// a parser?".
     #[command(after_help = EXIT_CODES)]
-    CheckDetection(detection::CheckDetectionArgs),
+    CheckDetection(args::detection::CheckDetectionArgs),
     /// Download a language pair's corpora (config/pairs/<PAIR>.toml, or for a pair without
     /// a config OPUS Books) and normalise them into DIR/<name>.<pair>.<lang>.gz.
     #[command(after_help = EXIT_CODES)]
-    Corpora(corpora::CorporaArgs),
+    Corpora(args::corpora::CorporaArgs),
     /// Make the data of the method's locality-bias experiment: the pairs whose source has
     /// exactly N tokens (default 18), split into train, dev and test, in three settings —
     /// REGULAR, PERMUTED (every source moved by one fixed permutation σ) and REVERSED — that
     /// differ only in the source's token order. Train one system on each and compare them:
     /// one without a locality bias scores the same on all three (see docs/permute.md).
     #[command(after_help = EXIT_CODES)]
-    Permute(permute::PermuteArgs),
+    Permute(args::permute::PermuteArgs),
     /// List the built-in registry of UDPipe 2.5 models: languages, ISO codes, models, and
     /// the phenomena that run by default for each source language.
     #[command(after_help = EXIT_CODES)]
-    Languages(languages::LanguagesArgs),
+    Languages(args::languages::LanguagesArgs),
 }
 
 /// Parses the command line, runs the command and turns its error into an exit code.
 pub fn main() -> ExitCode {
     let mut parser = Cli::command();
     let matches = parser
-        .try_get_matches_from_mut(score::sacrebleu_flags(std::env::args_os()))
+        .try_get_matches_from_mut(args::score::sacrebleu_flags(std::env::args_os()))
         .unwrap_or_else(|e| e.exit());
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut parser).exit());
     ldd_io::message::set_sink(printer::say);

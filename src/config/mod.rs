@@ -13,6 +13,10 @@
 //! What enters: TOML files and language codes. What leaves: [`Pair`], checked
 //! [`Languages`], the [`registry::Registry`] and the text of the built-in rules. Names that
 //! become paths are checked by `ldd_io::name`.
+//!
+//! In short (what enters → what leaves): language-pair configs (a file, `config/`, shipped,
+//! or registry defaults), the built-in rules and the UDPipe model registry (data, built
+//! in); errors and exit codes
 
 pub mod contrast;
 pub mod registry;

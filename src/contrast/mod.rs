@@ -13,6 +13,12 @@
 //! variant) that NMT toolkits score, `aces.tsv` for metric challenge sets, and
 //! `contrast.json`. The edits are made on the reference's own text (the spans of its
 //! tokens), so everything outside the locus is kept byte for byte.
+//!
+//! Words: *contrast* names what this room makes — the items (`ContrastItem`), their
+//! files, options and directory (`contrast_sets`, `ContrastOptions`, `is_contrast_dir`);
+//! *contrastive* names only the scoring of them, contrastive accuracy
+//! (`score::contrastive`, `ContrastiveOptions`, `score --contrastive`), and the `contrastive`
+//! field of ContraPro's JSON, which is its format's word.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -337,7 +343,7 @@ fn locus_sets(loaded: &Loaded) -> Result<(Vec<LocusSet>, bool)> {
             ldd_io::error::shown(&loaded.manifest_path)
         )));
     }
-    let Some(reorder) = &loaded.m.reorder else {
+    let Some(reorder) = &loaded.manifest.reorder else {
         return Err(Error::Config(format!(
             "contrast: {} records no aligner (the sets were made with --no-reorder), so its \
              locus files have no reference words to change; extract again without --no-reorder",
@@ -351,7 +357,7 @@ fn locus_sets(loaded: &Loaded) -> Result<(Vec<LocusSet>, bool)> {
 /// (its SHA-256 as the manifest records it): another line count or one edited word would
 /// change which word is dropped.
 fn read_lines(loaded: &Loaded, ids: &[u32]) -> Result<(Vec<String>, Vec<String>)> {
-    let manifest = &loaded.m;
+    let manifest = &loaded.manifest;
     for side in [&manifest.inputs.source.path, &manifest.inputs.target.path] {
         if !side.is_file() {
             return Err(Error::Io {
@@ -428,7 +434,7 @@ pub fn items(
     config: &ContrastConfig,
     tagger: Option<&Tagger>,
 ) -> Result<(Vec<ContrastItem>, u64)> {
-    let target_lang = l.m.languages.target();
+    let target_lang = l.manifest.languages.target();
     check_tagger(config, tagger, target_lang)?;
     let (sets, pretokenized) = locus_sets(l)?;
     let by_set: Vec<(usize, &[Locus])> = sets.iter().map(|(k, r)| (*k, r.as_slice())).collect();
@@ -484,15 +490,16 @@ pub fn items(
 /// The corpus's name: the source file's name without `.gz`, its language and its pair
 /// (`pud.de-en.de` → `pud`).
 fn corpus_name(l: &Loaded) -> String {
-    let file =
-        l.m.inputs
-            .source
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+    let file = l
+        .manifest
+        .inputs
+        .source
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut name = file.strip_suffix(".gz").unwrap_or(&file).to_string();
-    let (s, t) = (l.m.languages.source(), l.m.languages.target());
+    let (s, t) = (l.manifest.languages.source(), l.manifest.languages.target());
     for suffix in [format!(".{s}"), format!(".{s}-{t}"), format!(".{t}-{s}")] {
         if let Some(n) = name.strip_suffix(&suffix) {
             name = n.to_string();
@@ -673,11 +680,12 @@ fn files(
     items: &[ContrastItem],
     record: &mut ContrastRecord,
 ) -> Result<Vec<(String, String)>> {
-    let (sl, tl) = (l.m.languages.source(), l.m.languages.target());
-    let pretokenized =
-        l.m.reorder
-            .as_ref()
-            .is_some_and(|r| r.options.align.pretokenized);
+    let (sl, tl) = (l.manifest.languages.source(), l.manifest.languages.target());
+    let pretokenized = l
+        .manifest
+        .reorder
+        .as_ref()
+        .is_some_and(|r| r.options.align.pretokenized);
     let corpus = corpus_name(l);
     let langpair = format!("{sl}-{tl}");
     let mut out = ContrastFiles {
@@ -717,9 +725,9 @@ fn pretty<T: serde::Serialize>(v: &T) -> Result<String> {
 }
 
 /// Writes the items of `l` into `o.out` (all or nothing) and returns the record.
-pub fn contrast(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
+pub fn contrast_sets(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
     let (items, skipped) = items(l, &o.config, o.tagger.as_ref())?;
-    let (sl, tl) = (l.m.languages.source(), l.m.languages.target());
+    let (sl, tl) = (l.manifest.languages.source(), l.manifest.languages.target());
     let mut record = ContrastRecord {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
         manifest_sha256: l.manifest_sha256.clone(),
@@ -745,8 +753,8 @@ pub fn contrast(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
     written.push((layout::CONTRAST_RECORD.to_string(), pretty(&record)?));
     let inputs = [
         l.manifest_path.as_path(),
-        l.m.inputs.source.path.as_path(),
-        l.m.inputs.target.path.as_path(),
+        l.manifest.inputs.source.path.as_path(),
+        l.manifest.inputs.target.path.as_path(),
     ];
     let staging = Staging::new(&o.out, &is_contrast_dir, &inputs)?;
     let root = staging.path().to_path_buf();

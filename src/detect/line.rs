@@ -15,10 +15,10 @@ use ldd_align::Corpus;
 use ldd_conllu::parse_block;
 use rayon::prelude::*;
 
-use super::alignment::pair_tokens;
 use super::matcher::Matcher;
 use super::reorder::{check_shard_reorder, ReorderOptions};
 use super::rules::{Match, RuleSet};
+use crate::align::pair_tokens;
 use crate::error::{Error, Result};
 use crate::format::manifest::{CorpusStats, Distances, Inputs};
 use crate::read::belongs::{check_belongs, where_they_differ, Belongs};

@@ -1,7 +1,7 @@
 //! Reordering LDD: sentence pairs whose word alignment reorders words far apart
 //! (Choshen & Abend 2019, §4.1; Birch 2011).
 //!
-//! The alignment comes from [`super::alignment`]. Every line gets the four measures of
+//! The alignment comes from [`crate::align`]. Every line gets the four measures of
 //! [`ldd_align::Reordering`] — `position`, `crossing`, `kendall`, `fuzzy` — and the
 //! [`Measure`] chosen by `--reorder-measure` builds the `geK` sets: a pair is in
 //! `reorder/geK` when its measure is at least K (K in words for `position` and
@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use ldd_align::{paper_position, Alignment, Corpus, Link, Reordering};
 
-use super::aligner_cache::{self, Obtained, OwnCorpus};
-use super::alignment::{self, AlignOptions, Aligned, CorpusSides};
+use crate::align::cache::{Obtained, OwnCorpus};
+use crate::align::{self, AlignOptions, Aligned, CorpusSides};
 use crate::error::{Error, Result};
 use crate::format::options::{self, MeasureSizes};
 use crate::read::lockstep::CorpusFiles;
@@ -122,7 +122,7 @@ impl FromStr for Measure {
     type Err = String;
 
     fn from_str(s: &str) -> std::result::Result<Self, String> {
-        super::by_name(&Measure::ALL, Measure::name, s)
+        crate::align::by_name(&Measure::ALL, Measure::name, s)
     }
 }
 
@@ -348,7 +348,7 @@ pub fn align_pairs(
     Ok(match &r.alignments {
         Some(path) => match &corpus.shard {
             Some(s) => (
-                read(alignment::read_alignments_of(
+                read(align::read_alignments_of(
                     path,
                     pairs,
                     s.lines.first,
@@ -356,7 +356,7 @@ pub fn align_pairs(
                 )?),
                 None,
             ),
-            None => (read(alignment::read_alignments(path, pairs)?), None),
+            None => (read(align::read_alignments(path, pairs)?), None),
         },
         None => {
             let own = CorpusSides {
@@ -372,11 +372,10 @@ pub fn align_pairs(
                         conllu: &corpus.conllu,
                     };
                     let cache = r.cache.as_deref();
-                    Arc::new(aligner_cache::obtain(&r.align, langs, Some(corpus), cache)?)
+                    Arc::new(align::cache::obtain(&r.align, langs, Some(corpus), cache)?)
                 }
             };
-            let aligned =
-                alignment::align(pairs, &r.align, langs, Some(own), Some(&aligner.trained))?;
+            let aligned = align::align(pairs, &r.align, langs, Some(own), Some(&aligner.trained))?;
             (aligned, Some(aligner))
         }
     })

@@ -1,4 +1,4 @@
-//! Stage 0, **fetch**: `ldd-sets corpora` — download a pair's corpora and normalise them.
+//! Stage **fetch**: `ldd-sets corpora` — download a pair's corpora and normalise them.
 //!
 //! What enters: a pair's config (its corpora's URLs, archive members, SHA-256) and a
 //! directory. What leaves: `DIR/<name>.<files>.<lang>.gz`, the corpus files every later
@@ -13,6 +13,9 @@
 //! file whose SHA-256 differs from the config's `sha256`. Files are written under a
 //! temporary name and renamed when complete; a corpus that fails leaves none of its files
 //! behind; corpora already present are skipped.
+//!
+//! In short (what enters → what leaves): a pair's config → its corpora downloaded, verified
+//! and normalised into `<name>.<files>.<lang>.gz` (`corpora`)
 
 use std::path::{Path, PathBuf};
 

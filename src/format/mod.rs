@@ -28,6 +28,20 @@
 //! - [`scores`]: `scores.json`, written by `score`, read by `report`.
 //! - [`sets`]: the manifest's record of every set and its controls.
 //! - [`sheet`]: annotation sheets and their key (`sheets`), and `tally.json` (`tally`).
+//!
+//! In short (what enters → what leaves): the one schema of each file ldd-sets writes and
+//! reads again, used by its writer and every reader: `manifest.json` (`manifest`, read back
+//! with its `format_version` checked; `Manifest::run_settings`: what the shards of one run
+//! must agree on, every field of the manifest's records named there as compared or left
+//! out; `sets`: each set's files and controls; `options`: records of the rules, reordering,
+//! aligner and control options, converted from and to the stage types in the stages),
+//! `scores.json` (`scores`), `reorder.tsv` (`reorder`: its header and rows, written by
+//! `extract`, its measures counted by `report`), and the marked lines of `.marked` files
+//! (`marked`: written by `extract`, parsed by `report`), and the one escaping of text cells
+//! that people open in spreadsheets (`to_spreadsheet`, undone by the readers with
+//! `from_spreadsheet`). Older files read through serde defaults. Only this module gives a
+//! type a serialised form (`tests/architecture.rs`); the manifest's fields are also pinned
+//! by `tests/golden/*.manifest-fields`
 
 pub mod aligner;
 pub mod command;

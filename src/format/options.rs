@@ -3,7 +3,7 @@
 //! [`Align`]) and how controls were drawn ([`Controls`]).
 //!
 //! These are records, apart from the stage types they describe (`detect::rules::RuleSet`,
-//! `detect::reorder::ReorderOptions`, `detect::alignment::AlignOptions`,
+//! `detect::reorder::ReorderOptions`, `align::AlignOptions`,
 //! `sample::ControlOptions`): each stage converts its type to and from its record, so a
 //! field renamed in a stage is a compile error there, and the file changes only when a
 //! record here does.

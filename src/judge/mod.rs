@@ -1,4 +1,4 @@
-//! Stage 8, **judge**: people's judgement of the loci, and how far locus accuracy agrees
+//! Stage **judge**: people's judgement of the loci, and how far locus accuracy agrees
 //! with it.
 //!
 //! What enters: a sets directory with locus files, systems' outputs (for translation
@@ -7,6 +7,14 @@
 //! systems kept beside them — and the tally of the filled sheets ([`tally`]): majority
 //! answers, shares with Wilson intervals, Cohen's and Fleiss' κ, disagreements, and the
 //! agreement of locus accuracy with the annotators.
+//!
+//! In short (what enters → what leaves): a sets directory's loci and system outputs →
+//! annotation sheets, the offline form and the key (`sheets`, `form`); filled sheets →
+//! majorities, shares, κ, agreement with locus accuracy (`tally`); MQM files → the campaign
+//! read and checked, in bounded memory (`campaign`: the published layouts, rater checks and
+//! source issues left out, whitespace-only differences tolerated, the same row twice
+//! refused), then matched to the corpus lines and compared with the locus judgement, or
+//! exported as a corpus (`mqm`)
 
 pub mod agreement;
 pub mod campaign;

@@ -174,7 +174,7 @@ fn mqm_score(r: &Rated) -> f64 {
     total / r.raters.len().max(1) as f64
 }
 
-/// What [`mqm`] gives: the report, the word-level items (for `--items`) and the
+/// What [`judge_mqm`] gives: the report, the word-level items (for `--items`) and the
 /// disagreements at loci.
 pub struct MqmResult {
     /// `mqm.json`'s content.
@@ -200,7 +200,7 @@ fn counts(o: &MqmOptions, e: &ErrorSpan) -> bool {
 /// of its manifest names the sets in the report. Everything is read first (the sets, the
 /// corpus, the campaign, the matched lines' trees and references), then judged, one
 /// system at a time, then compared with the raters.
-pub fn mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
+pub fn judge_mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
     // Read first: the sets, the campaign, the corpus's source lines (segments are matched
     // to them), then the trees and references of the matched lines.
     let l = &load(sets)?;
@@ -315,7 +315,7 @@ fn read_all(l: &Loaded, o: &MqmOptions) -> Result<Read> {
     let c = campaign::read(&o.files, o.source_issues)?;
     check_filters(&c, o)?;
     let (systems, excluded) = judged_systems(&c, o)?;
-    let all_ids: Vec<u32> = (1..=l.m.corpus.lines as u32).collect();
+    let all_ids: Vec<u32> = (1..=l.manifest.corpus.lines as u32).collect();
     let sources = input_lines(l, RunInput::Source, o.source.as_deref(), "--src", &all_ids)?;
     let (matched, unmatched) = match_segments(l, &c, &sources)?;
     drop(sources);
@@ -615,7 +615,7 @@ impl RatedLoci {
 /// references (aligned and as text), their loci, and which raters' errors count.
 struct Judge<'a> {
     j: &'a Judging,
-    trained: &'a crate::detect::alignment::Trained,
+    trained: &'a crate::align::Trained,
     words: &'a SourceWords,
     lines: &'a BTreeMap<u32, Line>,
     refs: &'a BTreeMap<u32, Side>,

@@ -305,8 +305,9 @@ fn sample_cell(
 
 /// The lines `wanted` (1-based, sorted) of the set file `rel`, checked against the manifest.
 fn read_wanted(l: &Loaded, rel: &str, wanted: &[u32]) -> Result<BTreeMap<u32, String>> {
-    let (_, lines) =
-        crate::read::sets::read_recorded(&l.m, &l.dir, rel, |p| read_needed_hashed(p, wanted))?;
+    let (_, lines) = crate::read::sets::read_recorded(&l.manifest, &l.dir, rel, |p| {
+        read_needed_hashed(p, wanted)
+    })?;
     Ok(wanted.iter().copied().zip(lines).collect())
 }
 
@@ -376,7 +377,7 @@ pub fn build(l: &Loaded, o: &SheetsOptions) -> Result<Sheets> {
     check_sample(o)?;
     // `--hyp -`: standard input read once, then read as a file by every step.
     let _stdin = match o.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
-        true => Some(ldd_io::StdinCopy::read(l.m.corpus.lines)?),
+        true => Some(ldd_io::StdinCopy::read(l.manifest.corpus.lines)?),
         false => None,
     };
     let secret = blinding_secret(o)?;

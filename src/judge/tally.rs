@@ -567,7 +567,7 @@ fn finish_groups(groups: &mut [TallyGroup], confidence: f64) {
 }
 
 /// Counts the sheets: read → check the units → agreement → key → majorities per group.
-pub fn tally(o: &TallyOptions) -> Result<TallyReport> {
+pub fn tally_sheets(o: &TallyOptions) -> Result<TallyReport> {
     let (kind, run, all) = read_sheets(o)?;
     check_same_units(o, &all)?;
     check_answered(o, &all)?;

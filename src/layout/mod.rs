@@ -24,6 +24,11 @@
 //! aligner cache: `<cache>/aligners/<key>.json` and the model `<cache>/aligners/<key>.*`;
 //! `check-detection`'s text of a gold file, parsed into the cache: `<cache>/gold-text.txt`
 //! (a temporary file, removed once parsed).
+//!
+//! In short (what enters → what leaves): the name of every file ldd-sets writes (sets,
+//! marked files, buckets, controls, reorder files, `slice`'s outputs, scores, report, shard
+//! extras, corpora, aligner models), used by the writers and by the readers; no other code
+//! spells a file name (`tests/architecture.rs`)
 
 use std::path::{Path, PathBuf};
 

@@ -20,7 +20,7 @@ pub mod words;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use crate::detect::alignment::{self, AlignOptions, ModelType, Trained};
+use crate::align::{self, AlignOptions, ModelType, Trained};
 use crate::error::{Error, Result};
 use crate::format::judged::Judgement;
 use crate::format::locus::Locus;
@@ -63,12 +63,15 @@ impl Judging {
         align_model: Option<&Path>,
         lemma_model: Option<&TargetModel>,
     ) -> Result<Judging> {
-        let target = l.m.languages.target();
+        let target = l.manifest.languages.target();
         Ok(Judging {
             aligner: aligner(l, align_model)?,
             tagger: lemma_model.map(|m| m.load(target)).transpose()?,
-            langs: (l.m.languages.source().to_string(), target.to_string()),
-            corpus: (l.m.corpus.lines, l.manifest_path.clone()),
+            langs: (
+                l.manifest.languages.source().to_string(),
+                target.to_string(),
+            ),
+            corpus: (l.manifest.corpus.lines, l.manifest_path.clone()),
         })
     }
 
@@ -101,7 +104,7 @@ impl Judging {
 
     /// The aligner, loaded once.
     pub fn load(&self) -> Result<Trained> {
-        alignment::load(&self.aligner, (&self.langs.0, &self.langs.1))
+        align::load(&self.aligner, (&self.langs.0, &self.langs.1))
     }
 
     /// The lines `words` names of the file `path` (the reference or an output), read,
@@ -139,7 +142,7 @@ impl Judging {
             pairs.push_pair(words.get(id).unwrap_or(&none), &t);
             tokens.push((*id, t));
         }
-        let a = alignment::align(
+        let a = align::align(
             &pairs,
             &self.aligner,
             (&self.langs.0, &self.langs.1),
@@ -245,7 +248,7 @@ impl Context<'_> {
 /// alignment options with a saved model — `model` (`--align-model`), else the model the
 /// run loaded, else the one it saved — symmetrised by [`rule::ALIGNMENT`].
 pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
-    let Some(r) = &l.m.reorder else {
+    let Some(r) = &l.manifest.reorder else {
         return Err(Error::Config(format!(
             "locus judging needs the aligner the sets were made with, and {} records none (the \
              sets were made with --no-reorder); extract again without --no-reorder",
@@ -260,8 +263,8 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
         Some(rel) if model.is_none() => {
             for f in crate::layout::model_files(Path::new(rel), hmm) {
                 let name = f.to_string_lossy();
-                if l.m.checksums.contains_key(name.as_ref()) {
-                    crate::read::sets::file(&l.m, &l.dir, &name)?;
+                if l.manifest.checksums.contains_key(name.as_ref()) {
+                    crate::read::sets::file(&l.manifest, &l.dir, &name)?;
                 }
             }
             Some(crate::read::sets::resolve(&l.dir, rel)?)
@@ -549,7 +552,7 @@ pub fn align_each(
     let (mut refs, _) = j.align(&trained, reference, words)?;
     for hyp in hyps {
         let (mut out, n) = j.align(&trained, hyp, words)?;
-        l.m.check_translation(&l.manifest_path, hyp, n)?;
+        l.manifest.check_translation(&l.manifest_path, hyp, n)?;
         if j.has_tagger() {
             let ids = lines_for_lemmas(&cx, loci.iter().copied(), &refs, &out);
             j.tag(&mut refs, &ids)?;
@@ -605,7 +608,7 @@ pub fn judge_loci(
     let empty = Side::default();
     for hyp in hyps {
         let (mut sides, n) = j.align(&trained, hyp, words)?;
-        l.m.check_translation(&l.manifest_path, hyp, n)?;
+        l.manifest.check_translation(&l.manifest_path, hyp, n)?;
         if j.has_tagger() {
             let ids = lines_for_lemmas(&cx, loci.iter().map(|x| x.0), &refs, &sides);
             j.tag(&mut refs, &ids)?;

@@ -36,7 +36,7 @@
 //! annotations** and is never chosen on the data it is reported on: `make validate-mqm`
 //! reports the rule on talks 3, 5 and 6 (docs/evaluation.md).
 
-use crate::detect::alignment::Direction;
+use crate::align::Direction;
 use crate::format::judged::Judgement;
 
 /// The symmetrisation both sides are aligned with: denser than the intersection, so

@@ -21,6 +21,14 @@
 //!
 //! A directory of `run --shard` outputs (one subdirectory per corpus) is merged corpus by
 //! corpus into `OUT/<corpus>/`.
+//!
+//! In short (what enters → what leaves): the output directories of a sharded run's shards →
+//! checked before anything is written (`check`: each a shard's output, all N once, equal
+//! `Manifest::run_settings`, the one that differs named with the manifest path of the
+//! setting) → joined (`join`: sets and reordering files concatenated in corpus order,
+//! counts summed, the whole corpus's parse assembled, controls drawn over the whole corpus
+//! by `write::controls`) → the output an unsharded run gives, but for the manifest's shard
+//! record
 
 pub mod check;
 pub mod join;
@@ -54,7 +62,7 @@ pub struct Merged {
 }
 
 /// Merges the shards (see the module docs). Nothing is written unless every check passes.
-pub fn merge(opts: &MergeOptions) -> Result<Vec<Merged>> {
+pub fn merge_shards(opts: &MergeOptions) -> Result<Vec<Merged>> {
     if opts.shards.is_empty() {
         return Err(Error::Config("merge: no shard directories given".into()));
     }

@@ -1,4 +1,4 @@
-//! Stage 2, **parse**: the source side of a corpus to UD trees with UDPipe
+//! Stage **parse**: the source side of a corpus to UD trees with UDPipe
 //! (`crates/parse`): model lookup, the content-addressed parse cache, errors mapped to
 //! ldd-sets' exit codes.
 //!
@@ -7,6 +7,11 @@
 //! file in the parse cache, one tree per corpus line ([`Parsed`]); a corpus's trees, given
 //! or parsed, for the whole corpus or one shard ([`prepare`]); a gold treebank's text
 //! parsed, one tree per gold sentence ([`gold`]).
+//!
+//! In short (what enters → what leaves): a corpus side and a model → a cached gzip CoNLL-U,
+//! one tree per line; a corpus's trees, given or parsed, for the whole corpus or a shard's
+//! lines, resolved once for `extract`, `run` and `parse` (`prepare`); a gold treebank's
+//! sentences parsed through the cache, one tree per gold sentence (`gold`, `check-detection`)
 
 pub mod gold;
 pub mod prepare;

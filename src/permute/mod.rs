@@ -400,7 +400,7 @@ fn write_record(root: &Path, record: &PermuteRecord) -> Result<()> {
 
 /// Writes the three settings of the kept pairs into `options.out` (all or nothing) and
 /// returns their record: check → split (pass 1) → write (pass 2) → record.
-pub fn permute(options: &PermuteOptions) -> Result<PermuteRecord> {
+pub fn permute_corpus(options: &PermuteOptions) -> Result<PermuteRecord> {
     let fewest = fewest_pairs(options)?;
     let sigma = sigma(options)?;
     let (splits, source, target) = split_pairs(options, fewest)?;

@@ -1,19 +1,21 @@
 //! `extract`: one corpus through read → detect → bucket → sample → write, each step the
 //! stage's own: the lines detected a chunk at a time in parallel
 //! ([`crate::detect::line::detect_lines`]) and written to every lexical set they qualify
-//! for ([`SetWriters`]), the corpus aligned ([`crate::detect::reorder::align_pairs`]) and
-//! its reordering sets written ([`write_aligned`]), then the controls drawn or, for a
+//! for ([`SetWriters`]), the corpus aligned ([`crate::detect::reorder::align_pairs`]), the
+//! reordering of its lines measured ([`measure`]) and its reordering sets written
+//! ([`write_aligned`]), then the controls drawn or, for a
 //! shard, its record written ([`controls_or_record`]), and the manifest.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use ldd_io::Staging;
 
+use crate::align::cache::AlignerSummary;
+use crate::align::ModelType;
 use crate::config::Languages;
-use crate::detect::aligner_cache::AlignerSummary;
-use crate::detect::alignment::ModelType;
 use crate::detect::line::detect_lines;
-use crate::detect::reorder::{align_pairs, ReorderOptions};
+use crate::detect::reorder::{align_pairs, measure, AlignedPairs, ReorderOptions};
 use crate::detect::rules::RuleSet;
 use crate::error::Result;
 use crate::format::manifest::{is_output, CorpusStats, Manifest, Tool, FORMAT_VERSION};
@@ -98,6 +100,8 @@ pub struct ExtractReport {
     pub aligner: Option<AlignerSummary>,
     /// What became of the files later commands added to the previous output.
     pub later: Later,
+    /// Seconds of extraction (the parse not included).
+    pub seconds: f64,
 }
 
 /// Extracts the sets of `sets` from `corpus`, in `languages`, with `controls`, and moves
@@ -112,6 +116,7 @@ pub fn extract(
     controls: &ControlOptions,
     out: &Output,
 ) -> Result<ExtractReport> {
+    let start = Instant::now();
     let staging = stage(corpus, sets, out)?;
     let (root, langs) = (staging.path(), (languages.source(), languages.target()));
     let (rules, reorder) = (&sets.rules, sets.reorder.as_ref());
@@ -126,7 +131,7 @@ pub fn extract(
         .transpose()?;
     let mut written = writers.finish()?;
     let (pairs, lengths) = (&scan.pairs, scan.lengths.as_slice());
-    let aligned = reorder.zip(aligned);
+    let aligned = reorder.zip(aligned).map(|(r, a)| measured(r, a, pairs));
     let (reorder, aligner) =
         write_aligned(root, aligned, corpus, langs, pairs, lengths, &mut written)?;
     drop(scan.pairs);
@@ -161,6 +166,7 @@ pub fn extract(
         out: out.dir.clone(),
         aligner,
         later,
+        seconds: start.elapsed().as_secs_f64(),
     })
 }
 
@@ -174,4 +180,14 @@ fn stage(corpus: &CorpusFiles, sets: &SetOptions, out: &Output) -> Result<Stagin
         create_model_dirs(&r.align)?;
     }
     Ok(staging)
+}
+
+/// The reordering of every line of `pairs`, measured by `r` from `aligned`, for the writer.
+fn measured<'r>(
+    r: &'r ReorderOptions,
+    (aligned, obtained): AlignedPairs,
+    pairs: &ldd_align::Corpus,
+) -> (&'r ReorderOptions, AlignedPairs, Vec<ldd_align::Reordering>) {
+    let measures = measure(pairs, &aligned.alignments, r.paper_compat);
+    (r, (aligned, obtained), measures)
 }

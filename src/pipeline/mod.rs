@@ -1,5 +1,6 @@
-//! The pipeline: the stages glued together for one corpus ([`extract`](fn@extract)), for every
-//! corpus of a language pair ([`run`]), and for `align` ([`align_corpus`]). Each step is
+//! The pipeline: the stages glued together for one corpus ([`extract_corpus`]: its trees
+//! given or parsed, then [`extract`](fn@extract)), for every corpus of a language pair
+//! ([`run_corpora`]), and for `align` ([`align_corpus`]). Each step is
 //! the stage's own; the pipeline only hands each stage what it needs, in order.
 //!
 //! This is the only module that imports every stage; no stage imports it. What `extract`,
@@ -13,12 +14,11 @@ pub mod extract;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
-use crate::config::Languages;
-use crate::detect::aligner_cache::{self, AlignerSummary};
+use crate::align::cache::{self, AlignerSummary};
+use crate::config::{Languages, ModelSpec};
 use crate::error::Result;
-use crate::parse::ParseSettings;
+use crate::parse::{find_model, ParseSettings};
 use crate::read::discover::LocalCorpus;
 use crate::read::shard::Shard;
 use crate::sample::ControlOptions;
@@ -32,15 +32,57 @@ pub use crate::read::lockstep::CorpusFiles;
 pub use crate::read::shard::ShardRun;
 pub use extract::{extract, ExtractReport, Output, SetOptions};
 
-/// How `run` parses every corpus.
+/// How `extract` and `run` parse a corpus.
 #[derive(Debug, Clone)]
 pub struct Parsing {
-    /// The UDPipe model (found by `parse::find_model`).
-    pub model: PathBuf,
+    /// The pair's UDPipe model, found by [`find_model`] when a corpus is parsed.
+    pub model: Option<ModelSpec>,
     /// The parse cache, threads, and whether to say what is done on stderr.
     pub settings: ParseSettings,
     /// Only this shard of every corpus (`None`: whole corpora).
     pub shard: Option<Shard>,
+}
+
+/// `extract`'s corpus: its two sides and its trees.
+pub struct OneCorpus {
+    /// Source side.
+    pub source: PathBuf,
+    /// Target side.
+    pub target: PathBuf,
+    /// The given parse (`None`: parsed with [`Parsing::model`]).
+    pub conllu: Option<PathBuf>,
+    /// Do not check the given parse's trees against their lines (`--trust-conllu`).
+    pub trust_conllu: bool,
+}
+
+/// `extract`'s whole flow: the trees of `corpus` given or parsed as `parsing` says (the
+/// model then added to what `out` protects), then the sets of `sets` extracted in
+/// `languages` with `controls` into `out` ([`extract`](fn@extract)).
+pub fn extract_corpus(
+    corpus: OneCorpus,
+    parsing: &Parsing,
+    languages: &Languages,
+    sets: &SetOptions,
+    controls: &ControlOptions,
+    mut out: Output,
+) -> Result<ExtractReport> {
+    let trees = match corpus.conllu {
+        Some(conllu) => Trees::Given(conllu),
+        None => {
+            let model = find_model(parsing.model.as_ref(), &parsing.settings)?;
+            out.protect.push(model.clone());
+            Trees::Parse(model)
+        }
+    };
+    let prepared = prepare_corpus(&corpus.source, trees, &parsing.settings, parsing.shard)?;
+    let files = CorpusFiles {
+        source: corpus.source,
+        target: corpus.target,
+        conllu: prepared.conllu,
+        trust_conllu: corpus.trust_conllu,
+        shard: prepared.shard,
+    };
+    extract(&files, languages, sets, controls, &out)
 }
 
 /// What `run` did for one corpus.
@@ -74,11 +116,12 @@ pub enum Progress<'a> {
     Done(&'a CorpusRun),
 }
 
-/// Parses and extracts every corpus of `jobs` (see [`corpus_jobs`]) in `languages`
-/// with `sets` and `controls` (each output replaced as [`Output::replace`] says, from
-/// `replace`), telling `progress` as it goes. Reordering sets are aligned
-/// by one aligner, trained first on every corpus of the pair (unless one is loaded).
-pub fn run(
+/// `run`'s whole flow: parses (with the model of `parsing`, found first) and extracts
+/// every corpus of `jobs` (see [`corpus_jobs`]) in `languages` with `sets` and `controls`
+/// (each output replaced as [`Output::replace`] says, from `replace`), telling `progress`
+/// as it goes. Reordering sets are aligned by one aligner, trained first on every corpus
+/// of the pair (unless one is loaded).
+pub fn run_corpora(
     jobs: &[CorpusJob],
     languages: &Languages,
     sets: &SetOptions,
@@ -87,6 +130,7 @@ pub fn run(
     replace: bool,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<RunReport> {
+    let model = find_model(parsing.model.as_ref(), &parsing.settings)?;
     let mut sets = sets.clone();
     let mut aligner = None;
     if let (Some(r), Some(first)) = (
@@ -100,14 +144,14 @@ pub fn run(
         r.align.train.extend(first.align_train.iter().cloned());
         let langs = (languages.source(), languages.target());
         crate::write::alignments::create_model_dirs(&r.align)?;
-        let obtained = aligner_cache::obtain(&r.align, langs, None, r.cache.as_deref())?;
+        let obtained = cache::obtain(&r.align, langs, None, r.cache.as_deref())?;
         aligner = Some(obtained.summary());
         r.trained = Some(Arc::new(obtained));
     }
     let mut runs = Vec::new();
     for job in jobs {
         progress(Progress::Starting(&job.corpus));
-        let trees = Trees::Parse(parsing.model.clone());
+        let trees = Trees::Parse(model.clone());
         let source = &job.corpus.source;
         let prepared = prepare_corpus(source, trees, &parsing.settings, parsing.shard)?;
         let corpus = CorpusFiles {
@@ -118,19 +162,18 @@ pub fn run(
             shard: prepared.shard,
         };
         let mut protect = job.protect.clone();
-        protect.push(parsing.model.clone());
+        protect.push(model.clone());
         let out = Output {
             dir: job.out.clone(),
             protect,
             replace,
         };
-        let start = Instant::now();
         let report = extract(&corpus, languages, &sets, controls, &out)?;
         let run = CorpusRun {
             corpus: job.corpus.clone(),
+            extract_seconds: report.seconds,
             report,
             parse_seconds: prepared.parsed.map_or(0.0, |p| p.seconds),
-            extract_seconds: start.elapsed().as_secs_f64(),
         };
         progress(Progress::Done(&run));
         runs.push(run);

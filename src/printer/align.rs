@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use ldd_align::{AerScores, Gold, Stage};
 
-use crate::detect::alignment::{AlignOptions, Event, ModelType};
+use crate::align::{AlignOptions, Event, ModelType};
 
 /// The warnings about `gold`, read from `path`, one a line: links outside their sentence
 /// pair (left out), and sentence pairs without a gold link.

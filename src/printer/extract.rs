@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::detect::aligner_cache::{AlignerSummary, Origin};
+use crate::align::cache::{AlignerSummary, Origin};
 use crate::detect::reorder::Measure;
 use crate::format::manifest::{CorpusStats, ShardRecord};
 use crate::layout;

@@ -9,6 +9,15 @@
 //! hand their text to [`out`] and their notes and warnings to [`say`], and the library's
 //! messages reach [`say`] through `ldd_io::message::say` (the binary sets the sink
 //! with `ldd_io::message::set_sink`); no other module prints (`tests/architecture.rs`).
+//!
+//! In short (what enters → what leaves): the one sink of stdout and stderr (`out`, `say`;
+//! the libraries' messages reach `say` through `ldd_io::message`, and no other module
+//! prints: `tests/architecture.rs`), and everything the commands print, as text:
+//! `extract`'s, `run`'s and `merge`'s summaries, `score`'s and `compare`'s tables, `align
+//! --gold`'s scores, `sheets`' summary and `tally`'s table, `contrast`'s and `permute`'s
+//! summaries, the `languages` registry, and every note, warning and error line a command
+//! prints (the handlers of `cli/` hand the sinks only what a printer function rendered:
+//! `tests/architecture.rs`)
 
 pub mod align;
 pub mod contrast;

@@ -46,7 +46,7 @@ pub enum Shown {
 }
 
 /// What `score` prints on stdout for `r`, as `shown` says.
-pub fn render(r: &Scores, shown: &Shown) -> crate::error::Result<String> {
+pub fn render_scores(r: &Scores, shown: &Shown) -> crate::error::Result<String> {
     Ok(match shown {
         Shown::Table(o) => render_table(r, o),
         Shown::Summary(o) => render_summary(r, o),

@@ -140,7 +140,7 @@ pub struct Loaded {
     /// only.
     pub manifest_sha256: String,
     /// The manifest (its sets and controls are also in `units`).
-    pub m: Manifest,
+    pub manifest: Manifest,
     /// Every set, in manifest order.
     pub units: Vec<Unit>,
     /// Controls per set requested at extraction (the largest `count` in the manifest).
@@ -155,7 +155,7 @@ pub fn locus_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
     let Some(rel) = &l.units[unit].set.files.locus else {
         return Ok(None);
     };
-    let (_, rows) = read_recorded(&l.m, &l.dir, rel, |p| {
+    let (_, rows) = read_recorded(&l.manifest, &l.dir, rel, |p| {
         let mut r = ldd_io::Input::open(p)?;
         let mut rows = Vec::new();
         let read = crate::format::locus::for_each_row(&mut r, p, |x| {
@@ -174,15 +174,15 @@ pub fn locus_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
 /// or the file is missing. Memory: one counter per distinct value (rounded to 0.01),
 /// whatever the corpus size.
 pub fn reorder_measures(l: &Loaded) -> Result<Option<(PathBuf, Vec<Measure>)>> {
-    let Some(info) = &l.m.reorder else {
+    let Some(info) = &l.manifest.reorder else {
         return Ok(None);
     };
     if !resolve(&l.dir, &info.files.measures)?.is_file() {
         return Ok(None);
     }
-    let read = read_recorded(&l.m, &l.dir, &info.files.measures, |p| {
+    let read = read_recorded(&l.manifest, &l.dir, &info.files.measures, |p| {
         let mut r = ldd_io::Input::open(p)?;
-        let measures = crate::format::reorder::measures(&mut r, p, l.m.corpus.lines);
+        let measures = crate::format::reorder::measures(&mut r, p, l.manifest.corpus.lines);
         Ok((measures, r.finish()?.sha256))
     })?;
     Ok(Some(read))
@@ -214,7 +214,7 @@ pub fn tree_columns<T>(
     f: impl Fn(&ldd_conllu::Sentence<'_>) -> T,
 ) -> Result<()> {
     let u = &l.units[unit];
-    let trees = file(&l.m, &l.dir, &u.set.files.conllu)?;
+    let trees = file(&l.manifest, &l.dir, &u.set.files.conllu)?;
     let mut n = 0usize;
     ldd_conllu::for_each_sentence(&trees, |_, s| -> Result<()> {
         let id = u.ids.get(n).copied().ok_or_else(|| SetFileError::Trees {
@@ -302,7 +302,7 @@ pub fn load(dir: &Path) -> Result<Loaded> {
         dir: dir.to_path_buf(),
         manifest_path,
         manifest_sha256,
-        m,
+        manifest: m,
         units,
         control_count,
         control_seed,
@@ -363,9 +363,9 @@ impl RunInput {
     /// What the manifest records of it.
     fn record(self, l: &Loaded) -> &ldd_io::FileInfo {
         match self {
-            RunInput::Source => &l.m.inputs.source,
-            RunInput::Target => &l.m.inputs.target,
-            RunInput::Parse => &l.m.inputs.conllu,
+            RunInput::Source => &l.manifest.inputs.source,
+            RunInput::Target => &l.manifest.inputs.target,
+            RunInput::Parse => &l.manifest.inputs.conllu,
         }
     }
 
@@ -439,7 +439,7 @@ pub fn input_lines(
     ids: &[u32],
 ) -> Result<Vec<String>> {
     let path = input_path(l, which, given, flag)?;
-    let max = l.m.corpus.lines;
+    let max = l.manifest.corpus.lines;
     let why = format!(
         "the corpus {} records has {max}; give the {} extract read with {flag}",
         ldd_io::error::shown(&l.manifest_path),
@@ -483,12 +483,12 @@ pub fn input_trees(
     let mut n = 0u32;
     while r.next_block(&mut block)? {
         n += 1;
-        if u64::from(n) > l.m.corpus.lines {
+        if u64::from(n) > l.manifest.corpus.lines {
             return Err(crate::error::Error::Data(format!(
                 "{}: more trees than the {} lines of the corpus {} records; give the parse \
                  extract read with {flag}",
                 ldd_io::error::shown(&path),
-                l.m.corpus.lines,
+                l.manifest.corpus.lines,
                 ldd_io::error::shown(&l.manifest_path)
             )));
         }

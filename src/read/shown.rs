@@ -60,7 +60,8 @@ pub fn read(l: &Loaded, picks: &[Pick], ids: &[u32], outputs: &[Output]) -> Resu
         let set = &l.units[pick.unit].set;
         let sorted = &pick.positions;
         let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
-            let (_, lines) = read_recorded(&l.m, &l.dir, rel, |p| read_needed_hashed(p, sorted))?;
+            let (_, lines) =
+                read_recorded(&l.manifest, &l.dir, rel, |p| read_needed_hashed(p, sorted))?;
             Ok(sorted.iter().copied().zip(lines).collect())
         };
         let source = read(&set.files.marked)?;
@@ -84,7 +85,7 @@ pub fn read(l: &Loaded, picks: &[Pick], ids: &[u32], outputs: &[Output]) -> Resu
             read_outputs.push(OutputLines::Changed);
             continue;
         }
-        let input = open_corpus_long(o.path, l.m.corpus.lines, &l.manifest_path)?;
+        let input = open_corpus_long(o.path, l.manifest.corpus.lines, &l.manifest_path)?;
         let (lines, n) = read_selected(input, ids)?;
         read_outputs.push(OutputLines::Lines(lines, n));
     }

@@ -64,7 +64,7 @@ fn read_scores_given(
         None => Some(loaded.dir.join(crate::layout::SCORES_JSON)).filter(|p| p.is_file()),
     };
     let scores = match &scores_path {
-        Some(p) => Some(read_scores(p, &loaded.m)?),
+        Some(p) => Some(read_scores(p, &loaded.manifest)?),
         None => None,
     };
     Ok((scores_path, scores))
@@ -124,7 +124,7 @@ pub fn read(
     let (scores_path, scores) = read_scores_given(&loaded, scores)?;
     let tally = tally.map(crate::format::sheet::read_tally).transpose()?;
     let mqm = read_mqm(&loaded, mqm)?;
-    let parse = parse_record(&loaded.m);
+    let parse = parse_record(&loaded.manifest);
     let mut notes = Vec::new();
     // The sample first, then everything shown of it read in one step.
     let samples = sample(&loaded, per_set);
@@ -155,11 +155,11 @@ pub fn read(
         &slots,
         shown.outputs,
         &ids,
-        loaded.m.corpus.lines,
+        loaded.manifest.corpus.lines,
         &mut notes,
     );
     let loci = match (&scores_path, &scores) {
-        (Some(path), Some(scores)) => loci(path, scores, &loaded.m, &mut notes)?,
+        (Some(path), Some(scores)) => loci(path, scores, &loaded.manifest, &mut notes)?,
         _ => None,
     };
     Ok(Inputs {

@@ -47,7 +47,7 @@ fn judgement(j: Judgement) -> (&'static str, &'static str) {
 /// The phenomena and set buckets of the items, in the manifest's order.
 fn groups(r: &Report) -> (Vec<String>, Vec<String>) {
     let (mut phenomena, mut buckets): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
-    for set in &r.m.sets {
+    for set in &r.manifest.sets {
         if !phenomena.contains(&set.phenomenon) {
             phenomena.push(set.phenomenon.clone());
         }
@@ -159,7 +159,10 @@ pub fn section(s: &mut String, r: &Report) {
     );
     filters(s, items, &phenomena, &buckets, &systems);
     s.push_str("</form>\n<ol class=\"loci\">");
-    let langs = (esc(r.m.languages.source()), esc(r.m.languages.target()));
+    let langs = (
+        esc(r.manifest.languages.source()),
+        esc(r.manifest.languages.target()),
+    );
     for item in items {
         locus_item(s, item, &phenomena, &buckets, &langs);
     }

@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::render::Views;
 use super::scores::{mark, metric_label, SMALL_SET};
+use super::views::Views;
 use super::Report;
 use crate::format::scores::Row as ScoreRow;
 use crate::format::sets::SetEntry;
@@ -162,7 +162,7 @@ fn score_table(out: &mut String, table: &ScoreTable, systems: &[&str], sizes: &S
 /// The LaTeX file: the set sizes, then a score table per metric.
 pub fn tables(report: &Report, views: &Views) -> String {
     let mut out = String::new();
-    let manifest = &report.m;
+    let manifest = &report.manifest;
     let _ = writeln!(
         out,
         "% ldd-sets {} report tables for {} ({} -> {}), {} corpus lines.\n% Needs \\usepackage{{booktabs}}. Sets marked $^\\ddagger$ have fewer than {SMALL_SET} sentences.",

@@ -1,4 +1,4 @@
-//! Stage 9, **report**: one self-contained HTML page (or LaTeX tables) about a sets
+//! Stage **report**: one self-contained HTML page (or LaTeX tables) about a sets
 //! directory and, when it has been scored, its scores.
 //!
 //! What enters: a sets directory (`manifest.json`, the set files, the per-line reordering
@@ -13,6 +13,23 @@
 //!
 //! The scores are read leniently ([`scores`]): fields that older versions of `score` did
 //! not write (confidence intervals, p-values, signatures) are shown as "–".
+//!
+//! In short (what enters → what leaves): a loaded sets directory (`read::sets`) and its
+//! `scores.json` → `gather`: first `inputs::read` reads everything the page shows, in one
+//! place (`scores.json` checked against the manifest, the tally, the MQM judgements and the
+//! manifest checksum they must name, the parse record, the sample of every set drawn first
+//! by `sample::first_by_hash`, then the reordering measures, the sample's lines and each
+//! system's output for them read in one step by `read::shown`, the judged loci; each
+//! checked against its recorded SHA-256), then it computes without I/O (`data`: distances
+//! as the manifest records them, the examples with their marked lines parsed; `scores`:
+//! labels, significance marks); only `inputs.rs` and `out.rs` (the output path) touch files
+//! (`tests/architecture.rs`) → a `Report` → `render` (the output formats, from the report's
+//! tables built once as `render::Views`: `view::Sizes`, `view::ScoreView`, the distance
+//! tables): one self-contained HTML page (`html` says every chart first as a `chart::Spec`,
+//! `chart::draw` draws them all with plotters, one module per chart kind, then `html` lays
+//! out the page: its skeleton and shared helpers in `html/mod.rs`, one module per page
+//! section; every file of `report/` stays under 600 lines, `tests/architecture.rs`) or
+//! LaTeX tables (`latex`). The renderers read only the `Report`: no file, no other renderer
 
 pub mod chart;
 pub mod data;
@@ -21,10 +38,10 @@ pub mod inputs;
 pub mod items;
 pub mod latex;
 pub mod loci;
-pub mod mqm;
 pub mod out;
 pub mod render;
 pub mod scores;
+pub mod views;
 
 use std::path::{Path, PathBuf};
 
@@ -70,7 +87,7 @@ pub struct Report {
     /// The sets directory.
     pub dir: PathBuf,
     /// Its manifest.
-    pub m: Manifest,
+    pub manifest: Manifest,
     /// The corpus's file name, as titles name it.
     pub corpus: String,
     /// The scores, if any.
@@ -136,14 +153,14 @@ fn compute(i: inputs::Inputs) -> Report {
         None => None,
     };
     let (measures_path, measures) = i.measures.unzip();
-    let distances = data::lexical_distances(&l.m, &mut notes);
+    let distances = data::lexical_distances(&l.manifest, &mut notes);
     notes.extend(i.notes);
     let examples = data::examples(i.sampled, &i.outputs);
     Report {
-        corpus: file_name(&l.m.inputs.source.path),
+        corpus: file_name(&l.manifest.inputs.source.path),
         measures_file: measures_path.as_deref().map(file_name),
         dir: l.dir,
-        m: l.m,
+        manifest: l.manifest,
         scores: i.scores,
         scores_path: i.scores_path,
         distances,

@@ -1,45 +1,9 @@
 //! The report drawn in its output format: the HTML page with its item browser, or the
 //! LaTeX tables.
 
+use super::views::Views;
 use super::{html, items, latex, Report};
-use crate::detect::reorder::ReorderOptions;
 use crate::error::Result;
-use crate::view::distances::{measure_counts, pair_distances, MeasureCounts, PairDistances};
-use crate::view::{ScoreView, Sizes};
-
-/// The report's tables ([`crate::view`]), built once from its records for whichever format
-/// renders them.
-pub struct Views<'a> {
-    /// The set sizes, a row per phenomenon.
-    pub sizes: Sizes<'a>,
-    /// The score and trend tables, when the sets are scored.
-    pub scores: Option<ScoreView<'a>>,
-    /// The lexical phenomena's pairs by distance.
-    pub distances: Vec<PairDistances<'a>>,
-    /// The corpus lines by each reordering measure.
-    pub measures: Vec<MeasureCounts<'a>>,
-}
-
-impl<'a> Views<'a> {
-    /// The tables of `r`.
-    pub fn of(r: &'a Report) -> Self {
-        let thresholds: Vec<u32> =
-            r.m.reorder
-                .as_ref()
-                .map(|ro| ReorderOptions::from(&ro.options).thresholds())
-                .unwrap_or_default();
-        Views {
-            sizes: Sizes::of(&r.m.sets),
-            scores: r.scores.as_ref().map(ScoreView::of),
-            distances: r.distances.iter().map(pair_distances).collect(),
-            measures: r
-                .measures
-                .iter()
-                .map(|m| measure_counts(m, &thresholds))
-                .collect(),
-        }
-    }
-}
 
 /// Output format of `report`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

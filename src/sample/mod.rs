@@ -1,4 +1,4 @@
-//! Stage 5, **sample**: length-matched control corpora for every set (Choshen & Abend
+//! Stage **sample**: length-matched control corpora for every set (Choshen & Abend
 //! 2019, §4).
 //!
 //! What enters: a set's ids, the source length of every corpus line and the
@@ -37,6 +37,9 @@
 //! that many distinct corpus line pairs (and never more than the whole corpus), plus
 //! one `Vec<u32>` of lengths per sampling thread; the corpus is re-read
 //! `ceil(total drawn ids / IDS_PER_PASS)` times (once for typical corpora).
+//!
+//! In short (what enters → what leaves): a set's ids and the corpus lengths →
+//! length-matched controls and their manifest record
 
 use std::ops::Range;
 

@@ -41,7 +41,7 @@ impl SetAgreement {
 
 /// Compares set `bucket` of every phenomenon present in both output directories (by their
 /// manifests), which must come from the same corpus (same source-side SHA-256).
-pub fn compare(gold: &Path, predicted: &Path, bucket: &str) -> Result<Vec<SetAgreement>> {
+pub fn compare_sets(gold: &Path, predicted: &Path, bucket: &str) -> Result<Vec<SetAgreement>> {
     let g = Manifest::read_complete(gold)?;
     let p = Manifest::read_complete(predicted)?;
     if g.inputs.source.sha256 != p.inputs.source.sha256 {

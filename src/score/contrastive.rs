@@ -209,7 +209,7 @@ pub fn evaluate(
             };
         scope("corpus", &|_| true, &|r| {
             r.bucket = "corpus".into();
-            r.sentences = l.m.corpus.lines;
+            r.sentences = l.manifest.corpus.lines;
         });
         for u in &l.units {
             let set = &u.set;

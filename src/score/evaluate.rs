@@ -168,7 +168,7 @@ impl Evaluator<'_> {
     ) -> Result<(Vec<Vec<Row>>, Vec<Trend>)> {
         let n_sys = stats.len();
         let mut rows: Vec<Vec<Row>> = vec![Vec::new(); n_sys];
-        let lines = self.l.m.corpus.lines;
+        let lines = self.l.manifest.corpus.lines;
         let all: Vec<u32> = (1..=lines as u32).collect();
         let corpus = self.sampled(stats, params, &all, 0, scale)?;
         let p = self.p_values(stats, params, &all, &corpus)?;

@@ -80,7 +80,7 @@ pub fn evaluate(
             &own.corpus,
         );
         r.bucket = "corpus".into();
-        r.sentences = l.m.corpus.lines;
+        r.sentences = l.manifest.corpus.lines;
         sys_rows.push(r);
     }
     for (si, set) in loci.sets.iter().enumerate() {

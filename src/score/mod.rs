@@ -1,4 +1,4 @@
-//! Stage 7, **score**: systems' translations of the whole corpus scored on every set,
+//! Stage **score**: systems' translations of the whole corpus scored on every set,
 //! its controls and the corpus.
 //!
 //! What enters: a sets directory (its manifest, set and control ids), hypothesis files
@@ -18,6 +18,13 @@
 //! bootstrap resample is scored by summing its lines' statistics (`evaluate`, with
 //! [`ldd_eval::significance`]), so a set or a control is cut from every reference alike.
 //! See `docs/evaluation.md`.
+//!
+//! In short (what enters → what leaves): a sets directory and system outputs → per-line
+//! statistics → scores, ranks, trends (`render`: table, CSV, JSON); `locus`: locus accuracy
+//! (each system's outputs read and aligned to their sources in one call to the sets'
+//! aligner, `align::align_output`, then each locus judged); `merge`: an earlier
+//! `scores.json` in the output kept by system and metric where this run does not compute
+//! them, or refused; `slice`, `compare`
 
 pub mod compare;
 pub mod contrastive;
@@ -208,7 +215,7 @@ fn target_lines(l: &Loaded) -> String {
     format!(
         "{} records {} lines for the target side extract read",
         ldd_io::error::shown(&l.manifest_path),
-        l.m.inputs.target.lines
+        l.manifest.inputs.target.lines
     )
 }
 
@@ -216,13 +223,17 @@ fn target_lines(l: &Loaded) -> String {
 type PerMetric = Vec<(Vec<Vec<Row>>, Vec<Trend>)>;
 
 /// Contrastive items, their file's SHA-256, and every system's scores of them.
-type Contrast = (Vec<crate::format::contrast::ContrastItem>, String, Vec<Vec<f64>>);
+type Contrast = (
+    Vec<crate::format::contrast::ContrastItem>,
+    String,
+    Vec<Vec<f64>>,
+);
 
 /// Scores every set of `l`, its controls and the corpus for each system (no output
 /// files); `args` checked by [`check_options`] first. The steps: the references checked,
 /// the metrics chosen, the systems read (their per-line statistics), every metric
 /// evaluated on every set, and the scores assembled.
-pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
+pub fn score_sets(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let reference = checked_reference(l, args)?;
     let (references, extra_references) = further_references(l, args, &reference)?;
     let (defs, metrics) = metric_defs(l, args)?;
@@ -239,7 +250,7 @@ pub fn score(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
     let contrast = read_contrast(l, args, &mut systems)?;
     // `--hyp -`: standard input read once, then read as a file by every step.
     let _stdin = match args.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
-        true => Some(ldd_io::StdinCopy::read(l.m.corpus.lines)?),
+        true => Some(ldd_io::StdinCopy::read(l.manifest.corpus.lines)?),
         false => None,
     };
     let (stats, tokenized) = read_systems(l, args, &references, &defs, &metrics, &mut systems)?;
@@ -320,7 +331,7 @@ fn evaluate_all(l: &Loaded, args: &ScoreOptions, read: Read) -> Result<Scored> {
         sets: l.dir.clone(),
         reference: Some(read.reference),
         extra_references: read.extra_references,
-        corpus_lines: l.m.corpus.lines,
+        corpus_lines: l.manifest.corpus.lines,
         systems: read.systems,
         settings: Some(settings),
         signatures: metrics
@@ -383,7 +394,7 @@ fn evaluate_columns(
 fn checked_reference(l: &Loaded, args: &ScoreOptions) -> Result<PathBuf> {
     let reference = match args.references.first() {
         Some(r) => r.clone(),
-        None => l.m.inputs.target.path.clone(),
+        None => l.manifest.inputs.target.path.clone(),
     };
     let info = Input::open(&reference)
         .map_err(|e| match e {
@@ -401,17 +412,19 @@ fn checked_reference(l: &Loaded, args: &ScoreOptions) -> Result<PathBuf> {
             }
             e => e.into(),
         })?
-        .limit_lines(l.m.inputs.target.lines, target_lines(l))
+        .limit_lines(l.manifest.inputs.target.lines, target_lines(l))
         .finish()?;
-    if info.sha256 != l.m.inputs.target.sha256 || info.lines != l.m.inputs.target.lines {
+    if info.sha256 != l.manifest.inputs.target.sha256
+        || info.lines != l.manifest.inputs.target.lines
+    {
         return Err(Error::Data(format!(
             "{}: not the target file extract read ({} lines, sha256 {}; {} records {} lines, sha256 {})",
             ldd_io::error::shown(&reference),
             info.lines,
             info.sha256,
             ldd_io::error::shown(&l.manifest_path),
-            l.m.inputs.target.lines,
-            l.m.inputs.target.sha256
+            l.manifest.inputs.target.lines,
+            l.manifest.inputs.target.sha256
         )));
     }
     Ok(reference)
@@ -427,20 +440,23 @@ fn further_references(
     let mut references = vec![reference.to_path_buf()];
     let mut extra_references = Vec::new();
     for extra in args.references.iter().skip(1) {
-        let info =
-            crate::read::select::open_corpus_long(extra, l.m.corpus.lines, &l.manifest_path)?
-                .finish()?;
+        let info = crate::read::select::open_corpus_long(
+            extra,
+            l.manifest.corpus.lines,
+            &l.manifest_path,
+        )?
+        .finish()?;
         let lines = info.lines;
         extra_references.push(crate::format::scores::ReferenceFile {
             path: extra.clone(),
             sha256: info.sha256,
         });
-        if lines != l.m.corpus.lines {
+        if lines != l.manifest.corpus.lines {
             return Err(Error::Data(format!(
                 "{}: has {lines} lines but the corpus has {} lines ({}); a further --ref \
                  translates the whole corpus, one line per corpus line",
                 ldd_io::error::shown(extra),
-                l.m.corpus.lines,
+                l.manifest.corpus.lines,
                 ldd_io::error::shown(&l.manifest_path)
             )));
         }
@@ -464,7 +480,7 @@ fn metric_defs(l: &Loaded, args: &ScoreOptions) -> Result<(Vec<&'static MetricDe
         .collect();
     let metrics = args
         .settings
-        .metrics(l.m.languages.target())
+        .metrics(l.manifest.languages.target())
         .map_err(|e| match e {
             ldd_eval::EvalError::Resource(m) => Error::Resource(m),
             e => Error::Config(e.to_string()),
@@ -490,7 +506,7 @@ fn read_contrast(
         return Ok(None);
     };
     let (items, items_sha) = contrastive::items(&c.dir, l)?;
-    let scores = contrastive::read_scores(c, &items, l.m.languages.target())?;
+    let scores = contrastive::read_scores(c, &items, l.manifest.languages.target())?;
     if args.hyps.is_empty() {
         for name in &args.names {
             systems.push(System {
@@ -518,9 +534,9 @@ fn read_systems(
     let mut tokenized: Vec<PathBuf> = Vec::new();
     let bleu = defs.iter().any(|d| d.key == "bleu");
     for (hyp, name) in args.hyps.iter().zip(&args.names) {
-        let corpus = (l.m.corpus.lines, l.manifest_path.as_path());
+        let corpus = (l.manifest.corpus.lines, l.manifest_path.as_path());
         let (st, hn, _, sha256) = line_stats(hyp, references, defs, metrics, corpus)?;
-        l.m.check_translation(&l.manifest_path, hyp, hn)?;
+        l.manifest.check_translation(&l.manifest_path, hyp, hn)?;
         let files = std::iter::once(hyp).chain(references);
         for (f, &n) in files.zip(&st.tokenized) {
             if bleu && stats::looks_tokenized(n) && !tokenized.contains(f) {
@@ -537,7 +553,7 @@ fn read_systems(
     // Segment-level metrics: one more column per system, after the registry's.
     for s in &args.seg_scores {
         for (f, st) in s.files.iter().zip(stats.iter_mut()) {
-            let values = read_seg_scores(f, l.m.corpus.lines, &l.manifest_path)?;
+            let values = read_seg_scores(f, l.manifest.corpus.lines, &l.manifest_path)?;
             st.columns.push(PerLine::Mean(values));
         }
     }

@@ -22,7 +22,7 @@ use crate::read::sets::load;
 /// Cuts the hypothesis `hyp` of system `name` (checked by [`super::check_name`]; the
 /// CLI's default is [`super::system_name`]) into per-set and per-control files of the
 /// sets directory `sets`.
-pub fn slice(sets: &Path, hyp: &Path, name: &str) -> Result<()> {
+pub fn slice_sets(sets: &Path, hyp: &Path, name: &str) -> Result<()> {
     // Keep an `extract` from replacing the sets while they are sliced.
     let _lock = ldd_io::cleanup::Lock::acquire(sets)?;
     let l = load(sets)?;
@@ -35,9 +35,9 @@ pub fn slice(sets: &Path, hyp: &Path, name: &str) -> Result<()> {
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let input = open_corpus_long(hyp, l.m.corpus.lines, &l.manifest_path)?;
+    let input = open_corpus_long(hyp, l.manifest.corpus.lines, &l.manifest_path)?;
     let (lines, n) = read_selected(input, &ids)?;
-    l.m.check_translation(&l.manifest_path, hyp, n)?;
+    l.manifest.check_translation(&l.manifest_path, hyp, n)?;
     // Every id of the sets is there (the count is checked).
     let text = |of: &[u32]| -> String {
         let mut text = String::new();

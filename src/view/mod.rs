@@ -7,6 +7,16 @@
 //! What enters: [`crate::format`]'s records (a run's sets, its scores, the recorded pair
 //! distances, the reordering measures).
 //! What leaves: typed rows and cells of each table; no text is formatted here.
+//!
+//! In short (what enters → what leaves): the tables as what they show, before any format,
+//! built once and rendered by every format: the set sizes (`sizes::Sizes`, a row per
+//! phenomenon with its `ge` and `eq` sets; the printer's summary, the report's HTML and
+//! LaTeX tables, `summary.csv` written by `write::summary`), the scores and trends
+//! (`scores::ScoreView`, a table per metric with a line per corpus/set and a cell per
+//! system; `score`'s table, the report's HTML and LaTeX, `scores.csv` in the file's row
+//! order), the distances (`distances`: each phenomenon's pairs and each reordering
+//! measure's lines binned for the histograms). No renderer joins the records itself
+//! (`tests/architecture.rs`: `the_tables_are_built_once_in_view`)
 
 pub mod distances;
 pub mod scores;

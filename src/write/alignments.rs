@@ -8,7 +8,7 @@ use std::path::Path;
 use ldd_align::Link;
 use ldd_io::AtomicFile;
 
-use crate::detect::alignment::{AlignOptions, ModelType};
+use crate::align::{AlignOptions, ModelType};
 use crate::error::{Error, Result};
 
 /// The posteriors of one pair's links as a line: 4 decimals, space-separated.

@@ -1,4 +1,4 @@
-//! Stage 6, **write**: everything a run leaves on disk.
+//! Stage **write**: everything a run leaves on disk.
 //!
 //! What enters: the selected lines with their marks ([`set::Entry`]; every lexical set of a
 //! run: [`set::SetWriters`]), the sets' ids and the corpus lengths to draw their controls
@@ -15,6 +15,17 @@
 //! figures `check-detection --record` keeps for the registry ([`detection`]). What
 //! later commands added to a previous output is kept across a re-run that gives the same
 //! sets, or refused ([`later`]).
+//!
+//! In short (what enters → what leaves): selected lines, marks, controls, alignments → set
+//! files (`set`: `SetWriters`, one writer per phenomenon and bucket, a line with its
+//! matches written to every set it qualifies for), control files
+//! (`controls::draw_controls`: each group of sets' controls drawn by `sample`, then their
+//! lines read once and written), the reordering sets once the corpus is aligned
+//! (`reorder_sets`: the loci's reference words, the corpus-wide files, the `reorder/geK`
+//! sets by a second pass over the corpus, the aligner beside them), a shard's own files and
+//! manifest record (`shard`), `manifest.json` and `summary.csv` (in the schemas of
+//! `src/format`); the files later commands added to a previous output, kept when the sets
+//! are unchanged, else refused without `--replace` (`later`)
 
 pub mod alignments;
 pub mod controls;

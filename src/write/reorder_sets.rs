@@ -12,9 +12,9 @@ use ldd_conllu::parse_block;
 use super::locus::add_reference;
 use super::reorder_files::write_corpus_files;
 use super::set::{Entry, SetWriter};
+use crate::align::cache::{AlignerSummary, Obtained};
+use crate::align::Aligned;
 use crate::bucket::Bucket;
-use crate::detect::aligner_cache::{AlignerSummary, Obtained};
-use crate::detect::alignment::Aligned;
 use crate::detect::locus::{self, AlignedLine};
 use crate::detect::reorder::{self, AlignedPairs, ReorderOptions};
 use crate::error::Result;
@@ -34,25 +34,27 @@ pub struct AlignedCorpus<'a> {
     pub pairs: &'a Corpus,
     /// Their alignments.
     pub aligned: &'a Aligned,
+    /// The reordering of every line, measured from them ([`reorder::measure`]).
+    pub measures: &'a [Reordering],
     /// Source length in words of every line read (0 for empty lines).
     pub lengths: &'a [u32],
 }
 
 /// Writes the reordering sets under `root` once the lines read from `corpus` (in `langs`;
 /// `pairs[k]` the tokens of the k-th line read, `lengths` their source lengths) are
-/// aligned: `aligned` holds the reordering options and what [`reorder::align_pairs`]
-/// returned (`None`: no reordering sets). Adds them to `written`; returns their record
+/// aligned: `aligned` holds the reordering options, what [`reorder::align_pairs`]
+/// returned and the lines' reordering measured from it (`None`: no reordering sets). Adds them to `written`; returns their record
 /// and the aligner obtained for this corpus alone (`None` when `run` gave one).
 pub fn write_aligned(
     root: &Path,
-    aligned: Option<(&ReorderOptions, AlignedPairs)>,
+    aligned: Option<(&ReorderOptions, AlignedPairs, Vec<Reordering>)>,
     corpus: &CorpusFiles,
     langs: (&str, &str),
     pairs: &Corpus,
     lengths: &[u32],
     written: &mut Vec<SetEntry>,
 ) -> Result<(Option<ReorderInfo>, Option<AlignerSummary>)> {
-    let Some((r, (aligned, obtained))) = aligned else {
+    let Some((r, (aligned, obtained), measures)) = aligned else {
         return Ok((None, None));
     };
     let c = AlignedCorpus {
@@ -60,6 +62,7 @@ pub fn write_aligned(
         langs,
         pairs,
         aligned: &aligned,
+        measures: &measures,
         lengths,
     };
     let info = write_reorder(root, r, &c, obtained.as_deref(), written)?;
@@ -96,8 +99,8 @@ pub fn write_reorder(
     Ok(info)
 }
 
-/// Measures the reordering of every aligned line, writes the corpus-wide files and then
-/// the reorder sets of the chosen measure by a second pass over the inputs.
+/// Writes the corpus-wide files of the measured lines and then the reorder sets of the
+/// chosen measure by a second pass over the inputs.
 fn reorder_sets(
     root: &Path,
     r: &ReorderOptions,
@@ -106,14 +109,14 @@ fn reorder_sets(
     let (corpus, langs, pairs, lengths) = (c.corpus, c.langs, c.pairs, c.lengths);
     let (alignments, posteriors) = (&c.aligned.alignments, &c.aligned.posteriors);
     let (trained_pairs, too_long) = (c.aligned.trained_pairs, c.aligned.too_long);
-    let measures: Vec<Reordering> = reorder::measure(pairs, alignments, r.paper_compat);
+    let measures = c.measures;
     let files = ReorderFiles {
         posteriors: posteriors.is_some().then(layout::reorder_posteriors),
         ..ReorderFiles::standard()
     };
     let first = corpus.first_line();
     let post = posteriors.as_deref();
-    write_corpus_files(root, &files, first, pairs, alignments, post, &measures)?;
+    write_corpus_files(root, &files, first, pairs, alignments, post, measures)?;
 
     let thresholds = r.thresholds();
     let mut writers = Vec::new();
@@ -179,7 +182,7 @@ fn reorder_sets(
         trained_pairs,
         too_long,
         lines_with_links: measures.iter().filter(|m| m.word_links > 0).count() as u64,
-        sizes: r.sizes(&measures),
+        sizes: r.sizes(measures),
         files,
     };
     Ok((sets, info))

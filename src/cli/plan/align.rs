@@ -3,12 +3,12 @@
 use std::path::PathBuf;
 
 use ldd_align::GoldOptions;
+use ldd_sets::align::{Direction, ModelType};
 use ldd_sets::config::Languages;
-use ldd_sets::detect::alignment::{Direction, ModelType};
 use ldd_sets::error::Result;
 use ldd_sets::pipeline::align_corpus::AlignRun;
 
-use super::super::align::AlignCmdArgs;
+use super::super::args::align::AlignCmdArgs;
 use super::align_options;
 
 /// `align`'s plan.

@@ -8,7 +8,7 @@ use ldd_sets::error::Result;
 use ldd_sets::parse::TargetModel;
 use ldd_sets::read::sets::Loaded;
 
-use super::super::contrast::ContrastArgs;
+use super::super::args::contrast::ContrastArgs;
 
 /// `contrast`'s plan.
 pub struct ContrastPlan {
@@ -44,7 +44,7 @@ impl ContrastPlan {
     /// language.
     pub fn options(self, l: &Loaded) -> Result<ContrastOptions> {
         let tagger = match &self.target_model {
-            Some(m) => Some(m.load(l.m.languages.target())?),
+            Some(m) => Some(m.load(l.manifest.languages.target())?),
             None => None,
         };
         Ok(ContrastOptions {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use ldd_sets::config::Pair;
 use ldd_sets::error::Result;
 
-use super::super::corpora::CorporaArgs;
+use super::super::args::corpora::CorporaArgs;
 use super::pair;
 
 /// `corpora`'s plan.

@@ -10,7 +10,7 @@ use ldd_sets::error::{Error, Result};
 use ldd_sets::parse::{registry_model, ParseSettings, MODELS_URL_ENV};
 use ldd_sets::pipeline::select_rules;
 
-use super::super::detection::CheckDetectionArgs;
+use super::super::args::detection::CheckDetectionArgs;
 use super::{confidence, parse_settings};
 
 /// `check-detection`'s plan.

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use ldd_sets::align::{Direction, ModelType};
 use ldd_sets::config::{Languages, Pair};
-use ldd_sets::detect::alignment::{Direction, ModelType};
 use ldd_sets::detect::reorder::{Measure, ReorderOptions};
 use ldd_sets::error::{Error, Result};
 use ldd_sets::layout::aligner_cache_dir;
@@ -14,8 +14,8 @@ use ldd_sets::printer;
 use ldd_sets::read::shard::Shard;
 use ldd_sets::sample::ControlOptions;
 
+use super::super::args::extract::{ExtractArgs, RunArgs};
 use super::super::args::{AlignArgs, ControlArgs, PlanArgs, SetArgs};
-use super::super::extract::{ExtractArgs, RunArgs};
 use super::{align_options, pair, pair_of, parse_settings, with_model_source};
 
 /// What the stages of `extract` and `run` run with, resolved from their [`PlanArgs`].

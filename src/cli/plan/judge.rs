@@ -6,7 +6,7 @@ use ldd_sets::error::Result;
 use ldd_sets::judge::sheets::{default_key, SheetsOptions};
 use ldd_sets::judge::tally::TallyOptions;
 
-use super::super::judge::{SheetsArgs, TallyArgs};
+use super::super::args::judge::{SheetsArgs, TallyArgs};
 use super::{confidence, systems};
 
 /// `sheets`'s plan.

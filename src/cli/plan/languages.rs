@@ -4,7 +4,7 @@ use ldd_sets::config::registry::{Language, Registry};
 use ldd_sets::error::{Error, Result};
 use ldd_sets::format::detection::Recorded;
 
-use super::super::languages::LanguagesArgs;
+use super::super::args::languages::LanguagesArgs;
 
 /// `languages`'s plan.
 pub struct LanguagesPlan {

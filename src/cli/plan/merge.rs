@@ -2,7 +2,7 @@
 
 use ldd_sets::pipeline::merge::MergeOptions;
 
-use super::super::merge::MergeArgs;
+use super::super::args::merge::MergeArgs;
 
 /// `merge`'s plan.
 pub struct MergePlan {

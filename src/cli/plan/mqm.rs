@@ -6,7 +6,7 @@ use ldd_sets::config::Languages;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::judge::mqm::MqmOptions;
 
-use super::super::mqm::MqmArgs;
+use super::super::args::mqm::MqmArgs;
 use super::confidence;
 
 /// `mqm`'s plan: one of its two tasks.

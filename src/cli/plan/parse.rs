@@ -7,7 +7,7 @@ use ldd_sets::error::Result;
 use ldd_sets::parse::ParseSettings;
 use ldd_sets::read::shard::Shard;
 
-use super::super::parse::ParseArgs;
+use super::super::args::parse::ParseArgs;
 use super::{pair, parse_settings, with_model_source};
 
 /// `parse`'s plan.

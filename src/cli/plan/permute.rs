@@ -4,7 +4,7 @@ use ldd_sets::config::Languages;
 use ldd_sets::error::Result;
 use ldd_sets::permute::{PermuteOptions, Sigma};
 
-use super::super::permute::PermuteArgs;
+use super::super::args::permute::PermuteArgs;
 
 /// `permute`'s plan.
 pub struct PermutePlan {

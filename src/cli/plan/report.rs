@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::report::{out_path, Format, ReportOptions};
 
-use super::super::report::{FormatArg, ReportArgs};
+use super::super::args::report::{FormatArg, ReportArgs};
 use super::systems;
 
 /// `report`'s plan.

@@ -12,10 +12,10 @@ use ldd_sets::printer::score_table::{Shown, TableOptions};
 use ldd_sets::score::contrastive::{ContrastiveOptions, KEY as CONTRASTIVE_KEY};
 use ldd_sets::score::{check_options, Method, ScoreOptions, SegScores, SignificanceOptions};
 
-use super::super::args::SystemArg;
-use super::super::score::{
+use super::super::args::score::{
     CompareArgs, MetricArgs, ScoreArgs, ScoreFormat, ShownArgs, SignificanceArgs, SliceArgs,
 };
+use super::super::args::SystemArg;
 use super::systems;
 
 /// `slice`'s plan.

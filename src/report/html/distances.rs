@@ -3,7 +3,7 @@
 
 use super::{anchor, figure};
 use crate::report::chart::{Chart, Plot, Spec};
-use crate::report::render::Views;
+use crate::report::views::Views;
 use crate::report::Report;
 
 /// The distance histograms (lexical pairs, then reordering measures) with their captions.

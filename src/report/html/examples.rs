@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use super::{anchor, esc, small_mark};
 use crate::format::marked::Piece;
 use crate::report::data::SetExamples;
-use crate::report::render::Views;
 use crate::report::scores::Scores;
+use crate::report::views::Views;
 use crate::report::Report;
 
 /// Examples shown per set before "show more".
@@ -55,8 +55,8 @@ fn example_items(
     ex: &SetExamples,
     range: std::ops::Range<usize>,
 ) {
-    let src_lang = esc(r.m.languages.source());
-    let tgt_lang = esc(r.m.languages.target());
+    let src_lang = esc(r.manifest.languages.source());
+    let tgt_lang = esc(r.manifest.languages.target());
     let _ = write!(s, "<ol start=\"{}\">", range.start + 1);
     for e in &ex.examples[range] {
         let _ = write!(
@@ -110,7 +110,7 @@ pub(super) fn examples(s: &mut String, r: &Report, v: &Views) {
     }
     s.push_str("</p></nav>\n");
     if r.examples.is_empty() {
-        s.push_str(if r.m.sets.iter().any(|x| x.sentences > 0) {
+        s.push_str(if r.manifest.sets.iter().any(|x| x.sentences > 0) {
             "<p>No examples (<code>--examples 0</code>).</p>\n"
         } else {
             "<p>All sets are empty.</p>\n"

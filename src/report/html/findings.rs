@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use super::{ci, esc, f2, small_mark};
-use crate::report::render::Views;
 use crate::report::scores::{mark, metric_label, Row};
+use crate::report::views::Views;
 use crate::view::scores::ScoreTable;
 
 /// What changes with distance, per system: for every phenomenon and metric, the score of

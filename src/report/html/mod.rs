@@ -11,6 +11,7 @@ mod annotation;
 mod distances;
 mod examples;
 mod findings;
+mod mqm;
 mod scores;
 mod settings;
 mod sizes;
@@ -18,8 +19,8 @@ mod sizes;
 use std::fmt::Write as _;
 
 use super::chart::{self, Chart, Spec};
-use super::render::Views;
 use super::scores::SMALL_SET;
+use super::views::Views;
 use super::Report;
 use crate::error::Result;
 use annotation::annotation;
@@ -184,7 +185,7 @@ pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Re
     findings(&mut s, v);
     scores(&mut s, r, v, &score_figs);
     annotation(&mut s, r);
-    super::mqm::section(&mut s, r);
+    mqm::section(&mut s, r);
     s.push_str(items_section);
     sizes(&mut s, v, &size_figs);
     distances(&mut s, &distance_figs);
@@ -203,14 +204,18 @@ pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Re
 /// which corpus) and the notes.
 fn head(s: &mut String, r: &Report, items_style: &str) {
     let corpus = &r.corpus;
-    let lang = format!("{} → {}", r.m.languages.source(), r.m.languages.target());
+    let lang = format!(
+        "{} → {}",
+        r.manifest.languages.source(),
+        r.manifest.languages.target()
+    );
     let _ = writeln!(
             s,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"generator\" content=\"ldd-sets {}\">\n<title>LDD challenge sets: {} ({})</title>\n<style>{}{}</style>\n</head>\n<body>",
-        esc(&r.m.tool.version),
+        esc(&r.manifest.tool.version),
         esc(corpus),
         esc(&lang),
         STYLE,
@@ -223,10 +228,10 @@ fn head(s: &mut String, r: &Report, items_style: &str) {
          {} sets{}.</p></header>",
         esc(corpus),
         esc(&lang),
-        esc(&r.m.tool.version),
+        esc(&r.manifest.tool.version),
         esc(&r.dir.display().to_string()),
-        r.m.corpus.lines,
-        r.m.sets.len(),
+        r.manifest.corpus.lines,
+        r.manifest.sets.len(),
         match &r.scores {
             Some(sc) => format!(
                 ", scored for {} system{}",

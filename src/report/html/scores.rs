@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use super::{anchor, ci, esc, f2, figure, p3, small_mark};
 use crate::format::sets::SetKind;
 use crate::report::chart::{Chart, Panel, Plot, ScorePoint, Spec};
-use crate::report::render::Views;
 use crate::report::scores::{mark, metric_label, metric_max, Row, SMALL_SET};
+use crate::report::views::Views;
 use crate::report::Report;
 use crate::view::{ScoreTable, ScoreView};
 
@@ -133,9 +133,9 @@ pub(super) fn scores(s: &mut String, r: &Report, v: &Views, figs: &[Vec<(Chart, 
             "<p class=\"note\">These sets are not scored yet. Translate the whole corpus (<code>{}</code>) \
              with each system, then run <code>ldd-sets score --sets {} --hyp SYSTEM.{}</code> and this report \
              again.</p>\n</section>",
-            esc(&r.m.inputs.source.path.display().to_string()),
+            esc(&r.manifest.inputs.source.path.display().to_string()),
             esc(&ldd_io::shell::path(&r.dir)),
-            esc(r.m.languages.target())
+            esc(r.manifest.languages.target())
         );
         return;
     };

@@ -4,14 +4,14 @@
 use std::fmt::Write as _;
 
 use super::esc;
-use crate::detect::alignment::Direction;
+use crate::align::Direction;
 use crate::detect::rules::Order;
 use crate::format::command::shell_line;
 use crate::format::manifest::{Manifest, ShardRecord};
 use crate::format::options::ModelType;
 use crate::format::sets::ControlStatus;
-use crate::report::render::Views;
 use crate::report::scores::metric_label;
+use crate::report::views::Views;
 use crate::report::Report;
 use crate::score::Scores;
 
@@ -77,7 +77,7 @@ fn condition(c: &crate::format::options::Condition) -> String {
 /// The command lines that made the sets, as the manifest recorded them: every shard's,
 /// then `merge`'s, for a merged run (empty: not recorded, sets of an older version).
 fn sets_commands(r: &Report) -> Vec<&[String]> {
-    let m = &r.m;
+    let m = &r.manifest;
     let mut out: Vec<&[String]> = Vec::new();
     if let Some(ShardRecord::Merged(ms)) = &m.shard {
         out.extend(ms.shards.iter().map(|p| p.command.as_slice()));
@@ -89,7 +89,7 @@ fn sets_commands(r: &Report) -> Vec<&[String]> {
 
 /// The input files, the parser and the corpus.
 fn inputs_rows(out: &mut String, report: &Report) {
-    let manifest = &report.m;
+    let manifest = &report.manifest;
     file_row(out, "Source", &manifest.inputs.source);
     file_row(out, "Target (reference)", &manifest.inputs.target);
     file_row(out, "Source trees (CoNLL-U)", &manifest.inputs.conllu);
@@ -293,9 +293,9 @@ fn commands(out: &mut String, report: &Report) {
 pub(super) fn settings(out: &mut String, report: &Report, views: &Views) {
     out.push_str("<section id=\"settings\"><h2>Inputs and settings</h2>\n<table>\n");
     inputs_rows(out, report);
-    rules_row(out, &report.m);
-    reordering_row(out, &report.m);
-    controls_row(out, &report.m);
+    rules_row(out, &report.manifest);
+    reordering_row(out, &report.manifest);
+    controls_row(out, &report.manifest);
     if let Some(scores) = &report.scores {
         scores_rows(out, report, scores, views);
     }

@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use super::{anchor, esc, figure, small_mark};
 use crate::format::sets::{SetEntry, SetKind};
 use crate::report::chart::{Chart, Plot, Series, Spec};
-use crate::report::render::Views;
 use crate::report::scores::SMALL_SET;
+use crate::report::views::Views;
 
 /// The set-size charts, one per phenomenon, with their captions.
 pub(super) fn size_figures(v: &Views) -> Vec<(Spec, String)> {

@@ -1,4 +1,4 @@
-//! Word alignment of a corpus with the built-in aligner (`crates/align`), or read from a
+//! Stage **align**: word alignment of a corpus with the built-in aligner (`crates/align`), or read from a
 //! Pharaoh file: the evidence reordering detection runs on; and systems' outputs aligned
 //! to their sources with a saved aligner, the evidence locus accuracy runs on
 //! (`crate::locus`).
@@ -16,6 +16,10 @@
 //! it back into memory). `run` trains one aligner for every corpus of a pair ([`train`])
 //! and keeps it while it aligns them. What the aligner does as it goes is reported as
 //! [`Event`]s to [`AlignOptions::progress`], which the binary's printer shows.
+//! The aligner is obtained once — loaded, found in the aligner cache, or trained and
+//! cached — by [`cache`].
+
+pub mod cache;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -72,7 +76,7 @@ impl FromStr for ModelType {
     type Err = String;
 
     fn from_str(s: &str) -> std::result::Result<Self, String> {
-        super::by_name(&ModelType::ALL, ModelType::name, s)
+        by_name(&ModelType::ALL, ModelType::name, s)
     }
 }
 
@@ -971,6 +975,19 @@ fn check_labels(
             Ok(())
         }
     }
+}
+
+/// The value among `all` whose `name` is `s` (the `FromStr` of the option enums), or an
+/// error listing every name.
+pub(crate) fn by_name<T: Copy>(
+    all: &[T],
+    name: fn(T) -> &'static str,
+    s: &str,
+) -> Result<T, String> {
+    all.iter().copied().find(|&v| name(v) == s).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+        format!("`{s}`: expected one of {}", names.join(", "))
+    })
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use ldd_align::Corpus;
 
-use super::alignment::{self, AlignOptions, CorpusSides, ModelType, Trained};
+use super::{AlignOptions, CorpusSides, ModelType, Trained};
 use crate::error::{Error, Result};
 use crate::format::aligner::{CacheEntry, CACHE_FORMAT};
 
@@ -123,16 +123,16 @@ pub fn obtain(
     let start = Instant::now();
     if let Some(prefix) = &opts.model {
         return Ok(Obtained {
-            trained: alignment::load(opts, langs)?,
+            trained: super::load(opts, langs)?,
             files: Some(prefix.clone()),
             origin: Origin::Loaded,
             seconds: start.elapsed().as_secs_f64(),
         });
     }
-    let (files, with_own) = alignment::training_files(opts, langs, own.map(|o| o.sides))?;
+    let (files, with_own) = super::training_files(opts, langs, own.map(|o| o.sides))?;
     let train = || match own {
-        Some(o) => alignment::train_corpus(o.pairs, opts, langs, Some(o.sides)),
-        None => alignment::train(opts, langs),
+        Some(o) => super::train_corpus(o.pairs, opts, langs, Some(o.sides)),
+        None => super::train(opts, langs),
     };
     let Some(dir) = cache else {
         return Ok(Obtained {
@@ -156,8 +156,8 @@ pub fn obtain(
         let Some(entry) = valid_entry(dir, &key, opts)? else {
             return Ok(None);
         };
-        let trained = alignment::load_trained(&prefix, opts, langs, entry.trained_pairs)?;
-        opts.progress.report(&alignment::Event::Cached {
+        let trained = super::load_trained(&prefix, opts, langs, entry.trained_pairs)?;
+        opts.progress.report(&super::Event::Cached {
             pairs: entry.trained_pairs,
             path: &entry_model(&prefix, opts),
         });
@@ -178,7 +178,7 @@ pub fn obtain(
     }
     let locked = ldd_io::fs::create_dir_all(dir).and_then(|()| {
         ldd_io::cleanup::Lock::wait(&prefix, &mut |pid| {
-            opts.progress.report(&alignment::Event::Waiting { pid });
+            opts.progress.report(&super::Event::Waiting { pid });
         })
     });
     // A cache that cannot be written (read-only, another user's) still serves its hits;
@@ -186,7 +186,7 @@ pub fn obtain(
     let _lock = match locked.map_err(Error::from) {
         Ok(lock) => lock,
         Err(e) if e.is_not_writable() => {
-            opts.progress.report(&alignment::Event::CacheNotWritable {
+            opts.progress.report(&super::Event::CacheNotWritable {
                 dir,
                 why: &e.to_string(),
             });

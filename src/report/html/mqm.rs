@@ -4,9 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::html::esc;
-use super::Report;
+use super::esc;
 use crate::format::mqm::Agreement;
+use crate::report::Report;
 
 fn f3(x: Option<f64>) -> String {
     x.map_or_else(|| "–".into(), |v| format!("{v:.3}"))
