@@ -152,25 +152,7 @@ pub fn obtain(
     }
     let key = key(opts, langs, &files, own_files)?;
     let prefix = dir.join(&key);
-    let hit = |start: Instant| -> Result<Option<Obtained>> {
-        let Some(entry) = valid_entry(dir, &key, opts)? else {
-            return Ok(None);
-        };
-        let trained = super::load_trained(&prefix, opts, langs, entry.trained_pairs)?;
-        opts.progress.report(&super::Event::Cached {
-            pairs: entry.trained_pairs,
-            path: &entry_model(&prefix, opts),
-        });
-        if let Some(p) = &opts.save_model {
-            trained.save(p)?;
-        }
-        Ok(Some(Obtained {
-            trained,
-            files: Some(prefix.clone()),
-            origin: Origin::Cached,
-            seconds: start.elapsed().as_secs_f64(),
-        }))
-    };
+    let hit = |start: Instant| cache_hit(dir, &key, opts, langs, start);
     // A hit needs no lock; a miss is trained under the entry's lock, and looked up again
     // once the lock is held (another process may have trained it meanwhile).
     if let Some(o) = hit(start)? {
@@ -204,6 +186,55 @@ pub fn obtain(
     }
     let trained = train()?;
     trained.save(&prefix)?;
+    write_entry(dir, &key, opts, langs, trained.pairs, &inputs)?;
+    Ok(Obtained {
+        trained,
+        files: Some(prefix),
+        origin: Origin::Trained,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The aligner of cache entry `key` in `dir`, when the entry is there and valid: loaded
+/// (and saved to `--save-align-model` too), its use reported.
+fn cache_hit(
+    dir: &Path,
+    key: &str,
+    opts: &AlignOptions,
+    langs: (&str, &str),
+    start: Instant,
+) -> Result<Option<Obtained>> {
+    let Some(entry) = valid_entry(dir, key, opts)? else {
+        return Ok(None);
+    };
+    let prefix = dir.join(key);
+    let trained = super::load_trained(&prefix, opts, langs, entry.trained_pairs)?;
+    opts.progress.report(&super::Event::Cached {
+        pairs: entry.trained_pairs,
+        path: &entry_model(&prefix, opts),
+    });
+    if let Some(p) = &opts.save_model {
+        trained.save(p)?;
+    }
+    Ok(Some(Obtained {
+        trained,
+        files: Some(prefix),
+        origin: Origin::Cached,
+        seconds: start.elapsed().as_secs_f64(),
+    }))
+}
+
+/// Records the model just saved under `dir/key` in the cache: its files' SHA-256, the
+/// pairs it was trained on and the training files (`inputs`), written atomically.
+fn write_entry(
+    dir: &Path,
+    key: &str,
+    opts: &AlignOptions,
+    langs: (&str, &str),
+    trained_pairs: u64,
+    inputs: &[&Path],
+) -> Result<()> {
+    let prefix = dir.join(key);
     let mut sums = BTreeMap::new();
     for f in model_files(&prefix, opts) {
         if f.is_file() {
@@ -212,10 +243,10 @@ pub fn obtain(
     }
     let entry = CacheEntry {
         format: CACHE_FORMAT.to_string(),
-        key: key.clone(),
+        key: key.to_string(),
         model_type: opts.model_type.name().to_string(),
         languages: (langs.0.to_string(), langs.1.to_string()),
-        trained_pairs: trained.pairs,
+        trained_pairs,
         files: sums,
         training: inputs.iter().map(|p| p.to_path_buf()).collect(),
     };
@@ -223,15 +254,10 @@ pub fn obtain(
         .map_err(|e| Error::Data(format!("aligner cache entry: {e}")))?;
     text.push('\n');
     ldd_io::output::write_bytes_atomic(
-        &crate::layout::aligner_cache_entry(dir, &key),
+        &crate::layout::aligner_cache_entry(dir, key),
         text.as_bytes(),
     )?;
-    Ok(Obtained {
-        trained,
-        files: Some(prefix),
-        origin: Origin::Trained,
-        seconds: start.elapsed().as_secs_f64(),
-    })
+    Ok(())
 }
 
 /// The files of the model saved under `prefix` with `opts`.

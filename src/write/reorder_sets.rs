@@ -119,17 +119,7 @@ fn reorder_sets(
     write_corpus_files(root, &files, first, pairs, alignments, post, measures)?;
 
     let thresholds = r.thresholds();
-    let mut writers = Vec::new();
-    for b in &thresholds {
-        let bucket = layout::bucket(false, *b);
-        let mut f = SetFiles::new(reorder::NAME, &bucket, langs.0, langs.1);
-        f.marked_target = Some(layout::set_file(
-            reorder::NAME,
-            &bucket,
-            &layout::marked(langs.1),
-        ));
-        writers.push(SetWriter::create(root, f)?);
-    }
+    let mut writers = set_writers(root, &thresholds, langs)?;
     let mut input = corpus.open()?;
     let mut line = Line::default();
     let mut k = 0usize;
@@ -186,4 +176,21 @@ fn reorder_sets(
         files,
     };
     Ok((sets, info))
+}
+
+/// A writer of each reorder set `reorder/geK` (K in `thresholds`), with its marked target
+/// side.
+fn set_writers(root: &Path, thresholds: &[u32], langs: (&str, &str)) -> Result<Vec<SetWriter>> {
+    let mut writers = Vec::new();
+    for b in thresholds {
+        let bucket = layout::bucket(false, *b);
+        let mut f = SetFiles::new(reorder::NAME, &bucket, langs.0, langs.1);
+        f.marked_target = Some(layout::set_file(
+            reorder::NAME,
+            &bucket,
+            &layout::marked(langs.1),
+        ));
+        writers.push(SetWriter::create(root, f)?);
+    }
+    Ok(writers)
 }

@@ -155,12 +155,6 @@ fn the_file_graph_sees_calls_and_types_across_files() {
 }
 
 #[test]
-#[ignore = "issue 56 (item 2): 14 circles inside a room today: src/cli/<cmd>.rs ⇄ \
-            src/cli/plan/<cmd>.rs for align, contrast, corpora, detection, extract, judge, \
-            languages, merge, mqm, parse, permute, report, score (the handler calls its \
-            plan, the plan takes the handler's argument struct); and src/report/render.rs, items.rs, \
-            latex.rs ⇄ src/report/html/{mod,distances,examples,findings,scores,settings,\
-            sizes}.rs (render calls html::page, html's files take render::Views)"]
 fn no_import_circle_inside_a_room() {
     let found = circles(&file_graph());
     assert!(

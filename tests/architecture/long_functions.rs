@@ -193,33 +193,6 @@ fn the_long_function_allow_list_names_long_functions() {
 }
 
 #[test]
-#[ignore = "issue 56 (item 1): 50 non-test functions over 80 lines today (file:function \
-            lines): src/judge/mqm.rs:judge_mqm 302, src/score/mod.rs:score_sets 254, \
-            src/judge/tally.rs:tally_sheets 241, src/printer/scores.rs:render_table 198, \
-            src/report/html/settings.rs:settings 181, crates/align/src/lexicon.rs:first_pass \
-            179, src/report/chart/score.rs:scores 178, src/merge/join.rs:write 170, \
-            crates/align/src/gold.rs:read_gold 159, crates/parse/src/cache.rs:assemble 145, \
-            src/permute/mod.rs:permute_corpus 139, src/report/inputs.rs:loci 139, \
-            crates/io/src/download.rs:download 137, \
-            crates/parse/src/cache.rs:get_or_parse_waited 134, src/contrast/mod.rs:items \
-            134, src/format/judged.rs:parse 132, src/report/latex.rs:tables 129, \
-            crates/conllu/src/reader.rs:parse_block 125, src/contrast/mod.rs:files 122, \
-            src/align/cache.rs:obtain 119, crates/eval/src/mecab.rs:load 113, \
-            src/merge/check.rs:check 111, src/report/items.rs:section 109, \
-            crates/eval/src/controls.rs:sample_controls 106, src/score/locus.rs:evaluate \
-            105, crates/align/src/hmm.rs:joint 104, src/contrast/mod.rs:variants 103, \
-            src/printer/mqm.rs:render_mqm 103, src/report/html/annotation.rs:annotation 103, \
-            crates/parse/src/stream.rs:run_pipeline 101, src/printer/align.rs:describe 98, \
-            src/report/chart/bars.rs:histogram 98, src/judge/sheets.rs:sample 95, \
-            src/report/inputs.rs:read 95, src/score/merge.rs:merge 93, \
-            crates/align/src/symmetrize.rs:symmetrize 92, crates/align/src/index.rs:build \
-            91, src/score/evaluate.rs:set_rows 91, crates/conllu/src/model.rs:check_tree 90, \
-            src/format/locus.rs:parse 90, src/report/chart/line.rs:lines 86, \
-            src/write/reorder_sets.rs:reorder_sets 86, src/printer/judge.rs:render_tally 85, \
-            crates/io/src/cleanup.rs:claim 84, src/judge/sheets.rs:build 84, \
-            src/report/html/mod.rs:page 84, src/score/stats.rs:line_stats 84, \
-            src/score/merge.rs:with_earlier 83, src/report/html/scores.rs:score_figures 81, \
-            src/report/html/scores.rs:scores 81"]
 fn no_function_over_80_lines() {
     let long = long_functions();
     assert!(
