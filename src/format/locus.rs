@@ -24,6 +24,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::cells::Cells;
 use super::tsv_cell as cell;
 use crate::error::{Error, Result};
 
@@ -157,35 +158,7 @@ impl Locus {
     }
 }
 
-/// The cells of one row being read, and where it is (for errors).
-struct Cells<'a> {
-    c: Vec<&'a str>,
-    path: &'a Path,
-    line: u64,
-}
-
 impl Cells<'_> {
-    /// An error in column `what`.
-    fn bad(&self, what: &str, m: String) -> Error {
-        Error::input(self.path, self.line, format!("column `{what}`: {m}"))
-    }
-
-    fn number(&self, k: usize, what: &str) -> Result<u64> {
-        self.c[k].parse().map_err(|_| {
-            self.bad(
-                what,
-                format!(
-                    "not a whole number: `{}`",
-                    ldd_io::error::quote(self.c[k], 40)
-                ),
-            )
-        })
-    }
-
-    fn small(&self, k: usize, what: &str) -> Result<u32> {
-        u32::try_from(self.number(k, what)?).map_err(|_| self.bad(what, "too large".into()))
-    }
-
     /// Reference tokens from three columns from `k`: positions, words, confidences.
     fn ref_tokens(&self, k: usize, what: &str) -> Result<Vec<RefToken>> {
         let pos: Vec<&str> = self.c[k].split_whitespace().collect();

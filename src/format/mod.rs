@@ -44,6 +44,7 @@
 //! by `tests/golden/*.manifest-fields`
 
 pub mod aligner;
+mod cells;
 pub mod command;
 pub mod contrast;
 pub mod detection;

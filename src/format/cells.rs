@@ -1,0 +1,41 @@
+//! The cells of one tab-separated row being read, with where it is, for the errors of the
+//! readers of `judged` and `locus` rows: an error names the file, the line and the column.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// The cells of one row being read, and where it is (for errors).
+pub(super) struct Cells<'a> {
+    /// The cells, in column order.
+    pub(super) c: Vec<&'a str>,
+    /// The file the row is in.
+    pub(super) path: &'a Path,
+    /// Its line (1-based).
+    pub(super) line: u64,
+}
+
+impl Cells<'_> {
+    /// An error in column `what`.
+    pub(super) fn bad(&self, what: &str, m: String) -> Error {
+        Error::input(self.path, self.line, format!("column `{what}`: {m}"))
+    }
+
+    /// Cell `k` (column `what`) as a whole number.
+    pub(super) fn number(&self, k: usize, what: &str) -> Result<u64> {
+        self.c[k].parse().map_err(|_| {
+            self.bad(
+                what,
+                format!(
+                    "not a whole number: `{}`",
+                    ldd_io::error::quote(self.c[k], 40)
+                ),
+            )
+        })
+    }
+
+    /// Cell `k` (column `what`) as a whole number that fits 32 bits.
+    pub(super) fn small(&self, k: usize, what: &str) -> Result<u32> {
+        u32::try_from(self.number(k, what)?).map_err(|_| self.bad(what, "too large".into()))
+    }
+}
