@@ -12,6 +12,8 @@
 //!   command line).
 //! - [`manifest`]: `manifest.json` and `summary.csv`, written by `extract` and `merge`,
 //!   read by `score`, `slice`, `compare`, `merge` and `report`.
+//! - `cells`: one tab-separated row's cells as the readers of `judged` and `locus` rows
+//!   read them (an error names the file, the line and the column).
 //! - [`contrast`]: `contrast`'s `items.jsonl` and `contrast.json`.
 //! - [`detection`]: `check-detection`'s JSON (`--json`) and the figures it records for the
 //!   registry (`--record`, the built-in `config/detection.toml`, read by `languages`).
