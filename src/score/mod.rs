@@ -254,7 +254,7 @@ pub fn score_sets(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         false => None,
     };
     let (stats, tokenized) = read_systems(l, args, &references, &defs, &metrics, &mut systems)?;
-    let read = Read {
+    let read = ReadInputs {
         reference,
         references: references.len(),
         extra_references,
@@ -265,15 +265,17 @@ pub fn score_sets(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         systems,
         stats,
     };
+    let (scores, judgements) = evaluate_all(l, args, read)?;
     Ok(Scored {
+        scores,
+        judgements,
         tokenized,
-        ..evaluate_all(l, args, read)?
     })
 }
 
 /// What `score` read before evaluating: the references, the metrics, the systems' per-line
 /// statistics, the contrastive scores.
-struct Read {
+struct ReadInputs {
     reference: PathBuf,
     references: usize,
     extra_references: Vec<crate::format::scores::ReferenceFile>,
@@ -287,8 +289,13 @@ struct Read {
 
 /// Every metric evaluated on every set, its controls and the corpus, for every system
 /// (the registry's and segment-level metrics, then the contrastive ones, then locus
-/// accuracy), and the scores assembled (no tokenized files named).
-fn evaluate_all(l: &Loaded, args: &ScoreOptions, read: Read) -> Result<Scored> {
+/// accuracy), and the scores assembled, with the text of `scores.loci.tsv` when locus
+/// accuracy was asked for.
+fn evaluate_all(
+    l: &Loaded,
+    args: &ScoreOptions,
+    read: ReadInputs,
+) -> Result<(Scores, Option<String>)> {
     let sig = &args.significance;
     let method = (read.systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
     let ctx = signature::Context::new(l, sig, method, read.references);
@@ -348,11 +355,7 @@ fn evaluate_all(l: &Loaded, args: &ScoreOptions, read: Read) -> Result<Scored> {
             .into_iter()
             .collect(),
     };
-    Ok(Scored {
-        scores,
-        judgements: judgements.map(|(text, _)| text),
-        tokenized: Vec::new(),
-    })
+    Ok((scores, judgements.map(|(text, _)| text)))
 }
 
 /// The metrics of the per-line statistics (the registry's, then the segment-level ones)
@@ -360,7 +363,7 @@ fn evaluate_all(l: &Loaded, args: &ScoreOptions, read: Read) -> Result<Scored> {
 /// order; and locus accuracy's record, when it is asked for (evaluated later).
 fn evaluate_columns(
     args: &ScoreOptions,
-    read: &Read,
+    read: &ReadInputs,
     ev: &evaluate::Evaluator<'_>,
     ctx: &signature::Context,
 ) -> Result<(Vec<Metric>, PerMetric, Option<Metric>)> {
