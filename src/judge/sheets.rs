@@ -277,18 +277,8 @@ fn sample_cell(
     // The words of their trees, which the systems' outputs are aligned to.
     if !o.hyps.is_empty() {
         let ids: std::collections::BTreeSet<u32> = keyed.iter().map(|r| r.id as u32).collect();
-        crate::read::sets::tree_columns(
-            l,
-            k,
-            |id| ids.contains(&id),
-            trees,
-            |s| {
-                s.words
-                    .iter()
-                    .map(|w| (w.form.to_string(), w.upos.to_string()))
-                    .unzip()
-            },
-        )?;
+        let wanted = |id| ids.contains(&id);
+        crate::read::sets::tree_columns(l, k, wanted, trees, locus::word_columns)?;
     }
     let items = keyed.into_iter().zip(orders).map(|(r, order)| {
         let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);

@@ -336,6 +336,14 @@ pub struct SetLoci {
     pub rows: Vec<Locus>,
 }
 
+/// A tree's words and their parts of speech, in order: what locus judgements align to.
+pub fn word_columns(s: &ldd_conllu::Sentence<'_>) -> (Vec<String>, Vec<String>) {
+    s.words
+        .iter()
+        .map(|w| (w.form.to_string(), w.upos.to_string()))
+        .unzip()
+}
+
 /// The loci of a sets directory and the trees of their lines ([`read_loci`]).
 #[derive(Debug, Clone)]
 pub struct Loci {
@@ -361,18 +369,7 @@ pub fn read_loci(l: &Loaded) -> Result<Loci> {
             continue;
         };
         if !rows.is_empty() {
-            tree_columns(
-                l,
-                k,
-                |_| true,
-                &mut trees,
-                |s| {
-                    s.words
-                        .iter()
-                        .map(|w| (w.form.to_string(), w.upos.to_string()))
-                        .unzip()
-                },
-            )?;
+            tree_columns(l, k, |_| true, &mut trees, word_columns)?;
         }
         sets.push(SetLoci { unit: k, rows });
     }
