@@ -40,7 +40,7 @@ pub fn contrast(args: &ContrastArgs) -> Result<ContrastPlan> {
 }
 
 impl ContrastPlan {
-    /// The library's options for the sets `loaded`: `--target-model` loaded for their target
+    /// The library's options for the `loaded` sets: `--target-model` loaded for their target
     /// language.
     pub fn options(self, loaded: &Loaded) -> Result<ContrastOptions> {
         let tagger = match &self.target_model {
