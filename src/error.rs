@@ -204,39 +204,39 @@ impl Error {
 }
 
 impl From<ldd_io::Error> for Error {
-    fn from(e: ldd_io::Error) -> Self {
-        match e {
+    fn from(error: ldd_io::Error) -> Self {
+        match error {
             ldd_io::Error::Io { path, source } => Error::Io { path, source },
             ldd_io::Error::Input { path, line, msg } => Error::Input { path, line, msg },
             ldd_io::Error::Refused(m) => Error::Config(m),
-            e @ ldd_io::Error::InUse { .. } => Error::Busy(e.to_string()),
+            error @ ldd_io::Error::InUse { .. } => Error::Busy(error.to_string()),
         }
     }
 }
 
 impl From<ParseError> for Error {
-    fn from(e: ParseError) -> Self {
-        match e {
-            ParseError::File(e) => e.into(),
+    fn from(error: ParseError) -> Self {
+        match error {
+            ParseError::File(error) => error.into(),
             ParseError::ModelNotFound(m) => Error::Resource(m),
             ParseError::NoModelsDir | ParseError::ModelLoad { .. } => {
-                Error::Resource(e.to_string())
+                Error::Resource(error.to_string())
             }
             ParseError::Io { path, source, .. } => Error::Io { path, source },
             ParseError::Output(source) => Error::Io {
                 path: PathBuf::from("(parsed CoNLL-U output)"),
                 source,
             },
-            ParseError::Input { .. } | ParseError::Udpipe { .. } => Error::Data(e.to_string()),
+            ParseError::Input { .. } | ParseError::Udpipe { .. } => Error::Data(error.to_string()),
             other => Error::Resource(other.to_string()),
         }
     }
 }
 
 impl From<AlignError> for Error {
-    fn from(e: AlignError) -> Self {
-        match e {
-            AlignError::File(e) => e.into(),
+    fn from(error: AlignError) -> Self {
+        match error {
+            AlignError::File(error) => error.into(),
             AlignError::Io { path, source } => Error::io(&path, source),
             other => Error::Data(other.to_string()),
         }

@@ -109,8 +109,8 @@ pub fn rate(per_sec: f64) -> String {
 }
 
 /// A duration as `m:ss`, or `h:mm:ss` from an hour.
-pub fn clock(d: Duration) -> String {
-    let t = d.as_secs();
+pub fn clock(duration: Duration) -> String {
+    let t = duration.as_secs();
     let (h, m, s) = (t / 3600, t / 60 % 60, t % 60);
     if h > 0 {
         format!("{h}:{m:02}:{s:02}")
@@ -120,8 +120,8 @@ pub fn clock(d: Duration) -> String {
 }
 
 /// A count with thousands separated by commas: `13,000`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
+pub fn thousands(count: u64) -> String {
+    let digits = count.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -171,12 +171,12 @@ impl indicatif::TermLike for Log {
     fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
         Ok(())
     }
-    fn write_line(&self, s: &str) -> std::io::Result<()> {
-        self.write_str(s)
+    fn write_line(&self, text: &str) -> std::io::Result<()> {
+        self.write_str(text)
     }
-    fn write_str(&self, s: &str) -> std::io::Result<()> {
+    fn write_str(&self, text: &str) -> std::io::Result<()> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        st.0.push_str(s);
+        st.0.push_str(text);
         Ok(())
     }
     fn clear_line(&self) -> std::io::Result<()> {

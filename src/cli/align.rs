@@ -7,8 +7,8 @@ use ldd_sets::printer;
 use super::args::align::AlignCmdArgs;
 use super::plan;
 
-pub fn align(a: AlignCmdArgs) -> Result<()> {
-    let p = plan::align(&a)?;
+pub fn align(args: AlignCmdArgs) -> Result<()> {
+    let p = plan::align(&args)?;
     let report = align_corpus(&p.run)?;
     let (Some((gold, s)), Some((path, _))) = (report.gold, &p.run.gold) else {
         return Ok(());

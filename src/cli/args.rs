@@ -341,22 +341,22 @@ pub fn system_parser() -> impl clap::builder::TypedValueParser<Value = SystemArg
 }
 
 /// Parses a [`SystemArg`] from `FILE` or `NAME=FILE`.
-pub fn parse_system(s: &str) -> std::result::Result<SystemArg, String> {
-    let split = s.split_once('=').filter(|(name, _)| {
+pub fn parse_system(value: &str) -> std::result::Result<SystemArg, String> {
+    let split = value.split_once('=').filter(|(name, _)| {
         let mut c = name.chars();
         c.next().is_some_and(|f| f.is_ascii_alphanumeric())
             && c.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
     });
     let (name, path) = match split {
         Some((name, path)) => (Some(name.to_string()), path),
-        None => (None, s),
+        None => (None, value),
     };
     if path.is_empty() {
-        return Err(format!("expected FILE or NAME=FILE (got `{s}`)"));
+        return Err(format!("expected FILE or NAME=FILE (got `{value}`)"));
     }
     Ok(SystemArg {
         name,
         path: PathBuf::from(path),
-        given: s.to_string(),
+        given: value.to_string(),
     })
 }

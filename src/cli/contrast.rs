@@ -9,8 +9,8 @@ use ldd_sets::read::sets::load;
 use super::args::contrast::ContrastArgs;
 use super::plan;
 
-pub fn contrast(a: ContrastArgs) -> Result<()> {
-    let p = plan::contrast(&a)?;
+pub fn contrast(args: ContrastArgs) -> Result<()> {
+    let p = plan::contrast(&args)?;
     let quiet = p.quiet;
     let l = load(&p.sets)?;
     let o = p.options(&l)?;

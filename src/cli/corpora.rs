@@ -6,7 +6,7 @@ use ldd_sets::fetch::fetch_corpora;
 use super::args::corpora::CorporaArgs;
 use super::plan;
 
-pub fn corpora(a: CorporaArgs) -> Result<()> {
-    let p = plan::corpora(&a)?;
+pub fn corpora(args: CorporaArgs) -> Result<()> {
+    let p = plan::corpora(&args)?;
     fetch_corpora(&p.pair, &p.dir, p.quiet).map(|_| ())
 }

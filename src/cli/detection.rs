@@ -9,8 +9,8 @@ use ldd_sets::parse::gold::parse_gold_text;
 use ldd_sets::printer;
 use ldd_sets::write::detection::record;
 
-pub fn check_detection(a: CheckDetectionArgs) -> Result<()> {
-    let p = plan::check_detection(&a)?;
+pub fn check_detection(args: CheckDetectionArgs) -> Result<()> {
+    let p = plan::check_detection(&args)?;
     let report = match &p.parsed {
         Some(conllu) => check(
             &p.options,

@@ -9,8 +9,8 @@ use ldd_sets::printer;
 use super::args::extract::{ExtractArgs, RunArgs};
 use super::plan;
 
-pub fn extract(a: ExtractArgs) -> Result<()> {
-    let p = plan::extract(&a)?;
+pub fn extract(args: ExtractArgs) -> Result<()> {
+    let p = plan::extract(&args)?;
     let quiet = p.quiet;
     let corpus = OneCorpus {
         source: p.source,
@@ -48,8 +48,8 @@ pub fn extract(a: ExtractArgs) -> Result<()> {
     Ok(())
 }
 
-pub fn run(a: RunArgs) -> Result<()> {
-    let p = plan::run(&a)?;
+pub fn run(args: RunArgs) -> Result<()> {
+    let p = plan::run(&args)?;
     let quiet = p.quiet;
     let jobs = corpus_jobs(&p.stages.pair, &p.corpora, p.only.as_deref(), &p.out)?;
     let parsing = Parsing {

@@ -14,8 +14,8 @@ use super::args::judge::{SheetsArgs, TallyArgs};
 use super::args::Common;
 use super::plan;
 
-pub fn sheets(a: SheetsArgs) -> Result<()> {
-    let p = plan::sheets(&a)?;
+pub fn sheets(args: SheetsArgs) -> Result<()> {
+    let p = plan::sheets(&args)?;
     // The outputs are claimed and checked before any work.
     let mut inputs: Vec<&Path> = p.options.hyps.iter().map(PathBuf::as_path).collect();
     inputs.retain(|p| !ldd_io::is_stdin(p));
@@ -34,11 +34,11 @@ pub fn sheets(a: SheetsArgs) -> Result<()> {
     Ok(())
 }
 
-pub fn tally(a: TallyArgs) -> Result<()> {
-    let p = plan::tally(&a)?;
+pub fn tally(args: TallyArgs) -> Result<()> {
+    let p = plan::tally(&args)?;
     let r = tally_sheets(&p.options)?;
     if let Some(dir) = &p.out {
-        let inputs = Common::inputs(&a);
+        let inputs = Common::inputs(&args);
         write_tally(&r, dir, &inputs)?;
     }
     if !p.quiet {

@@ -6,8 +6,8 @@ use ldd_sets::printer;
 use super::args::languages::LanguagesArgs;
 use super::plan;
 
-pub fn languages(a: LanguagesArgs) -> Result<()> {
-    let p = plan::languages(&a)?;
+pub fn languages(args: LanguagesArgs) -> Result<()> {
+    let p = plan::languages(&args)?;
     match p.language {
         Some(lang) => printer::out(&printer::languages::detail(p.registry, lang, &p.measured)),
         None => printer::out(&printer::languages::table(p.registry, &p.measured)),

@@ -7,8 +7,8 @@ use ldd_sets::printer;
 use super::args::merge::MergeArgs;
 use super::plan;
 
-pub fn merge(a: MergeArgs) -> Result<()> {
-    let p = plan::merge(&a);
+pub fn merge(args: MergeArgs) -> Result<()> {
+    let p = plan::merge(&args);
     let merged = merge_shards(&p.options)?;
     if p.quiet {
         return Ok(());

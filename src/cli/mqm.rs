@@ -10,9 +10,9 @@ use super::args::mqm::MqmArgs;
 use super::args::Common;
 use super::plan::{self, MqmPlan};
 
-pub fn mqm(a: MqmArgs) -> Result<()> {
-    let inputs = Common::inputs(&a);
-    match plan::mqm(&a)? {
+pub fn mqm(args: MqmArgs) -> Result<()> {
+    let inputs = Common::inputs(&args);
+    match plan::mqm(&args)? {
         MqmPlan::Export(p) => {
             let e = export(&p.files, p.reference_system.as_deref())?;
             let l = &p.languages;

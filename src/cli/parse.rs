@@ -7,8 +7,8 @@ use ldd_sets::pipeline::{prepare_corpus, Trees};
 use super::args::parse::ParseArgs;
 use super::plan;
 
-pub fn parse(a: ParseArgs) -> Result<()> {
-    let p = plan::parse(&a)?;
+pub fn parse(args: ParseArgs) -> Result<()> {
+    let p = plan::parse(&args)?;
     let model = find_model(p.pair.as_ref().and_then(|p| p.model.as_ref()), &p.settings)?;
     let prepared = prepare_corpus(&p.source, Trees::Parse(model.clone()), &p.settings, p.shard)?;
     match &p.out {

@@ -8,8 +8,8 @@ use ldd_sets::printer::permute::permute_summary;
 use super::args::permute::PermuteArgs;
 use super::plan;
 
-pub fn permute(a: PermuteArgs) -> Result<()> {
-    let p = plan::permute(&a)?;
+pub fn permute(args: PermuteArgs) -> Result<()> {
+    let p = plan::permute(&args)?;
     let r = permute_corpus(&p.options)?;
     if !p.quiet {
         printer::out(&permute_summary(&r, &p.options.out));

@@ -24,17 +24,17 @@ pub fn note(cli: &Command, matches: &ArgMatches) {
     }
 }
 
-/// The arguments of `cmd` that `m` read from the command line (not from defaults or the
+/// The arguments of `cmd` that `matches` read from the command line (not from defaults or the
 /// environment), in `cmd`'s order, in canonical form: `--flag` for a switch (once per
 /// count), `--flag=value` per value (joined by the option's delimiter when it has one),
 /// and the positional values last (after `--` when one of them starts with `-`). Parsing
-/// them with `cmd` gives `m`'s values again. Options whose id is in `skip` are left out.
-pub fn to_args(cmd: &Command, m: &ArgMatches, skip: &[&str]) -> Vec<String> {
+/// them with `cmd` gives `matches`'s values again. Options whose id is in `skip` are left out.
+pub fn to_args(cmd: &Command, matches: &ArgMatches, skip: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     let mut positional = Vec::new();
     for arg in cmd.get_arguments() {
         let id = arg.get_id().as_str();
-        if skip.contains(&id) || m.value_source(id) != Some(ValueSource::CommandLine) {
+        if skip.contains(&id) || matches.value_source(id) != Some(ValueSource::CommandLine) {
             continue;
         }
         let name = match (arg.get_long(), arg.get_short()) {
@@ -45,11 +45,11 @@ pub fn to_args(cmd: &Command, m: &ArgMatches, skip: &[&str]) -> Vec<String> {
         match arg.get_action() {
             ArgAction::SetTrue | ArgAction::SetFalse => out.push(name),
             ArgAction::Count => {
-                let n = m.get_count(id);
+                let n = matches.get_count(id);
                 out.extend(std::iter::repeat_n(name, usize::from(n)));
             }
             ArgAction::Set | ArgAction::Append => {
-                let Ok(Some(occurrences)) = m.try_get_raw_occurrences(id) else {
+                let Ok(Some(occurrences)) = matches.try_get_raw_occurrences(id) else {
                     continue;
                 };
                 for occ in occurrences {
@@ -104,8 +104,8 @@ pub fn non_utf8(cli: &Command, matches: &ArgMatches) -> Option<(String, String)>
     None
 }
 
-fn lossy(v: &OsStr) -> String {
-    v.to_string_lossy().into_owned()
+fn lossy(value: &OsStr) -> String {
+    value.to_string_lossy().into_owned()
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use super::plan;
 
 /// Names the output, loads the sets, gathers, renders and writes the report
 /// all-or-nothing.
-pub fn report(a: ReportArgs) -> Result<()> {
-    let p = plan::report(&a)?;
+pub fn report(args: ReportArgs) -> Result<()> {
+    let p = plan::report(&args)?;
     let opts = &p.options;
     let r = gather(
         load(&opts.sets)?,

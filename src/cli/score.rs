@@ -19,13 +19,13 @@ use ldd_sets::score::{load, score_sets};
 use super::args::score::{CompareArgs, ScoreArgs, SliceArgs};
 use super::plan;
 
-pub fn slice(a: SliceArgs) -> Result<()> {
-    let p = plan::slice(&a)?;
+pub fn slice(args: SliceArgs) -> Result<()> {
+    let p = plan::slice(&args)?;
     slice_sets(&p.sets, &p.hyp, &p.name)
 }
 
-pub fn score(a: ScoreArgs) -> Result<()> {
-    let p = plan::score(&a)?;
+pub fn score(args: ScoreArgs) -> Result<()> {
+    let p = plan::score(&args)?;
     let opts = &p.options;
     let sets = load(&p.sets)?;
     let scored = score_sets(&sets, opts)?;
@@ -79,8 +79,8 @@ pub fn score(a: ScoreArgs) -> Result<()> {
     Ok(())
 }
 
-pub fn compare(a: CompareArgs) -> Result<()> {
-    let p = plan::compare(&a);
+pub fn compare(args: CompareArgs) -> Result<()> {
+    let p = plan::compare(&args);
     let rows = compare_sets(&p.gold, &p.pred, &p.bucket)?;
     printer::out(&compare_table(&rows));
     Ok(())

@@ -182,12 +182,12 @@ fn stage(corpus: &CorpusFiles, sets: &SetOptions, out: &Output) -> Result<Stagin
     Ok(staging)
 }
 
-/// The reordering of every line of `pairs`, measured by `r` from `aligned`, for the writer.
+/// The reordering of every line of `pairs`, measured by `reorder` from `aligned`, for the writer.
 fn measured<'r>(
-    r: &'r ReorderOptions,
+    reorder: &'r ReorderOptions,
     (aligned, obtained): AlignedPairs,
     pairs: &ldd_align::Corpus,
 ) -> (&'r ReorderOptions, AlignedPairs, Vec<ldd_align::Reordering>) {
-    let measures = measure(pairs, &aligned.alignments, r.paper_compat);
-    (r, (aligned, obtained), measures)
+    let measures = measure(pairs, &aligned.alignments, reorder.paper_compat);
+    (reorder, (aligned, obtained), measures)
 }

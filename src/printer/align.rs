@@ -38,14 +38,13 @@ pub fn gold_warnings(gold: &Gold, path: &Path) -> Vec<String> {
 }
 
 /// The gold alignments read from `path` (`base`: their first index; `order`: `src-tgt`
-/// or `tgt-src`), the alignments of `options` and their scores `s`: AER, precision and
-/// recall.
+/// or `tgt-src`), the alignments of `options` and their `scores`: AER, precision and recall.
 pub fn gold_summary(
     gold: &Gold,
     path: &Path,
     (base, order): (u8, &str),
     options: &AlignOptions,
-    s: &AerScores,
+    scores: &AerScores,
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -54,8 +53,8 @@ pub fn gold_summary(
         ldd_io::error::shown(path),
         gold.format,
         gold.sentences.len(),
-        s.sure_links,
-        s.possible_links - s.sure_links,
+        scores.sure_links,
+        scores.possible_links - scores.sure_links,
         match gold.outside.len() {
             0 => String::new(),
             n => format!("; {n} outside their sentence pair, left out"),
@@ -74,12 +73,12 @@ pub fn gold_summary(
         } else {
             ""
         },
-        s.hyp_links
+        scores.hyp_links
     );
     let _ = writeln!(
         out,
         "AER {:.4}  precision {:.4}  recall {:.4}  (|A∩S| {}, |A∩P| {})",
-        s.aer, s.precision, s.recall, s.hyp_sure, s.hyp_possible
+        scores.aer, scores.precision, scores.recall, scores.hyp_sure, scores.hyp_possible
     );
     out
 }
@@ -116,9 +115,9 @@ struct Shown {
 }
 
 impl Shown {
-    fn event(&mut self, e: &Event<'_>) {
+    fn event(&mut self, event: &Event<'_>) {
         use ldd_align::Event as A;
-        match *e {
+        match *event {
             Event::Aligner(A::Pass {
                 pass,
                 passes,
@@ -140,7 +139,7 @@ impl Shown {
                 }
             }
             _ => {
-                if let Some(text) = describe(e) {
+                if let Some(text) = describe(event) {
                     self.line(&text);
                 }
             }
@@ -180,8 +179,8 @@ impl Shown {
 }
 
 /// A pass as the display names it.
-fn pass_name(p: &Pass) -> String {
-    let what = match p.stage {
+fn pass_name(pass: &Pass) -> String {
+    let what = match pass.stage {
         Stage::Count => "counting word pairs (IBM Model 1, iteration 1)".to_string(),
         Stage::Ibm1 {
             reverse,
@@ -202,17 +201,17 @@ fn pass_name(p: &Pass) -> String {
         ),
         Stage::Align => "aligning".to_string(),
     };
-    if p.passes > 1 {
-        format!("pass {}/{} ({what})", p.pass, p.passes)
+    if pass.passes > 1 {
+        format!("pass {}/{} ({what})", pass.pass, pass.passes)
     } else {
         what
     }
 }
 
 /// The line of a finished pass: its time, and (roughly: every pass like it) what is left.
-fn pass_done(p: &Pass) -> String {
-    let spent = p.start.elapsed().as_secs_f64();
-    let left = p.passes - p.pass;
+fn pass_done(pass: &Pass) -> String {
+    let spent = pass.start.elapsed().as_secs_f64();
+    let left = pass.passes - pass.pass;
     let rest = if left > 0 {
         format!(", about {} left", duration(spent * f64::from(left)))
     } else {
@@ -220,18 +219,18 @@ fn pass_done(p: &Pass) -> String {
     };
     format!(
         "ldd-sets: aligner: {} done in {:.1} s{rest}",
-        pass_name(p),
+        pass_name(pass),
         spent
     )
 }
 
 /// Seconds as `12 s`, `3 min 5 s` or `1 h 2 min`.
-fn duration(s: f64) -> String {
-    let s = s.max(0.0).round() as u64;
-    match s {
-        0..60 => format!("{s} s"),
-        60..3600 => format!("{} min {} s", s / 60, s % 60),
-        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+fn duration(seconds: f64) -> String {
+    let seconds = seconds.max(0.0).round() as u64;
+    match seconds {
+        0..60 => format!("{seconds} s"),
+        60..3600 => format!("{} min {} s", seconds / 60, seconds % 60),
+        _ => format!("{} h {} min", seconds / 3600, seconds % 3600 / 60),
     }
 }
 
@@ -275,8 +274,8 @@ fn too_long(pairs: u64, max_tokens: usize, model: ModelType, huge: u64) -> Strin
 }
 
 /// The line of every event but the passes'.
-fn describe(e: &Event<'_>) -> Option<String> {
-    Some(match *e {
+fn describe(event: &Event<'_>) -> Option<String> {
+    Some(match *event {
         Event::Read {
             pairs,
             tokens,

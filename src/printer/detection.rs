@@ -10,13 +10,13 @@ use ldd_io::error::escape;
 use crate::format::detection::{DetectionReport, Estimate, Instance, PhenomenonResult, WordInfo};
 
 /// A value with 3 decimals, `-` when undefined.
-fn num(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"))
+fn num(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"))
 }
 
 /// `0.875 [0.71, 0.95]`.
-fn estimate(e: &Estimate) -> String {
-    match (e.value, e.low, e.high) {
+fn estimate(estimate: &Estimate) -> String {
+    match (estimate.value, estimate.low, estimate.high) {
         (Some(v), Some(l), Some(h)) => format!("{v:.3} [{l:.2}, {h:.2}]"),
         (v, _, _) => num(v),
     }
@@ -24,32 +24,32 @@ fn estimate(e: &Estimate) -> String {
 
 /// The table of a report, then up to `show` misses and `show` false hits per phenomenon
 /// (none with 0).
-pub fn table(r: &DetectionReport, show: usize) -> String {
+pub fn table(report: &DetectionReport, show: usize) -> String {
     let mut t = String::new();
-    let [first, last] = r.lines;
+    let [first, last] = report.lines;
     let _ = writeln!(
         t,
         "detection against gold trees: {}, sentences {first}-{last} ({}), {}",
-        escape(&r.gold),
+        escape(&report.gold),
         if last >= first { last - first + 1 } else { 0 },
-        match &r.model {
+        match &report.model {
             Some(m) => format!("parsed by {}", escape(m)),
-            None => format!("parse given: {}", escape(&r.parsed)),
+            None => format!("parse given: {}", escape(&report.parsed)),
         }
     );
     let _ = writeln!(
         t,
         "rules: {}, for `{}`, on the parse; reference: {}, on the gold trees\n",
-        escape(&r.rules),
-        escape(&r.language),
-        escape(&r.reference)
+        escape(&report.rules),
+        escape(&report.language),
+        escape(&report.reference)
     );
     let _ = writeln!(
         t,
         "{:<24} {:>5} {:>6} {:>7}  {:<20} {:<20} {:<20} bucket right",
         "phenomenon", "gold", "found", "correct", "precision", "recall", "F1"
     );
-    for p in &r.phenomena {
+    for p in &report.phenomena {
         let bucket = if p.correct == 0 {
             "-".to_string()
         } else {
@@ -77,11 +77,11 @@ pub fn table(r: &DetectionReport, show: usize) -> String {
         "{:.0}% intervals: Wilson (precision, recall), percentile bootstrap over sentences \
          (F1, 1000 resamples); bucket right: correct instances whose distance falls in the \
          same eqK set (all above {} alike)",
-        100.0 * r.confidence,
-        r.max_distance
+        100.0 * report.confidence,
+        report.max_distance
     );
     if show > 0 {
-        for p in &r.phenomena {
+        for p in &report.phenomena {
             listing(&mut t, p, show);
         }
     }
@@ -89,10 +89,10 @@ pub fn table(r: &DetectionReport, show: usize) -> String {
 }
 
 /// A phenomenon's misses and false hits, at most `show` of each.
-fn listing(t: &mut String, p: &PhenomenonResult, show: usize) {
+fn listing(out: &mut String, phenomenon: &PhenomenonResult, show: usize) {
     let kinds = [
-        ("misses", "gold", "parse", &p.misses),
-        ("false hits", "parse", "gold", &p.false_hits),
+        ("misses", "gold", "parse", &phenomenon.misses),
+        ("false hits", "parse", "gold", &phenomenon.false_hits),
     ];
     for (what, this, other, list) in kinds {
         if list.is_empty() {
@@ -104,26 +104,31 @@ fn listing(t: &mut String, p: &PhenomenonResult, show: usize) {
         } else {
             String::new()
         };
-        let _ = writeln!(t, "\n{}: {} {what}{more}", escape(&p.name), list.len());
+        let _ = writeln!(
+            out,
+            "\n{}: {} {what}{more}",
+            escape(&phenomenon.name),
+            list.len()
+        );
         for i in &list[..shown] {
-            let _ = writeln!(t, "  {}", instance(i, this, other));
+            let _ = writeln!(out, "  {}", instance(i, this, other));
         }
     }
 }
 
 /// `form/UPOS/XPOS`.
-fn word(w: &WordInfo) -> String {
+fn word(word: &WordInfo) -> String {
     format!(
         "{}/{}/{}",
-        escape(&w.form),
-        escape(&w.upos),
-        escape(&w.xpos)
+        escape(&word.form),
+        escape(&word.upos),
+        escape(&word.xpos)
     )
 }
 
 /// One miss or false hit: `line 12  gold: an –compound:prt→ kam (d=3) | parse: an –case→ Bahnhof`.
-fn instance(i: &Instance, this: &str, other: &str) -> String {
-    let theirs = match &i.other {
+fn instance(instance: &Instance, this: &str, other: &str) -> String {
+    let theirs = match &instance.other {
         None => "no word at these characters (tokenized otherwise)".to_string(),
         Some(a) => format!(
             "{} -{}-> {}",
@@ -134,31 +139,31 @@ fn instance(i: &Instance, this: &str, other: &str) -> String {
     };
     format!(
         "line {:<5} {this}: {} -{}-> {} (d={}) | {other}: {theirs}",
-        i.line,
-        word(&i.dependent),
-        escape(&i.dependent.deprel),
-        word(&i.head),
-        i.distance
+        instance.line,
+        word(&instance.dependent),
+        escape(&instance.dependent.deprel),
+        word(&instance.head),
+        instance.distance
     )
 }
 
 /// The note of the parse: how many sentences of the gold file, parsed or found in the
 /// cache, by which model.
-pub fn parsed(gold: &std::path::Path, sentences: u64, p: &crate::parse::Parsed) -> String {
-    let what = match p.outcome {
+pub fn parsed(gold: &std::path::Path, sentences: u64, parsed: &crate::parse::Parsed) -> String {
+    let what = match parsed.outcome {
         ldd_parse::CacheOutcome::Hit => "found in the parse cache".to_string(),
-        ldd_parse::CacheOutcome::Parsed => format!("parsed in {:.1} s", p.seconds),
+        ldd_parse::CacheOutcome::Parsed => format!("parsed in {:.1} s", parsed.seconds),
         ldd_parse::CacheOutcome::Resumed { from_line } => {
             format!(
                 "parsed in {:.1} s (resumed at sentence {from_line})",
-                p.seconds
+                parsed.seconds
             )
         }
     };
     format!(
         "ldd-sets: the text of {sentences} sentences of {} with {}: {what}",
         ldd_io::error::shown(gold),
-        ldd_io::error::shown(&p.model)
+        ldd_io::error::shown(&parsed.model)
     )
 }
 

@@ -16,10 +16,10 @@ use crate::view::Sizes;
 use crate::write::later::Later;
 
 /// The summary table of one extraction.
-pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
+pub fn extract_summary(report: &ExtractReport, secs: f64) -> String {
     let mut out = String::new();
-    let max = r.max_distance;
-    if let Some(s) = &r.shard {
+    let max = report.max_distance;
+    if let Some(s) = &report.shard {
         let _ = writeln!(
             out,
             "shard {} of the corpus: lines {}..{} of {} (merge the shards with `ldd-sets merge`; \
@@ -33,15 +33,15 @@ pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
     let _ = writeln!(
         out,
         "{} lines ({} empty, {} source words) in {secs:.2} s; sets in {}",
-        r.corpus.lines,
-        r.corpus.empty_lines,
-        r.corpus.source_words,
-        ldd_io::error::shown(&r.out)
+        report.corpus.lines,
+        report.corpus.empty_lines,
+        report.corpus.source_words,
+        ldd_io::error::shown(&report.out)
     );
-    if let Some(a) = &r.aligner {
+    if let Some(a) = &report.aligner {
         let _ = writeln!(out, "{}", aligner_line(a, ""));
     }
-    let sizes = Sizes::of(&r.sets);
+    let sizes = Sizes::of(&report.sets);
     for (title, exact) in [
         ("sentences with a pair at distance >= d", false),
         ("sentences with a pair at distance = d", true),
@@ -52,7 +52,7 @@ pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
             header.push_str(&format!(" {:>7}", layout::bucket(exact, d)));
         }
         let _ = writeln!(out, "{header}");
-        for p in &r.phenomena {
+        for p in &report.phenomena {
             let mut row = format!("{p:<24}");
             let sets = sizes.row(p);
             for d in 0..=max {
@@ -63,7 +63,7 @@ pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
             let _ = writeln!(out, "{row}");
         }
     }
-    if let Some(info) = &r.reorder {
+    if let Some(info) = &report.reorder {
         let paper = if info.options.paper_compat {
             ", --paper-compat: distance > K"
         } else {
@@ -95,50 +95,50 @@ pub fn extract_summary(r: &ExtractReport, secs: f64) -> String {
 
 /// The notes on how the trees matched their corpus lines: normalised, tolerated, or not
 /// checked (`--trust-conllu`), one line each, when there were such lines.
-pub fn tree_notes(c: &CorpusStats) -> Vec<String> {
+pub fn tree_notes(stats: &CorpusStats) -> Vec<String> {
     let mut notes = Vec::new();
-    if c.normalised_lines > 0 {
+    if stats.normalised_lines > 0 {
         notes.push(format!(
             "ldd-sets: {} of {} trees matched their corpus line only after normalisation \
              (tokenizer escapes, Unicode, case; docs/usage.md, \"Bring your own parse\")",
-            c.normalised_lines, c.lines
+            stats.normalised_lines, stats.lines
         ));
     }
-    if c.tolerated_lines > 0 {
+    if stats.tolerated_lines > 0 {
         notes.push(format!(
             "ldd-sets: {} of {} trees differ from their corpus line in small places ({} in \
              all, each of at most two letters or digits: a parser's rewriting, e.g. `it is` \
              for `'tis`); tolerated, and counted in the manifest (corpus.tolerated_lines, \
              corpus.tolerated_places)",
-            c.tolerated_lines,
-            c.lines,
-            c.tolerated_places.max(c.tolerated_lines)
+            stats.tolerated_lines,
+            stats.lines,
+            stats.tolerated_places.max(stats.tolerated_lines)
         ));
     }
-    if c.glued_comments > 0 {
+    if stats.glued_comments > 0 {
         notes.push(format!(
             "ldd-sets: {} of {} trees have their `# sent_id` comment glued to their first word \
              line, with no line break (as the paper's published parses have them); read as \
              the two lines they stand for, and counted in the manifest (corpus.glued_comments)",
-            c.glued_comments, c.lines
+            stats.glued_comments, stats.lines
         ));
     }
-    if c.unchecked_lines > 0 {
+    if stats.unchecked_lines > 0 {
         notes.push(format!(
             "ldd-sets: --trust-conllu: {} trees were not checked against their corpus line",
-            c.unchecked_lines
+            stats.unchecked_lines
         ));
     }
     notes
 }
 
 /// `run`'s line when it starts on a corpus.
-pub fn corpus_starting(c: &LocalCorpus) -> String {
+pub fn corpus_starting(corpus: &LocalCorpus) -> String {
     format!(
         "ldd-sets: corpus {} ({} -> {})",
-        c.name,
-        ldd_io::error::shown(&c.source),
-        ldd_io::error::shown(&c.target)
+        corpus.name,
+        ldd_io::error::shown(&corpus.source),
+        ldd_io::error::shown(&corpus.target)
     )
 }
 
@@ -169,9 +169,9 @@ pub fn run_timing(run: &RunReport) -> String {
 }
 
 /// What obtaining the aligner did, in one line (`once` after "trained" for `run`).
-fn aligner_line(a: &AlignerSummary, once: &str) -> String {
-    let (pairs, secs) = (a.pairs, a.seconds);
-    let what = match a.origin {
+fn aligner_line(aligner: &AlignerSummary, once: &str) -> String {
+    let (pairs, secs) = (aligner.pairs, aligner.seconds);
+    let what = match aligner.origin {
         Origin::Trained => format!("trained {once}on {pairs} sentence pairs, in {secs:.2} s"),
         Origin::Cached => format!(
             "loaded from the aligner cache in {secs:.2} s, not trained again (trained before \
@@ -187,8 +187,8 @@ fn aligner_line(a: &AlignerSummary, once: &str) -> String {
 
 /// What became of the files later commands had added to the previous output (kept:
 /// the sets are unchanged; dropped: `--replace`), or `None`.
-pub fn later_note(r: &ExtractReport) -> Option<String> {
-    let (files, what) = match &r.later {
+pub fn later_note(report: &ExtractReport) -> Option<String> {
+    let (files, what) = match &report.later {
         Later::None => return None,
         Later::Kept(f) => (f, "kept: the sets are unchanged"),
         Later::Dropped(f) => (f, "dropped with the earlier sets (--replace)"),
@@ -196,7 +196,7 @@ pub fn later_note(r: &ExtractReport) -> Option<String> {
     let shown: Vec<&str> = files.iter().take(6).map(String::as_str).collect();
     Some(format!(
         "ldd-sets: note: the files later commands made in {} ({}{}) were {what}",
-        ldd_io::error::shown(&r.out),
+        ldd_io::error::shown(&report.out),
         shown.join(", "),
         if files.len() > shown.len() {
             ", ..."
@@ -233,13 +233,13 @@ next: score your systems' translations of the corpus, then see it all:
 
 /// `merge`'s line about one merged output (with its newline): its shards, lines, sets
 /// and controls.
-pub fn merge_summary(m: &Merged) -> String {
-    let c = &m.manifest.corpus;
-    let shards = match &m.manifest.shard {
+pub fn merge_summary(merged: &Merged) -> String {
+    let c = &merged.manifest.corpus;
+    let shards = match &merged.manifest.shard {
         Some(ShardRecord::Merged(s)) => s.count,
         _ => 0,
     };
-    let controls = m
+    let controls = merged
         .manifest
         .controls
         .iter()
@@ -249,11 +249,14 @@ pub fn merge_summary(m: &Merged) -> String {
     format!(
         "{}merged {shards} shards: {} lines ({} empty, {} source words), {} sets, {controls} \
          controls per set; sets in {}\n",
-        m.name.as_ref().map_or(String::new(), |n| format!("{n}: ")),
+        merged
+            .name
+            .as_ref()
+            .map_or(String::new(), |n| format!("{n}: ")),
         c.lines,
         c.empty_lines,
         c.source_words,
-        m.manifest.sets.len(),
-        ldd_io::error::shown(&m.out)
+        merged.manifest.sets.len(),
+        ldd_io::error::shown(&merged.out)
     )
 }

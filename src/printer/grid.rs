@@ -5,24 +5,24 @@
 /// read them in a terminal).
 pub const COLUMNS: usize = 100;
 
-/// The width of `s` on a terminal, in characters (`Δ`, `±` and `…` are one each).
-pub fn width(s: &str) -> usize {
-    s.chars().count()
+/// The width of `text` on a terminal, in characters (`Δ`, `±` and `…` are one each).
+pub fn width(text: &str) -> usize {
+    text.chars().count()
 }
 
-/// `s` cut to `max` characters by a `…` in its middle, so that names sharing a beginning
+/// `text` cut to `max` characters by a `…` in its middle, so that names sharing a beginning
 /// (`transformer-big-baseline`, `transformer-big-backtranslation`) stay apart by their ends.
-pub fn cut(s: &str, max: usize) -> String {
-    let n = width(s);
+pub fn cut(text: &str, max: usize) -> String {
+    let n = width(text);
     if n <= max {
-        return s.to_string();
+        return text.to_string();
     }
     let keep = max.saturating_sub(1);
     let head = keep / 2;
     let tail = keep - head;
-    let mut t: String = s.chars().take(head).collect();
+    let mut t: String = text.chars().take(head).collect();
     t.push('…');
-    t.extend(s.chars().skip(n - tail));
+    t.extend(text.chars().skip(n - tail));
     t
 }
 

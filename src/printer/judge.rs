@@ -9,22 +9,22 @@ use crate::format::sheet::TallyReport;
 use crate::judge::sheets::Sheets;
 
 /// The summary of a `sheets` run: what was written where, and the cells short of loci.
-pub fn sheets_summary(s: &Sheets, out: &Path, key: Option<&Path>) -> String {
+pub fn sheets_summary(sheets: &Sheets, out: &Path, key: Option<&Path>) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
         "{} detection items{} written to {} (detection.csv{}, form.html)",
-        s.detection.len(),
-        if s.translation.is_empty() {
+        sheets.detection.len(),
+        if sheets.translation.is_empty() {
             String::new()
         } else {
             format!(
                 ", {} translation items × {} systems",
-                s.record.translation_items, s.record.systems
+                sheets.record.translation_items, sheets.record.systems
             )
         },
         ldd_io::error::shown(out),
-        if s.translation.is_empty() {
+        if sheets.translation.is_empty() {
             ""
         } else {
             ", translation.csv"
@@ -37,38 +37,39 @@ pub fn sheets_summary(s: &Sheets, out: &Path, key: Option<&Path>) -> String {
             ldd_io::error::shown(k)
         );
     }
-    for c in &s.short {
+    for c in &sheets.short {
         let _ = writeln!(t, "fewer loci than asked: {c}");
     }
-    if s.record.systems > 0 && s.record.no_reference > 0 {
+    if sheets.record.systems > 0 && sheets.record.no_reference > 0 {
         let _ = writeln!(
             t,
             "{} of the {} loci left out of the translation sheet: no reference word is aligned \
              to them, so the reference would show no mark",
-            s.record.no_reference, s.record.detection_items
+            sheets.record.no_reference, sheets.record.detection_items
         );
     }
     t
 }
 
-/// The name of annotator `n` (1-based): their sheet's file as given.
-fn annotator(r: &TallyReport, n: usize) -> String {
-    r.annotators
-        .get(n.wrapping_sub(1))
-        .map_or_else(|| n.to_string(), |a| escape(a).into_owned())
+/// The name of annotator `number` (1-based): their sheet's file as given.
+fn annotator(report: &TallyReport, number: usize) -> String {
+    report
+        .annotators
+        .get(number.wrapping_sub(1))
+        .map_or_else(|| number.to_string(), |a| escape(a).into_owned())
 }
 
-fn pct(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".into(), |v| format!("{v:.1}"))
+fn pct(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".into(), |v| format!("{v:.1}"))
 }
 
-fn num(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
+fn num(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
 }
 
 /// `tally`'s table of groups (phenomenon, distance, system: units, judged, share and its
 /// interval) and the legend of its `-`.
-fn tally_groups(r: &TallyReport) -> String {
+fn tally_groups(report: &TallyReport) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
@@ -76,7 +77,7 @@ fn tally_groups(r: &TallyReport) -> String {
         "phenomenon", "d", "system", "units", "judged", "share", "CI"
     );
     let mut legend = super::grid::Legend::default();
-    for g in &r.groups {
+    for g in &report.groups {
         if g.system.is_none() {
             legend.dash("detection items have no system");
         }
@@ -103,12 +104,12 @@ fn tally_groups(r: &TallyReport) -> String {
 }
 
 /// Why an agreement figure shows `-`, when one does.
-fn agreement_legend(r: &TallyReport) -> String {
-    let a = &r.agreement;
+fn agreement_legend(report: &TallyReport) -> String {
+    let a = &report.agreement;
     let kappas = [a.fleiss, a.raw]
         .into_iter()
         .chain(a.cohen.iter().flat_map(|p| [p.kappa, p.agreement]))
-        .chain(r.automatic.iter().flat_map(|x| [x.kappa, x.accuracy]));
+        .chain(report.automatic.iter().flat_map(|x| [x.kappa, x.accuracy]));
     let mut l = super::grid::Legend::default();
     if kappas.into_iter().any(|k| k.is_none()) {
         l.dash(
@@ -121,9 +122,9 @@ fn agreement_legend(r: &TallyReport) -> String {
 
 /// `tally`'s table: groups, agreement, automatic agreement, the first `show`
 /// disagreements.
-pub fn render_tally(r: &TallyReport, show: usize) -> String {
+pub fn render_tally(report: &TallyReport, show: usize) -> String {
     let mut t = String::new();
-    let what = if r.kind == "detection" {
+    let what = if report.kind == "detection" {
         "detection precision (yes among yes/no)"
     } else {
         "translation accuracy (yes among yes/partly/no)"
@@ -131,13 +132,13 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
     let _ = writeln!(
         t,
         "{} annotators, {} units ({} answered by all); {what}, majority answer, {:.0}% Wilson interval",
-        r.annotators.len(),
-        r.units,
-        r.answered_by_all,
-        100.0 * r.confidence
+        report.annotators.len(),
+        report.units,
+        report.answered_by_all,
+        100.0 * report.confidence
     );
-    t.push_str(&tally_groups(r));
-    let a = &r.agreement;
+    t.push_str(&tally_groups(report));
+    let a = &report.agreement;
     let _ = writeln!(
         t,
         "\nagreement: raw {}  Fleiss' kappa {}",
@@ -148,14 +149,14 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
         let _ = writeln!(
             t,
             "  Cohen's kappa, {} and {}: {} ({} units, agreement {})",
-            annotator(r, p.a),
-            annotator(r, p.b),
+            annotator(report, p.a),
+            annotator(report, p.b),
             num(p.kappa),
             p.units,
             num(p.agreement)
         );
     }
-    if let Some(auto) = &r.automatic {
+    if let Some(auto) = &report.automatic {
         let _ = writeln!(
             t,
             "locus accuracy against the majority: agreement {}, Cohen's kappa {} on {} units \
@@ -169,10 +170,12 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
             auto.table[1][1]
         );
     }
-    t.push_str(&agreement_legend(r));
-    if !r.disagreements.is_empty() {
-        let names: Vec<String> = (1..=r.annotators.len()).map(|n| annotator(r, n)).collect();
-        let n = r.disagreements.len();
+    t.push_str(&agreement_legend(report));
+    if !report.disagreements.is_empty() {
+        let names: Vec<String> = (1..=report.annotators.len())
+            .map(|n| annotator(report, n))
+            .collect();
+        let n = report.disagreements.len();
         let _ = writeln!(
             t,
             "\n{n} disagreements (answers of {}){}:",
@@ -182,7 +185,7 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
                 _ => String::new(),
             }
         );
-        for d in r.disagreements.iter().take(show) {
+        for d in report.disagreements.iter().take(show) {
             let _ = writeln!(
                 t,
                 "  {} {}: {}",

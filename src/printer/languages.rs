@@ -6,19 +6,19 @@ use crate::config::{Pair, PairSpec};
 use crate::format::detection::{Measured, Recorded};
 
 /// A model's default phenomena, or a note that it runs reordering sets only.
-fn phenomena(p: &[String]) -> String {
-    if p.is_empty() {
+fn phenomena(phenomena: &[String]) -> String {
+    if phenomena.is_empty() {
         "(none: reordering sets only)".to_string()
     } else {
-        p.join(", ")
+        phenomena.join(", ")
     }
 }
 
 /// A measurement in one line: `de_pud-ud-test.conllu lines 501-1000, german-small.udpipe:
 /// reflexive P 0.931 R 0.893, particle P 0.800 R 0.676`.
-fn measured_line(m: &Measured) -> String {
+fn measured_line(measured: &Measured) -> String {
     let num = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
-    let figures: Vec<String> = m
+    let figures: Vec<String> = measured
         .phenomenon
         .iter()
         .map(|f| {
@@ -33,9 +33,9 @@ fn measured_line(m: &Measured) -> String {
         .collect();
     format!(
         "{} lines {}, {}: {}",
-        m.gold,
-        m.lines,
-        m.model,
+        measured.gold,
+        measured.lines,
+        measured.model,
         figures.join(", ")
     )
 }
@@ -82,18 +82,18 @@ pub fn table(reg: &Registry, measured: &Recorded) -> String {
 
 /// `languages CODE`: everything the registry says about one language, and the detection
 /// measured against its gold trees.
-pub fn detail(reg: &Registry, l: &Language, measured: &Recorded) -> String {
+pub fn detail(reg: &Registry, language: &Language, measured: &Recorded) -> String {
     let mut out = format!(
         "{} — code {}, ISO 639-3 {}\ndefault phenomena: {}\n",
-        l.name,
-        l.code,
-        l.iso639_3,
-        phenomena(&l.default_model().phenomena)
+        language.name,
+        language.code,
+        language.iso639_3,
+        phenomena(&language.default_model().phenomena)
     );
-    if !l.notes.is_empty() {
-        out.push_str(&format!("notes: {}\n", l.notes));
+    if !language.notes.is_empty() {
+        out.push_str(&format!("notes: {}\n", language.notes));
     }
-    for m in &l.models {
+    for m in &language.models {
         out.push_str(&format!(
             "\n{}{}\n  url:       {}\n  phenomena: {}\n  evidence:  {} (UD 2.5 treebank statistics)\n  sha256:    {}\n",
             m.file,
@@ -108,7 +108,7 @@ pub fn detail(reg: &Registry, l: &Language, measured: &Recorded) -> String {
             }
         ));
     }
-    for m in measured.of_language(&l.code) {
+    for m in measured.of_language(&language.code) {
         out.push_str(&format!(
             "\ndetection against gold trees (ldd-sets check-detection; docs/rules.md):\n  \
              gold:  {} (SHA-256 {}), lines {}\n  model: {} (SHA-256 {})\n  rules: {}\n",
@@ -132,14 +132,14 @@ pub fn detail(reg: &Registry, l: &Language, measured: &Recorded) -> String {
 
 /// The note when a pair has no config and runs on the registry's defaults: its model and
 /// the names of its corpus files.
-pub fn pair_defaults(spec: &PairSpec, p: &Pair) -> String {
-    let model = p.model.as_ref().map_or_else(
+pub fn pair_defaults(spec: &PairSpec, pair: &Pair) -> String {
+    let model = pair.model.as_ref().map_or_else(
         || "no registry model for the source language".to_string(),
         |m| format!("model {}", m.name),
     );
     format!(
         "ldd-sets: pair {spec}: no config, using the defaults ({model}; corpus files \
          <name>.{}.<lang>[.gz])",
-        p.files
+        pair.files
     )
 }

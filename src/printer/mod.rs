@@ -38,17 +38,17 @@ pub fn written(what: &str, path: &std::path::Path) -> String {
 
 /// The line of a command that failed: `ldd-sets: error: ` and the error (control
 /// characters escaped, its lines kept).
-pub fn error(e: &crate::error::Error) -> String {
+pub fn error(error: &crate::error::Error) -> String {
     format!(
         "ldd-sets: error: {}",
-        ldd_io::error::escape_except(&e.to_string(), Some('\n'))
+        ldd_io::error::escape_except(&error.to_string(), Some('\n'))
     )
 }
 
 /// The warning when the signal handlers cannot be installed.
-pub fn no_interrupt_handling(e: &dyn std::fmt::Display) -> String {
+pub fn no_interrupt_handling(error: &dyn std::fmt::Display) -> String {
     format!(
-        "ldd-sets: warning: cannot handle interrupts ({e}); an interrupted run may leave \
+        "ldd-sets: warning: cannot handle interrupts ({error}); an interrupted run may leave \
          temporary files"
     )
 }

@@ -7,68 +7,68 @@ use ldd_io::error::escape;
 
 use crate::format::mqm::{Agreement, Counted, MqmReport, Silent};
 
-fn f3(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
+fn f3(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
 }
 
-fn f1(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".into(), |v| format!("{v:.1}"))
+fn f1(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".into(), |v| format!("{v:.1}"))
 }
 
-fn p(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".into(), |v| format!("{v:.4}"))
+fn p(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".into(), |v| format!("{v:.4}"))
 }
 
 /// The rater error rate of items not judged, as `n (e%)`.
-fn counted(c: &Counted) -> String {
-    if c.items == 0 {
+fn counted(counted: &Counted) -> String {
+    if counted.items == 0 {
         return "0".into();
     }
     format!(
         "{} ({:.1}% err)",
-        c.items,
-        100.0 * c.rater_errors as f64 / c.items as f64
+        counted.items,
+        100.0 * counted.rater_errors as f64 / counted.items as f64
     )
 }
 
-fn agreement_line(t: &mut String, name: &str, a: &Agreement) {
+fn agreement_line(out: &mut String, name: &str, agreement: &Agreement) {
     let _ = writeln!(
-        t,
+        out,
         "{name:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {:<18} {}",
-        a.items,
-        a.judged,
-        f3(a.coverage),
-        f3(a.incorrect_share),
-        f3(a.rater_error_rate),
-        f3(a.error_if_incorrect),
-        f3(a.error_if_correct),
-        f3(a.mcc),
-        f3(a.kappa),
-        p(a.permutation_p),
-        counted(&a.unaligned),
-        counted(&a.no_reference),
-        silent(&a.silent),
+        agreement.items,
+        agreement.judged,
+        f3(agreement.coverage),
+        f3(agreement.incorrect_share),
+        f3(agreement.rater_error_rate),
+        f3(agreement.error_if_incorrect),
+        f3(agreement.error_if_correct),
+        f3(agreement.mcc),
+        f3(agreement.kappa),
+        p(agreement.permutation_p),
+        counted(&agreement.unaligned),
+        counted(&agreement.no_reference),
+        silent(&agreement.silent),
     );
 }
 
 /// Judged items without a located rater verdict, as `n (i% inc)`.
-fn silent(s: &Silent) -> String {
-    if s.items == 0 {
+fn silent(silent: &Silent) -> String {
+    if silent.items == 0 {
         return "0".into();
     }
     format!(
         "{} ({:.1}% inc)",
-        s.items,
-        100.0 * s.incorrect as f64 / s.items as f64
+        silent.items,
+        100.0 * silent.incorrect as f64 / silent.items as f64
     )
 }
 
 /// A level's agreement, then its baseline's (segment chrF calling the same share of its
 /// judged items incorrect) on the next line.
-fn with_baseline(t: &mut String, name: &str, a: &Agreement, baseline: &Agreement) {
-    agreement_line(t, name, a);
+fn with_baseline(out: &mut String, name: &str, agreement: &Agreement, baseline: &Agreement) {
+    agreement_line(out, name, agreement);
     let _ = writeln!(
-        t,
+        out,
         "{:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}",
         "  segment chrF, same share",
         "",
@@ -85,9 +85,9 @@ fn with_baseline(t: &mut String, name: &str, a: &Agreement, baseline: &Agreement
 }
 
 /// The agreement table: every level beside its baseline.
-fn agreements(t: &mut String, r: &MqmReport) {
+fn agreements(out: &mut String, report: &MqmReport) {
     let _ = writeln!(
-        t,
+        out,
         "\n{:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {:<18} raters silent",
         "level",
         "items",
@@ -103,26 +103,31 @@ fn agreements(t: &mut String, r: &MqmReport) {
         "unaligned",
         "no reference",
     );
-    with_baseline(t, "every content word", &r.words, &r.words_baseline);
-    for k in &r.kinds {
+    with_baseline(
+        out,
+        "every content word",
+        &report.words,
+        &report.words_baseline,
+    );
+    for k in &report.kinds {
         let name = kind_name(&k.kind);
         with_baseline(
-            t,
+            out,
             &format!("{name} loci: their words"),
             &k.words,
             &k.words_baseline,
         );
-        with_baseline(t, &format!("{name} loci"), &k.loci, &k.loci_baseline);
+        with_baseline(out, &format!("{name} loci"), &k.loci, &k.loci_baseline);
     }
-    with_baseline(t, "every locus", &r.loci, &r.loci_baseline);
+    with_baseline(out, "every locus", &report.loci, &report.loci_baseline);
     let _ = writeln!(
-        t,
+        out,
         "(incorrect, rater-err and the 2×2 table: the judged items with a located rater \
          verdict; raters silent: judged items without one — no output token for the word, \
          and no rater marked it in the source; perm-p: {} shuffles of the systems' \
          judgements within each item; segment chrF, same share: those items of lowest \
          sentence chrF called incorrect, as many as the judgement calls so)",
-        r.words.permutations
+        report.words.permutations
     );
 }
 
@@ -134,16 +139,16 @@ fn kind_name(kind: &str) -> &str {
 }
 
 /// The system-level correlations with MQM's score, each beside corpus BLEU's.
-fn systems(t: &mut String, r: &MqmReport) {
+fn systems(out: &mut String, report: &MqmReport) {
     let _ = writeln!(
-        t,
+        out,
         "\nsystems ({}) against MQM's score: Spearman / Kendall (human: the share of items \
          without a rater error)",
-        r.words.systems
+        report.words.systems
     );
-    let line = |t: &mut String, name: &str, a: &Agreement| {
+    let line = |out: &mut String, name: &str, a: &Agreement| {
         let _ = writeln!(
-            t,
+            out,
             "  {name:<28} {:>6} / {:<6}   human {:>6} / {}",
             f3(a.spearman),
             f3(a.kendall),
@@ -151,28 +156,28 @@ fn systems(t: &mut String, r: &MqmReport) {
             f3(a.human_kendall)
         );
     };
-    line(t, "word accuracy", &r.words);
-    for k in &r.kinds {
+    line(out, "word accuracy", &report.words);
+    for k in &report.kinds {
         line(
-            t,
+            out,
             &format!("{} locus accuracy", kind_name(&k.kind)),
             &k.loci,
         );
     }
-    line(t, "locus accuracy", &r.loci);
+    line(out, "locus accuracy", &report.loci);
     let _ = writeln!(
-        t,
+        out,
         "  {:<28} {:>6} / {}",
         "corpus BLEU (baseline)",
-        f3(r.words_baseline.spearman),
-        f3(r.words_baseline.kendall)
+        f3(report.words_baseline.spearman),
+        f3(report.words_baseline.kendall)
     );
 }
 
 /// The table of an `mqm` run.
-pub fn render_mqm(r: &MqmReport) -> String {
+pub fn render_mqm(report: &MqmReport) -> String {
     let mut t = String::new();
-    let s = &r.segments;
+    let s = &report.segments;
     let _ = writeln!(
         t,
         "MQM: {} rows, {} segments ({} found in the corpus, {} not); {} used{}; errors that \
@@ -182,16 +187,16 @@ pub fn render_mqm(r: &MqmReport) -> String {
         s.matched,
         s.unmatched,
         s.used,
-        if r.docs.is_empty() {
+        if report.docs.is_empty() {
             String::new()
         } else {
-            format!(" (documents {})", escape(&r.docs.join(",")))
+            format!(" (documents {})", escape(&report.docs.join(",")))
         },
-        escape(&r.severities.join(",")),
-        if r.categories.is_empty() {
+        escape(&report.severities.join(",")),
+        if report.categories.is_empty() {
             String::new()
         } else {
-            format!(" in {}", escape(&r.categories.join(",")))
+            format!(" in {}", escape(&report.categories.join(",")))
         },
     );
     if s.unclosed_spans > 0 || s.unlocated_errors > 0 {
@@ -202,14 +207,14 @@ pub fn render_mqm(r: &MqmReport) -> String {
             s.unclosed_spans, s.unlocated_errors
         );
     }
-    let _ = writeln!(t, "judgement: {}", escape(&r.judgement));
-    agreements(&mut t, r);
-    systems(&mut t, r);
+    let _ = writeln!(t, "judgement: {}", escape(&report.judgement));
+    agreements(&mut t, report);
+    systems(&mut t, report);
     let _ = writeln!(
         t,
         "two-word loci: output keeps the reference's order {}, changes it {}",
-        counted(&r.order_kept),
-        counted(&r.order_changed)
+        counted(&report.order_kept),
+        counted(&report.order_changed)
     );
     let _ = writeln!(
         t,
@@ -225,7 +230,7 @@ pub fn render_mqm(r: &MqmReport) -> String {
         "locus acc",
         "human"
     );
-    for x in &r.systems {
+    for x in &report.systems {
         let _ = writeln!(
             t,
             "{:<20} {:>8} {:>8} {:>6} {:>7} {:>9} {:>9} {:>6} {:>9} {:>9}",
@@ -245,22 +250,22 @@ pub fn render_mqm(r: &MqmReport) -> String {
         t,
         "(accuracies ×100; human: the share of all items without a rater error; {} loci where \
          judgement and raters disagree are listed in mqm.disagreements.tsv)",
-        r.disagreements.len()
+        report.disagreements.len()
     );
     t
 }
 
 /// The summary of `mqm --export`.
 pub fn export_summary(
-    e: &crate::judge::mqm::Exported,
+    exported: &crate::judge::mqm::Exported,
     reference: &str,
     dir: &std::path::Path,
 ) -> String {
     format!(
         "{} segments, the reference ({}) and {} systems written to {}\n",
-        e.segments.len(),
+        exported.segments.len(),
         escape(reference),
-        e.systems.len(),
+        exported.systems.len(),
         ldd_io::error::shown(dir)
     )
 }

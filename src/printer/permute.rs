@@ -6,18 +6,24 @@ use std::path::Path;
 use crate::format::permute::PermuteRecord;
 
 /// The summary of a `permute` run written to `out`.
-pub fn permute_summary(r: &PermuteRecord, out: &Path) -> String {
+pub fn permute_summary(record: &PermuteRecord, out: &Path) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
         "{} of {} pairs have a source of {} tokens: train {}, dev {}, test {} (seed {})",
-        r.pairs, r.source.lines, r.length, r.splits.train, r.splits.dev, r.splits.test, r.seed
+        record.pairs,
+        record.source.lines,
+        record.length,
+        record.splits.train,
+        record.splits.dev,
+        record.splits.test,
+        record.seed
     );
-    let sigma: Vec<String> = r.permutation.iter().map(usize::to_string).collect();
+    let sigma: Vec<String> = record.permutation.iter().map(usize::to_string).collect();
     let _ = writeln!(
         t,
         "σ ({}): {} — the token at position i moves to position σ[i]",
-        r.permutation_from,
+        record.permutation_from,
         sigma.join(" ")
     );
     let _ = writeln!(
@@ -25,9 +31,9 @@ pub fn permute_summary(r: &PermuteRecord, out: &Path) -> String {
         "written to {}: {}/{{train,dev,test}}.{{{},{}}}, {{train,dev,test}}.ids, permutation.txt, \
          permute.json",
         ldd_io::error::shown(out),
-        r.settings.join(","),
-        r.source_lang,
-        r.target_lang
+        record.settings.join(","),
+        record.source_lang,
+        record.target_lang
     );
     t
 }

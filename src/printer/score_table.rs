@@ -45,25 +45,25 @@ pub enum Shown {
     Csv,
 }
 
-/// What `score` prints on stdout for `r`, as `shown` says.
-pub fn render_scores(r: &Scores, shown: &Shown) -> crate::error::Result<String> {
+/// What `score` prints on stdout for `scores`, as `shown` says.
+pub fn render_scores(scores: &Scores, shown: &Shown) -> crate::error::Result<String> {
     Ok(match shown {
-        Shown::Table(o) => render_table(r, o),
-        Shown::Summary(o) => render_summary(r, o),
-        Shown::ScoreOnly(o) => score_only(r, o),
-        Shown::Json => crate::score::render::render_json(r)?,
-        Shown::Csv => crate::score::render::render_csv(r),
+        Shown::Table(o) => render_table(scores, o),
+        Shown::Summary(o) => render_summary(scores, o),
+        Shown::ScoreOnly(o) => score_only(scores, o),
+        Shown::Json => crate::score::render::render_json(scores)?,
+        Shown::Csv => crate::score::render::render_csv(scores),
     })
 }
 
 /// Input text (names from the manifest and the command line) as printed.
-fn esc(s: &str) -> String {
-    ldd_io::error::escape(s).into_owned()
+fn esc(text: &str) -> String {
+    ldd_io::error::escape(text).into_owned()
 }
 
 /// Whether a p-value is below the significance level `1 − confidence`.
-fn significant(p: Option<f64>, confidence: f64) -> bool {
-    p.is_some_and(|p| p < 1.0 - confidence)
+fn significant(p_value: Option<f64>, confidence: f64) -> bool {
+    p_value.is_some_and(|p_value| p_value < 1.0 - confidence)
 }
 
 /// What a metric's table needs to know besides its rows.
@@ -82,8 +82,13 @@ struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(r: &'a Scores, metric: &'a Metric, view: &ScoreView, o: &TableOptions) -> Self {
-        let conf = r.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
+    fn new(
+        scores: &'a Scores,
+        metric: &'a Metric,
+        view: &ScoreView,
+        options: &TableOptions,
+    ) -> Self {
+        let conf = scores.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
         let share = view.table(&metric.key).is_some_and(|t| {
             t.lines
                 .iter()
@@ -91,20 +96,20 @@ impl<'a> Ctx<'a> {
                 .any(|x| x.loci.is_some())
         });
         Ctx {
-            r,
+            r: scores,
             metric,
             conf,
             alpha: format!("{}", ((1.0 - conf) * 1e6).round() / 1e6),
             level: format!("{}%", conf * 100.0),
-            d: o.decimals,
-            wide: o.wide,
+            d: options.decimals,
+            wide: options.wide,
             locus: metric.key == crate::locus::KEY,
             share,
         }
     }
 
-    fn num(&self, v: f64) -> String {
-        format!("{v:.*}", self.d)
+    fn num(&self, value: f64) -> String {
+        format!("{value:.*}", self.d)
     }
 
     /// What the table's `n` and `~` count.
@@ -143,41 +148,49 @@ impl<'a> Ctx<'a> {
 /// controls' mean±sd and rank), each with its legend; the distance trends; the
 /// signatures. Without `--wide` every line fits [`COLUMNS`] for up to 4 systems: long
 /// names are cut (`…`), whole in `scores.csv` and `scores.json`.
-pub fn render_table(r: &Scores, o: &TableOptions) -> String {
-    let mut s = preamble(r);
-    let view = ScoreView::of(r);
-    for metric in &r.metrics {
+pub fn render_table(scores: &Scores, options: &TableOptions) -> String {
+    let mut s = preamble(scores);
+    let view = ScoreView::of(scores);
+    for metric in &scores.metrics {
         s.push('\n');
-        s.push_str(&metric_table(&Ctx::new(r, metric, &view, o), &view));
+        s.push_str(&metric_table(
+            &Ctx::new(scores, metric, &view, options),
+            &view,
+        ));
     }
     if !view.trends.is_empty() {
         s.push('\n');
-        s.push_str(&trend_table(r, &view, o));
+        s.push_str(&trend_table(scores, &view, options));
     }
-    if !r.metrics.is_empty() {
+    if !scores.metrics.is_empty() {
         s.push_str("\nSignatures\n");
-        for m in &r.metrics {
-            s.push_str(&signature_line(&esc(&m.label), &esc(&m.signature), o.wide));
+        for m in &scores.metrics {
+            s.push_str(&signature_line(
+                &esc(&m.label),
+                &esc(&m.signature),
+                options.wide,
+            ));
         }
     }
     s
 }
 
 /// `300 corpus lines; reference FILE`.
-fn preamble(r: &Scores) -> String {
+fn preamble(scores: &Scores) -> String {
     format!(
         "{} corpus lines; reference {}\n",
-        r.corpus_lines,
-        r.reference
+        scores.corpus_lines,
+        scores
+            .reference
             .as_deref()
             .map_or_else(|| "–".to_string(), ldd_io::error::shown)
     )
 }
 
 /// One metric's table and its legend.
-fn metric_table(c: &Ctx, view: &ScoreView) -> String {
-    let mut s = format!("{}\n", esc(&c.metric.label));
-    let Some(table) = view.table(&c.metric.key) else {
+fn metric_table(context: &Ctx, view: &ScoreView) -> String {
+    let mut s = format!("{}\n", esc(&context.metric.label));
+    let Some(table) = view.table(&context.metric.key) else {
         return s;
     };
     let labels: Vec<String> = table
@@ -189,7 +202,7 @@ fn metric_table(c: &Ctx, view: &ScoreView) -> String {
         })
         .collect();
     let names: Vec<String> = view.systems.iter().map(|n| esc(n)).collect();
-    let heads = c.heads();
+    let heads = context.heads();
     let per = 1 + heads.len();
     // Names and labels cut, a character at a time, until the table fits.
     let longest = |v: &[String]| v.iter().map(|x| width(x)).max().unwrap_or(0);
@@ -199,7 +212,7 @@ fn metric_table(c: &Ctx, view: &ScoreView) -> String {
         g.cols.push(Col::left("set", ""));
         g.cols.push(Col::right("n ", " "));
         for name in &names {
-            let sep = if c.wide { " | " } else { "  " };
+            let sep = if context.wide { " | " } else { "  " };
             g.cols
                 .push(Col::right(&format!("{} ", cut(name, name_max)), sep));
             for h in &heads {
@@ -217,7 +230,7 @@ fn metric_table(c: &Ctx, view: &ScoreView) -> String {
                 Cell::new(format!("{n}{small}")),
             ];
             for x in &line.cells {
-                row.extend(cells(c, *x, line.key.is_set()));
+                row.extend(cells(context, *x, line.key.is_set()));
             }
             g.body.push(row);
         }
@@ -227,7 +240,7 @@ fn metric_table(c: &Ctx, view: &ScoreView) -> String {
         g.drop_empty(&groups);
         let text = g.render();
         let fits = text.lines().all(|l| width(l) <= COLUMNS);
-        if c.wide || fits || (name_max <= 6 && label_max <= 16) {
+        if context.wide || fits || (name_max <= 6 && label_max <= 16) {
             break (g, text);
         }
         if name_max > 6 && (name_max >= label_max || label_max <= 16) {
@@ -238,7 +251,7 @@ fn metric_table(c: &Ctx, view: &ScoreView) -> String {
     };
     s.push_str(&text);
     let cut_any = names.iter().any(|n| width(n) > name_max) || longest(&labels) > label_max;
-    s.push_str(&legend(c, &grid, cut_any).render());
+    s.push_str(&legend(context, &grid, cut_any).render());
     s
 }
 
@@ -246,24 +259,24 @@ fn metric_table(c: &Ctx, view: &ScoreView) -> String {
 /// with `--wide` its interval and the controls' mean±sd and its rank (locus accuracy: the
 /// same-POS words' accuracy and the share of locus words left unaligned), then its
 /// difference from the controls (`!`: worse; locus accuracy: from the same-POS words).
-fn cells(c: &Ctx, x: Option<&Row>, is_set: bool) -> Vec<Cell> {
-    let n = if c.wide { 5 } else { 2 };
-    let Some(x) = x else {
+fn cells(context: &Ctx, row: Option<&Row>, is_set: bool) -> Vec<Cell> {
+    let n = if context.wide { 5 } else { 2 };
+    let Some(row) = row else {
         let why = "not scored (a run that scored this system did not compute this metric)";
         return (0..n)
             .map(|k| Cell::dash(if k == 0 || k + 1 == n { "- " } else { "-" }, why))
             .collect();
     };
-    let empty = match (c.locus, c.share) {
+    let empty = match (context.locus, context.share) {
         (true, _) => "no locus judged",
         (false, true) => "no item",
         _ => "an empty set",
     };
-    let score = match x.score {
+    let score = match row.score {
         Some(v) => Cell::new(format!(
             "{}{}",
-            c.num(v),
-            if significant(x.p_value, c.conf) {
+            context.num(v),
+            if significant(row.p_value, context.conf) {
                 "*"
             } else {
                 " "
@@ -272,15 +285,15 @@ fn cells(c: &Ctx, x: Option<&Row>, is_set: bool) -> Vec<Cell> {
         None => Cell::dash("- ", empty),
     };
     let mut out = vec![score];
-    let versus = if c.locus {
-        locus_cells(c, x)
+    let versus = if context.locus {
+        locus_cells(context, row)
     } else {
-        control_cells(c, x, is_set)
+        control_cells(context, row, is_set)
     };
-    if c.wide {
-        out.push(match (x.ci_low, x.ci_high) {
-            (Some(a), Some(b)) => Cell::new(format!("[{}, {}]", c.num(a), c.num(b))),
-            _ if x.score.is_none() => Cell::dash("-", empty),
+    if context.wide {
+        out.push(match (row.ci_low, row.ci_high) {
+            (Some(a), Some(b)) => Cell::new(format!("[{}, {}]", context.num(a), context.num(b))),
+            _ if row.score.is_none() => Cell::dash("-", empty),
             _ => Cell::dash("-", "no interval (--paired-bs-n 0)"),
         });
         out.extend(versus);
@@ -291,32 +304,32 @@ fn cells(c: &Ctx, x: Option<&Row>, is_set: bool) -> Vec<Cell> {
 }
 
 /// The controls' mean±sd, the rank among them and the set-minus-controls difference.
-fn control_cells(c: &Ctx, x: &Row, is_set: bool) -> [Cell; 3] {
+fn control_cells(context: &Ctx, row: &Row, is_set: bool) -> [Cell; 3] {
     let why = if !is_set {
         "the corpus has no controls"
-    } else if x.score.is_none() || x.control_status == "empty_set" {
+    } else if row.score.is_none() || row.control_status == "empty_set" {
         "an empty set"
-    } else if c.share {
+    } else if context.share {
         "accuracies of items are not compared with controls"
-    } else if x.control_status == "pool_too_small" {
+    } else if row.control_status == "pool_too_small" {
         "no controls: the corpus has too few other sentences of those lengths"
     } else {
         "no controls drawn (--controls 0)"
     };
-    let mean = match (x.control_mean, x.control_sd) {
-        (Some(m), Some(sd)) => Cell::new(format!("{}±{}", c.num(m), c.num(sd))),
-        (Some(m), None) => Cell::new(c.num(m)),
+    let mean = match (row.control_mean, row.control_sd) {
+        (Some(m), Some(sd)) => Cell::new(format!("{}±{}", context.num(m), context.num(sd))),
+        (Some(m), None) => Cell::new(context.num(m)),
         _ => Cell::dash("-", why),
     };
-    let rank = match x.rank {
-        Some(k) => Cell::new(format!("{k}/{}", x.controls)),
+    let rank = match row.rank {
+        Some(k) => Cell::new(format!("{k}/{}", row.controls)),
         None => Cell::dash("-", why),
     };
-    let diff = match x.control_diff {
+    let diff = match row.control_diff {
         Some(d) => Cell::new(format!(
             "{}{}",
-            signed(c, d),
-            if significant(x.control_p_value, c.conf) {
+            signed(context, d),
+            if significant(row.control_p_value, context.conf) {
                 "!"
             } else {
                 " "
@@ -329,12 +342,12 @@ fn control_cells(c: &Ctx, x: &Row, is_set: bool) -> [Cell; 3] {
 
 /// Locus accuracy's baseline: the same-POS words' accuracy, the share of locus words
 /// left unaligned, and the locus words' accuracy minus the same-POS words'.
-fn locus_cells(c: &Ctx, x: &Row) -> [Cell; 3] {
-    let b = x.baseline.clone().unwrap_or_default();
+fn locus_cells(context: &Ctx, row: &Row) -> [Cell; 3] {
+    let b = row.baseline.clone().unwrap_or_default();
     let why = "no other word of the locus words' parts of speech in these sentences";
     let with_ref = b.words + b.unaligned;
     let acc = match b.comparable_score {
-        Some(v) => Cell::new(c.num(v)),
+        Some(v) => Cell::new(context.num(v)),
         None => Cell::dash("-", why),
     };
     let unal = match with_ref {
@@ -344,8 +357,8 @@ fn locus_cells(c: &Ctx, x: &Row) -> [Cell; 3] {
     let diff = match b.diff {
         Some(d) => Cell::new(format!(
             "{}{}",
-            signed(c, d),
-            if d < 0.0 && significant(b.p_value, c.conf) {
+            signed(context, d),
+            if d < 0.0 && significant(b.p_value, context.conf) {
                 "!"
             } else {
                 " "
@@ -356,8 +369,8 @@ fn locus_cells(c: &Ctx, x: &Row) -> [Cell; 3] {
     [acc, unal, diff]
 }
 
-fn signed(c: &Ctx, v: f64) -> String {
-    format!("{v:+.*}", c.d)
+fn signed(context: &Ctx, value: f64) -> String {
+    format!("{value:+.*}", context.d)
 }
 
 /// What the columns of a locus accuracy table mean.
@@ -387,11 +400,11 @@ const CONTROL_COLUMNS: [(&str, &str); 3] = [
 ];
 
 /// The test behind a table's `*`: McNemar's for shares, else the paired test of the run.
-fn star_test(c: &Ctx) -> String {
-    if c.share {
+fn star_test(context: &Ctx) -> String {
+    if context.share {
         return "McNemar's exact test".to_string();
     }
-    let sig = &c.r.significance;
+    let sig = &context.r.significance;
     let m = sig.method.as_deref().unwrap_or("bs");
     let n = sig.n.unwrap_or(0);
     let what = if m == Method::Bootstrap.name() {
@@ -403,34 +416,38 @@ fn star_test(c: &Ctx) -> String {
 }
 
 /// The legend of a metric's table: the marks it shows, its columns, every `-`.
-fn legend(c: &Ctx, g: &Grid, cut_any: bool) -> Legend {
+fn legend(context: &Ctx, grid: &Grid, cut_any: bool) -> Legend {
     let mut l = Legend::default();
     let shows = |mark: char| {
-        g.body
+        grid.body
             .iter()
             .flat_map(|r| r.iter().skip(1))
             .any(|x| x.text.ends_with(mark))
     };
     if shows('*') {
-        let base =
-            c.r.systems
-                .first()
-                .map(|s| esc(&s.name))
-                .unwrap_or_default();
-        let test = star_test(c);
-        let text = format!("differs from the baseline {base} ({test}, p < {})", c.alpha);
+        let base = context
+            .r
+            .systems
+            .first()
+            .map(|s| esc(&s.name))
+            .unwrap_or_default();
+        let test = star_test(context);
+        let text = format!(
+            "differs from the baseline {base} ({test}, p < {})",
+            context.alpha
+        );
         l.add("*", &text);
     }
     if shows('~') {
-        l.add("~", &format!("fewer than {SMALL_SET} {}", c.unit()));
+        l.add("~", &format!("fewer than {SMALL_SET} {}", context.unit()));
     }
-    if c.share {
-        l.add("n", c.unit());
+    if context.share {
+        l.add("n", context.unit());
     }
-    let level = format!("{} CI", c.level);
-    if g.has(&level) {
-        let sig = &c.r.significance;
-        let how = match (c.share, sig.bootstrap, sig.seed) {
+    let level = format!("{} CI", context.level);
+    if grid.has(&level) {
+        let sig = &context.r.significance;
+        let how = match (context.share, sig.bootstrap, sig.seed) {
             (true, _, _) => "Wilson score interval".to_string(),
             (false, Some(b), Some(seed)) => {
                 format!("bootstrap interval ({b} resamples, seed {seed})")
@@ -439,18 +456,18 @@ fn legend(c: &Ctx, g: &Grid, cut_any: bool) -> Legend {
         };
         l.add(&level, &how);
     }
-    let (columns, worse) = match c.locus {
+    let (columns, worse) = match context.locus {
         true => (LOCUS_COLUMNS, "lower (two-sided p < {})"),
         false => (
             CONTROL_COLUMNS,
             "worse than its controls (one-sided p < {})",
         ),
     };
-    for (head, text) in columns.iter().filter(|(h, _)| g.has(h)) {
+    for (head, text) in columns.iter().filter(|(h, _)| grid.has(h)) {
         l.add(head, text);
     }
     if shows('!') {
-        l.add("!", &worse.replace("{}", &c.alpha));
+        l.add("!", &worse.replace("{}", &context.alpha));
     }
     if cut_any {
         l.add(
@@ -458,13 +475,13 @@ fn legend(c: &Ctx, g: &Grid, cut_any: bool) -> Legend {
             "cut to fit (whole in scores.csv and scores.json; or --wide)",
         );
     }
-    g.dashes(&mut l);
+    grid.dashes(&mut l);
     l
 }
 
 /// The distance trends: per metric, phenomenon and system, the correlation of minimum
 /// distance and score over the `ge` sets (with `--wide`, its interval), and the legend.
-fn trend_table(r: &Scores, view: &ScoreView, o: &TableOptions) -> String {
+fn trend_table(scores: &Scores, view: &ScoreView, options: &TableOptions) -> String {
     if view
         .trends
         .iter()
@@ -472,7 +489,7 @@ fn trend_table(r: &Scores, view: &ScoreView, o: &TableOptions) -> String {
     {
         return no_trend(view.trends);
     }
-    let conf = r.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
+    let conf = scores.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
     let level = format!("{}% CI", conf * 100.0);
     let mut g = Grid::default();
     for (h, right) in [
@@ -488,22 +505,22 @@ fn trend_table(r: &Scores, view: &ScoreView, o: &TableOptions) -> String {
             sep: " ",
         });
     }
-    if o.wide {
+    if options.wide {
         g.cols.push(Col::right(&level, " "));
     }
     g.cols.push(Col::right("pearson", " "));
-    if o.wide {
+    if options.wide {
         g.cols.push(Col::right(&level, " "));
     }
     for t in view.trends {
-        g.body.push(trend_row(r, view, t, o));
+        g.body.push(trend_row(scores, view, t, options));
     }
     let mut l = Legend::default();
     l.add(
         "spearman, pearson",
         "correlation of minimum distance and score over the phenomenon's ge sets",
     );
-    if o.wide {
+    if options.wide {
         l.add(
             &level,
             "bootstrap interval, the ge sets' lines resampled together",
@@ -533,30 +550,30 @@ fn no_trend(trends: &[crate::format::scores::Trend]) -> String {
 /// One trend's cells: metric, phenomenon, system, points, Spearman (with `--wide` its
 /// interval), Pearson (its interval); each `-` with its reason.
 fn trend_row(
-    r: &Scores,
+    scores: &Scores,
     view: &ScoreView,
-    t: &crate::format::scores::Trend,
-    o: &TableOptions,
+    trend: &crate::format::scores::Trend,
+    options: &TableOptions,
 ) -> Vec<Cell> {
-    let share = view.table(&t.metric).is_some_and(|tab| {
+    let share = view.table(&trend.metric).is_some_and(|tab| {
         tab.lines
             .iter()
             .flat_map(|l| l.cells.iter().flatten())
             .any(|x| x.loci.is_some())
     });
-    let undefined = if t.points.len() < 2 {
+    let undefined = if trend.points.len() < 2 {
         "fewer than two ge sets with a score"
     } else {
         "the same score at every distance: no correlation"
     };
     let no_ci = if share {
         "trends of accuracies have no interval (their items are not resampled)"
-    } else if t.spearman.is_none() {
+    } else if trend.spearman.is_none() {
         undefined
     } else {
         "no interval (--paired-bs-n 0, or no resample with a correlation)"
     };
-    let d = o.decimals;
+    let d = options.decimals;
     let num = |v: Option<f64>| match v {
         Some(v) => Cell::new(format!("{v:.d$}")),
         None => Cell::dash("-", undefined),
@@ -566,18 +583,18 @@ fn trend_row(
         _ => Cell::dash("-", no_ci),
     };
     let mut row = vec![
-        Cell::new(esc(r.label(&t.metric))),
-        Cell::new(esc(&t.phenomenon)),
-        Cell::new(esc(&t.system)),
-        Cell::new(t.points.len().to_string()),
-        num(t.spearman),
+        Cell::new(esc(scores.label(&trend.metric))),
+        Cell::new(esc(&trend.phenomenon)),
+        Cell::new(esc(&trend.system)),
+        Cell::new(trend.points.len().to_string()),
+        num(trend.spearman),
     ];
-    if o.wide {
-        row.push(ci(t.spearman_ci_low, t.spearman_ci_high));
+    if options.wide {
+        row.push(ci(trend.spearman_ci_low, trend.spearman_ci_high));
     }
-    row.push(num(t.pearson));
-    if o.wide {
-        row.push(ci(t.pearson_ci_low, t.pearson_ci_high));
+    row.push(num(trend.pearson));
+    if options.wide {
+        row.push(ci(trend.pearson_ci_low, trend.pearson_ci_high));
     }
     row
 }
@@ -615,11 +632,11 @@ fn signature_line(label: &str, sig: &str, wide: bool) -> String {
 /// `--format summary`: each system's corpus score per metric (`*`: differs from the
 /// baseline; `~`: small), and how many sets score significantly worse than their
 /// controls (locus accuracy: lower than the same-POS words), of the sets compared.
-pub fn render_summary(r: &Scores, o: &TableOptions) -> String {
-    let view = ScoreView::of(r);
+pub fn render_summary(scores: &Scores, options: &TableOptions) -> String {
+    let view = ScoreView::of(scores);
     let mut g = Grid::default();
     g.cols.push(Col::left("system", ""));
-    for m in &r.metrics {
+    for m in &scores.metrics {
         g.cols
             .push(Col::right(&format!("{} ", esc(&m.label)), "   "));
         g.cols.push(Col::right("worse", " "));
@@ -627,8 +644,8 @@ pub fn render_summary(r: &Scores, o: &TableOptions) -> String {
     let mut stars = Vec::new();
     for (k, name) in view.systems.iter().enumerate() {
         let mut row = vec![Cell::new(esc(name))];
-        for m in &r.metrics {
-            let c = Ctx::new(r, m, &view, o);
+        for m in &scores.metrics {
+            let c = Ctx::new(scores, m, &view, options);
             let corpus = view.corpus_row(&m.key, k);
             row.push(match corpus.and_then(|x| x.score.map(|v| (x, v))) {
                 Some((x, v)) => {
@@ -649,12 +666,12 @@ pub fn render_summary(r: &Scores, o: &TableOptions) -> String {
         }
         g.body.push(row);
     }
-    let groups: Vec<Vec<usize>> = (0..r.metrics.len()).map(|m| vec![2 + 2 * m]).collect();
+    let groups: Vec<Vec<usize>> = (0..scores.metrics.len()).map(|m| vec![2 + 2 * m]).collect();
     g.drop_empty(&groups);
     let mut l = Legend::default();
-    let conf = r.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
+    let conf = scores.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
     let alpha = format!("{}", ((1.0 - conf) * 1e6).round() / 1e6);
-    if let (false, Some(base)) = (stars.is_empty(), r.systems.first()) {
+    if let (false, Some(base)) = (stars.is_empty(), scores.systems.first()) {
         l.add(
             "*",
             &format!(
@@ -667,7 +684,7 @@ pub fn render_summary(r: &Scores, o: &TableOptions) -> String {
         l.add("~", "fewer than 100 judged loci or items");
     }
     if g.has("worse") {
-        let locus = match r.metrics.iter().any(|m| m.key == crate::locus::KEY) {
+        let locus = match scores.metrics.iter().any(|m| m.key == crate::locus::KEY) {
             true => "; Locus: locus words lower than the same-POS words",
             false => "",
         };
@@ -680,13 +697,13 @@ pub fn render_summary(r: &Scores, o: &TableOptions) -> String {
         );
     }
     g.dashes(&mut l);
-    format!("{}{}{}", preamble(r), g.render(), l.render())
+    format!("{}{}{}", preamble(scores), g.render(), l.render())
 }
 
-/// How many sets of system `k` are marked worse than their controls (locus accuracy: lower
-/// than the same-POS words), of those compared.
-fn worse_cell(c: &Ctx, view: &ScoreView, k: usize) -> Cell {
-    let Some(t) = view.table(&c.metric.key) else {
+/// How many sets of the system at index `system` are marked worse than their controls
+/// (locus accuracy: lower than the same-POS words), of those compared.
+fn worse_cell(context: &Ctx, view: &ScoreView, system: usize) -> Cell {
+    let Some(t) = view.table(&context.metric.key) else {
         return Cell::dash("-", "not scored");
     };
     let (mut compared, mut worse) = (0, 0);
@@ -694,16 +711,16 @@ fn worse_cell(c: &Ctx, view: &ScoreView, k: usize) -> Cell {
         .lines
         .iter()
         .filter(|l| l.key.is_set())
-        .filter_map(|l| l.cells[k])
+        .filter_map(|l| l.cells[system])
     {
-        let (d, p) = match (&x.baseline, c.locus) {
+        let (d, p) = match (&x.baseline, context.locus) {
             (Some(b), true) => (b.diff, b.p_value),
             _ => (x.control_diff, x.control_p_value),
         };
         if let Some(d) = d {
             compared += 1;
-            let worse_here = if c.locus { d < 0.0 } else { true };
-            if worse_here && significant(p, c.conf) {
+            let worse_here = if context.locus { d < 0.0 } else { true };
+            if worse_here && significant(p, context.conf) {
                 worse += 1;
             }
         }
@@ -716,14 +733,14 @@ fn worse_cell(c: &Ctx, view: &ScoreView, k: usize) -> Cell {
 
 /// `-b`: each system's corpus score of each metric, one a line (systems in column order,
 /// metrics in table order), `-` where there is none.
-pub fn score_only(r: &Scores, o: &TableOptions) -> String {
-    let view = ScoreView::of(r);
+pub fn score_only(scores: &Scores, options: &TableOptions) -> String {
+    let view = ScoreView::of(scores);
     let mut s = String::new();
     for k in 0..view.systems.len() {
-        for m in &r.metrics {
+        for m in &scores.metrics {
             match view.corpus_row(&m.key, k).and_then(|x| x.score) {
                 Some(v) => {
-                    let _ = writeln!(s, "{v:.*}", o.decimals);
+                    let _ = writeln!(s, "{v:.*}", options.decimals);
                 }
                 None => s.push_str("-\n"),
             }

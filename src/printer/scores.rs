@@ -11,8 +11,8 @@ use crate::score::{Scores, SMALL_SET};
 use crate::view::ScoreView;
 
 /// Input text (names from the manifest and the command line) as printed.
-fn esc(s: &str) -> std::borrow::Cow<'_, str> {
-    ldd_io::error::escape(s)
+fn esc(text: &str) -> std::borrow::Cow<'_, str> {
+    ldd_io::error::escape(text)
 }
 
 /// What a small set has too few of, for the metrics `labels`: sentences (corpus and
@@ -38,9 +38,9 @@ fn size(row: &crate::score::Row) -> (&'static str, u64) {
 
 /// The sets (non-empty) with fewer than [`SMALL_SET`] of what each metric counts, by
 /// that unit: a set small in sentences for BLEU may have enough judged loci, or too few.
-pub fn small_sets(r: &Scores) -> Vec<SmallSets> {
+pub fn small_sets(scores: &Scores) -> Vec<SmallSets> {
     let mut out: Vec<SmallSets> = Vec::new();
-    let view = ScoreView::of(r);
+    let view = ScoreView::of(scores);
     let firsts = view.tables.iter().flat_map(|t| &t.lines);
     for row in firsts.filter_map(|l| l.first().filter(|_| l.key.is_set())) {
         let (unit, n) = size(row);
@@ -59,7 +59,7 @@ pub fn small_sets(r: &Scores) -> Vec<SmallSets> {
             }
         };
         let g = &mut out[k];
-        let label = r.label(&row.metric).to_string();
+        let label = scores.label(&row.metric).to_string();
         if !g.labels.contains(&label) {
             g.labels.push(label);
         }
@@ -77,8 +77,8 @@ const SHOWN_SMALL: usize = 12;
 /// The warning about the sets with fewer than [`SMALL_SET`] sentences, judged loci or
 /// items ([`small_sets`]), one line per unit (naming the first `SHOWN_SMALL` sets and
 /// counting the rest); `None` when there is none.
-pub fn small_sets_warning(r: &Scores) -> Option<String> {
-    let groups = small_sets(r);
+pub fn small_sets_warning(scores: &Scores) -> Option<String> {
+    let groups = small_sets(scores);
     if groups.is_empty() {
         return None;
     }

@@ -16,9 +16,9 @@ pub use crate::format::reorder::Measure;
 /// order, as extract recorded them in the manifest (checked against the `ge0` sets' pair
 /// counts when it was read). A manifest of an ldd-sets older than that record has none: a
 /// note says so, and the report shows no distance distributions (run `extract` again).
-pub fn lexical_distances(m: &Manifest, notes: &mut Vec<String>) -> Vec<Distances> {
-    let lexical = m.sets.iter().any(|s| s.kind == SetKind::Lexical);
-    if m.distances.is_empty() && lexical {
+pub fn lexical_distances(manifest: &Manifest, notes: &mut Vec<String>) -> Vec<Distances> {
+    let lexical = manifest.sets.iter().any(|s| s.kind == SetKind::Lexical);
+    if manifest.distances.is_empty() && lexical {
         notes.push(
             "the manifest records no pair distances (it was written by an older ldd-sets): \
              the distance distributions are not shown; run `ldd-sets extract` again to see \
@@ -26,9 +26,10 @@ pub fn lexical_distances(m: &Manifest, notes: &mut Vec<String>) -> Vec<Distances
                 .into(),
         );
     }
-    m.distances
+    manifest
+        .distances
         .iter()
-        .filter(|d| m.ge0(&d.phenomenon).is_some())
+        .filter(|d| manifest.ge0(&d.phenomenon).is_some())
         .cloned()
         .collect()
 }
@@ -59,13 +60,13 @@ pub struct SetExamples {
     pub examples: Vec<Example>,
 }
 
-/// The sample of a set: `n` 1-based positions ordered by a hash of the line id seeded by
+/// The sample of a set: `count` 1-based positions ordered by a hash of the line id seeded by
 /// the phenomenon (not the bucket), so the same set always shows the same lines, and the
 /// lines shown for `ge5` are mostly among those shown for `ge1`.
-pub fn sample_positions(set: &SetEntry, ids: &[u32], n: usize) -> Vec<u32> {
+pub fn sample_positions(set: &SetEntry, ids: &[u32], count: usize) -> Vec<u32> {
     let positions = (1u32..).zip(ids.iter().copied());
     let stream = (set.phenomenon.as_str(), "examples");
-    crate::sample::first_by_hash(positions, 1, stream, |&(_, id)| u64::from(id), n)
+    crate::sample::first_by_hash(positions, 1, stream, |&(_, id)| u64::from(id), count)
         .into_iter()
         .map(|(p, _)| p)
         .collect()

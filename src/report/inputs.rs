@@ -183,7 +183,7 @@ const MAX_SCORES_BYTES: u64 = 256 << 20;
 /// Reads `scores.json` at `path` and checks it against the manifest of the sets: same
 /// corpus size, every set row naming a set of the manifest with its sentence count, every row's system
 /// listed. Errors name the file (and the line, for JSON errors).
-fn read_scores(path: &Path, m: &Manifest) -> Result<Scores> {
+fn read_scores(path: &Path, manifest: &Manifest) -> Result<Scores> {
     let text = ldd_io::read_text(path, MAX_SCORES_BYTES)?;
     let s: Scores = serde_json::from_str(&text).map_err(|e| {
         Error::input(
@@ -196,11 +196,11 @@ fn read_scores(path: &Path, m: &Manifest) -> Result<Scores> {
     for sys in &s.systems {
         crate::score::check_name(&sys.name).map_err(|e| Error::Data(format!("{shown}: {e}")))?;
     }
-    if s.corpus_lines != m.corpus.lines {
+    if s.corpus_lines != manifest.corpus.lines {
         return Err(Error::Data(format!(
             "{shown}: scores a corpus of {} lines but the sets' corpus has {} lines; \
                  re-run `ldd-sets score` on these sets",
-            s.corpus_lines, m.corpus.lines
+            s.corpus_lines, manifest.corpus.lines
         )));
     }
     for r in &s.rows {
@@ -225,7 +225,7 @@ fn read_scores(path: &Path, m: &Manifest) -> Result<Scores> {
         if !r.is_set() {
             continue;
         }
-        match m.set(&r.phenomenon, &r.bucket) {
+        match manifest.set(&r.phenomenon, &r.bucket) {
             Some(set) if set.sentences == r.sentences => {}
             Some(set) => {
                 return Err(Error::Data(format!(
@@ -250,13 +250,14 @@ fn read_scores(path: &Path, m: &Manifest) -> Result<Scores> {
 /// The parse cache's record `K.json` beside the trees `K.conllu.gz` that `extract` read,
 /// when the source was parsed by ldd-sets: it names the UDPipe model. `None` for trees given
 /// with `--conllu`, or a record that does not match the manifest's checksums.
-fn parse_record(m: &Manifest) -> Option<ldd_parse::CacheManifest> {
-    let trees = &m.inputs.conllu.path;
+fn parse_record(manifest: &Manifest) -> Option<ldd_parse::CacheManifest> {
+    let trees = &manifest.inputs.conllu.path;
     let name = trees.file_name()?.to_str()?;
     let key = name.strip_suffix(".conllu.gz")?;
     let text = ldd_io::read_text(&trees.with_file_name(format!("{key}.json")), 1 << 20).ok()?;
     let rec: ldd_parse::CacheManifest = serde_json::from_str(&text).ok()?;
-    (rec.conllu_gz_sha256 == m.inputs.conllu.sha256 && rec.corpus_sha256 == m.inputs.source.sha256)
+    (rec.conllu_gz_sha256 == manifest.inputs.conllu.sha256
+        && rec.corpus_sha256 == manifest.inputs.source.sha256)
         .then_some(rec)
 }
 
@@ -269,9 +270,9 @@ struct Sample {
 }
 
 /// The sample of every non-empty set of a loaded sets directory, `per_set` lines a set.
-fn sample(l: &Loaded, per_set: usize) -> Vec<Sample> {
+fn sample(loaded: &Loaded, per_set: usize) -> Vec<Sample> {
     let mut out = Vec::new();
-    for (unit, u) in l.units.iter().enumerate() {
+    for (unit, u) in loaded.units.iter().enumerate() {
         if u.ids.is_empty() || per_set == 0 {
             continue;
         }

@@ -35,8 +35,8 @@ p.count::before { content: counter(shown) " of " attr(data-total) " loci shown";
 "#;
 
 /// A judgement's class suffix and label.
-fn judgement(j: Judgement) -> (&'static str, &'static str) {
-    match j {
+fn judgement(judgement: Judgement) -> (&'static str, &'static str) {
+    match judgement {
         Judgement::Correct => ("c", "correct"),
         Judgement::Incorrect => ("i", "incorrect"),
         Judgement::Unaligned => ("u", "unaligned"),
@@ -45,9 +45,9 @@ fn judgement(j: Judgement) -> (&'static str, &'static str) {
 }
 
 /// The phenomena and set buckets of the items, in the manifest's order.
-fn groups(r: &Report) -> (Vec<String>, Vec<String>) {
+fn groups(report: &Report) -> (Vec<String>, Vec<String>) {
     let (mut phenomena, mut buckets): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
-    for set in &r.manifest.sets {
+    for set in &report.manifest.sets {
         if !phenomena.contains(&set.phenomenon) {
             phenomena.push(set.phenomenon.clone());
         }
@@ -59,11 +59,11 @@ fn groups(r: &Report) -> (Vec<String>, Vec<String>) {
 }
 
 /// The filter rules: one per radio button, hiding the items without its class.
-pub fn style(r: &Report) -> String {
-    let Some(items) = &r.loci else {
+pub fn style(report: &Report) -> String {
+    let Some(items) = &report.loci else {
         return String::new();
     };
-    let (phenomena, buckets) = groups(r);
+    let (phenomena, buckets) = groups(report);
     let systems = items.first().map_or(0, |i| i.rows.len());
     let mut s = String::from(STYLE);
     let mut rule = |radio: &str, class: &str| {
@@ -111,34 +111,34 @@ fn pieces(tokens: &[String], dep: &[u32], head: &[u32]) -> Vec<Piece> {
 }
 
 /// One group of radio buttons: "all" (checked) and one per choice with its count.
-fn fieldset(s: &mut String, legend: &str, name: &str, choices: &[(String, String, usize)]) {
+fn fieldset(out: &mut String, legend: &str, name: &str, choices: &[(String, String, usize)]) {
     let _ = write!(
-        s,
+        out,
         "<fieldset><legend>{}</legend><label><input type=\"radio\" name=\"{name}\" id=\"{name}-all\" checked> all</label>",
         esc(legend)
     );
     for (id, label, n) in choices {
         let _ = write!(
-            s,
+            out,
             "<label><input type=\"radio\" name=\"{name}\" id=\"{id}\"> {} <small>({n})</small></label>",
             esc(label)
         );
     }
-    s.push_str("</fieldset>");
+    out.push_str("</fieldset>");
 }
 
 /// The section: filters, then every locus.
-pub fn section(s: &mut String, r: &Report) {
-    let Some(items) = &r.loci else {
+pub fn section(out: &mut String, report: &Report) {
+    let Some(items) = &report.loci else {
         return;
     };
-    let (phenomena, buckets) = groups(r);
+    let (phenomena, buckets) = groups(report);
     let systems: Vec<&str> = items
         .first()
         .map(|i| i.rows.iter().map(|j| j.system.as_str()).collect())
         .unwrap_or_default();
     let _ = write!(
-        s,
+        out,
         "<section id=\"loci\"><h2>Locus items</h2>\n<p>Every locus of the sets, {} in all, as \
          locus accuracy judged it for each system (<code>{}</code>, beside the scores): the \
          source with the <mark class=\"m-d\">dependent<sub>dep</sub></mark> and the \
@@ -157,17 +157,17 @@ pub fn section(s: &mut String, r: &Report) {
         items.len(),
         esc(crate::layout::SCORES_LOCI)
     );
-    filters(s, items, &phenomena, &buckets, &systems);
-    s.push_str("</form>\n<ol class=\"loci\">");
+    filters(out, items, &phenomena, &buckets, &systems);
+    out.push_str("</form>\n<ol class=\"loci\">");
     let langs = (
-        esc(r.manifest.languages.source()),
-        esc(r.manifest.languages.target()),
+        esc(report.manifest.languages.source()),
+        esc(report.manifest.languages.target()),
     );
     for item in items {
-        locus_item(s, item, &phenomena, &buckets, &langs);
+        locus_item(out, item, &phenomena, &buckets, &langs);
     }
     let _ = writeln!(
-        s,
+        out,
         "</ol><p class=\"count\" role=\"status\" data-total=\"{}\"></p></div></section>",
         items.len()
     );
@@ -176,7 +176,7 @@ pub fn section(s: &mut String, r: &Report) {
 /// The filters: a phenomenon, a set, and per system a judgement, each choice with the
 /// number of loci it keeps (choices that keep none of the first two left out).
 fn filters(
-    s: &mut String,
+    out: &mut String,
     items: &[LocusItem],
     phenomena: &[String],
     buckets: &[String],
@@ -195,7 +195,7 @@ fn filters(
         })
         .filter(|c| c.2 > 0)
         .collect();
-    fieldset(s, "Phenomenon", "f-p", &choices);
+    fieldset(out, "Phenomenon", "f-p", &choices);
     let choices: Vec<(String, String, usize)> = buckets
         .iter()
         .enumerate()
@@ -208,7 +208,7 @@ fn filters(
         })
         .filter(|c| c.2 > 0)
         .collect();
-    fieldset(s, "Set", "f-b", &choices);
+    fieldset(out, "Set", "f-b", &choices);
     for (k, name) in systems.iter().enumerate() {
         let choices: Vec<(String, String, usize)> = Judgement::ALL
             .into_iter()
@@ -221,7 +221,7 @@ fn filters(
                 )
             })
             .collect();
-        fieldset(s, &format!("System {name}"), &format!("f-s{k}"), &choices);
+        fieldset(out, &format!("System {name}"), &format!("f-s{k}"), &choices);
     }
 }
 
@@ -229,7 +229,7 @@ fn filters(
 /// reference marked, and each system's output marked with its judgement; `langs` are the
 /// source and target languages (escaped).
 fn locus_item(
-    s: &mut String,
+    out: &mut String,
     item: &LocusItem,
     phenomena: &[String],
     buckets: &[String],
@@ -250,7 +250,7 @@ fn locus_item(
     }
     let head = first.head.as_ref().map(|h| vec![h.id]).unwrap_or_default();
     let _ = write!(
-        s,
+        out,
         "<li class=\"{class}\"><p class=\"where\">{} · line {} · d = {} · sets {}</p><dl>\
          <dt>source</dt><dd lang=\"{src_lang}\">{}</dd><dt>reference</dt><dd lang=\"{tgt_lang}\">{}</dd>",
         esc(&first.phenomenon),
@@ -263,13 +263,13 @@ fn locus_item(
     for j in &item.rows {
         let (c, label) = judgement(j.judgement);
         let _ = write!(
-            s,
+            out,
             "<dt>{}<span class=\"j j-{c}\">{label}</span></dt><dd lang=\"{tgt_lang}\">{}</dd>",
             esc(&j.system),
             marked_html(&pieces(&j.output, &j.hyp_dep, &j.hyp_head)),
         );
     }
-    s.push_str("</dl></li>\n");
+    out.push_str("</dl></li>\n");
 }
 
 #[cfg(test)]

@@ -13,9 +13,9 @@ use crate::view::{ScoreTable, Sizes};
 
 /// Escapes LaTeX's special characters, and writes control characters (a line break ends
 /// a comment, two start a paragraph) as spaces: the one escaper of text in the LaTeX file.
-pub fn tex(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+pub fn tex(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
         match c {
             c if c.is_control() => out.push(' '),
             '\\' => out.push_str("\\textbackslash{}"),
@@ -31,8 +31,8 @@ pub fn tex(s: &str) -> String {
     out
 }
 
-fn num(x: Option<f64>) -> String {
-    x.map_or_else(|| "--".into(), |v| format!("{v:.2}"))
+fn num(value: Option<f64>) -> String {
+    value.map_or_else(|| "--".into(), |v| format!("{v:.2}"))
 }
 
 /// A phenomenon's row of a size table: its name and its sets of one kind (`ge` or `eq`).

@@ -36,8 +36,8 @@ fn locus_key(row: &Judged) -> (&str, u64, u32, Option<u32>) {
 }
 
 /// Whether two rows judge the same locus.
-fn same_locus(a: &Judged, b: &Judged) -> bool {
-    locus_key(a) == locus_key(b)
+fn same_locus(first: &Judged, second: &Judged) -> bool {
+    locus_key(first) == locus_key(second)
 }
 
 /// The rows of `scores.loci.tsv` grouped per locus, one row per system in the systems'

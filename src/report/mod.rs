@@ -122,7 +122,7 @@ pub struct Report {
 /// exists; a system's output from `outputs` when it names the system), then computed
 /// without reading anything more (the MQM judgements shown only when made for these sets).
 pub fn gather(
-    l: Loaded,
+    loaded: Loaded,
     scores: Option<&Path>,
     per_set: usize,
     tally: Option<&Path>,
@@ -130,17 +130,17 @@ pub fn gather(
     outputs: &[(String, PathBuf)],
 ) -> Result<Report> {
     Ok(compute(inputs::read(
-        l, scores, per_set, tally, mqm, outputs,
+        loaded, scores, per_set, tally, mqm, outputs,
     )?))
 }
 
 /// The report of what [`inputs::read`] read.
-fn compute(i: inputs::Inputs) -> Report {
-    let l = i.loaded;
+fn compute(read: inputs::Inputs) -> Report {
+    let l = read.loaded;
     // In the order the page has always listed them: MQM, distances, then what reading
     // the outputs and the loci found.
     let mut notes = Vec::new();
-    let mqm = match i.mqm {
+    let mqm = match read.mqm {
         Some((_, r)) if r.manifest_sha256 == l.manifest_sha256 => Some(r),
         Some((p, _)) => {
             notes.push(format!(
@@ -152,31 +152,31 @@ fn compute(i: inputs::Inputs) -> Report {
         }
         None => None,
     };
-    let (measures_path, measures) = i.measures.unzip();
+    let (measures_path, measures) = read.measures.unzip();
     let distances = data::lexical_distances(&l.manifest, &mut notes);
-    notes.extend(i.notes);
-    let examples = data::examples(i.sampled, &i.outputs);
+    notes.extend(read.notes);
+    let examples = data::examples(read.sampled, &read.outputs);
     Report {
         corpus: file_name(&l.manifest.inputs.source.path),
         measures_file: measures_path.as_deref().map(file_name),
         dir: l.dir,
         manifest: l.manifest,
-        scores: i.scores,
-        scores_path: i.scores_path,
+        scores: read.scores,
+        scores_path: read.scores_path,
         distances,
         measures: measures.unwrap_or_default(),
         examples,
         notes,
-        parse: i.parse,
-        tally: i.tally,
+        parse: read.parse,
+        tally: read.tally,
         mqm,
-        loci: i.loci,
+        loci: read.loci,
     }
 }
 
 /// The file name of a path for display (the whole path if it has none).
-fn file_name(p: &Path) -> String {
-    p.file_name()
+fn file_name(path: &Path) -> String {
+    path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| p.display().to_string())
+        .unwrap_or_else(|| path.display().to_string())
 }

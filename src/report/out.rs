@@ -42,16 +42,16 @@ pub fn out_path(opts: &ReportOptions) -> Result<PathBuf> {
 /// Whether an existing file is an earlier `ldd-sets report` output of this format: an
 /// HTML page whose head names ldd-sets as its generator, or LaTeX tables whose first line
 /// is ldd-sets' comment. Only such files are replaced.
-fn written_by_us(p: &Path, format: Format) -> bool {
+fn written_by_us(path: &Path, format: Format) -> bool {
     use std::io::Read as _;
-    let Ok(meta) = p.symlink_metadata() else {
+    let Ok(meta) = path.symlink_metadata() else {
         return false;
     };
     if !meta.file_type().is_file() {
         return false;
     }
     let mut head = Vec::new();
-    let Ok(f) = ldd_io::fs::open_raw(p) else {
+    let Ok(f) = ldd_io::fs::open_raw(path) else {
         return false;
     };
     if f.take(4096).read_to_end(&mut head).is_err() {

@@ -25,15 +25,15 @@ impl Format {
 }
 
 /// Renders the report in the chosen format.
-pub fn render(r: &Report, format: Format) -> Result<String> {
-    let v = Views::of(r);
+pub fn render(report: &Report, format: Format) -> Result<String> {
+    let v = Views::of(report);
     match format {
         Format::Html => {
-            let style = items::style(r);
+            let style = items::style(report);
             let mut section = String::new();
-            items::section(&mut section, r);
-            html::page(r, &v, &style, &section)
+            items::section(&mut section, report);
+            html::page(report, &v, &style, &section)
         }
-        Format::Latex => Ok(latex::tables(r, &v)),
+        Format::Latex => Ok(latex::tables(report, &v)),
     }
 }

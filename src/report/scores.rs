@@ -31,12 +31,12 @@ pub fn metric_max(key: &str) -> Option<f64> {
 
 /// The significance mark of a set row: `**` / `*` for a one-sided control p-value below
 /// 0.01 / 0.05; without p-values, `†` when every control scored higher than the set.
-pub fn mark(r: &Row) -> &'static str {
-    match r.control_p_value {
+pub fn mark(row: &Row) -> &'static str {
+    match row.control_p_value {
         Some(p) if p < 0.01 => "**",
         Some(p) if p < 0.05 => "*",
         Some(_) => "",
-        None if r.score.is_some() && r.controls > 0 && r.rank == Some(r.controls) => "†",
+        None if row.score.is_some() && row.controls > 0 && row.rank == Some(row.controls) => "†",
         None => "",
     }
 }

@@ -20,19 +20,19 @@ pub struct Views<'a> {
 }
 
 impl<'a> Views<'a> {
-    /// The tables of `r`.
-    pub fn of(r: &'a Report) -> Self {
-        let thresholds: Vec<u32> = r
+    /// The tables of `report`.
+    pub fn of(report: &'a Report) -> Self {
+        let thresholds: Vec<u32> = report
             .manifest
             .reorder
             .as_ref()
             .map(|ro| ReorderOptions::from(&ro.options).thresholds())
             .unwrap_or_default();
         Views {
-            sizes: Sizes::of(&r.manifest.sets),
-            scores: r.scores.as_ref().map(ScoreView::of),
-            distances: r.distances.iter().map(pair_distances).collect(),
-            measures: r
+            sizes: Sizes::of(&report.manifest.sets),
+            scores: report.scores.as_ref().map(ScoreView::of),
+            distances: report.distances.iter().map(pair_distances).collect(),
+            measures: report
                 .measures
                 .iter()
                 .map(|m| measure_counts(m, &thresholds))

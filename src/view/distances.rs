@@ -33,12 +33,12 @@ pub struct PairDistances<'a> {
 }
 
 /// The table of a phenomenon's recorded distances.
-pub fn pair_distances(d: &Distances) -> PairDistances<'_> {
+pub fn pair_distances(distances: &Distances) -> PairDistances<'_> {
     PairDistances {
-        phenomenon: &d.phenomenon,
-        bars: lexical(d),
-        pairs: d.total(),
-        longest: d.counts.len().saturating_sub(1),
+        phenomenon: &distances.phenomenon,
+        bars: lexical(distances),
+        pairs: distances.total(),
+        longest: distances.counts.len().saturating_sub(1),
     }
 }
 
@@ -59,9 +59,10 @@ pub struct MeasureCounts<'a> {
 
 /// The table of a reordering measure, with the reorder sets' `thresholds` marked where the
 /// measure is the one they are taken on (`position`, or older runs' `distance`).
-pub fn measure_counts<'a>(m: &'a Measure, thresholds: &[u32]) -> MeasureCounts<'a> {
-    let bars = measure(m);
-    let marked = m.integral && ["position", "distance"].contains(&m.name.as_str());
+pub fn measure_counts<'a>(reorder_measure: &'a Measure, thresholds: &[u32]) -> MeasureCounts<'a> {
+    let bars = measure(reorder_measure);
+    let marked = reorder_measure.integral
+        && ["position", "distance"].contains(&reorder_measure.name.as_str());
     let thresholds = if marked {
         thresholds
             .iter()
@@ -72,17 +73,17 @@ pub fn measure_counts<'a>(m: &'a Measure, thresholds: &[u32]) -> MeasureCounts<'
         Vec::new()
     };
     MeasureCounts {
-        name: &m.name,
+        name: &reorder_measure.name,
         bars,
         thresholds,
-        undefined: m.undefined,
+        undefined: reorder_measure.undefined,
     }
 }
 
 /// A lexical phenomenon's pairs by distance: one bin per distance up to
 /// [`MAX_BAR_DISTANCE`], the rest in one `>N` bin.
-fn lexical(d: &Distances) -> Vec<Bar> {
-    let mut bars: Vec<Bar> = d
+fn lexical(distances: &Distances) -> Vec<Bar> {
+    let mut bars: Vec<Bar> = distances
         .counts
         .iter()
         .take(MAX_BAR_DISTANCE + 1)
@@ -92,7 +93,7 @@ fn lexical(d: &Distances) -> Vec<Bar> {
             count: n,
         })
         .collect();
-    let tail: u64 = d.counts.iter().skip(MAX_BAR_DISTANCE + 1).sum();
+    let tail: u64 = distances.counts.iter().skip(MAX_BAR_DISTANCE + 1).sum();
     if tail > 0 {
         bars.push(Bar {
             label: format!(">{MAX_BAR_DISTANCE}"),
@@ -104,9 +105,9 @@ fn lexical(d: &Distances) -> Vec<Bar> {
 
 /// A reordering measure's lines: one bin per integer value (the tail beyond 60 in one
 /// bin), or 20 bins of width 0.05 over [0, 1] for fractional measures.
-fn measure(m: &Measure) -> Vec<Bar> {
-    if m.integral {
-        let max = m
+fn measure(measure: &Measure) -> Vec<Bar> {
+    if measure.integral {
+        let max = measure
             .counts
             .keys()
             .last()
@@ -119,7 +120,7 @@ fn measure(m: &Measure) -> Vec<Bar> {
             })
             .collect();
         let mut tail = 0;
-        for (&k, &n) in &m.counts {
+        for (&k, &n) in &measure.counts {
             let d = k / 100;
             if d > max || d > MAX_MEASURE_BAR {
                 tail += n;
@@ -141,7 +142,7 @@ fn measure(m: &Measure) -> Vec<Bar> {
                 count: 0,
             })
             .collect();
-        for (&k, &n) in &m.counts {
+        for (&k, &n) in &measure.counts {
             let i = ((k as f64 / 100.0) / 0.05).floor().clamp(0.0, 19.0) as usize;
             bars[i].count += n;
         }

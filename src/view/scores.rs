@@ -15,11 +15,11 @@ pub struct LineKey<'a> {
 }
 
 impl<'a> LineKey<'a> {
-    fn of(r: &'a Row) -> Self {
+    fn of(row: &'a Row) -> Self {
         LineKey {
-            scope: &r.scope,
-            phenomenon: &r.phenomenon,
-            bucket: &r.bucket,
+            scope: &row.scope,
+            phenomenon: &row.phenomenon,
+            bucket: &row.bucket,
         }
     }
 

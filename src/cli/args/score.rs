@@ -280,17 +280,17 @@ pub struct SignificanceArgs {
 }
 
 /// `NAME=FILE1,FILE2,..`.
-fn parse_seg_scores(s: &str) -> std::result::Result<(String, Vec<PathBuf>), String> {
-    let (name, files) = s
+fn parse_seg_scores(value: &str) -> std::result::Result<(String, Vec<PathBuf>), String> {
+    let (name, files) = value
         .split_once('=')
-        .ok_or_else(|| format!("expected NAME=FILE1,FILE2,.. (got `{s}`)"))?;
+        .ok_or_else(|| format!("expected NAME=FILE1,FILE2,.. (got `{value}`)"))?;
     let files: Vec<PathBuf> = files
         .split(',')
         .filter(|f| !f.is_empty())
         .map(PathBuf::from)
         .collect();
     if name.is_empty() || files.is_empty() {
-        return Err(format!("expected NAME=FILE1,FILE2,.. (got `{s}`)"));
+        return Err(format!("expected NAME=FILE1,FILE2,.. (got `{value}`)"));
     }
     Ok((name.to_string(), files))
 }

@@ -22,28 +22,28 @@ pub struct AlignPlan {
 
 /// `align`'s plan: the aligner's defaults (the HMM, the intersection), progress unless
 /// `--quiet`.
-pub fn align(a: &AlignCmdArgs) -> Result<AlignPlan> {
+pub fn align(args: &AlignCmdArgs) -> Result<AlignPlan> {
     let align = align_options(
-        &a.align,
-        !a.quiet.quiet,
+        &args.align,
+        !args.quiet.quiet,
         (ModelType::DEFAULT, Direction::Intersection),
     );
     let gold = GoldOptions {
-        format: a.gold_format,
-        one_based: a.gold_base == 1,
-        target_first: a.gold_order == "tgt-src",
+        format: args.gold_format,
+        one_based: args.gold_base == 1,
+        target_first: args.gold_order == "tgt-src",
     };
     Ok(AlignPlan {
         run: AlignRun {
-            source: a.src.clone(),
-            target: a.tgt.clone(),
-            conllu: a.conllu.clone(),
-            languages: Languages::new(&a.src_lang, &a.tgt_lang)?,
+            source: args.src.clone(),
+            target: args.tgt.clone(),
+            conllu: args.conllu.clone(),
+            languages: Languages::new(&args.src_lang, &args.tgt_lang)?,
             align,
-            out: a.out.clone(),
-            posteriors: a.posteriors.clone(),
-            gold: a.gold.clone().map(|g: PathBuf| (g, gold)),
+            out: args.out.clone(),
+            posteriors: args.posteriors.clone(),
+            gold: args.gold.clone().map(|g: PathBuf| (g, gold)),
         },
-        gold_form: (a.gold_base, a.gold_order.clone()),
+        gold_form: (args.gold_base, args.gold_order.clone()),
     })
 }

@@ -25,26 +25,26 @@ pub struct ContrastPlan {
 }
 
 /// `contrast`'s plan: the variant rules read and checked.
-pub fn contrast(a: &ContrastArgs) -> Result<ContrastPlan> {
-    let config = match &a.variants {
+pub fn contrast(args: &ContrastArgs) -> Result<ContrastPlan> {
+    let config = match &args.variants {
         Some(f) => ContrastConfig::load(f)?,
         None => ContrastConfig::builtin()?,
     };
     Ok(ContrastPlan {
-        sets: a.sets.clone(),
-        out: a.out.clone(),
+        sets: args.sets.clone(),
+        out: args.out.clone(),
         config,
-        target_model: a.target_model.clone(),
-        quiet: a.quiet.quiet,
+        target_model: args.target_model.clone(),
+        quiet: args.quiet.quiet,
     })
 }
 
 impl ContrastPlan {
-    /// The library's options for the sets `l`: `--target-model` loaded for their target
+    /// The library's options for the `loaded` sets: `--target-model` loaded for their target
     /// language.
-    pub fn options(self, l: &Loaded) -> Result<ContrastOptions> {
+    pub fn options(self, loaded: &Loaded) -> Result<ContrastOptions> {
         let tagger = match &self.target_model {
-            Some(m) => Some(m.load(l.manifest.languages.target())?),
+            Some(m) => Some(m.load(loaded.manifest.languages.target())?),
             None => None,
         };
         Ok(ContrastOptions {

@@ -19,10 +19,10 @@ pub struct CorporaPlan {
 }
 
 /// `corpora`'s plan: the pair's config (or the registry's defaults).
-pub fn corpora(a: &CorporaArgs) -> Result<CorporaPlan> {
+pub fn corpora(args: &CorporaArgs) -> Result<CorporaPlan> {
     Ok(CorporaPlan {
-        pair: pair(&a.config, &a.pair, a.quiet.quiet)?,
-        dir: a.dir.clone(),
-        quiet: a.quiet.quiet,
+        pair: pair(&args.config, &args.pair, args.quiet.quiet)?,
+        dir: args.dir.clone(),
+        quiet: args.quiet.quiet,
     })
 }

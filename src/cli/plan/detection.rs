@@ -34,20 +34,20 @@ pub struct CheckDetectionPlan {
 }
 
 /// `check-detection`'s plan: everything checked before the parse.
-pub fn check_detection(a: &CheckDetectionArgs) -> Result<CheckDetectionPlan> {
-    let quiet = a.quiet.quiet;
-    let language = match &a.lang {
+pub fn check_detection(args: &CheckDetectionArgs) -> Result<CheckDetectionPlan> {
+    let quiet = args.quiet.quiet;
+    let language = match &args.lang {
         Some(l) => l.clone(),
-        None => language_of(&a.gold)?,
+        None => language_of(&args.gold)?,
     };
-    let lines = a.lines.as_deref().map(line_range).transpose()?;
+    let lines = args.lines.as_deref().map(line_range).transpose()?;
     let rules = select_rules(
-        a.rules.as_deref(),
-        a.phenomena.as_deref(),
+        args.rules.as_deref(),
+        args.phenomena.as_deref(),
         None,
         None,
         &language,
-        a.paper_compat,
+        args.paper_compat,
     )?;
     if rules.phenomena.is_empty() {
         return Err(Error::Config(format!(
@@ -55,31 +55,31 @@ pub fn check_detection(a: &CheckDetectionArgs) -> Result<CheckDetectionPlan> {
             rules.source.display()
         )));
     }
-    let reference = reference(a, &rules, &language)?;
-    let model = match (&a.model.model, &a.parsed) {
-        (None, None) => Some(language_model(a, &language)?),
+    let reference = reference(args, &rules, &language)?;
+    let model = match (&args.model.model, &args.parsed) {
+        (None, None) => Some(language_model(args, &language)?),
         _ => None,
     };
-    if let Some(r) = &a.record {
-        let mut inputs = vec![a.gold.as_path()];
-        inputs.extend(a.model.model.as_deref());
+    if let Some(r) = &args.record {
+        let mut inputs = vec![args.gold.as_path()];
+        inputs.extend(args.model.model.as_deref());
         ldd_io::output::check_file_output(r, &inputs)?;
     }
     Ok(CheckDetectionPlan {
         options: CheckOptions {
-            gold: a.gold.clone(),
+            gold: args.gold.clone(),
             language,
             rules,
             reference,
             lines,
-            confidence: confidence(a.confidence)?,
+            confidence: confidence(args.confidence)?,
         },
         model,
-        parsed: a.parsed.clone(),
-        settings: parse_settings(&a.model, &a.threads, quiet),
-        show: a.show,
-        json: a.json,
-        record: a.record.clone(),
+        parsed: args.parsed.clone(),
+        settings: parse_settings(&args.model, &args.threads, quiet),
+        show: args.show,
+        json: args.json,
+        record: args.record.clone(),
         quiet,
     })
 }
@@ -105,14 +105,14 @@ fn language_of(gold: &Path) -> Result<String> {
 }
 
 /// `A-B`: sentences A to B, 1-based and inclusive.
-fn line_range(s: &str) -> Result<(u64, u64)> {
+fn line_range(value: &str) -> Result<(u64, u64)> {
     let bad = || {
         Error::Config(format!(
             "--lines {}: expected A-B with 1 <= A <= B (e.g. 501-1000)",
-            ldd_io::error::escape(s)
+            ldd_io::error::escape(value)
         ))
     };
-    let (a, b) = s.split_once('-').ok_or_else(bad)?;
+    let (a, b) = value.split_once('-').ok_or_else(bad)?;
     let (a, b): (u64, u64) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
     if a == 0 || a > b {
         return Err(bad());
@@ -122,8 +122,8 @@ fn line_range(s: &str) -> Result<(u64, u64)> {
 
 /// The reference rules: --gold-rules, else the --rules file, else the paper's; with the
 /// phenomena under test, in their order.
-fn reference(a: &CheckDetectionArgs, rules: &RuleSet, language: &str) -> Result<RuleSet> {
-    let set = match a.gold_rules.as_ref().or(a.rules.as_ref()) {
+fn reference(args: &CheckDetectionArgs, rules: &RuleSet, language: &str) -> Result<RuleSet> {
+    let set = match args.gold_rules.as_ref().or(args.rules.as_ref()) {
         Some(f) => RuleSet::load(f)?,
         None => RuleSet::builtin_paper()?,
     };
@@ -136,9 +136,9 @@ fn reference(a: &CheckDetectionArgs, rules: &RuleSet, language: &str) -> Result<
 
 /// The registry's model of `language` (downloaded under --models-url or
 /// $LDD_SETS_MODELS_URL when given, unless --offline).
-fn language_model(a: &CheckDetectionArgs, language: &str) -> Result<ModelSpec> {
+fn language_model(args: &CheckDetectionArgs, language: &str) -> Result<ModelSpec> {
     let env = std::env::var(MODELS_URL_ENV).ok().filter(|u| !u.is_empty());
-    let base = a.model.models_url.clone().or(env);
+    let base = args.model.models_url.clone().or(env);
     match registry_model(language, base.as_deref())? {
         Some((_, spec)) => Ok(spec),
         None => Err(Error::Resource(format!(

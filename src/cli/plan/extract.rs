@@ -72,12 +72,17 @@ pub struct RunPlan {
 
 /// `extract`'s plan: the pair of `--pair` or of the corpus's languages; with a given
 /// parse, trained aligners are kept nowhere but with the sets (and `--save-align-model`).
-pub fn extract(a: &ExtractArgs) -> Result<ExtractPlan> {
-    let languages = Languages::new(&a.src_lang, &a.tgt_lang)?;
-    let quiet = a.plan.quiet.quiet;
-    let pair = pair_of(&a.plan.config, a.pair.as_deref(), &languages, quiet)?;
-    let mut stages = Stages::new(&a.plan, pair, languages.source(), a.alignments.clone())?;
-    if a.conllu.is_some() {
+pub fn extract(args: &ExtractArgs) -> Result<ExtractPlan> {
+    let languages = Languages::new(&args.src_lang, &args.tgt_lang)?;
+    let quiet = args.plan.quiet.quiet;
+    let pair = pair_of(&args.plan.config, args.pair.as_deref(), &languages, quiet)?;
+    let mut stages = Stages::new(
+        &args.plan,
+        pair,
+        languages.source(),
+        args.alignments.clone(),
+    )?;
+    if args.conllu.is_some() {
         // A given parse uses no cache.
         if let Some(r) = &mut stages.sets.reorder {
             r.cache = None;
@@ -86,32 +91,32 @@ pub fn extract(a: &ExtractArgs) -> Result<ExtractPlan> {
     Ok(ExtractPlan {
         languages,
         stages,
-        source: a.src.clone(),
-        target: a.tgt.clone(),
-        conllu: a.conllu.clone(),
-        trust_conllu: a.trust_conllu,
+        source: args.src.clone(),
+        target: args.tgt.clone(),
+        conllu: args.conllu.clone(),
+        trust_conllu: args.trust_conllu,
         out: Output {
-            dir: a.out.clone(),
+            dir: args.out.clone(),
             protect: Vec::new(),
-            replace: a.plan.replace.replace,
+            replace: args.plan.replace.replace,
         },
         quiet,
     })
 }
 
 /// `run`'s plan: the pair of `--pair` and its languages.
-pub fn run(a: &RunArgs) -> Result<RunPlan> {
-    let quiet = a.plan.quiet.quiet;
-    let pair = pair(&a.plan.config, &a.pair, quiet)?;
+pub fn run(args: &RunArgs) -> Result<RunPlan> {
+    let quiet = args.plan.quiet.quiet;
+    let pair = pair(&args.plan.config, &args.pair, quiet)?;
     let languages = Languages::new(&pair.source, &pair.target)?;
-    let stages = Stages::new(&a.plan, pair, languages.source(), None)?;
+    let stages = Stages::new(&args.plan, pair, languages.source(), None)?;
     Ok(RunPlan {
         languages,
         stages,
-        corpora: a.corpora.clone(),
-        only: a.only.clone(),
-        out: a.out.clone(),
-        replace: a.plan.replace.replace,
+        corpora: args.corpora.clone(),
+        only: args.only.clone(),
+        out: args.out.clone(),
+        replace: args.plan.replace.replace,
         quiet,
     })
 }
@@ -168,11 +173,11 @@ impl Stages {
 }
 
 /// The control sampler's options.
-fn control_options(c: &ControlArgs) -> ControlOptions {
+fn control_options(controls: &ControlArgs) -> ControlOptions {
     ControlOptions {
-        count: c.controls as usize,
-        seed: c.seed,
-        allow_set_members: c.controls_include_set,
+        count: controls.controls as usize,
+        seed: controls.seed,
+        allow_set_members: controls.controls_include_set,
         ..ControlOptions::default()
     }
 }
@@ -180,39 +185,39 @@ fn control_options(c: &ControlArgs) -> ControlOptions {
 /// The reordering options (`None` with `--no-reorder`), trained aligners kept nowhere yet
 /// (the caller sets the cache).
 fn reorder_options(
-    s: &SetArgs,
+    sets: &SetArgs,
     align: &AlignArgs,
     alignments: Option<PathBuf>,
     progress: bool,
 ) -> Result<Option<ReorderOptions>> {
-    if s.no_reorder {
+    if sets.no_reorder {
         return Ok(None);
     }
-    let measure = match (s.reorder_measure, s.paper_compat) {
+    let measure = match (sets.reorder_measure, sets.paper_compat) {
         (Some(m), _) => m,
         (None, true) => Measure::Position,
         (None, false) => Measure::DEFAULT,
     };
-    if s.paper_compat && measure != Measure::Position {
+    if sets.paper_compat && measure != Measure::Position {
         return Err(Error::Config(format!(
             "--paper-compat uses the position measure; it cannot build sets with \
                  --reorder-measure {measure}"
         )));
     }
-    if s.paper_compat && align.align_model_type == Some(ModelType::Hmm) {
+    if sets.paper_compat && align.align_model_type == Some(ModelType::Hmm) {
         return Err(Error::Config(
             "--paper-compat aligns with fast_align's model, as the paper did; it cannot use \
              --align-model-type hmm"
                 .into(),
         ));
     }
-    let defaults = if s.paper_compat {
+    let defaults = if sets.paper_compat {
         (ModelType::FastAlign, Direction::Reverse)
     } else {
         (ModelType::DEFAULT, Direction::Intersection)
     };
     let align = align_options(align, progress, defaults);
-    let buckets = s
+    let buckets = sets
         .reorder_buckets
         .clone()
         .unwrap_or_else(|| measure.default_buckets().to_vec());
@@ -220,7 +225,7 @@ fn reorder_options(
     Ok(Some(ReorderOptions {
         buckets,
         measure,
-        paper_compat: s.paper_compat,
+        paper_compat: sets.paper_compat,
         align,
         alignments,
         trained: None,

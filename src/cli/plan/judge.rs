@@ -36,35 +36,35 @@ pub struct TallyPlan {
 }
 
 /// `sheets`'s plan: every system named as `score` names it ([`systems`]).
-pub fn sheets(a: &SheetsArgs) -> Result<SheetsPlan> {
-    let names = systems("--hyp", &a.hyp, &a.name)?;
+pub fn sheets(args: &SheetsArgs) -> Result<SheetsPlan> {
+    let names = systems("--hyp", &args.hyp, &args.name)?;
     Ok(SheetsPlan {
-        sets: a.sets.clone(),
-        out: a.out.clone(),
-        key: a.key.clone().unwrap_or_else(|| default_key(&a.out)),
+        sets: args.sets.clone(),
+        out: args.out.clone(),
+        key: args.key.clone().unwrap_or_else(|| default_key(&args.out)),
         options: SheetsOptions {
-            hyps: a.hyp.iter().map(|h| h.path.clone()).collect(),
+            hyps: args.hyp.iter().map(|h| h.path.clone()).collect(),
             names,
-            per_cell: a.per_cell as usize,
-            distances: a.distances.clone(),
-            seed: a.seed,
-            align_model: a.align_model.clone(),
-            lemma_model: a.lemma_model.clone(),
+            per_cell: args.per_cell as usize,
+            distances: args.distances.clone(),
+            seed: args.seed,
+            align_model: args.align_model.clone(),
+            lemma_model: args.lemma_model.clone(),
         },
-        quiet: a.quiet.quiet,
+        quiet: args.quiet.quiet,
     })
 }
 
 /// `tally`'s plan: the intervals' level checked.
-pub fn tally(a: &TallyArgs) -> Result<TallyPlan> {
+pub fn tally(args: &TallyArgs) -> Result<TallyPlan> {
     Ok(TallyPlan {
         options: TallyOptions {
-            sheets: a.sheets.clone(),
-            key: a.key.clone(),
-            confidence: confidence(a.confidence)?,
+            sheets: args.sheets.clone(),
+            key: args.key.clone(),
+            confidence: confidence(args.confidence)?,
         },
-        out: a.out.clone(),
-        show: a.show,
-        quiet: a.quiet.quiet,
+        out: args.out.clone(),
+        show: args.show,
+        quiet: args.quiet.quiet,
     })
 }

@@ -17,9 +17,9 @@ pub struct LanguagesPlan {
 }
 
 /// `languages`'s plan: a code the registry does not know is refused.
-pub fn languages(a: &LanguagesArgs) -> Result<LanguagesPlan> {
+pub fn languages(args: &LanguagesArgs) -> Result<LanguagesPlan> {
     let registry = Registry::builtin()?;
-    let language = match &a.code {
+    let language = match &args.code {
         Some(code) => Some(registry.language(code).ok_or_else(|| {
             Error::Config(format!(
                 "no language `{}` in the UDPipe 2.5 registry (`ldd-sets languages` lists them)",

@@ -14,13 +14,13 @@ pub struct MergePlan {
 
 /// `merge`'s plan: the flags as given (the shards are checked against each other when
 /// read).
-pub fn merge(a: &MergeArgs) -> MergePlan {
+pub fn merge(args: &MergeArgs) -> MergePlan {
     MergePlan {
         options: MergeOptions {
-            shards: a.shards.clone(),
-            out: a.out.clone(),
-            cache: a.cache.clone(),
+            shards: args.shards.clone(),
+            out: args.out.clone(),
+            cache: args.cache.clone(),
         },
-        quiet: a.quiet.quiet,
+        quiet: args.quiet.quiet,
     }
 }

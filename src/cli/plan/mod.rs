@@ -151,12 +151,12 @@ fn resolve(config: &ConfigArgs, spec: &PairSpec, quiet: bool) -> Result<Pair> {
 }
 
 /// The parse stage's settings.
-fn parse_settings(m: &ModelArgs, threads: &ThreadArgs, quiet: bool) -> ParseSettings {
+fn parse_settings(model: &ModelArgs, threads: &ThreadArgs, quiet: bool) -> ParseSettings {
     ParseSettings {
-        model: m.model.clone(),
-        models_dir: m.models.clone(),
-        cache_dir: m.cache.clone(),
-        offline: m.offline,
+        model: model.model.clone(),
+        models_dir: model.models.clone(),
+        cache_dir: model.cache.clone(),
+        offline: model.offline,
         threads: threads.count(),
         quiet,
     }
@@ -165,9 +165,9 @@ fn parse_settings(m: &ModelArgs, threads: &ThreadArgs, quiet: bool) -> ParseSett
 /// `pair` with its model's download source: the registry's checksum where the config has
 /// none, and the URL under `--models-url`, else `$LDD_SETS_MODELS_URL`, else the
 /// registry's base URL.
-fn with_model_source(m: &ModelArgs, mut pair: Pair) -> Result<Pair> {
+fn with_model_source(model: &ModelArgs, mut pair: Pair) -> Result<Pair> {
     let env = std::env::var(MODELS_URL_ENV).ok().filter(|u| !u.is_empty());
-    let base = m.models_url.clone().or(env);
+    let base = model.models_url.clone().or(env);
     if let Some(spec) = &pair.model {
         pair.model = Some(Pair::model_source(spec, base.as_deref())?);
     }
@@ -176,21 +176,21 @@ fn with_model_source(m: &ModelArgs, mut pair: Pair) -> Result<Pair> {
 
 /// The aligner's options (model and direction: as given, else the defaults).
 fn align_options(
-    a: &AlignArgs,
+    align_args: &AlignArgs,
     progress: bool,
     (model, direction): (ModelType, Direction),
 ) -> AlignOptions {
     AlignOptions {
-        model_type: a.align_model_type.unwrap_or(model),
-        direction: a.align_direction.unwrap_or(direction),
-        iterations: a.align_iterations,
-        train: a.align_train.clone(),
-        model: a.align_model.clone(),
-        save_model: a.save_align_model.clone(),
-        pretokenized: a.pretokenized,
-        max_tokens: a.align_max_tokens,
-        lowercase: a.align_lowercase,
-        train_max: a.align_train_max,
+        model_type: align_args.align_model_type.unwrap_or(model),
+        direction: align_args.align_direction.unwrap_or(direction),
+        iterations: align_args.align_iterations,
+        train: align_args.align_train.clone(),
+        model: align_args.align_model.clone(),
+        save_model: align_args.save_align_model.clone(),
+        pretokenized: align_args.pretokenized,
+        max_tokens: align_args.align_max_tokens,
+        lowercase: align_args.align_lowercase,
+        train_max: align_args.align_train_max,
         progress: if progress {
             Progress::new(ldd_sets::printer::align::progress())
         } else {

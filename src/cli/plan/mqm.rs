@@ -49,28 +49,28 @@ pub struct JudgePlan {
 
 /// `mqm`'s plan: the intervals' level, the export's language codes, or the sets and at
 /// least one severity, checked.
-pub fn mqm(a: &MqmArgs) -> Result<MqmPlan> {
-    confidence(a.confidence)?;
-    if let Some(dir) = &a.export {
-        let (Some(src), Some(tgt)) = (&a.src_lang, &a.tgt_lang) else {
+pub fn mqm(args: &MqmArgs) -> Result<MqmPlan> {
+    confidence(args.confidence)?;
+    if let Some(dir) = &args.export {
+        let (Some(src), Some(tgt)) = (&args.src_lang, &args.tgt_lang) else {
             return Err(Error::Config(
                 "--export needs --src-lang and --tgt-lang".into(),
             ));
         };
         return Ok(MqmPlan::Export(ExportPlan {
-            files: a.mqm.clone(),
-            reference_system: a.reference_system.clone(),
+            files: args.mqm.clone(),
+            reference_system: args.reference_system.clone(),
             dir: dir.clone(),
             languages: Languages::new(src, tgt)?,
-            quiet: a.quiet.quiet,
+            quiet: args.quiet.quiet,
         }));
     }
-    let Some(sets) = &a.sets else {
+    let Some(sets) = &args.sets else {
         return Err(Error::Config("give --sets DIR (or --export DIR)".into()));
     };
-    let given = !a.severity.is_empty();
+    let given = !args.severity.is_empty();
     let severities = if given {
-        lower(&a.severity)
+        lower(&args.severity)
     } else {
         vec!["major".into(), "minor".into()]
     };
@@ -79,7 +79,7 @@ pub fn mqm(a: &MqmArgs) -> Result<MqmPlan> {
             "--severity: name at least one severity (e.g. major,minor)".into(),
         ));
     }
-    let references = a.references.as_ref().map(|r| {
+    let references = args.references.as_ref().map(|r| {
         let r: Vec<String> = r.iter().map(|s| s.trim().to_string()).collect();
         if r == ["none"] {
             Vec::new()
@@ -90,32 +90,33 @@ pub fn mqm(a: &MqmArgs) -> Result<MqmPlan> {
     Ok(MqmPlan::Judge(Box::new(JudgePlan {
         sets: sets.clone(),
         options: MqmOptions {
-            files: a.mqm.clone(),
-            docs: a.docs.clone(),
+            files: args.mqm.clone(),
+            docs: args.docs.clone(),
             severities,
             severities_given: given,
-            source_issues: a.source_issues,
+            source_issues: args.source_issues,
             references,
-            categories: lower(&a.categories),
-            exclude: a.exclude.clone(),
-            conllu: a.conllu.clone(),
-            source: a.src.clone(),
-            reference: a.reference.clone(),
-            permutations: a.permutations as usize,
-            seed: a.seed,
-            confidence: a.confidence,
-            align_model: a.align_model.clone(),
-            lemma_model: a.lemma_model.clone(),
+            categories: lower(&args.categories),
+            exclude: args.exclude.clone(),
+            conllu: args.conllu.clone(),
+            source: args.src.clone(),
+            reference: args.reference.clone(),
+            permutations: args.permutations as usize,
+            seed: args.seed,
+            confidence: args.confidence,
+            align_model: args.align_model.clone(),
+            lemma_model: args.lemma_model.clone(),
         },
-        out: a.out.clone().unwrap_or_else(|| sets.clone()),
-        items: a.items.clone(),
-        quiet: a.quiet.quiet,
+        out: args.out.clone().unwrap_or_else(|| sets.clone()),
+        items: args.items.clone(),
+        quiet: args.quiet.quiet,
     })))
 }
 
-/// `v` trimmed and lowercased, empty entries left out.
-fn lower(v: &[String]) -> Vec<String> {
-    v.iter()
+/// `values` trimmed and lowercased, empty entries left out.
+fn lower(values: &[String]) -> Vec<String> {
+    values
+        .iter()
         .map(|s| s.trim().to_ascii_lowercase())
         .filter(|s| !s.is_empty())
         .collect()

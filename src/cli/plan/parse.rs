@@ -25,23 +25,26 @@ pub struct ParsePlan {
 }
 
 /// `parse`'s plan; an output that is one of the inputs is refused before any parse.
-pub fn parse(a: &ParseArgs) -> Result<ParsePlan> {
-    let quiet = a.quiet.quiet;
-    let mut inputs = vec![a.src.as_path()];
-    inputs.extend(a.model.model.as_deref());
-    if let Some(out) = &a.out {
+pub fn parse(args: &ParseArgs) -> Result<ParsePlan> {
+    let quiet = args.quiet.quiet;
+    let mut inputs = vec![args.src.as_path()];
+    inputs.extend(args.model.model.as_deref());
+    if let Some(out) = &args.out {
         ldd_io::output::check_file_output(out, &inputs)?;
     }
-    let settings = parse_settings(&a.model, &a.threads, quiet);
-    let pair = match &a.pair {
-        Some(p) => Some(with_model_source(&a.model, pair(&a.config, p, quiet)?)?),
+    let settings = parse_settings(&args.model, &args.threads, quiet);
+    let pair = match &args.pair {
+        Some(p) => Some(with_model_source(
+            &args.model,
+            pair(&args.config, p, quiet)?,
+        )?),
         None => None,
     };
     Ok(ParsePlan {
-        source: a.src.clone(),
-        out: a.out.clone(),
+        source: args.src.clone(),
+        out: args.out.clone(),
         settings,
         pair,
-        shard: a.shard.shard,
+        shard: args.shard.shard,
     })
 }

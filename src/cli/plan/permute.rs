@@ -15,32 +15,33 @@ pub struct PermutePlan {
 }
 
 /// `permute`'s plan: the language codes and `--permutation` read.
-pub fn permute(a: &PermuteArgs) -> Result<PermutePlan> {
+pub fn permute(args: &PermuteArgs) -> Result<PermutePlan> {
     Ok(PermutePlan {
         options: PermuteOptions {
-            languages: Languages::new(&a.src_lang, &a.tgt_lang)?,
-            sigma: sigma(a.permutation.as_deref())?,
-            source: a.src.clone(),
-            target: a.tgt.clone(),
-            length: usize::from(a.length),
-            seed: a.seed,
-            test: a.test as usize,
-            dev: a.dev as usize,
-            out: a.out.clone(),
+            languages: Languages::new(&args.src_lang, &args.tgt_lang)?,
+            sigma: sigma(args.permutation.as_deref())?,
+            source: args.src.clone(),
+            target: args.tgt.clone(),
+            length: usize::from(args.length),
+            seed: args.seed,
+            test: args.test as usize,
+            dev: args.dev as usize,
+            out: args.out.clone(),
         },
-        quiet: a.quiet.quiet,
+        quiet: args.quiet.quiet,
     })
 }
 
 /// `P0,P1,..` or `paper`.
-fn sigma(s: Option<&str>) -> Result<Sigma> {
-    let Some(s) = s else {
+fn sigma(value: Option<&str>) -> Result<Sigma> {
+    let Some(value) = value else {
         return Ok(Sigma::Seeded);
     };
-    if s == "paper" {
+    if value == "paper" {
         return Ok(Sigma::Paper);
     }
-    s.split(',')
+    value
+        .split(',')
         .map(|p| {
             p.trim().parse::<usize>().map_err(|_| {
                 ldd_sets::Error::Config(format!(

@@ -21,34 +21,34 @@ pub struct ReportPlan {
 /// `report`'s plan: the output file named (`--out`, else in the sets directory) and its
 /// extension checked against `--format`; the systems' outputs given named as `score` names
 /// them.
-pub fn report(a: &ReportArgs) -> Result<ReportPlan> {
-    if let Some(h) = a.hyp.iter().find(|h| ldd_io::is_stdin(&h.path)) {
+pub fn report(args: &ReportArgs) -> Result<ReportPlan> {
+    if let Some(h) = args.hyp.iter().find(|h| ldd_io::is_stdin(&h.path)) {
         return Err(Error::Config(format!(
             "report --hyp {}: the report reads an output from its file; give the file",
             ldd_io::error::quote(&h.given, 100)
         )));
     }
     // Named as scored: a bare FILE is named after it, as `score` names it.
-    let names = systems("--hyp", &a.hyp, &a.name)?;
+    let names = systems("--hyp", &args.hyp, &args.name)?;
     let options = ReportOptions {
-        sets: a.sets.clone(),
-        out: a.out.clone(),
-        scores: a.scores.clone(),
-        format: match a.format {
+        sets: args.sets.clone(),
+        out: args.out.clone(),
+        scores: args.scores.clone(),
+        format: match args.format {
             FormatArg::Html => Format::Html,
             FormatArg::Latex => Format::Latex,
         },
-        examples: a.examples as usize,
-        tally: a.tally.clone(),
-        mqm: a.mqm.clone(),
+        examples: args.examples as usize,
+        tally: args.tally.clone(),
+        mqm: args.mqm.clone(),
         outputs: names
             .into_iter()
-            .zip(a.hyp.iter().map(|h| h.path.clone()))
+            .zip(args.hyp.iter().map(|h| h.path.clone()))
             .collect(),
     };
     Ok(ReportPlan {
         out: out_path(&options)?,
         options,
-        quiet: a.quiet.quiet,
+        quiet: args.quiet.quiet,
     })
 }

@@ -57,62 +57,62 @@ pub struct ComparePlan {
 }
 
 /// `slice`'s plan: the system named as `score` names it ([`systems`]).
-pub fn slice(a: &SliceArgs) -> Result<SlicePlan> {
-    if a.hyp.path.as_os_str() == "-" {
+pub fn slice(args: &SliceArgs) -> Result<SlicePlan> {
+    if args.hyp.path.as_os_str() == "-" {
         return Err(Error::Config(
             "slice --hyp -: slice reads the output once per set; give it as a file".into(),
         ));
     }
-    let names: Vec<String> = a.name.iter().cloned().collect();
-    let name = systems("--hyp", std::slice::from_ref(&a.hyp), &names)?.remove(0);
+    let names: Vec<String> = args.name.iter().cloned().collect();
+    let name = systems("--hyp", std::slice::from_ref(&args.hyp), &names)?.remove(0);
     Ok(SlicePlan {
-        sets: a.sets.clone(),
-        hyp: a.hyp.path.clone(),
+        sets: args.sets.clone(),
+        hyp: args.hyp.path.clone(),
         name,
     })
 }
 
 /// `score`'s plan: every `--lower-is-better` names a metric, the metrics' settings are
 /// valid, and the options hang together (`score::check_options`).
-pub fn score(a: &ScoreArgs) -> Result<ScorePlan> {
-    let contrastive_costs = a.lower_is_better.iter().any(|n| n == CONTRASTIVE_KEY);
-    for name in &a.lower_is_better {
+pub fn score(args: &ScoreArgs) -> Result<ScorePlan> {
+    let contrastive_costs = args.lower_is_better.iter().any(|n| n == CONTRASTIVE_KEY);
+    for name in &args.lower_is_better {
         if name == CONTRASTIVE_KEY {
-            if a.contrast.is_none() {
+            if args.contrast.is_none() {
                 return Err(Error::Config(
                     "--lower-is-better contrastive: give --contrast DIR --contrastive FILE".into(),
                 ));
             }
-        } else if !a.seg_scores.iter().any(|(n, _)| n == name) {
+        } else if !args.seg_scores.iter().any(|(n, _)| n == name) {
             return Err(Error::Config(format!(
                 "--lower-is-better {}: no --seg-scores metric of that name (nor `contrastive`)",
                 ldd_io::error::quote(name, 40)
             )));
         }
     }
-    let seg_scores = a
+    let seg_scores = args
         .seg_scores
         .iter()
         .map(|(name, files)| SegScores {
             name: name.clone(),
             files: files.clone(),
-            higher_is_better: !a.lower_is_better.contains(name),
+            higher_is_better: !args.lower_is_better.contains(name),
         })
         .collect();
     // The systems are the outputs, or without any the contrastive scores' files.
-    let named: &[SystemArg] = if a.hyp.is_empty() {
-        &a.contrastive
+    let named: &[SystemArg] = if args.hyp.is_empty() {
+        &args.contrastive
     } else {
-        &a.hyp
+        &args.hyp
     };
-    let flag = if a.hyp.is_empty() {
+    let flag = if args.hyp.is_empty() {
         "--contrastive"
     } else {
         "--hyp"
     };
-    let names = systems(flag, named, &a.name)?;
-    if !a.hyp.is_empty() {
-        if let Some(c) = a.contrastive.iter().find(|c| c.name.is_some()) {
+    let names = systems(flag, named, &args.name)?;
+    if !args.hyp.is_empty() {
+        if let Some(c) = args.contrastive.iter().find(|c| c.name.is_some()) {
             return Err(Error::Config(format!(
                 "--contrastive {}: with --hyp the systems are named by --hyp; give the \
                  contrastive scores' files without NAME=",
@@ -121,57 +121,57 @@ pub fn score(a: &ScoreArgs) -> Result<ScorePlan> {
         }
     }
     let options = ScoreOptions {
-        hyps: a.hyp.iter().map(|h| h.path.clone()).collect(),
+        hyps: args.hyp.iter().map(|h| h.path.clone()).collect(),
         names,
-        references: a.reference.clone(),
-        settings: metric_settings(&a.metric)?,
+        references: args.reference.clone(),
+        settings: metric_settings(&args.metric)?,
         seg_scores,
-        significance: significance(&a.significance),
-        metrics: a.metrics.clone(),
-        align_model: a.align_model.clone(),
-        lemma_model: a.lemma_model.clone(),
-        contrastive: a.contrast.clone().map(|dir| ContrastiveOptions {
+        significance: significance(&args.significance),
+        metrics: args.metrics.clone(),
+        align_model: args.align_model.clone(),
+        lemma_model: args.lemma_model.clone(),
+        contrastive: args.contrast.clone().map(|dir| ContrastiveOptions {
             dir,
-            files: a.contrastive.iter().map(|c| c.path.clone()).collect(),
+            files: args.contrastive.iter().map(|c| c.path.clone()).collect(),
             higher_is_better: !contrastive_costs,
         }),
     };
     check_options(&options)?;
-    if let Some(out) = &a.out {
+    if let Some(out) = &args.out {
         out_dir(out)?;
     }
     Ok(ScorePlan {
-        sets: a.sets.clone(),
+        sets: args.sets.clone(),
         options,
-        out: a.out.clone().unwrap_or_else(|| a.sets.clone()),
-        replace: a.replace,
-        quiet: a.quiet.quiet,
-        shown: shown(&a.shown)?,
-        force: a.force,
+        out: args.out.clone().unwrap_or_else(|| args.sets.clone()),
+        replace: args.replace,
+        quiet: args.quiet.quiet,
+        shown: shown(&args.shown)?,
+        force: args.force,
     })
 }
 
 /// What stdout shows: `-b` and `--wide` go with the table only.
-fn shown(s: &ShownArgs) -> Result<Shown> {
+fn shown(shown: &ShownArgs) -> Result<Shown> {
     let table = TableOptions {
-        wide: s.wide,
-        decimals: usize::from(s.width),
+        wide: shown.wide,
+        decimals: usize::from(shown.width),
     };
     let only_table = |flag: &str| {
         Error::Config(format!(
             "{flag}: goes with --format table (the JSON and CSV hold every digit and column)"
         ))
     };
-    Ok(match s.format {
-        ScoreFormat::Table if s.score_only && s.wide => {
+    Ok(match shown.format {
+        ScoreFormat::Table if shown.score_only && shown.wide => {
             return Err(Error::Config(
                 "-b/--score-only prints the scores alone; --wide widens the table: give one".into(),
             ))
         }
-        ScoreFormat::Table if s.score_only => Shown::ScoreOnly(table),
+        ScoreFormat::Table if shown.score_only => Shown::ScoreOnly(table),
         ScoreFormat::Table => Shown::Table(table),
-        _ if s.score_only => return Err(only_table("-b/--score-only")),
-        _ if s.wide => return Err(only_table("--wide")),
+        _ if shown.score_only => return Err(only_table("-b/--score-only")),
+        _ if shown.wide => return Err(only_table("--wide")),
         ScoreFormat::Summary => Shown::Summary(table),
         ScoreFormat::Json => Shown::Json,
         ScoreFormat::Csv => Shown::Csv,
@@ -192,45 +192,45 @@ fn out_dir(out: &std::path::Path) -> Result<()> {
 }
 
 /// `compare`'s plan: the flags as given.
-pub fn compare(a: &CompareArgs) -> ComparePlan {
+pub fn compare(args: &CompareArgs) -> ComparePlan {
     ComparePlan {
-        gold: a.gold.clone(),
-        pred: a.pred.clone(),
-        bucket: a.bucket.clone(),
+        gold: args.gold.clone(),
+        pred: args.pred.clone(),
+        bucket: args.bucket.clone(),
     }
 }
 
 /// BLEU's, chrF's and TER's settings, checked.
-fn metric_settings(m: &MetricArgs) -> Result<Settings> {
-    let smooth = Smooth::parse(&m.smooth_method, m.smooth_value).ok_or_else(|| {
+fn metric_settings(metric: &MetricArgs) -> Result<Settings> {
+    let smooth = Smooth::parse(&metric.smooth_method, metric.smooth_value).ok_or_else(|| {
         Error::Config(format!(
             "--smooth-value: only floor and add-k smoothing take a value, not {}",
-            m.smooth_method
+            metric.smooth_method
         ))
     })?;
     let s = Settings {
-        tokenize: m.tokenize.as_deref().and_then(TokenizerName::parse),
-        lowercase: m.lowercase,
+        tokenize: metric.tokenize.as_deref().and_then(TokenizerName::parse),
+        lowercase: metric.lowercase,
         bleu: BleuScoring {
-            max_order: m.max_ngram_order,
+            max_order: metric.max_ngram_order,
             smooth,
-            effective_order: m.effective_order,
+            effective_order: metric.effective_order,
         },
         chrf: Chrf {
             scoring: ChrfScoring {
-                char_order: m.chrf_char_order,
-                word_order: m.chrf_word_order,
-                beta: m.chrf_beta,
-                eps_smoothing: m.chrf_eps_smoothing,
+                char_order: metric.chrf_char_order,
+                word_order: metric.chrf_word_order,
+                beta: metric.chrf_beta,
+                eps_smoothing: metric.chrf_eps_smoothing,
             },
-            whitespace: m.chrf_whitespace,
-            lowercase: m.chrf_lowercase,
+            whitespace: metric.chrf_whitespace,
+            lowercase: metric.chrf_lowercase,
         },
         ter: Ter {
-            normalized: m.ter_normalized,
-            no_punct: m.ter_no_punct,
-            asian_support: m.ter_asian_support,
-            case_sensitive: m.ter_case_sensitive,
+            normalized: metric.ter_normalized,
+            no_punct: metric.ter_no_punct,
+            asian_support: metric.ter_asian_support,
+            case_sensitive: metric.ter_case_sensitive,
         },
     };
     s.check().map_err(|e| Error::Config(e.to_string()))?;
@@ -239,18 +239,18 @@ fn metric_settings(m: &MetricArgs) -> Result<Settings> {
 
 /// The intervals' and paired tests' options (`--paired-ar`, else `--paired-bs`, else the
 /// default for the number of systems).
-fn significance(s: &SignificanceArgs) -> SignificanceOptions {
+fn significance(significance: &SignificanceArgs) -> SignificanceOptions {
     SignificanceOptions {
-        method: if s.paired_ar {
+        method: if significance.paired_ar {
             Some(Method::Randomization)
-        } else if s.paired_bs {
+        } else if significance.paired_bs {
             Some(Method::Bootstrap)
         } else {
             None
         },
-        bootstrap: s.paired_bs_n as usize,
-        trials: s.paired_ar_n as usize,
-        seed: s.seed,
-        confidence: s.confidence,
+        bootstrap: significance.paired_bs_n as usize,
+        trials: significance.paired_ar_n as usize,
+        seed: significance.seed,
+        confidence: significance.confidence,
     }
 }

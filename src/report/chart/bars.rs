@@ -90,10 +90,10 @@ pub fn histogram(
     })
 }
 
-/// The label of the bar at `x` when it is every `every`th bar or the last, else nothing.
-fn every_nth_label(labels: &[String], every: usize, x: f64) -> String {
-    let i = x.round();
-    if (x - i).abs() > 1e-9 || i < 0.0 {
+/// The label of the bar at `x_value` when it is every `every`th bar or the last, else nothing.
+fn every_nth_label(labels: &[String], every: usize, x_value: f64) -> String {
+    let i = x_value.round();
+    if (x_value - i).abs() > 1e-9 || i < 0.0 {
         return String::new();
     }
     let i = i as usize;

@@ -102,48 +102,53 @@ const MARKERS: [Marker; 4] = [
     Marker::Cross,
 ];
 
-fn colour(i: usize) -> RGBColor {
-    COLOURS[i % COLOURS.len()]
+fn colour(series: usize) -> RGBColor {
+    COLOURS[series % COLOURS.len()]
 }
 
-fn marker(i: usize) -> Marker {
-    MARKERS[i % MARKERS.len()]
+fn marker(series: usize) -> Marker {
+    MARKERS[series % MARKERS.len()]
 }
 
 fn draw_err<E: std::fmt::Display>(title: &str) -> impl Fn(E) -> Error + '_ {
     move |e| Error::Data(format!("drawing chart `{title}`: {e}"))
 }
 
-/// A marker element at `c` (pixel coordinates).
+/// A marker element at `centre_px` (pixel coordinates).
 fn marker_at<DB: DrawingBackend>(
-    m: Marker,
-    c: (i32, i32),
+    shape: Marker,
+    centre_px: (i32, i32),
     style: ShapeStyle,
 ) -> DynElement<'static, DB, (i32, i32)> {
-    match m {
-        Marker::Circle => Circle::new(c, 4, style).into_dyn(),
-        Marker::Triangle => TriangleMarker::new(c, 5, style).into_dyn(),
-        Marker::Square => {
-            Rectangle::new([(c.0 - 4, c.1 - 4), (c.0 + 4, c.1 + 4)], style).into_dyn()
-        }
-        Marker::Cross => Cross::new(c, 4, style.stroke_width(2)).into_dyn(),
+    match shape {
+        Marker::Circle => Circle::new(centre_px, 4, style).into_dyn(),
+        Marker::Triangle => TriangleMarker::new(centre_px, 5, style).into_dyn(),
+        Marker::Square => Rectangle::new(
+            [
+                (centre_px.0 - 4, centre_px.1 - 4),
+                (centre_px.0 + 4, centre_px.1 + 4),
+            ],
+            style,
+        )
+        .into_dyn(),
+        Marker::Cross => Cross::new(centre_px, 4, style.stroke_width(2)).into_dyn(),
     }
 }
 
-fn int_label(x: &f64) -> String {
-    if (x - x.round()).abs() < 1e-9 && *x >= 0.0 {
-        format!("{:.0}", x)
+fn int_label(value: &f64) -> String {
+    if (value - value.round()).abs() < 1e-9 && *value >= 0.0 {
+        format!("{:.0}", value)
     } else {
         String::new()
     }
 }
 
 /// A y-axis label: whole numbers without decimals.
-fn y_label(y: &f64) -> String {
-    if (y - y.round()).abs() < 1e-9 {
-        format!("{y:.0}")
+fn y_label(value: &f64) -> String {
+    if (value - value.round()).abs() < 1e-9 {
+        format!("{value:.0}")
     } else {
-        format!("{y:.1}")
+        format!("{value:.1}")
     }
 }
 
@@ -172,8 +177,8 @@ mod tests {
     /// the axis is bounded by the metric's range; without a bound it has head room.
     #[test]
     fn a_perfect_score_keeps_the_axis_within_the_metric() {
-        let point = |d: f64, score: f64| ScorePoint {
-            d,
+        let point = |min_distance: f64, score: f64| ScorePoint {
+            min_distance,
             score,
             control_mean: Some(score),
             band: Some((score, score)),

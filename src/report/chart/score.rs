@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 #[derive(Debug, Clone)]
 pub struct ScorePoint {
     /// Minimum distance of the set.
-    pub d: f64,
+    pub min_distance: f64,
     /// The set's score.
     pub score: f64,
     /// The controls' mean.
@@ -67,8 +67,8 @@ fn axes(panels: &[Panel], max: Option<f64>) -> Axes {
             lo = lo.min(value);
             hi = hi.max(value);
         }
-        x0 = x0.min(point.d);
-        x1 = x1.max(point.d);
+        x0 = x0.min(point.min_distance);
+        x1 = x1.max(point.min_distance);
     }
     if lo > hi {
         (lo, hi) = (0.0, 1.0);
@@ -102,7 +102,7 @@ fn draw_band<'a, 'b: 'a>(
     let band: Vec<(f64, f64, f64)> = panel
         .points
         .iter()
-        .filter_map(|p| p.band.map(|(l, h)| (p.d, l, h)))
+        .filter_map(|p| p.band.map(|(l, h)| (p.min_distance, l, h)))
         .collect();
     let key = |(x, y): (i32, i32)| {
         Rectangle::new(
@@ -146,7 +146,7 @@ fn draw_control_means<'a, 'b: 'a>(
     let means: Vec<(f64, f64)> = panel
         .points
         .iter()
-        .filter_map(|p| p.control_mean.map(|m| (p.d, m)))
+        .filter_map(|p| p.control_mean.map(|m| (p.min_distance, m)))
         .collect();
     let grey = RGBColor(90, 90, 90);
     chart
@@ -177,7 +177,11 @@ fn draw_set<'a, 'b: 'a>(
     pad: f64,
     error: DrawError,
 ) -> Result<()> {
-    let points: Vec<(f64, f64)> = panel.points.iter().map(|p| (p.d, p.score)).collect();
+    let points: Vec<(f64, f64)> = panel
+        .points
+        .iter()
+        .map(|p| (p.min_distance, p.score))
+        .collect();
     let c = colour(1);
     chart
         .draw_series(LineSeries::new(points.clone(), c.stroke_width(2)))
@@ -195,13 +199,13 @@ fn draw_set<'a, 'b: 'a>(
         });
     let style = TextStyle::from((FONT, 15).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
     chart
-        .draw_series(
-            panel
-                .points
-                .iter()
-                .filter(|p| !p.mark.is_empty())
-                .map(|p| Text::new(p.mark.clone(), (p.d, p.score + pad * 0.25), style.clone())),
-        )
+        .draw_series(panel.points.iter().filter(|p| !p.mark.is_empty()).map(|p| {
+            Text::new(
+                p.mark.clone(),
+                (p.min_distance, p.score + pad * 0.25),
+                style.clone(),
+            )
+        }))
         .map_err(error)?;
     Ok(())
 }

@@ -7,9 +7,9 @@ use crate::report::views::Views;
 use crate::report::Report;
 
 /// The distance histograms (lexical pairs, then reordering measures) with their captions.
-pub(super) fn distance_figures(r: &Report, v: &Views) -> Vec<(Spec, String)> {
+pub(super) fn distance_figures(report: &Report, views: &Views) -> Vec<(Spec, String)> {
     let mut figs = Vec::new();
-    for d in &v.distances {
+    for d in &views.distances {
         figs.push((
             Spec {
                 id: format!("dist-{}", anchor(d.phenomenon)),
@@ -27,7 +27,7 @@ pub(super) fn distance_figures(r: &Report, v: &Views) -> Vec<(Spec, String)> {
             ),
         ));
     }
-    for meas in &v.measures {
+    for meas in &views.measures {
         let marks: Vec<(usize, String)> = meas
             .thresholds
             .iter()
@@ -37,7 +37,7 @@ pub(super) fn distance_figures(r: &Report, v: &Views) -> Vec<(Spec, String)> {
             "Every corpus line by its largest reordering ({} in {}){}; {} line(s) without a value \
                  (no link between words, or an empty line).",
             meas.name,
-            r.measures_file.as_deref().unwrap_or_default(),
+            report.measures_file.as_deref().unwrap_or_default(),
             if marks.is_empty() {
                 ""
             } else {
@@ -60,14 +60,14 @@ pub(super) fn distance_figures(r: &Report, v: &Views) -> Vec<(Spec, String)> {
 }
 
 /// The distance distributions: the charts `figs`.
-pub(super) fn distances(s: &mut String, figs: &[(Chart, String)]) {
-    s.push_str("<section id=\"distances\"><h2>Distance distributions</h2>\n");
+pub(super) fn distances(out: &mut String, figs: &[(Chart, String)]) {
+    out.push_str("<section id=\"distances\"><h2>Distance distributions</h2>\n");
     if figs.is_empty() {
-        s.push_str("<p>No lexical phenomenon and no reordering sets in this run.</p>\n");
+        out.push_str("<p>No lexical phenomenon and no reordering sets in this run.</p>\n");
     }
-    s.push_str("<div class=\"grid\">");
+    out.push_str("<div class=\"grid\">");
     for (c, cap) in figs {
-        figure(s, c, cap);
+        figure(out, c, cap);
     }
-    s.push_str("</div>\n</section>\n");
+    out.push_str("</div>\n</section>\n");
 }

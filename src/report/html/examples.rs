@@ -49,18 +49,18 @@ pub fn marked_html(line: &[Piece]) -> String {
 }
 
 fn example_items(
-    s: &mut String,
-    r: &Report,
+    html: &mut String,
+    report: &Report,
     sc: Option<&Scores>,
     ex: &SetExamples,
     range: std::ops::Range<usize>,
 ) {
-    let src_lang = esc(r.manifest.languages.source());
-    let tgt_lang = esc(r.manifest.languages.target());
-    let _ = write!(s, "<ol start=\"{}\">", range.start + 1);
+    let src_lang = esc(report.manifest.languages.source());
+    let tgt_lang = esc(report.manifest.languages.target());
+    let _ = write!(html, "<ol start=\"{}\">", range.start + 1);
     for e in &ex.examples[range] {
         let _ = write!(
-            s,
+            html,
             "<li><dl><dt>line</dt><dd>{}</dd><dt>source</dt><dd lang=\"{src_lang}\">{}</dd><dt>reference</dt><dd lang=\"{tgt_lang}\">{}</dd>",
             e.id,
             marked_html(&e.source),
@@ -69,27 +69,27 @@ fn example_items(
         if let Some(sc) = sc {
             for (sys, out) in sc.systems.iter().zip(&e.outputs) {
                 let _ = write!(
-                    s,
+                    html,
                     "<dt>{}</dt><dd lang=\"{tgt_lang}\">{}</dd>",
                     esc(&sys.name),
                     out.as_deref().map_or_else(|| "–".into(), esc)
                 );
             }
         }
-        s.push_str("</dl></li>");
+        html.push_str("</dl></li>");
     }
-    s.push_str("</ol>");
+    html.push_str("</ol>");
 }
 
-pub(super) fn examples(s: &mut String, r: &Report, v: &Views) {
-    s.push_str("<section id=\"examples\"><h2>Examples</h2>\n<p>A fixed sample of each set's lines (the same \
+pub(super) fn examples(out: &mut String, report: &Report, views: &Views) {
+    out.push_str("<section id=\"examples\"><h2>Examples</h2>\n<p>A fixed sample of each set's lines (the same \
         every time). Source: <mark class=\"m-d\">dependent<sub>dep1</sub></mark> and \
         <mark class=\"m-h\">head<sub>head1</sub></mark> of each qualifying pair (numbered per line); reorder sets: \
         the <mark class=\"m-a\">aligned<sub>aligned1</sub></mark> words farthest apart, in the source and the \
         reference. Then each system's output.</p>\n");
     let mut by_phen: BTreeMap<usize, Vec<&SetExamples>> = BTreeMap::new();
-    for ex in &r.examples {
-        let k = v
+    for ex in &report.examples {
+        let k = views
             .sizes
             .phenomena
             .iter()
@@ -97,10 +97,10 @@ pub(super) fn examples(s: &mut String, r: &Report, v: &Views) {
             .unwrap_or(0);
         by_phen.entry(k).or_default().push(ex);
     }
-    s.push_str("<nav aria-label=\"Sets\"><p>");
-    for ex in &r.examples {
+    out.push_str("<nav aria-label=\"Sets\"><p>");
+    for ex in &report.examples {
         let _ = write!(
-            s,
+            out,
             "<a href=\"#ex-{}-{}\">{}/{}</a> ",
             anchor(&ex.phenomenon),
             anchor(&ex.bucket),
@@ -108,20 +108,20 @@ pub(super) fn examples(s: &mut String, r: &Report, v: &Views) {
             esc(&ex.bucket)
         );
     }
-    s.push_str("</p></nav>\n");
-    if r.examples.is_empty() {
-        s.push_str(if r.manifest.sets.iter().any(|x| x.sentences > 0) {
+    out.push_str("</p></nav>\n");
+    if report.examples.is_empty() {
+        out.push_str(if report.manifest.sets.iter().any(|x| x.sentences > 0) {
             "<p>No examples (<code>--examples 0</code>).</p>\n"
         } else {
             "<p>All sets are empty.</p>\n"
         });
     }
     for (_, sets) in by_phen {
-        let _ = writeln!(s, "<h3>{}</h3>", esc(&sets[0].phenomenon));
+        let _ = writeln!(out, "<h3>{}</h3>", esc(&sets[0].phenomenon));
         for ex in sets {
             let n = ex.examples.len();
             let _ = write!(
-                s,
+                out,
                 "<section class=\"ex\" id=\"ex-{}-{}\"><h4>{}/{} <small>— {} sentence{}{}, {} shown here</small></h4>",
                 anchor(&ex.phenomenon),
                 anchor(&ex.bucket),
@@ -132,16 +132,16 @@ pub(super) fn examples(s: &mut String, r: &Report, v: &Views) {
                 small_mark(ex.sentences),
                 n
             );
-            example_items(s, r, r.scores.as_ref(), ex, 0..n.min(SHOWN));
+            example_items(out, report, report.scores.as_ref(), ex, 0..n.min(SHOWN));
             if n > SHOWN {
-                let _ = write!(s, "<details><summary>Show {} more</summary>", n - SHOWN);
-                example_items(s, r, r.scores.as_ref(), ex, SHOWN..n);
-                s.push_str("</details>");
+                let _ = write!(out, "<details><summary>Show {} more</summary>", n - SHOWN);
+                example_items(out, report, report.scores.as_ref(), ex, SHOWN..n);
+                out.push_str("</details>");
             }
-            s.push_str("</section>\n");
+            out.push_str("</section>\n");
         }
     }
-    s.push_str("</section>\n");
+    out.push_str("</section>\n");
 }
 
 #[cfg(test)]

@@ -13,16 +13,16 @@ use crate::view::scores::ScoreTable;
 /// with its interval, and the sets worse than their controls — read from the same score
 /// tables ([`crate::view::scores::ScoreView`]) and marked as the tables mark them (`*`,
 /// `**`, `†`), small sets with the tables' ⚠.
-pub(super) fn findings(s: &mut String, v: &Views) {
-    s.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
-    let Some(sc) = &v.scores else {
-        s.push_str(
+pub(super) fn findings(out: &mut String, views: &Views) {
+    out.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
+    let Some(sc) = &views.scores else {
+        out.push_str(
             "<p>Not scored yet: the findings appear once <code>ldd-sets score</code> has run \
             (see <a href=\"#scores\">Scores</a>).</p></section>\n",
         );
         return;
     };
-    s.push_str("<p>For every system, how each score changes from the shortest to the longest \
+    out.push_str("<p>For every system, how each score changes from the shortest to the longest \
         dependencies (<code>ge</code> sets: distance at least <i>d</i>), with the rank correlation of \
         score and <i>d</i> (negative: worse on longer dependencies; its 95% interval in brackets), \
         and every set on which the system is worse than on length-matched controls, as the tables \
@@ -31,14 +31,14 @@ pub(super) fn findings(s: &mut String, v: &Views) {
         or items), a score that varies a lot with the sample.</p>\n");
     for (col, sys) in sc.systems.iter().enumerate() {
         let _ = write!(
-            s,
+            out,
             "<h3>{}</h3><div class=\"wide\"><table class=\"findings\"><thead><tr><th>phenomenon</th>\
              <th>metric</th><th class=\"n\">shortest</th><th class=\"n\">longest</th>\
              <th class=\"n\">change</th><th class=\"n\">Spearman ρ</th><th>worse than controls</th>\
              </tr></thead><tbody>",
             esc(sys)
         );
-        for size in &v.sizes.phenomena {
+        for size in &views.sizes.phenomena {
             let p = size.phenomenon;
             for table in &sc.tables {
                 let m = table.metric;
@@ -65,9 +65,9 @@ pub(super) fn findings(s: &mut String, v: &Views) {
                     _ => "–".into(),
                 };
                 let trend = sc.trend(col, m, p);
-                let worse = worse_than_controls(table, v, p, col);
+                let worse = worse_than_controls(table, views, p, col);
                 let _ = write!(
-                    s,
+                    out,
                     "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
                      <td class=\"n\">{}</td><td class=\"n\">{}{}</td><td>{}</td></tr>",
                     esc(p),
@@ -85,19 +85,30 @@ pub(super) fn findings(s: &mut String, v: &Views) {
                 );
             }
         }
-        s.push_str("</tbody></table></div>\n");
+        out.push_str("</tbody></table></div>\n");
     }
-    s.push_str("</section>\n");
+    out.push_str("</section>\n");
 }
 
-/// The sets of phenomenon `p` that system `col` does worse on than on their controls, as
-/// the table `t` of the page marks them (its set lines, of the sets the manifest lists, in
+/// The sets of `phenomenon` that system `col` does worse on than on their controls, as
+/// the page's `table` marks them (its set lines, of the sets the manifest lists, in
 /// table order): each as HTML, its bucket, its mark and the small-set ⚠.
-fn worse_than_controls(t: &ScoreTable, v: &Views, p: &str, col: usize) -> Vec<String> {
-    t.lines
+fn worse_than_controls(
+    table: &ScoreTable,
+    views: &Views,
+    phenomenon: &str,
+    col: usize,
+) -> Vec<String> {
+    table
+        .lines
         .iter()
-        .filter(|l| l.key.is_set() && l.key.phenomenon == p)
-        .filter_map(|l| Some((v.sizes.set(p, l.key.bucket)?, l.cells.get(col).copied()??)))
+        .filter(|l| l.key.is_set() && l.key.phenomenon == phenomenon)
+        .filter_map(|l| {
+            Some((
+                views.sizes.set(phenomenon, l.key.bucket)?,
+                l.cells.get(col).copied()??,
+            ))
+        })
         .filter(|(_, row)| !mark(row).is_empty())
         .map(|(set, row)| {
             format!(

@@ -70,14 +70,14 @@ details summary { cursor: pointer; color: #0b4f8a; }
   figure, table { break-inside: avoid; } .cmd { white-space: pre-wrap; } }
 "#;
 
-/// Writes `x` with two decimals, or "–".
-fn f2(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".into(), |v| format!("{v:.2}"))
+/// Writes `value` with two decimals, or "–".
+fn f2(value: Option<f64>) -> String {
+    value.map_or_else(|| "–".into(), |v| format!("{v:.2}"))
 }
 
 /// Writes a p-value, or "–".
-fn p3(x: Option<f64>) -> String {
-    match x {
+fn p3(value: Option<f64>) -> String {
+    match value {
         None => "–".into(),
         Some(p) if p < 0.001 => "&lt;0.001".into(),
         Some(p) => format!("{p:.3}"),
@@ -92,8 +92,8 @@ fn ci(lo: Option<f64>, hi: Option<f64>) -> String {
     }
 }
 
-fn anchor(s: &str) -> String {
-    s.chars()
+fn anchor(text: &str) -> String {
+    text.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() {
                 c.to_ascii_lowercase()
@@ -106,18 +106,18 @@ fn anchor(s: &str) -> String {
 
 /// A chart with its caption, plain text (escaped here, as every text of the page is by
 /// [`esc`]).
-fn figure(out: &mut String, c: &Chart, caption: &str) {
+fn figure(out: &mut String, chart: &Chart, caption: &str) {
     let _ = writeln!(
         out,
         "<figure>{}<figcaption>{}</figcaption></figure>",
-        accessible(c),
+        accessible(chart),
         esc(caption)
     );
 }
 
 /// Inserts `role`, `aria-labelledby`, `<title>` and `<desc>` into plotters' `<svg>`.
-fn accessible(c: &Chart) -> String {
-    let (svg, id) = (&c.svg, &c.id);
+fn accessible(chart: &Chart) -> String {
+    let (svg, id) = (&chart.svg, &chart.id);
     let Some(end) = svg.find('>') else {
         return svg.clone();
     };
@@ -125,16 +125,16 @@ fn accessible(c: &Chart) -> String {
     let open = open.trim_end_matches('/');
     format!(
         "{open} id=\"{id}\" role=\"img\" aria-labelledby=\"{id}-t {id}-d\" class=\"chart\"><title id=\"{id}-t\">{}</title><desc id=\"{id}-d\">{}</desc>{}",
-        esc(&c.title),
-        esc(&c.desc),
+        esc(&chart.title),
+        esc(&chart.desc),
         &rest[1..]
     )
 }
 
 /// Escapes text for HTML and SVG.
-pub(crate) fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+pub(crate) fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
@@ -169,12 +169,17 @@ fn draw(sections: Vec<Vec<(Spec, String)>>) -> Result<Vec<Vec<(Chart, String)>>>
 /// The whole page: every chart is said first, drawn at once, then laid out with the
 /// tables and the item browser (its style rules and its section, made by
 /// [`super::items`]).
-pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Result<String> {
+pub fn page(
+    report: &Report,
+    views: &Views,
+    items_style: &str,
+    items_section: &str,
+) -> Result<String> {
     let mut s = String::with_capacity(1 << 20);
-    head(&mut s, r, items_style);
-    nav(&mut s, r);
-    let mut sections = vec![size_figures(v), distance_figures(r, v)];
-    sections.extend(score_figures(v));
+    head(&mut s, report, items_style);
+    nav(&mut s, report);
+    let mut sections = vec![size_figures(views), distance_figures(report, views)];
+    sections.extend(score_figures(views));
     let mut drawn = draw(sections)?.into_iter();
     let (size_figs, distance_figs) = (
         drawn.next().unwrap_or_default(),
@@ -182,15 +187,15 @@ pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Re
     );
     let score_figs: Vec<_> = drawn.collect();
     // The findings first, the settings last.
-    findings(&mut s, v);
-    scores(&mut s, r, v, &score_figs);
-    annotation(&mut s, r);
-    mqm::section(&mut s, r);
+    findings(&mut s, views);
+    scores(&mut s, report, views, &score_figs);
+    annotation(&mut s, report);
+    mqm::section(&mut s, report);
     s.push_str(items_section);
-    sizes(&mut s, v, &size_figs);
+    sizes(&mut s, views, &size_figs);
     distances(&mut s, &distance_figs);
-    examples(&mut s, r, v);
-    settings(&mut s, r, v);
+    examples(&mut s, report, views);
+    settings(&mut s, report, views);
     s.push_str(
         "</main>\n<footer><p><small>The sets (a corpus's sentences by dependency distance, per \
         phenomenon) and their length-matched controls are described in ldd-sets' \
@@ -202,37 +207,37 @@ pub fn page(r: &Report, v: &Views, items_style: &str, items_section: &str) -> Re
 
 /// The page's head (its title, policy and styles), its header (what the sets are, from
 /// which corpus) and the notes.
-fn head(s: &mut String, r: &Report, items_style: &str) {
-    let corpus = &r.corpus;
+fn head(out: &mut String, report: &Report, items_style: &str) {
+    let corpus = &report.corpus;
     let lang = format!(
         "{} → {}",
-        r.manifest.languages.source(),
-        r.manifest.languages.target()
+        report.manifest.languages.source(),
+        report.manifest.languages.target()
     );
     let _ = writeln!(
-            s,
+            out,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"generator\" content=\"ldd-sets {}\">\n<title>LDD challenge sets: {} ({})</title>\n<style>{}{}</style>\n</head>\n<body>",
-        esc(&r.manifest.tool.version),
+        esc(&report.manifest.tool.version),
         esc(corpus),
         esc(&lang),
         STYLE,
         items_style
     );
     let _ = writeln!(
-            s,
+            out,
             "<header><h1>LDD challenge sets: {} ({})</h1>\n<p>Long-distance-dependency challenge sets \
          (Choshen &amp; Abend, CoNLL 2019) built by ldd-sets {} from <code>{}</code>: {} corpus lines, \
          {} sets{}.</p></header>",
         esc(corpus),
         esc(&lang),
-        esc(&r.manifest.tool.version),
-        esc(&r.dir.display().to_string()),
-        r.manifest.corpus.lines,
-        r.manifest.sets.len(),
-        match &r.scores {
+        esc(&report.manifest.tool.version),
+        esc(&report.dir.display().to_string()),
+        report.manifest.corpus.lines,
+        report.manifest.sets.len(),
+        match &report.scores {
             Some(sc) => format!(
                 ", scored for {} system{}",
                 sc.systems.len(),
@@ -241,36 +246,36 @@ fn head(s: &mut String, r: &Report, items_style: &str) {
             None => ", not scored".into(),
         }
     );
-    if !r.notes.is_empty() {
-        s.push_str("<div class=\"note\" role=\"note\"><strong>Notes</strong><ul>");
-        for n in &r.notes {
-            let _ = write!(s, "<li>{}</li>", esc(n));
+    if !report.notes.is_empty() {
+        out.push_str("<div class=\"note\" role=\"note\"><strong>Notes</strong><ul>");
+        for n in &report.notes {
+            let _ = write!(out, "<li>{}</li>", esc(n));
         }
-        s.push_str("</ul></div>\n");
+        out.push_str("</ul></div>\n");
     }
 }
 
 /// The table of contents: the sections the page has.
-fn nav(s: &mut String, r: &Report) {
-    s.push_str(
+fn nav(out: &mut String, report: &Report) {
+    out.push_str(
         "<nav aria-label=\"Contents\"><ul><li><a href=\"#findings\">Findings</a></li>\
         <li><a href=\"#scores\">Scores</a></li>",
     );
-    if r.tally.is_some() {
-        s.push_str("<li><a href=\"#annotation\">Annotation</a></li>");
+    if report.tally.is_some() {
+        out.push_str("<li><a href=\"#annotation\">Annotation</a></li>");
     }
-    if r.mqm.is_some() {
-        s.push_str("<li><a href=\"#mqm\">Human judgements (MQM)</a></li>");
+    if report.mqm.is_some() {
+        out.push_str("<li><a href=\"#mqm\">Human judgements (MQM)</a></li>");
     }
-    if r.loci.is_some() {
-        s.push_str("<li><a href=\"#loci\">Locus items</a></li>");
+    if report.loci.is_some() {
+        out.push_str("<li><a href=\"#loci\">Locus items</a></li>");
     }
-    s.push_str("<li><a href=\"#sizes\">Set sizes</a></li><li><a href=\"#distances\">Distance distributions</a></li>\
+    out.push_str("<li><a href=\"#sizes\">Set sizes</a></li><li><a href=\"#distances\">Distance distributions</a></li>\
         <li><a href=\"#examples\">Examples</a></li><li><a href=\"#settings\">Inputs and settings</a></li></ul></nav>\n<main>\n");
 }
 
-fn small_mark(n: u64) -> &'static str {
-    if n > 0 && n < SMALL_SET {
+fn small_mark(sentences: u64) -> &'static str {
+    if sentences > 0 && sentences < SMALL_SET {
         "<abbr title=\"fewer than 100 sentences: scores on it are noisy\">⚠</abbr>"
     } else {
         ""

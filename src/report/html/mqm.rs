@@ -8,36 +8,36 @@ use super::esc;
 use crate::format::mqm::Agreement;
 use crate::report::Report;
 
-fn f3(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".into(), |v| format!("{v:.3}"))
+fn f3(value: Option<f64>) -> String {
+    value.map_or_else(|| "–".into(), |v| format!("{v:.3}"))
 }
 
-fn f1(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".into(), |v| format!("{v:.1}"))
+fn f1(value: Option<f64>) -> String {
+    value.map_or_else(|| "–".into(), |v| format!("{v:.1}"))
 }
 
-fn row(s: &mut String, name: &str, a: &Agreement) {
+fn row(out: &mut String, name: &str, agreement: &Agreement) {
     let _ = write!(
-        s,
+        out,
         "<tr><td>{name}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
          <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
          <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-        a.items,
-        f3(a.coverage),
-        f3(a.incorrect_share),
-        f3(a.rater_error_rate),
-        f3(a.error_if_incorrect),
-        f3(a.error_if_correct),
-        f3(a.mcc),
-        f3(a.kappa),
-        f3(a.permutation_p),
-        f3(a.spearman)
+        agreement.items,
+        f3(agreement.coverage),
+        f3(agreement.incorrect_share),
+        f3(agreement.rater_error_rate),
+        f3(agreement.error_if_incorrect),
+        f3(agreement.error_if_correct),
+        f3(agreement.mcc),
+        f3(agreement.kappa),
+        f3(agreement.permutation_p),
+        f3(agreement.spearman)
     );
 }
 
 /// The section, when the report has `mqm.json`.
-pub fn section(s: &mut String, r: &Report) {
-    let Some(m) = &r.mqm else {
+pub fn section(out: &mut String, report: &Report) {
+    let Some(m) = &report.mqm else {
         return;
     };
     let docs = if m.docs.is_empty() {
@@ -46,7 +46,7 @@ pub fn section(s: &mut String, r: &Report) {
         format!("documents {}", esc(&m.docs.join(", ")))
     };
     let _ = write!(
-        s,
+        out,
         "<section id=\"mqm\"><h2>Human judgements (MQM)</h2>\n<p>{} of {} MQM segments found \
          in the corpus ({docs}); errors of severity {} count. A source word has a rater error \
          when an error span in the output overlaps a token aligned to it, or an omission span \
@@ -65,9 +65,9 @@ pub fn section(s: &mut String, r: &Report) {
         esc(&m.severities.join(", ")),
         m.words.permutations
     );
-    row(s, "content words", &m.words);
-    row(s, "loci", &m.loci);
-    s.push_str(
+    row(out, "content words", &m.words);
+    row(out, "loci", &m.loci);
+    out.push_str(
         "</tbody></table></div>\n<h3>Per system</h3><div class=\"wide\"><table><thead><tr>\
          <th>system</th><th class=\"n\">MQM</th><th class=\"n\">human locus accuracy</th>\
          <th class=\"n\">locus accuracy</th><th class=\"n\">human word accuracy</th>\
@@ -75,7 +75,7 @@ pub fn section(s: &mut String, r: &Report) {
     );
     for x in &m.systems {
         let _ = write!(
-            s,
+            out,
             "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
              <td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             esc(&x.system),
@@ -87,7 +87,7 @@ pub fn section(s: &mut String, r: &Report) {
         );
     }
     let _ = write!(
-        s,
+        out,
         "</tbody></table></div>\n<p>{} loci where the judgement and the raters disagree are \
          listed in mqm.disagreements.tsv.</p></section>\n",
         m.disagreements.len()

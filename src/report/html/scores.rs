@@ -11,12 +11,13 @@ use crate::report::views::Views;
 use crate::report::Report;
 use crate::view::{ScoreTable, ScoreView};
 
-/// The `q`-quantile of sorted values (linear interpolation between order statistics).
-fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
+/// The quantile at `probability` of sorted values (linear interpolation between order
+/// statistics).
+fn quantile(sorted: &[f64], probability: f64) -> Option<f64> {
     if sorted.is_empty() {
         return None;
     }
-    let pos = q * (sorted.len() - 1) as f64;
+    let pos = probability * (sorted.len() - 1) as f64;
     let (i, frac) = (pos.floor() as usize, pos - pos.floor());
     let next = sorted.get(i + 1).copied().unwrap_or(sorted[i]);
     Some(sorted[i] + (next - sorted[i]) * frac)
@@ -24,11 +25,11 @@ fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
 
 /// The controls' band of a row: the 2.5% and 97.5% quantiles of the control scores (at
 /// least two controls).
-pub fn band(r: &Row) -> Option<(f64, f64)> {
-    if r.control_scores.len() < 2 {
+pub fn band(row: &Row) -> Option<(f64, f64)> {
+    if row.control_scores.len() < 2 {
         return None;
     }
-    let mut v = r.control_scores.clone();
+    let mut v = row.control_scores.clone();
     v.sort_by(f64::total_cmp);
     Some((quantile(&v, 0.025)?, quantile(&v, 0.975)?))
 }
@@ -45,7 +46,7 @@ fn describe_panels(label: &str, phenomenon: &str, panels: &[Panel]) -> String {
             .map(|q| {
                 format!(
                     "d {} set {:.2}{} controls {}",
-                    q.d,
+                    q.min_distance,
                     q.score,
                     q.mark,
                     q.control_mean
@@ -60,8 +61,8 @@ fn describe_panels(label: &str, phenomenon: &str, panels: &[Panel]) -> String {
 
 /// The score charts: for each metric of the scores, one chart per phenomenon with scores,
 /// with its caption.
-pub(super) fn score_figures(v: &Views) -> Vec<Vec<(Spec, String)>> {
-    let Some(sc) = &v.scores else {
+pub(super) fn score_figures(views: &Views) -> Vec<Vec<(Spec, String)>> {
+    let Some(sc) = &views.scores else {
         return Vec::new();
     };
     let mut figs = Vec::new();
@@ -69,7 +70,7 @@ pub(super) fn score_figures(v: &Views) -> Vec<Vec<(Spec, String)>> {
         let m = table.metric;
         let label = metric_label(m);
         let mut metric = Vec::new();
-        for size in &v.sizes.phenomena {
+        for size in &views.sizes.phenomena {
             let (p, kind) = (size.phenomenon, size.kind);
             let panels: Vec<Panel> = sc
                 .systems
@@ -83,7 +84,7 @@ pub(super) fn score_figures(v: &Views) -> Vec<Vec<(Spec, String)>> {
                         .filter_map(|set| table.set(p, &set.bucket)?.cells[col])
                         .filter_map(|row| {
                             Some(ScorePoint {
-                                d: f64::from(row.min_distance?),
+                                min_distance: f64::from(row.min_distance?),
                                 score: row.score?,
                                 control_mean: row.control_mean,
                                 band: band(row),
@@ -125,63 +126,68 @@ pub(super) fn score_figures(v: &Views) -> Vec<Vec<(Spec, String)>> {
 
 /// The scores: the whole corpus's, then per metric its charts (`figs`, from
 /// [`score_figures`]) and set table, then the trends.
-pub(super) fn scores(s: &mut String, r: &Report, v: &Views, figs: &[Vec<(Chart, String)>]) {
-    s.push_str("<section id=\"scores\"><h2>Scores</h2>\n");
-    let Some(sc) = &v.scores else {
+pub(super) fn scores(
+    out: &mut String,
+    report: &Report,
+    views: &Views,
+    figs: &[Vec<(Chart, String)>],
+) {
+    out.push_str("<section id=\"scores\"><h2>Scores</h2>\n");
+    let Some(sc) = &views.scores else {
         let _ = writeln!(
-            s,
+            out,
             "<p class=\"note\">These sets are not scored yet. Translate the whole corpus (<code>{}</code>) \
              with each system, then run <code>ldd-sets score --sets {} --hyp SYSTEM.{}</code> and this report \
              again.</p>\n</section>",
-            esc(&r.manifest.inputs.source.path.display().to_string()),
-            esc(&ldd_io::shell::path(&r.dir)),
-            esc(r.manifest.languages.target())
+            esc(&report.manifest.inputs.source.path.display().to_string()),
+            esc(&ldd_io::shell::path(&report.dir)),
+            esc(report.manifest.languages.target())
         );
         return;
     };
-    corpus_table(s, sc);
-    small_sets_note(s, v);
-    s.push_str("<p>Marks: <strong>**</strong> / <strong>*</strong> — the system is worse on the set than on its \
+    corpus_table(out, sc);
+    small_sets_note(out, views);
+    out.push_str("<p>Marks: <strong>**</strong> / <strong>*</strong> — the system is worse on the set than on its \
         length-matched controls (one-sided p &lt; 0.01 / 0.05); <strong>†</strong> (when scores.json has no \
         p-values) — every control scored higher than the set. Band: the middle 95% of the control scores; \
         dashed line: their mean.</p>\n");
-    let signatures = r.scores.as_ref();
+    let signatures = report.scores.as_ref();
     for (mi, t) in sc.tables.iter().enumerate() {
         let m = t.metric;
         let label = metric_label(m);
-        let _ = writeln!(s, "<h3 id=\"metric-{}\">{}</h3>", anchor(m), esc(label));
+        let _ = writeln!(out, "<h3 id=\"metric-{}\">{}</h3>", anchor(m), esc(label));
         if let Some(sig) = signatures.and_then(|x| x.signature(m)) {
-            let _ = writeln!(s, "<p>Signature: <code>{}</code></p>", esc(sig));
+            let _ = writeln!(out, "<p>Signature: <code>{}</code></p>", esc(sig));
         }
-        s.push_str("<div class=\"grid\">");
+        out.push_str("<div class=\"grid\">");
         for (c, caption) in figs.get(mi).into_iter().flatten() {
-            figure(s, c, caption);
+            figure(out, c, caption);
         }
-        s.push_str("</div>\n");
-        set_table(s, v, sc, t);
+        out.push_str("</div>\n");
+        set_table(out, views, sc, t);
     }
-    trend_table(s, sc);
-    s.push_str("</section>\n");
+    trend_table(out, sc);
+    out.push_str("</section>\n");
 }
 
 /// The whole corpus's scores: per system, each metric with its interval and its paired
 /// p-value against the first system (the baseline).
-fn corpus_table(s: &mut String, sc: &ScoreView) {
-    s.push_str("<h3>Whole corpus</h3><div class=\"wide\"><table><thead><tr><th>system</th>");
+fn corpus_table(out: &mut String, sc: &ScoreView) {
+    out.push_str("<h3>Whole corpus</h3><div class=\"wide\"><table><thead><tr><th>system</th>");
     for t in &sc.tables {
         let _ = write!(
-            s,
+            out,
             "<th class=\"n\">{}</th><th class=\"n\">p vs baseline</th>",
             esc(metric_label(t.metric))
         );
     }
-    s.push_str("</tr></thead><tbody>");
+    out.push_str("</tr></thead><tbody>");
     for (i, sys) in sc.systems.iter().enumerate() {
-        let _ = write!(s, "<tr><th scope=\"row\">{}</th>", esc(sys));
+        let _ = write!(out, "<tr><th scope=\"row\">{}</th>", esc(sys));
         for t in &sc.tables {
             let row = t.corpus().and_then(|l| l.cells[i]);
             let _ = write!(
-                s,
+                out,
                 "<td class=\"n\">{}{}</td><td class=\"n\">{}</td>",
                 f2(row.and_then(|x| x.score)),
                 row.map_or_else(String::new, |x| ci(x.ci_low, x.ci_high)),
@@ -192,14 +198,14 @@ fn corpus_table(s: &mut String, sc: &ScoreView) {
                 }
             );
         }
-        s.push_str("</tr>");
+        out.push_str("</tr>");
     }
-    s.push_str("</tbody></table></div>\n");
+    out.push_str("</tbody></table></div>\n");
 }
 
 /// The note on the sets too small for their scores to be steady, when there are any.
-fn small_sets_note(s: &mut String, v: &Views) {
-    let small: Vec<String> = v
+fn small_sets_note(out: &mut String, views: &Views) {
+    let small: Vec<String> = views
         .sizes
         .sets()
         .filter(|x| x.sentences > 0 && x.sentences < SMALL_SET)
@@ -207,20 +213,20 @@ fn small_sets_note(s: &mut String, v: &Views) {
         .collect();
     if !small.is_empty() {
         let _ = writeln!(
-            s,
+            out,
             "<p class=\"note\" role=\"note\">⚠ Small sets: {} of {} sets have fewer than {SMALL_SET} sentences, so \
              their scores vary a lot with the sample: {}.</p>",
             small.len(),
-            v.sizes.sets().count(),
+            views.sizes.sets().count(),
             esc(&small.join(", "))
         );
     }
 }
 
-fn set_table(s: &mut String, v: &Views, sc: &ScoreView, t: &ScoreTable) {
-    let label = metric_label(t.metric);
+fn set_table(out: &mut String, views: &Views, sc: &ScoreView, table: &ScoreTable) {
+    let label = metric_label(table.metric);
     let _ = write!(
-        s,
+        out,
         "<details open><summary>{} on every set, against its controls</summary><div class=\"wide\"><table>\
          <caption>{}: set score [CI], controls mean ± sd, Δ = set − controls [CI], one-sided p (or rank: \
          controls scoring higher / controls), mark</caption><thead><tr><th>set</th><th class=\"n\">n</th>",
@@ -229,14 +235,14 @@ fn set_table(s: &mut String, v: &Views, sc: &ScoreView, t: &ScoreTable) {
     );
     for sys in &sc.systems {
         let _ = write!(
-            s,
+            out,
             "<th class=\"n\">{n}</th><th class=\"n\">controls</th><th class=\"n\">Δ</th><th class=\"n\">p / rank</th>",
             n = esc(sys)
         );
     }
-    s.push_str("</tr></thead><tbody>");
-    for line in t.lines.iter().filter(|l| l.key.is_set()) {
-        let Some(set) = v.sizes.set(line.key.phenomenon, line.key.bucket) else {
+    out.push_str("</tr></thead><tbody>");
+    for line in table.lines.iter().filter(|l| l.key.is_set()) {
+        let Some(set) = views.sizes.set(line.key.phenomenon, line.key.bucket) else {
             continue; // scores of a set the manifest does not list are not shown
         };
         let rows = &line.cells;
@@ -244,7 +250,7 @@ fn set_table(s: &mut String, v: &Views, sc: &ScoreView, t: &ScoreTable) {
             continue;
         }
         let _ = write!(
-            s,
+            out,
             "<tr><th scope=\"row\">{}/{}</th><td class=\"n\">{}{}</td>",
             esc(&set.phenomenon),
             esc(&set.bucket),
@@ -253,7 +259,7 @@ fn set_table(s: &mut String, v: &Views, sc: &ScoreView, t: &ScoreTable) {
         );
         for row in rows.iter().copied() {
             match row {
-                None => s.push_str("<td>–</td><td>–</td><td>–</td><td>–</td>"),
+                None => out.push_str("<td>–</td><td>–</td><td>–</td><td>–</td>"),
                 Some(x) => {
                     let ctl = match (x.control_mean, x.control_sd) {
                         (Some(mn), Some(sd)) => format!("{mn:.2} ± {sd:.2}"),
@@ -266,7 +272,7 @@ fn set_table(s: &mut String, v: &Views, sc: &ScoreView, t: &ScoreTable) {
                         _ => "–".into(),
                     };
                     let _ = write!(
-                        s,
+                        out,
                         "<td class=\"n\">{}{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{} <strong>{}</strong></td>",
                         f2(x.score),
                         ci(x.ci_low, x.ci_high),
@@ -279,22 +285,22 @@ fn set_table(s: &mut String, v: &Views, sc: &ScoreView, t: &ScoreTable) {
                 }
             }
         }
-        s.push_str("</tr>");
+        out.push_str("</tr>");
     }
-    s.push_str("</tbody></table></div></details>\n");
+    out.push_str("</tbody></table></div></details>\n");
 }
 
-fn trend_table(s: &mut String, sc: &ScoreView) {
+fn trend_table(out: &mut String, sc: &ScoreView) {
     if sc.trends.is_empty() {
         return;
     }
-    s.push_str("<h3>Distance trends</h3><p>Correlation of the minimum distance of the ge sets with the score \
+    out.push_str("<h3>Distance trends</h3><p>Correlation of the minimum distance of the ge sets with the score \
         (negative: the system does worse as dependencies get longer).</p><div class=\"wide\"><table><thead><tr>\
         <th>metric</th><th>phenomenon</th><th>system</th><th class=\"n\">points</th><th class=\"n\">Spearman ρ [CI]</th>\
         <th class=\"n\">Pearson r [CI]</th></tr></thead><tbody>");
     for t in sc.trends {
         let _ = write!(
-            s,
+            out,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td></tr>",
             esc(metric_label(&t.metric)),
             esc(&t.phenomenon),
@@ -306,7 +312,7 @@ fn trend_table(s: &mut String, sc: &ScoreView) {
             ci(t.pearson_ci_low, t.pearson_ci_high)
         );
     }
-    s.push_str("</tbody></table></div>\n");
+    out.push_str("</tbody></table></div>\n");
 }
 
 #[cfg(test)]

@@ -16,8 +16,8 @@ use crate::report::Report;
 use crate::score::Scores;
 
 /// The aligner model a manifest records, as the settings name it.
-fn aligner_model(t: ModelType) -> &'static str {
-    match t {
+fn aligner_model(model: ModelType) -> &'static str {
+    match model {
         ModelType::Hmm => "the HMM, both directions trained by agreement",
         ModelType::FastAlign => "fast_align's model",
     }
@@ -25,8 +25,8 @@ fn aligner_model(t: ModelType) -> &'static str {
 
 /// The EM iterations of the recorded aligner: the HMM's fixed schedule (IBM Model 1, then
 /// the HMM), or fast_align's `-I`.
-fn em_iterations(a: &crate::format::options::Align) -> String {
-    match a.model_type {
+fn em_iterations(aligner: &crate::format::options::Align) -> String {
+    match aligner.model_type {
         ModelType::Hmm => {
             let h = ldd_align::HmmOptions::default();
             format!(
@@ -34,34 +34,34 @@ fn em_iterations(a: &crate::format::options::Align) -> String {
                 h.ibm1_iterations, h.hmm_iterations
             )
         }
-        ModelType::FastAlign => format!("{} EM iterations", a.iterations),
+        ModelType::FastAlign => format!("{} EM iterations", aligner.iterations),
     }
 }
 
-fn file_row(s: &mut String, label: &str, f: &ldd_io::FileInfo) {
+fn file_row(out: &mut String, label: &str, file: &ldd_io::FileInfo) {
     let _ = writeln!(
-            s,
+            out,
             "<tr><th scope=\"row\">{}</th><td><code>{}</code><br>{} lines, {} bytes, SHA-256 <code title=\"{}\">{}…</code></td></tr>",
         label,
-        esc(&f.path.display().to_string()),
-        f.lines,
-        f.bytes,
-        esc(&f.sha256),
-        esc(f.sha256.get(..12).unwrap_or(&f.sha256))
+        esc(&file.path.display().to_string()),
+        file.lines,
+        file.bytes,
+        esc(&file.sha256),
+        esc(file.sha256.get(..12).unwrap_or(&file.sha256))
     );
 }
 
-fn condition(c: &crate::format::options::Condition) -> String {
+fn condition(condition: &crate::format::options::Condition) -> String {
     let mut parts = Vec::new();
     for (k, v) in [
-        ("deprel", &c.deprel),
-        ("not deprel", &c.not_deprel),
-        ("upos", &c.upos),
-        ("not upos", &c.not_upos),
-        ("feats", &c.feats),
-        ("not feats", &c.not_feats),
-        ("lemma", &c.lemma),
-        ("form", &c.form),
+        ("deprel", &condition.deprel),
+        ("not deprel", &condition.not_deprel),
+        ("upos", &condition.upos),
+        ("not upos", &condition.not_upos),
+        ("feats", &condition.feats),
+        ("not feats", &condition.not_feats),
+        ("lemma", &condition.lemma),
+        ("form", &condition.form),
     ] {
         if !v.is_empty() {
             parts.push(format!("{k} ∈ {{{}}}", esc(&v.join(", "))));
@@ -76,8 +76,8 @@ fn condition(c: &crate::format::options::Condition) -> String {
 
 /// The command lines that made the sets, as the manifest recorded them: every shard's,
 /// then `merge`'s, for a merged run (empty: not recorded, sets of an older version).
-fn sets_commands(r: &Report) -> Vec<&[String]> {
-    let m = &r.manifest;
+fn sets_commands(report: &Report) -> Vec<&[String]> {
+    let m = &report.manifest;
     let mut out: Vec<&[String]> = Vec::new();
     if let Some(ShardRecord::Merged(ms)) = &m.shard {
         out.extend(ms.shards.iter().map(|p| p.command.as_slice()));

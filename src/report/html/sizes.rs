@@ -9,9 +9,9 @@ use crate::report::scores::SMALL_SET;
 use crate::report::views::Views;
 
 /// The set-size charts, one per phenomenon, with their captions.
-pub(super) fn size_figures(v: &Views) -> Vec<(Spec, String)> {
+pub(super) fn size_figures(views: &Views) -> Vec<(Spec, String)> {
     let mut figs = Vec::new();
-    for row in &v.sizes.phenomena {
+    for row in &views.sizes.phenomena {
         let (p, kind, ge, eq) = (row.phenomenon, row.kind, &row.ge, &row.eq);
         let mut series = vec![Series {
             label: "≥ d (geK)".into(),
@@ -70,25 +70,25 @@ pub(super) fn size_figures(v: &Views) -> Vec<(Spec, String)> {
 }
 
 /// The set sizes: a table per phenomenon, then its charts (`figs`).
-pub(super) fn sizes(s: &mut String, v: &Views, figs: &[(Chart, String)]) {
-    s.push_str("<section id=\"sizes\"><h2>Set sizes</h2>\n<p>Sentences per set: <code>geK</code> holds the \
+pub(super) fn sizes(out: &mut String, views: &Views, figs: &[(Chart, String)]) {
+    out.push_str("<section id=\"sizes\"><h2>Set sizes</h2>\n<p>Sentences per set: <code>geK</code> holds the \
         lines with a pair at distance ≥ K, <code>eqK</code> those with a pair at distance exactly K; reorder \
         sets hold the pairs with an aligned word pair ≥ K positions apart. ⚠ marks sets of fewer than 100 \
         sentences, whose scores are noisy.</p>\n");
-    for row in &v.sizes.phenomena {
+    for row in &views.sizes.phenomena {
         let (ge, eq) = (&row.ge, &row.eq);
         let _ = write!(
-            s,
+            out,
             "<h3>{}</h3><div class=\"wide\"><table><thead><tr><th>set</th>",
             esc(row.phenomenon)
         );
         for x in ge.iter().chain(eq.iter()) {
-            let _ = write!(s, "<th class=\"n\">{}</th>", esc(&x.bucket));
+            let _ = write!(out, "<th class=\"n\">{}</th>", esc(&x.bucket));
         }
-        s.push_str("</tr></thead><tbody><tr><th scope=\"row\">sentences</th>");
+        out.push_str("</tr></thead><tbody><tr><th scope=\"row\">sentences</th>");
         for x in ge.iter().chain(eq.iter()) {
             let _ = write!(
-                s,
+                out,
                 "<td class=\"n{}\">{}{}</td>",
                 if x.sentences < SMALL_SET {
                     " small"
@@ -99,19 +99,19 @@ pub(super) fn sizes(s: &mut String, v: &Views, figs: &[(Chart, String)]) {
                 small_mark(x.sentences)
             );
         }
-        s.push_str("</tr><tr><th scope=\"row\">pairs</th>");
+        out.push_str("</tr><tr><th scope=\"row\">pairs</th>");
         for x in ge.iter().chain(eq.iter()) {
-            let _ = write!(s, "<td class=\"n\">{}</td>", x.pairs);
+            let _ = write!(out, "<td class=\"n\">{}</td>", x.pairs);
         }
-        s.push_str("</tr><tr><th scope=\"row\">mean source words</th>");
+        out.push_str("</tr><tr><th scope=\"row\">mean source words</th>");
         for x in ge.iter().chain(eq.iter()) {
-            let _ = write!(s, "<td class=\"n\">{:.1}</td>", x.mean_source_words);
+            let _ = write!(out, "<td class=\"n\">{:.1}</td>", x.mean_source_words);
         }
-        s.push_str("</tr></tbody></table></div>\n");
+        out.push_str("</tr></tbody></table></div>\n");
     }
-    s.push_str("<div class=\"grid\">");
+    out.push_str("<div class=\"grid\">");
     for (c, caption) in figs {
-        figure(s, c, caption);
+        figure(out, c, caption);
     }
-    s.push_str("</div>\n</section>\n");
+    out.push_str("</div>\n</section>\n");
 }
