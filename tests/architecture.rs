@@ -750,6 +750,8 @@ fn ci_runs_the_readme_test_command_and_make_honours_cargo_target_dir() {
 mod circles;
 #[path = "architecture/long_functions.rs"]
 mod long_functions;
+#[path = "architecture/names.rs"]
+mod names;
 #[path = "architecture/one_map.rs"]
 mod one_map;
 #[path = "architecture/walk.rs"]
@@ -788,8 +790,8 @@ fn each_commands_trip_in_stage_rooms() {
     let mut over = Vec::new();
     for (command, file, func, hub) in HANDLERS {
         assert!(
-            main.contains(&format!("=> {file}::{func}(a)")),
-            "src/cli/mod.rs runs `{command}` by {file}::{func}(a)"
+            main.contains(&format!("=> {file}::{func}(args)")),
+            "src/cli/mod.rs runs `{command}` by {file}::{func}(args)"
         );
         let m = format!("bin::cli::{file}");
         let h = *ix.modules[&m]
@@ -798,8 +800,8 @@ fn each_commands_trip_in_stage_rooms() {
             .unwrap_or_else(|| panic!("{m}: no fn {func}"));
         assert_eq!(
             ix.funcs[h].params[0].0,
-            ["a"],
-            "{command}: the handler's parameter is `a`"
+            ["args"],
+            "{command}: the handler's parameter is `args`"
         );
         let t = trip(&ix, h, hub);
         assert_eq!(t.rooms[0].0, "cli", "{command}: the trip starts in cli");
@@ -830,7 +832,7 @@ fn each_commands_trip_in_stage_rooms() {
     // Every command of the command line is in the table.
     let run = &main[main.find("fn run(").unwrap()..];
     assert_eq!(
-        run.matches("(a),").count(),
+        run.matches("(args),").count(),
         HANDLERS.len(),
         "a command missing from HANDLERS"
     );
