@@ -193,7 +193,7 @@ pub(crate) fn line_index(id: u32, len: usize) -> Result<usize, EvalError> {
 }
 
 /// Computes per-line statistics of parallel hypotheses and references (`refs[k]`: the
-/// k-th reference of every line) with `f` (a line and its references).
+/// k-th reference of every line) with `line_stats` (a line and its references).
 pub(crate) fn per_line_refs<H, R, T>(
     hyps: &[H],
     refs: &[&[R]],
@@ -217,7 +217,8 @@ where
         .collect()
 }
 
-/// Computes per-line statistics for parallel hypothesis/reference corpora with `f`.
+/// Computes per-line statistics for parallel hypothesis/reference corpora with
+/// `line_stats`.
 pub(crate) fn per_line<H, R, T>(
     hyps: &[H],
     refs: &[R],

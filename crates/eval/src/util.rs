@@ -20,12 +20,12 @@ pub(crate) fn is_py_space(character: char) -> bool {
     )
 }
 
-/// Python's `s.split()` (no argument).
+/// Python's `text.split()` (no argument).
 pub(crate) fn py_split(text: &str) -> impl Iterator<Item = &str> {
     text.split(is_py_space).filter(|t| !t.is_empty())
 }
 
-/// Python's `s.rstrip()` (no argument).
+/// Python's `text.rstrip()` (no argument).
 pub(crate) fn py_rstrip(text: &str) -> &str {
     text.trim_end_matches(is_py_space)
 }
@@ -68,7 +68,8 @@ pub(crate) fn clipped_matches_sorted<K: Ord, R: AsRef<[K]>>(hyp: &mut [K], refs:
     matches
 }
 
-/// Spaces every character of `s` for which `f` holds (`re.sub(r"(X)", r" \1 ", s)`).
+/// Spaces every character of `text` for which `is_spaced` holds
+/// (`re.sub(r"(X)", r" \1 ", text)`).
 pub(crate) fn pad(text: &str, is_spaced: impl Fn(char) -> bool) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
@@ -110,7 +111,7 @@ pub(crate) fn case(lowercased: bool) -> &'static str {
     }
 }
 
-/// Python's `s.strip()` (no argument).
+/// Python's `text.strip()` (no argument).
 pub(crate) fn py_strip(text: &str) -> &str {
     text.trim_matches(is_py_space)
 }
