@@ -146,21 +146,21 @@ impl Direction {
 }
 
 impl fmt::Display for Direction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.name())
     }
 }
 
 impl FromStr for Direction {
     type Err = String;
 
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
+    fn from_str(name: &str) -> std::result::Result<Self, String> {
         Direction::ALL
             .into_iter()
-            .find(|d| d.name() == s)
+            .find(|d| d.name() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = Direction::ALL.iter().map(|d| d.name()).collect();
-                format!("`{s}`: expected one of {}", names.join(", "))
+                format!("`{name}`: expected one of {}", names.join(", "))
             })
     }
 }
@@ -363,14 +363,14 @@ impl Aligner {
         matches!(self.kind, Kind::Hmm(_))
     }
 
-    /// Pairs with more tokens than `n` on a side are not trained on later and, with the
-    /// HMM, not aligned (fast_align's model aligns them one at a time); not saved.
-    pub fn set_max_len(&mut self, n: usize) {
+    /// Pairs with more tokens than `max_len` on a side are not trained on later and, with
+    /// the HMM, not aligned (fast_align's model aligns them one at a time); not saved.
+    pub fn set_max_len(&mut self, max_len: usize) {
         match &mut self.kind {
-            Kind::Hmm(m) => m.options.max_len = n,
+            Kind::Hmm(m) => m.options.max_len = max_len,
             Kind::FastAlign(models) => {
                 for m in models.iter_mut().flatten() {
-                    m.set_max_len(n);
+                    m.set_max_len(max_len);
                 }
             }
         }

@@ -46,44 +46,44 @@ impl Writer {
     }
 
     /// Raw bytes.
-    pub fn put(&mut self, b: &[u8]) -> Result<()> {
-        self.crc.update(b);
+    pub fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.crc.update(bytes);
         self.inner
-            .write_all(b)
+            .write_all(bytes)
             .map_err(|e| AlignError::io(&self.path, e))
     }
 
     /// A `u32`.
-    pub fn u32(&mut self, x: u32) -> Result<()> {
-        self.put(&x.to_le_bytes())
+    pub fn u32(&mut self, value: u32) -> Result<()> {
+        self.put(&value.to_le_bytes())
     }
 
     /// A `u64`.
-    pub fn u64(&mut self, x: u64) -> Result<()> {
-        self.put(&x.to_le_bytes())
+    pub fn u64(&mut self, value: u64) -> Result<()> {
+        self.put(&value.to_le_bytes())
     }
 
     /// An `f64`, bit-exactly.
-    pub fn f64(&mut self, x: f64) -> Result<()> {
-        self.put(&x.to_le_bytes())
+    pub fn f64(&mut self, value: f64) -> Result<()> {
+        self.put(&value.to_le_bytes())
     }
 
     /// A string: `u32` byte length + UTF-8.
-    pub fn str(&mut self, s: &str) -> Result<()> {
-        self.u32(s.len() as u32)?;
-        self.put(s.as_bytes())
+    pub fn str(&mut self, text: &str) -> Result<()> {
+        self.u32(text.len() as u32)?;
+        self.put(text.as_bytes())
     }
 
     /// Side labels: the source's, then the target's, each as [`Writer::str`].
-    pub fn labels(&mut self, l: &Labels) -> Result<()> {
-        self.str(&l.source)?;
-        self.str(&l.target)
+    pub fn labels(&mut self, labels: &Labels) -> Result<()> {
+        self.str(&labels.source)?;
+        self.str(&labels.target)
     }
 
     /// A vocabulary: `u64` count, then every word as [`Writer::str`], in id order.
-    pub fn vocab(&mut self, v: &Vocab) -> Result<()> {
-        self.u64(v.len() as u64)?;
-        for word in v.words() {
+    pub fn vocab(&mut self, vocab: &Vocab) -> Result<()> {
+        self.u64(vocab.len() as u64)?;
+        for word in vocab.words() {
             self.str(word)?;
         }
         Ok(())
@@ -91,15 +91,18 @@ impl Writer {
 
     /// A table: `u64` columns, then per column `u64` length and per entry `u32`
     /// conditioning id + `f64` probability.
-    pub fn columns(&mut self, c: &Columns) -> Result<()> {
-        let cols = c.col_off.len() - 1;
+    pub fn columns(&mut self, columns: &Columns) -> Result<()> {
+        let cols = columns.col_off.len() - 1;
         self.u64(cols as u64)?;
         let mut buf = Vec::with_capacity(1 << 16);
         for g in 0..cols {
-            let range = c.col_off[g]..c.col_off[g + 1];
+            let range = columns.col_off[g]..columns.col_off[g + 1];
             buf.clear();
             buf.extend_from_slice(&(range.len() as u64).to_le_bytes());
-            for (&e, &p) in c.conds[range.clone()].iter().zip(&c.probs[range]) {
+            for (&e, &p) in columns.conds[range.clone()]
+                .iter()
+                .zip(&columns.probs[range])
+            {
                 buf.extend_from_slice(&e.to_le_bytes());
                 buf.extend_from_slice(&p.to_le_bytes());
             }
@@ -121,25 +124,30 @@ impl Writer {
     /// the `u32` target ids of the rows, `f32` `p(t | s)` and `p(s | t)` of every entry,
     /// then per target word `f64` `p(t | NULL)` and its column's other probability, and per
     /// source word `p(s | NULL)` and its row's other probability.
-    pub fn pair_table(&mut self, t: &PairTable) -> Result<()> {
-        self.u64(t.entries() as u64)?;
-        let lens: Vec<u8> = t
+    pub fn pair_table(&mut self, table: &PairTable) -> Result<()> {
+        self.u64(table.entries() as u64)?;
+        let lens: Vec<u8> = table
             .row_off
             .windows(2)
             .flat_map(|w| ((w[1] - w[0]) as u64).to_le_bytes())
             .collect();
         self.put(&lens)?;
-        for part in t.cols.chunks(1 << 14) {
+        for part in table.cols.chunks(1 << 14) {
             let buf: Vec<u8> = part.iter().flat_map(|x| x.to_le_bytes()).collect();
             self.put(&buf)?;
         }
-        for v in [&t.fwd, &t.rev] {
+        for v in [&table.fwd, &table.rev] {
             for part in v.chunks(1 << 14) {
                 let buf: Vec<u8> = part.iter().flat_map(|x| x.to_le_bytes()).collect();
                 self.put(&buf)?;
             }
         }
-        for v in [&t.null_fwd, &t.other_rev, &t.null_rev, &t.other_fwd] {
+        for v in [
+            &table.null_fwd,
+            &table.other_rev,
+            &table.null_rev,
+            &table.other_fwd,
+        ] {
             self.f64s(v)?;
         }
         Ok(())
@@ -185,11 +193,11 @@ pub(crate) fn open(bytes: &[u8]) -> std::result::Result<(u32, Reader<'_>), Strin
 }
 
 impl<'a> Reader<'a> {
-    /// The next `n` bytes.
-    pub fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
+    /// The next `len` bytes.
+    pub fn take(&mut self, len: usize) -> std::result::Result<&'a [u8], String> {
         let end = self
             .pos
-            .checked_add(n)
+            .checked_add(len)
             .filter(|&e| e <= self.bytes.len())
             .ok_or_else(|| "unexpected end of file (truncated)".to_string())?;
         let s = &self.bytes[self.pos..end];
@@ -291,9 +299,9 @@ impl<'a> Reader<'a> {
         Ok(c)
     }
 
-    /// `n` `f64`s.
-    pub fn f64s(&mut self, n: usize) -> std::result::Result<Vec<f64>, String> {
-        let bytes = self.take(n.checked_mul(8).ok_or("count too large")?)?;
+    /// `count` `f64`s.
+    pub fn f64s(&mut self, count: usize) -> std::result::Result<Vec<f64>, String> {
+        let bytes = self.take(count.checked_mul(8).ok_or("count too large")?)?;
         Ok(bytes
             .chunks_exact(8)
             .map(|b| f64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))

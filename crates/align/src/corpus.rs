@@ -43,9 +43,9 @@ pub struct Vocab {
 }
 
 #[inline]
-fn word_hash(w: &str) -> u64 {
+fn word_hash(word: &str) -> u64 {
     let mut h = FxHasher::default();
-    h.write(w.as_bytes());
+    h.write(word.as_bytes());
     h.finish()
 }
 
@@ -212,21 +212,21 @@ impl Corpus {
         self.len() == 0
     }
 
-    /// Word ids of source sentence `k`.
-    pub fn src(&self, k: usize) -> &[u32] {
-        &self.src_ids[self.src_off[k]..self.src_off[k + 1]]
+    /// Word ids of source sentence `index`.
+    pub fn src(&self, index: usize) -> &[u32] {
+        &self.src_ids[self.src_off[index]..self.src_off[index + 1]]
     }
 
-    /// Word ids of target sentence `k`.
-    pub fn tgt(&self, k: usize) -> &[u32] {
-        &self.tgt_ids[self.tgt_off[k]..self.tgt_off[k + 1]]
+    /// Word ids of target sentence `index`.
+    pub fn tgt(&self, index: usize) -> &[u32] {
+        &self.tgt_ids[self.tgt_off[index]..self.tgt_off[index + 1]]
     }
 
-    /// `(source length, target length)` of pair `k`.
-    pub fn lengths(&self, k: usize) -> (usize, usize) {
+    /// `(source length, target length)` of pair `index`.
+    pub fn lengths(&self, index: usize) -> (usize, usize) {
         (
-            self.src_off[k + 1] - self.src_off[k],
-            self.tgt_off[k + 1] - self.tgt_off[k],
+            self.src_off[index + 1] - self.src_off[index],
+            self.tgt_off[index + 1] - self.tgt_off[index],
         )
     }
 
@@ -240,17 +240,17 @@ impl Corpus {
         &self.tgt_vocab
     }
 
-    /// Source tokens of pair `k` as strings.
-    pub fn src_tokens(&self, k: usize) -> Vec<&str> {
-        self.src(k)
+    /// Source tokens of pair `index` as strings.
+    pub fn src_tokens(&self, index: usize) -> Vec<&str> {
+        self.src(index)
             .iter()
             .map(|&i| self.src_vocab.word(i))
             .collect()
     }
 
-    /// Target tokens of pair `k` as strings.
-    pub fn tgt_tokens(&self, k: usize) -> Vec<&str> {
-        self.tgt(k)
+    /// Target tokens of pair `index` as strings.
+    pub fn tgt_tokens(&self, index: usize) -> Vec<&str> {
+        self.tgt(index)
             .iter()
             .map(|&i| self.tgt_vocab.word(i))
             .collect()
@@ -321,11 +321,11 @@ impl<'a> Side<'a> {
         self.cond_off.len() - 1
     }
     #[inline]
-    pub fn cond(&self, k: usize) -> &'a [u32] {
-        &self.cond_ids[self.cond_off[k]..self.cond_off[k + 1]]
+    pub fn cond(&self, index: usize) -> &'a [u32] {
+        &self.cond_ids[self.cond_off[index]..self.cond_off[index + 1]]
     }
     #[inline]
-    pub fn gen(&self, k: usize) -> &'a [u32] {
-        &self.gen_ids[self.gen_off[k]..self.gen_off[k + 1]]
+    pub fn gen(&self, index: usize) -> &'a [u32] {
+        &self.gen_ids[self.gen_off[index]..self.gen_off[index + 1]]
     }
 }

@@ -1,18 +1,20 @@
 //! The diagonal-favouring alignment distribution of Dyer et al. (2013), section 3, with the
 //! closed-form normaliser and its derivative, following fast_align's `da.h` conventions:
-//! `i` is a 1-based position of the generated (fast_align "target") sentence of length `m`,
-//! `j` a 1-based position of the conditioning ("source") sentence of length `n`.
+//! `i` (parameter `gen_pos`) is a 1-based position of the generated (fast_align "target")
+//! sentence of length `m` (`gen_len`), `j` (`cond_pos`) a 1-based position of the
+//! conditioning ("source") sentence of length `n` (`cond_len`); the formulas below use the
+//! short names.
 
 /// Alignment feature `h(i, j, m, n) = -|i/m - j/n|`.
 #[inline]
-pub fn feature(i: u32, j: u32, m: u32, n: u32) -> f64 {
-    -(f64::from(j) / f64::from(n) - f64::from(i) / f64::from(m)).abs()
+pub fn feature(gen_pos: u32, cond_pos: u32, gen_len: u32, cond_len: u32) -> f64 {
+    -(f64::from(cond_pos) / f64::from(cond_len) - f64::from(gen_pos) / f64::from(gen_len)).abs()
 }
 
 /// `exp(lambda * h(i, j, m, n))`, the unnormalised alignment probability.
 #[inline]
-pub fn unnormalized(i: u32, j: u32, m: u32, n: u32, lambda: f64) -> f64 {
-    (feature(i, j, m, n) * lambda).exp()
+pub fn unnormalized(gen_pos: u32, cond_pos: u32, gen_len: u32, cond_len: u32, lambda: f64) -> f64 {
+    (feature(gen_pos, cond_pos, gen_len, cond_len) * lambda).exp()
 }
 
 /// Closed-form normaliser `Z = sum_{j=1..n} exp(lambda h(i, j, m, n))`: two geometric series
@@ -22,20 +24,22 @@ pub fn unnormalized(i: u32, j: u32, m: u32, n: u32, lambda: f64) -> f64 {
 /// `i n / m > n`, which only happens through [`dlog_z`]'s swapped call; the series then sums
 /// to its infinite limit.
 #[cfg_attr(not(test), allow(dead_code))] // term-by-term reference, checked by tests
-pub fn compute_z(i: u32, m: u32, n: u32, lambda: f64) -> f64 {
-    let split = f64::from(i) * f64::from(n) / f64::from(m);
+pub fn compute_z(gen_pos: u32, gen_len: u32, cond_len: u32, lambda: f64) -> f64 {
+    let split = f64::from(gen_pos) * f64::from(cond_len) / f64::from(gen_len);
     let floor = split as u32;
     let ceil = floor.wrapping_add(1);
-    let ratio = (-lambda / f64::from(n)).exp();
-    let num_top = n.wrapping_sub(floor);
+    let ratio = (-lambda / f64::from(cond_len)).exp();
+    let num_top = cond_len.wrapping_sub(floor);
     let mut ezt = 0.0;
     let mut ezb = 0.0;
     if num_top != 0 {
-        ezt = unnormalized(i, ceil, m, n, lambda) * (1.0 - ratio.powf(f64::from(num_top)))
+        ezt = unnormalized(gen_pos, ceil, gen_len, cond_len, lambda)
+            * (1.0 - ratio.powf(f64::from(num_top)))
             / (1.0 - ratio);
     }
     if floor != 0 {
-        ezb = unnormalized(i, floor, m, n, lambda) * (1.0 - ratio.powf(f64::from(floor)))
+        ezb = unnormalized(gen_pos, floor, gen_len, cond_len, lambda)
+            * (1.0 - ratio.powf(f64::from(floor)))
             / (1.0 - ratio);
     }
     ezb + ezt
@@ -53,27 +57,27 @@ fn arithmetico_geometric_series(a_1: f64, g_1: f64, r: f64, d: f64, n: u32) -> f
     (a_n * g_np1 - x_1) / rm1 - d * (g_np1 - g_2) / (rm1 * rm1)
 }
 
-/// Expected feature under the model for generated position `i`: `d log Z / d lambda`, used by
-/// the tension gradient step.
+/// Expected feature under the model for generated position `i` (`gen_pos`):
+/// `d log Z / d lambda`, used by the tension gradient step.
 ///
 /// Note: fast_align's released `da.h` divides by `ComputeZ(i, n, m, lambda)` (arguments
 /// swapped, clab/fast_align issue #11). The reference alignments were produced with that code,
 /// so it is reproduced here to keep the optimised tension, and hence the alignments, the same.
 #[cfg_attr(not(test), allow(dead_code))] // term-by-term reference, checked by tests
-pub fn dlog_z(i: u32, m: u32, n: u32, lambda: f64) -> f64 {
-    let z = compute_z(i, n, m, lambda);
-    let split = f64::from(i) * f64::from(n) / f64::from(m);
+pub fn dlog_z(gen_pos: u32, gen_len: u32, cond_len: u32, lambda: f64) -> f64 {
+    let z = compute_z(gen_pos, cond_len, gen_len, lambda);
+    let split = f64::from(gen_pos) * f64::from(cond_len) / f64::from(gen_len);
     let floor = split as u32;
     let ceil = floor + 1;
-    let ratio = (-lambda / f64::from(n)).exp();
-    let d = -1.0 / f64::from(n);
-    let num_top = n - floor;
+    let ratio = (-lambda / f64::from(cond_len)).exp();
+    let d = -1.0 / f64::from(cond_len);
+    let num_top = cond_len - floor;
     let mut pct = 0.0;
     let mut pcb = 0.0;
     if num_top != 0 {
         pct = arithmetico_geometric_series(
-            feature(i, ceil, m, n),
-            unnormalized(i, ceil, m, n, lambda),
+            feature(gen_pos, ceil, gen_len, cond_len),
+            unnormalized(gen_pos, ceil, gen_len, cond_len, lambda),
             ratio,
             d,
             num_top,
@@ -81,8 +85,8 @@ pub fn dlog_z(i: u32, m: u32, n: u32, lambda: f64) -> f64 {
     }
     if floor != 0 {
         pcb = arithmetico_geometric_series(
-            feature(i, floor, m, n),
-            unnormalized(i, floor, m, n, lambda),
+            feature(gen_pos, floor, gen_len, cond_len),
+            unnormalized(gen_pos, floor, gen_len, cond_len, lambda),
             ratio,
             d,
             floor,
@@ -96,8 +100,8 @@ pub fn dlog_z(i: u32, m: u32, n: u32, lambda: f64) -> f64 {
 /// optimisation adds it up (including the swapped call of [`dlog_z`]). Per-pair constants
 /// are hoisted and the powers of the ratios are written as exponentials; values agree with
 /// the term-by-term evaluation to a few ulps.
-pub fn dlog_z_sum(m: u32, n: u32, lambda: f64, cnt: f64) -> f64 {
-    let (mf, nf) = (f64::from(m), f64::from(n));
+pub fn dlog_z_sum(gen_len: u32, cond_len: u32, lambda: f64, cnt: f64) -> f64 {
+    let (mf, nf) = (f64::from(gen_len), f64::from(cond_len));
     // For the normaliser fast_align computes with swapped lengths (its "m" is our n).
     let r_sw = (-lambda / mf).exp();
     let inv_1mr_sw = 1.0 / (1.0 - r_sw);
@@ -110,12 +114,12 @@ pub fn dlog_z_sum(m: u32, n: u32, lambda: f64, cnt: f64) -> f64 {
         (a_n * g_np1 - a_1 * g_1) / rm1 - d * (g_np1 - g_1 * r) / (rm1 * rm1)
     };
     let mut total = 0.0;
-    for i in 1..=m {
+    for i in 1..=gen_len {
         let fi = f64::from(i);
         // z = compute_z(i, n, m, lambda)
         let split_sw = fi * mf / nf;
         let floor_sw = split_sw as u32;
-        let num_top_sw = m.wrapping_sub(floor_sw);
+        let num_top_sw = gen_len.wrapping_sub(floor_sw);
         let feat_sw = |j: u32| -(f64::from(j) / mf - fi / nf).abs();
         let mut z = 0.0;
         if num_top_sw != 0 {
@@ -129,7 +133,7 @@ pub fn dlog_z_sum(m: u32, n: u32, lambda: f64, cnt: f64) -> f64 {
                 * inv_1mr_sw;
         }
         let floor = (fi * nf / mf) as u32;
-        let num_top = n - floor;
+        let num_top = cond_len - floor;
         let feat = |j: u32| -(f64::from(j) / nf - fi / mf).abs();
         let mut pc = 0.0;
         if num_top != 0 {
@@ -145,25 +149,26 @@ pub fn dlog_z_sum(m: u32, n: u32, lambda: f64, cnt: f64) -> f64 {
     total
 }
 
-/// Digamma function, with the same asymptotic expansion as fast_align (`Md::digamma`).
+/// Digamma function of `value`, with the same asymptotic expansion as fast_align
+/// (`Md::digamma`).
 ///
 /// The recurrence `digamma(x) = digamma(x + 1) - 1/x` up to `x >= 7` takes two steps per
 /// division (`1/x + 1/(x+1) = (2x+1) / (x(x+1))`).
-pub fn digamma(mut x: f64) -> f64 {
+pub fn digamma(mut value: f64) -> f64 {
     let mut result = 0.0;
-    while x < 6.0 {
-        result -= (2.0 * x + 1.0) / (x * (x + 1.0));
-        x += 2.0;
+    while value < 6.0 {
+        result -= (2.0 * value + 1.0) / (value * (value + 1.0));
+        value += 2.0;
     }
-    if x < 7.0 {
-        result -= 1.0 / x;
-        x += 1.0;
+    if value < 7.0 {
+        result -= 1.0 / value;
+        value += 1.0;
     }
-    x -= 0.5;
-    let xx = 1.0 / x;
+    value -= 0.5;
+    let xx = 1.0 / value;
     let xx2 = xx * xx;
     let xx4 = xx2 * xx2;
-    result + x.ln() + (1.0 / 24.0) * xx2 - (7.0 / 960.0) * xx4 + (31.0 / 8064.0) * xx4 * xx2
+    result + value.ln() + (1.0 / 24.0) * xx2 - (7.0 / 960.0) * xx4 + (31.0 / 8064.0) * xx4 * xx2
         - (127.0 / 30720.0) * xx4 * xx4
 }
 
@@ -182,12 +187,13 @@ pub struct DiagonalPrior {
 }
 
 impl DiagonalPrior {
-    /// Constants for a sentence pair of lengths `m` (generated) and `n` (conditioning).
-    pub fn new(m: u32, n: u32, lambda: f64, p0: f64) -> Self {
-        let ratio = (-lambda / f64::from(n)).exp();
+    /// Constants for a sentence pair of lengths `gen_len` (generated, `m`) and `cond_len`
+    /// (conditioning, `n`).
+    pub fn new(gen_len: u32, cond_len: u32, lambda: f64, p0: f64) -> Self {
+        let ratio = (-lambda / f64::from(cond_len)).exp();
         DiagonalPrior {
-            m,
-            n,
+            m: gen_len,
+            n: cond_len,
             lambda,
             p0,
             ratio,

@@ -56,18 +56,18 @@ impl GoldFormat {
 }
 
 impl fmt::Display for GoldFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.name())
     }
 }
 
 impl FromStr for GoldFormat {
     type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
+    fn from_str(name: &str) -> std::result::Result<Self, String> {
+        match name {
             "pharaoh" => Ok(GoldFormat::Pharaoh),
             "wpt" => Ok(GoldFormat::Wpt),
-            _ => Err(format!("`{s}`: expected pharaoh or wpt")),
+            _ => Err(format!("`{name}`: expected pharaoh or wpt")),
         }
     }
 }
@@ -121,9 +121,9 @@ pub struct OutsideLink {
 }
 
 impl fmt::Display for OutsideLink {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
-            f,
+            formatter,
             "link {} of sentence {} is outside the sentence pair ({} source x {} target tokens)",
             ldd_io::error::escape(&self.token),
             self.sentence,

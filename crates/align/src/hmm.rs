@@ -530,52 +530,70 @@ impl PairCounts {
 /// Alignment by agreement (Liang, Taskar & Klein 2006): the lexical counts of both
 /// directions become the product of their posteriors for every word pair, the null cells
 /// taking what is left of each word's mass; each direction keeps its own jumps.
-fn agree(f: &mut [f64], r: &mut [f64], ns: usize, nt: usize) {
+fn agree(fwd: &mut [f64], rev: &mut [f64], ns: usize, nt: usize) {
     for j in 0..nt {
         for i in 0..ns {
-            let mu = f[j * (ns + 1) + i + 1] * r[i * (nt + 1) + j + 1];
-            f[j * (ns + 1) + i + 1] = mu;
-            r[i * (nt + 1) + j + 1] = mu;
+            let mu = fwd[j * (ns + 1) + i + 1] * rev[i * (nt + 1) + j + 1];
+            fwd[j * (ns + 1) + i + 1] = mu;
+            rev[i * (nt + 1) + j + 1] = mu;
         }
     }
     for j in 0..nt {
-        let row = &mut f[j * (ns + 1)..(j + 1) * (ns + 1)];
+        let row = &mut fwd[j * (ns + 1)..(j + 1) * (ns + 1)];
         row[0] = (1.0 - row[1..].iter().sum::<f64>()).max(0.0);
     }
     for i in 0..ns {
-        let row = &mut r[i * (nt + 1)..(i + 1) * (nt + 1)];
+        let row = &mut rev[i * (nt + 1)..(i + 1) * (nt + 1)];
         row[0] = (1.0 - row[1..].iter().sum::<f64>()).max(0.0);
     }
 }
 
-/// Forward emissions of a pair into `e` (`m` rows of `n + 1`: `p(t_j | NULL)`, then
+/// Forward emissions of a pair into `emissions` (`m` rows of `n + 1`: `p(t_j | NULL)`, then
 /// `p(t_j | s_i)`), from the entries `idx` of its cells ([`PairTable::lookup`]), at least
 /// `floor`.
-fn emit_fwd(t: &PairTable, src: &[u32], tgt: &[u32], idx: &[u32], floor: f64, e: &mut [f64]) {
+fn emit_fwd(
+    table: &PairTable,
+    src: &[u32],
+    tgt: &[u32],
+    idx: &[u32],
+    floor: f64,
+    emissions: &mut [f64],
+) {
     let m = tgt.len();
-    for (j, (&w, row)) in tgt.iter().zip(e.chunks_mut(src.len() + 1)).enumerate() {
-        row[0] = t.p_null_fwd(w).max(floor);
+    for (j, (&w, row)) in tgt
+        .iter()
+        .zip(emissions.chunks_mut(src.len() + 1))
+        .enumerate()
+    {
+        row[0] = table.p_null_fwd(w).max(floor);
         for (i, (&s, x)) in src.iter().zip(&mut row[1..]).enumerate() {
-            *x = t.p_fwd(idx[i * m + j], s, w).max(floor);
+            *x = table.p_fwd(idx[i * m + j], s, w).max(floor);
         }
     }
 }
 
-/// Reverse emissions of a pair into `e` (`n` rows of `m + 1`: `p(s_i | NULL)`, then
+/// Reverse emissions of a pair into `emissions` (`n` rows of `m + 1`: `p(s_i | NULL)`, then
 /// `p(s_i | t_j)`).
-fn emit_rev(t: &PairTable, src: &[u32], tgt: &[u32], idx: &[u32], floor: f64, e: &mut [f64]) {
+fn emit_rev(
+    table: &PairTable,
+    src: &[u32],
+    tgt: &[u32],
+    idx: &[u32],
+    floor: f64,
+    emissions: &mut [f64],
+) {
     let m = tgt.len();
-    for (i, (&s, row)) in src.iter().zip(e.chunks_mut(m + 1)).enumerate() {
-        row[0] = t.p_null_rev(s).max(floor);
+    for (i, (&s, row)) in src.iter().zip(emissions.chunks_mut(m + 1)).enumerate() {
+        row[0] = table.p_null_rev(s).max(floor);
         for (j, (&w, x)) in tgt.iter().zip(&mut row[1..]).enumerate() {
-            *x = t.p_rev(idx[i * m + j], s, w).max(floor);
+            *x = table.p_rev(idx[i * m + j], s, w).max(floor);
         }
     }
 }
 
 /// IBM Model 1 posteriors: every row of `row` cells normalised.
-fn normalise_rows(e: &mut [f64], row: usize) {
-    for r in e.chunks_mut(row) {
+fn normalise_rows(cells: &mut [f64], row: usize) {
+    for r in cells.chunks_mut(row) {
         let z: f64 = r.iter().sum();
         r.iter_mut().for_each(|x| *x /= z);
     }
@@ -584,7 +602,7 @@ fn normalise_rows(e: &mut [f64], row: usize) {
 /// Forward–backward of both directions of a pair (entries `idx`), in this thread's work
 /// arrays: the forward direction into `fwd`, the reverse into `rev`.
 fn both_directions(
-    t: &PairTable,
+    table: &PairTable,
     (src, tgt, idx): (&[u32], &[u32], &[u32]),
     p0: f64,
     jumps: &[Jumps; 2],
@@ -595,10 +613,10 @@ fn both_directions(
     FB.with(|fb| {
         let fb = &mut *fb.borrow_mut();
         fb.e.resize(m * (n + 1), 0.0);
-        emit_fwd(t, src, tgt, idx, FLOOR, &mut fb.e);
+        emit_fwd(table, src, tgt, idx, FLOOR, &mut fb.e);
         forward_backward(n, m, p0, &jumps[0], fb, fwd);
         fb.e.resize(n * (m + 1), 0.0);
-        emit_rev(t, src, tgt, idx, FLOOR, &mut fb.e);
+        emit_rev(table, src, tgt, idx, FLOOR, &mut fb.e);
         forward_backward(m, n, p0, &jumps[1], fb, rev);
         fb.trim();
     })
@@ -768,7 +786,7 @@ impl Trainer<'_> {
 /// in both directions, agreement, and into `out` the forward posteriors after agreement,
 /// the reverse null cells, then both directions' expected jumps and exposure.
 fn joint_pair(
-    t: &PairTable,
+    table: &PairTable,
     (src, tgt, idx): (&[u32], &[u32], &[u32]),
     p0: f64,
     js: &[Jumps; 2],
@@ -793,7 +811,7 @@ fn joint_pair(
             jumps: jr,
             exposure: er,
         };
-        both_directions(t, (src, tgt, idx), p0, js, f, r);
+        both_directions(table, (src, tgt, idx), p0, js, f, r);
         agree(fwd, rev, n, m);
         for (o, row) in rev_null.iter_mut().zip(rev.chunks(m + 1)) {
             *o = row[0];
@@ -825,8 +843,9 @@ impl JointSums {
     }
 
     /// Adds what [`joint_pair`] wrote to `out` for a pair: agreed word cells to the table
-    /// entries' counts `c` (or to the pruned mass of both directions), null cells, jumps.
-    fn add(&mut self, c: &mut [f32], (src, tgt, idx): (&[u32], &[u32], &[u32]), out: &[f64]) {
+    /// entries' counts `counts` (or to the pruned mass of both directions), null cells,
+    /// jumps.
+    fn add(&mut self, counts: &mut [f32], (src, tgt, idx): (&[u32], &[u32], &[u32]), out: &[f64]) {
         let (n, m, nb) = (src.len(), tgt.len(), self.jumps[0][0].len());
         let (fwd, rest) = out.split_at(m * (n + 1));
         let (rev_null, rest) = rest.split_at(n);
@@ -838,7 +857,7 @@ impl JointSums {
                         self.fwd.pruned[s as usize] += mu;
                         self.rev.pruned[w as usize] += mu;
                     }
-                    e => c[e as usize] += mu as f32,
+                    e => counts[e as usize] += mu as f32,
                 }
             }
         }
@@ -1071,40 +1090,40 @@ impl HmmModel {
     }
 
     /// Writes the model's fields after the header (format version 4; see the crate README).
-    pub fn write(&self, w: &mut binfmt::Writer, labels: &Labels) -> Result<()> {
+    pub fn write(&self, writer: &mut binfmt::Writer, labels: &Labels) -> Result<()> {
         let o = &self.options;
-        w.u32(o.ibm1_iterations)?;
-        w.u32(o.hmm_iterations)?;
+        writer.u32(o.ibm1_iterations)?;
+        writer.u32(o.hmm_iterations)?;
         for x in [o.p0, o.alpha, o.prune] {
-            w.f64(x)?;
+            writer.f64(x)?;
         }
-        w.u64(o.max_jump as u64)?;
-        w.labels(labels)?;
-        w.vocab(&self.src_vocab)?;
-        w.vocab(&self.tgt_vocab)?;
+        writer.u64(o.max_jump as u64)?;
+        writer.labels(labels)?;
+        writer.vocab(&self.src_vocab)?;
+        writer.vocab(&self.tgt_vocab)?;
         for jumps in &self.jumps {
-            w.u64(jumps.len() as u64)?;
-            w.f64s(jumps)?;
+            writer.u64(jumps.len() as u64)?;
+            writer.f64s(jumps)?;
         }
-        w.pair_table(&self.table)
+        writer.pair_table(&self.table)
     }
 
     /// Reads a model of format version 3 or 4 after its header.
     pub fn read(
-        r: &mut binfmt::Reader<'_>,
+        reader: &mut binfmt::Reader<'_>,
         version: u32,
     ) -> std::result::Result<(HmmModel, Labels), String> {
-        let ibm1_iterations = r.u32()?;
-        let hmm_iterations = r.u32()?;
-        let (p0, alpha) = (r.f64()?, r.f64()?);
+        let ibm1_iterations = reader.u32()?;
+        let hmm_iterations = reader.u32()?;
+        let (p0, alpha) = (reader.f64()?, reader.f64()?);
         // Version 3 recorded the threshold of an agreed alignment no longer made.
         let prune = if version >= 4 {
-            r.f64()?
+            reader.f64()?
         } else {
-            r.f64()?;
+            reader.f64()?;
             0.0
         };
-        let max_jump = usize::try_from(r.u64()?).map_err(|_| "bad max_jump".to_string())?;
+        let max_jump = usize::try_from(reader.u64()?).map_err(|_| "bad max_jump".to_string())?;
         let options = HmmOptions {
             ibm1_iterations,
             hmm_iterations,
@@ -1115,8 +1134,8 @@ impl HmmModel {
             prune,
         };
         options.validate().map_err(|e| e.to_string())?;
-        let labels = r.labels()?;
-        let (src_vocab, tgt_vocab) = (r.vocab()?, r.vocab()?);
+        let labels = reader.labels()?;
+        let (src_vocab, tgt_vocab) = (reader.vocab()?, reader.vocab()?);
         let read_jumps = |r: &mut binfmt::Reader<'_>| -> std::result::Result<Vec<f64>, String> {
             let n = r.len()?;
             if Some(n) != max_jump.checked_mul(2).map(|x| x + 1) {
@@ -1129,19 +1148,22 @@ impl HmmModel {
             Ok(jumps)
         };
         let (table, jumps) = if version >= 4 {
-            let jf = read_jumps(r)?;
-            let jr = read_jumps(r)?;
-            (r.pair_table(src_vocab.len(), tgt_vocab.len())?, [jf, jr])
+            let jf = read_jumps(reader)?;
+            let jr = read_jumps(reader)?;
+            (
+                reader.pair_table(src_vocab.len(), tgt_vocab.len())?,
+                [jf, jr],
+            )
         } else {
             // Version 3: per direction, its jumps then its table column by column.
             let (ns, nt) = (src_vocab.len(), tgt_vocab.len());
-            let jf = read_jumps(r)?;
-            let fwd = r.columns(nt, ns)?;
-            let jr = read_jumps(r)?;
-            let rev = r.columns(ns, nt)?;
+            let jf = read_jumps(reader)?;
+            let fwd = reader.columns(nt, ns)?;
+            let jr = read_jumps(reader)?;
+            let rev = reader.columns(ns, nt)?;
             (PairTable::from_columns(&fwd, &rev, ns, nt), [jf, jr])
         };
-        r.end()?;
+        reader.end()?;
         Ok((
             HmmModel {
                 options,

@@ -40,26 +40,29 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` with this thread's scratch array of at least `len` entries, all `u32::MAX`; `f`
-/// must leave every entry it changed back at `u32::MAX`.
-pub(crate) fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [u32]) -> R) -> R {
+/// Runs `action` with this thread's scratch array of at least `len` entries, all
+/// `u32::MAX`; `action` must leave every entry it changed back at `u32::MAX`.
+pub(crate) fn with_scratch<R>(len: usize, action: impl FnOnce(&mut [u32]) -> R) -> R {
     SCRATCH.with(|cell| {
         let mut v = cell.borrow_mut();
         if v.len() < len {
             v.resize(len, u32::MAX);
         }
-        f(&mut v[..len])
+        action(&mut v[..len])
     })
 }
 
-/// Splits `v` into consecutive mutable pieces of the lengths given by `offsets` (`len + 1`
-/// boundaries).
-pub(crate) fn split_by_offsets<'v, T>(mut v: &'v mut [T], offsets: &[usize]) -> Vec<&'v mut [T]> {
+/// Splits `slice` into consecutive mutable pieces of the lengths given by `offsets`
+/// (`len + 1` boundaries).
+pub(crate) fn split_by_offsets<'v, T>(
+    mut slice: &'v mut [T],
+    offsets: &[usize],
+) -> Vec<&'v mut [T]> {
     let mut out = Vec::with_capacity(offsets.len().saturating_sub(1));
     for w in offsets.windows(2) {
-        let (a, b) = std::mem::take(&mut v).split_at_mut(w[1] - w[0]);
+        let (a, b) = std::mem::take(&mut slice).split_at_mut(w[1] - w[0]);
         out.push(a);
-        v = b;
+        slice = b;
     }
     out
 }

@@ -60,28 +60,29 @@ impl Distinct {
         }
     }
 
-    /// The sketch's hash of target word `t` (SplitMix64's finaliser).
+    /// The sketch's hash of target word `tgt_word` (SplitMix64's finaliser).
     #[inline]
-    fn hash(t: u32) -> u64 {
-        let mut z = u64::from(t).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    fn hash(tgt_word: u32) -> u64 {
+        let mut z = u64::from(tgt_word).wrapping_add(0x9e37_79b9_7f4a_7c15);
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
 
-    /// Records that source word `s` co-occurs with the target word of hash `h`.
+    /// Records that source word `src_word` co-occurs with the target word of hash
+    /// `tgt_hash`.
     #[inline]
-    fn add(&mut self, s: usize, h: u64) {
-        let reg = (h >> 59) as usize; // the top 5 bits: one of 32 registers
-        let rank = ((h << 5) | 1 << 4).leading_zeros() as u8 + 1;
-        let r = &mut self.registers[s * SKETCH + reg];
+    fn add(&mut self, src_word: usize, tgt_hash: u64) {
+        let reg = (tgt_hash >> 59) as usize; // the top 5 bits: one of 32 registers
+        let rank = ((tgt_hash << 5) | 1 << 4).leading_zeros() as u8 + 1;
+        let r = &mut self.registers[src_word * SKETCH + reg];
         *r = (*r).max(rank);
     }
 
-    /// The estimated number of distinct target words of source word `s` (HyperLogLog with
-    /// linear counting for small counts).
-    fn estimate(&self, s: usize) -> f64 {
-        let regs = &self.registers[s * SKETCH..(s + 1) * SKETCH];
+    /// The estimated number of distinct target words of source word `src_word` (HyperLogLog
+    /// with linear counting for small counts).
+    fn estimate(&self, src_word: usize) -> f64 {
+        let regs = &self.registers[src_word * SKETCH..(src_word + 1) * SKETCH];
         let m = SKETCH as f64;
         let sum: f64 = regs.iter().map(|&r| (-f64::from(r)).exp2()).sum();
         let raw = 0.697 * m * m / sum;
@@ -95,8 +96,8 @@ impl Distinct {
 
     /// A size to plan with: the estimate with a margin of 2.7 standard errors, never above
     /// `bound`.
-    fn planned(&self, s: usize, bound: u64) -> u64 {
-        let e = (self.estimate(s) * 1.5).ceil() as u64 + 8;
+    fn planned(&self, src_word: usize, bound: u64) -> u64 {
+        let e = (self.estimate(src_word) * 1.5).ceil() as u64 + 8;
         e.min(bound)
     }
 }
@@ -130,10 +131,10 @@ pub(crate) struct PairTable {
 /// Blocks of a row: its entries cut at every multiple of this (16 ids: a cache line).
 const BLOCK: usize = 16;
 
-/// The end of the block of a row that starts at entry `p`.
+/// The end of the block of a row that starts at `entry`.
 #[inline]
-fn block_end(p: usize, row_end: usize) -> usize {
-    ((p / BLOCK + 1) * BLOCK).min(row_end)
+fn block_end(entry: usize, row_end: usize) -> usize {
+    ((entry / BLOCK + 1) * BLOCK).min(row_end)
 }
 
 impl PairTable {
@@ -166,15 +167,15 @@ impl PairTable {
         }
     }
 
-    /// The entry of `(s, t)`, if held.
+    /// The entry of `(src_word, tgt_word)`, if held.
     #[inline]
-    fn find(&self, s: usize, t: u32) -> u32 {
-        let (lo, hi) = (self.row_off[s], self.row_off[s + 1]);
+    fn find(&self, src_word: usize, tgt_word: u32) -> u32 {
+        let (lo, hi) = (self.row_off[src_word], self.row_off[src_word + 1]);
         let (lo, hi) = if hi - lo <= BLOCK {
             (lo, hi)
         } else {
-            let firsts = &self.firsts[self.firsts_off[s]..self.firsts_off[s + 1]];
-            let b = firsts.partition_point(|&x| x <= t);
+            let firsts = &self.firsts[self.firsts_off[src_word]..self.firsts_off[src_word + 1]];
+            let b = firsts.partition_point(|&x| x <= tgt_word);
             if b == 0 {
                 return NONE;
             }
@@ -186,7 +187,7 @@ impl PairTable {
             };
             (start, block_end(start, hi))
         };
-        match self.cols[lo..hi].binary_search(&t) {
+        match self.cols[lo..hi].binary_search(&tgt_word) {
             Ok(p) => (lo + p) as u32,
             Err(_) => NONE,
         }
@@ -206,54 +207,58 @@ impl PairTable {
         }
     }
 
-    /// `p(t | s)` of a cell whose entry is `e` (see [`PairTable::lookup`]).
+    /// `p(t | s)` of a cell `(src_word, tgt_word)` whose entry is `entry` (see
+    /// [`PairTable::lookup`]).
     #[inline]
-    pub fn p_fwd(&self, e: u32, s: u32, t: u32) -> f64 {
-        if e != NONE {
-            f64::from(self.fwd[e as usize])
-        } else if s == NONE || t == NONE {
+    pub fn p_fwd(&self, entry: u32, src_word: u32, tgt_word: u32) -> f64 {
+        if entry != NONE {
+            f64::from(self.fwd[entry as usize])
+        } else if src_word == NONE || tgt_word == NONE {
             UNSEEN_PROB
         } else {
-            self.other_fwd[s as usize]
+            self.other_fwd[src_word as usize]
         }
     }
 
-    /// `p(s | t)` of a cell whose entry is `e`.
+    /// `p(s | t)` of a cell `(src_word, tgt_word)` whose entry is `entry`.
     #[inline]
-    pub fn p_rev(&self, e: u32, s: u32, t: u32) -> f64 {
-        if e != NONE {
-            f64::from(self.rev[e as usize])
-        } else if s == NONE || t == NONE {
+    pub fn p_rev(&self, entry: u32, src_word: u32, tgt_word: u32) -> f64 {
+        if entry != NONE {
+            f64::from(self.rev[entry as usize])
+        } else if src_word == NONE || tgt_word == NONE {
             UNSEEN_PROB
         } else {
-            self.other_rev[t as usize]
+            self.other_rev[tgt_word as usize]
         }
     }
 
-    /// `p(t | s)` and `p(s | t)` of two known words (model ids): the entry's, else what
-    /// the pairs the table does not hold get.
-    pub fn pair(&self, s: u32, t: u32) -> (f64, f64) {
-        let e = self.find(s as usize, t);
-        (self.p_fwd(e, s, t), self.p_rev(e, s, t))
+    /// `p(t | s)` and `p(s | t)` of two known words `src_word`, `tgt_word` (model ids): the
+    /// entry's, else what the pairs the table does not hold get.
+    pub fn pair(&self, src_word: u32, tgt_word: u32) -> (f64, f64) {
+        let e = self.find(src_word as usize, tgt_word);
+        (
+            self.p_fwd(e, src_word, tgt_word),
+            self.p_rev(e, src_word, tgt_word),
+        )
     }
 
-    /// `p(t | NULL)`.
+    /// `p(t | NULL)` of target word `tgt_word`.
     #[inline]
-    pub fn p_null_fwd(&self, t: u32) -> f64 {
-        if t == NONE {
+    pub fn p_null_fwd(&self, tgt_word: u32) -> f64 {
+        if tgt_word == NONE {
             UNSEEN_PROB
         } else {
-            self.null_fwd[t as usize]
+            self.null_fwd[tgt_word as usize]
         }
     }
 
-    /// `p(s | NULL)`.
+    /// `p(s | NULL)` of source word `src_word`.
     #[inline]
-    pub fn p_null_rev(&self, s: u32) -> f64 {
-        if s == NONE {
+    pub fn p_null_rev(&self, src_word: u32) -> f64 {
+        if src_word == NONE {
             UNSEEN_PROB
         } else {
-            self.null_rev[s as usize]
+            self.null_rev[src_word as usize]
         }
     }
 }
@@ -292,8 +297,8 @@ impl Rest {
 /// Whether a pair with these lengths is trained and aligned: both sides non-empty and at
 /// most `max_len` tokens long.
 #[inline]
-pub(crate) fn used(n: usize, m: usize, max_len: usize) -> bool {
-    n > 0 && m > 0 && n <= max_len && m <= max_len
+pub(crate) fn used(src_len: usize, tgt_len: usize, max_len: usize) -> bool {
+    src_len > 0 && tgt_len > 0 && src_len <= max_len && tgt_len <= max_len
 }
 
 /// What the first pass leaves: the table's kept pairs (no probabilities yet), its shape,
@@ -629,15 +634,21 @@ fn null_m_step(counts: &[f64], occurs: &[bool], alpha: f64) -> Vec<f64> {
         .collect()
 }
 
-/// Forward M-step (`p(t | s)`, rows): from the entries' counts `c` and the other counts.
-pub(crate) fn m_step_fwd(t: &mut PairTable, shape: &Shape, c: &[f32], rest: &Rest, alpha: f64) {
+/// Forward M-step (`p(t | s)`, rows): from the entries' counts `counts` and the other counts.
+pub(crate) fn m_step_fwd(
+    table: &mut PairTable,
+    shape: &Shape,
+    counts: &[f32],
+    rest: &Rest,
+    alpha: f64,
+) {
     let PairTable {
         row_off,
         fwd,
         other_fwd,
         ..
-    } = t;
-    fwd.resize(c.len(), 0.0);
+    } = table;
+    fwd.resize(counts.len(), 0.0);
     let rows: Vec<(usize, &mut [f32])> = crate::index::split_by_offsets(fwd, row_off)
         .into_iter()
         .enumerate()
@@ -647,7 +658,7 @@ pub(crate) fn m_step_fwd(t: &mut PairTable, shape: &Shape, c: &[f32], rest: &Res
         .with_min_len(256)
         .map(|(s, out)| {
             let lo = row_off[s];
-            let cs = &c[lo..lo + out.len()];
+            let cs = &counts[lo..lo + out.len()];
             let sum: f64 = cs.iter().map(|&x| f64::from(x) + alpha).sum();
             let (pm, np) = (rest.pruned[s], shape.pruned_row[s]);
             let g = row_digamma(sum, pm, np, alpha);
@@ -658,14 +669,20 @@ pub(crate) fn m_step_fwd(t: &mut PairTable, shape: &Shape, c: &[f32], rest: &Res
         })
         .collect();
     *other_fwd = others;
-    t.null_fwd = null_m_step(&rest.null, &shape.occurs_tgt, alpha);
+    table.null_fwd = null_m_step(&rest.null, &shape.occurs_tgt, alpha);
 }
 
 /// Reverse M-step (`p(s | t)`, columns).
-pub(crate) fn m_step_rev(t: &mut PairTable, shape: &Shape, c: &[f32], rest: &Rest, alpha: f64) {
-    let nt = t.other_rev.len();
+pub(crate) fn m_step_rev(
+    table: &mut PairTable,
+    shape: &Shape,
+    counts: &[f32],
+    rest: &Rest,
+    alpha: f64,
+) {
+    let nt = table.other_rev.len();
     let mut sums = vec![0.0f64; nt];
-    for (&col, &x) in t.cols.iter().zip(c) {
+    for (&col, &x) in table.cols.iter().zip(counts) {
         sums[col as usize] += f64::from(x) + alpha;
     }
     let g: Vec<f64> = (0..nt)
@@ -673,18 +690,19 @@ pub(crate) fn m_step_rev(t: &mut PairTable, shape: &Shape, c: &[f32], rest: &Res
         .with_min_len(1024)
         .map(|w| row_digamma(sums[w], rest.pruned[w], shape.pruned_col[w], alpha))
         .collect();
-    t.rev.resize(c.len(), 0.0);
-    t.rev
+    table.rev.resize(counts.len(), 0.0);
+    table
+        .rev
         .par_iter_mut()
-        .zip(t.cols.par_iter().zip(c.par_iter()))
+        .zip(table.cols.par_iter().zip(counts.par_iter()))
         .with_min_len(4096)
         .for_each(|(o, (&col, &x))| *o = vb(f64::from(x), alpha, g[col as usize]) as f32);
-    t.other_rev = (0..nt)
+    table.other_rev = (0..nt)
         .into_par_iter()
         .with_min_len(1024)
         .map(|w| other(rest.pruned[w], shape.pruned_col[w], alpha, g[w]))
         .collect();
-    t.null_rev = null_m_step(&rest.null, &shape.occurs_src, alpha);
+    table.null_rev = null_m_step(&rest.null, &shape.occurs_src, alpha);
 }
 
 impl Shape {
@@ -702,25 +720,25 @@ impl Shape {
 
 /// Every probability 1, as training without IBM Model 1 starts (the value of a uniform
 /// table before normalisation, as the HMM's first E-step sees it).
-pub(crate) fn uniform(t: &mut PairTable, shape: &Shape) {
-    t.fwd = vec![1.0; t.entries()];
-    t.rev = vec![1.0; t.entries()];
+pub(crate) fn uniform(table: &mut PairTable, shape: &Shape) {
+    table.fwd = vec![1.0; table.entries()];
+    table.rev = vec![1.0; table.entries()];
     let one = |pruned: &[u32]| -> Vec<f64> {
         pruned
             .iter()
             .map(|&n| if n > 0 { 1.0 } else { UNSEEN_PROB })
             .collect()
     };
-    t.other_fwd = one(&shape.pruned_row);
-    t.other_rev = one(&shape.pruned_col);
+    table.other_fwd = one(&shape.pruned_row);
+    table.other_rev = one(&shape.pruned_col);
     let null = |occurs: &[bool]| -> Vec<f64> {
         occurs
             .iter()
             .map(|&o| if o { 1.0 } else { UNSEEN_PROB })
             .collect()
     };
-    t.null_fwd = null(&shape.occurs_tgt);
-    t.null_rev = null(&shape.occurs_src);
+    table.null_fwd = null(&shape.occurs_tgt);
+    table.null_rev = null(&shape.occurs_src);
 }
 
 impl PairTable {

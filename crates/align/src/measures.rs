@@ -234,34 +234,34 @@ pub fn permutation(links: &[Link]) -> Vec<usize> {
     rank
 }
 
-/// Number of pairs `a < b` with `p[a] > p[b]` (merge sort, `O(n log n)`).
-fn inversions(p: &[usize]) -> u64 {
-    fn sort(v: &mut [usize], tmp: &mut Vec<usize>) -> u64 {
-        let n = v.len();
+/// Number of pairs `a < b` with `positions[a] > positions[b]` (merge sort, `O(n log n)`).
+fn inversions(positions: &[usize]) -> u64 {
+    fn sort(values: &mut [usize], tmp: &mut Vec<usize>) -> u64 {
+        let n = values.len();
         if n < 2 {
             return 0;
         }
         let mid = n / 2;
-        let mut count = sort(&mut v[..mid], tmp) + sort(&mut v[mid..], tmp);
+        let mut count = sort(&mut values[..mid], tmp) + sort(&mut values[mid..], tmp);
         tmp.clear();
         let (mut a, mut b) = (0, mid);
         while a < mid && b < n {
-            if v[a] <= v[b] {
-                tmp.push(v[a]);
+            if values[a] <= values[b] {
+                tmp.push(values[a]);
                 a += 1;
             } else {
-                tmp.push(v[b]);
+                tmp.push(values[b]);
                 count += (mid - a) as u64;
                 b += 1;
             }
         }
-        tmp.extend_from_slice(&v[a..mid]);
-        tmp.extend_from_slice(&v[b..n]);
-        v.copy_from_slice(tmp);
+        tmp.extend_from_slice(&values[a..mid]);
+        tmp.extend_from_slice(&values[b..n]);
+        values.copy_from_slice(tmp);
         count
     }
-    let mut v = p.to_vec();
-    sort(&mut v, &mut Vec::with_capacity(p.len()))
+    let mut v = positions.to_vec();
+    sort(&mut v, &mut Vec::with_capacity(positions.len()))
 }
 
 /// Whether a token passes Python's `str.isalpha()` as the released code meant to apply

@@ -113,15 +113,15 @@ struct Param {
     c: f64,
 }
 
-fn run_in_pool<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> Result<R> {
+fn run_in_pool<R: Send>(threads: Option<usize>, action: impl FnOnce() -> R + Send) -> Result<R> {
     match threads {
-        None | Some(0) => Ok(f()),
+        None | Some(0) => Ok(action()),
         Some(n) => {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .build()
                 .map_err(|e| AlignError::Options(format!("cannot start {n} threads: {e}")))?;
-            Ok(pool.install(f))
+            Ok(pool.install(action))
         }
     }
 }
@@ -133,16 +133,16 @@ enum Prior {
 }
 
 impl Prior {
-    fn new(opts: &TrainOptions, tension: f64, m: usize, n: usize) -> Self {
+    fn new(opts: &TrainOptions, tension: f64, gen_len: usize, cond_len: usize) -> Self {
         if opts.favor_diagonal {
             Prior::Diagonal(DiagonalPrior::new(
-                m as u32,
-                n as u32,
+                gen_len as u32,
+                cond_len as u32,
                 tension,
                 opts.prob_align_null,
             ))
         } else {
-            Prior::Uniform(1.0 / (n + 1) as f64)
+            Prior::Uniform(1.0 / (cond_len + 1) as f64)
         }
     }
 
@@ -157,17 +157,17 @@ impl Prior {
 }
 
 /// Viterbi alignments of a whole corpus given the probability of every slot of its index
-/// (`t(g)` returns the probabilities of the slot group of generated word `g`, indexed by rank). Rows are processed group by
-/// group (the rows of one generated word read one small contiguous block of probabilities);
-/// each generated token's best position goes to its own entry, so the result is independent
-/// of scheduling. Ties go to the earliest position, the null word first, as in fast_align.
-/// Links are `(source, target)`, sorted.
+/// (`probabilities(g)` returns the probabilities of the slot group of generated word `g`,
+/// indexed by rank). Rows are processed group by group (the rows of one generated word read
+/// one small contiguous block of probabilities); each generated token's best position goes
+/// to its own entry, so the result is independent of scheduling. Ties go to the earliest
+/// position, the null word first, as in fast_align. Links are `(source, target)`, sorted.
 fn viterbi_corpus<G: std::ops::Index<usize, Output = f64>>(
     view: &Side<'_>,
     index: &CellIndex,
     opts: &TrainOptions,
     tension: f64,
-    t: &(impl Fn(usize) -> G + Sync),
+    probabilities: &(impl Fn(usize) -> G + Sync),
 ) -> Vec<Alignment> {
     let n_tok = view.gen_ids.len();
     let best: Vec<AtomicU32> = (0..n_tok).map(|_| AtomicU32::new(0)).collect();
@@ -175,7 +175,7 @@ fn viterbi_corpus<G: std::ops::Index<usize, Output = f64>>(
         .into_par_iter()
         .with_min_len(16)
         .for_each_init(Vec::new, |prior: &mut Vec<f64>, g| {
-            let tg = t(g);
+            let tg = probabilities(g);
             let mut cells = &index.cell_slot[index.cell_off[g]..index.cell_off[g + 1]];
             for &(k, j) in &index.occ[index.occ_off[g]..index.occ_off[g + 1]] {
                 let (k, j) = (k as usize, j as usize);
@@ -222,8 +222,8 @@ struct GroupProbs<'p>(&'p [Param]);
 impl std::ops::Index<usize> for GroupProbs<'_> {
     type Output = f64;
     #[inline]
-    fn index(&self, r: usize) -> &f64 {
-        &self.0[r].t
+    fn index(&self, rank: usize) -> &f64 {
+        &self.0[rank].t
     }
 }
 
@@ -233,8 +233,8 @@ struct SliceProbs<'p>(&'p [f64]);
 impl std::ops::Index<usize> for SliceProbs<'_> {
     type Output = f64;
     #[inline]
-    fn index(&self, r: usize) -> &f64 {
-        &self.0[r]
+    fn index(&self, rank: usize) -> &f64 {
+        &self.0[rank]
     }
 }
 
@@ -415,20 +415,20 @@ impl<'a> Trainer<'a> {
     }
 }
 
-/// E-step of the rows of generated word `g`; `params` is `g`'s slot group.
+/// E-step of the rows of generated word `gen_word`; `params` is its slot group.
 fn e_group(
     view: &Side<'_>,
     index: &CellIndex,
     opts: &TrainOptions,
     tension: f64,
-    g: usize,
+    gen_word: usize,
     params: &mut [Param],
     scratch: &mut EScratch,
 ) -> EStats {
     let mut st = EStats::default();
     let EScratch { prior, probs } = scratch;
-    let mut cells = &index.cell_slot[index.cell_off[g]..index.cell_off[g + 1]];
-    for &(k, j) in &index.occ[index.occ_off[g]..index.occ_off[g + 1]] {
+    let mut cells = &index.cell_slot[index.cell_off[gen_word]..index.cell_off[gen_word + 1]];
+    for &(k, j) in &index.occ[index.occ_off[gen_word]..index.occ_off[gen_word + 1]] {
         let (k, j) = (k as usize, j as usize);
         let (n, m) = (view.cond(k).len(), view.gen(k).len());
         let (row, rest) = cells.split_at(n + 1);
@@ -534,13 +534,14 @@ impl Model {
         out
     }
 
-    /// The Viterbi alignment of pair `k` of `view` alone: the generated tokens are taken
-    /// word by word; each word's model column is spread once into a scratch array over the
-    /// model's conditioning words, then every position of the pair is scored for each of
-    /// the word's tokens. Time `O(n·m)`, memory `O(n + m)` plus the scratch (one `u32` per
-    /// model conditioning word). Same scores, ties and links as [`viterbi_corpus`].
-    fn viterbi_long(&self, view: &Side<'_>, cond_map: &[u32], k: usize) -> Alignment {
-        let (cond, gen) = (view.cond(k), view.gen(k));
+    /// The Viterbi alignment of pair `index` of `view` alone: the generated tokens are
+    /// taken word by word; each word's model column is spread once into a scratch array
+    /// over the model's conditioning words, then every position of the pair is scored for
+    /// each of the word's tokens. Time `O(n·m)`, memory `O(n + m)` plus the scratch (one
+    /// `u32` per model conditioning word). Same scores, ties and links as
+    /// [`viterbi_corpus`].
+    fn viterbi_long(&self, view: &Side<'_>, cond_map: &[u32], index: usize) -> Alignment {
+        let (cond, gen) = (view.cond(index), view.gen(index));
         let (n, m) = (cond.len(), gen.len());
         let model_null = self.cond_vocab.len();
         let conds: Vec<u32> = cond.iter().map(|&e| cond_map[e as usize]).collect();
@@ -603,10 +604,10 @@ impl Model {
         &self.options
     }
 
-    /// Leaves pairs with more than `n` tokens on a side unaligned (see
+    /// Leaves pairs with more than `max_len` tokens on a side unaligned (see
     /// [`TrainOptions::max_len`]).
-    pub fn set_max_len(&mut self, n: usize) {
-        self.options.max_len = n;
+    pub fn set_max_len(&mut self, max_len: usize) {
+        self.options.max_len = max_len;
     }
 
     /// Final diagonal tension.
@@ -693,20 +694,20 @@ impl Model {
 
     /// Reads a model of format version 1 or 2 after its header, with its labels.
     pub(crate) fn read(
-        r: &mut binfmt::Reader<'_>,
+        reader: &mut binfmt::Reader<'_>,
         version: u32,
     ) -> std::result::Result<(Model, Labels), String> {
-        let flags = r.u32()?;
-        let iterations = r.u32()?;
-        let alpha = r.f64()?;
-        let prob_align_null = r.f64()?;
-        let initial_tension = r.f64()?;
-        let tension = r.f64()?;
+        let flags = reader.u32()?;
+        let iterations = reader.u32()?;
+        let alpha = reader.f64()?;
+        let prob_align_null = reader.f64()?;
+        let initial_tension = reader.f64()?;
+        let tension = reader.f64()?;
         if !(tension.is_finite() && tension > 0.0) {
             return Err(format!("bad diagonal tension {tension}"));
         }
         let labels = if version >= 2 {
-            r.labels()?
+            reader.labels()?
         } else {
             Labels::default()
         };
@@ -722,10 +723,10 @@ impl Model {
             threads: None,
             max_len: usize::MAX,
         };
-        let cond_vocab = r.vocab()?;
-        let gen_vocab = r.vocab()?;
-        let table = r.columns(gen_vocab.len(), cond_vocab.len())?;
-        r.end()?;
+        let cond_vocab = reader.vocab()?;
+        let gen_vocab = reader.vocab()?;
+        let table = reader.columns(gen_vocab.len(), cond_vocab.len())?;
+        reader.end()?;
         options.validate().map_err(|e| e.to_string())?;
         Ok((
             Model {

@@ -54,20 +54,21 @@ pub struct PairStore {
 }
 
 impl std::fmt::Debug for PairStore {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PairStore")
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("PairStore")
             .field("pairs", &self.pairs)
             .field("bytes", &self.bytes)
             .finish()
     }
 }
 
-fn put_varint(buf: &mut Vec<u8>, mut x: u64) {
-    while x >= 0x80 {
-        buf.push((x as u8) | 0x80);
-        x >>= 7;
+fn put_varint(buf: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        buf.push((value as u8) | 0x80);
+        value >>= 7;
     }
-    buf.push(x as u8);
+    buf.push(value as u8);
 }
 
 impl PairStoreBuilder {
@@ -206,29 +207,30 @@ enum Source<'a> {
 }
 
 impl<'a> From<&'a Corpus> for Pairs<'a> {
-    fn from(c: &'a Corpus) -> Self {
+    fn from(corpus: &'a Corpus) -> Self {
         Pairs {
-            source: Source::Memory(c),
+            source: Source::Memory(corpus),
             keep: None,
         }
     }
 }
 
 impl<'a> From<&'a PairStore> for Pairs<'a> {
-    fn from(s: &'a PairStore) -> Self {
+    fn from(store: &'a PairStore) -> Self {
         Pairs {
-            source: Source::Stored(s),
+            source: Source::Stored(store),
             keep: None,
         }
     }
 }
 
 impl<'a> Pairs<'a> {
-    /// At most `n` of the pairs, spread evenly over them (pair `i` of `N` is kept when
-    /// `⌊(i + 1)·n / N⌋ > ⌊i·n / N⌋`): a training sample that covers every part of the data.
-    pub fn sample(self, n: usize) -> Pairs<'a> {
+    /// At most `max_pairs` of the pairs, spread evenly over them (pair `i` of `N` is kept
+    /// when `⌊(i + 1)·n / N⌋ > ⌊i·n / N⌋`, `n` = `max_pairs`): a training sample that
+    /// covers every part of the data.
+    pub fn sample(self, max_pairs: usize) -> Pairs<'a> {
         Pairs {
-            keep: Some(n),
+            keep: Some(max_pairs),
             ..self
         }
     }
@@ -241,13 +243,13 @@ impl<'a> Pairs<'a> {
         }
     }
 
-    /// Whether pair `i` of the source is one of these pairs.
+    /// Whether pair `index` of the source is one of these pairs.
     #[inline]
-    fn selected(&self, i: usize) -> bool {
+    fn selected(&self, index: usize) -> bool {
         match self.keep {
             Some(n) if n < self.total() => {
-                let (i, n, t) = (i as u128, n as u128, self.total() as u128);
-                (i + 1) * n / t > i * n / t
+                let (index, n, t) = (index as u128, n as u128, self.total() as u128);
+                (index + 1) * n / t > index * n / t
             }
             _ => true,
         }
@@ -331,16 +333,16 @@ impl Chunk {
         self.src_off.len().saturating_sub(1)
     }
 
-    /// Source word ids of pair `k` of the chunk.
+    /// Source word ids of pair `index` of the chunk.
     #[inline]
-    pub fn src(&self, k: usize) -> &[u32] {
-        &self.src[self.src_off[k]..self.src_off[k + 1]]
+    pub fn src(&self, index: usize) -> &[u32] {
+        &self.src[self.src_off[index]..self.src_off[index + 1]]
     }
 
-    /// Target word ids of pair `k` of the chunk.
+    /// Target word ids of pair `index` of the chunk.
     #[inline]
-    pub fn tgt(&self, k: usize) -> &[u32] {
-        &self.tgt[self.tgt_off[k]..self.tgt_off[k + 1]]
+    pub fn tgt(&self, index: usize) -> &[u32] {
+        &self.tgt[self.tgt_off[index]..self.tgt_off[index + 1]]
     }
 
     fn clear(&mut self, first: usize) {
@@ -447,21 +449,21 @@ impl ChunkReader<'_> {
         Ok(chunk.len() > 0)
     }
 
-    fn id(&self, s: &PairStore, w: u64, vocab: usize) -> Result<u32> {
-        if w < vocab as u64 {
-            Ok(w as u32)
+    fn id(&self, store: &PairStore, word: u64, vocab: usize) -> Result<u32> {
+        if word < vocab as u64 {
+            Ok(word as u32)
         } else {
-            Err(corrupt(s))
+            Err(corrupt(store))
         }
     }
 
     /// The next varint of the store.
-    fn varint(&mut self, s: &PairStore) -> Result<u64> {
+    fn varint(&mut self, store: &PairStore) -> Result<u64> {
         let mut x = 0u64;
         let mut shift = 0;
         loop {
             if self.at == self.buf.len() {
-                self.refill(s)?;
+                self.refill(store)?;
             }
             let b = self.buf[self.at];
             self.at += 1;
@@ -471,25 +473,26 @@ impl ChunkReader<'_> {
             }
             shift += 7;
             if shift > 63 {
-                return Err(corrupt(s));
+                return Err(corrupt(store));
             }
         }
     }
 
     /// Reads the next block of the store, keeping what is not yet consumed.
-    fn refill(&mut self, s: &PairStore) -> Result<()> {
+    fn refill(&mut self, store: &PairStore) -> Result<()> {
         self.pos += self.at as u64;
         self.buf.drain(..self.at);
         self.at = 0;
         let have = self.buf.len();
-        let want = READ_BLOCK.min((s.bytes - self.pos) as usize - have);
+        let want = READ_BLOCK.min((store.bytes - self.pos) as usize - have);
         if want == 0 {
-            return Err(corrupt(s));
+            return Err(corrupt(store));
         }
         self.buf.resize(have + want, 0);
-        s.file
+        store
+            .file
             .read_exact_at(&mut self.buf[have..], self.pos + have as u64)
-            .map_err(|e| AlignError::io(&s.dir, e))
+            .map_err(|e| AlignError::io(&store.dir, e))
     }
 }
 
@@ -543,7 +546,7 @@ impl<R: Send> Slot<R> {
     /// Computes every pair of the chunk in parallel into its output space.
     fn compute(
         &mut self,
-        f: &(impl Fn(&Chunk, usize, &mut [f64], &mut [u32]) -> Option<R> + Sync),
+        per_pair: &(impl Fn(&Chunk, usize, &mut [f64], &mut [u32]) -> Option<R> + Sync),
     ) {
         let c = &self.chunk;
         let (r, i) = (self.real_off[c.len()], self.id_off[c.len()]);
@@ -553,7 +556,7 @@ impl<R: Send> Slot<R> {
             .into_par_iter()
             .zip(ids)
             .enumerate()
-            .map(|(k, (a, b))| f(c, k, a, b))
+            .map(|(k, (a, b))| per_pair(c, k, a, b))
             .collect();
     }
 
@@ -570,16 +573,16 @@ impl<R: Send> Slot<R> {
     }
 }
 
-/// Runs `f` on every pair of `pairs` in parallel, chunk by chunk, each pair writing into
-/// its own `f64`s and `u32`s (as many as `sizes(n, m)` gives for its lengths), and hands
-/// them with its result (`None`: nothing for that pair) to `sum` in corpus order, then the
-/// number of pairs summed so far to `done`: one chunk is summed (and the next read) while
-/// the one after is computed. The output space of two chunks is reused from chunk to chunk.
-/// Results do not depend on the number of threads.
+/// Runs `per_pair` on every pair of `pairs` in parallel, chunk by chunk, each pair writing
+/// into its own `f64`s and `u32`s (as many as `sizes(n, m)` gives for its lengths), and
+/// hands them with its result (`None`: nothing for that pair) to `sum` in corpus order,
+/// then the number of pairs summed so far to `done`: one chunk is summed (and the next
+/// read) while the one after is computed. The output space of two chunks is reused from
+/// chunk to chunk. Results do not depend on the number of threads.
 pub(crate) fn stream<R: Send>(
     pairs: Pairs<'_>,
     sizes: impl Fn(usize, usize) -> (usize, usize) + Sync,
-    f: impl Fn(&Chunk, usize, &mut [f64], &mut [u32]) -> Option<R> + Sync,
+    per_pair: impl Fn(&Chunk, usize, &mut [f64], &mut [u32]) -> Option<R> + Sync,
     mut sum: impl FnMut(&Chunk, usize, &[f64], &[u32], R) + Send,
     mut done: impl FnMut(usize) + Send,
 ) -> Result<()> {
@@ -587,7 +590,7 @@ pub(crate) fn stream<R: Send>(
     let (mut cur, mut prev) = (Slot::<R>::new(), Slot::<R>::new());
     let mut have = reader.next_chunk(&mut cur.chunk)?;
     let mut next = Chunk::default();
-    let (f, sizes) = (&f, &sizes);
+    let (per_pair, sizes) = (&per_pair, &sizes);
     let mut pending = false;
     loop {
         if have {
@@ -609,7 +612,7 @@ pub(crate) fn stream<R: Send>(
             },
             move || {
                 if have {
-                    computing.compute(f);
+                    computing.compute(per_pair);
                 }
             },
         );
@@ -624,9 +627,9 @@ pub(crate) fn stream<R: Send>(
     }
 }
 
-fn corrupt(s: &PairStore) -> AlignError {
+fn corrupt(store: &PairStore) -> AlignError {
     AlignError::io(
-        &s.dir,
+        &store.dir,
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             "the aligner's temporary pair file was changed while in use",

@@ -67,21 +67,21 @@ const NEIGHBORS: [(isize, isize); 8] = [
     (-1, -1),
 ];
 
-/// Grow-diag-final-and of alignments `a` and `b` of a `w × h` pair: their intersection,
-/// grown by diagonal neighbours from the union, then the final-and step.
-fn grow_diag_final_and(a: &Points, b: &Points, w: usize, h: usize) -> Points {
+/// Grow-diag-final-and of alignments `fwd` and `rev` of a `src_len × tgt_len` pair: their
+/// intersection, grown by diagonal neighbours from the union, then the final-and step.
+fn grow_diag_final_and(fwd: &Points, rev: &Points, src_len: usize, tgt_len: usize) -> Points {
     let mut grid = Grid {
         res: Points::new(),
-        i_al: vec![false; w],
-        j_al: vec![false; h],
+        i_al: vec![false; src_len],
+        j_al: vec![false; tgt_len],
     };
-    for &(i, j) in a.intersection(b) {
+    for &(i, j) in fwd.intersection(rev) {
         grid.align(i, j);
     }
     // grow-diag: candidates are union points not yet aligned, visited in (i, j) order
     // repeatedly while any is added.
-    let mut cand: Points = a
-        .union(b)
+    let mut cand: Points = fwd
+        .union(rev)
         .filter(|p| !grid.res.contains(p))
         .copied()
         .collect();
@@ -106,7 +106,7 @@ fn grow_diag_final_and(a: &Points, b: &Points, w: usize, h: usize) -> Points {
     }
     // final-and: points of each directional alignment whose source and target words
     // are both still unaligned.
-    for g in [a, b] {
+    for g in [fwd, rev] {
         for &(i, j) in g {
             if !grid.res.contains(&(i, j)) && !grid.i_al[i] && !grid.j_al[j] {
                 grid.align(i, j);

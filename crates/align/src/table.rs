@@ -48,11 +48,11 @@ pub(crate) fn cond_map(model_cond_vocab: &Vocab, view: &Side<'_>) -> Vec<u32> {
 impl Columns {
     /// The table of a trained slot index: column `g` holds the slots
     /// `group_off[g]..group_off[g + 1]` (conditioning word `slot_cond[s]`, probability
-    /// `t(s)`), sorted by conditioning word.
+    /// `slot_prob(s)`), sorted by conditioning word.
     pub fn from_slots(
         group_off: &[usize],
         slot_cond: &[u32],
-        t: impl Fn(usize) -> f64 + Sync,
+        slot_prob: impl Fn(usize) -> f64 + Sync,
     ) -> Columns {
         let n = slot_cond.len();
         let mut conds = vec![0u32; n];
@@ -65,7 +65,8 @@ impl Columns {
             .with_min_len(64)
             .for_each(|(g, (c, p))| {
                 let range = group_off[g]..group_off[g + 1];
-                let mut col: Vec<(u32, f64)> = range.map(|s| (slot_cond[s], t(s))).collect();
+                let mut col: Vec<(u32, f64)> =
+                    range.map(|s| (slot_cond[s], slot_prob(s))).collect();
                 col.sort_unstable_by_key(|x| x.0);
                 for ((dc, dp), (e, t)) in c.iter_mut().zip(p.iter_mut()).zip(col) {
                     *dc = e;

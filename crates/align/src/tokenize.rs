@@ -2,16 +2,16 @@
 
 use crate::punct_table::PUNCT_SYMBOL_RANGES;
 
-/// Whether `c` has Unicode general category P* (punctuation) or S* (symbol).
+/// Whether `character` has Unicode general category P* (punctuation) or S* (symbol).
 ///
 /// ASCII is answered by a direct test; other characters by binary search in a table generated
 /// from the Unicode Character Database (see `tools/gen_punct_table.py`).
 #[inline]
-pub fn is_punct_or_symbol(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_punctuation();
+pub fn is_punct_or_symbol(character: char) -> bool {
+    if character.is_ascii() {
+        return character.is_ascii_punctuation();
     }
-    let cp = c as u32;
+    let cp = character as u32;
     PUNCT_SYMBOL_RANGES
         .binary_search_by(|&(lo, hi)| {
             if hi < cp {

@@ -104,11 +104,11 @@ impl<R: Read> Reader<R> {
         Ok(true)
     }
 
-    /// Skips up to `n` blocks (unparsed); returns how many were skipped.
-    pub fn skip_blocks(&mut self, n: u64) -> Result<u64> {
+    /// Skips up to `max_blocks` blocks (unparsed); returns how many were skipped.
+    pub fn skip_blocks(&mut self, max_blocks: u64) -> Result<u64> {
         let mut b = Block::default();
         let mut k = 0;
-        while k < n && self.next_block(&mut b)? {
+        while k < max_blocks && self.next_block(&mut b)? {
             k += 1;
         }
         Ok(k)
@@ -346,10 +346,10 @@ fn word<'a>(cols: &[&'a str; 10], pos: u32) -> std::result::Result<Word<'a>, Str
     })
 }
 
-/// `s` split at every `sep` (an ASCII byte, so every piece is whole UTF-8), as
+/// `text` split at every `sep` (an ASCII byte, so every piece is whole UTF-8), as
 /// `str::split` does but a byte at a time, which is faster on short fields.
-fn split_ascii(s: &str, sep: u8) -> impl Iterator<Item = &str> {
-    let mut rest = Some(s);
+fn split_ascii(text: &str, sep: u8) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
     std::iter::from_fn(move || {
         let r = rest?;
         match r.bytes().position(|b| b == sep) {
@@ -365,12 +365,12 @@ fn split_ascii(s: &str, sep: u8) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Whether every character of `s` passes `ok`, ASCII bytes tested without decoding.
-fn all_chars(s: &str, ok: impl Fn(char) -> bool) -> bool {
-    if s.is_ascii() {
-        s.bytes().all(|b| ok(char::from(b)))
+/// Whether every character of `text` passes `ok`, ASCII bytes tested without decoding.
+fn all_chars(text: &str, ok: impl Fn(char) -> bool) -> bool {
+    if text.is_ascii() {
+        text.bytes().all(|b| ok(char::from(b)))
     } else {
-        s.chars().all(ok)
+        text.chars().all(ok)
     }
 }
 
@@ -406,8 +406,8 @@ pub fn check_feats(feats: &str) -> std::result::Result<(), &'static str> {
 }
 
 /// An input value quoted in a message (escaped, at most 40 characters).
-fn q(s: &str) -> String {
-    ldd_io::error::quote(s, 40)
+fn q(text: &str) -> String {
+    ldd_io::error::quote(text, 40)
 }
 
 /// Line offset (within the block) of word `id`, or of the multiword token starting at
@@ -424,11 +424,11 @@ fn word_line_offset(block: &Block, id: u32) -> usize {
         .unwrap_or(0)
 }
 
-/// Reads a whole CoNLL-U file and calls `f` with each parsed sentence and its 1-based
-/// index. For tools and tests; the extraction pipeline streams instead.
+/// Reads a whole CoNLL-U file and calls `on_sentence` with each parsed sentence and its
+/// 1-based index. For tools and tests; the extraction pipeline streams instead.
 pub fn for_each_sentence<E: From<Error>>(
     path: &Path,
-    mut f: impl FnMut(u64, &Sentence<'_>) -> std::result::Result<(), E>,
+    mut on_sentence: impl FnMut(u64, &Sentence<'_>) -> std::result::Result<(), E>,
 ) -> std::result::Result<u64, E> {
     let mut r = Reader::open(path)?;
     let mut block = Block::default();
@@ -436,7 +436,7 @@ pub fn for_each_sentence<E: From<Error>>(
     while r.next_block(&mut block)? {
         n += 1;
         let s = parse_block(&block, path)?;
-        f(n, &s)?;
+        on_sentence(n, &s)?;
     }
     Ok(n)
 }

@@ -50,8 +50,8 @@ impl Sentence<'_> {
     }
 }
 
-fn write_extra<W: Write>(out: &mut W, e: &Extra<'_>) -> io::Result<()> {
-    let line = match e {
+fn write_extra<W: Write>(out: &mut W, extra: &Extra<'_>) -> io::Result<()> {
+    let line = match extra {
         Extra::Comment(l) | Extra::Empty(l) => l,
         Extra::Multiword { line, .. } => line,
     };
@@ -143,7 +143,7 @@ type NodeMap<'a> = dyn Fn(u32, Option<u32>) -> (u32, Option<u32>) + 'a;
 
 fn merged_word(
     out: &mut String,
-    w: &Word<'_>,
+    word: &Word<'_>,
     id: u32,
     offset: u32,
     primary_root: Option<u32>,
@@ -151,17 +151,17 @@ fn merged_word(
 ) {
     let gid = id + offset;
     let keeps_root = Some(gid) == primary_root;
-    let mut deprel = w.deprel;
-    let head = match w.head {
+    let mut deprel = word.deprel;
+    let head = match word.head {
         Some(0) if !keeps_root => {
             deprel = "parataxis";
             primary_root
         }
-        Some(0) | None => w.head,
+        Some(0) | None => word.head,
         Some(h) => Some(h + offset),
     };
     let _ = write!(out, "{gid}");
-    for f in [w.form, w.lemma, w.upos, w.xpos, w.feats] {
+    for f in [word.form, word.lemma, word.upos, word.xpos, word.feats] {
         out.push('\t');
         out.push_str(f);
     }
@@ -174,21 +174,21 @@ fn merged_word(
     out.push('\t');
     out.push_str(deprel);
     out.push('\t');
-    out.push_str(&renumber_deps(w.deps, keeps_root, primary_root, node));
+    out.push_str(&renumber_deps(word.deps, keeps_root, primary_root, node));
     out.push('\t');
-    out.push_str(w.misc);
+    out.push_str(word.misc);
     out.push('\n');
 }
 
 fn merged_extra(
     out: &mut String,
-    e: &Extra<'_>,
+    extra: &Extra<'_>,
     offset: u32,
     primary_root: Option<u32>,
     node: &NodeMap<'_>,
     last_empty: &mut (u32, u32),
 ) {
-    match e {
+    match extra {
         Extra::Comment(_) => {}
         Extra::Multiword {
             first, last, line, ..

@@ -103,11 +103,15 @@ impl Table {
 
 /// A permutation test of the automatic judgement's agreement with people beyond what the
 /// groups explain: the automatic labels are shuffled among the items of each group (e.g.
-/// the systems' judgements of one source word), `n` times with `seed`, and the p-value is
-/// the share of shuffles whose MCC is at least the observed one, `(k + 1) / (n + 1)`.
-/// `items` are (group, automatic, people), in any order; the result does not depend on it
-/// beyond the order of groups' first items.
-pub fn within_group_permutation(items: &[(u64, bool, bool)], n: usize, seed: u64) -> f64 {
+/// the systems' judgements of one source word), `permutations` times with `seed`, and the
+/// p-value is the share of shuffles whose MCC is at least the observed one,
+/// `(k + 1) / (permutations + 1)`. `items` are (group, automatic, people), in any order;
+/// the result does not depend on it beyond the order of groups' first items.
+pub fn within_group_permutation(
+    items: &[(u64, bool, bool)],
+    permutations: usize,
+    seed: u64,
+) -> f64 {
     let observed = Table::of(items.iter().map(|&(_, a, p)| (a, p))).mcc();
     // Items by group, in order of first appearance.
     let mut order: Vec<usize> = (0..items.len()).collect();
@@ -126,7 +130,7 @@ pub fn within_group_permutation(items: &[(u64, bool, bool)], n: usize, seed: u64
     let mut auto: Vec<bool> = order.iter().map(|&i| items[i].1).collect();
     let mut rng = Xoshiro256StarStar::seed_from_u64(seed);
     let mut at_least = 0usize;
-    for _ in 0..n {
+    for _ in 0..permutations {
         for &(a, b) in &groups {
             // Fisher–Yates within the group.
             for i in (a + 1..b).rev() {
@@ -139,21 +143,21 @@ pub fn within_group_permutation(items: &[(u64, bool, bool)], n: usize, seed: u64
             at_least += 1;
         }
     }
-    (at_least + 1) as f64 / (n + 1) as f64
+    (at_least + 1) as f64 / (permutations + 1) as f64
 }
 
 /// Kendall's τ-b of paired values (ties in either variable corrected), as scipy's
 /// `kendalltau`; `None` with fewer than two pairs or a constant variable.
-pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> Option<f64> {
-    let n = x.len().min(y.len());
+pub fn kendall_tau_b(x_values: &[f64], y_values: &[f64]) -> Option<f64> {
+    let n = x_values.len().min(y_values.len());
     if n < 2 {
         return None;
     }
     let (mut concordant, mut discordant, mut tie_x, mut tie_y) = (0i64, 0i64, 0i64, 0i64);
     for i in 0..n {
         for j in i + 1..n {
-            let dx = x[i] - x[j];
-            let dy = y[i] - y[j];
+            let dx = x_values[i] - x_values[j];
+            let dy = y_values[i] - y_values[j];
             if dx == 0.0 && dy == 0.0 {
                 continue;
             } else if dx == 0.0 {

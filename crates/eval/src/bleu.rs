@@ -205,15 +205,15 @@ impl Bleu {
     }
 }
 
-/// Statistics of token ids: the hypothesis `h` against the references `refs`.
-fn stats_of_ids(h: &[u32], refs: &[Vec<u32>], max_order: usize) -> BleuStats {
+/// Statistics of token ids: `hypothesis` against the references `refs`.
+fn stats_of_ids(hypothesis: &[u32], refs: &[Vec<u32>], max_order: usize) -> BleuStats {
     let mut s = BleuStats {
-        hyp_len: h.len() as u64,
-        ref_len: closest_ref_len(h.len(), refs.iter().map(Vec::len)) as u64,
+        hyp_len: hypothesis.len() as u64,
+        ref_len: closest_ref_len(hypothesis.len(), refs.iter().map(Vec::len)) as u64,
         ..Default::default()
     };
     for n in 1..=max_order.min(ORDER_LIMIT) {
-        s.totals[n - 1] = h.len().saturating_sub(n - 1) as u64;
+        s.totals[n - 1] = hypothesis.len().saturating_sub(n - 1) as u64;
         s.matches[n - 1] = if n <= 4 {
             // 32 bits per token: one u128 holds an n-gram of up to 4 tokens.
             let pack = |ids: &[u32]| -> Vec<u128> {
@@ -229,7 +229,7 @@ fn stats_of_ids(h: &[u32], refs: &[Vec<u32>], max_order: usize) -> BleuStats {
                     v
                 })
                 .collect();
-            clipped_matches_sorted(&mut pack(h), &rs)
+            clipped_matches_sorted(&mut pack(hypothesis), &rs)
         } else {
             let rs: Vec<Vec<&[u32]>> = refs
                 .iter()
@@ -239,7 +239,7 @@ fn stats_of_ids(h: &[u32], refs: &[Vec<u32>], max_order: usize) -> BleuStats {
                     v
                 })
                 .collect();
-            clipped_matches_sorted(&mut h.windows(n).collect::<Vec<_>>(), &rs)
+            clipped_matches_sorted(&mut hypothesis.windows(n).collect::<Vec<_>>(), &rs)
         };
     }
     s
@@ -299,7 +299,7 @@ impl BleuStats {
 
     /// Finalises (summed) statistics into a [`BleuScore`], replicating sacreBLEU's
     /// `BLEU.compute_bleu` operation by operation (so results are bit-identical).
-    pub fn finalize(&self, p: &BleuScoring) -> BleuScore {
+    pub fn finalize(&self, scoring: &BleuScoring) -> BleuScore {
         let (c, r) = (self.hyp_len, self.ref_len);
         let bp = if c < r {
             if c > 0 {
@@ -310,7 +310,7 @@ impl BleuStats {
         } else {
             1.0
         };
-        let order = p.max_order.clamp(1, ORDER_LIMIT);
+        let order = scoring.max_order.clamp(1, ORDER_LIMIT);
         let mut precisions = [0.0f64; ORDER_LIMIT];
         let done = |score, precisions| BleuScore {
             score,
@@ -326,18 +326,18 @@ impl BleuStats {
         let mut eff_order = order;
         for n in 1..=order {
             let (mut m, mut t) = (self.matches[n - 1] as f64, self.totals[n - 1] as f64);
-            if let (Smooth::AddK(k), true) = (p.smooth, n > 1) {
+            if let (Smooth::AddK(k), true) = (scoring.smooth, n > 1) {
                 m += k;
                 t += k;
             }
             if t == 0.0 {
                 break;
             }
-            if p.effective_order {
+            if scoring.effective_order {
                 eff_order = n;
             }
             precisions[n - 1] = if m == 0.0 {
-                match p.smooth {
+                match scoring.smooth {
                     Smooth::Exp => {
                         smooth *= 2.0;
                         100.0 / (smooth * t)
@@ -359,35 +359,35 @@ impl BleuStats {
 impl SufficientStats for BleuStats {
     type Params = BleuScoring;
 
-    fn add(&mut self, o: &Self) {
-        self.hyp_len += o.hyp_len;
-        self.ref_len += o.ref_len;
+    fn add(&mut self, other: &Self) {
+        self.hyp_len += other.hyp_len;
+        self.ref_len += other.ref_len;
         for n in 0..ORDER_LIMIT {
-            self.matches[n] += o.matches[n];
-            self.totals[n] += o.totals[n];
+            self.matches[n] += other.matches[n];
+            self.totals[n] += other.totals[n];
         }
     }
 
-    fn add_times(&mut self, o: &Self, times: u64) {
-        self.hyp_len += o.hyp_len * times;
-        self.ref_len += o.ref_len * times;
+    fn add_times(&mut self, other: &Self, times: u64) {
+        self.hyp_len += other.hyp_len * times;
+        self.ref_len += other.ref_len * times;
         for n in 0..ORDER_LIMIT {
-            self.matches[n] += o.matches[n] * times;
-            self.totals[n] += o.totals[n] * times;
+            self.matches[n] += other.matches[n] * times;
+            self.totals[n] += other.totals[n] * times;
         }
     }
 
-    fn score(&self, p: &BleuScoring) -> f64 {
-        self.finalize(p).score
+    fn score(&self, scoring: &BleuScoring) -> f64 {
+        self.finalize(scoring).score
     }
 }
 
 /// sacreBLEU's `my_log`: `log(0)` is floored to `-9999999999`.
-fn my_log(x: f64) -> f64 {
-    if x == 0.0 {
+fn my_log(value: f64) -> f64 {
+    if value == 0.0 {
         -9_999_999_999.0
     } else {
-        x.ln()
+        value.ln()
     }
 }
 

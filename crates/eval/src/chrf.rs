@@ -141,11 +141,13 @@ impl Chrf {
         best.map(|b| b.1).unwrap_or_default()
     }
 
-    fn pair(&self, h: &Prepared, r: &Prepared) -> ChrfStats {
+    fn pair(&self, hypothesis: &Prepared, reference: &Prepared) -> ChrfStats {
         let mut s = ChrfStats::default();
         let orders = (1..=self.scoring.char_order)
-            .map(|n| (n, &h.chars, &r.chars, 21))
-            .chain((1..=self.scoring.word_order).map(|n| (n, &h.words, &r.words, 32)));
+            .map(|n| (n, &hypothesis.chars, &reference.chars, 21))
+            .chain(
+                (1..=self.scoring.word_order).map(|n| (n, &hypothesis.words, &reference.words, 32)),
+            );
         for (k, (n, hs, rs, bits)) in orders.take(ORDER_LIMIT).enumerate() {
             let (hn, rn) = (
                 hs.len().saturating_sub(n - 1),
@@ -224,28 +226,28 @@ impl ChrfStats {
 impl SufficientStats for ChrfStats {
     type Params = ChrfScoring;
 
-    fn add(&mut self, o: &Self) {
+    fn add(&mut self, other: &Self) {
         for n in 0..ORDER_LIMIT {
-            self.hyp[n] += o.hyp[n];
-            self.reference[n] += o.reference[n];
-            self.hits[n] += o.hits[n];
+            self.hyp[n] += other.hyp[n];
+            self.reference[n] += other.reference[n];
+            self.hits[n] += other.hits[n];
         }
     }
 
-    fn add_times(&mut self, o: &Self, times: u64) {
+    fn add_times(&mut self, other: &Self, times: u64) {
         for n in 0..ORDER_LIMIT {
-            self.hyp[n] += o.hyp[n] * times;
-            self.reference[n] += o.reference[n] * times;
-            self.hits[n] += o.hits[n] * times;
+            self.hyp[n] += other.hyp[n] * times;
+            self.reference[n] += other.reference[n] * times;
+            self.hits[n] += other.hits[n] * times;
         }
     }
 
     /// Replicates sacreBLEU's `CHRF._compute_f_score` operation by operation, so results
     /// are bit-identical.
-    fn score(&self, p: &ChrfScoring) -> f64 {
+    fn score(&self, scoring: &ChrfScoring) -> f64 {
         const EPS: f64 = 1e-16;
-        let factor = f64::from(p.beta * p.beta);
-        let orders = p.orders();
+        let factor = f64::from(scoring.beta * scoring.beta);
+        let orders = scoring.orders();
         let (mut avg_prec, mut avg_rec, mut eff) = (0.0f64, 0.0f64, 0u32);
         let mut score = 0.0f64;
         for n in 0..orders {
@@ -264,7 +266,7 @@ impl SufficientStats for ChrfStats {
                 eff += 1;
             }
         }
-        if p.eps_smoothing {
+        if scoring.eps_smoothing {
             return 100.0 * score / orders as f64;
         }
         if eff == 0 {

@@ -300,10 +300,10 @@ impl Sampler<'_> {
 }
 
 /// Fisher–Yates shuffle.
-fn shuffle(v: &mut [usize], rng: &mut Xoshiro256StarStar) {
-    for i in (1..v.len()).rev() {
+fn shuffle(values: &mut [usize], rng: &mut Xoshiro256StarStar) {
+    for i in (1..values.len()).rev() {
         let j = rng.below(i as u64 + 1) as usize;
-        v.swap(i, j);
+        values.swap(i, j);
     }
 }
 

@@ -135,14 +135,14 @@ impl MeanStats {
 impl SufficientStats for MeanStats {
     type Params = ();
 
-    fn add(&mut self, o: &Self) {
-        self.sum += o.sum;
-        self.count += o.count;
+    fn add(&mut self, other: &Self) {
+        self.sum += other.sum;
+        self.count += other.count;
     }
 
-    fn add_times(&mut self, o: &Self, times: u64) {
-        self.sum += o.sum * times as f64;
-        self.count += o.count * times;
+    fn add_times(&mut self, other: &Self, times: u64) {
+        self.sum += other.sum * times as f64;
+        self.count += other.count * times;
     }
 
     /// The mean (0 for no lines).
@@ -193,11 +193,11 @@ pub(crate) fn line_index(id: u32, len: usize) -> Result<usize, EvalError> {
 }
 
 /// Computes per-line statistics of parallel hypotheses and references (`refs[k]`: the
-/// k-th reference of every line) with `f` (a line and its references).
+/// k-th reference of every line) with `line_stats` (a line and its references).
 pub(crate) fn per_line_refs<H, R, T>(
     hyps: &[H],
     refs: &[&[R]],
-    f: impl Fn(&str, &[&str]) -> Result<T, EvalError>,
+    line_stats: impl Fn(&str, &[&str]) -> Result<T, EvalError>,
 ) -> Result<Vec<T>, EvalError>
 where
     H: AsRef<str>,
@@ -212,16 +212,17 @@ where
     (0..hyps.len())
         .map(|i| {
             let line_refs: Vec<&str> = refs.iter().map(|r| r[i].as_ref()).collect();
-            f(hyps[i].as_ref(), &line_refs)
+            line_stats(hyps[i].as_ref(), &line_refs)
         })
         .collect()
 }
 
-/// Computes per-line statistics for parallel hypothesis/reference corpora with `f`.
+/// Computes per-line statistics for parallel hypothesis/reference corpora with
+/// `line_stats`.
 pub(crate) fn per_line<H, R, T>(
     hyps: &[H],
     refs: &[R],
-    f: impl Fn(&str, &str) -> T,
+    line_stats: impl Fn(&str, &str) -> T,
 ) -> Result<Vec<T>, EvalError>
 where
     H: AsRef<str>,
@@ -236,6 +237,6 @@ where
     Ok(hyps
         .iter()
         .zip(refs)
-        .map(|(h, r)| f(h.as_ref(), r.as_ref()))
+        .map(|(h, r)| line_stats(h.as_ref(), r.as_ref()))
         .collect())
 }

@@ -60,8 +60,8 @@ impl Network {
         i
     }
 
-    /// Pushes a maximum flow of minimum cost from `s` to `t`.
-    fn min_cost_max_flow(&mut self, s: usize, t: usize) {
+    /// Pushes a maximum flow of minimum cost from `source` to `sink`.
+    fn min_cost_max_flow(&mut self, source: usize, sink: usize) {
         let n = self.adj.len();
         // All initial costs are ≥ 0, so zero potentials are feasible.
         let mut pot = vec![0i128; n];
@@ -69,8 +69,8 @@ impl Network {
             let mut dist: Vec<Option<i128>> = vec![None; n];
             let mut prev: Vec<Option<usize>> = vec![None; n];
             let mut heap = BinaryHeap::new();
-            dist[s] = Some(0);
-            heap.push(Reverse((0i128, s)));
+            dist[source] = Some(0);
+            heap.push(Reverse((0i128, source)));
             while let Some(Reverse((d, u))) = heap.pop() {
                 if dist[u] != Some(d) {
                     continue;
@@ -88,7 +88,7 @@ impl Network {
                     }
                 }
             }
-            if dist[t].is_none() {
+            if dist[sink].is_none() {
                 return;
             }
             for v in 0..n {
@@ -98,12 +98,12 @@ impl Network {
             }
             // Bottleneck along the path, then augment.
             let mut push = u64::MAX;
-            let mut v = t;
+            let mut v = sink;
             while let Some(e) = prev[v] {
                 push = push.min(self.edges[e].cap);
                 v = self.edges[e ^ 1].to;
             }
-            let mut v = t;
+            let mut v = sink;
             while let Some(e) = prev[v] {
                 self.edges[e].cap -= push;
                 self.edges[e ^ 1].cap += push;

@@ -124,8 +124,8 @@ pub struct Mecab {
 }
 
 impl std::fmt::Debug for Mecab {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Mecab({:?}, {})", self.dictionary, self.version)
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "Mecab({:?}, {})", self.dictionary, self.version)
     }
 }
 

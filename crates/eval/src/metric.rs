@@ -183,20 +183,20 @@ pub struct Metrics {
 impl MetricDef {
     /// Its part of the signature: the settings, in sacreBLEU 2.4.3's form where it has one
     /// (`case:mixed|eff:no|tok:13a|smooth:exp|version:2.4.3` for default BLEU).
-    pub fn signature(&self, m: &Metrics) -> String {
+    pub fn signature(&self, metrics: &Metrics) -> String {
         match self.kind {
-            Kind::Bleu => m.bleu.signature(),
-            Kind::Chrf => m.chrf.signature(),
-            Kind::Ter => m.ter.signature(),
+            Kind::Bleu => metrics.bleu.signature(),
+            Kind::Chrf => metrics.chrf.signature(),
+            Kind::Ter => metrics.ter.signature(),
             Kind::Ribes => RIBES_SIGNATURE.to_string(),
         }
     }
 
     /// A column of no lines of this metric.
-    pub fn empty(&self, m: &Metrics) -> PerLine {
+    pub fn empty(&self, metrics: &Metrics) -> PerLine {
         match self.kind {
-            Kind::Bleu => PerLine::Bleu(m.bleu.scoring, Vec::new()),
-            Kind::Chrf => PerLine::Chrf(m.chrf.scoring, Vec::new()),
+            Kind::Bleu => PerLine::Bleu(metrics.bleu.scoring, Vec::new()),
+            Kind::Chrf => PerLine::Chrf(metrics.chrf.scoring, Vec::new()),
             Kind::Ter => PerLine::Ter(Vec::new()),
             Kind::Ribes => PerLine::Mean(Vec::new()),
         }
@@ -207,22 +207,22 @@ impl MetricDef {
     /// references, as RIBES.py does.
     pub fn stats<H: AsRef<str>, R: AsRef<str>>(
         &self,
-        m: &Metrics,
+        metrics: &Metrics,
         pairs: &[(H, Vec<R>)],
     ) -> Result<PerLine, (usize, EvalError)> {
         let each = pairs.iter().map(|(h, r)| (h.as_ref(), r.as_slice()));
         Ok(match self.kind {
             Kind::Bleu => PerLine::Bleu(
-                m.bleu.scoring,
+                metrics.bleu.scoring,
                 each.enumerate()
-                    .map(|(i, (h, r))| m.bleu.stats(h, r).map_err(|e| (i, e)))
+                    .map(|(i, (h, r))| metrics.bleu.stats(h, r).map_err(|e| (i, e)))
                     .collect::<Result<_, _>>()?,
             ),
             Kind::Chrf => PerLine::Chrf(
-                m.chrf.scoring,
-                each.map(|(h, r)| m.chrf.stats(h, r)).collect(),
+                metrics.chrf.scoring,
+                each.map(|(h, r)| metrics.chrf.stats(h, r)).collect(),
             ),
-            Kind::Ter => PerLine::Ter(each.map(|(h, r)| m.ter.stats(h, r)).collect()),
+            Kind::Ter => PerLine::Ter(each.map(|(h, r)| metrics.ter.stats(h, r)).collect()),
             Kind::Ribes => PerLine::Mean(
                 each.enumerate()
                     .map(|(i, (h, refs))| {
@@ -298,12 +298,13 @@ pub trait OnColumns {
     ) -> Self::Out;
 }
 
-/// Calls `f` with the columns (one per system, all of one metric) as typed slices and the
-/// metric's finalisation settings (the first column's: one metric's columns share them).
+/// Calls `on_columns` with the columns (one per system, all of one metric) as typed slices
+/// and the metric's finalisation settings (the first column's: one metric's columns share
+/// them).
 ///
 /// # Panics
 /// If the columns are of different metrics (a caller's bug, not an input's).
-pub fn with_columns<F: OnColumns>(columns: &[&PerLine], f: F) -> F::Out {
+pub fn with_columns<F: OnColumns>(columns: &[&PerLine], on_columns: F) -> F::Out {
     macro_rules! typed {
         ($variant:ident, $params:expr) => {{
             let v: Vec<&[_]> = columns
@@ -313,7 +314,7 @@ pub fn with_columns<F: OnColumns>(columns: &[&PerLine], f: F) -> F::Out {
                     _ => unreachable!("columns of two metrics"),
                 })
                 .collect();
-            f.run(&v, $params)
+            on_columns.run(&v, $params)
         }};
     }
     match columns.first() {

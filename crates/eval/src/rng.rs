@@ -12,16 +12,16 @@
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// SplitMix64's output function (a bijection on `u64`).
-pub fn mix64(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+pub fn mix64(mut value: u64) -> u64 {
+    value = (value ^ (value >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    value = (value ^ (value >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    value ^ (value >> 31)
 }
 
-/// The first output of SplitMix64 seeded with `z`: a well-mixed hash of `z`, for ordering
-/// items reproducibly (a sample in hash order).
-pub fn splitmix64(z: u64) -> u64 {
-    mix64(z.wrapping_add(GOLDEN))
+/// The first output of SplitMix64 seeded with `seed`: a well-mixed hash of `seed`, for
+/// ordering items reproducibly (a sample in hash order).
+pub fn splitmix64(seed: u64) -> u64 {
+    mix64(seed.wrapping_add(GOLDEN))
 }
 
 /// SplitMix64 generator.
@@ -74,25 +74,25 @@ impl Xoshiro256StarStar {
         result
     }
 
-    /// Uniform integer in `0..n` (returns 0 for `n == 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
+    /// Uniform integer in `0..bound` (returns 0 for `bound == 0`).
+    pub fn below(&mut self, bound: u64) -> u64 {
+        if bound == 0 {
             return 0;
         }
-        let mut m = self.next_u64() as u128 * n as u128;
-        if (m as u64) < n {
-            let threshold = n.wrapping_neg() % n;
+        let mut m = self.next_u64() as u128 * bound as u128;
+        if (m as u64) < bound {
+            let threshold = bound.wrapping_neg() % bound;
             while (m as u64) < threshold {
-                m = self.next_u64() as u128 * n as u128;
+                m = self.next_u64() as u128 * bound as u128;
             }
         }
         (m >> 64) as u64
     }
 }
 
-/// Independent generator number `k` derived from `seed`.
-pub fn stream(seed: u64, k: u64) -> Xoshiro256StarStar {
-    Xoshiro256StarStar::seed_from_u64(mix64(seed.wrapping_add(mix64(k.wrapping_add(1)))))
+/// Independent generator number `index` derived from `seed`.
+pub fn stream(seed: u64, index: u64) -> Xoshiro256StarStar {
+    Xoshiro256StarStar::seed_from_u64(mix64(seed.wrapping_add(mix64(index.wrapping_add(1)))))
 }
 
 #[cfg(test)]

@@ -71,19 +71,19 @@ impl Method {
 /// Resamples (or trials) run per parallel task.
 const CHUNK: usize = 8;
 
-/// The generator of resample (or trial) `b` of stream `stream`.
-pub fn draws(seed: u64, stream: u64, b: usize) -> Xoshiro256StarStar {
-    rng::stream(rng::mix64(seed ^ rng::mix64(stream)), b as u64)
+/// The generator of resample (or trial) `resample` of stream `stream`.
+pub fn draws(seed: u64, stream: u64, resample: usize) -> Xoshiro256StarStar {
+    rng::stream(rng::mix64(seed ^ rng::mix64(stream)), resample as u64)
 }
 
-/// Draws `m` positions of `0..m` with replacement: `counts[k]` = how often `k` was drawn.
-/// (Summing each drawn line's statistics `counts[k]` times, in position order, reads the
-/// statistics sequentially.)
-fn draw_counts(counts: &mut Vec<u32>, m: usize, g: &mut Xoshiro256StarStar) {
+/// Draws `lines` positions of `0..lines` with replacement: `counts[k]` = how often `k` was
+/// drawn. (Summing each drawn line's statistics `counts[k]` times, in position order, reads
+/// the statistics sequentially.)
+fn draw_counts(counts: &mut Vec<u32>, lines: usize, generator: &mut Xoshiro256StarStar) {
     counts.clear();
-    counts.resize(m, 0);
-    for _ in 0..m {
-        counts[g.below(m as u64) as usize] += 1;
+    counts.resize(lines, 0);
+    for _ in 0..lines {
+        counts[generator.below(lines as u64) as usize] += 1;
     }
 }
 
@@ -105,14 +105,14 @@ fn check_systems<T>(systems: &[&[T]]) -> Result<usize, EvalError> {
     Ok(len)
 }
 
-/// Bootstrap resample scores of every system on the lines `ids` (1-based): `n` resamples
-/// drawn with [`draws`]`(seed, stream, b)`, each system scored on the same draws. Returns
-/// `[system][resample]`; empty vectors when `ids` is empty.
+/// Bootstrap resample scores of every system on the lines `ids` (1-based): `resamples`
+/// resamples drawn with [`draws`]`(seed, stream, b)`, each system scored on the same draws.
+/// Returns `[system][resample]`; empty vectors when `ids` is empty.
 pub fn bootstrap<T: SufficientStats + Sync>(
     systems: &[&[T]],
     params: &T::Params,
     ids: &[u32],
-    n: usize,
+    resamples: usize,
     seed: u64,
     stream: u64,
 ) -> Result<Vec<Vec<f64>>, EvalError> {
@@ -121,7 +121,7 @@ pub fn bootstrap<T: SufficientStats + Sync>(
     if idx.is_empty() {
         return Ok(vec![Vec::new(); systems.len()]);
     }
-    let per_b: Vec<Vec<f64>> = (0..n)
+    let per_b: Vec<Vec<f64>> = (0..resamples)
         .into_par_iter()
         .with_min_len(CHUNK)
         .map_init(Vec::new, |counts: &mut Vec<u32>, b| {
@@ -155,7 +155,7 @@ pub fn bootstrap_groups<T: SufficientStats + Sync>(
     params: &T::Params,
     universe: &[u32],
     groups: &[&[u32]],
-    n: usize,
+    resamples: usize,
     seed: u64,
     stream: u64,
 ) -> Result<Vec<Vec<Vec<Option<f64>>>>, EvalError> {
@@ -177,7 +177,7 @@ pub fn bootstrap_groups<T: SufficientStats + Sync>(
     if idx.is_empty() {
         return Ok(vec![Vec::new(); systems.len()]);
     }
-    let per_b: Vec<Vec<Vec<Option<f64>>>> = (0..n)
+    let per_b: Vec<Vec<Vec<Option<f64>>>> = (0..resamples)
         .into_par_iter()
         .with_min_len(CHUNK)
         .map_init(Vec::new, |counts: &mut Vec<u32>, b| {
@@ -225,12 +225,12 @@ impl Interval {
     }
 }
 
-/// Index of the lower bound among `n` sorted values at `confidence` (sacreBLEU: `n // 40`
-/// for 0.95).
-pub fn lower_index(n: usize, confidence: f64) -> usize {
+/// Index of the lower bound among `count` sorted values at `confidence` (sacreBLEU:
+/// `count // 40` for 0.95).
+pub fn lower_index(count: usize, confidence: f64) -> usize {
     // The epsilon absorbs binary rounding of e.g. 1000 × 0.025.
-    let k = (n as f64 * (1.0 - confidence) / 2.0 + 1e-9).floor();
-    (k.max(0.0) as usize).min(n.saturating_sub(1) / 2)
+    let k = (count as f64 * (1.0 - confidence) / 2.0 + 1e-9).floor();
+    (k.max(0.0) as usize).min(count.saturating_sub(1) / 2)
 }
 
 /// sacreBLEU's `estimate_ci` at `confidence` (0.95 for its 95% interval); `None` for no
@@ -250,9 +250,9 @@ pub fn interval(values: &[f64], confidence: f64) -> Option<Interval> {
     })
 }
 
-/// `(c + 1) / (n + 1)`.
-fn p_of(count: usize, n: usize) -> f64 {
-    (count + 1) as f64 / (n + 1) as f64
+/// `(count + 1) / (trials + 1)`.
+fn p_of(count: usize, trials: usize) -> f64 {
+    (count + 1) as f64 / (trials + 1) as f64
 }
 
 /// sacreBLEU's paired bootstrap p-value from the paired resample scores of the baseline
@@ -327,31 +327,40 @@ pub fn paired_ar_p<T: SufficientStats + Sync + PartialEq>(
 }
 
 /// One-sided bootstrap p-value that the true difference is below zero, from resampled
-/// differences `d` and the observed difference `observed`:
-/// `(#{d_b − mean(d) ≤ observed} + 1) / (n + 1)`. `None` for no finite resamples.
-pub fn one_sided_p(d: &[f64], observed: f64) -> Option<f64> {
-    let d: Vec<f64> = d.iter().copied().filter(|x| x.is_finite()).collect();
-    if d.is_empty() || !observed.is_finite() {
+/// `differences` and the observed difference `observed`:
+/// `(#{d_b − mean(d) ≤ observed} + 1) / (n + 1)` over the `n` finite differences `d_b`.
+/// `None` for no finite resamples.
+pub fn one_sided_p(differences: &[f64], observed: f64) -> Option<f64> {
+    let differences: Vec<f64> = differences
+        .iter()
+        .copied()
+        .filter(|x| x.is_finite())
+        .collect();
+    if differences.is_empty() || !observed.is_finite() {
         return None;
     }
-    let mean = d.iter().sum::<f64>() / d.len() as f64;
-    let c = d.iter().filter(|&&x| x - mean <= observed).count();
-    Some(p_of(c, d.len()))
+    let mean = differences.iter().sum::<f64>() / differences.len() as f64;
+    let c = differences
+        .iter()
+        .filter(|&&x| x - mean <= observed)
+        .count();
+    Some(p_of(c, differences.len()))
 }
 
-/// The Wilson score interval of a proportion, `successes` of `n`, at `confidence` (e.g.
-/// 0.95): the interval for accuracies counted over items, as statsmodels'
-/// `proportion_confint(method="wilson")`. `None` when `n` is 0.
-pub fn wilson(successes: u64, n: u64, confidence: f64) -> Option<(f64, f64)> {
+/// The Wilson score interval of a proportion, `successes` of `trials`, at `confidence`
+/// (e.g. 0.95): the interval for accuracies counted over items, as statsmodels'
+/// `proportion_confint(method="wilson")`. `None` when `trials` is 0.
+pub fn wilson(successes: u64, trials: u64, confidence: f64) -> Option<(f64, f64)> {
     use statrs::distribution::{ContinuousCDF, Normal};
-    if n == 0 || successes > n || !(confidence > 0.0 && confidence < 1.0) {
+    if trials == 0 || successes > trials || !(confidence > 0.0 && confidence < 1.0) {
         return None;
     }
     let z = Normal::standard().inverse_cdf(1.0 - (1.0 - confidence) / 2.0);
-    let (n, p) = (n as f64, successes as f64 / n as f64);
+    let (trials, p) = (trials as f64, successes as f64 / trials as f64);
     let z2 = z * z;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let centre = (p + z2 / (2.0 * trials)) / (1.0 + z2 / trials);
+    let half =
+        z / (1.0 + z2 / trials) * (p * (1.0 - p) / trials + z2 / (4.0 * trials * trials)).sqrt();
     Some(((centre - half).max(0.0), (centre + half).min(1.0)))
 }
 

@@ -2,14 +2,14 @@
 
 /// Average (1-based) ranks; ties get the mean of the ranks they span.
 /// Values are ordered with [`f64::total_cmp`].
-pub fn average_ranks(x: &[f64]) -> Vec<f64> {
-    let mut idx: Vec<usize> = (0..x.len()).collect();
-    idx.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
-    let mut ranks = vec![0.0; x.len()];
+pub fn average_ranks(values: &[f64]) -> Vec<f64> {
+    let mut idx: Vec<usize> = (0..values.len()).collect();
+    idx.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let mut ranks = vec![0.0; values.len()];
     let mut i = 0;
     while i < idx.len() {
         let mut j = i;
-        while j + 1 < idx.len() && x[idx[j + 1]] == x[idx[i]] {
+        while j + 1 < idx.len() && values[idx[j + 1]] == values[idx[i]] {
             j += 1;
         }
         let avg = (i + j) as f64 / 2.0 + 1.0;
@@ -23,14 +23,17 @@ pub fn average_ranks(x: &[f64]) -> Vec<f64> {
 
 /// Pearson correlation; `None` if the lengths differ, fewer than 2 points, a value is
 /// NaN, or either side has zero variance.
-pub fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {
-    if x.len() != y.len() || x.len() < 2 || x.iter().chain(y).any(|v| v.is_nan()) {
+pub fn pearson(x_values: &[f64], y_values: &[f64]) -> Option<f64> {
+    if x_values.len() != y_values.len()
+        || x_values.len() < 2
+        || x_values.iter().chain(y_values).any(|v| v.is_nan())
+    {
         return None;
     }
-    let mx = mean(x)?;
-    let my = mean(y)?;
+    let mx = mean(x_values)?;
+    let my = mean(y_values)?;
     let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
-    for (a, b) in x.iter().zip(y) {
+    for (a, b) in x_values.iter().zip(y_values) {
         let (dx, dy) = (a - mx, b - my);
         sxy += dx * dy;
         sxx += dx * dx;
@@ -44,37 +47,37 @@ pub fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {
 
 /// Spearman's ρ: Pearson correlation of average ranks (ties handled). `None` when
 /// undefined (see [`pearson`]).
-pub fn spearman(x: &[f64], y: &[f64]) -> Option<f64> {
-    if x.iter().chain(y).any(|v| v.is_nan()) {
+pub fn spearman(x_values: &[f64], y_values: &[f64]) -> Option<f64> {
+    if x_values.iter().chain(y_values).any(|v| v.is_nan()) {
         return None;
     }
-    pearson(&average_ranks(x), &average_ranks(y))
+    pearson(&average_ranks(x_values), &average_ranks(y_values))
 }
 
 /// Arithmetic mean; `None` for no values.
-pub fn mean(x: &[f64]) -> Option<f64> {
-    if x.is_empty() {
+pub fn mean(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
         None
     } else {
-        Some(x.iter().sum::<f64>() / x.len() as f64)
+        Some(values.iter().sum::<f64>() / values.len() as f64)
     }
 }
 
 /// Sample standard deviation (n − 1 denominator); `None` for fewer than 2 values.
-pub fn sample_sd(x: &[f64]) -> Option<f64> {
-    if x.len() < 2 {
+pub fn sample_sd(values: &[f64]) -> Option<f64> {
+    if values.len() < 2 {
         return None;
     }
-    let m = mean(x)?;
-    let ss: f64 = x.iter().map(|v| (v - m) * (v - m)).sum();
-    Some((ss / (x.len() - 1) as f64).sqrt())
+    let m = mean(values)?;
+    let ss: f64 = values.iter().map(|v| (v - m) * (v - m)).sum();
+    Some((ss / (values.len() - 1) as f64).sqrt())
 }
 
 /// How a challenge-set score compares with its control scores.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ControlSummary {
     /// Number of controls.
-    pub n: usize,
+    pub controls: usize,
     /// Mean control score (`None` without controls).
     pub mean: Option<f64>,
     /// Sample standard deviation of control scores (`None` for fewer than 2).
@@ -88,7 +91,7 @@ pub struct ControlSummary {
 /// Summarises control scores relative to the set score.
 pub fn summarize(set_score: f64, control_scores: &[f64]) -> ControlSummary {
     ControlSummary {
-        n: control_scores.len(),
+        controls: control_scores.len(),
         mean: mean(control_scores),
         sd: sample_sd(control_scores),
         rank: control_scores.iter().filter(|&&c| c > set_score).count(),
@@ -144,7 +147,7 @@ mod tests {
     #[test]
     fn summary_counts_higher_controls() {
         let s = summarize(5.0, &[4.0, 5.0, 6.0, 7.0]);
-        assert_eq!(s.n, 4);
+        assert_eq!(s.controls, 4);
         assert_eq!(s.mean, Some(5.5));
         assert!((s.sd.unwrap() - (5.0f64 / 3.0).sqrt()).abs() < 1e-12);
         assert_eq!((s.rank, s.ties), (2, 1));

@@ -39,14 +39,14 @@ pub struct TerStats {
 impl SufficientStats for TerStats {
     type Params = ();
 
-    fn add(&mut self, o: &Self) {
-        self.edits += o.edits;
-        self.ref_len += o.ref_len;
+    fn add(&mut self, other: &Self) {
+        self.edits += other.edits;
+        self.ref_len += other.ref_len;
     }
 
-    fn add_times(&mut self, o: &Self, times: u64) {
-        self.edits += o.edits * times as f64;
-        self.ref_len += o.ref_len * times as f64;
+    fn add_times(&mut self, other: &Self, times: u64) {
+        self.edits += other.edits * times as f64;
+        self.ref_len += other.ref_len * times as f64;
     }
 
     /// sacreBLEU's `TER._compute_score_from_stats`.
@@ -119,17 +119,18 @@ impl Ter {
     }
 }
 
-/// Whether `c` is in `ASIAN_PUNCT` or `FULL_WIDTH_PUNCT` of sacreBLEU's Tercom tokenizer.
-fn is_asian_punct(c: char) -> bool {
-    matches!(c as u32,
+/// Whether `character` is in `ASIAN_PUNCT` or `FULL_WIDTH_PUNCT` of sacreBLEU's Tercom
+/// tokenizer.
+fn is_asian_punct(character: char) -> bool {
+    matches!(character as u32,
         0x3001 | 0x3002 | 0x3008..=0x3011 | 0x3014..=0x301F | 0xFF61..=0xFF65 | 0x30FB
         | 0xFF0E | 0xFF0C | 0xFF1F | 0xFF1A | 0xFF1B | 0xFF01 | 0xFF02 | 0xFF08 | 0xFF09)
 }
 
 /// Characters `_normalize_asian` spaces one by one (its Hiragana and Katakana rules match
 /// only a whole line, which the padding of the Western part rules out).
-fn is_asian_split(c: char) -> bool {
-    matches!(c as u32,
+fn is_asian_split(character: char) -> bool {
+    matches!(character as u32,
         0x4E00..=0x9FFF | 0x3400..=0x4DBF
         | 0x31C0..=0x31EF | 0x2E80..=0x2EFF
         | 0x3300..=0x33FF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F
@@ -142,16 +143,16 @@ fn is_asian_split(c: char) -> bool {
 /// and comma (not between digits) and a dash after a digit split off; with Asian support
 /// also CJK characters and Asian punctuation); punctuation `.,?:;!"()` removed (with Asian
 /// support also Asian punctuation); whitespace normalised.
-pub fn tercom(t: &Ter, sent: &str) -> String {
+pub fn tercom(ter: &Ter, sent: &str) -> String {
     if sent.is_empty() {
         return String::new();
     }
-    let mut s = if t.case_sensitive {
+    let mut s = if ter.case_sensitive {
         sent.to_string()
     } else {
         sent.to_lowercase()
     };
-    if t.normalized {
+    if ter.normalized {
         s = s
             .replace("\n-", "")
             .replace('\n', " ")
@@ -167,14 +168,14 @@ pub fn tercom(t: &Ter, sent: &str) -> String {
             s = format!("{stem} 's");
         }
         s = crate::tokenize13a::split_periods(&s);
-        if t.asian_support {
+        if ter.asian_support {
             s = pad(&s, is_asian_split);
             s = pad(&s, is_asian_punct);
         }
     }
-    if t.no_punct {
+    if ter.no_punct {
         s.retain(|c| !matches!(c, '.' | ',' | '?' | ':' | ';' | '!' | '"' | '(' | ')'));
-        if t.asian_support {
+        if ter.asian_support {
             s.retain(|c| !is_asian_punct(c));
         }
     }
@@ -223,14 +224,15 @@ pub fn translation_edit_rate<S: AsRef<str> + PartialEq>(
     (shifts + ed.distance(&words).0, r.len())
 }
 
-/// `_shift`: the best shift of `h` (its gain, the shifted words, the candidates checked).
+/// `_shift`: the best shift of `hypothesis` (its gain, the shifted words, the candidates
+/// checked).
 fn shift<'a>(
-    h: &[&'a str],
-    r: &[&str],
+    hypothesis: &[&'a str],
+    reference: &[&str],
     ed: &BeamEditDistance,
     mut checked: usize,
 ) -> (i64, Vec<&'a str>, usize) {
-    let (pre_score, inv_trace) = ed.distance(h);
+    let (pre_score, inv_trace) = ed.distance(hypothesis);
     // Rewriting the reference into the hypothesis: insertions and deletions flip.
     let trace: Vec<Op> = inv_trace
         .iter()
@@ -243,7 +245,7 @@ fn shift<'a>(
     let (align, ref_err, hyp_err) = trace_to_alignment(&trace);
     // (gain, length, -start_h, -idx, words): the largest wins, as Python's tuples compare.
     let mut best: Option<(i64, usize, i64, i64, Vec<&'a str>)> = None;
-    for (start_h, start_r, length) in shifted_pairs(h, r) {
+    for (start_h, start_r, length) in shifted_pairs(hypothesis, reference) {
         if hyp_err[start_h..start_h + length].iter().all(|&e| !e) {
             continue;
         }
@@ -268,7 +270,7 @@ fn shift<'a>(
                 continue;
             }
             prev_idx = idx;
-            let shifted = perform_shift(h, start_h, length, idx as usize);
+            let shifted = perform_shift(hypothesis, start_h, length, idx as usize);
             let cand = (
                 pre_score - ed.distance(&shifted).0,
                 length,
@@ -286,49 +288,56 @@ fn shift<'a>(
         }
     }
     match best {
-        None => (0, h.to_vec(), checked),
+        None => (0, hypothesis.to_vec(), checked),
         Some((gain, _, _, _, words)) => (gain, words, checked),
     }
 }
 
 /// `_perform_shift`.
-fn perform_shift<'a>(w: &[&'a str], start: usize, length: usize, target: usize) -> Vec<&'a str> {
-    let mut out = Vec::with_capacity(w.len());
+fn perform_shift<'a>(
+    words: &[&'a str],
+    start: usize,
+    length: usize,
+    target: usize,
+) -> Vec<&'a str> {
+    let mut out = Vec::with_capacity(words.len());
     if target < start {
-        out.extend_from_slice(&w[..target]);
-        out.extend_from_slice(&w[start..start + length]);
-        out.extend_from_slice(&w[target..start]);
-        out.extend_from_slice(&w[start + length..]);
+        out.extend_from_slice(&words[..target]);
+        out.extend_from_slice(&words[start..start + length]);
+        out.extend_from_slice(&words[target..start]);
+        out.extend_from_slice(&words[start + length..]);
     } else if target > start + length {
-        out.extend_from_slice(&w[..start]);
-        out.extend_from_slice(&w[start + length..target]);
-        out.extend_from_slice(&w[start..start + length]);
-        out.extend_from_slice(&w[target..]);
+        out.extend_from_slice(&words[..start]);
+        out.extend_from_slice(&words[start + length..target]);
+        out.extend_from_slice(&words[start..start + length]);
+        out.extend_from_slice(&words[target..]);
     } else {
         // Python's slices clip at the end.
-        let clip = |k: usize| k.min(w.len());
-        out.extend_from_slice(&w[..start]);
-        out.extend_from_slice(&w[clip(start + length)..clip(length + target)]);
-        out.extend_from_slice(&w[start..start + length]);
-        out.extend_from_slice(&w[clip(length + target)..]);
+        let clip = |k: usize| k.min(words.len());
+        out.extend_from_slice(&words[..start]);
+        out.extend_from_slice(&words[clip(start + length)..clip(length + target)]);
+        out.extend_from_slice(&words[start..start + length]);
+        out.extend_from_slice(&words[clip(length + target)..]);
     }
     out
 }
 
 /// `_find_shifted_pairs`: `(start_h, start_r, length)` of every common word sequence of up
 /// to [`MAX_SHIFT_SIZE`] words whose starts are at most [`MAX_SHIFT_DIST`] apart.
-fn shifted_pairs(h: &[&str], r: &[&str]) -> Vec<(usize, usize, usize)> {
+fn shifted_pairs(hypothesis: &[&str], reference: &[&str]) -> Vec<(usize, usize, usize)> {
     let mut out = Vec::new();
-    for start_h in 0..h.len() {
-        for start_r in 0..r.len() {
+    for start_h in 0..hypothesis.len() {
+        for start_r in 0..reference.len() {
             if start_r.abs_diff(start_h) > MAX_SHIFT_DIST {
                 continue;
             }
             let mut length = 0;
-            while h[start_h + length] == r[start_r + length] && length < MAX_SHIFT_SIZE {
+            while hypothesis[start_h + length] == reference[start_r + length]
+                && length < MAX_SHIFT_SIZE
+            {
                 length += 1;
                 out.push((start_h, start_r, length));
-                if h.len() == start_h + length || r.len() == start_r + length {
+                if hypothesis.len() == start_h + length || reference.len() == start_r + length {
                     break;
                 }
             }
@@ -375,9 +384,9 @@ struct BeamEditDistance<'r> {
 }
 
 impl BeamEditDistance<'_> {
-    /// The edit distance of `h` to the reference and its trace.
-    fn distance(&self, h: &[&str]) -> (i64, Vec<Op>) {
-        let (nh, nr) = (h.len(), self.r.len());
+    /// The edit distance of `hypothesis` to the reference and its trace.
+    fn distance(&self, hypothesis: &[&str]) -> (i64, Vec<Op>) {
+        let (nh, nr) = (hypothesis.len(), self.r.len());
         let mut dist: Vec<Vec<(i64, Op)>> = Vec::with_capacity(nh + 1);
         dist.push((0..=nr).map(|j| (j as i64, Op::Ins)).collect());
         let ratio = if nh > 0 { nr as f64 / nh as f64 } else { 1.0 };
@@ -399,7 +408,7 @@ impl BeamEditDistance<'_> {
                 if j == 0 {
                     row[j] = (prev[j].0 + 1, Op::Del);
                 } else {
-                    let (cost, op) = if h[i - 1] == self.r[j - 1] {
+                    let (cost, op) = if hypothesis[i - 1] == self.r[j - 1] {
                         (0, Op::Nop)
                     } else {
                         (1, Op::Sub)

@@ -65,9 +65,9 @@ impl TokenizerName {
         }
     }
 
-    /// The name `s`, if it is one.
-    pub fn parse(s: &str) -> Option<TokenizerName> {
-        Self::ALL.into_iter().find(|t| t.name() == s)
+    /// The tokenizer named `name`, if there is one.
+    pub fn parse(name: &str) -> Option<TokenizerName> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
     }
 
     /// sacreBLEU's default for the target language `lang`: `zh`, `ja-mecab`, `ko-mecab`
@@ -124,24 +124,28 @@ impl Tokenizer {
         }
     }
 
-    /// Calls `f` on each token of `line`.
-    pub fn for_each_token(&self, line: &str, mut f: impl FnMut(&str)) -> Result<(), EvalError> {
+    /// Calls `on_token` on each token of `line`.
+    pub fn for_each_token(
+        &self,
+        line: &str,
+        mut on_token: impl FnMut(&str),
+    ) -> Result<(), EvalError> {
         match self.name {
-            TokenizerName::Tok13a => crate::tokenize13a::for_each_token(line, f),
-            TokenizerName::Intl => py_split(&intl(line)).for_each(f),
-            TokenizerName::Zh => py_split(&zh(line)).for_each(f),
+            TokenizerName::Tok13a => crate::tokenize13a::for_each_token(line, on_token),
+            TokenizerName::Intl => py_split(&intl(line)).for_each(on_token),
+            TokenizerName::Zh => py_split(&zh(line)).for_each(on_token),
             TokenizerName::Char => {
                 let mut buf = [0u8; 4];
                 for c in line.chars().filter(|&c| !crate::util::is_py_space(c)) {
-                    f(c.encode_utf8(&mut buf));
+                    on_token(c.encode_utf8(&mut buf));
                 }
             }
-            TokenizerName::None => py_split(line).for_each(f),
+            TokenizerName::None => py_split(line).for_each(on_token),
             TokenizerName::JaMecab | TokenizerName::KoMecab => {
                 let m = self.mecab.as_ref().ok_or_else(|| {
                     EvalError::Resource(format!("{}: MeCab not loaded", self.name.name()))
                 })?;
-                py_split(&m.parse(py_strip(line))?).for_each(f);
+                py_split(&m.parse(py_strip(line))?).for_each(on_token);
             }
         }
         Ok(())
@@ -180,12 +184,12 @@ fn intl(line: &str) -> String {
     s
 }
 
-/// Whether sacreBLEU's `zh` tokenizer spaces `c`: its `_UCODE_RANGES`, compared as Python
-/// compares strings, so that the two bounds written with five hex digits (`\u20000`,
+/// Whether sacreBLEU's `zh` tokenizer spaces `character`: its `_UCODE_RANGES`, compared as
+/// Python compares strings, so that the two bounds written with five hex digits (`\u20000`,
 /// `\u2f800`: a four-digit escape and a `0`) give U+2001–U+2A6D and U+2F81–U+2FA1 (the
 /// first holds the ranges U+2600–U+26FF and U+2700–U+27BF of the list too).
-pub fn is_chinese_char(c: char) -> bool {
-    matches!(c as u32,
+pub fn is_chinese_char(character: char) -> bool {
+    matches!(character as u32,
         0x3400..=0x4DB5
         | 0x4E00..=0x9FA5
         | 0x9FA6..=0x9FBB

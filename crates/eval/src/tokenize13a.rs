@@ -21,11 +21,12 @@ pub fn tokenize(line: &str) -> String {
     py_split(&pre_split(line)).collect::<Vec<_>>().join(" ")
 }
 
-/// Calls `f` on each 13a token of `line` (equivalent to splitting [`tokenize`]'s output).
-pub fn for_each_token(line: &str, mut f: impl FnMut(&str)) {
+/// Calls `on_token` on each 13a token of `line` (equivalent to splitting [`tokenize`]'s
+/// output).
+pub fn for_each_token(line: &str, mut on_token: impl FnMut(&str)) {
     let s = pre_split(line);
     for t in py_split(&s) {
-        f(t);
+        on_token(t);
     }
 }
 
@@ -51,15 +52,15 @@ fn pre_split(line: &str) -> String {
 
 /// sacreBLEU's `TokenizerRegexp` (the part 13a and `zh` share) before its whitespace
 /// normalisation: its four substitutions in turn.
-pub(crate) fn regexp(s: &str) -> String {
-    split_periods(&pad_punctuation(s))
+pub(crate) fn regexp(text: &str) -> String {
+    split_periods(&pad_punctuation(text))
 }
 
 /// `([\{-\~\[-\` -\&\(-\+\:-\@\/])` → ` \1 `: ASCII punctuation except `'` `,` `-` `.`
 /// spaced (also Tercom's first normalisation).
-pub(crate) fn pad_punctuation(s: &str) -> String {
-    let mut b = Vec::with_capacity(s.len() * 2);
-    for &c in s.as_bytes() {
+pub(crate) fn pad_punctuation(text: &str) -> String {
+    let mut b = Vec::with_capacity(text.len() * 2);
+    for &c in text.as_bytes() {
         if is_punct_class(c) {
             b.extend_from_slice(&[b' ', c, b' ']);
         } else {
@@ -71,9 +72,9 @@ pub(crate) fn pad_punctuation(s: &str) -> String {
 
 /// `([^0-9])([\.,])` → `\1 \2 `, `([\.,])([^0-9])` → ` \1 \2`, `([0-9])(-)` → `\1 \2 `:
 /// periods and commas not between digits, and dashes after digits, spaced (also Tercom's).
-pub(crate) fn split_periods(s: &str) -> String {
+pub(crate) fn split_periods(text: &str) -> String {
     let b = substitute(
-        s.as_bytes(),
+        text.as_bytes(),
         |x, y| !x.is_ascii_digit() && is_pc(y),
         |x, y, out| out.extend_from_slice(&[x, b' ', y, b' ']),
     );
@@ -91,34 +92,34 @@ pub(crate) fn split_periods(s: &str) -> String {
 }
 
 /// Bytes that only ASCII spaces were inserted into, at character boundaries: UTF-8.
-fn utf8(b: Vec<u8>) -> String {
-    String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+fn utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// `[\{-\~\[-\` -\&\(-\+\:-\@\/]`
-fn is_punct_class(c: u8) -> bool {
-    matches!(c, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
+fn is_punct_class(byte: u8) -> bool {
+    matches!(byte, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
 }
 
-fn is_pc(c: u8) -> bool {
-    c == b'.' || c == b','
+fn is_pc(byte: u8) -> bool {
+    byte == b'.' || byte == b','
 }
 
 /// One `re.sub` pass for a two-character pattern: scans left to right and, on a match at
 /// `i`, emits the replacement and resumes at `i + 2` (non-overlapping, like Python).
 fn substitute(
-    s: &[u8],
+    bytes: &[u8],
     is_match: impl Fn(u8, u8) -> bool,
     emit: impl Fn(u8, u8, &mut Vec<u8>),
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(s.len() + s.len() / 4);
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 4);
     let mut i = 0;
-    while i < s.len() {
-        if i + 1 < s.len() && is_match(s[i], s[i + 1]) {
-            emit(s[i], s[i + 1], &mut out);
+    while i < bytes.len() {
+        if i + 1 < bytes.len() && is_match(bytes[i], bytes[i + 1]) {
+            emit(bytes[i], bytes[i + 1], &mut out);
             i += 2;
         } else {
-            out.push(s[i]);
+            out.push(bytes[i]);
             i += 1;
         }
     }

@@ -3,9 +3,9 @@
 /// `true` for exactly the characters for which Python 3's `str.isspace()` is true; these
 /// are the separators of `str.split()` and what `str.rstrip()` removes. (Differs from
 /// [`char::is_whitespace`]: includes U+001C–U+001F, excludes U+200E/U+200F.)
-pub(crate) fn is_py_space(c: char) -> bool {
+pub(crate) fn is_py_space(character: char) -> bool {
     matches!(
-        c,
+        character,
         '\t'..='\r'
             | '\u{1c}'..='\u{20}'
             | '\u{85}'
@@ -20,14 +20,14 @@ pub(crate) fn is_py_space(c: char) -> bool {
     )
 }
 
-/// Python's `s.split()` (no argument).
-pub(crate) fn py_split(s: &str) -> impl Iterator<Item = &str> {
-    s.split(is_py_space).filter(|t| !t.is_empty())
+/// Python's `text.split()` (no argument).
+pub(crate) fn py_split(text: &str) -> impl Iterator<Item = &str> {
+    text.split(is_py_space).filter(|t| !t.is_empty())
 }
 
-/// Python's `s.rstrip()` (no argument).
-pub(crate) fn py_rstrip(s: &str) -> &str {
-    s.trim_end_matches(is_py_space)
+/// Python's `text.rstrip()` (no argument).
+pub(crate) fn py_rstrip(text: &str) -> &str {
+    text.trim_end_matches(is_py_space)
 }
 
 /// Sorts both n-gram key lists and returns the clipped match count
@@ -68,11 +68,12 @@ pub(crate) fn clipped_matches_sorted<K: Ord, R: AsRef<[K]>>(hyp: &mut [K], refs:
     matches
 }
 
-/// Spaces every character of `s` for which `f` holds (`re.sub(r"(X)", r" \1 ", s)`).
-pub(crate) fn pad(s: &str, f: impl Fn(char) -> bool) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if f(c) {
+/// Spaces every character of `text` for which `is_spaced` holds
+/// (`re.sub(r"(X)", r" \1 ", text)`).
+pub(crate) fn pad(text: &str, is_spaced: impl Fn(char) -> bool) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_spaced(c) {
             out.push(' ');
             out.push(c);
             out.push(' ');
@@ -93,8 +94,8 @@ pub(crate) fn lowered(line: &str, lowercase: bool) -> std::borrow::Cow<'_, str> 
 }
 
 /// `yes` or `no`, as sacreBLEU's signatures write a flag.
-pub(crate) fn yes_no(b: bool) -> &'static str {
-    if b {
+pub(crate) fn yes_no(flag: bool) -> &'static str {
+    if flag {
         "yes"
     } else {
         "no"
@@ -110,9 +111,9 @@ pub(crate) fn case(lowercased: bool) -> &'static str {
     }
 }
 
-/// Python's `s.strip()` (no argument).
-pub(crate) fn py_strip(s: &str) -> &str {
-    s.trim_matches(is_py_space)
+/// Python's `text.strip()` (no argument).
+pub(crate) fn py_strip(text: &str) -> &str {
+    text.trim_matches(is_py_space)
 }
 
 #[cfg(test)]

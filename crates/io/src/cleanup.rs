@@ -110,23 +110,23 @@ pub fn create_registered(
     Ok(Registration(id))
 }
 
-/// Runs `f` (a directory creation) unless a stop has begun: a stop holds the registry
-/// from its first removal until the process ends, so `f` either finishes before it (and
-/// what it made, inside a registered directory, is removed with it) or never runs — a
+/// Runs `action` (a directory creation) unless a stop has begun: a stop holds the registry
+/// from its first removal until the process ends, so `action` either finishes before it
+/// (and what it made, inside a registered directory, is removed with it) or never runs — a
 /// thread cannot re-create a removed directory between the stop's last removal and the
-/// exit. `f` must not register anything itself.
-pub(crate) fn unless_stopping<T>(f: impl FnOnce() -> T) -> T {
+/// exit. `action` must not register anything itself.
+pub(crate) fn unless_stopping<T>(action: impl FnOnce() -> T) -> T {
     let _registry = registry();
-    f()
+    action()
 }
 
-/// Runs `f` with stops held back: a SIGINT, SIGTERM, SIGHUP or SIGQUIT arriving meanwhile is acted
-/// on when `f` returns. For moving several finished outputs into place (a few renames), so
-/// that a stop finds all of them moved or none; `f` must be short and must not wait on
-/// another thread.
-pub fn uninterrupted<T>(f: impl FnOnce() -> T) -> T {
+/// Runs `action` with stops held back: a SIGINT, SIGTERM, SIGHUP or SIGQUIT arriving
+/// meanwhile is acted on when `action` returns. For moving several finished outputs into
+/// place (a few renames), so that a stop finds all of them moved or none; `action` must be
+/// short and must not wait on another thread.
+pub fn uninterrupted<T>(action: impl FnOnce() -> T) -> T {
     let _gate = GATE.lock().unwrap_or_else(|e| e.into_inner());
-    f()
+    action()
 }
 
 /// Removes a directory that other threads may still be writing into: it is first moved
@@ -478,15 +478,15 @@ fn claim(target: &Path, mut waiting: Option<&mut dyn FnMut(u32)>) -> Result<Lock
     }
 }
 
-/// Opens the lock file `p`: created (failing if something is there) when `create`, else an
-/// existing one; never through a symbolic link.
-fn open_lock_file(p: &Path, create: bool) -> std::io::Result<File> {
+/// Opens the lock file `path`: created (failing if something is there) when `create`, else
+/// an existing one; never through a symbolic link.
+fn open_lock_file(path: &Path, create: bool) -> std::io::Result<File> {
     OpenOptions::new()
         .read(true)
         .write(true)
         .create_new(create)
         .custom_flags(libc::O_NOFOLLOW)
-        .open(p)
+        .open(path)
 }
 
 /// Claims the name `path` atomically (never following a symbolic link planted there): the

@@ -55,8 +55,8 @@ pub struct Download {
 pub struct DownloadError(String);
 
 impl fmt::Display for DownloadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(&self.0)
     }
 }
 
@@ -159,20 +159,20 @@ impl Timeouts {
 }
 
 /// The message of a download past its deadline.
-fn deadline_message(t: &Timeouts, bytes: u64) -> String {
+fn deadline_message(timeouts: &Timeouts, bytes: u64) -> String {
     format!(
         "the download was not finished after {:.0} s ({bytes} bytes received; overall \
          deadline; set {DOWNLOAD_TIMEOUT_ENV}=SECONDS to wait longer); nothing was kept",
-        t.total.as_secs_f64()
+        timeouts.total.as_secs_f64()
     )
 }
 
 /// The message of an idle timeout.
-fn idle_message(t: &Timeouts, bytes: u64) -> String {
+fn idle_message(timeouts: &Timeouts, bytes: u64) -> String {
     format!(
         "the server sent nothing for {:.0} s after {bytes} bytes (idle timeout; set \
          {IDLE_TIMEOUT_ENV}=SECONDS to wait longer); nothing was kept",
-        t.idle.as_secs_f64()
+        timeouts.idle.as_secs_f64()
     )
 }
 
@@ -206,10 +206,10 @@ pub fn download(url: &str, target: &Path, expect: &Expect) -> Result<Download, D
 /// Sends the request for `url` and returns the reader of the response's body, unless the
 /// connection or the response timed out or the response is an HTML page by its
 /// `Content-Type`.
-fn request(url: &str, t: &Timeouts) -> Result<impl Read + Send + 'static, DownloadError> {
+fn request(url: &str, timeouts: &Timeouts) -> Result<impl Read + Send + 'static, DownloadError> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_connect(Some(t.connect))
-        .timeout_recv_response(Some(t.idle))
+        .timeout_connect(Some(timeouts.connect))
+        .timeout_recv_response(Some(timeouts.idle))
         .build()
         .into();
     let resp = agent.get(url).call().or_else(|e| {
@@ -217,9 +217,9 @@ fn request(url: &str, t: &Timeouts) -> Result<impl Read + Send + 'static, Downlo
             ureq::Error::Timeout(ureq::Timeout::Connect) => format!(
                 "the server did not accept the connection within {:.0} s (connect timeout; set \
                  {CONNECT_TIMEOUT_ENV}=SECONDS to wait longer)",
-                t.connect.as_secs_f64()
+                timeouts.connect.as_secs_f64()
             ),
-            ureq::Error::Timeout(_) => idle_message(t, 0),
+            ureq::Error::Timeout(_) => idle_message(timeouts, 0),
             e => e.to_string(),
         })
     })?;
@@ -269,22 +269,22 @@ fn read_in_background(mut body: impl Read + Send + 'static) -> Result<Buffers, D
 /// never past the deadline of a download `started` then; `bytes` were received so far.
 fn next_buffer(
     rx: &Buffers,
-    t: &Timeouts,
+    timeouts: &Timeouts,
     started: Instant,
     bytes: u64,
 ) -> Result<Option<Vec<u8>>, DownloadError> {
-    let left = t.total.saturating_sub(started.elapsed());
+    let left = timeouts.total.saturating_sub(started.elapsed());
     if left.is_zero() {
-        return fail(deadline_message(t, bytes));
+        return fail(deadline_message(timeouts, bytes));
     }
-    match rx.recv_timeout(t.idle.min(left)) {
+    match rx.recv_timeout(timeouts.idle.min(left)) {
         Ok(Ok(b)) if b.is_empty() => Ok(None),
         Ok(Ok(b)) => Ok(Some(b)),
         Ok(Err(e)) => fail(format!("the transfer broke after {bytes} bytes: {e}")),
-        Err(mpsc::RecvTimeoutError::Timeout) if started.elapsed() >= t.total => {
-            fail(deadline_message(t, bytes))
+        Err(mpsc::RecvTimeoutError::Timeout) if started.elapsed() >= timeouts.total => {
+            fail(deadline_message(timeouts, bytes))
         }
-        Err(mpsc::RecvTimeoutError::Timeout) => fail(idle_message(t, bytes)),
+        Err(mpsc::RecvTimeoutError::Timeout) => fail(idle_message(timeouts, bytes)),
         Err(mpsc::RecvTimeoutError::Disconnected) => {
             fail(format!("the transfer broke after {bytes} bytes"))
         }
@@ -315,19 +315,24 @@ impl Received {
 
     /// Counts and hashes `buf`; an error when a finished stretch was slower than the lowest
     /// rate or the download grew beyond `expect.max_bytes`.
-    fn add(&mut self, buf: &[u8], t: &Timeouts, expect: &Expect) -> Result<(), DownloadError> {
+    fn add(
+        &mut self,
+        buf: &[u8],
+        timeouts: &Timeouts,
+        expect: &Expect,
+    ) -> Result<(), DownloadError> {
         let n = buf.len();
         self.bytes += n as u64;
         self.stretch_bytes += n as u64;
         let spent = self.stretch.elapsed();
-        if spent >= t.idle {
-            if (self.stretch_bytes as f64) < t.min_rate as f64 * spent.as_secs_f64() {
+        if spent >= timeouts.idle {
+            if (self.stretch_bytes as f64) < timeouts.min_rate as f64 * spent.as_secs_f64() {
                 return fail(format!(
                     "the server sent {} bytes in {:.0} s, less than {} bytes per second \
                      (lowest rate; set {MIN_RATE_ENV}=BYTES, 0 for none); nothing was kept",
                     self.stretch_bytes,
                     spent.as_secs_f64(),
-                    t.min_rate
+                    timeouts.min_rate
                 ));
             }
             (self.stretch, self.stretch_bytes) = (Instant::now(), 0);

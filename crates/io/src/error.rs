@@ -5,12 +5,12 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-/// `e`, an error of an operation on `path`, with the system's terse message replaced by
+/// `error`, an error of an operation on `path`, with the system's terse message replaced by
 /// what it means where that is known: "File exists" from creating a directory where a file
 /// is, "Device or resource busy" from replacing a mount point or `.`.
-pub fn clear(path: &Path, e: std::io::Error) -> std::io::Error {
+pub fn clear(path: &Path, error: std::io::Error) -> std::io::Error {
     let meta = std::fs::symlink_metadata(path);
-    let msg = match e.raw_os_error() {
+    let msg = match error.raw_os_error() {
         Some(libc::EEXIST) | Some(libc::ENOTDIR) if meta.as_ref().is_ok_and(|m| !m.is_dir()) => {
             "exists and is not a directory, but a directory is needed here (name another path)"
         }
@@ -18,9 +18,9 @@ pub fn clear(path: &Path, e: std::io::Error) -> std::io::Error {
             "cannot be replaced: it is a mount point or the current directory (name a \
              directory below it)"
         }
-        _ => return e,
+        _ => return error,
     };
-    std::io::Error::new(e.kind(), msg)
+    std::io::Error::new(error.kind(), msg)
 }
 
 /// Result alias of the crate.
@@ -88,30 +88,30 @@ impl Error {
     }
 }
 
-/// Whether `c` must not reach a terminal raw: C0 and C1 controls, DEL, the Unicode line and
-/// paragraph separators, and the bidirectional overrides and isolates (which reorder what
-/// follows them on screen).
-pub(crate) fn unsafe_char(c: char) -> bool {
-    c.is_control()
+/// Whether `character` must not reach a terminal raw: C0 and C1 controls, DEL, the Unicode
+/// line and paragraph separators, and the bidirectional overrides and isolates (which
+/// reorder what follows them on screen).
+pub(crate) fn unsafe_char(character: char) -> bool {
+    character.is_control()
         || matches!(
-            c,
+            character,
             '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
         )
 }
 
-/// `s` with every unsafe character written as an escape (`\t`, `\n`, `\r`, `\0`, or
+/// `text` with every unsafe character written as an escape (`\t`, `\n`, `\r`, `\0`, or
 /// `\u{…}`); borrowed when there is nothing to escape.
-pub fn escape(s: &str) -> Cow<'_, str> {
-    escape_except(s, None)
+pub fn escape(text: &str) -> Cow<'_, str> {
+    escape_except(text, None)
 }
 
 /// [`escape`], but leaving `keep` as it is (used for multi-line messages: `'\n'`).
-pub fn escape_except(s: &str, keep: Option<char>) -> Cow<'_, str> {
-    if !s.chars().any(|c| unsafe_char(c) && Some(c) != keep) {
-        return Cow::Borrowed(s);
+pub fn escape_except(text: &str, keep: Option<char>) -> Cow<'_, str> {
+    if !text.chars().any(|c| unsafe_char(c) && Some(c) != keep) {
+        return Cow::Borrowed(text);
     }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
         if !unsafe_char(c) || Some(c) == keep {
             out.push(c);
             continue;
@@ -132,11 +132,11 @@ pub fn shown(path: &Path) -> String {
     escape(&path.to_string_lossy()).into_owned()
 }
 
-/// At most `max` characters of `s` (escaped), with `…` when cut: for quoting input
+/// At most `max` characters of `text` (escaped), with `…` when cut: for quoting input
 /// values in messages.
-pub fn quote(s: &str, max: usize) -> String {
-    let cut: String = s.chars().take(max).collect();
-    let more = if cut.len() < s.len() { "…" } else { "" };
+pub fn quote(text: &str, max: usize) -> String {
+    let cut: String = text.chars().take(max).collect();
+    let more = if cut.len() < text.len() { "…" } else { "" };
     format!("{}{more}", escape(&cut))
 }
 

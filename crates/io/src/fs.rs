@@ -26,12 +26,12 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn of(t: std::fs::FileType) -> Kind {
-        if t.is_symlink() {
+    fn of(file_type: std::fs::FileType) -> Kind {
+        if file_type.is_symlink() {
             Kind::Symlink
-        } else if t.is_file() {
+        } else if file_type.is_file() {
             Kind::File
-        } else if t.is_dir() {
+        } else if file_type.is_dir() {
             Kind::Dir
         } else {
             Kind::Other

@@ -157,17 +157,18 @@ pub enum Counted {
 }
 
 impl std::fmt::Display for Counted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Counted::Exactly(n) => write!(f, "{n}"),
-            Counted::MoreThan(n) => write!(f, "more than {n}"),
+            Counted::Exactly(n) => write!(formatter, "{n}"),
+            Counted::MoreThan(n) => write!(formatter, "more than {n}"),
         }
     }
 }
 
 impl<R: Read> std::fmt::Debug for Input<R> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Input")
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Input")
             .field("path", &self.path)
             .field("line_no", &self.line_no)
             .finish()
@@ -307,14 +308,14 @@ impl<R: Read> Input<R> {
     }
 
     /// The error for a failed read at line `line`.
-    fn read_error(&self, e: io::Error, line: u64) -> Error {
+    fn read_error(&self, error: io::Error, line: u64) -> Error {
         match &self.reader {
             Decoded::Gzip(r) if !r.get_ref().get_ref().get_ref().failed => Error::input(
                 &self.path,
                 line,
-                format!("truncated or corrupt gzip data ({e})"),
+                format!("truncated or corrupt gzip data ({error})"),
             ),
-            _ => Error::io(&self.path, e),
+            _ => Error::io(&self.path, error),
         }
     }
 
@@ -416,16 +417,16 @@ impl<R: Read> Input<R> {
         )
     }
 
-    /// Skips up to `n` lines without holding them (and without checking them: the lines of
-    /// another shard are checked by that shard); returns how many were skipped (fewer at
-    /// the end of the file). A final line without terminator counts.
-    pub fn skip_lines(&mut self, n: u64) -> Result<u64> {
+    /// Skips up to `max_lines` lines without holding them (and without checking them: the
+    /// lines of another shard are checked by that shard); returns how many were skipped
+    /// (fewer at the end of the file). A final line without terminator counts.
+    pub fn skip_lines(&mut self, max_lines: u64) -> Result<u64> {
         if let Some(room) = self
             .limit
             .as_ref()
             .map(|(max, _)| max.saturating_sub(self.line_no))
         {
-            if n > room {
+            if max_lines > room {
                 // Skip to the limit, then the line after it is an error (or the end).
                 let skipped = self.skip_lines_unlimited(room)?;
                 if skipped < room {
@@ -436,16 +437,16 @@ impl<R: Read> Input<R> {
                 return Ok(skipped);
             }
         }
-        self.skip_lines_unlimited(n)
+        self.skip_lines_unlimited(max_lines)
     }
 
-    fn skip_lines_unlimited(&mut self, n: u64) -> Result<u64> {
+    fn skip_lines_unlimited(&mut self, max_lines: u64) -> Result<u64> {
         let mut skipped = 0u64;
         // Whether bytes of a line have been consumed without its `\n`.
         let mut open = false;
-        while skipped < n {
+        while skipped < max_lines {
             let res = self.buffered().fill_buf().map(|avail| {
-                let want = (n - skipped) as usize;
+                let want = (max_lines - skipped) as usize;
                 match memchr::memchr_iter(b'\n', avail).nth(want - 1) {
                     Some(i) => (i + 1, want as u64, false, avail.is_empty()),
                     None => {
@@ -569,13 +570,13 @@ enum Taken {
     TooLong(usize),
 }
 
-/// Moves the next line (with its `\n`) from `r` to the end of `out`, refusing to hold
+/// Moves the next line (with its `\n`) from `reader` to the end of `out`, refusing to hold
 /// more than `max` + 2 bytes of it (`\r\n`).
-fn take_line(r: &mut dyn BufRead, out: &mut Vec<u8>, max: usize) -> io::Result<Taken> {
+fn take_line(reader: &mut dyn BufRead, out: &mut Vec<u8>, max: usize) -> io::Result<Taken> {
     let start = out.len();
     let mut got_any = false;
     loop {
-        let avail = match r.fill_buf() {
+        let avail = match reader.fill_buf() {
             Ok(a) => a,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
@@ -593,7 +594,7 @@ fn take_line(r: &mut dyn BufRead, out: &mut Vec<u8>, max: usize) -> io::Result<T
             return Ok(Taken::TooLong(len));
         }
         out.extend_from_slice(&avail[..n]);
-        r.consume(n);
+        reader.consume(n);
         if newline {
             return Ok(Taken::Line);
         }

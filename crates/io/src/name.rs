@@ -59,49 +59,51 @@ impl NameKind {
         }
     }
 
-    /// Why `s` is not a valid name of this kind, if it is not.
-    fn problem(self, s: &str) -> Option<String> {
-        if s.is_empty() {
+    /// Why `candidate` is not a valid name of this kind, if it is not.
+    fn problem(self, candidate: &str) -> Option<String> {
+        if candidate.is_empty() {
             return Some("it is empty".into());
         }
-        if s.chars().count() > self.max_len() {
+        if candidate.chars().count() > self.max_len() {
             return Some(format!("it is longer than {} characters", self.max_len()));
         }
-        let first = s.chars().next().unwrap_or(' ');
+        let first = candidate.chars().next().unwrap_or(' ');
         match self {
             NameKind::Language => {
                 if !first.is_ascii_alphabetic()
-                    || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                    || s.ends_with('-')
-                    || s.contains("--")
+                    || !candidate
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-')
+                    || candidate.ends_with('-')
+                    || candidate.contains("--")
                 {
                     return Some(
                         "use letters, digits and hyphens, starting with a letter (e.g. de, pt-BR)"
                             .into(),
                     );
                 }
-                if RESERVED_LANGUAGES.contains(&s.to_ascii_lowercase().as_str()) {
+                if RESERVED_LANGUAGES.contains(&candidate.to_ascii_lowercase().as_str()) {
                     return Some("it is a file extension ldd-sets uses itself".into());
                 }
             }
             NameKind::Phenomenon => {
                 if !(first.is_ascii_lowercase() || first.is_ascii_digit())
-                    || !s.chars().all(|c| {
+                    || !candidate.chars().all(|c| {
                         c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-'
                     })
                 {
                     return Some("use [a-z0-9_-], starting with a letter or digit".into());
                 }
-                if RESERVED_PHENOMENA.contains(&s) {
+                if RESERVED_PHENOMENA.contains(&candidate) {
                     return Some("it is a name ldd-sets uses itself; choose another".into());
                 }
             }
             NameKind::File => {
                 if !first.is_ascii_alphanumeric()
-                    || !s
+                    || !candidate
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
-                    || s.contains("..")
+                    || candidate.contains("..")
                 {
                     return Some(
                         "use letters, digits, `.`, `_` and `-`, starting with a letter or digit, \
@@ -111,7 +113,7 @@ impl NameKind {
                 }
             }
             NameKind::Pair => {
-                let ok = s.split_once('-').is_some_and(|(a, b)| {
+                let ok = candidate.split_once('-').is_some_and(|(a, b)| {
                     !a.contains('-')
                         && !b.contains('-')
                         && NameKind::Language.problem(a).is_none()
@@ -131,11 +133,11 @@ impl NameKind {
 pub struct Name(String);
 
 impl Name {
-    /// Checks `s` as a name of `kind`; `context` says where it comes from (an option, a file
-    /// and line) for the error message.
-    pub fn new(kind: NameKind, s: &str, context: &str) -> Result<Name> {
-        check(kind, s, context)?;
-        Ok(Name(s.to_string()))
+    /// Checks `candidate` as a name of `kind`; `context` says where it comes from (an
+    /// option, a file and line) for the error message.
+    pub fn new(kind: NameKind, candidate: &str, context: &str) -> Result<Name> {
+        check(kind, candidate, context)?;
+        Ok(Name(candidate.to_string()))
     }
 
     /// The name.
@@ -145,8 +147,8 @@ impl Name {
 }
 
 impl fmt::Display for Name {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(&self.0)
     }
 }
 
@@ -156,21 +158,21 @@ impl AsRef<str> for Name {
     }
 }
 
-/// Checks `s` as a name of `kind` (see [`Name::new`]).
-pub fn check(kind: NameKind, s: &str, context: &str) -> Result<()> {
-    match kind.problem(s) {
+/// Checks `candidate` as a name of `kind` (see [`Name::new`]).
+pub fn check(kind: NameKind, candidate: &str, context: &str) -> Result<()> {
+    match kind.problem(candidate) {
         None => Ok(()),
         Some(why) => Err(Error::Refused(format!(
             "{context}: `{}` is not a valid {}: {why}",
-            quote(s, 60),
+            quote(candidate, 60),
             kind.what()
         ))),
     }
 }
 
-/// Whether `s` is a valid name of `kind`.
-pub fn is_valid(kind: NameKind, s: &str) -> bool {
-    kind.problem(s).is_none()
+/// Whether `candidate` is a valid name of `kind`.
+pub fn is_valid(kind: NameKind, candidate: &str) -> bool {
+    kind.problem(candidate).is_none()
 }
 
 #[cfg(test)]

@@ -166,14 +166,14 @@ pub fn check_dir_output(target: &Path, given: &[&Path]) -> Result<()> {
     }
 }
 
-/// Whether `a` and `b` name the same file: the same path once resolved, or (when both
-/// exist) the same file through a link or hard link.
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    let same_inode = match (fs::metadata(a), fs::metadata(b)) {
+/// Whether `first` and `second` name the same file: the same path once resolved, or (when
+/// both exist) the same file through a link or hard link.
+pub fn same_file(first: &Path, second: &Path) -> bool {
+    let same_inode = match (fs::metadata(first), fs::metadata(second)) {
         (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
         _ => false,
     };
-    same_inode || resolved(a) == resolved(b)
+    same_inode || resolved(first) == resolved(second)
 }
 
 /// Whether a path names something to write into: not empty, not `.` or `..` as its
@@ -327,13 +327,13 @@ impl Drop for Staging {
 
 /// Exchanges two directories in one step where the system can (Linux `renameat2`), else in
 /// two renames.
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+fn exchange(first: &Path, second: &Path) -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
     {
         use std::ffi::CString;
         use std::os::unix::ffi::OsStrExt;
-        let ca = CString::new(a.as_os_str().as_bytes())?;
-        let cb = CString::new(b.as_os_str().as_bytes())?;
+        let ca = CString::new(first.as_os_str().as_bytes())?;
+        let cb = CString::new(second.as_os_str().as_bytes())?;
         // SAFETY: both are valid NUL-terminated paths; AT_FDCWD resolves them like rename.
         let r = unsafe {
             libc::renameat2(
@@ -353,13 +353,13 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
         }
     }
     // No atomic exchange: move the old one aside, then the new one in.
-    let aside = tmp_sibling(&parent_dir(b), &base_name(b));
-    fs::rename(b, &aside)?;
-    if let Err(e) = fs::rename(a, b) {
-        let _ = fs::rename(&aside, b);
+    let aside = tmp_sibling(&parent_dir(second), &base_name(second));
+    fs::rename(second, &aside)?;
+    if let Err(e) = fs::rename(first, second) {
+        let _ = fs::rename(&aside, second);
         return Err(e);
     }
-    fs::rename(&aside, a)
+    fs::rename(&aside, first)
 }
 
 /// `target` may be written if it does not exist, is an empty directory, or `is_ours`

@@ -22,19 +22,19 @@ use std::fmt::Write as _;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-/// Whether `b` needs no quoting anywhere in a word after the command name.
-fn safe(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b)
+/// Whether `byte` needs no quoting anywhere in a word after the command name.
+fn safe(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&byte)
 }
 
-/// Whether `c` is written with `printf` rather than as it is (see the module docs).
-fn escaped(c: char) -> bool {
-    c != '\n' && crate::error::unsafe_char(c)
+/// Whether `character` is written with `printf` rather than as it is (see the module docs).
+fn escaped(character: char) -> bool {
+    character != '\n' && crate::error::unsafe_char(character)
 }
 
-/// `w` as one word of a POSIX shell command (see the module docs).
-pub fn word(w: impl AsRef<OsStr>) -> String {
-    let bytes = w.as_ref().as_bytes();
+/// `value` as one word of a POSIX shell command (see the module docs).
+pub fn word(value: impl AsRef<OsStr>) -> String {
+    let bytes = value.as_ref().as_bytes();
     if !bytes.is_empty() && bytes.iter().all(|&b| safe(b)) {
         // Safe bytes are ASCII.
         return String::from_utf8_lossy(bytes).into_owned();
@@ -66,11 +66,11 @@ pub fn word(w: impl AsRef<OsStr>) -> String {
     out
 }
 
-/// Appends `q` in single quotes to `out` and empties it.
-fn flush_quoted(out: &mut String, q: &mut String) {
-    if !q.is_empty() {
-        let _ = write!(out, "'{}'", q.replace('\'', r"'\''"));
-        q.clear();
+/// Appends `quoted` in single quotes to `out` and empties it.
+fn flush_quoted(out: &mut String, quoted: &mut String) {
+    if !quoted.is_empty() {
+        let _ = write!(out, "'{}'", quoted.replace('\'', r"'\''"));
+        quoted.clear();
     }
 }
 
@@ -86,16 +86,16 @@ fn flush_raw(out: &mut String, raw: &mut Vec<u8>) {
     }
 }
 
-/// `p` as one word of a shell command ([`word`]), written `./-…` when it starts with `-`
-/// (the same file, never taken for an option).
-pub fn path(p: &Path) -> String {
-    let bytes = p.as_os_str().as_bytes();
+/// `file_path` as one word of a shell command ([`word`]), written `./-…` when it starts
+/// with `-` (the same file, never taken for an option).
+pub fn path(file_path: &Path) -> String {
+    let bytes = file_path.as_os_str().as_bytes();
     if bytes.first() == Some(&b'-') {
         let mut dotted = b"./".to_vec();
         dotted.extend_from_slice(bytes);
         return word(OsStr::from_bytes(&dotted));
     }
-    word(p)
+    word(file_path)
 }
 
 /// `words` as one command line ([`word`] each, joined by spaces).

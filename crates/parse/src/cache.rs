@@ -342,9 +342,9 @@ impl ParseCache {
     }
 
     /// Writes `K.json` (all-or-nothing).
-    fn write_manifest(&self, m: &CacheManifest) -> Result<()> {
-        let path = self.manifest_path(&m.key);
-        let json = serde_json::to_vec_pretty(m).map_err(|e| ParseError::Cache {
+    fn write_manifest(&self, manifest: &CacheManifest) -> Result<()> {
+        let path = self.manifest_path(&manifest.key);
+        let json = serde_json::to_vec_pretty(manifest).map_err(|e| ParseError::Cache {
             path: path.clone(),
             message: e.to_string(),
         })?;
@@ -690,24 +690,26 @@ pub struct Piece {
     pub chunks: Vec<ChunkRecord>,
 }
 
-/// The bytes of chunk `c` of a piece, at byte `offset` of its file, checked against the
+/// The bytes of `chunk` of `piece`, at byte `offset` of its file, checked against the
 /// chunk's size and sha256.
-fn read_chunk(p: &Piece, c: &ChunkRecord, offset: u64) -> Result<Vec<u8>> {
+fn read_chunk(piece: &Piece, chunk: &ChunkRecord, offset: u64) -> Result<Vec<u8>> {
     use std::io::{Read, Seek, SeekFrom};
-    let mut f = File::open(&p.path).map_err(|e| ParseError::io("opening", &p.path, e))?;
+    let mut f = File::open(&piece.path).map_err(|e| ParseError::io("opening", &piece.path, e))?;
     f.seek(SeekFrom::Start(offset))
-        .map_err(|e| ParseError::io("reading", &p.path, e))?;
+        .map_err(|e| ParseError::io("reading", &piece.path, e))?;
     let mut bytes = Vec::new();
-    f.take(c.bytes)
+    f.take(chunk.bytes)
         .read_to_end(&mut bytes)
-        .map_err(|e| ParseError::io("reading", &p.path, e))?;
-    if bytes.len() as u64 != c.bytes || ldd_io::input::hex(&Sha256::digest(&bytes)) != c.sha256 {
+        .map_err(|e| ParseError::io("reading", &piece.path, e))?;
+    if bytes.len() as u64 != chunk.bytes
+        || ldd_io::input::hex(&Sha256::digest(&bytes)) != chunk.sha256
+    {
         return Err(ParseError::Cache {
-            path: p.path.clone(),
+            path: piece.path.clone(),
             message: format!(
                 "chunk {} (lines {}..) does not match its recorded size and sha256: the file \
                  changed since it was written",
-                c.index, c.first_line
+                chunk.index, chunk.first_line
             ),
         });
     }

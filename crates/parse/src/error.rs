@@ -103,10 +103,10 @@ impl ParseError {
 
 impl From<std::io::Error> for ParseError {
     /// An I/O error of a caller-supplied line iterator (the line number is added by `parse_stream`).
-    fn from(e: std::io::Error) -> Self {
+    fn from(error: std::io::Error) -> Self {
         Self::Input {
             line: 0,
-            message: e.to_string(),
+            message: error.to_string(),
         }
     }
 }

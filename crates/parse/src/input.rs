@@ -29,9 +29,9 @@ pub(crate) fn count_lines(path: &Path) -> Result<u64> {
 }
 
 impl CorpusLines {
-    /// Skips up to `n` lines without checking them; returns how many were skipped.
-    pub fn skip_lines(&mut self, n: u64) -> Result<u64> {
-        Ok(self.input.skip_lines(n)?)
+    /// Skips up to `max_lines` lines without checking them; returns how many were skipped.
+    pub fn skip_lines(&mut self, max_lines: u64) -> Result<u64> {
+        Ok(self.input.skip_lines(max_lines)?)
     }
 }
 

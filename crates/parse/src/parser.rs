@@ -14,8 +14,11 @@ pub struct Parser {
 }
 
 impl std::fmt::Debug for Parser {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Parser").field("path", &self.path).finish()
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Parser")
+            .field("path", &self.path)
+            .finish()
     }
 }
 

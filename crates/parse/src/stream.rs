@@ -53,19 +53,19 @@ pub struct ParseStats {
 
 impl ParseStats {
     /// Adds the counts of one parsed line.
-    pub(crate) fn add(&mut self, p: &ParsedLine) {
+    pub(crate) fn add(&mut self, parsed: &ParsedLine) {
         self.lines += 1;
-        self.words += p.words as u64;
-        self.empty_lines += u64::from(p.udpipe_sentences == 0);
-        self.multi_sentence_lines += u64::from(p.udpipe_sentences > 1);
+        self.words += parsed.words as u64;
+        self.empty_lines += u64::from(parsed.udpipe_sentences == 0);
+        self.multi_sentence_lines += u64::from(parsed.udpipe_sentences > 1);
     }
 
     /// Adds another set of counts.
-    pub(crate) fn merge(&mut self, o: &Self) {
-        self.lines += o.lines;
-        self.empty_lines += o.empty_lines;
-        self.words += o.words;
-        self.multi_sentence_lines += o.multi_sentence_lines;
+    pub(crate) fn merge(&mut self, other: &Self) {
+        self.lines += other.lines;
+        self.empty_lines += other.empty_lines;
+        self.words += other.words;
+        self.multi_sentence_lines += other.multi_sentence_lines;
     }
 }
 
@@ -248,10 +248,10 @@ where
 }
 
 /// Adds the line number to an iterator error that lacks one.
-fn with_line(e: ParseError, line: u64) -> ParseError {
-    match e {
+fn with_line(error: ParseError, line: u64) -> ParseError {
+    match error {
         ParseError::Input { line: 0, message } => ParseError::Input { line, message },
-        e => e,
+        error => error,
     }
 }
 

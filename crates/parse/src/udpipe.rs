@@ -51,15 +51,17 @@ pub(crate) struct Conllu {
 
 /// Takes ownership of a string the shim returned (null: `None`).
 ///
-/// SAFETY: `p` is null or a NUL-terminated string from the shim, not yet freed.
-unsafe fn take_error(p: *mut c_char) -> Option<String> {
-    if p.is_null() {
+/// SAFETY: `error_ptr` is null or a NUL-terminated string from the shim, not yet freed.
+unsafe fn take_error(error_ptr: *mut c_char) -> Option<String> {
+    if error_ptr.is_null() {
         return None;
     }
     // SAFETY: see the function's contract.
-    let s = unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned();
+    let s = unsafe { CStr::from_ptr(error_ptr) }
+        .to_string_lossy()
+        .into_owned();
     // SAFETY: allocated by the shim with malloc, freed once here.
-    unsafe { ldd_udpipe_free_string(p) };
+    unsafe { ldd_udpipe_free_string(error_ptr) };
     Some(s)
 }
 

@@ -31,8 +31,8 @@ impl Lcg {
             .wrapping_add(1_442_695_040_888_963_407);
         self.0 >> 33
     }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+    pub fn below(&mut self, bound: usize) -> usize {
+        (self.next_u64() % bound as u64) as usize
     }
 }
 
@@ -52,10 +52,10 @@ pub const LEXICON: &[(&str, &str)] = &[
     ("nicht", "not"),
 ];
 
-/// Synthetic corpus of `n` pairs built from [`LEXICON`]: "das N ist [sehr|nicht] A" /
+/// Synthetic corpus of `pairs` pairs built from [`LEXICON`]: "das N ist [sehr|nicht] A" /
 /// "the N is [very|not] A", with the German predicate fronted ("A ist das N") in a third of
 /// the pairs, so that the corpus contains both monotone and reordered pairs.
-pub fn toy_corpus(n: usize, seed: u64) -> Corpus {
+pub fn toy_corpus(pairs: usize, seed: u64) -> Corpus {
     let nouns = [("Haus", "house"), ("Buch", "book"), ("Auto", "car")];
     let adjs = [
         ("klein", "small"),
@@ -67,7 +67,7 @@ pub fn toy_corpus(n: usize, seed: u64) -> Corpus {
     let advs = [None, Some(("sehr", "very")), Some(("nicht", "not"))];
     let mut rng = Lcg(seed);
     let mut c = Corpus::new();
-    for _ in 0..n {
+    for _ in 0..pairs {
         let (nd, ne) = nouns[rng.below(nouns.len())];
         let (ad, ae) = adjs[rng.below(adjs.len())];
         let adv = advs[rng.below(advs.len())];

@@ -24,11 +24,11 @@ pub fn books_de_gz() -> PathBuf {
     shared().join("data/parallel/books-sample.de-en.de.gz")
 }
 
-/// The first `n` lines of a corpus file (plain or gz).
-pub fn first_lines(path: &Path, n: usize) -> Vec<String> {
+/// The first `count` lines of a corpus file (plain or gz).
+pub fn first_lines(path: &Path, count: usize) -> Vec<String> {
     ldd_parse::read_corpus_lines(path)
         .expect("open corpus")
-        .take(n)
+        .take(count)
         .collect::<Result<Vec<_>, _>>()
         .expect("read corpus")
 }
@@ -97,11 +97,11 @@ pub fn blocks(conllu: &str) -> Vec<Block> {
 
 /// Checks the tree invariants of a block: ids 1..n consecutive, heads in 0..=n, exactly one
 /// root (HEAD 0, deprel root) when there are words.
-pub fn assert_one_tree(b: &Block) {
-    let n = b.rows.len();
+pub fn assert_one_tree(block: &Block) {
+    let n = block.rows.len();
     let mut roots = 0;
-    for (i, r) in b.rows.iter().enumerate() {
-        assert_eq!(r[0], (i + 1).to_string(), "ids must be 1..n: {b:?}");
+    for (i, r) in block.rows.iter().enumerate() {
+        assert_eq!(r[0], (i + 1).to_string(), "ids must be 1..n: {block:?}");
         let head: usize = r[6].parse().expect("numeric head");
         assert!(head <= n, "head {head} out of range 0..={n}");
         assert_ne!(head, i + 1, "self-loop");
@@ -113,28 +113,32 @@ pub fn assert_one_tree(b: &Block) {
         }
     }
     if n > 0 {
-        assert_eq!(roots, 1, "exactly one root: {b:?}");
+        assert_eq!(roots, 1, "exactly one root: {block:?}");
     }
     // Multiword tokens cover existing words and do not overlap.
     let mut covered = 0;
-    for m in &b.mwts {
+    for m in &block.mwts {
         let (first, last) = m[0].split_once('-').expect("range");
         let (first, last): (usize, usize) =
             (first.parse().expect("start"), last.parse().expect("end"));
         assert!(
             first > covered && last <= n,
-            "range {first}-{last} in {n} words: {b:?}"
+            "range {first}-{last} in {n} words: {block:?}"
         );
         covered = last;
     }
     // Every word reaches the root (no cycles).
-    let heads: Vec<usize> = b.rows.iter().map(|r| r[6].parse().unwrap_or(0)).collect();
+    let heads: Vec<usize> = block
+        .rows
+        .iter()
+        .map(|r| r[6].parse().unwrap_or(0))
+        .collect();
     for start in 1..=n {
         let (mut cur, mut steps) = (start, 0);
         while cur != 0 {
             cur = heads[cur - 1];
             steps += 1;
-            assert!(steps <= n, "cycle through word {start}: {b:?}");
+            assert!(steps <= n, "cycle through word {start}: {block:?}");
         }
     }
 }
