@@ -148,8 +148,8 @@ pub fn render_tally(r: &TallyReport, show: usize) -> String {
         let _ = writeln!(
             t,
             "  Cohen's kappa, {} and {}: {} ({} units, agreement {})",
-            annotator(r, p.a),
-            annotator(r, p.b),
+            annotator(r, p.first),
+            annotator(r, p.second),
             num(p.kappa),
             p.units,
             num(p.agreement)

@@ -393,7 +393,7 @@ fn star_test(c: &Ctx) -> String {
     }
     let sig = &c.r.significance;
     let m = sig.method.as_deref().unwrap_or("bs");
-    let n = sig.n.unwrap_or(0);
+    let n = sig.resamples.unwrap_or(0);
     let what = if m == Method::Bootstrap.name() {
         "resamples"
     } else {
