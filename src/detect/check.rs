@@ -261,8 +261,8 @@ fn check_range(gold: &Path, lines: Option<(u64, u64)>, sentences: u64) -> Result
 fn compare_line(
     line: u64,
     phenomenon: u16,
-    (g, gm): (&Keyed<'_>, &[Match]),
-    (p, pm): (&Keyed<'_>, &[Match]),
+    (gold_tree, gold_matches): (&Keyed<'_>, &[Match]),
+    (found_tree, found_matches): (&Keyed<'_>, &[Match]),
     max: u32,
     tally: &mut Tally,
 ) {
@@ -272,7 +272,7 @@ fn compare_line(
             .map(|m| (x.key(m.dependent), x.key(m.head), *m))
             .collect()
     };
-    let (gold, found) = (of(g, gm), of(p, pm));
+    let (gold, found) = (of(gold_tree, gold_matches), of(found_tree, found_matches));
     let mut correct = 0u32;
     for (dk, hk, m) in &gold {
         match found.iter().find(|(d, h, _)| d == dk && h == hk) {
@@ -281,12 +281,14 @@ fn compare_line(
                 let same = m.distance == f.distance || (m.distance > max && f.distance > max);
                 tally.bucket_right += u64::from(same);
             }
-            None => tally.misses.push(g.instance(line, m, p)),
+            None => tally.misses.push(gold_tree.instance(line, m, found_tree)),
         }
     }
     for (dk, hk, m) in &found {
         if !gold.iter().any(|(d, h, _)| d == dk && h == hk) {
-            tally.false_hits.push(p.instance(line, m, g));
+            tally
+                .false_hits
+                .push(found_tree.instance(line, m, gold_tree));
         }
     }
     tally

@@ -251,15 +251,15 @@ fn sample_cell(
     loaded: &Loaded,
     options: &SheetsOptions,
     secret: Option<&str>,
-    (ph, d, k): Cell<'_>,
+    (phenomenon, distance, unit_index): Cell<'_>,
     short: &mut Vec<String>,
     trees: &mut TreeColumns,
 ) -> Result<Vec<Item>> {
-    let u = &loaded.units[k];
-    let mut rows = crate::read::sets::locus_rows(loaded, k)?.unwrap_or_default();
+    let u = &loaded.units[unit_index];
+    let mut rows = crate::read::sets::locus_rows(loaded, unit_index)?.unwrap_or_default();
     rows.sort_by_key(|r| (r.id, r.number));
     let key = |r: &Locus| r.id << 16 | u64::from(r.number);
-    let stream = (ph, u.set.bucket.as_str());
+    let stream = (phenomenon, u.set.bucket.as_str());
     let keyed = crate::sample::first_by_hash(rows, options.seed, stream, key, options.per_cell);
     // Each item's systems in an order drawn for it from the secret.
     let orders: Vec<Vec<usize>> = keyed
@@ -267,7 +267,7 @@ fn sample_cell(
         .map(|r| secret.map_or_else(Vec::new, |x| slot_order(x, key(r), options.hyps.len())))
         .collect();
     if keyed.len() < options.per_cell {
-        short.push(format!("{ph} eq{d}: {} loci", keyed.len()));
+        short.push(format!("{phenomenon} eq{distance}: {} loci", keyed.len()));
     }
     // The marked source and the reference of each sampled line, read once each.
     let position: BTreeMap<u32, u32> = u
@@ -288,12 +288,12 @@ fn sample_cell(
     if !options.hyps.is_empty() {
         let ids: std::collections::BTreeSet<u32> = keyed.iter().map(|r| r.id as u32).collect();
         let wanted = |id| ids.contains(&id);
-        crate::read::sets::tree_columns(loaded, k, wanted, trees, locus::word_columns)?;
+        crate::read::sets::tree_columns(loaded, unit_index, wanted, trees, locus::word_columns)?;
     }
     let items = keyed.into_iter().zip(orders).map(|(r, order)| {
         let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
         Item {
-            phenomenon: ph.to_string(),
+            phenomenon: phenomenon.to_string(),
             marked: marked_lines.get(&pos).cloned().unwrap_or_default(),
             reference: targets.get(&pos).cloned().unwrap_or_default(),
             locus: r,

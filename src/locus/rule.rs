@@ -253,22 +253,22 @@ impl Word {
     }
 }
 
-/// Whether output token `h` renders reference token `r` of `source_word` by another
-/// form of the word: the same lemma, or (content words) a morphological variant.
+/// Whether output token `out_token` renders reference token `ref_token` of `source_word`
+/// by another form of the word: the same lemma, or (content words) a morphological variant.
 fn another_form(
     line: &Line<'_>,
     source_word: usize,
-    (reference, r): (&Side, usize),
-    (output, h): (&Side, usize),
+    (reference, ref_token): (&Side, usize),
+    (output, out_token): (&Side, usize),
 ) -> Option<Evidence> {
     let (a, b) = (
-        output.tokens.get(h)?.to_lowercase(),
-        reference.tokens.get(r)?.to_lowercase(),
+        output.tokens.get(out_token)?.to_lowercase(),
+        reference.tokens.get(ref_token)?.to_lowercase(),
     );
     if a == b {
         return None;
     }
-    if let (Some(x), Some(y)) = (output.lemma(h), reference.lemma(r)) {
+    if let (Some(x), Some(y)) = (output.lemma(out_token), reference.lemma(ref_token)) {
         if x == y {
             return Some(Evidence::Lemma);
         }
@@ -330,30 +330,38 @@ pub fn word(line: &Line<'_>, reference: &Side, output: &Side, source_word: usize
     }
 }
 
-/// The evidence for `source_word` with reference tokens `r` and output tokens `h` (both
-/// not empty: `r`), and the output tokens found to render it elsewhere.
+/// The evidence for `source_word` with reference tokens `ref_tokens` and output tokens
+/// `out_tokens` (both not empty: `ref_tokens`), and the output tokens found to render it
+/// elsewhere.
 fn decide(
     line: &Line<'_>,
     source_word: usize,
-    (reference, r): (&Side, &[usize]),
-    (output, h): (&Side, &[usize]),
+    (reference, ref_tokens): (&Side, &[usize]),
+    (output, out_tokens): (&Side, &[usize]),
 ) -> (Evidence, Vec<usize>) {
-    let kept: Vec<usize> = r
+    let kept: Vec<usize> = ref_tokens
         .iter()
         .filter_map(|&t| occurrence(reference, t, output))
         .collect();
-    if kept.iter().any(|t| h.contains(t)) || same_word(source_word, (reference, r), (output, h)) {
+    if kept.iter().any(|t| out_tokens.contains(t))
+        || same_word(source_word, (reference, ref_tokens), (output, out_tokens))
+    {
         return (Evidence::Same, Vec::new());
     }
     if !kept.is_empty() {
         return (Evidence::Present, kept);
     }
-    let at = paraphrase(line, source_word, (reference, r), (output, h));
+    let at = paraphrase(
+        line,
+        source_word,
+        (reference, ref_tokens),
+        (output, out_tokens),
+    );
     if let Some(e) = at.filter(|e| e.judgement() == Judgement::Correct) {
         return (e, Vec::new());
     }
     let renders = |t: usize| {
-        paraphrase(line, source_word, (reference, r), (output, &[t]))
+        paraphrase(line, source_word, (reference, ref_tokens), (output, &[t]))
             .is_some_and(|e| e.judgement() == Judgement::Correct)
     };
     let found: Vec<usize> = output
@@ -363,26 +371,26 @@ fn decide(
         .collect();
     if !found.is_empty() {
         (Evidence::Unplaced, found)
-    } else if h.is_empty() {
+    } else if out_tokens.is_empty() {
         (Evidence::Omitted, Vec::new())
     } else {
         (at.unwrap_or(Evidence::Other(0.0)), Vec::new())
     }
 }
 
-/// Whether one of the output tokens `h` the aligner links to `source_word` is the word
-/// of one of its reference tokens `r` (case-folded) and renders no other source word that
-/// the reference renders by that word: the output has the word at the locus, whichever
-/// occurrence of a repeated word the order of the lines would pair it with — but not
-/// another word's occurrence that the aligner links to the locus too (*me* of *for me*
+/// Whether one of the output tokens `out_tokens` the aligner links to `source_word` is the
+/// word of one of its reference tokens `ref_tokens` (case-folded) and renders no other
+/// source word that the reference renders by that word: the output has the word at the
+/// locus, whichever occurrence of a repeated word the order of the lines would pair it with
+/// — but not another word's occurrence that the aligner links to the locus too (*me* of *for me*
 /// taken for the dropped *me* of *offering me*).
 fn same_word(
     source_word: usize,
-    (reference, r): (&Side, &[usize]),
-    (output, h): (&Side, &[usize]),
+    (reference, ref_tokens): (&Side, &[usize]),
+    (output, out_tokens): (&Side, &[usize]),
 ) -> bool {
     let lower = |side: &Side, t: usize| side.tokens.get(t).map(|x| x.to_lowercase());
-    h.iter().any(|&x| {
+    out_tokens.iter().any(|&x| {
         let Some(o) = lower(output, x) else {
             return false;
         };
@@ -392,7 +400,9 @@ fn same_word(
                 .iter()
                 .any(|&t| lower(reference, t) == Some(o.clone()))
         };
-        r.iter().any(|&t| lower(reference, t) == Some(o.clone()))
+        ref_tokens
+            .iter()
+            .any(|&t| lower(reference, t) == Some(o.clone()))
             && !output
                 .links
                 .iter()

@@ -35,7 +35,7 @@ pub struct Evaluator<'a> {
 /// [`Evaluator::metric`] on the columns as typed slices.
 struct Typed<'e, 'a> {
     ev: &'e Evaluator<'a>,
-    m: &'e Metric,
+    metric: &'e Metric,
     scale: f64,
 }
 
@@ -47,7 +47,8 @@ impl OnColumns for Typed<'_, '_> {
         columns: &[&[T]],
         params: &T::Params,
     ) -> Self::Out {
-        self.ev.metric_typed(self.m, columns, params, self.scale)
+        self.ev
+            .metric_typed(self.metric, columns, params, self.scale)
     }
 }
 
@@ -163,7 +164,7 @@ impl Evaluator<'_> {
             columns,
             Typed {
                 ev: self,
-                m: metric,
+                metric,
                 scale,
             },
         )

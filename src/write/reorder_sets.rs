@@ -106,28 +106,17 @@ pub fn write_reorder(
     Ok(info)
 }
 
-/// Writes the corpus-wide files of the measured lines and then the reorder sets of the
-/// chosen measure by a second pass over the inputs.
+/// Writes the corpus-wide files of the measured lines of `given` (the aligned corpus) and
+/// then the reorder sets of the chosen measure by a second pass over the inputs.
 fn reorder_sets(
     root: &Path,
     options: &ReorderOptions,
-    aligned_corpus: &AlignedCorpus<'_>,
+    given: &AlignedCorpus<'_>,
 ) -> Result<(Vec<SetEntry>, ReorderInfo)> {
-    let (corpus, langs, pairs, lengths) = (
-        aligned_corpus.corpus,
-        aligned_corpus.langs,
-        aligned_corpus.pairs,
-        aligned_corpus.lengths,
-    );
-    let (alignments, posteriors) = (
-        &aligned_corpus.aligned.alignments,
-        &aligned_corpus.aligned.posteriors,
-    );
-    let (trained_pairs, too_long) = (
-        aligned_corpus.aligned.trained_pairs,
-        aligned_corpus.aligned.too_long,
-    );
-    let measures = aligned_corpus.measures;
+    let (corpus, langs, pairs, lengths) = (given.corpus, given.langs, given.pairs, given.lengths);
+    let (alignments, posteriors) = (&given.aligned.alignments, &given.aligned.posteriors);
+    let (trained_pairs, too_long) = (given.aligned.trained_pairs, given.aligned.too_long);
+    let measures = given.measures;
     let files = ReorderFiles {
         posteriors: posteriors.is_some().then(layout::reorder_posteriors),
         ..ReorderFiles::standard()
