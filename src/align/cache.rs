@@ -273,8 +273,8 @@ fn entry_model(prefix: &Path, opts: &AlignOptions) -> PathBuf {
         .unwrap_or_else(|| prefix.to_path_buf())
 }
 
-fn file_name(p: &Path) -> String {
-    p.file_name()
+fn file_name(path: &Path) -> String {
+    path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
 }

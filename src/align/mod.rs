@@ -67,22 +67,22 @@ impl ModelType {
 }
 
 impl fmt::Display for ModelType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.name())
     }
 }
 
 impl FromStr for ModelType {
     type Err = String;
 
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        by_name(&ModelType::ALL, ModelType::name, s)
+    fn from_str(name: &str) -> std::result::Result<Self, String> {
+        by_name(&ModelType::ALL, ModelType::name, name)
     }
 }
 
 impl From<ModelType> for options::ModelType {
-    fn from(m: ModelType) -> Self {
-        match m {
+    fn from(model_type: ModelType) -> Self {
+        match model_type {
             ModelType::Hmm => options::ModelType::Hmm,
             ModelType::FastAlign => options::ModelType::FastAlign,
         }
@@ -90,8 +90,8 @@ impl From<ModelType> for options::ModelType {
 }
 
 impl From<options::ModelType> for ModelType {
-    fn from(m: options::ModelType) -> Self {
-        match m {
+    fn from(record: options::ModelType) -> Self {
+        match record {
             options::ModelType::Hmm => ModelType::Hmm,
             options::ModelType::FastAlign => ModelType::FastAlign,
         }
@@ -223,27 +223,27 @@ pub struct Progress(Option<Arc<Callback>>);
 type Callback = dyn Fn(&Event<'_>) + Send + Sync;
 
 impl Progress {
-    /// Events go to `f`.
-    pub fn new(f: impl Fn(&Event<'_>) + Send + Sync + 'static) -> Progress {
-        Progress(Some(Arc::new(f)))
+    /// Events go to `sink`.
+    pub fn new(sink: impl Fn(&Event<'_>) + Send + Sync + 'static) -> Progress {
+        Progress(Some(Arc::new(sink)))
     }
 
-    /// Reports `e`.
-    pub fn report(&self, e: &Event<'_>) {
+    /// Reports `event`.
+    pub fn report(&self, event: &Event<'_>) {
         if let Some(f) = &self.0 {
-            f(e);
+            f(event);
         }
     }
 
-    /// Reports the aligner's event `e`.
-    fn aligner(&self, e: ldd_align::Event) {
-        self.report(&Event::Aligner(e));
+    /// Reports the aligner's event `event`.
+    fn aligner(&self, event: ldd_align::Event) {
+        self.report(&Event::Aligner(event));
     }
 }
 
 impl fmt::Debug for Progress {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_some() {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(if self.0.is_some() {
             "Progress(reported)"
         } else {
             "Progress(silent)"
@@ -283,8 +283,8 @@ impl Default for AlignOptions {
 }
 
 impl From<Direction> for options::Direction {
-    fn from(d: Direction) -> Self {
-        match d {
+    fn from(direction: Direction) -> Self {
+        match direction {
             Direction::Forward => options::Direction::Forward,
             Direction::Reverse => options::Direction::Reverse,
             Direction::Intersection => options::Direction::Intersection,
@@ -295,8 +295,8 @@ impl From<Direction> for options::Direction {
 }
 
 impl From<options::Direction> for Direction {
-    fn from(d: options::Direction) -> Self {
-        match d {
+    fn from(record: options::Direction) -> Self {
+        match record {
             options::Direction::Forward => Direction::Forward,
             options::Direction::Reverse => Direction::Reverse,
             options::Direction::Intersection => Direction::Intersection,
@@ -308,35 +308,35 @@ impl From<options::Direction> for Direction {
 
 /// The manifest's record of the options (without `progress`, which changes no output).
 impl From<&AlignOptions> for options::Align {
-    fn from(o: &AlignOptions) -> Self {
+    fn from(align_options: &AlignOptions) -> Self {
         options::Align {
-            model_type: o.model_type.into(),
-            direction: o.direction.into(),
-            iterations: o.iterations,
-            train: o.train.clone(),
-            model: o.model.clone(),
-            save_model: o.save_model.clone(),
-            pretokenized: o.pretokenized,
-            max_tokens: o.max_tokens,
-            lowercase: o.lowercase,
-            train_max: o.train_max,
+            model_type: align_options.model_type.into(),
+            direction: align_options.direction.into(),
+            iterations: align_options.iterations,
+            train: align_options.train.clone(),
+            model: align_options.model.clone(),
+            save_model: align_options.save_model.clone(),
+            pretokenized: align_options.pretokenized,
+            max_tokens: align_options.max_tokens,
+            lowercase: align_options.lowercase,
+            train_max: align_options.train_max,
         }
     }
 }
 
 impl From<&options::Align> for AlignOptions {
-    fn from(o: &options::Align) -> Self {
+    fn from(record: &options::Align) -> Self {
         AlignOptions {
-            model_type: o.model_type.into(),
-            direction: o.direction.into(),
-            iterations: o.iterations,
-            train: o.train.clone(),
-            model: o.model.clone(),
-            save_model: o.save_model.clone(),
-            pretokenized: o.pretokenized,
-            max_tokens: o.max_tokens,
-            lowercase: o.lowercase,
-            train_max: o.train_max,
+            model_type: record.model_type.into(),
+            direction: record.direction.into(),
+            iterations: record.iterations,
+            train: record.train.clone(),
+            model: record.model.clone(),
+            save_model: record.save_model.clone(),
+            pretokenized: record.pretokenized,
+            max_tokens: record.max_tokens,
+            lowercase: record.lowercase,
+            train_max: record.train_max,
             progress: Progress::default(),
         }
     }
@@ -510,14 +510,22 @@ fn cased<'a>(
 }
 
 /// The corpus with every token lowercased (`str::to_lowercase`), same pairs and lengths.
-pub fn lowercase(c: &Corpus) -> Corpus {
+pub fn lowercase(corpus: &Corpus) -> Corpus {
     let lower =
         |v: &ldd_align::Vocab| -> Vec<String> { v.words().map(str::to_lowercase).collect() };
-    let (src, tgt) = (lower(c.src_vocab()), lower(c.tgt_vocab()));
+    let (src, tgt) = (lower(corpus.src_vocab()), lower(corpus.tgt_vocab()));
     let mut out = Corpus::new();
-    for k in 0..c.len() {
-        let s: Vec<&str> = c.src(k).iter().map(|&i| src[i as usize].as_str()).collect();
-        let t: Vec<&str> = c.tgt(k).iter().map(|&i| tgt[i as usize].as_str()).collect();
+    for k in 0..corpus.len() {
+        let s: Vec<&str> = corpus
+            .src(k)
+            .iter()
+            .map(|&i| src[i as usize].as_str())
+            .collect();
+        let t: Vec<&str> = corpus
+            .tgt(k)
+            .iter()
+            .map(|&i| tgt[i as usize].as_str())
+            .collect();
         out.push_pair(&s, &t);
     }
     out
@@ -561,8 +569,9 @@ impl Trained {
 }
 
 impl fmt::Debug for Trained {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Trained")
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter
+            .debug_struct("Trained")
             .field("model_type", &self.opts.model_type)
             .field("pairs", &self.pairs)
             .finish()
@@ -931,11 +940,12 @@ pub struct TooLong {
 }
 
 impl TooLong {
-    /// Counts a pair of `n` source and `m` target tokens.
-    pub fn add(&mut self, n: usize, m: usize, max_tokens: usize) {
-        if n > max_tokens || m > max_tokens {
+    /// Counts a pair of `source_tokens` source tokens and `target_tokens` target tokens.
+    pub fn add(&mut self, source_tokens: usize, target_tokens: usize, max_tokens: usize) {
+        if source_tokens > max_tokens || target_tokens > max_tokens {
             self.pairs += 1;
-            self.huge += u64::from(n.saturating_mul(m) > ldd_align::MAX_LONG_CELLS);
+            self.huge +=
+                u64::from(source_tokens.saturating_mul(target_tokens) > ldd_align::MAX_LONG_CELLS);
         }
     }
 
@@ -977,17 +987,20 @@ fn check_labels(
     }
 }
 
-/// The value among `all` whose `name` is `s` (the `FromStr` of the option enums), or an
+/// The value among `all` whose `name` is `value` (the `FromStr` of the option enums), or an
 /// error listing every name.
 pub(crate) fn by_name<T: Copy>(
     all: &[T],
     name: fn(T) -> &'static str,
-    s: &str,
+    value: &str,
 ) -> Result<T, String> {
-    all.iter().copied().find(|&v| name(v) == s).ok_or_else(|| {
-        let names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
-        format!("`{s}`: expected one of {}", names.join(", "))
-    })
+    all.iter()
+        .copied()
+        .find(|&v| name(v) == value)
+        .ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+            format!("`{value}`: expected one of {}", names.join(", "))
+        })
 }
 
 #[cfg(test)]

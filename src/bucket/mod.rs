@@ -28,11 +28,11 @@ impl Bucket {
             .collect()
     }
 
-    /// Whether a pair at distance `d` belongs to this bucket.
-    pub fn admits(self, d: u32) -> bool {
+    /// Whether a pair at `distance` belongs to this bucket.
+    pub fn admits(self, distance: u32) -> bool {
         match self {
-            Bucket::AtLeast(k) => d >= k,
-            Bucket::Exactly(k) => d == k,
+            Bucket::AtLeast(k) => distance >= k,
+            Bucket::Exactly(k) => distance == k,
         }
     }
 
@@ -59,10 +59,10 @@ impl Bucket {
 }
 
 impl fmt::Display for Bucket {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Bucket::AtLeast(k) => f.write_str(&crate::layout::bucket(false, *k)),
-            Bucket::Exactly(k) => f.write_str(&crate::layout::bucket(true, *k)),
+            Bucket::AtLeast(k) => formatter.write_str(&crate::layout::bucket(false, *k)),
+            Bucket::Exactly(k) => formatter.write_str(&crate::layout::bucket(true, *k)),
         }
     }
 }

@@ -184,11 +184,13 @@ pub enum PairOrigin {
 }
 
 impl std::fmt::Display for PairOrigin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            PairOrigin::File(p) => write!(f, "{}", ldd_io::error::shown(p)),
-            PairOrigin::Shipped => f.write_str("the config shipped with ldd-sets"),
-            PairOrigin::Registry => f.write_str("defaults from the UDPipe 2.5 model registry"),
+            PairOrigin::File(p) => write!(formatter, "{}", ldd_io::error::shown(p)),
+            PairOrigin::Shipped => formatter.write_str("the config shipped with ldd-sets"),
+            PairOrigin::Registry => {
+                formatter.write_str("defaults from the UDPipe 2.5 model registry")
+            }
         }
     }
 }
@@ -209,21 +211,21 @@ pub enum PairSpec {
 impl std::str::FromStr for PairSpec {
     type Err = Error;
 
-    fn from_str(s: &str) -> Result<PairSpec> {
-        if s.ends_with(".toml") {
-            return Ok(PairSpec::File(PathBuf::from(s)));
+    fn from_str(value: &str) -> Result<PairSpec> {
+        if value.ends_with(".toml") {
+            return Ok(PairSpec::File(PathBuf::from(value)));
         }
-        check(NameKind::Pair, s, "language pair")?;
-        Ok(PairSpec::Name(s.to_string()))
+        check(NameKind::Pair, value, "language pair")?;
+        Ok(PairSpec::Name(value.to_string()))
     }
 }
 
 impl std::fmt::Display for PairSpec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            PairSpec::Name(n) => f.write_str(n),
-            PairSpec::File(p) => f.write_str(&ldd_io::error::shown(p)),
-            PairSpec::Languages(l) => write!(f, "{}-{}", l.source, l.target),
+            PairSpec::Name(n) => formatter.write_str(n),
+            PairSpec::File(p) => formatter.write_str(&ldd_io::error::shown(p)),
+            PairSpec::Languages(l) => write!(formatter, "{}-{}", l.source, l.target),
         }
     }
 }

@@ -205,13 +205,13 @@ impl Registry {
     }
 
     /// The model spec of a registry model (its URL left to the registry's base URL).
-    pub fn model_spec(&self, m: &RegistryModel) -> ModelSpec {
+    pub fn model_spec(&self, model: &RegistryModel) -> ModelSpec {
         ModelSpec {
-            name: m.file.clone(),
+            name: model.file.clone(),
             url: None,
             alternatives: Vec::new(),
-            sha256: m.sha256.clone(),
-            size: m.size,
+            sha256: model.sha256.clone(),
+            size: model.size,
         }
     }
 

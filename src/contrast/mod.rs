@@ -60,11 +60,11 @@ fn span(line: &str, tok: &str) -> Span {
     (s, s + tok.len())
 }
 
-/// Whether `c` opens what follows it (a bracket or a quotation mark), so that a word
+/// Whether `character` opens what follows it (a bracket or a quotation mark), so that a word
 /// after it is written without a space.
-fn opens(c: char) -> bool {
+fn opens(character: char) -> bool {
     matches!(
-        c,
+        character,
         '(' | '[' | '{' | '„' | '‚' | '“' | '‘' | '«' | '‹' | '¿' | '¡' | '"' | '\''
     )
 }
@@ -104,15 +104,15 @@ fn without(text: &str, spans: &[Span]) -> String {
     out
 }
 
-/// `r` with the first letter of `like` upper case when `like`'s is.
-fn cased(r: &str, like: &str) -> String {
+/// `text` with the first letter of `like` upper case when `like`'s is.
+fn cased(text: &str, like: &str) -> String {
     if like.chars().next().is_some_and(char::is_uppercase) {
-        let mut c = r.chars();
+        let mut c = text.chars();
         c.next()
             .map(|f| f.to_uppercase().chain(c).collect())
             .unwrap_or_default()
     } else {
-        r.to_string()
+        text.to_string()
     }
 }
 
@@ -126,21 +126,22 @@ pub struct Reference<'a> {
     pub tags: Option<&'a [ldd_parse::Tag]>,
 }
 
-/// The replacements of the reference token `tok` (position `p`, 1-based) for a
+/// The replacements of the reference token `tok` (at `position`, 1-based) for a
 /// `replaced` variant: by its UD features when the reference was tagged (with those
 /// features), else from the word list.
 fn replacements<'c>(
     tok: &str,
-    p: u32,
-    r: &Reference,
+    position: u32,
+    reference: &Reference,
     config: &'c ContrastConfig,
     target_lang: &str,
 ) -> (Vec<&'c str>, String) {
-    match r.tags {
+    match reference.tags {
         Some(tags) => {
-            let (Some(t), Some(inventory)) =
-                (tags.get(p as usize - 1), config.pronouns.get(target_lang))
-            else {
+            let (Some(t), Some(inventory)) = (
+                tags.get(position as usize - 1),
+                config.pronouns.get(target_lang),
+            ) else {
                 return (Vec::new(), String::new());
             };
             let subs = config.by_features.replacements(tok, &t.feats, inventory);
@@ -262,15 +263,15 @@ fn swapped_variant(kind: &str, reference: &str, dep: Token, head: Token) -> Opti
     })
 }
 
-/// The variants of the reference `r` for a locus of `phenomenon`.
+/// The variants of `reference_line` for a locus of `phenomenon`.
 pub fn variants(
     phenomenon: &str,
-    r: &Reference,
+    reference_line: &Reference,
     loc: &Locus,
     config: &ContrastConfig,
     target_lang: &str,
 ) -> Vec<Variant> {
-    let (reference, toks) = (r.text, r.toks);
+    let (reference, toks) = (reference_line.text, reference_line.toks);
     let at = |p: u32| toks.get(p as usize - 1).map(|t| (span(reference, t), *t));
     // The dependent's tokens and their positions (1-based).
     let (dep, dep_at): (Vec<Token>, Vec<u32>) = loc
@@ -289,7 +290,7 @@ pub fn variants(
             "replaced" => {
                 out.extend(replaced_variants(
                     kind,
-                    r,
+                    reference_line,
                     &dep,
                     &dep_at,
                     config,
@@ -426,26 +427,26 @@ fn contrast_item(
     }
 }
 
-/// The items of every distinct locus of `l` (phenomenon, line, dependent, head; in the
+/// The items of every distinct locus of `loaded` (phenomenon, line, dependent, head; in the
 /// order of the phenomena in the manifest, then of line, dependent and head) that has
 /// variants, and the number of loci without any: loci → lines → variants → items.
 pub fn items(
-    l: &Loaded,
+    loaded: &Loaded,
     config: &ContrastConfig,
     tagger: Option<&Tagger>,
 ) -> Result<(Vec<ContrastItem>, u64)> {
-    let target_lang = l.manifest.languages.target();
+    let target_lang = loaded.manifest.languages.target();
     check_tagger(config, tagger, target_lang)?;
-    let (sets, pretokenized) = locus_sets(l)?;
+    let (sets, pretokenized) = locus_sets(loaded)?;
     let by_set: Vec<(usize, &[Locus])> = sets.iter().map(|(k, r)| (*k, r.as_slice())).collect();
-    let distinct = distinct_loci(l, &by_set);
+    let distinct = distinct_loci(loaded, &by_set);
     let mut ids: Vec<u32> = distinct
         .iter()
         .map(|d| sets[d.set].1[d.row].id as u32)
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let (sources, references) = read_lines(l, &ids)?;
+    let (sources, references) = read_lines(loaded, &ids)?;
     let line: BTreeMap<u32, (&String, &String)> = ids
         .iter()
         .copied()
@@ -454,7 +455,7 @@ pub fn items(
     let (mut items, mut skipped, mut next) = (Vec::new(), 0u64, 1u64);
     for d in distinct {
         let (unit, rows) = &sets[d.set];
-        let (loc, phenomenon) = (&rows[d.row], &l.units[*unit].set.phenomenon);
+        let (loc, phenomenon) = (&rows[d.row], &loaded.units[*unit].set.phenomenon);
         let Some((source, reference)) = line.get(&(loc.id as u32)) else {
             continue;
         };
@@ -489,8 +490,8 @@ pub fn items(
 
 /// The corpus's name: the source file's name without `.gz`, its language and its pair
 /// (`pud.de-en.de` → `pud`).
-fn corpus_name(l: &Loaded) -> String {
-    let file = l
+fn corpus_name(loaded: &Loaded) -> String {
+    let file = loaded
         .manifest
         .inputs
         .source
@@ -499,7 +500,10 @@ fn corpus_name(l: &Loaded) -> String {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let mut name = file.strip_suffix(".gz").unwrap_or(&file).to_string();
-    let (s, t) = (l.manifest.languages.source(), l.manifest.languages.target());
+    let (s, t) = (
+        loaded.manifest.languages.source(),
+        loaded.manifest.languages.target(),
+    );
     for suffix in [format!(".{s}"), format!(".{s}-{t}"), format!(".{t}-{s}")] {
         if let Some(n) = name.strip_suffix(&suffix) {
             name = n.to_string();
@@ -676,17 +680,20 @@ impl ContrastFiles {
 
 /// The files of `contrast` from its items: `(name, text)` in the order they are written.
 fn files(
-    l: &Loaded,
+    loaded: &Loaded,
     items: &[ContrastItem],
     record: &mut ContrastRecord,
 ) -> Result<Vec<(String, String)>> {
-    let (sl, tl) = (l.manifest.languages.source(), l.manifest.languages.target());
-    let pretokenized = l
+    let (sl, tl) = (
+        loaded.manifest.languages.source(),
+        loaded.manifest.languages.target(),
+    );
+    let pretokenized = loaded
         .manifest
         .reorder
         .as_ref()
         .is_some_and(|r| r.options.align.pretokenized);
-    let corpus = corpus_name(l);
+    let corpus = corpus_name(loaded);
     let langpair = format!("{sl}-{tl}");
     let mut out = ContrastFiles {
         aces_tsv: format!("{ACES_HEADER}\n"),
@@ -712,32 +719,35 @@ fn files(
     ])
 }
 
-/// `v` as one line of JSON.
-fn json<T: serde::Serialize>(v: &T) -> Result<String> {
-    serde_json::to_string(v).map_err(|e| Error::Data(e.to_string()))
+/// `value` as one line of JSON.
+fn json<T: serde::Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| Error::Data(e.to_string()))
 }
 
-/// `v` as indented JSON, with a final line break.
-fn pretty<T: serde::Serialize>(v: &T) -> Result<String> {
-    serde_json::to_string_pretty(v)
+/// `value` as indented JSON, with a final line break.
+fn pretty<T: serde::Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string_pretty(value)
         .map(|s| s + "\n")
         .map_err(|e| Error::Data(e.to_string()))
 }
 
-/// Writes the items of `l` into `o.out` (all or nothing) and returns the record.
-pub fn contrast_sets(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> {
-    let (items, skipped) = items(l, &o.config, o.tagger.as_ref())?;
-    let (sl, tl) = (l.manifest.languages.source(), l.manifest.languages.target());
+/// Writes the items of `loaded` into `options.out` (all or nothing) and returns the record.
+pub fn contrast_sets(loaded: &Loaded, options: &ContrastOptions) -> Result<ContrastRecord> {
+    let (items, skipped) = items(loaded, &options.config, options.tagger.as_ref())?;
+    let (sl, tl) = (
+        loaded.manifest.languages.source(),
+        loaded.manifest.languages.target(),
+    );
     let mut record = ContrastRecord {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
-        manifest_sha256: l.manifest_sha256.clone(),
+        manifest_sha256: loaded.manifest_sha256.clone(),
         languages: [sl.to_string(), tl.to_string()],
         items: items.len() as u64,
         variants: 0,
         per_type: BTreeMap::new(),
         per_phenomenon: BTreeMap::new(),
         skipped,
-        replaced_by: match &o.tagger {
+        replaced_by: match &options.tagger {
             Some(t) => format!("features|model:{}", t.sha),
             None => "word list".into(),
         },
@@ -745,18 +755,18 @@ pub fn contrast_sets(l: &Loaded, o: &ContrastOptions) -> Result<ContrastRecord> 
         aces_tsv_rows: 0,
         items_sha256: String::new(),
     };
-    let mut written = files(l, &items, &mut record)?;
+    let mut written = files(loaded, &items, &mut record)?;
     // `score --contrast` reads the items only if they are these.
     if let Some((_, jsonl)) = written.iter().find(|(n, _)| n == layout::CONTRAST_ITEMS) {
         record.items_sha256 = ldd_io::sha256_bytes(jsonl.as_bytes());
     }
     written.push((layout::CONTRAST_RECORD.to_string(), pretty(&record)?));
     let inputs = [
-        l.manifest_path.as_path(),
-        l.manifest.inputs.source.path.as_path(),
-        l.manifest.inputs.target.path.as_path(),
+        loaded.manifest_path.as_path(),
+        loaded.manifest.inputs.source.path.as_path(),
+        loaded.manifest.inputs.target.path.as_path(),
     ];
-    let staging = Staging::new(&o.out, &is_contrast_dir, &inputs)?;
+    let staging = Staging::new(&options.out, &is_contrast_dir, &inputs)?;
     let root = staging.path().to_path_buf();
     for (name, text) in written {
         ldd_io::write_bytes_atomic(&root.join(name), text.as_bytes())?;

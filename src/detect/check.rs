@@ -103,11 +103,11 @@ impl<'a> Keyed<'a> {
         }
     }
 
-    /// The instance `m` of this tree, with `other`'s analysis of its dependent word.
-    fn instance(&self, line: u64, m: &Match, other: &Keyed<'_>) -> Instance {
+    /// The instance `matched` of this tree, with `other`'s analysis of its dependent word.
+    fn instance(&self, line: u64, matched: &Match, other: &Keyed<'_>) -> Instance {
         let analysis = other
             .by_key
-            .get(&self.key(m.dependent))
+            .get(&self.key(matched.dependent))
             .map(|&id| Analysis {
                 word: other.info(id),
                 head: other.tree.words[id as usize - 1]
@@ -117,9 +117,9 @@ impl<'a> Keyed<'a> {
             });
         Instance {
             line,
-            dependent: self.info(m.dependent),
-            head: self.info(m.head),
-            distance: m.distance,
+            dependent: self.info(matched.dependent),
+            head: self.info(matched.head),
+            distance: matched.distance,
             other: analysis,
         }
     }
@@ -137,56 +137,67 @@ struct Tally {
 
 /// Compares the rules on the parser's trees with the reference rules on the gold trees,
 /// sentence by sentence (both files read in step, one sentence of each at a time).
-pub fn check(o: &CheckOptions, parse: &Parse<'_>) -> Result<DetectionReport> {
-    check_same_phenomena(&o.rules, &o.reference)?;
-    let (test, reference) = (o.rules.compile(), o.reference.compile());
-    let mut gold = Reader::open(&o.gold)?;
+pub fn check(options: &CheckOptions, parse: &Parse<'_>) -> Result<DetectionReport> {
+    check_same_phenomena(&options.rules, &options.reference)?;
+    let (test, reference) = (options.rules.compile(), options.reference.compile());
+    let mut gold = Reader::open(&options.gold)?;
     let mut parsed = Reader::open(parse.conllu)?;
     let (mut gb, mut pb) = (Block::default(), Block::default());
-    let mut tallies: Vec<Tally> = o.rules.phenomena.iter().map(|_| Tally::default()).collect();
-    let (first, last) = o.lines.unwrap_or((1, u64::MAX));
+    let mut tallies: Vec<Tally> = options
+        .rules
+        .phenomena
+        .iter()
+        .map(|_| Tally::default())
+        .collect();
+    let (first, last) = options.lines.unwrap_or((1, u64::MAX));
     let (mut line, mut compared) = (0u64, [0u64, 0u64]);
     let (mut gm, mut pm) = (Vec::new(), Vec::new());
     while gold.next_block(&mut gb)? {
         line += 1;
         if !parsed.next_block(&mut pb)? {
-            let why = format!("has fewer trees than {} has sentences", o.gold.display());
+            let why = format!(
+                "has fewer trees than {} has sentences",
+                options.gold.display()
+            );
             return Err(Error::input(parse.conllu, 0, why));
         }
         if line < first || line > last {
             continue;
         }
-        let g = Keyed::new(parse_block(&gb, &o.gold)?);
+        let g = Keyed::new(parse_block(&gb, &options.gold)?);
         let p = Keyed::new(parse_block(&pb, parse.conllu)?);
         same_sentence(&g.tree, &p.tree, (parse.conllu, pb.first_line), line)?;
         reference.detect(&g.tree, &mut gm);
         test.detect(&p.tree, &mut pm);
         for (k, t) in tallies.iter_mut().enumerate() {
-            let max = o.rules.max_distance;
+            let max = options.rules.max_distance;
             compare_line(line, k as u16, (&g, &gm), (&p, &pm), max, t);
         }
         compared = [if compared[0] == 0 { line } else { compared[0] }, line];
     }
     if parsed.next_block(&mut pb)? {
-        let why = format!("has more trees than {} has sentences", o.gold.display());
+        let why = format!(
+            "has more trees than {} has sentences",
+            options.gold.display()
+        );
         return Err(Error::input(parse.conllu, pb.first_line, why));
     }
-    check_range(&o.gold, o.lines, line)?;
+    check_range(&options.gold, options.lines, line)?;
     let gold_info = gold.finish()?;
     Ok(DetectionReport {
-        gold: o.gold.display().to_string(),
+        gold: options.gold.display().to_string(),
         gold_sha256: gold_info.sha256,
         model: parse.model.map(|(m, _)| m.display().to_string()),
         model_sha256: parse.model.map(|(_, sha)| sha.to_string()),
         parsed: parse.conllu.display().to_string(),
-        language: o.language.clone(),
+        language: options.language.clone(),
         lines: compared,
-        rules: o.rules.source.display().to_string(),
-        reference: o.reference.source.display().to_string(),
-        confidence: o.confidence,
-        max_distance: o.rules.max_distance,
-        phenomena: (o.rules.phenomena.iter().zip(tallies))
-            .map(|(p, t)| result(&p.name, t, o.confidence))
+        rules: options.rules.source.display().to_string(),
+        reference: options.reference.source.display().to_string(),
+        confidence: options.confidence,
+        max_distance: options.rules.max_distance,
+        phenomena: (options.rules.phenomena.iter().zip(tallies))
+            .map(|(p, t)| result(&p.name, t, options.confidence))
             .collect(),
     })
 }
@@ -235,58 +246,61 @@ fn check_same_phenomena(rules: &RuleSet, reference: &RuleSet) -> Result<()> {
     )))
 }
 
-/// A line range must lie within the file's `n` sentences.
-fn check_range(gold: &Path, lines: Option<(u64, u64)>, n: u64) -> Result<()> {
+/// A line range must lie within the file's `sentences`.
+fn check_range(gold: &Path, lines: Option<(u64, u64)>, sentences: u64) -> Result<()> {
     match lines {
-        Some((a, b)) if b > n => Err(Error::Config(format!(
-            "--lines {a}-{b}: {} has {n} sentences",
+        Some((a, b)) if b > sentences => Err(Error::Config(format!(
+            "--lines {a}-{b}: {} has {sentences} sentences",
             ldd_io::error::shown(gold)
         ))),
         _ => Ok(()),
     }
 }
 
-/// The instances of phenomenon `k` in one sentence's two trees, tallied into `t`.
+/// The instances of `phenomenon` in one sentence's two trees, tallied into `tally`.
 fn compare_line(
     line: u64,
-    k: u16,
-    (g, gm): (&Keyed<'_>, &[Match]),
-    (p, pm): (&Keyed<'_>, &[Match]),
+    phenomenon: u16,
+    (gold_tree, gold_matches): (&Keyed<'_>, &[Match]),
+    (found_tree, found_matches): (&Keyed<'_>, &[Match]),
     max: u32,
-    t: &mut Tally,
+    tally: &mut Tally,
 ) {
     let of = |x: &Keyed<'_>, ms: &[Match]| -> Vec<(Key, Key, Match)> {
         ms.iter()
-            .filter(|m| m.phenomenon == k)
+            .filter(|m| m.phenomenon == phenomenon)
             .map(|m| (x.key(m.dependent), x.key(m.head), *m))
             .collect()
     };
-    let (gold, found) = (of(g, gm), of(p, pm));
+    let (gold, found) = (of(gold_tree, gold_matches), of(found_tree, found_matches));
     let mut correct = 0u32;
     for (dk, hk, m) in &gold {
         match found.iter().find(|(d, h, _)| d == dk && h == hk) {
             Some((_, _, f)) => {
                 correct += 1;
                 let same = m.distance == f.distance || (m.distance > max && f.distance > max);
-                t.bucket_right += u64::from(same);
+                tally.bucket_right += u64::from(same);
             }
-            None => t.misses.push(g.instance(line, m, p)),
+            None => tally.misses.push(gold_tree.instance(line, m, found_tree)),
         }
     }
     for (dk, hk, m) in &found {
         if !gold.iter().any(|(d, h, _)| d == dk && h == hk) {
-            t.false_hits.push(p.instance(line, m, g));
+            tally
+                .false_hits
+                .push(found_tree.instance(line, m, gold_tree));
         }
     }
-    t.per_line
+    tally
+        .per_line
         .push([gold.len() as u32, found.len() as u32, correct]);
 }
 
-/// A proportion with its Wilson interval (undefined when `n` is 0).
-fn proportion(k: u64, n: u64, confidence: f64) -> Estimate {
-    let ci = wilson(k, n, confidence);
+/// A proportion with its Wilson interval (undefined when `total` is 0).
+fn proportion(hits: u64, total: u64, confidence: f64) -> Estimate {
+    let ci = wilson(hits, total, confidence);
     Estimate {
-        value: (n > 0).then(|| k as f64 / n as f64),
+        value: (total > 0).then(|| hits as f64 / total as f64),
         low: ci.map(|c| c.0),
         high: ci.map(|c| c.1),
     }
@@ -304,8 +318,8 @@ fn sum<'a>(rows: impl Iterator<Item = &'a [u32; 3]>) -> [u64; 3] {
 }
 
 /// F1 of summed (gold, found, correct), undefined when both are empty.
-fn f1(s: [u64; 3]) -> Option<f64> {
-    (s[0] + s[1] > 0).then(|| 2.0 * s[2] as f64 / (s[0] + s[1]) as f64)
+fn f1(sums: [u64; 3]) -> Option<f64> {
+    (sums[0] + sums[1] > 0).then(|| 2.0 * sums[2] as f64 / (sums[0] + sums[1]) as f64)
 }
 
 /// F1 with its percentile bootstrap interval: [`BOOTSTRAP`] resamples of the sentences,
@@ -336,8 +350,8 @@ fn f1_estimate(per_line: &[[u32; 3]], confidence: f64) -> Estimate {
 }
 
 /// The result of one phenomenon's tally.
-fn result(name: &str, t: Tally, confidence: f64) -> PhenomenonResult {
-    let [gold, found, correct] = sum(t.per_line.iter());
+fn result(name: &str, tally: Tally, confidence: f64) -> PhenomenonResult {
+    let [gold, found, correct] = sum(tally.per_line.iter());
     PhenomenonResult {
         name: name.to_string(),
         gold,
@@ -345,9 +359,9 @@ fn result(name: &str, t: Tally, confidence: f64) -> PhenomenonResult {
         correct,
         precision: proportion(correct, found, confidence),
         recall: proportion(correct, gold, confidence),
-        f1: f1_estimate(&t.per_line, confidence),
-        bucket_right: t.bucket_right,
-        misses: t.misses,
-        false_hits: t.false_hits,
+        f1: f1_estimate(&tally.per_line, confidence),
+        bucket_right: tally.bucket_right,
+        misses: tally.misses,
+        false_hits: tally.false_hits,
     }
 }

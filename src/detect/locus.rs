@@ -23,28 +23,28 @@ pub struct AlignedLine<'a> {
 }
 
 impl<'a> AlignedLine<'a> {
-    /// Line `k` of `pairs` with its alignment and confidences.
+    /// Line `line` of `pairs` with its alignment and confidences.
     pub fn new(
         pairs: &'a Corpus,
-        k: usize,
+        line: usize,
         alignments: &'a [Alignment],
         posteriors: Option<&'a [Vec<f64>]>,
     ) -> Option<AlignedLine<'a>> {
         Some(AlignedLine {
-            links: alignments.get(k)?,
-            conf: posteriors.and_then(|p| p.get(k)).map(Vec::as_slice),
-            source: pairs.src_tokens(k),
-            target: pairs.tgt_tokens(k),
+            links: alignments.get(line)?,
+            conf: posteriors.and_then(|p| p.get(line)).map(Vec::as_slice),
+            source: pairs.src_tokens(line),
+            target: pairs.tgt_tokens(line),
         })
     }
 
-    /// The reference token of link number `n`.
-    fn token(&self, n: usize) -> RefToken {
-        let (_, j) = self.links[n];
+    /// The reference token of link number `link`.
+    fn token(&self, link: usize) -> RefToken {
+        let (_, j) = self.links[link];
         RefToken {
             position: j as u32 + 1,
             form: self.target.get(j).copied().unwrap_or_default().to_string(),
-            conf: self.conf.and_then(|c| c.get(n)).copied(),
+            conf: self.conf.and_then(|c| c.get(link)).copied(),
         }
     }
 
@@ -71,11 +71,11 @@ impl<'a> AlignedLine<'a> {
     }
 }
 
-/// The loci of lexical matches `q` on line `id` with source words `forms` (UD words, in
+/// The loci of lexical matches `matches` on line `id` with source words `forms` (UD words, in
 /// order), in marking order; with `aligned`, each with its reference tokens.
 pub fn lexical(
     id: u64,
-    q: &[&Match],
+    matches: &[&Match],
     forms: &[String],
     aligned: Option<&AlignedLine>,
 ) -> Vec<Locus> {
@@ -87,11 +87,12 @@ pub fn lexical(
             .cloned()
             .unwrap_or_default(),
     };
-    q.iter()
+    matches
+        .iter()
         .enumerate()
         .map(|(n, m)| Locus {
             id,
-            n: n as u32 + 1,
+            number: n as u32 + 1,
             distance: m.distance,
             dep: word(m.dependent),
             head: Some(word(m.head)),
@@ -105,23 +106,23 @@ pub fn lexical(
 
 /// The locus of a reorder set's line `id`: the marked `links` (one or two), `distance`
 /// the line's measure in words.
-pub fn reorder(id: u64, distance: u32, links: &[Link], a: &AlignedLine) -> Vec<Locus> {
+pub fn reorder(id: u64, distance: u32, links: &[Link], line: &AlignedLine) -> Vec<Locus> {
     let Some(&first) = links.first() else {
         return Vec::new();
     };
     let word = |(i, _): Link| Word {
         id: i as u32 + 1,
-        form: a.source.get(i).copied().unwrap_or_default().to_string(),
+        form: line.source.get(i).copied().unwrap_or_default().to_string(),
     };
     let second = links.get(1).copied();
     vec![Locus {
         id,
-        n: 1,
+        number: 1,
         distance,
         dep: word(first),
         head: second.map(word),
-        ref_dep: a.linked(first),
-        ref_head: second.map(|l| a.linked(l)).unwrap_or_default(),
+        ref_dep: line.linked(first),
+        ref_head: second.map(|l| line.linked(l)).unwrap_or_default(),
     }]
 }
 

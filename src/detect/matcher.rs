@@ -63,107 +63,113 @@ impl RuleSet {
 }
 
 impl CompiledCondition {
-    fn new(c: &Condition) -> Self {
+    fn new(condition: &Condition) -> Self {
         let set = |v: &[String]| v.iter().cloned().collect();
         CompiledCondition {
-            lemma: set(&c.lemma),
-            not_lemma: set(&c.not_lemma),
-            form: set(&c.form),
-            not_form: set(&c.not_form),
-            cond: c.clone(),
+            lemma: set(&condition.lemma),
+            not_lemma: set(&condition.not_lemma),
+            form: set(&condition.form),
+            not_form: set(&condition.not_form),
+            cond: condition.clone(),
         }
     }
 
-    /// Whether word `id` of `s` meets the condition.
-    fn matches(&self, s: &Sentence<'_>, id: u32) -> bool {
-        s.word(id)
-            .is_some_and(|w| self.matches_word(w, || capitalized(s, id)))
+    /// Whether word `id` of `sentence` meets the condition.
+    fn matches(&self, sentence: &Sentence<'_>, id: u32) -> bool {
+        sentence
+            .word(id)
+            .is_some_and(|w| self.matches_word(w, || capitalized(sentence, id)))
     }
 
-    fn matches_word(&self, w: &Word<'_>, capitalized: impl Fn() -> bool) -> bool {
+    fn matches_word(&self, word: &Word<'_>, capitalized: impl Fn() -> bool) -> bool {
         let c = &self.cond;
-        (c.deprel.is_empty() || c.deprel.iter().any(|p| deprel_matches(p, w.deprel)))
-            && !c.not_deprel.iter().any(|p| deprel_matches(p, w.deprel))
-            && (c.upos.is_empty() || c.upos.iter().any(|u| u == w.upos))
-            && !c.not_upos.iter().any(|u| u == w.upos)
-            && (c.xpos.is_empty() || c.xpos.iter().any(|x| x == w.xpos))
-            && !c.not_xpos.iter().any(|x| x == w.xpos)
-            && c.feats.iter().all(|f| w.has_feat(f))
-            && !c.not_feats.iter().any(|f| w.has_feat(f))
-            && (self.lemma.is_empty() || self.lemma.contains(w.lemma))
-            && !self.not_lemma.contains(w.lemma)
-            && (self.form.is_empty() || self.form.contains(w.form))
-            && !self.not_form.contains(w.form)
+        (c.deprel.is_empty() || c.deprel.iter().any(|p| deprel_matches(p, word.deprel)))
+            && !c.not_deprel.iter().any(|p| deprel_matches(p, word.deprel))
+            && (c.upos.is_empty() || c.upos.iter().any(|u| u == word.upos))
+            && !c.not_upos.iter().any(|u| u == word.upos)
+            && (c.xpos.is_empty() || c.xpos.iter().any(|x| x == word.xpos))
+            && !c.not_xpos.iter().any(|x| x == word.xpos)
+            && c.feats.iter().all(|f| word.has_feat(f))
+            && !c.not_feats.iter().any(|f| word.has_feat(f))
+            && (self.lemma.is_empty() || self.lemma.contains(word.lemma))
+            && !self.not_lemma.contains(word.lemma)
+            && (self.form.is_empty() || self.form.contains(word.form))
+            && !self.not_form.contains(word.form)
             && c.capitalized.is_none_or(|want| capitalized() == want)
     }
 }
 
-/// Whether word `id` of `s` is capitalized inside its sentence: its form begins with an
+/// Whether word `id` of `sentence` is capitalized inside its sentence: its form begins with an
 /// upper-case letter and a word other than punctuation comes before it.
-fn capitalized(s: &Sentence<'_>, id: u32) -> bool {
-    let upper = s
+fn capitalized(sentence: &Sentence<'_>, id: u32) -> bool {
+    let upper = sentence
         .word(id)
         .and_then(|w| w.form.chars().next())
         .is_some_and(char::is_uppercase);
-    upper && s.words[..id as usize - 1].iter().any(|w| w.upos != "PUNCT")
+    upper
+        && sentence.words[..id as usize - 1]
+            .iter()
+            .any(|w| w.upos != "PUNCT")
 }
 
 impl CompiledRepair {
-    fn new(r: &Repair) -> Self {
+    fn new(repair: &Repair) -> Self {
         CompiledRepair {
-            search: r.search,
-            stop: r.stop.as_ref().map(CompiledCondition::new),
-            from: CompiledCondition::new(&r.from),
-            nearest: r.nearest,
+            search: repair.search,
+            stop: repair.stop.as_ref().map(CompiledCondition::new),
+            from: CompiledCondition::new(&repair.from),
+            nearest: repair.nearest,
         }
     }
 }
 
 impl CompiledPattern {
-    fn new(p: &Pattern) -> Self {
+    fn new(pattern: &Pattern) -> Self {
         CompiledPattern {
-            order: p.order,
-            dependent: CompiledCondition::new(&p.dependent),
-            head: CompiledCondition::new(&p.head),
-            repair: p.repair.as_ref().map(CompiledRepair::new),
+            order: pattern.order,
+            dependent: CompiledCondition::new(&pattern.dependent),
+            head: CompiledCondition::new(&pattern.head),
+            repair: pattern.repair.as_ref().map(CompiledRepair::new),
         }
     }
 
-    /// Whether word `j` can be the head of dependent `dep`: the head condition and the order.
-    fn fits(&self, s: &Sentence<'_>, dep: u32, j: u32) -> bool {
+    /// Whether word `head` can be the head of dependent `dep`: the head condition and the order.
+    fn fits(&self, sentence: &Sentence<'_>, dep: u32, head: u32) -> bool {
         let order = match self.order {
             Order::Any => true,
-            Order::DependentFirst => dep < j,
-            Order::HeadFirst => j < dep,
+            Order::DependentFirst => dep < head,
+            Order::HeadFirst => head < dep,
         };
-        order && j != dep && self.head.matches(s, j)
+        order && head != dep && self.head.matches(sentence, head)
     }
 
-    /// The head this pattern gives dependent `dep`, whose parser head is `h`:
-    /// - `h` when it fits and there is no repair;
-    /// - with a repair, when `h` fits: `h`, or with `nearest`, the first fitting word met
-    ///   walking from the dependent towards `h` before a stop word;
-    /// - with a repair, when `h` does not fit but meets `from`: the first fitting word met
-    ///   walking from the dependent to the repair's side, before a stop word;
+    /// The head this pattern gives dependent `dep`, whose parser head is `parser_head`:
+    /// - `parser_head` when it fits and there is no repair;
+    /// - with a repair, when `parser_head` fits: `parser_head`, or with `nearest`, the first
+    ///   fitting word met walking from the dependent towards `parser_head` before a stop word;
+    /// - with a repair, when `parser_head` does not fit but meets `from`: the first fitting
+    ///   word met walking from the dependent to the repair's side, before a stop word;
     /// - else none.
-    fn head_of(&self, s: &Sentence<'_>, dep: u32, h: u32) -> Option<u32> {
-        let fits = self.fits(s, dep, h);
+    fn head_of(&self, sentence: &Sentence<'_>, dep: u32, parser_head: u32) -> Option<u32> {
+        let fits = self.fits(sentence, dep, parser_head);
         let Some(r) = &self.repair else {
-            return fits.then_some(h);
+            return fits.then_some(parser_head);
         };
         if fits {
-            let towards = if h < dep {
+            let towards = if parser_head < dep {
                 Search::Before
             } else {
                 Search::After
             };
-            let closer = r.nearest.then(|| self.walk(s, dep, towards, Some(h), r));
-            return Some(closer.flatten().unwrap_or(h));
+            let closer = r
+                .nearest
+                .then(|| self.walk(sentence, dep, towards, Some(parser_head), r));
+            return Some(closer.flatten().unwrap_or(parser_head));
         }
-        if !r.from.matches(s, h) {
+        if !r.from.matches(sentence, parser_head) {
             return None;
         }
-        self.walk(s, dep, r.search, None, r)
+        self.walk(sentence, dep, r.search, None, r)
     }
 
     /// Walks from `dep` to the `side`, up to `until` (not included) or the sentence's edge:
@@ -171,13 +177,13 @@ impl CompiledPattern {
     /// first.
     fn walk(
         &self,
-        s: &Sentence<'_>,
+        sentence: &Sentence<'_>,
         dep: u32,
         side: Search,
         until: Option<u32>,
-        r: &CompiledRepair,
+        repair: &CompiledRepair,
     ) -> Option<u32> {
-        let n = s.len() as u32;
+        let n = sentence.len() as u32;
         let mut j = dep;
         loop {
             j = match side {
@@ -188,11 +194,11 @@ impl CompiledPattern {
             if Some(j) == until {
                 return None;
             }
-            if self.fits(s, dep, j) {
+            if self.fits(sentence, dep, j) {
                 return Some(j);
             }
-            let stop = r.stop.as_ref();
-            if stop.is_some_and(|c| c.matches(s, j)) {
+            let stop = repair.stop.as_ref();
+            if stop.is_some_and(|c| c.matches(sentence, j)) {
                 return None;
             }
         }

@@ -101,28 +101,36 @@ impl Measure {
         }
     }
 
-    /// Whether the measures of a pair reach `k` (at least `k`; undefined never reaches).
-    pub fn reaches(self, r: &Reordering, k: u32) -> bool {
+    /// Whether the measures of a pair reach `threshold` (at least it; undefined never reaches).
+    pub fn reaches(self, reordering: &Reordering, threshold: u32) -> bool {
         match self {
-            Measure::Position => r.position.is_some_and(|h| h.distance >= k as usize),
-            Measure::Crossing => r.crossing.is_some_and(|c| c.distance >= k as usize),
-            Measure::Kendall => r.kendall.is_some_and(|x| x.at_least_percent(k)),
-            Measure::Fuzzy => r.fuzzy.is_some_and(|x| x.at_least_percent(k)),
+            Measure::Position => reordering
+                .position
+                .is_some_and(|h| h.distance >= threshold as usize),
+            Measure::Crossing => reordering
+                .crossing
+                .is_some_and(|c| c.distance >= threshold as usize),
+            Measure::Kendall => reordering
+                .kendall
+                .is_some_and(|x| x.at_least_percent(threshold)),
+            Measure::Fuzzy => reordering
+                .fuzzy
+                .is_some_and(|x| x.at_least_percent(threshold)),
         }
     }
 }
 
 impl fmt::Display for Measure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.name())
     }
 }
 
 impl FromStr for Measure {
     type Err = String;
 
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        crate::align::by_name(&Measure::ALL, Measure::name, s)
+    fn from_str(name: &str) -> std::result::Result<Self, String> {
+        crate::align::by_name(&Measure::ALL, Measure::name, name)
     }
 }
 
@@ -176,21 +184,23 @@ impl ReorderOptions {
         b
     }
 
-    /// For each threshold of `thresholds`, whether a line with measures `r` belongs to its
+    /// For each threshold of `thresholds`, whether a line with measures `reordering` belongs to its
     /// set (`None`: a line that belongs to none, e.g. an empty one).
-    pub fn membership(&self, r: Option<&Reordering>, thresholds: &[u32]) -> Vec<bool> {
+    pub fn membership(&self, reordering: Option<&Reordering>, thresholds: &[u32]) -> Vec<bool> {
         thresholds
             .iter()
-            .map(|&b| r.is_some_and(|r| self.qualifies(r, b)))
+            .map(|&b| reordering.is_some_and(|r| self.qualifies(r, b)))
             .collect()
     }
 
-    /// Whether a line with measures `r` belongs to the set `geK` (`k`).
-    pub fn qualifies(&self, r: &Reordering, k: u32) -> bool {
+    /// Whether a line with measures `reordering` belongs to the set `geK` (`threshold`).
+    pub fn qualifies(&self, reordering: &Reordering, threshold: u32) -> bool {
         if self.paper_compat {
-            r.position.is_some_and(|h| h.distance > k as usize)
+            reordering
+                .position
+                .is_some_and(|h| h.distance > threshold as usize)
         } else {
-            self.measure.reaches(r, k)
+            self.measure.reaches(reordering, threshold)
         }
     }
 
@@ -198,13 +208,13 @@ impl ReorderOptions {
     /// `position`, the two crossing links for the other measures (the pair that produced
     /// `crossing`; `kendall` and `fuzzy` have no single pair, and a pair with a positive
     /// value always has a crossing).
-    pub fn marked_links(&self, r: &Reordering) -> Vec<Link> {
+    pub fn marked_links(&self, reordering: &Reordering) -> Vec<Link> {
         match self.measure {
-            Measure::Position => r
+            Measure::Position => reordering
                 .position
                 .map(|h| vec![(h.src_index, h.tgt_index)])
                 .unwrap_or_default(),
-            _ => r
+            _ => reordering
                 .crossing
                 .and_then(|c| c.links)
                 .map(|(a, b)| vec![a, b])
@@ -214,10 +224,10 @@ impl ReorderOptions {
 
     /// The distance of a reorder set line's locus, in words: the largest position
     /// difference for `position`, the crossing's distance for the other measures.
-    pub fn locus_distance(&self, r: &Reordering) -> u32 {
+    pub fn locus_distance(&self, reordering: &Reordering) -> u32 {
         match self.measure {
-            Measure::Position => r.position.map_or(0, |h| h.distance as u32),
-            _ => r.crossing.map_or(0, |c| c.distance as u32),
+            Measure::Position => reordering.position.map_or(0, |h| h.distance as u32),
+            _ => reordering.crossing.map_or(0, |c| c.distance as u32),
         }
     }
 
@@ -260,8 +270,8 @@ impl ReorderOptions {
 }
 
 impl From<Measure> for options::Measure {
-    fn from(m: Measure) -> Self {
-        match m {
+    fn from(measure: Measure) -> Self {
+        match measure {
             Measure::Position => options::Measure::Position,
             Measure::Crossing => options::Measure::Crossing,
             Measure::Kendall => options::Measure::Kendall,
@@ -271,8 +281,8 @@ impl From<Measure> for options::Measure {
 }
 
 impl From<options::Measure> for Measure {
-    fn from(m: options::Measure) -> Self {
-        match m {
+    fn from(record: options::Measure) -> Self {
+        match record {
             options::Measure::Position => Measure::Position,
             options::Measure::Crossing => Measure::Crossing,
             options::Measure::Kendall => Measure::Kendall,
@@ -282,25 +292,25 @@ impl From<options::Measure> for Measure {
 }
 
 impl From<&ReorderOptions> for options::Reorder {
-    fn from(o: &ReorderOptions) -> Self {
+    fn from(reorder: &ReorderOptions) -> Self {
         options::Reorder {
-            measure: o.measure.into(),
-            paper_compat: o.paper_compat,
-            buckets: o.buckets.clone(),
-            align: (&o.align).into(),
-            alignments: o.alignments.clone(),
+            measure: reorder.measure.into(),
+            paper_compat: reorder.paper_compat,
+            buckets: reorder.buckets.clone(),
+            align: (&reorder.align).into(),
+            alignments: reorder.alignments.clone(),
         }
     }
 }
 
 impl From<&options::Reorder> for ReorderOptions {
-    fn from(o: &options::Reorder) -> Self {
+    fn from(record: &options::Reorder) -> Self {
         ReorderOptions {
-            measure: o.measure.into(),
-            paper_compat: o.paper_compat,
-            buckets: o.buckets.clone(),
-            align: (&o.align).into(),
-            alignments: o.alignments.clone(),
+            measure: record.measure.into(),
+            paper_compat: record.paper_compat,
+            buckets: record.buckets.clone(),
+            align: (&record.align).into(),
+            alignments: record.alignments.clone(),
             trained: None,
             cache: None,
         }
@@ -330,12 +340,12 @@ pub fn check_shard_reorder(shard: Shard, reorder: Option<&ReorderOptions>) -> Re
 pub type AlignedPairs = (Aligned, Option<Arc<Obtained>>);
 
 /// Aligns the lines read from `corpus` (`pairs[k]` = tokens of its k-th line read) in
-/// `langs` with the aligner `r` holds (`run`'s), or one obtained here (loaded, from the
+/// `langs` with the aligner `reorder` holds (`run`'s), or one obtained here (loaded, from the
 /// aligner cache, or trained on the corpus and the training files), which it also returns;
 /// or reads their alignments (`--alignments`, of the whole corpus).
 pub fn align_pairs(
     pairs: &Corpus,
-    r: &ReorderOptions,
+    reorder: &ReorderOptions,
     corpus: &CorpusFiles,
     langs: (&str, &str),
 ) -> Result<AlignedPairs> {
@@ -345,7 +355,7 @@ pub fn align_pairs(
         trained_pairs: 0,
         too_long: 0,
     };
-    Ok(match &r.alignments {
+    Ok(match &reorder.alignments {
         Some(path) => match &corpus.shard {
             Some(s) => (
                 read(align::read_alignments_of(
@@ -363,7 +373,7 @@ pub fn align_pairs(
                 source: &corpus.source,
                 target: &corpus.target,
             };
-            let aligner = match &r.trained {
+            let aligner = match &reorder.trained {
                 Some(a) => a.clone(),
                 None => {
                     let corpus = OwnCorpus {
@@ -371,11 +381,22 @@ pub fn align_pairs(
                         sides: own,
                         conllu: &corpus.conllu,
                     };
-                    let cache = r.cache.as_deref();
-                    Arc::new(align::cache::obtain(&r.align, langs, Some(corpus), cache)?)
+                    let cache = reorder.cache.as_deref();
+                    Arc::new(align::cache::obtain(
+                        &reorder.align,
+                        langs,
+                        Some(corpus),
+                        cache,
+                    )?)
                 }
             };
-            let aligned = align::align(pairs, &r.align, langs, Some(own), Some(&aligner.trained))?;
+            let aligned = align::align(
+                pairs,
+                &reorder.align,
+                langs,
+                Some(own),
+                Some(&aligner.trained),
+            )?;
             (aligned, Some(aligner))
         }
     })

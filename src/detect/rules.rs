@@ -270,118 +270,122 @@ pub struct RuleSet {
 }
 
 impl From<&RuleSet> for options::Rules {
-    fn from(r: &RuleSet) -> Self {
+    fn from(rules: &RuleSet) -> Self {
         options::Rules {
-            source: r.source.clone(),
-            max_distance: r.max_distance,
-            phenomena: r.phenomena.iter().map(options::Phenomenon::from).collect(),
+            source: rules.source.clone(),
+            max_distance: rules.max_distance,
+            phenomena: rules
+                .phenomena
+                .iter()
+                .map(options::Phenomenon::from)
+                .collect(),
         }
     }
 }
 
 impl From<&options::Rules> for RuleSet {
-    fn from(r: &options::Rules) -> Self {
+    fn from(record: &options::Rules) -> Self {
         RuleSet {
-            source: r.source.clone(),
-            max_distance: r.max_distance,
-            phenomena: r.phenomena.iter().map(Phenomenon::from).collect(),
+            source: record.source.clone(),
+            max_distance: record.max_distance,
+            phenomena: record.phenomena.iter().map(Phenomenon::from).collect(),
         }
     }
 }
 
 impl From<&Phenomenon> for options::Phenomenon {
-    fn from(p: &Phenomenon) -> Self {
+    fn from(phenomenon: &Phenomenon) -> Self {
         // The first pattern in the fields of the paper's one-pattern record, the rest after.
-        let first = &p.patterns[0];
+        let first = &phenomenon.patterns[0];
         options::Phenomenon {
-            name: p.name.clone(),
-            description: p.description.clone(),
-            languages: p.languages.clone(),
+            name: phenomenon.name.clone(),
+            description: phenomenon.description.clone(),
+            languages: phenomenon.languages.clone(),
             order: first.order.into(),
             dependent: (&first.dependent).into(),
             head: (&first.head).into(),
             pattern_languages: first.languages.clone(),
             repair: first.repair.as_ref().map(Into::into),
-            patterns: p.patterns[1..].iter().map(Into::into).collect(),
+            patterns: phenomenon.patterns[1..].iter().map(Into::into).collect(),
         }
     }
 }
 
 impl From<&options::Phenomenon> for Phenomenon {
-    fn from(p: &options::Phenomenon) -> Self {
+    fn from(record: &options::Phenomenon) -> Self {
         let first = Pattern {
-            languages: p.pattern_languages.clone(),
-            order: p.order.into(),
-            dependent: (&p.dependent).into(),
-            head: (&p.head).into(),
-            repair: p.repair.as_ref().map(Into::into),
+            languages: record.pattern_languages.clone(),
+            order: record.order.into(),
+            dependent: (&record.dependent).into(),
+            head: (&record.head).into(),
+            repair: record.repair.as_ref().map(Into::into),
         };
         Phenomenon {
-            name: p.name.clone(),
-            description: p.description.clone(),
-            languages: p.languages.clone(),
+            name: record.name.clone(),
+            description: record.description.clone(),
+            languages: record.languages.clone(),
             patterns: std::iter::once(first)
-                .chain(p.patterns.iter().map(Into::into))
+                .chain(record.patterns.iter().map(Into::into))
                 .collect(),
         }
     }
 }
 
 impl From<&Pattern> for options::Pattern {
-    fn from(p: &Pattern) -> Self {
+    fn from(pattern: &Pattern) -> Self {
         options::Pattern {
-            languages: p.languages.clone(),
-            order: p.order.into(),
-            dependent: (&p.dependent).into(),
-            head: (&p.head).into(),
-            repair: p.repair.as_ref().map(Into::into),
+            languages: pattern.languages.clone(),
+            order: pattern.order.into(),
+            dependent: (&pattern.dependent).into(),
+            head: (&pattern.head).into(),
+            repair: pattern.repair.as_ref().map(Into::into),
         }
     }
 }
 
 impl From<&options::Pattern> for Pattern {
-    fn from(p: &options::Pattern) -> Self {
+    fn from(record: &options::Pattern) -> Self {
         Pattern {
-            languages: p.languages.clone(),
-            order: p.order.into(),
-            dependent: (&p.dependent).into(),
-            head: (&p.head).into(),
-            repair: p.repair.as_ref().map(Into::into),
+            languages: record.languages.clone(),
+            order: record.order.into(),
+            dependent: (&record.dependent).into(),
+            head: (&record.head).into(),
+            repair: record.repair.as_ref().map(Into::into),
         }
     }
 }
 
 impl From<&Repair> for options::Repair {
-    fn from(r: &Repair) -> Self {
+    fn from(repair: &Repair) -> Self {
         options::Repair {
-            search: match r.search {
+            search: match repair.search {
                 Search::Before => options::Search::Before,
                 Search::After => options::Search::After,
             },
-            stop: r.stop.as_ref().map(Into::into),
-            from: (&r.from).into(),
-            nearest: r.nearest,
+            stop: repair.stop.as_ref().map(Into::into),
+            from: (&repair.from).into(),
+            nearest: repair.nearest,
         }
     }
 }
 
 impl From<&options::Repair> for Repair {
-    fn from(r: &options::Repair) -> Self {
+    fn from(record: &options::Repair) -> Self {
         Repair {
-            search: match r.search {
+            search: match record.search {
                 options::Search::Before => Search::Before,
                 options::Search::After => Search::After,
             },
-            stop: r.stop.as_ref().map(Into::into),
-            from: (&r.from).into(),
-            nearest: r.nearest,
+            stop: record.stop.as_ref().map(Into::into),
+            from: (&record.from).into(),
+            nearest: record.nearest,
         }
     }
 }
 
 impl From<Order> for options::Order {
-    fn from(o: Order) -> Self {
-        match o {
+    fn from(order: Order) -> Self {
+        match order {
             Order::Any => options::Order::Any,
             Order::DependentFirst => options::Order::DependentFirst,
             Order::HeadFirst => options::Order::HeadFirst,
@@ -390,8 +394,8 @@ impl From<Order> for options::Order {
 }
 
 impl From<options::Order> for Order {
-    fn from(o: options::Order) -> Self {
-        match o {
+    fn from(record: options::Order) -> Self {
+        match record {
             options::Order::Any => Order::Any,
             options::Order::DependentFirst => Order::DependentFirst,
             options::Order::HeadFirst => Order::HeadFirst,
@@ -400,7 +404,7 @@ impl From<options::Order> for Order {
 }
 
 impl From<&Condition> for options::Condition {
-    fn from(c: &Condition) -> Self {
+    fn from(condition: &Condition) -> Self {
         let Condition {
             deprel,
             not_deprel,
@@ -415,7 +419,7 @@ impl From<&Condition> for options::Condition {
             form,
             not_form,
             capitalized,
-        } = c.clone();
+        } = condition.clone();
         options::Condition {
             deprel,
             not_deprel,
@@ -435,7 +439,7 @@ impl From<&Condition> for options::Condition {
 }
 
 impl From<&options::Condition> for Condition {
-    fn from(c: &options::Condition) -> Self {
+    fn from(record: &options::Condition) -> Self {
         let options::Condition {
             deprel,
             not_deprel,
@@ -450,7 +454,7 @@ impl From<&options::Condition> for Condition {
             form,
             not_form,
             capitalized,
-        } = c.clone();
+        } = record.clone();
         Condition {
             deprel,
             not_deprel,
@@ -497,58 +501,60 @@ struct Ctx<'a> {
 }
 
 /// A relation name of UD (`obl`, `compound:prt`).
-fn check_deprel(s: &str) -> std::result::Result<(), String> {
-    if !s.is_empty()
-        && s.split(':')
+fn check_deprel(deprel: &str) -> std::result::Result<(), String> {
+    if !deprel.is_empty()
+        && deprel
+            .split(':')
             .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
     {
         Ok(())
     } else {
         Err(format!(
-            "`{s}` is not a UD relation (e.g. `obl`, `compound:prt`)"
+            "`{deprel}` is not a UD relation (e.g. `obl`, `compound:prt`)"
         ))
     }
 }
 
 /// One of the 17 universal POS tags.
-fn check_upos(s: &str) -> std::result::Result<(), String> {
-    if UPOS_TAGS.contains(&s) {
+fn check_upos(upos: &str) -> std::result::Result<(), String> {
+    if UPOS_TAGS.contains(&upos) {
         Ok(())
     } else {
         Err(format!(
-            "`{s}` is not a universal POS tag ({})",
+            "`{upos}` is not a universal POS tag ({})",
             UPOS_TAGS.join(" ")
         ))
     }
 }
 
 /// One `Key=Value` feature.
-fn check_feat(s: &str) -> std::result::Result<(), String> {
-    match s.split_once('=') {
-        Some((k, v)) if !k.is_empty() && !v.is_empty() && !s.contains('|') => Ok(()),
-        _ => Err(format!("`{s}` is not a single `Key=Value` feature")),
+fn check_feat(feat: &str) -> std::result::Result<(), String> {
+    match feat.split_once('=') {
+        Some((k, v)) if !k.is_empty() && !v.is_empty() && !feat.contains('|') => Ok(()),
+        _ => Err(format!("`{feat}` is not a single `Key=Value` feature")),
     }
 }
 
 /// A non-empty word without spaces (lemmas, forms, XPOS tags).
-fn check_word(s: &str) -> std::result::Result<(), String> {
-    if s.is_empty() || s.contains(char::is_whitespace) {
-        Err(format!("`{s}` must be a non-empty word without spaces"))
+fn check_word(word: &str) -> std::result::Result<(), String> {
+    if word.is_empty() || word.contains(char::is_whitespace) {
+        Err(format!("`{word}` must be a non-empty word without spaces"))
     } else {
         Ok(())
     }
 }
 
 /// A language code, or `*` for every language.
-fn check_language(s: &str) -> std::result::Result<(), String> {
-    if s == "*"
-        || (!s.is_empty()
-            && s.chars()
+fn check_language(language: &str) -> std::result::Result<(), String> {
+    if language == "*"
+        || (!language.is_empty()
+            && language
+                .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
     {
         Ok(())
     } else {
-        Err(format!("`{s}` is not a language code"))
+        Err(format!("`{language}` is not a language code"))
     }
 }
 
@@ -582,40 +588,46 @@ impl Ctx<'_> {
             .collect()
     }
 
-    fn condition(&self, side: &str, c: ConditionToml) -> Result<Condition> {
+    fn condition(&self, side: &str, table: ConditionToml) -> Result<Condition> {
         let k = |name: &str| format!("{side}.{name}");
         Ok(Condition {
-            deprel: self.list(&k("deprel"), c.deprel, check_deprel)?,
-            not_deprel: self.list(&k("not_deprel"), c.not_deprel, check_deprel)?,
-            upos: self.list(&k("upos"), c.upos, check_upos)?,
-            not_upos: self.list(&k("not_upos"), c.not_upos, check_upos)?,
-            xpos: self.list(&k("xpos"), c.xpos, check_word)?,
-            not_xpos: self.list(&k("not_xpos"), c.not_xpos, check_word)?,
-            feats: self.list(&k("feats"), c.feats, check_feat)?,
-            not_feats: self.list(&k("not_feats"), c.not_feats, check_feat)?,
-            lemma: self.list(&k("lemma"), c.lemma, check_word)?,
-            not_lemma: self.list(&k("not_lemma"), c.not_lemma, check_word)?,
-            form: self.list(&k("form"), c.form, check_word)?,
-            not_form: self.list(&k("not_form"), c.not_form, check_word)?,
-            capitalized: c.capitalized,
+            deprel: self.list(&k("deprel"), table.deprel, check_deprel)?,
+            not_deprel: self.list(&k("not_deprel"), table.not_deprel, check_deprel)?,
+            upos: self.list(&k("upos"), table.upos, check_upos)?,
+            not_upos: self.list(&k("not_upos"), table.not_upos, check_upos)?,
+            xpos: self.list(&k("xpos"), table.xpos, check_word)?,
+            not_xpos: self.list(&k("not_xpos"), table.not_xpos, check_word)?,
+            feats: self.list(&k("feats"), table.feats, check_feat)?,
+            not_feats: self.list(&k("not_feats"), table.not_feats, check_feat)?,
+            lemma: self.list(&k("lemma"), table.lemma, check_word)?,
+            not_lemma: self.list(&k("not_lemma"), table.not_lemma, check_word)?,
+            form: self.list(&k("form"), table.form, check_word)?,
+            not_form: self.list(&k("not_form"), table.not_form, check_word)?,
+            capitalized: table.capitalized,
         })
     }
 
     /// `languages = [...]`: `None` when absent or when it holds `*`.
-    fn languages(&self, key: &str, l: Option<Vec<Spanned<String>>>) -> Result<Option<Vec<String>>> {
-        let Some(l) = l else { return Ok(None) };
-        let l = self.list(key, l, check_language)?;
-        Ok((!l.iter().any(|s| s == "*")).then_some(l))
+    fn languages(
+        &self,
+        key: &str,
+        codes: Option<Vec<Spanned<String>>>,
+    ) -> Result<Option<Vec<String>>> {
+        let Some(codes) = codes else { return Ok(None) };
+        let codes = self.list(key, codes, check_language)?;
+        Ok((!codes.iter().any(|s| s == "*")).then_some(codes))
     }
 
-    fn order(&self, key: &str, o: Option<Spanned<String>>) -> Result<Order> {
-        let Some(o) = o else { return Ok(Order::Any) };
-        match o.get_ref().as_str() {
+    fn order(&self, key: &str, value: Option<Spanned<String>>) -> Result<Order> {
+        let Some(value) = value else {
+            return Ok(Order::Any);
+        };
+        match value.get_ref().as_str() {
             "any" => Ok(Order::Any),
             "dependent_first" => Ok(Order::DependentFirst),
             "head_first" => Ok(Order::HeadFirst),
             other => Err(self.err(
-                o.span(),
+                value.span(),
                 key,
                 format!("`{other}`: expected any, dependent_first or head_first"),
             )),
@@ -623,35 +635,35 @@ impl Ctx<'_> {
     }
 
     /// A `repair` table (`at` names it in errors: `repair`, `pattern.repair`).
-    fn repair(&self, at: &str, r: RepairToml) -> Result<Repair> {
-        let search = match r.search.get_ref().as_str() {
+    fn repair(&self, at: &str, table: RepairToml) -> Result<Repair> {
+        let search = match table.search.get_ref().as_str() {
             "before" => Search::Before,
             "after" => Search::After,
             other => {
                 return Err(self.err(
-                    r.search.span(),
+                    table.search.span(),
                     &format!("{at}.search"),
                     format!("`{other}`: expected before or after"),
                 ))
             }
         };
-        let stop = match r.stop {
+        let stop = match table.stop {
             Some(c) => Some(self.condition(&format!("{at}.stop"), c)?),
             None => None,
         };
-        let from = self.condition(&format!("{at}.from"), r.from.unwrap_or_default())?;
+        let from = self.condition(&format!("{at}.from"), table.from.unwrap_or_default())?;
         Ok(Repair {
             search,
             stop,
             from,
-            nearest: r.nearest,
+            nearest: table.nearest,
         })
     }
 
     /// One of phenomenon `name`'s `[[phenomenon.pattern]]`s.
-    fn pattern(&self, name: &str, p: PatternToml) -> Result<Pattern> {
-        let span = p.dependent.span();
-        let dependent = self.condition("pattern.dependent", p.dependent.into_inner())?;
+    fn pattern(&self, name: &str, table: PatternToml) -> Result<Pattern> {
+        let span = table.dependent.span();
+        let dependent = self.condition("pattern.dependent", table.dependent.into_inner())?;
         if dependent == Condition::default() {
             return Err(self.err(
                 span,
@@ -660,11 +672,11 @@ impl Ctx<'_> {
             ));
         }
         Ok(Pattern {
-            languages: self.languages("pattern.languages", p.languages)?,
-            order: self.order("pattern.order", p.order)?,
+            languages: self.languages("pattern.languages", table.languages)?,
+            order: self.order("pattern.order", table.order)?,
             dependent,
-            head: self.condition("pattern.head", p.head.unwrap_or_default())?,
-            repair: match p.repair {
+            head: self.condition("pattern.head", table.head.unwrap_or_default())?,
+            repair: match table.repair {
                 Some(r) => Some(self.repair("pattern.repair", r)?),
                 None => None,
             },
@@ -676,9 +688,9 @@ impl Ctx<'_> {
         &self,
         name: String,
         span: Range<usize>,
-        p: PhenomenonToml,
+        table: PhenomenonToml,
     ) -> Result<Phenomenon> {
-        let dependent = self.condition("dependent", p.dependent)?;
+        let dependent = self.condition("dependent", table.dependent)?;
         if dependent == Condition::default() {
             return Err(self.err(
                 span,
@@ -688,21 +700,21 @@ impl Ctx<'_> {
         }
         let first = Pattern {
             languages: None,
-            order: self.order("order", p.order)?,
+            order: self.order("order", table.order)?,
             dependent,
-            head: self.condition("head", p.head.unwrap_or_default())?,
-            repair: match p.repair {
+            head: self.condition("head", table.head.unwrap_or_default())?,
+            repair: match table.repair {
                 Some(r) => Some(self.repair("repair", r)?),
                 None => None,
             },
         };
         let mut patterns = vec![first];
-        for x in p.pattern {
+        for x in table.pattern {
             patterns.push(self.pattern(&name, x)?);
         }
         Ok(Phenomenon {
-            description: p.description,
-            languages: self.languages("languages", p.languages)?,
+            description: table.description,
+            languages: self.languages("languages", table.languages)?,
             name,
             patterns,
         })

@@ -188,11 +188,11 @@ enum Unpack {
     Plain,
 }
 
-fn member<'a>(c: &'a CorpusSpec, lang: &str) -> Result<&'a str> {
-    c.members.get(lang).map(String::as_str).ok_or_else(|| {
+fn member<'a>(spec: &'a CorpusSpec, lang: &str) -> Result<&'a str> {
+    spec.members.get(lang).map(String::as_str).ok_or_else(|| {
         Error::Config(format!(
             "corpus `{}`: no archive member for language `{lang}` in `members`",
-            c.name
+            spec.name
         ))
     })
 }

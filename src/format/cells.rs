@@ -17,25 +17,25 @@ pub(super) struct Cells<'a> {
 
 impl Cells<'_> {
     /// An error in column `what`.
-    pub(super) fn bad(&self, what: &str, m: String) -> Error {
-        Error::input(self.path, self.line, format!("column `{what}`: {m}"))
+    pub(super) fn bad(&self, what: &str, message: String) -> Error {
+        Error::input(self.path, self.line, format!("column `{what}`: {message}"))
     }
 
-    /// Cell `k` (column `what`) as a whole number.
-    pub(super) fn number(&self, k: usize, what: &str) -> Result<u64> {
-        self.c[k].parse().map_err(|_| {
+    /// The cell in `column` (named `what`) as a whole number.
+    pub(super) fn number(&self, column: usize, what: &str) -> Result<u64> {
+        self.c[column].parse().map_err(|_| {
             self.bad(
                 what,
                 format!(
                     "not a whole number: `{}`",
-                    ldd_io::error::quote(self.c[k], 40)
+                    ldd_io::error::quote(self.c[column], 40)
                 ),
             )
         })
     }
 
-    /// Cell `k` (column `what`) as a whole number that fits 32 bits.
-    pub(super) fn small(&self, k: usize, what: &str) -> Result<u32> {
-        u32::try_from(self.number(k, what)?).map_err(|_| self.bad(what, "too large".into()))
+    /// The cell in `column` (named `what`) as a whole number that fits 32 bits.
+    pub(super) fn small(&self, column: usize, what: &str) -> Result<u32> {
+        u32::try_from(self.number(column, what)?).map_err(|_| self.bad(what, "too large".into()))
     }
 }

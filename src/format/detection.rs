@@ -193,17 +193,17 @@ const RECORDED_HEADER: &str = "\
 impl Measured {
     /// The entry of a report (figures rounded to 3 decimals), its files named by `gold`
     /// and `model` (their file names); `None` for a report of a given parse (no model).
-    pub fn of(r: &DetectionReport, gold: &str, model: &str) -> Option<Measured> {
+    pub fn of(report: &DetectionReport, gold: &str, model: &str) -> Option<Measured> {
         let round = |x: Option<f64>| x.map(|v| (v * 1000.0).round() / 1000.0);
         Some(Measured {
-            language: r.language.clone(),
+            language: report.language.clone(),
             model: model.to_string(),
-            model_sha256: r.model_sha256.clone()?,
+            model_sha256: report.model_sha256.clone()?,
             gold: gold.to_string(),
-            gold_sha256: r.gold_sha256.clone(),
-            lines: format!("{}-{}", r.lines[0], r.lines[1]),
-            rules: r.rules.clone(),
-            phenomenon: r
+            gold_sha256: report.gold_sha256.clone(),
+            lines: format!("{}-{}", report.lines[0], report.lines[1]),
+            rules: report.rules.clone(),
+            phenomenon: report
                 .phenomena
                 .iter()
                 .map(|p| Figure {
@@ -245,11 +245,11 @@ impl Recorded {
         Self::parse(BUILTIN_DETECTION, "config/detection.toml (built in)")
     }
 
-    /// With `m` recorded: it replaces the entry of the same measure, else comes last.
-    pub fn with(mut self, m: Measured) -> Recorded {
-        match self.measured.iter_mut().find(|x| x.same_measure(&m)) {
-            Some(x) => *x = m,
-            None => self.measured.push(m),
+    /// With `measured` recorded: it replaces the entry of the same measure, else comes last.
+    pub fn with(mut self, measured: Measured) -> Recorded {
+        match self.measured.iter_mut().find(|x| x.same_measure(&measured)) {
+            Some(x) => *x = measured,
+            None => self.measured.push(measured),
         }
         self
     }

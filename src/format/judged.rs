@@ -141,23 +141,32 @@ pub struct Judged {
 }
 
 /// A token as a cell part: whitespace inside it as `_`.
-fn token(s: &str) -> String {
-    s.chars()
+fn token(text: &str) -> String {
+    text.chars()
         .map(|c| if c.is_whitespace() { '_' } else { c })
         .collect()
 }
 
-fn tokens(t: &[String]) -> String {
-    t.iter().map(|w| token(w)).collect::<Vec<_>>().join(" ")
+fn tokens(tokens: &[String]) -> String {
+    tokens
+        .iter()
+        .map(|w| token(w))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-fn positions(p: &[u32]) -> String {
-    p.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+fn positions(positions: &[u32]) -> String {
+    positions
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// The tokens of `toks` at the 1-based positions `p`.
-fn words_at(p: &[u32], toks: &[String]) -> String {
-    p.iter()
+/// The tokens of `toks` at the 1-based positions `positions`.
+fn words_at(positions: &[u32], toks: &[String]) -> String {
+    positions
+        .iter()
         .filter_map(|&k| toks.get(k as usize - 1))
         .map(|w| token(w))
         .collect::<Vec<_>>()
@@ -165,8 +174,8 @@ fn words_at(p: &[u32], toks: &[String]) -> String {
 }
 
 /// A text cell, safe for spreadsheets.
-fn cell(s: String) -> String {
-    super::to_spreadsheet(&s).into_owned()
+fn cell(text: String) -> String {
+    super::to_spreadsheet(&text).into_owned()
 }
 
 impl Judged {
@@ -271,16 +280,16 @@ impl Judged {
 }
 
 impl Cells<'_> {
-    fn tokens(&self, k: usize) -> Vec<String> {
-        match self.c[k] {
+    fn tokens(&self, column: usize) -> Vec<String> {
+        match self.c[column] {
             "" => Vec::new(),
             t => t.split(' ').map(String::from).collect(),
         }
     }
 
     /// 1-based positions among the tokens `within`.
-    fn positions(&self, k: usize, what: &str, within: &[String]) -> Result<Vec<u32>> {
-        self.c[k]
+    fn positions(&self, column: usize, what: &str, within: &[String]) -> Result<Vec<u32>> {
+        self.c[column]
             .split_whitespace()
             .map(|p| {
                 p.parse()
@@ -300,24 +309,24 @@ impl Cells<'_> {
             .collect()
     }
 
-    fn judgement(&self, k: usize) -> Result<Judgement> {
+    fn judgement(&self, column: usize) -> Result<Judgement> {
         Judgement::ALL
             .into_iter()
-            .find(|j| j.name() == self.c[k])
+            .find(|j| j.name() == self.c[column])
             .ok_or_else(|| {
                 self.bad(
                     "judgement",
                     format!(
                         "`{}` is not correct, incorrect, unaligned or no_reference",
-                        ldd_io::error::quote(self.c[k], 40)
+                        ldd_io::error::quote(self.c[column], 40)
                     ),
                 )
             })
     }
 
     /// A source word: its id (among the `source` words) and, in the next column, its form.
-    fn word(&self, k: usize, what: &str, source: &[String]) -> Result<Word> {
-        let id = self.small(k, what)?;
+    fn word(&self, column: usize, what: &str, source: &[String]) -> Result<Word> {
+        let id = self.small(column, what)?;
         if id == 0 || id as usize > source.len() {
             return Err(self.bad(
                 what,
@@ -326,12 +335,12 @@ impl Cells<'_> {
         }
         Ok(Word {
             id,
-            form: self.c[k + 1].to_string(),
+            form: self.c[column + 1].to_string(),
         })
     }
 
-    fn p_error(&self, k: usize) -> Result<Option<f64>> {
-        match self.c[k] {
+    fn p_error(&self, column: usize) -> Result<Option<f64>> {
+        match self.c[column] {
             "" => Ok(None),
             p => p
                 .parse::<f64>()
@@ -347,8 +356,8 @@ impl Cells<'_> {
         }
     }
 
-    fn order(&self, k: usize) -> Result<Option<bool>> {
-        match self.c[k] {
+    fn order(&self, column: usize) -> Result<Option<bool>> {
+        match self.c[column] {
             "" => Ok(None),
             "kept" => Ok(Some(true)),
             "changed" => Ok(Some(false)),
@@ -363,19 +372,19 @@ impl Cells<'_> {
     }
 }
 
-/// Calls `f` with every row of a judgements file read from `r` (its header checked), in
+/// Calls `each` with every row of a judgements file read from `input` (its header checked), in
 /// order, and its 1-based line number; `path` names the file in errors.
 pub fn for_each_row(
-    r: &mut ldd_io::Input,
+    input: &mut ldd_io::Input,
     path: &Path,
-    mut f: impl FnMut(Judged, u64) -> Result<()>,
+    mut each: impl FnMut(Judged, u64) -> Result<()>,
 ) -> Result<()> {
     super::for_each_tsv_row_of(
-        r,
+        input,
         path,
         &[HEADER, HEADER_2, HEADER_1],
         "a locus judgements file (scores.loci.tsv)",
-        |line, n| f(Judged::parse(line, path, n)?, n),
+        |line, n| each(Judged::parse(line, path, n)?, n),
     )
 }
 

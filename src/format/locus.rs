@@ -61,7 +61,7 @@ pub struct Locus {
     /// 1-based corpus line.
     pub id: u64,
     /// Number of the locus within its line (1-based).
-    pub n: u32,
+    pub number: u32,
     /// Words between dependent and head (reorder sets: the measure's value).
     pub distance: u32,
     /// The dependent (reorder sets: the first marked link's source word).
@@ -103,7 +103,7 @@ impl Locus {
             s,
             "{}\t{}\t{}\t{}\t{}\t",
             self.id,
-            self.n,
+            self.number,
             self.distance,
             self.dep.id,
             cell(&self.dep.form)
@@ -145,7 +145,7 @@ impl Locus {
         };
         Ok(Locus {
             id: row.number(0, "id")?,
-            n: row.small(1, "locus")?,
+            number: row.small(1, "locus")?,
             distance: row.small(2, "distance")?,
             dep: Word {
                 id: row.small(3, "dep")?,
@@ -159,11 +159,14 @@ impl Locus {
 }
 
 impl Cells<'_> {
-    /// Reference tokens from three columns from `k`: positions, words, confidences.
-    fn ref_tokens(&self, k: usize, what: &str) -> Result<Vec<RefToken>> {
-        let pos: Vec<&str> = self.c[k].split_whitespace().collect();
-        let words: Vec<&str> = self.c[k + 1].split(' ').filter(|w| !w.is_empty()).collect();
-        let conf: Vec<&str> = self.c[k + 2].split_whitespace().collect();
+    /// Reference tokens from three columns from `column`: positions, words, confidences.
+    fn ref_tokens(&self, column: usize, what: &str) -> Result<Vec<RefToken>> {
+        let pos: Vec<&str> = self.c[column].split_whitespace().collect();
+        let words: Vec<&str> = self.c[column + 1]
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let conf: Vec<&str> = self.c[column + 2].split_whitespace().collect();
         if words.len() != pos.len() || !(conf.is_empty() || conf.len() == pos.len()) {
             return Err(self.bad(
                 what,
@@ -194,28 +197,28 @@ impl Cells<'_> {
             .collect()
     }
 
-    fn confidence(&self, x: &str, what: &str) -> Result<f64> {
-        x.parse()
+    fn confidence(&self, cell: &str, what: &str) -> Result<f64> {
+        cell.parse()
             .ok()
             .filter(|x: &f64| (0.0..=1.0).contains(x))
             .ok_or_else(|| {
                 self.bad(
                     what,
-                    format!("not a confidence: `{}`", ldd_io::error::quote(x, 20)),
+                    format!("not a confidence: `{}`", ldd_io::error::quote(cell, 20)),
                 )
             })
     }
 }
 
-/// Calls `f` with every row of a locus file read from `r` (its header checked), in order;
+/// Calls `each` with every row of a locus file read from `input` (its header checked), in order;
 /// `path` names the file in errors.
 pub fn for_each_row(
-    r: &mut ldd_io::Input,
+    input: &mut ldd_io::Input,
     path: &Path,
-    mut f: impl FnMut(Locus) -> Result<()>,
+    mut each: impl FnMut(Locus) -> Result<()>,
 ) -> Result<()> {
-    super::for_each_tsv_row(r, path, HEADER, "a locus file", |line, n| {
-        f(Locus::parse(line, path, n)?)
+    super::for_each_tsv_row(input, path, HEADER, "a locus file", |line, n| {
+        each(Locus::parse(line, path, n)?)
     })
 }
 
@@ -227,7 +230,7 @@ mod tests {
     fn a_row_reads_back_as_written() {
         let l = Locus {
             id: 17,
-            n: 2,
+            number: 2,
             distance: 5,
             dep: Word {
                 id: 9,

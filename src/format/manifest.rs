@@ -81,12 +81,12 @@ impl Distances {
         self.counts.iter().sum()
     }
 
-    /// Counts one more pair at distance `d`.
-    pub fn add(&mut self, d: usize) {
-        if self.counts.len() <= d {
-            self.counts.resize(d + 1, 0);
+    /// Counts one more pair at `distance`.
+    pub fn add(&mut self, distance: usize) {
+        if self.counts.len() <= distance {
+            self.counts.resize(distance + 1, 0);
         }
-        self.counts[d] += 1;
+        self.counts[distance] += 1;
     }
 
     /// Adds another count of the same phenomenon (a shard's).
@@ -243,8 +243,8 @@ pub struct CorpusStats {
     pub unchecked_lines: u64,
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 /// [`Languages`] in the manifest: `{"source": …, "target": …}`, checked when read (the
@@ -260,16 +260,19 @@ mod languages {
         target: std::borrow::Cow<'a, str>,
     }
 
-    pub fn serialize<S: Serializer>(l: &Languages, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(
+        languages: &Languages,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         Record {
-            source: l.source().into(),
-            target: l.target().into(),
+            source: languages.source().into(),
+            target: languages.target().into(),
         }
-        .serialize(s)
+        .serialize(serializer)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Languages, D::Error> {
-        let r = Record::deserialize(d)?;
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Languages, D::Error> {
+        let r = Record::deserialize(deserializer)?;
         Languages::new(&r.source, &r.target).map_err(serde::de::Error::custom)
     }
 }
@@ -639,13 +642,13 @@ impl Manifest {
 }
 
 impl<'a> FileSettings<'a> {
-    fn of(f: &'a FileInfo) -> Self {
+    fn of(file: &'a FileInfo) -> Self {
         let FileInfo {
             path: _,
             bytes,
             sha256,
             lines,
-        } = f;
+        } = file;
         FileSettings {
             bytes: *bytes,
             sha256,
@@ -655,7 +658,7 @@ impl<'a> FileSettings<'a> {
 }
 
 impl<'a> SetSettings<'a> {
-    fn of(s: &'a SetEntry) -> Self {
+    fn of(entry: &'a SetEntry) -> Self {
         let SetEntry {
             kind,
             phenomenon,
@@ -666,7 +669,7 @@ impl<'a> SetSettings<'a> {
             pairs: _,
             mean_source_words: _,
             files,
-        } = s;
+        } = entry;
         SetSettings {
             kind: *kind,
             phenomenon,
@@ -679,7 +682,7 @@ impl<'a> SetSettings<'a> {
 }
 
 impl<'a> ReorderSettings<'a> {
-    fn of(r: &'a ReorderInfo) -> Self {
+    fn of(reorder: &'a ReorderInfo) -> Self {
         let ReorderInfo {
             options,
             source_tokens,
@@ -689,7 +692,7 @@ impl<'a> ReorderSettings<'a> {
             lines_with_links: _,
             sizes,
             files,
-        } = r;
+        } = reorder;
         let sizes = sizes
             .iter()
             .map(|s| {
@@ -717,8 +720,8 @@ impl<'a> ReorderSettings<'a> {
 }
 
 impl<'a> ShardSettings<'a> {
-    fn of(s: &'a ShardRecord) -> Self {
-        match s {
+    fn of(record: &'a ShardRecord) -> Self {
+        match record {
             ShardRecord::Merged(m) => ShardSettings::Merged(m),
             ShardRecord::Part(ShardPart {
                 index: _,
@@ -768,8 +771,8 @@ impl RunSettings<'_> {
 
 /// The places (`a.b[3].c`) where two JSON values differ, at most `max` of them.
 fn differences(
-    a: &serde_json::Value,
-    b: &serde_json::Value,
+    left: &serde_json::Value,
+    right: &serde_json::Value,
     at: &str,
     max: usize,
     out: &mut Vec<String>,
@@ -785,7 +788,7 @@ fn differences(
             format!("{at}.{k}")
         }
     };
-    match (a, b) {
+    match (left, right) {
         (Value::Object(x), Value::Object(y)) => {
             let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
             keys.sort();
@@ -803,7 +806,7 @@ fn differences(
                 differences(p, q, &format!("{at}[{i}]"), max, out);
             }
         }
-        _ if a != b => out.push(at.to_string()),
+        _ if left != right => out.push(at.to_string()),
         _ => {}
     }
 }

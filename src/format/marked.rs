@@ -126,17 +126,17 @@ pub fn unescape(text: &str) -> Cow<'_, str> {
 
 /// Writes `word` wrapped in `tags`, the first outermost: `<t1><t2>word</t2></t1>` (the
 /// word [`escape`]d).
-fn push_wrapped(s: &mut String, tags: &[&str], word: &str) {
+fn push_wrapped(out: &mut String, tags: &[&str], word: &str) {
     for t in tags {
-        s.push('<');
-        s.push_str(t);
-        s.push('>');
+        out.push('<');
+        out.push_str(t);
+        out.push('>');
     }
-    s.push_str(&escape(word));
+    out.push_str(&escape(word));
     for t in tags.iter().rev() {
-        s.push_str("</");
-        s.push_str(t);
-        s.push('>');
+        out.push_str("</");
+        out.push_str(t);
+        out.push('>');
     }
 }
 
@@ -149,12 +149,12 @@ pub enum Piece {
     Marked(Vec<String>, String),
 }
 
-/// Whether `t` is a mark tag name: `d`, `h`, `s` or `t` followed by digits.
-fn is_tag(t: &str) -> bool {
-    let mut c = t.chars();
+/// Whether `name` is a mark tag name: `d`, `h`, `s` or `t` followed by digits.
+fn is_tag(name: &str) -> bool {
+    let mut c = name.chars();
     matches!(c.next(), Some('d' | 'h' | 's' | 't'))
-        && t.len() > 1
-        && t[1..].bytes().all(|b| b.is_ascii_digit())
+        && name.len() > 1
+        && name[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Splits a marked line (as [`mark`] and [`mark_plain`] write them) into pieces, their
@@ -209,8 +209,8 @@ pub fn parse(line: &str) -> Vec<Piece> {
 }
 
 /// A text piece, unescaped.
-fn text(t: &str) -> Piece {
-    Piece::Text(unescape(t).into_owned())
+fn text(text: &str) -> Piece {
+    Piece::Text(unescape(text).into_owned())
 }
 
 #[cfg(test)]

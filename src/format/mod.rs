@@ -63,24 +63,24 @@ pub mod sets;
 pub mod sheet;
 
 /// A TSV cell from text: tabs and line breaks as spaces.
-pub fn tsv_cell(s: &str) -> String {
-    s.replace(['\t', '\n', '\r'], " ")
+pub fn tsv_cell(text: &str) -> String {
+    text.replace(['\t', '\n', '\r'], " ")
 }
 
 /// A TSV cell that people open in spreadsheets: [`tsv_cell`], then [`to_spreadsheet`].
-pub fn spreadsheet_tsv_cell(s: &str) -> String {
-    to_spreadsheet(&tsv_cell(s)).into_owned()
+pub fn spreadsheet_tsv_cell(text: &str) -> String {
+    to_spreadsheet(&tsv_cell(text)).into_owned()
 }
 
-/// Whether a spreadsheet reads text starting with `c` as a formula (OWASP's list).
-fn formula_start(c: char) -> bool {
-    matches!(c, '=' | '+' | '-' | '@' | '\t' | '\r')
+/// Whether a spreadsheet reads text starting with `first` as a formula (OWASP's list).
+fn formula_start(first: char) -> bool {
+    matches!(first, '=' | '+' | '-' | '@' | '\t' | '\r')
 }
 
-/// Whether `s` is text a spreadsheet would take for a formula, or such text behind
+/// Whether `text` is text a spreadsheet would take for a formula, or such text behind
 /// leading `'`s: one `'` more makes either plain text.
-fn needs_quote(s: &str) -> bool {
-    s.trim_start_matches('\'')
+fn needs_quote(text: &str) -> bool {
+    text.trim_start_matches('\'')
         .chars()
         .next()
         .is_some_and(formula_start)
@@ -92,11 +92,11 @@ fn needs_quote(s: &str) -> bool {
 /// carriage return gets a leading `'`, so a spreadsheet shows it as text instead of
 /// running it as a formula — and so does text of leading `'`s before one of those, so that
 /// [`from_spreadsheet`] gives back exactly the text. A number (`-1.5`) stays as it is.
-pub fn to_spreadsheet(s: &str) -> std::borrow::Cow<'_, str> {
-    if needs_quote(s) && s.parse::<f64>().is_err() {
-        format!("'{s}").into()
+pub fn to_spreadsheet(text: &str) -> std::borrow::Cow<'_, str> {
+    if needs_quote(text) && text.parse::<f64>().is_err() {
+        format!("'{text}").into()
     } else {
-        s.into()
+        text.into()
     }
 }
 
@@ -143,10 +143,10 @@ pub fn csv_of<T: serde::Serialize>(header: &[&str], rows: &[T]) -> csv::Result<S
 
 /// The text of a cell written by [`to_spreadsheet`]: its leading `'` removed where that
 /// added one (the one place every reader of those files undoes it).
-pub fn from_spreadsheet(s: &str) -> std::borrow::Cow<'_, str> {
-    match s.strip_prefix('\'') {
+pub fn from_spreadsheet(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.strip_prefix('\'') {
         Some(rest) if needs_quote(rest) => rest.into(),
-        _ => s.into(),
+        _ => text.into(),
     }
 }
 
@@ -159,31 +159,31 @@ pub fn is_record<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> bool
         .is_some()
 }
 
-/// Calls `f` with every data row of a table read from `r` whose first line must be
+/// Calls `each` with every data row of a table read from `input` whose first line must be
 /// `header` (`what` names the kind of file in the error), with the row's 1-based line
 /// number; `path` names the file in errors.
 pub fn for_each_tsv_row(
-    r: &mut ldd_io::Input,
+    input: &mut ldd_io::Input,
     path: &std::path::Path,
     header: &str,
     what: &str,
-    f: impl FnMut(&str, u64) -> crate::error::Result<()>,
+    each: impl FnMut(&str, u64) -> crate::error::Result<()>,
 ) -> crate::error::Result<()> {
-    for_each_tsv_row_of(r, path, &[header], what, f)
+    for_each_tsv_row_of(input, path, &[header], what, each)
 }
 
 /// [`for_each_tsv_row`] for a table with several versions: its first line must be one of
 /// `headers`.
 pub fn for_each_tsv_row_of(
-    r: &mut ldd_io::Input,
+    input: &mut ldd_io::Input,
     path: &std::path::Path,
     headers: &[&str],
     what: &str,
-    mut f: impl FnMut(&str, u64) -> crate::error::Result<()>,
+    mut each: impl FnMut(&str, u64) -> crate::error::Result<()>,
 ) -> crate::error::Result<()> {
     use crate::error::Error;
     let mut n = 0u64;
-    while let Some(line) = r.next_line()? {
+    while let Some(line) = input.next_line()? {
         n += 1;
         if n == 1 {
             if !headers.contains(&line) {
@@ -191,7 +191,7 @@ pub fn for_each_tsv_row_of(
             }
             continue;
         }
-        f(line, n)?;
+        each(line, n)?;
     }
     if n == 0 {
         return Err(Error::input(path, 1, "empty file: expected a header row"));

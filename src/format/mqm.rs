@@ -36,11 +36,11 @@ pub struct Marked {
     pub unclosed: bool,
 }
 
-/// The text of `s` without its `<v>` and `</v>` marks, and the spans they enclose.
-pub fn marked(s: &str) -> Marked {
+/// The text of `text` without its `<v>` and `</v>` marks, and the spans they enclose.
+pub fn marked(text: &str) -> Marked {
     let mut m = Marked::default();
     let mut open: Option<usize> = None;
-    let mut rest = s;
+    let mut rest = text;
     while !rest.is_empty() {
         if let Some(r) = rest.strip_prefix("<v>") {
             open.get_or_insert(m.text.len());
@@ -82,8 +82,9 @@ pub const ERROR_SEVERITIES: [&str; 3] = ["major", "minor", "neutral"];
 
 /// A severity as compared: trimmed, lowercase, `_` and spaces as `-` (the campaigns'
 /// tools spell `No-error` several ways).
-pub fn severity_key(s: &str) -> String {
-    s.trim()
+pub fn severity_key(severity: &str) -> String {
+    severity
+        .trim()
         .chars()
         .map(|c| match c {
             '_' | ' ' => '-',
@@ -226,10 +227,10 @@ fn header(path: &Path, text: &str) -> Result<Header> {
     })
 }
 
-/// Calls `f` with every row of the MQM file `path`, in order; the header must name every
+/// Calls `each` with every row of the MQM file `path`, in order; the header must name every
 /// column of `COLUMNS` but `doc` and `metadata`, and every row must have as many fields
 /// as the header. Returns the number of rows; a file without any is an error.
-pub fn read(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
+pub fn read(path: &Path, mut each: impl FnMut(Row) -> Result<()>) -> Result<u64> {
     let mut r = ldd_io::Input::open(path)?;
     let mut h: Option<Header> = None;
     let (mut n, mut line) = (0u64, 0u64);
@@ -238,7 +239,7 @@ pub fn read(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
         let got = match h.as_ref() {
             Some(h) => row(path, line, h, text).and_then(|row| {
                 n += 1;
-                f(row)
+                each(row)
             }),
             None => match header(path, text) {
                 Ok(x) => {
@@ -260,22 +261,22 @@ pub fn read(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
     Err(Error::input(path, 1, what))
 }
 
-/// `e`, an error found in the content of `r` — or, when `r` is gzip data that turns out
-/// damaged further on, that damage: corrupt data can decode to a plausible but wrong line
-/// before gzip's checksum, checked at the end, says so.
-fn damage_first(r: &mut ldd_io::Input, e: Error) -> Error {
-    if r.is_gzip() {
-        if let Err(damage) = r.count_rest() {
+/// `error`, an error found in the content of `input` — or, when `input` is gzip data that
+/// turns out damaged further on, that damage: corrupt data can decode to a plausible but
+/// wrong line before gzip's checksum, checked at the end, says so.
+fn damage_first(input: &mut ldd_io::Input, error: Error) -> Error {
+    if input.is_gzip() {
+        if let Err(damage) = input.count_rest() {
             return damage.into();
         }
     }
-    e
+    error
 }
 
-/// Line `line` of `path`, `text`, as a [`Row`] of the columns `h`.
-fn row(path: &Path, line: u64, h: &Header, text: &str) -> Result<Row> {
+/// Line `line` of `path`, `text`, as a [`Row`] of the columns `header`.
+fn row(path: &Path, line: u64, header: &Header, text: &str) -> Result<Row> {
     let c: Vec<&str> = text.split('\t').collect();
-    if c.len() != h.fields {
+    if c.len() != header.fields {
         return Err(Error::input(
             path,
             line,
@@ -283,12 +284,12 @@ fn row(path: &Path, line: u64, h: &Header, text: &str) -> Result<Row> {
                 "{} tab-separated fields where the header has {} (a tab inside a field \
                  shifts every later column)",
                 c.len(),
-                h.fields
+                header.fields
             ),
         ));
     }
     let c: Vec<std::borrow::Cow<'_, str>> = c.into_iter().map(unquote).collect();
-    let get = |k: usize| h.at[k].map_or("", |i| c[i].as_ref());
+    let get = |k: usize| header.at[k].map_or("", |i| c[i].as_ref());
     let bad = |msg: String| Error::input(path, line, msg);
     let (system, rater) = (get(0).trim(), get(3).trim());
     let (category, severity) = (get(6).trim(), get(7).trim());
@@ -298,7 +299,7 @@ fn row(path: &Path, line: u64, h: &Header, text: &str) -> Result<Row> {
     let seg_id = segment_number(get(2)).ok_or_else(|| {
         bad(format!(
             "{} `{}`: not a segment number (a whole number from 1)",
-            h.seg_name,
+            header.seg_name,
             ldd_io::error::quote(get(2), 30)
         ))
     })?;
@@ -364,19 +365,19 @@ fn unquote(field: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// `s` as a segment number: digits only, from 1 to 2⁴⁸ (no sign, exponent or fraction).
-fn segment_number(s: &str) -> Option<u64> {
-    let s = s.trim();
-    if s.is_empty() || s.len() > 15 || !s.bytes().all(|b| b.is_ascii_digit()) {
+/// `text` as a segment number: digits only, from 1 to 2⁴⁸ (no sign, exponent or fraction).
+fn segment_number(text: &str) -> Option<u64> {
+    let text = text.trim();
+    if text.is_empty() || text.len() > 15 || !text.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    s.parse().ok().filter(|&n| (1..=1 << 48).contains(&n))
+    text.parse().ok().filter(|&n| (1..=1 << 48).contains(&n))
 }
 
-/// `s` with its whitespace collapsed: how texts are compared (a segment's source in its
+/// `text` with its whitespace collapsed: how texts are compared (a segment's source in its
 /// rows and in the corpus, a system's output in its rows).
-pub fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+pub fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `spans`, byte ranges of `from`, as ranges of `to`, a text that differs from `from` only
@@ -409,21 +410,21 @@ pub fn remap(spans: &[(usize, usize)], from: &str, to: &str) -> Vec<(usize, usiz
         .collect()
 }
 
-/// Where `a` and `b` first differ once whitespace is collapsed: each from 20 characters
+/// Where `left` and `right` first differ once whitespace is collapsed: each from 20 characters
 /// before there, for a message.
-pub fn first_difference(a: &str, b: &str) -> (String, String) {
-    let (a, b) = (collapse(a), collapse(b));
+pub fn first_difference(left: &str, right: &str) -> (String, String) {
+    let (left, right) = (collapse(left), collapse(right));
     // Equal before `at`, so `at` is a character boundary of both.
-    let at = a
+    let at = left
         .char_indices()
-        .zip(b.chars())
+        .zip(right.chars())
         .find(|((_, x), y)| x != y)
-        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+        .map_or(left.len().min(right.len()), |((i, _), _)| i);
     let from = |s: &str| {
         let k = s[..at].char_indices().rev().nth(19).map_or(0, |(i, _)| i);
         ldd_io::error::quote(&s[k..], 40)
     };
-    (from(&a), from(&b))
+    (from(&left), from(&right))
 }
 
 /// The weight of one error in MQM's segment score: Major 5, Minor 1 (Minor
@@ -556,8 +557,8 @@ pub struct Segments {
     pub marked_twice: u64,
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 /// One system's results.

@@ -30,7 +30,7 @@ pub const TSV_HEADER: &str = "id\tposition\tcrossing\tkendall\tfuzzy\taligned\t\
 position_link\tposition_words\tcrossing_links\tcrossing_words";
 
 /// One row of `reorder.tsv` (without line terminator).
-pub fn tsv_row(id: u64, r: &Reordering, src: &[&str], tgt: &[&str]) -> String {
+pub fn tsv_row(id: u64, reordering: &Reordering, src: &[&str], tgt: &[&str]) -> String {
     let ratio = |x: Option<Ratio>| x.map_or(String::new(), |x| format!("{:.6}", x.value()));
     let word = |w: Option<&&str>| super::tsv_cell(w.map_or("", |w| *w));
     let words = |(i, j): Link| format!("{}|{}", word(src.get(i)), word(tgt.get(j)));
@@ -38,24 +38,28 @@ pub fn tsv_row(id: u64, r: &Reordering, src: &[&str], tgt: &[&str]) -> String {
     let _ = write!(
         s,
         "{id}\t{}\t{}\t{}\t{}\t{}\t",
-        r.position.map_or(String::new(), |h| h.distance.to_string()),
-        r.crossing.map_or(String::new(), |c| c.distance.to_string()),
-        ratio(r.kendall),
-        ratio(r.fuzzy),
-        if r.word_links == 0 {
+        reordering
+            .position
+            .map_or(String::new(), |h| h.distance.to_string()),
+        reordering
+            .crossing
+            .map_or(String::new(), |c| c.distance.to_string()),
+        ratio(reordering.kendall),
+        ratio(reordering.fuzzy),
+        if reordering.word_links == 0 {
             String::new()
         } else {
-            r.aligned.to_string()
+            reordering.aligned.to_string()
         },
     );
-    if let Some(h) = r.position {
+    if let Some(h) = reordering.position {
         let l = (h.src_index, h.tgt_index);
         let _ = write!(s, "{}-{}\t{}", l.0, l.1, words(l));
     } else {
         s.push('\t');
     }
     s.push('\t');
-    if let Some((a, b)) = r.crossing.and_then(|c| c.links) {
+    if let Some((a, b)) = reordering.crossing.and_then(|c| c.links) {
         let _ = write!(
             s,
             "{}-{} {}-{}\t{} {}",
@@ -90,11 +94,11 @@ const MEASURES: [&str; 5] = ["position", "crossing", "kendall", "fuzzy", "distan
 
 /// The measures of the per-line reordering file `path` (`reorder.tsv`, or older runs'
 /// `max_distance.tsv`, which has rows only for lines with a link), counted by value, read
-/// from `r` (up to its first bad line); `corpus_lines` counts the lines without a row as
+/// from `input` (up to its first bad line); `corpus_lines` counts the lines without a row as
 /// undefined. Memory: one counter per distinct value (rounded to 0.01), whatever the
 /// corpus size.
-pub fn measures(r: &mut Input, path: &Path, corpus_lines: u64) -> Result<Vec<Measure>> {
-    let Some(header) = r.next_line()? else {
+pub fn measures(input: &mut Input, path: &Path, corpus_lines: u64) -> Result<Vec<Measure>> {
+    let Some(header) = input.next_line()? else {
         return Err(Error::input(path, 1, "empty file: expected a header row"));
     };
     let columns: Vec<(usize, String)> = header
@@ -120,7 +124,7 @@ pub fn measures(r: &mut Input, path: &Path, corpus_lines: u64) -> Result<Vec<Mea
         })
         .collect();
     let mut rows = 0u64;
-    while let Some(line) = r.next_line()? {
+    while let Some(line) = input.next_line()? {
         rows += 1;
         let cells: Vec<&str> = line.split('\t').collect();
         for ((i, name), meas) in columns.iter().zip(measures.iter_mut()) {

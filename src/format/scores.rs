@@ -112,8 +112,8 @@ pub struct Significance {
     pub method: Option<String>,
     /// Resamples (`bs`) or trials (`ar`) of the paired test; bootstrap resamples without
     /// one.
-    #[serde(default)]
-    pub n: Option<usize>,
+    #[serde(default, rename = "n")]
+    pub resamples: Option<usize>,
     /// Seed of all resampling.
     #[serde(default)]
     pub seed: Option<u64>,

@@ -191,24 +191,24 @@ pub struct ControlFiles {
 }
 
 impl ControlFiles {
-    /// The files of control `k` (1-based) of the set whose controls have `prefix`, for the
-    /// languages `(source, target)`.
-    pub fn new(prefix: &str, k: usize, langs: (&str, &str)) -> ControlFiles {
+    /// The files of control number `control` (1-based) of the set whose controls have
+    /// `prefix`, for the languages `(source, target)`.
+    pub fn new(prefix: &str, control: usize, langs: (&str, &str)) -> ControlFiles {
         ControlFiles {
-            ids: layout::control_file(prefix, k, layout::IDS),
-            source: layout::control_file(prefix, k, langs.0),
-            target: layout::control_file(prefix, k, langs.1),
+            ids: layout::control_file(prefix, control, layout::IDS),
+            source: layout::control_file(prefix, control, langs.0),
+            target: layout::control_file(prefix, control, langs.1),
         }
     }
 }
 
 impl SetControls {
-    /// The ids file of control `k` (1-based): as recorded, or by the layout for manifests
-    /// that record none.
-    pub fn ids_file(&self, k: usize) -> String {
-        match self.files.get(k.wrapping_sub(1)) {
+    /// The ids file of control number `control` (1-based): as recorded, or by the layout
+    /// for manifests that record none.
+    pub fn ids_file(&self, control: usize) -> String {
+        match self.files.get(control.wrapping_sub(1)) {
             Some(f) => f.ids.clone(),
-            None => layout::control_file(&self.prefix, k, layout::IDS),
+            None => layout::control_file(&self.prefix, control, layout::IDS),
         }
     }
 }

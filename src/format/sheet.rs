@@ -189,9 +189,11 @@ pub struct Agreement {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PairKappa {
     /// The first annotator (1-based).
-    pub a: usize,
+    #[serde(rename = "a")]
+    pub first: usize,
     /// The second.
-    pub b: usize,
+    #[serde(rename = "b")]
+    pub second: usize,
     /// Units both answered.
     pub units: usize,
     /// Share of them with the same answer.
@@ -300,8 +302,8 @@ pub enum SheetKind {
 }
 
 impl std::fmt::Display for SheetKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(match self {
             SheetKind::Detection => "detection",
             SheetKind::Translation => "translation",
         })
@@ -592,9 +594,9 @@ fn without_bom(text: &str) -> &str {
 }
 
 /// A CSV reader's error in `path`, naming the line it is on.
-fn csv_error(path: &Path, e: csv::Error) -> Error {
-    let line = e.position().map_or(0, |p| p.line());
-    Error::input(path, line, e.to_string())
+fn csv_error(path: &Path, error: csv::Error) -> Error {
+    let line = error.position().map_or(0, |p| p.line());
+    Error::input(path, line, error.to_string())
 }
 
 #[cfg(test)]

@@ -32,14 +32,14 @@ pub struct Item {
 #[derive(Debug, Clone, Copy)]
 pub struct Permutations {
     /// Shuffles (0: no test).
-    pub n: usize,
+    pub shuffles: usize,
     /// Their seed.
     pub seed: u64,
 }
 
 /// The item-level agreement of `items`' judgements with the raters (the system-level
 /// fields left empty: [`with_systems`]).
-pub fn agreement(items: &[Item], p: Permutations) -> Agreement {
+pub fn agreement(items: &[Item], permutations: Permutations) -> Agreement {
     let (mut unaligned, mut no_reference) = (Counted::default(), Counted::default());
     let mut judged = Vec::new();
     for x in items {
@@ -58,7 +58,7 @@ pub fn agreement(items: &[Item], p: Permutations) -> Agreement {
     Agreement {
         unaligned,
         no_reference,
-        ..table(items.len() as u64, &judged, p)
+        ..table(items.len() as u64, &judged, permutations)
     }
 }
 
@@ -66,7 +66,7 @@ pub fn agreement(items: &[Item], p: Permutations) -> Agreement {
 /// sentence chrF (ties in item order), the lowest called incorrect — as many as the
 /// judgement calls incorrect among them; the items not judged, or without a located
 /// verdict, are left out as the judgement's are.
-pub fn chrf_baseline(items: &[Item], p: Permutations) -> Agreement {
+pub fn chrf_baseline(items: &[Item], permutations: Permutations) -> Agreement {
     let judged: Vec<&Item> = items
         .iter()
         .filter(|x| x.judgement.judged().is_some())
@@ -96,12 +96,12 @@ pub fn chrf_baseline(items: &[Item], p: Permutations) -> Agreement {
         .zip(called)
         .map(|(x, c)| (x.group, c, x.error))
         .collect();
-    table(items.len() as u64, &rows, p)
+    table(items.len() as u64, &rows, permutations)
 }
 
 /// The 2×2 table of `rows` (group, called incorrect, rater error) of `items` items: the
 /// rows without a located rater verdict are counted apart ([`Agreement::silent`]).
-fn table(items: u64, rows: &[(u64, bool, Option<bool>)], p: Permutations) -> Agreement {
+fn table(items: u64, rows: &[(u64, bool, Option<bool>)], permutations: Permutations) -> Agreement {
     let mut silent = Silent::default();
     let located: Vec<(u64, bool, bool)> = rows
         .iter()
@@ -131,17 +131,18 @@ fn table(items: u64, rows: &[(u64, bool, Option<bool>)], p: Permutations) -> Agr
         error_if_correct: t.miss_rate(),
         mcc: (t.n() > 0).then(|| t.mcc()),
         kappa: t.kappa(),
-        permutation_p: (t.n() > 0 && p.n > 0).then(|| within_group_permutation(rows, p.n, p.seed)),
-        permutations: p.n,
+        permutation_p: (t.n() > 0 && permutations.shuffles > 0)
+            .then(|| within_group_permutation(rows, permutations.shuffles, permutations.seed)),
+        permutations: permutations.shuffles,
         ..Agreement::default()
     }
 }
 
-/// `a` with its system-level fields: the correlations of the systems' automatic scores
+/// `agreement` with its system-level fields: the correlations of the systems' automatic scores
 /// (`auto`: the judgement's accuracy, or the baseline's corpus BLEU) and human accuracies
 /// (`human`) with their MQM scores (`mqm`), over the systems that have all three.
 pub fn with_systems(
-    a: Agreement,
+    agreement: Agreement,
     auto: &[Option<f64>],
     human: &[Option<f64>],
     mqm: &[Option<f64>],
@@ -150,7 +151,7 @@ pub fn with_systems(
         .iter()
         .zip(human)
         .zip(mqm)
-        .filter_map(|((a, h), m)| Some(((*a)?, (*h)?, (*m)?)))
+        .filter_map(|((agreement, h), m)| Some(((*agreement)?, (*h)?, (*m)?)))
         .collect();
     let (a_, h, m): (Vec<f64>, Vec<f64>, Vec<f64>) = (
         pairs.iter().map(|p| p.0).collect(),
@@ -163,7 +164,7 @@ pub fn with_systems(
         kendall: kendall_tau_b(&a_, &m),
         human_spearman: spearman(&h, &m),
         human_kendall: kendall_tau_b(&h, &m),
-        ..a
+        ..agreement
     }
 }
 
@@ -202,7 +203,10 @@ mod tests {
             item(2, Unaligned, true, 0.0),
             item(3, Correct, false, 0.5),
         ];
-        let p = Permutations { n: 0, seed: 1 };
+        let p = Permutations {
+            shuffles: 0,
+            seed: 1,
+        };
         let a = agreement(&items, p);
         assert_eq!((a.items, a.judged, a.incorrect_and_error), (5, 4, 1));
         assert_eq!((a.unaligned.items, a.unaligned.rater_errors), (1, 1));

@@ -70,20 +70,20 @@ struct RaterMarks {
 }
 
 impl RaterMarks {
-    /// Adds `e`, unless the same error (category, severity, spans) is there: then where it
+    /// Adds `span`, unless the same error (category, severity, spans) is there: then where it
     /// was read, and its metadata's hash.
-    fn add(&mut self, e: ErrorSpan) -> Option<(Place, u64)> {
+    fn add(&mut self, span: ErrorSpan) -> Option<(Place, u64)> {
         let same = self.errors.iter().find(|x| {
-            x.category == e.category
-                && x.severity == e.severity
-                && x.target == e.target
-                && x.source == e.source
+            x.category == span.category
+                && x.severity == span.severity
+                && x.target == span.target
+                && x.source == span.source
         });
         if let Some(x) = same {
             return Some((x.at, x.meta));
         }
         self.errors.reserve_exact(1);
-        self.errors.push(e);
+        self.errors.push(span);
         None
     }
 }
@@ -244,14 +244,14 @@ impl Campaign {
         )
     }
 
-    /// `s` shared: systems, raters, documents, categories and severities are held once.
-    fn intern(&mut self, s: &str) -> Arc<str> {
-        if let Some(a) = self.strings.get(s) {
+    /// `text` shared: systems, raters, documents, categories and severities are held once.
+    fn intern(&mut self, text: &str) -> Arc<str> {
+        if let Some(a) = self.strings.get(text) {
             return a.clone();
         }
         // Counted with the next row's [`Campaign::hold`]: a name can be long.
-        self.bytes += TEXT_BYTES + s.len() as u64;
-        let a: Arc<str> = Arc::from(s);
+        self.bytes += TEXT_BYTES + text.len() as u64;
+        let a: Arc<str> = Arc::from(text);
         self.strings.insert(a.clone());
         a
     }
@@ -458,13 +458,13 @@ impl Campaign {
     }
 }
 
-/// The spans of `m` on `text`, a text that `m`'s differs from only in whitespace (moved
+/// The spans of `marked` on `text`, a text that `marked`'s differs from only in whitespace (moved
 /// with [`remap`]); `None` if they differ otherwise.
-fn spans_on(m: &Marked, text: &str) -> Option<Vec<(usize, usize)>> {
-    if m.text == text {
-        return Some(m.spans.clone());
+fn spans_on(marked: &Marked, text: &str) -> Option<Vec<(usize, usize)>> {
+    if marked.text == text {
+        return Some(marked.spans.clone());
     }
-    (collapse(&m.text) == collapse(text)).then(|| remap(&m.spans, &m.text, text))
+    (collapse(&marked.text) == collapse(text)).then(|| remap(&marked.spans, &marked.text, text))
 }
 
 /// Two systems whose outputs are the same (whitespace collapsed) on every segment both
@@ -472,9 +472,9 @@ fn spans_on(m: &Marked, text: &str) -> Option<Vec<(usize, usize)>> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Identical {
     /// The first system (in order).
-    pub a: String,
+    pub first: String,
     /// The second.
-    pub b: String,
+    pub second: String,
     /// The segments both were rated on.
     pub segments: u64,
 }
@@ -512,8 +512,8 @@ impl Campaign {
                 });
                 if !common.is_empty() && same {
                     out.push(Identical {
-                        a: systems[i].clone(),
-                        b: systems[j].clone(),
+                        first: systems[i].clone(),
+                        second: systems[j].clone(),
                         segments: common.len() as u64,
                     });
                 }
@@ -588,10 +588,10 @@ pub struct Exported {
     pub identical: Vec<Identical>,
 }
 
-/// The system whose outputs are the reference: `given`, which must be a system of `c`,
+/// The system whose outputs are the reference: `given`, which must be a system of `campaign`,
 /// else the one system named like a human reference ([`is_reference_name`]).
-fn reference_system(c: &Campaign, given: Option<&str>) -> Result<String> {
-    let names: Vec<String> = c.systems().map(String::from).collect();
+fn reference_system(campaign: &Campaign, given: Option<&str>) -> Result<String> {
+    let names: Vec<String> = campaign.systems().map(String::from).collect();
     let listed = || {
         names
             .iter()
@@ -854,8 +854,8 @@ mod tests {
         assert_eq!(
             c.identical(&all),
             vec![Identical {
-                a: "A".into(),
-                b: "B".into(),
+                first: "A".into(),
+                second: "B".into(),
                 segments: 1
             }]
         );

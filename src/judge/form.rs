@@ -13,8 +13,8 @@ use crate::format::sheet::{
 };
 
 /// JSON for a `<script>` element: `<` escaped, so no text can close it.
-fn script_json<T: Serialize>(v: &T) -> Result<String> {
-    let s = serde_json::to_string(v).map_err(|e| Error::Data(e.to_string()))?;
+fn script_json<T: Serialize>(value: &T) -> Result<String> {
+    let s = serde_json::to_string(value).map_err(|e| Error::Data(e.to_string()))?;
     Ok(s.replace('<', "\\u003c"))
 }
 

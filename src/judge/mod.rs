@@ -70,24 +70,24 @@ impl SheetsOutput {
     }
 
     /// Writes the sheets and the key; both move into place together.
-    pub fn write(self, s: &sheets::Sheets) -> Result<()> {
+    pub fn write(self, built: &sheets::Sheets) -> Result<()> {
         let root = self.staging.path().to_path_buf();
-        let detection = to_csv(header(SheetKind::Detection), &s.detection)?;
+        let detection = to_csv(header(SheetKind::Detection), &built.detection)?;
         ldd_io::write_bytes_atomic(&root.join(layout::SHEET_DETECTION), &detection)?;
-        if !s.translation.is_empty() {
-            let translation = to_csv(header(SheetKind::Translation), &s.translation)?;
+        if !built.translation.is_empty() {
+            let translation = to_csv(header(SheetKind::Translation), &built.translation)?;
             ldd_io::write_bytes_atomic(&root.join(layout::SHEET_TRANSLATION), &translation)?;
         }
-        let page = form::page(&s.detection, &s.translation)?;
+        let page = form::page(&built.detection, &built.translation)?;
         ldd_io::write_bytes_atomic(&root.join(layout::SHEET_FORM), page.as_bytes())?;
         let record =
-            serde_json::to_string_pretty(&s.record).map_err(|e| Error::Data(e.to_string()))?;
+            serde_json::to_string_pretty(&built.record).map_err(|e| Error::Data(e.to_string()))?;
         ldd_io::write_bytes_atomic(&root.join(layout::SHEET_RECORD), (record + "\n").as_bytes())?;
         let inputs: Vec<&Path> = self.inputs.iter().map(PathBuf::as_path).collect();
-        let key_file = if s.key.is_empty() {
+        let key_file = if built.key.is_empty() {
             None
         } else {
-            let csv = to_csv(&KEY_COLUMNS, &s.key)?;
+            let csv = to_csv(&KEY_COLUMNS, &built.key)?;
             ldd_io::fs::create_parent(&self.key)?;
             let owner = "ldd-sets sheets";
             let mut f = AtomicFile::create_replacing(&self.key, owner, &is_key_file, &inputs)?;
@@ -107,12 +107,12 @@ impl SheetsOutput {
 }
 
 /// `tally.csv`: one row per group, by the one CSV writer ([`crate::format::csv_text`]).
-pub fn tally_csv(r: &TallyReport) -> String {
+pub fn tally_csv(report: &TallyReport) -> String {
     let opt = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
-    let rows = r.groups.iter().map(|g| {
+    let rows = report.groups.iter().map(|g| {
         let answers: Vec<String> = g.answers.iter().map(|(a, n)| format!("{a}:{n}")).collect();
         [
-            r.kind.clone(),
+            report.kind.clone(),
             g.phenomenon.clone(),
             g.distance.to_string(),
             g.system.clone().unwrap_or_default(),
@@ -157,11 +157,11 @@ fn tally_written_by_us(path: &Path) -> bool {
 
 /// Writes `tally.json` and `tally.csv` into `dir` (created if needed), both or neither;
 /// files of those names are replaced only if `tally` wrote them, and never an input.
-pub fn write_tally(r: &TallyReport, dir: &Path, inputs: &[&Path]) -> Result<()> {
-    let json = serde_json::to_string_pretty(r).map_err(|e| Error::Data(e.to_string()))? + "\n";
+pub fn write_tally(report: &TallyReport, dir: &Path, inputs: &[&Path]) -> Result<()> {
+    let json = serde_json::to_string_pretty(report).map_err(|e| Error::Data(e.to_string()))? + "\n";
     let files = [
         (dir.join(layout::TALLY_JSON), json.into_bytes()),
-        (dir.join(layout::TALLY_CSV), tally_csv(r).into_bytes()),
+        (dir.join(layout::TALLY_CSV), tally_csv(report).into_bytes()),
     ];
     let ours: &dyn Fn(&Path) -> bool = &tally_written_by_us;
     ldd_io::write_together(dir, &files, "ldd-sets tally", ours, inputs)?;
@@ -188,14 +188,14 @@ judgement\tp_error\trater_error\tsource\treference\toutput",
 output\tpositions\tjudgement\tword_chrf\tsentence_chrf\tp_error\terror",
 ];
 
-fn opt_num(x: Option<f64>) -> String {
-    x.map(|v| v.to_string()).unwrap_or_default()
+fn opt_num(value: Option<f64>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
 }
 
 /// `mqm.csv`: the human and automatic locus accuracy of every system on every set.
-pub fn mqm_csv(r: &crate::format::mqm::MqmReport) -> String {
+pub fn mqm_csv(report: &crate::format::mqm::MqmReport) -> String {
     let header: Vec<&str> = MQM_CSV_HEADER.split(',').collect();
-    let rows = r.sets.iter().map(|s| {
+    let rows = report.sets.iter().map(|s| {
         [
             s.system.clone(),
             s.phenomenon.clone(),
@@ -213,11 +213,11 @@ pub fn mqm_csv(r: &crate::format::mqm::MqmReport) -> String {
 }
 
 /// `mqm.disagreements.tsv`: every locus where the judgement and the raters disagree.
-pub fn mqm_disagreements(r: &crate::format::mqm::MqmReport) -> String {
+pub fn mqm_disagreements(report: &crate::format::mqm::MqmReport) -> String {
     use crate::format::spreadsheet_tsv_cell as c;
     let mut t = String::from(MQM_DISAGREEMENTS_HEADER);
     t.push('\n');
-    for d in &r.disagreements {
+    for d in &report.disagreements {
         let cells = [
             c(&d.system),
             c(&d.phenomenon),
@@ -292,23 +292,27 @@ fn mqm_written_by_us(path: &Path) -> bool {
 /// needed), and with `items` that file too, all or none; files of those names are replaced
 /// only if `mqm` wrote them, and never an input.
 pub fn write_mqm(
-    r: &crate::judge::mqm::MqmResult,
+    result: &crate::judge::mqm::MqmResult,
     dir: &Path,
     items: Option<&Path>,
     inputs: &[&Path],
 ) -> Result<()> {
-    let json =
-        serde_json::to_string_pretty(&r.report).map_err(|e| Error::Data(e.to_string()))? + "\n";
+    let json = serde_json::to_string_pretty(&result.report)
+        .map_err(|e| Error::Data(e.to_string()))?
+        + "\n";
     let mut files = vec![
         (dir.join(layout::MQM_JSON), json.into_bytes()),
-        (dir.join(layout::MQM_CSV), mqm_csv(&r.report).into_bytes()),
+        (
+            dir.join(layout::MQM_CSV),
+            mqm_csv(&result.report).into_bytes(),
+        ),
         (
             dir.join(layout::MQM_DISAGREEMENTS),
-            mqm_disagreements(&r.report).into_bytes(),
+            mqm_disagreements(&result.report).into_bytes(),
         ),
     ];
     if let Some(p) = items {
-        files.push((p.to_path_buf(), mqm_items(&r.items).into_bytes()));
+        files.push((p.to_path_buf(), mqm_items(&result.items).into_bytes()));
     }
     let ours: &dyn Fn(&Path) -> bool = &mqm_written_by_us;
     ldd_io::write_together(dir, &files, "ldd-sets mqm", ours, inputs)?;
@@ -363,18 +367,18 @@ fn export_files(dir: &Path, rel: &Path, out: &mut Vec<String>) -> bool {
     })
 }
 
-/// Writes the campaign `e` (read from `files`) into `dir` (replaced as a whole, all or
+/// Writes the campaign `exported` (read from `files`) into `dir` (replaced as a whole, all or
 /// nothing, only if an earlier export wrote it: [`is_export_dir`]): the source and
 /// reference as the corpus `mqm.<src>-<tgt>.<lang>`, each system's outputs as
 /// `systems/<name>.<tgt>` (names checked as file names), `segments.tsv`, and `export.json`.
 pub fn write_export(
-    e: &crate::judge::mqm::Exported,
+    exported: &crate::judge::mqm::Exported,
     files: &[PathBuf],
     dir: &Path,
     (src, tgt): (&str, &str),
     inputs: &[&Path],
 ) -> Result<()> {
-    for name in e.systems.keys() {
+    for name in exported.systems.keys() {
         ldd_io::name::check(ldd_io::NameKind::File, name, "an MQM system name")?;
     }
     let staging = Staging::new(dir, &is_export_dir, inputs)?;
@@ -389,7 +393,7 @@ pub fn write_export(
     };
     let mut seg = String::from(MQM_SEGMENTS_HEADER);
     seg.push('\n');
-    for (k, (s, d)) in e.segments.iter().zip(&e.docs).enumerate() {
+    for (k, (s, d)) in exported.segments.iter().zip(&exported.docs).enumerate() {
         seg.push_str(&format!(
             "{}\t{}\t{}\n",
             k + 1,
@@ -399,21 +403,24 @@ pub fn write_export(
     }
     let pair = format!("{src}-{tgt}");
     let mut out = vec![
-        (layout::mqm_side(&root, &pair, src), lines(&e.source)),
-        (layout::mqm_side(&root, &pair, tgt), lines(&e.reference)),
+        (layout::mqm_side(&root, &pair, src), lines(&exported.source)),
+        (
+            layout::mqm_side(&root, &pair, tgt),
+            lines(&exported.reference),
+        ),
         (root.join(layout::MQM_SEGMENTS), seg.into_bytes()),
     ];
-    for (name, o) in &e.systems {
+    for (name, o) in &exported.systems {
         out.push((layout::mqm_system(&root, name, tgt), lines(o)));
     }
     ldd_io::fs::create_dir_all(&root.join(layout::MQM_SYSTEMS))?;
     let mut record = crate::format::mqm::ExportRecord {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
         files: files.to_vec(),
-        reference_system: e.reference_system.clone(),
+        reference_system: exported.reference_system.clone(),
         source_language: src.to_string(),
         target_language: tgt.to_string(),
-        segments: e.segments.len() as u64,
+        segments: exported.segments.len() as u64,
         written: std::collections::BTreeMap::new(),
     };
     for (path, bytes) in &out {

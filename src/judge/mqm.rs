@@ -119,8 +119,8 @@ fn word_ranges(tree: &ldd_conllu::Sentence<'_>, text: &str) -> Vec<Option<(usize
     out
 }
 
-fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
-    a.0 < b.1 && b.0 < a.1
+fn overlaps(span: (usize, usize), other: (usize, usize)) -> bool {
+    span.0 < other.1 && other.0 < span.1
 }
 
 /// A line of the corpus with an MQM segment.
@@ -133,13 +133,13 @@ struct Line {
     ranges: Vec<Option<(usize, usize)>>,
 }
 
-/// Whether the raters of `r` saw an error at word `w` (0-based) of `line`, whose output
+/// Whether the raters of `rated` saw an error at `source_word` (0-based) of `line`, whose output
 /// tokens linked to the word are `linked` (their byte ranges `tokens`): each rater's
 /// errors that count (`counts`), at least half of the raters.
 fn human(
-    r: &Rated,
+    rated: &Rated,
     line: &Line,
-    w: usize,
+    source_word: usize,
     linked: &[usize],
     tokens: &[(usize, usize)],
     counts: &dyn Fn(&ErrorSpan) -> bool,
@@ -149,19 +149,19 @@ fn human(
             linked
                 .iter()
                 .any(|&j| tokens.get(j).is_some_and(|&t| overlaps(s, t)))
-        }) || line.ranges[w].is_some_and(|wr| e.source.iter().any(|&s| overlaps(s, wr)))
+        }) || line.ranges[source_word].is_some_and(|wr| e.source.iter().any(|&s| overlaps(s, wr)))
     };
-    let seen = r
+    let seen = rated
         .raters
         .values()
         .filter(|errs| errs.iter().any(|e| counts(e) && at(e)))
         .count();
-    !r.raters.is_empty() && 2 * seen >= r.raters.len()
+    !rated.raters.is_empty() && 2 * seen >= rated.raters.len()
 }
 
 /// MQM's score of a rating: the mean over its raters of minus their weighted errors.
-fn mqm_score(r: &Rated) -> f64 {
-    let total: f64 = r
+fn mqm_score(rated: &Rated) -> f64 {
+    let total: f64 = rated
         .raters
         .values()
         .map(|errs| {
@@ -171,7 +171,7 @@ fn mqm_score(r: &Rated) -> f64 {
                 .sum::<f64>()
         })
         .sum();
-    total / r.raters.len().max(1) as f64
+    total / rated.raters.len().max(1) as f64
 }
 
 /// What [`judge_mqm`] gives: the report, the word-level items (for `--items`) and the
@@ -187,12 +187,16 @@ pub struct MqmResult {
     pub left_out: LeftOut,
 }
 
-/// Whether error `e` counts: of the severities and categories chosen.
-fn counts(o: &MqmOptions, e: &ErrorSpan) -> bool {
-    let sev = e.severity.to_ascii_lowercase();
-    let cat = e.category.to_ascii_lowercase();
-    o.severities.contains(&sev)
-        && (o.categories.is_empty() || o.categories.iter().any(|p| cat.starts_with(p.as_str())))
+/// Whether error `span` counts: of the severities and categories chosen.
+fn counts(options: &MqmOptions, span: &ErrorSpan) -> bool {
+    let sev = span.severity.to_ascii_lowercase();
+    let cat = span.category.to_ascii_lowercase();
+    options.severities.contains(&sev)
+        && (options.categories.is_empty()
+            || options
+                .categories
+                .iter()
+                .any(|p| cat.starts_with(p.as_str())))
 }
 
 /// Judges every locus of the sets directory `sets` and every content word of its corpus
@@ -200,7 +204,7 @@ fn counts(o: &MqmOptions, e: &ErrorSpan) -> bool {
 /// of its manifest names the sets in the report. Everything is read first (the sets, the
 /// corpus, the campaign, the matched lines' trees and references), then judged, one
 /// system at a time, then compared with the raters.
-pub fn judge_mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
+pub fn judge_mqm(sets: &Path, asked: &MqmOptions) -> Result<MqmResult> {
     // Read first: the sets, the campaign, the corpus's source lines (segments are matched
     // to them), then the trees and references of the matched lines.
     let l = &load(sets)?;
@@ -215,11 +219,11 @@ pub fn judge_mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
         systems,
         excluded,
         identical,
-    } = read_all(l, o)?;
-    let counts = |e: &ErrorSpan| counts(o, e);
+    } = read_all(l, asked)?;
+    let counts = |e: &ErrorSpan| counts(asked, e);
     // Then the locus judgement: the aligner, the references aligned, the sets' loci on
     // these lines; each system judged and compared with its raters.
-    let j = Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
+    let j = Judging::new(l, asked.align_model.as_deref(), asked.lemma_model.as_ref())?;
     let judgement = j.settings()?;
     let trained = j.load()?;
     let texts: BTreeMap<u32, String> = ids.iter().copied().zip(references).collect();
@@ -236,7 +240,7 @@ pub fn judge_mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
         references: &texts,
         loci: &loci,
         counts: &counts,
-        confidence: o.confidence,
+        confidence: asked.confidence,
     };
     let mut g = Gathered::default();
     for system in &systems {
@@ -248,19 +252,19 @@ pub fn judge_mqm(sets: &Path, o: &MqmOptions) -> Result<MqmResult> {
     }
     let (words, words_baseline, loci_all, loci_baseline, kinds) =
         g.agreements(agreement::Permutations {
-            n: o.permutations,
-            seed: o.seed,
+            shuffles: asked.permutations,
+            seed: asked.seed,
         });
     let report = MqmReport {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
         manifest_sha256: l.manifest_sha256.clone(),
-        files: o.files.clone(),
-        docs: o.docs.clone(),
-        severities: o.severities.clone(),
-        categories: o.categories.clone(),
+        files: asked.files.clone(),
+        docs: asked.docs.clone(),
+        severities: asked.severities.clone(),
+        categories: asked.categories.clone(),
         excluded,
         judgement,
-        segments: segments_read(&c, o, matched.len(), unmatched, ids.len()),
+        segments: segments_read(&c, asked, matched.len(), unmatched, ids.len()),
         words,
         loci: loci_all,
         words_baseline,
@@ -304,38 +308,56 @@ struct Read {
 /// (a path the manifest records is relative to where extract ran: said when missing), the
 /// campaign and each filter value against it, the systems judged, the segments matched to
 /// corpus lines, then the chosen lines' trees and references.
-fn read_all(l: &Loaded, o: &MqmOptions) -> Result<Read> {
+fn read_all(loaded: &Loaded, options: &MqmOptions) -> Result<Read> {
     for (which, given, flag) in [
-        (RunInput::Source, &o.source, "--src"),
-        (RunInput::Target, &o.reference, "--ref"),
-        (RunInput::Parse, &o.conllu, "--conllu"),
+        (RunInput::Source, &options.source, "--src"),
+        (RunInput::Target, &options.reference, "--ref"),
+        (RunInput::Parse, &options.conllu, "--conllu"),
     ] {
-        input_path(l, which, given.as_deref(), flag)?;
+        input_path(loaded, which, given.as_deref(), flag)?;
     }
-    let c = campaign::read(&o.files, o.source_issues)?;
-    check_filters(&c, o)?;
-    let (systems, excluded) = judged_systems(&c, o)?;
-    let all_ids: Vec<u32> = (1..=l.manifest.corpus.lines as u32).collect();
-    let sources = input_lines(l, RunInput::Source, o.source.as_deref(), "--src", &all_ids)?;
-    let (matched, unmatched) = match_segments(l, &c, &sources)?;
+    let c = campaign::read(&options.files, options.source_issues)?;
+    check_filters(&c, options)?;
+    let (systems, excluded) = judged_systems(&c, options)?;
+    let all_ids: Vec<u32> = (1..=loaded.manifest.corpus.lines as u32).collect();
+    let sources = input_lines(
+        loaded,
+        RunInput::Source,
+        options.source.as_deref(),
+        "--src",
+        &all_ids,
+    )?;
+    let (matched, unmatched) = match_segments(loaded, &c, &sources)?;
     drop(sources);
-    let ids = chosen_lines(&c, &matched, &o.docs)?;
+    let ids = chosen_lines(&c, &matched, &options.docs)?;
     // The source words of those lines, their parts of speech and places in the text.
     let mut words = SourceWords::new();
     let mut lines: BTreeMap<u32, Line> = BTreeMap::new();
-    input_trees(l, o.conllu.as_deref(), "--conllu", &ids, |id, tree| {
-        let s = &c.segments[&matched[&id]];
-        words.insert(id, tree.words.iter().map(|w| w.form.to_string()).collect());
-        let line = Line {
-            doc: s.doc.to_string(),
-            upos: tree.words.iter().map(|w| w.upos.to_string()).collect(),
-            ranges: word_ranges(tree, &s.source.text),
-            seg: matched[&id].to_string(),
-        };
-        lines.insert(id, line);
-        Ok(())
-    })?;
-    let references = input_lines(l, RunInput::Target, o.reference.as_deref(), "--ref", &ids)?;
+    input_trees(
+        loaded,
+        options.conllu.as_deref(),
+        "--conllu",
+        &ids,
+        |id, tree| {
+            let s = &c.segments[&matched[&id]];
+            words.insert(id, tree.words.iter().map(|w| w.form.to_string()).collect());
+            let line = Line {
+                doc: s.doc.to_string(),
+                upos: tree.words.iter().map(|w| w.upos.to_string()).collect(),
+                ranges: word_ranges(tree, &s.source.text),
+                seg: matched[&id].to_string(),
+            };
+            lines.insert(id, line);
+            Ok(())
+        },
+    )?;
+    let references = input_lines(
+        loaded,
+        RunInput::Target,
+        options.reference.as_deref(),
+        "--ref",
+        &ids,
+    )?;
     not_the_reference(&c, &systems, &matched, &ids, &references)?;
     let identical = c.identical(&systems);
     Ok(Read {
@@ -353,37 +375,37 @@ fn read_all(l: &Loaded, o: &MqmOptions) -> Result<Read> {
 }
 
 /// Refuses a value of `--docs`, `--severity` (when given) or `--categories` that matches
-/// nothing in the campaign `c`.
-fn check_filters(c: &Campaign, o: &MqmOptions) -> Result<()> {
-    let docs = c.docs();
+/// nothing in the `campaign`.
+fn check_filters(campaign: &Campaign, options: &MqmOptions) -> Result<()> {
+    let docs = campaign.docs();
     let listed = |v: &mut dyn Iterator<Item = String>| -> Vec<String> {
         v.filter(|s| !s.is_empty()).collect()
     };
-    campaign::check_values(
+    super::campaign::check_values(
         "--docs",
-        &o.docs,
+        &options.docs,
         |d| docs.contains(d),
         || listed(&mut docs.iter().map(|d| d.to_string())),
     )?;
-    if o.severities_given {
-        campaign::check_values(
+    if options.severities_given {
+        super::campaign::check_values(
             "--severity",
-            &o.severities,
-            |s| c.severities.contains(&file::severity_key(s)),
-            || listed(&mut c.severities.iter().cloned()),
+            &options.severities,
+            |s| campaign.severities.contains(&file::severity_key(s)),
+            || listed(&mut campaign.severities.iter().cloned()),
         )?;
     }
-    let lower: Vec<String> = c
+    let lower: Vec<String> = campaign
         .categories
         .iter()
         .map(|x| x.to_ascii_lowercase())
         .collect();
-    campaign::check_values(
+    super::campaign::check_values(
         "--categories",
-        &o.categories,
+        &options.categories,
         |p| lower.iter().any(|x| x.starts_with(&p.to_ascii_lowercase())),
         || {
-            let top: BTreeSet<String> = c
+            let top: BTreeSet<String> = campaign
                 .categories
                 .iter()
                 .map(|x| x.split('/').next().unwrap_or(x).to_string() + "/…")
@@ -394,27 +416,27 @@ fn check_filters(c: &Campaign, o: &MqmOptions) -> Result<()> {
 }
 
 /// The systems judged, and those left out: the references (`--references`, each a system
-/// of `c`; by default those named like one), then `--exclude` (each a system of `c`).
-fn judged_systems(c: &Campaign, o: &MqmOptions) -> Result<(Vec<String>, Vec<String>)> {
-    let references: Vec<String> = match &o.references {
+/// of `campaign`; by default those named like one), then `--exclude` (each a system of `campaign`).
+fn judged_systems(campaign: &Campaign, options: &MqmOptions) -> Result<(Vec<String>, Vec<String>)> {
+    let references: Vec<String> = match &options.references {
         Some(given) => {
-            c.check_systems("--references", given)?;
+            campaign.check_systems("--references", given)?;
             given.clone()
         }
-        None => c
+        None => campaign
             .systems()
             .filter(|s| is_reference_name(s))
             .map(String::from)
             .collect(),
     };
-    c.check_systems("--exclude", &o.exclude)?;
+    campaign.check_systems("--exclude", &options.exclude)?;
     let mut excluded = references;
-    for x in &o.exclude {
+    for x in &options.exclude {
         if !excluded.contains(x) {
             excluded.push(x.clone());
         }
     }
-    let systems: Vec<String> = c
+    let systems: Vec<String> = campaign
         .systems()
         .filter(|s| !excluded.iter().any(|x| x == s))
         .map(String::from)
@@ -429,12 +451,12 @@ fn judged_systems(c: &Campaign, o: &MqmOptions) -> Result<(Vec<String>, Vec<Stri
     Ok((systems, excluded))
 }
 
-/// Each segment of `c` matched to a corpus line of `sources` by its text (whitespace
+/// Each segment of `campaign` matched to a corpus line of `sources` by its text (whitespace
 /// collapsed; the *k*-th segment with a text, in segment order, is the *k*-th line with
 /// it): line → segment, and the number of segments not found.
 fn match_segments(
-    l: &Loaded,
-    c: &Campaign,
+    loaded: &Loaded,
+    campaign: &Campaign,
     sources: &[String],
 ) -> Result<(BTreeMap<u32, u64>, u64)> {
     let mut by_text: BTreeMap<String, Vec<u32>> = BTreeMap::new();
@@ -444,7 +466,7 @@ fn match_segments(
     let mut used: BTreeMap<String, usize> = BTreeMap::new();
     let mut matched: BTreeMap<u32, u64> = BTreeMap::new();
     let mut unmatched = 0u64;
-    for (seg, s) in &c.segments {
+    for (seg, s) in &campaign.segments {
         let text = collapse(&s.source.text);
         let k = used.entry(text.clone()).or_default();
         match by_text.get(&text).and_then(|v| v.get(*k)) {
@@ -459,17 +481,23 @@ fn match_segments(
         return Err(Error::Data(format!(
             "no MQM segment's source is a line of the corpus of {} (compared with \
              whitespace collapsed); extract the sets from the campaign's source",
-            ldd_io::error::shown(&l.manifest_path)
+            ldd_io::error::shown(&loaded.manifest_path)
         )));
     }
     Ok((matched, unmatched))
 }
 
 /// The matched lines whose segment is in one of `docs` (all when empty).
-fn chosen_lines(c: &Campaign, matched: &BTreeMap<u32, u64>, docs: &[String]) -> Result<Vec<u32>> {
+fn chosen_lines(
+    campaign: &Campaign,
+    matched: &BTreeMap<u32, u64>,
+    docs: &[String],
+) -> Result<Vec<u32>> {
     let ids: Vec<u32> = matched
         .iter()
-        .filter(|(_, seg)| docs.is_empty() || docs.iter().any(|d| *d == *c.segments[seg].doc))
+        .filter(|(_, seg)| {
+            docs.is_empty() || docs.iter().any(|d| *d == *campaign.segments[seg].doc)
+        })
         .map(|(&id, _)| id)
         .collect();
     if ids.is_empty() {
@@ -484,7 +512,7 @@ fn chosen_lines(c: &Campaign, matched: &BTreeMap<u32, u64>, docs: &[String]) -> 
 /// Refuses a system whose output is the corpus's reference on every line judged that it
 /// was rated on: a human reference under another name would be judged as a system.
 fn not_the_reference(
-    c: &Campaign,
+    campaign: &Campaign,
     systems: &[String],
     matched: &BTreeMap<u32, u64>,
     ids: &[u32],
@@ -494,7 +522,7 @@ fn not_the_reference(
         let outputs: Vec<(&Rated, &String)> = ids
             .iter()
             .zip(references)
-            .filter_map(|(id, r)| Some((c.rating(s, matched[id])?, r)))
+            .filter_map(|(id, r)| Some((campaign.rating(s, matched[id])?, r)))
             .collect();
         let same = outputs
             .iter()
@@ -512,32 +540,32 @@ fn not_the_reference(
     Ok(())
 }
 
-/// How the campaign `c` was read and matched (and how many of the errors that count, by
-/// `o`, have no span).
+/// How `campaign` was read and matched (and how many of the errors that count, by
+/// `options`, have no span).
 fn segments_read(
-    c: &Campaign,
-    o: &MqmOptions,
+    campaign: &Campaign,
+    options: &MqmOptions,
     matched: usize,
     unmatched: u64,
     used: usize,
 ) -> Segments {
-    let unlocated = c
+    let unlocated = campaign
         .ratings()
         .flat_map(|r| r.raters.values().flatten())
-        .filter(|e| counts(o, e) && e.target.is_empty() && e.source.is_empty())
+        .filter(|e| counts(options, e) && e.target.is_empty() && e.source.is_empty())
         .count() as u64;
     Segments {
-        rows: c.rows,
-        segments: c.segments.len() as u64,
+        rows: campaign.rows,
+        segments: campaign.segments.len() as u64,
         matched: matched as u64,
         unmatched,
         used: used as u64,
-        unclosed_spans: c.unclosed,
+        unclosed_spans: campaign.unclosed,
         unlocated_errors: unlocated,
-        rater_checks: c.left_out.rater_checks,
-        metadata_rows: c.left_out.metadata_rows,
-        source_issues: c.left_out.source_issues,
-        marked_twice: c.left_out.marked_twice,
+        rater_checks: campaign.left_out.rater_checks,
+        metadata_rows: campaign.left_out.metadata_rows,
+        source_issues: campaign.left_out.source_issues,
+        marked_twice: campaign.left_out.marked_twice,
     }
 }
 
@@ -567,13 +595,13 @@ struct RatedLoci {
 
 impl RatedLoci {
     fn new(
-        l: &crate::read::sets::Loaded,
+        loaded: &crate::read::sets::Loaded,
         loci: &crate::locus::Loci,
         lines: &BTreeMap<u32, Line>,
     ) -> RatedLoci {
         let mut distinct: BTreeMap<LocusKey, RatedLocus> = BTreeMap::new();
         for (si, s) in loci.sets.iter().enumerate() {
-            let set = &l.units[s.unit].set;
+            let set = &loaded.units[s.unit].set;
             let kind = KINDS.iter().position(|k| *k == set.kind).unwrap_or(0);
             for r in s.rows.iter().filter(|r| lines.contains_key(&(r.id as u32))) {
                 let key = (
@@ -603,7 +631,7 @@ impl RatedLoci {
             .sets
             .iter()
             .map(|s| {
-                let set = &l.units[s.unit].set;
+                let set = &loaded.units[s.unit].set;
                 (set.phenomenon.clone(), set.bucket.clone())
             })
             .collect();
@@ -748,19 +776,19 @@ impl Judge<'_> {
     }
 
     /// Every content word of the outputs as an item, with the raters' verdict.
-    fn word_items(&self, system: &str, outputs: &[Output], g: &mut Gathered) {
+    fn word_items(&self, system: &str, outputs: &[Output], gathered: &mut Gathered) {
         for o in outputs {
             let line = &self.lines[&o.id];
             for (w, x) in &o.judged.words {
                 let w = *w;
                 let error = self.verdict(o, w, x);
-                g.words.push(agreement::Item {
+                gathered.words.push(agreement::Item {
                     group: (u64::from(o.id) << 16) | w as u64,
                     judgement: x.judgement,
                     error,
                     chrf: o.judged.sentence_chrf,
                 });
-                g.out_items.push(Item {
+                gathered.out_items.push(Item {
                     level: "word".into(),
                     line: u64::from(o.id),
                     segment: line.seg.clone(),
@@ -782,7 +810,7 @@ impl Judge<'_> {
 
     /// Every locus of the outputs' lines as an item (and each of its words), with the
     /// raters' verdict; the disagreements, per-set counts and the order of two words.
-    fn locus_items(&self, system: &str, outputs: &[Output], g: &mut Gathered) {
+    fn locus_items(&self, system: &str, outputs: &[Output], gathered: &mut Gathered) {
         let mut per_set: BTreeMap<usize, (u64, u64, u64, u64)> = BTreeMap::new();
         for o in outputs {
             let on = self.loci.on.get(&o.id).map_or(&[][..], Vec::as_slice);
@@ -796,7 +824,7 @@ impl Judge<'_> {
                 for (k, (w, wx)) in words.iter().enumerate() {
                     let e = self.verdict(o, *w as usize - 1, wx);
                     verdicts.push((!wx.reference.is_empty(), e));
-                    g.locus_words.push((
+                    gathered.locus_words.push((
                         rl.kind,
                         agreement::Item {
                             group: ((gk as u64) << 1) | k as u64,
@@ -808,14 +836,16 @@ impl Judge<'_> {
                 }
                 let error = locus_verdict(&verdicts);
                 match x.order {
-                    Some(true) => g.order_kept.add(error == Some(true)),
-                    Some(false) => g.order_changed.add(error == Some(true)),
+                    Some(true) => gathered.order_kept.add(error == Some(true)),
+                    Some(false) => gathered.order_changed.add(error == Some(true)),
                     None => {}
                 }
                 let judged = x.judgement.judged();
                 if let (Some(correct), Some(e)) = (judged, error) {
                     if correct == e {
-                        g.disagreements.push(self.disagreement(system, o, rl, x, e));
+                        gathered
+                            .disagreements
+                            .push(self.disagreement(system, o, rl, x, e));
                     }
                 }
                 for &s in &rl.sets {
@@ -825,7 +855,7 @@ impl Judge<'_> {
                     e.2 += u64::from(judged.is_some());
                     e.3 += u64::from(judged == Some(true));
                 }
-                g.loci.push((
+                gathered.loci.push((
                     rl.kind,
                     agreement::Item {
                         group: gk as u64,
@@ -834,13 +864,15 @@ impl Judge<'_> {
                         chrf: o.judged.sentence_chrf,
                     },
                 ));
-                g.out_items.push(self.locus_item(system, o, rl, x, error));
+                gathered
+                    .out_items
+                    .push(self.locus_item(system, o, rl, x, error));
             }
         }
         for (s, (n, ok, judged, correct)) in per_set {
             let (phenomenon, bucket) = self.loci.sets[s].clone();
             let ci = wilson(ok, n, self.confidence);
-            g.sets.push(SetRow {
+            gathered.sets.push(SetRow {
                 system: system.to_string(),
                 phenomenon,
                 bucket,
@@ -855,14 +887,26 @@ impl Judge<'_> {
         }
     }
 
-    /// The raters' verdict at source word `w` (0-based) of an output, rendered by `x`'s
+    /// The raters' verdict at `source_word` (0-based) of an output, rendered by `word`'s
     /// tokens ([`crate::locus::rule::Word::tokens`]): an error there, none, or `None`
     /// where no verdict can be located (no token, and no rater marked the word in the
     /// source).
-    fn verdict(&self, o: &Output, w: usize, x: &crate::locus::rule::Word) -> Option<bool> {
-        let tokens = x.tokens();
-        let line = &self.lines[&o.id];
-        if human(o.rated, line, w, &tokens, &o.tokens, self.counts) {
+    fn verdict(
+        &self,
+        output: &Output,
+        source_word: usize,
+        word: &crate::locus::rule::Word,
+    ) -> Option<bool> {
+        let tokens = word.tokens();
+        let line = &self.lines[&output.id];
+        if human(
+            output.rated,
+            line,
+            source_word,
+            &tokens,
+            &output.tokens,
+            self.counts,
+        ) {
             Some(true)
         } else {
             (!tokens.is_empty()).then_some(false)
@@ -873,16 +917,16 @@ impl Judge<'_> {
     fn disagreement(
         &self,
         system: &str,
-        o: &Output,
+        output: &Output,
         rl: &RatedLocus,
-        x: &Rendering,
+        rendering: &Rendering,
         error: bool,
     ) -> Disagreement {
-        let line = &self.lines[&o.id];
+        let line = &self.lines[&output.id];
         Disagreement {
             system: system.to_string(),
             phenomenon: rl.phenomenon.clone(),
-            line: u64::from(o.id),
+            line: u64::from(output.id),
             segment: line.seg.clone(),
             doc: line.doc.clone(),
             dep: rl.locus.dep.form.clone(),
@@ -892,17 +936,17 @@ impl Judge<'_> {
                 .as_ref()
                 .map(|h| h.form.clone())
                 .unwrap_or_default(),
-            judgement: x.judgement.name().to_string(),
+            judgement: rendering.judgement.name().to_string(),
             p_error: None,
-            evidence: x.evidence(),
+            evidence: rendering.evidence(),
             rater_error: error,
-            source: self.words[&o.id].join(" "),
+            source: self.words[&output.id].join(" "),
             reference: self
                 .refs
-                .get(&o.id)
+                .get(&output.id)
                 .map(|r| r.tokens.join(" "))
                 .unwrap_or_default(),
-            output: o.side.tokens.join(" "),
+            output: output.side.tokens.join(" "),
         }
     }
 
@@ -910,17 +954,17 @@ impl Judge<'_> {
     fn locus_item(
         &self,
         system: &str,
-        o: &Output,
+        output: &Output,
         rl: &RatedLocus,
-        x: &Rendering,
+        rendering: &Rendering,
         error: Option<bool>,
     ) -> Item {
-        let line = &self.lines[&o.id];
-        let mut positions: Vec<usize> = x.dep.output.clone();
-        positions.extend(x.head.iter().flat_map(|h| h.output.iter().copied()));
+        let line = &self.lines[&output.id];
+        let mut positions: Vec<usize> = rendering.dep.output.clone();
+        positions.extend(rendering.head.iter().flat_map(|h| h.output.iter().copied()));
         Item {
             level: "locus".into(),
-            line: u64::from(o.id),
+            line: u64::from(output.id),
             segment: line.seg.clone(),
             doc: line.doc.clone(),
             system: system.to_string(),
@@ -930,11 +974,11 @@ impl Judge<'_> {
                 None => rl.locus.dep.form.clone(),
             },
             upos: rl.phenomenon.clone(),
-            output: tokens_at(o.side, &positions),
+            output: tokens_at(output.side, &positions),
             positions: positions.iter().map(|&k| k as u32 + 1).collect(),
-            judgement: x.judgement.name().to_string(),
-            evidence: x.evidence(),
-            sentence_chrf: o.judged.sentence_chrf,
+            judgement: rendering.judgement.name().to_string(),
+            evidence: rendering.evidence(),
+            sentence_chrf: output.judged.sentence_chrf,
             error,
         }
     }
@@ -967,7 +1011,7 @@ impl Gathered {
     /// apart (their words and the loci), each beside its baselines.
     fn agreements(
         &self,
-        p: agreement::Permutations,
+        permutations: agreement::Permutations,
     ) -> (
         Agreement,
         Agreement,
@@ -984,8 +1028,18 @@ impl Gathered {
         let (la, lh) = (of(&|s| s.locus_accuracy), of(&|s| s.human_locus_accuracy));
         let pair = |items: &[agreement::Item], auto: &[Option<f64>], human: &[Option<f64>]| {
             (
-                agreement::with_systems(agreement::agreement(items, p), auto, human, &mqm),
-                agreement::with_systems(agreement::chrf_baseline(items, p), &bleu, human, &mqm),
+                agreement::with_systems(
+                    agreement::agreement(items, permutations),
+                    auto,
+                    human,
+                    &mqm,
+                ),
+                agreement::with_systems(
+                    agreement::chrf_baseline(items, permutations),
+                    &bleu,
+                    human,
+                    &mqm,
+                ),
             )
         };
         let (words, words_baseline) = pair(&self.words, &wa, &wh);

@@ -80,10 +80,10 @@ struct Item {
     order: Vec<usize>,
 }
 
-/// The source with locus `n` marked: its dependent `[[…]]`, its head `{{…}}` (the text
-/// escaped, [`sheet_text`]).
-fn mark_source(marked_line: &str, n: u32) -> String {
-    let (d, h) = (format!("d{n}"), format!("h{n}"));
+/// The source with locus number `number` marked: its dependent `[[…]]`, its head `{{…}}`
+/// (the text escaped, [`sheet_text`]).
+fn mark_source(marked_line: &str, number: u32) -> String {
+    let (d, h) = (format!("d{number}"), format!("h{number}"));
     marked::parse(marked_line)
         .into_iter()
         .map(|p| match p {
@@ -116,12 +116,12 @@ fn mark_tokens(tokens: &[String], dep: &[usize], head: &[usize]) -> String {
 
 /// The blinding secret: a hash of every system's name and whole output (`None` without
 /// systems). Annotators see a few lines of each output, never a whole one.
-fn blinding_secret(o: &SheetsOptions) -> Result<Option<String>> {
-    if o.hyps.is_empty() {
+fn blinding_secret(options: &SheetsOptions) -> Result<Option<String>> {
+    if options.hyps.is_empty() {
         return Ok(None);
     }
     let mut text = String::from("ldd-sets sheets blinding\n");
-    for (name, hyp) in o.names.iter().zip(&o.hyps) {
+    for (name, hyp) in options.names.iter().zip(&options.hyps) {
         let (sha, _) = ldd_io::sha256_file(hyp)?;
         text.push_str(&format!("{name}\t{sha}\n"));
     }
@@ -136,13 +136,13 @@ fn slot_order(secret: &str, key: u64, systems: usize) -> Vec<usize> {
 }
 
 /// The run's id: the first 16 hex digits of a hash of what the files are made from.
-fn run_id(o: &SheetsOptions, manifest_sha256: &str, secret: Option<&str>) -> String {
+fn run_id(options: &SheetsOptions, manifest_sha256: &str, secret: Option<&str>) -> String {
     let text = format!(
         "ldd-sets sheets run\n{}\n{manifest_sha256}\n{}\n{}\n{:?}\n{}\n",
         env!("CARGO_PKG_VERSION"),
-        o.seed,
-        o.per_cell,
-        o.distances,
+        options.seed,
+        options.per_cell,
+        options.distances,
         secret.unwrap_or("")
     );
     ldd_io::sha256_bytes(text.as_bytes())[..16].to_string()
@@ -150,19 +150,19 @@ fn run_id(o: &SheetsOptions, manifest_sha256: &str, secret: Option<&str>) -> Str
 
 /// The distances asked for, checked: each at most 100 (`--max-distance`'s limit) and none
 /// twice, and at least one locus asked for.
-fn check_sample(o: &SheetsOptions) -> Result<()> {
-    if o.per_cell == 0 || o.distances.is_empty() {
+fn check_sample(options: &SheetsOptions) -> Result<()> {
+    if options.per_cell == 0 || options.distances.is_empty() {
         return Err(Error::Config(
             "sheets: --per-cell and --distances must ask for at least one locus".into(),
         ));
     }
-    for (i, d) in o.distances.iter().enumerate() {
+    for (i, d) in options.distances.iter().enumerate() {
         if *d > 100 {
             return Err(Error::Config(format!(
                 "sheets --distances: {d} is beyond the largest distance a set can have (100)"
             )));
         }
-        if o.distances[..i].contains(d) {
+        if options.distances[..i].contains(d) {
             return Err(Error::Config(format!(
                 "sheets --distances: {d} given twice; each distance is sampled once"
             )));
@@ -174,14 +174,16 @@ fn check_sample(o: &SheetsOptions) -> Result<()> {
 /// The sampled loci of every lexical phenomenon and distance, in that order, and the words
 /// and parts of speech of their lines' trees.
 fn sample(
-    l: &Loaded,
-    o: &SheetsOptions,
+    loaded: &Loaded,
+    options: &SheetsOptions,
     secret: Option<&str>,
     short: &mut Vec<String>,
 ) -> Result<(Vec<Item>, (SourceWords, Upos))> {
     let (mut items, mut trees) = (Vec::new(), BTreeMap::new());
-    for cell in cells(l, o, short)? {
-        items.extend(sample_cell(l, o, secret, cell, short, &mut trees)?);
+    for cell in cells(loaded, options, short)? {
+        items.extend(sample_cell(
+            loaded, options, secret, cell, short, &mut trees,
+        )?);
     }
     let (mut words, mut upos) = (SourceWords::new(), Upos::new());
     for (id, (w, p)) in trees {
@@ -196,17 +198,25 @@ type Cell<'a> = (&'a str, u32, usize);
 
 /// The cells (phenomenon, distance) and their `eqK` sets, each with its locus file
 /// (checked before anything is read); a cell without a set is noted in `short`.
-fn cells<'a>(l: &'a Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Result<Vec<Cell<'a>>> {
+fn cells<'a>(
+    loaded: &'a Loaded,
+    options: &SheetsOptions,
+    short: &mut Vec<String>,
+) -> Result<Vec<Cell<'a>>> {
     let mut phenomena: Vec<&str> = Vec::new();
-    for u in l.units.iter().filter(|u| u.set.kind == SetKind::Lexical) {
+    for u in loaded
+        .units
+        .iter()
+        .filter(|u| u.set.kind == SetKind::Lexical)
+    {
         if !phenomena.contains(&u.set.phenomenon.as_str()) {
             phenomena.push(&u.set.phenomenon);
         }
     }
     let mut cells = Vec::new();
     for ph in phenomena {
-        for &d in &o.distances {
-            match l.units.iter().position(|u| {
+        for &d in &options.distances {
+            match loaded.units.iter().position(|u| {
                 u.set.kind == SetKind::Lexical
                     && u.set.phenomenon == ph
                     && u.set.exact
@@ -221,12 +231,12 @@ fn cells<'a>(l: &'a Loaded, o: &SheetsOptions, short: &mut Vec<String>) -> Resul
     }
     if cells
         .iter()
-        .any(|&(_, _, k)| l.units[k].set.files.locus.is_none())
+        .any(|&(_, _, k)| loaded.units[k].set.files.locus.is_none())
     {
         return Err(Error::Config(format!(
             "sheets: {} names no locus file (the sets were made by an older ldd-sets); \
              extract again",
-            ldd_io::error::shown(&l.manifest_path)
+            ldd_io::error::shown(&loaded.manifest_path)
         )));
     }
     Ok(cells)
@@ -238,26 +248,26 @@ type TreeColumns = BTreeMap<u32, (Vec<String>, Vec<String>)>;
 /// One cell's sampled items (a short cell noted in `short`), with the words of their
 /// trees added to `trees` when there are systems to align.
 fn sample_cell(
-    l: &Loaded,
-    o: &SheetsOptions,
+    loaded: &Loaded,
+    options: &SheetsOptions,
     secret: Option<&str>,
-    (ph, d, k): Cell<'_>,
+    (phenomenon, distance, unit_index): Cell<'_>,
     short: &mut Vec<String>,
     trees: &mut TreeColumns,
 ) -> Result<Vec<Item>> {
-    let u = &l.units[k];
-    let mut rows = crate::read::sets::locus_rows(l, k)?.unwrap_or_default();
-    rows.sort_by_key(|r| (r.id, r.n));
-    let key = |r: &Locus| r.id << 16 | u64::from(r.n);
-    let stream = (ph, u.set.bucket.as_str());
-    let keyed = crate::sample::first_by_hash(rows, o.seed, stream, key, o.per_cell);
+    let u = &loaded.units[unit_index];
+    let mut rows = crate::read::sets::locus_rows(loaded, unit_index)?.unwrap_or_default();
+    rows.sort_by_key(|r| (r.id, r.number));
+    let key = |r: &Locus| r.id << 16 | u64::from(r.number);
+    let stream = (phenomenon, u.set.bucket.as_str());
+    let keyed = crate::sample::first_by_hash(rows, options.seed, stream, key, options.per_cell);
     // Each item's systems in an order drawn for it from the secret.
     let orders: Vec<Vec<usize>> = keyed
         .iter()
-        .map(|r| secret.map_or_else(Vec::new, |x| slot_order(x, key(r), o.hyps.len())))
+        .map(|r| secret.map_or_else(Vec::new, |x| slot_order(x, key(r), options.hyps.len())))
         .collect();
-    if keyed.len() < o.per_cell {
-        short.push(format!("{ph} eq{d}: {} loci", keyed.len()));
+    if keyed.len() < options.per_cell {
+        short.push(format!("{phenomenon} eq{distance}: {} loci", keyed.len()));
     }
     // The marked source and the reference of each sampled line, read once each.
     let position: BTreeMap<u32, u32> = u
@@ -272,18 +282,18 @@ fn sample_cell(
         .collect();
     wanted.sort_unstable();
     wanted.dedup();
-    let marked_lines = read_wanted(l, &u.set.files.marked, &wanted)?;
-    let targets = read_wanted(l, &u.set.files.target, &wanted)?;
+    let marked_lines = read_wanted(loaded, &u.set.files.marked, &wanted)?;
+    let targets = read_wanted(loaded, &u.set.files.target, &wanted)?;
     // The words of their trees, which the systems' outputs are aligned to.
-    if !o.hyps.is_empty() {
+    if !options.hyps.is_empty() {
         let ids: std::collections::BTreeSet<u32> = keyed.iter().map(|r| r.id as u32).collect();
         let wanted = |id| ids.contains(&id);
-        crate::read::sets::tree_columns(l, k, wanted, trees, locus::word_columns)?;
+        crate::read::sets::tree_columns(loaded, unit_index, wanted, trees, locus::word_columns)?;
     }
     let items = keyed.into_iter().zip(orders).map(|(r, order)| {
         let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
         Item {
-            phenomenon: ph.to_string(),
+            phenomenon: phenomenon.to_string(),
             marked: marked_lines.get(&pos).cloned().unwrap_or_default(),
             reference: targets.get(&pos).cloned().unwrap_or_default(),
             locus: r,
@@ -294,26 +304,26 @@ fn sample_cell(
 }
 
 /// The lines `wanted` (1-based, sorted) of the set file `rel`, checked against the manifest.
-fn read_wanted(l: &Loaded, rel: &str, wanted: &[u32]) -> Result<BTreeMap<u32, String>> {
-    let (_, lines) = crate::read::sets::read_recorded(&l.manifest, &l.dir, rel, |p| {
+fn read_wanted(loaded: &Loaded, rel: &str, wanted: &[u32]) -> Result<BTreeMap<u32, String>> {
+    let (_, lines) = crate::read::sets::read_recorded(&loaded.manifest, &loaded.dir, rel, |p| {
         read_needed_hashed(p, wanted)
     })?;
     Ok(wanted.iter().copied().zip(lines).collect())
 }
 
-/// The translation rows of item `i` (`T001`, …), one per system in the order drawn for
+/// The translation rows of item `item_index` (`T001`, …), one per system in the order drawn for
 /// the item when it was sampled, and their key rows; `source` is the source with the
 /// locus marked, `judged` the reference's tokens and each system's rendering of the locus
 /// (the reference's words marked are those the judgement compared with).
 fn translation_rows(
-    i: usize,
+    item_index: usize,
     it: &Item,
     source: &str,
     judged: &locus::Judged,
-    o: &SheetsOptions,
+    options: &SheetsOptions,
     run: &str,
 ) -> (Vec<TranslationRow>, Vec<KeyRow>) {
-    let item = format!("T{:03}", i + 1);
+    let item = format!("T{:03}", item_index + 1);
     let reference = match judged.outputs.first() {
         Some((_, r)) => mark_tokens(
             &judged.reference,
@@ -347,7 +357,7 @@ fn translation_rows(
         key.push(KeyRow {
             item: item.clone(),
             slot,
-            system: o.names[s].clone(),
+            system: options.names[s].clone(),
             automatic: match r.judgement {
                 Judgement::NoReference => "no reference",
                 Judgement::Unaligned => "unaligned",
@@ -361,45 +371,45 @@ fn translation_rows(
     (translation, key)
 }
 
-/// Builds the sheets of `l` (no file written): the loci sampled (with every line they
+/// Builds the sheets of `loaded` (no file written): the loci sampled (with every line they
 /// need read once), judged on the systems' outputs, then laid out as rows.
-pub fn build(l: &Loaded, o: &SheetsOptions) -> Result<Sheets> {
-    check_sample(o)?;
+pub fn build(loaded: &Loaded, options: &SheetsOptions) -> Result<Sheets> {
+    check_sample(options)?;
     // `--hyp -`: standard input read once, then read as a file by every step.
-    let _stdin = match o.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
-        true => Some(ldd_io::StdinCopy::read(l.manifest.corpus.lines)?),
+    let _stdin = match options.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
+        true => Some(ldd_io::StdinCopy::read(loaded.manifest.corpus.lines)?),
         false => None,
     };
-    let secret = blinding_secret(o)?;
-    let run = run_id(o, &l.manifest_sha256, secret.as_deref());
+    let secret = blinding_secret(options)?;
+    let run = run_id(options, &loaded.manifest_sha256, secret.as_deref());
     let mut short = Vec::new();
-    let (items, (words, upos)) = sample(l, o, secret.as_deref(), &mut short)?;
+    let (items, (words, upos)) = sample(loaded, options, secret.as_deref(), &mut short)?;
     if items.is_empty() {
         return Err(Error::Data(format!(
             "sheets: no locus to sample in {} at the distances {:?} ({}); choose --distances \
              of sets that have loci",
-            ldd_io::error::shown(&l.manifest_path),
-            o.distances,
+            ldd_io::error::shown(&loaded.manifest_path),
+            options.distances,
             short.join("; ")
         )));
     }
     // Judged first (when there are systems), then every row laid out.
-    let judged = judge_items(l, o, &items, (&words, &upos))?;
+    let judged = judge_items(loaded, options, &items, (&words, &upos))?;
     let sources: Vec<String> = items
         .iter()
-        .map(|it| mark_source(&it.marked, it.locus.n))
+        .map(|it| mark_source(&it.marked, it.locus.number))
         .collect();
     let detection = detection_rows(&items, &sources, &run);
-    let translated = translation_items(&items, &sources, &judged, o, &run);
+    let translated = translation_items(&items, &sources, &judged, options, &run);
     let (translation, key, kept, no_reference) = translated;
     let record = SheetsRecord {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
         run,
-        manifest_sha256: l.manifest_sha256.clone(),
-        seed: o.seed,
-        per_cell: o.per_cell,
-        distances: o.distances.clone(),
-        systems: o.hyps.len(),
+        manifest_sha256: loaded.manifest_sha256.clone(),
+        seed: options.seed,
+        per_cell: options.per_cell,
+        distances: options.distances.clone(),
+        systems: options.hyps.len(),
         detection_items: detection.len(),
         translation_items: kept,
         no_reference,
@@ -415,20 +425,24 @@ pub fn build(l: &Loaded, o: &SheetsOptions) -> Result<Sheets> {
 
 /// Every sampled locus judged on every system's output (none without systems).
 fn judge_items(
-    l: &Loaded,
-    o: &SheetsOptions,
+    loaded: &Loaded,
+    options: &SheetsOptions,
     items: &[Item],
     trees: (&SourceWords, &Upos),
 ) -> Result<Vec<locus::Judged>> {
-    if o.hyps.is_empty() {
+    if options.hyps.is_empty() {
         return Ok(Vec::new());
     }
-    let j = locus::Judging::new(l, o.align_model.as_deref(), o.lemma_model.as_ref())?;
+    let j = locus::Judging::new(
+        loaded,
+        options.align_model.as_deref(),
+        options.lemma_model.as_ref(),
+    )?;
     let loci: Vec<(&Locus, &str)> = items
         .iter()
         .map(|it| (&it.locus, it.reference.as_str()))
         .collect();
-    locus::judge_loci(l, &j, &o.hyps, &loci, trees)
+    locus::judge_loci(loaded, &j, &options.hyps, &loci, trees)
 }
 
 /// The detection sheet: one row per sampled locus (`D001`, …), its source marked.
@@ -457,7 +471,7 @@ fn translation_items(
     items: &[Item],
     sources: &[String],
     judged: &[locus::Judged],
-    o: &SheetsOptions,
+    options: &SheetsOptions,
     run: &str,
 ) -> (Vec<TranslationRow>, Vec<KeyRow>, usize, usize) {
     let (mut translation, mut key) = (Vec::new(), Vec::new());
@@ -472,7 +486,7 @@ fn translation_items(
             no_reference += 1;
             continue;
         }
-        let (t, k) = translation_rows(kept, it, source, judged, o, run);
+        let (t, k) = translation_rows(kept, it, source, judged, options, run);
         translation.extend(t);
         key.extend(k);
         kept += 1;

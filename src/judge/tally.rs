@@ -31,16 +31,19 @@ pub struct TallyOptions {
 }
 
 /// Cohen's κ of two label sequences (same units); `None` when chance agreement is 1.
-pub fn cohen_kappa(a: &[&str], b: &[&str]) -> (Option<f64>, Option<f64>) {
-    let n = a.len() as f64;
-    if a.is_empty() {
+pub fn cohen_kappa(first: &[&str], second: &[&str]) -> (Option<f64>, Option<f64>) {
+    let n = first.len() as f64;
+    if first.is_empty() {
         return (None, None);
     }
-    let agree = a.iter().zip(b).filter(|(x, y)| x == y).count() as f64 / n;
-    let mut cats: BTreeSet<&str> = a.iter().copied().collect();
-    cats.extend(b.iter().copied());
+    let agree = first.iter().zip(second).filter(|(x, y)| x == y).count() as f64 / n;
+    let mut cats: BTreeSet<&str> = first.iter().copied().collect();
+    cats.extend(second.iter().copied());
     let share = |v: &[&str], c: &str| v.iter().filter(|x| **x == c).count() as f64 / n;
-    let pe: f64 = cats.iter().map(|c| share(a, c) * share(b, c)).sum();
+    let pe: f64 = cats
+        .iter()
+        .map(|c| share(first, c) * share(second, c))
+        .sum();
     let kappa = (pe < 1.0).then(|| (agree - pe) / (1.0 - pe));
     (Some(agree), kappa)
 }
@@ -113,15 +116,15 @@ fn sheet_run(path: &std::path::Path, units: &[Answered]) -> Result<String> {
 
 /// The sheets, each read once and checked: one kind, one `sheets` run, each file given
 /// once (no file twice, no two identical files: one annotator counted twice).
-fn read_sheets(o: &TallyOptions) -> Result<(SheetKind, String, Vec<Vec<Answered>>)> {
-    let Some(first) = o.sheets.first() else {
+fn read_sheets(options: &TallyOptions) -> Result<(SheetKind, String, Vec<Vec<Answered>>)> {
+    let Some(first) = options.sheets.first() else {
         return Err(Error::Config("tally: give at least one sheet".into()));
     };
     let (kind, units) = read_filled(first)?;
     let run = sheet_run(first, &units)?;
     let mut all: Vec<Vec<Answered>> = vec![units];
     let mut sums = vec![ldd_io::sha256_file(first)?.0];
-    for (i, p) in o.sheets.iter().enumerate().skip(1) {
+    for (i, p) in options.sheets.iter().enumerate().skip(1) {
         let (k, units) = read_filled(p)?;
         if k != kind {
             return Err(Error::Config(format!(
@@ -143,13 +146,14 @@ fn read_sheets(o: &TallyOptions) -> Result<(SheetKind, String, Vec<Vec<Answered>
         // (Identical unfilled copies are left to the unfilled sheets' own error.)
         let sha = ldd_io::sha256_file(p)?.0;
         let answered = units.iter().any(|u| u.answer.is_some());
-        let same =
-            |j: usize| ldd_io::output::same_file(&o.sheets[j], p) || (answered && sums[j] == sha);
+        let same = |j: usize| {
+            ldd_io::output::same_file(&options.sheets[j], p) || (answered && sums[j] == sha)
+        };
         if let Some(j) = (0..i).find(|&j| same(j)) {
             return Err(Error::Data(format!(
                 "{} and {} are the same sheet (one file, or two identical files): each \
                  annotator's sheet counts once — give every annotator's own file",
-                ldd_io::error::shown(&o.sheets[j]),
+                ldd_io::error::shown(&options.sheets[j]),
                 ldd_io::error::shown(p)
             )));
         }
@@ -160,8 +164,8 @@ fn read_sheets(o: &TallyOptions) -> Result<(SheetKind, String, Vec<Vec<Answered>
 }
 
 /// Refuses a sheet without any answer (`tally` of the sheets as `sheets` wrote them).
-fn check_answered(o: &TallyOptions, all: &[Vec<Answered>]) -> Result<()> {
-    for (p, units) in o.sheets.iter().zip(all) {
+fn check_answered(options: &TallyOptions, all: &[Vec<Answered>]) -> Result<()> {
+    for (p, units) in options.sheets.iter().zip(all) {
         if units.iter().all(|u| u.answer.is_none()) {
             return Err(Error::input(
                 p,
@@ -180,12 +184,12 @@ fn check_answered(o: &TallyOptions, all: &[Vec<Answered>]) -> Result<()> {
 /// The key of translation sheets of run `run`, checked: of the same run, every (item,
 /// slot) once, every item with each system once (the same systems in every item), and
 /// automatic judgements that locus accuracy gives.
-fn read_key(p: &std::path::Path, run: &str) -> Result<BTreeMap<(String, String), KeyRow>> {
-    let rows: Vec<(KeyRow, u64)> = read_csv(p)?;
+fn read_key(path: &std::path::Path, run: &str) -> Result<BTreeMap<(String, String), KeyRow>> {
+    let rows: Vec<(KeyRow, u64)> = read_csv(path)?;
     let mut map: BTreeMap<(String, String), KeyRow> = BTreeMap::new();
     let mut systems: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (r, line) in rows {
-        let bad = |msg: String| Error::input(p, line, msg);
+        let bad = |msg: String| Error::input(path, line, msg);
         if r.run != run {
             return Err(bad(format!(
                 "run `{}`, but the sheets are of run `{}`: the key of another `sheets` run",
@@ -224,7 +228,7 @@ fn read_key(p: &std::path::Path, run: &str) -> Result<BTreeMap<(String, String),
     if let Some(first) = sets.next() {
         if let Some(other) = sets.find(|s| *s != first) {
             return Err(Error::input(
-                p,
+                path,
                 0,
                 format!(
                     "its items do not all have the same systems ({} and {}): not a key \
@@ -245,10 +249,10 @@ fn read_key(p: &std::path::Path, run: &str) -> Result<BTreeMap<(String, String),
 }
 
 /// Every sheet has the same units as the first, once each (in any order).
-fn check_same_units(o: &TallyOptions, all: &[Vec<Answered>]) -> Result<()> {
-    let first = &o.sheets[0];
+fn check_same_units(options: &TallyOptions, all: &[Vec<Answered>]) -> Result<()> {
+    let first = &options.sheets[0];
     let base_set: BTreeSet<(String, String)> = unit_keys(&all[0]).into_iter().collect();
-    for (path, units) in o.sheets.iter().zip(all) {
+    for (path, units) in options.sheets.iter().zip(all) {
         let mut seen = BTreeSet::new();
         for unit in units {
             let key = (unit.item.clone(), unit.slot.clone());
@@ -339,8 +343,8 @@ fn agreement(base: &[(String, String)], answers: &Answers) -> (Agreement, usize)
                 .unzip();
             let (agreement, kappa) = cohen_kappa(&x, &y);
             cohen.push(PairKappa {
-                a: a + 1,
-                b: b + 1,
+                first: a + 1,
+                second: b + 1,
                 units: x.len(),
                 agreement,
                 kappa,
@@ -392,12 +396,12 @@ fn disagreements(base: &[(String, String)], answers: &Answers) -> Vec<Disagreeme
 /// The key (which system each translation unit is), read and checked to hold every unit;
 /// refused for detection sheets.
 fn key_of(
-    o: &TallyOptions,
+    options: &TallyOptions,
     kind: SheetKind,
     run: &str,
     base: &[(String, String)],
 ) -> Result<Option<BTreeMap<(String, String), KeyRow>>> {
-    match (&o.key, kind) {
+    match (&options.key, kind) {
         (Some(path), SheetKind::Translation) => {
             let map = read_key(path, run)?;
             if let Some(key) = base.iter().find(|key| !map.contains_key(key)) {
@@ -567,27 +571,31 @@ fn finish_groups(groups: &mut [TallyGroup], confidence: f64) {
 }
 
 /// Counts the sheets: read → check the units → agreement → key → majorities per group.
-pub fn tally_sheets(o: &TallyOptions) -> Result<TallyReport> {
-    let (kind, run, all) = read_sheets(o)?;
-    check_same_units(o, &all)?;
-    check_answered(o, &all)?;
+pub fn tally_sheets(options: &TallyOptions) -> Result<TallyReport> {
+    let (kind, run, all) = read_sheets(options)?;
+    check_same_units(options, &all)?;
+    check_answered(options, &all)?;
     let base = unit_keys(&all[0]);
     let answers = Answers::new(&all);
     let (agreement, answered_by_all) = agreement(&base, &answers);
     let disagreements = disagreements(&base, &answers);
-    let key = key_of(o, kind, &run, &base)?;
+    let key = key_of(options, kind, &run, &base)?;
     let (mut groups, automatic) = count_majorities(kind, &base, &answers, key.as_ref());
-    finish_groups(&mut groups, o.confidence);
+    finish_groups(&mut groups, options.confidence);
     Ok(TallyReport {
         kind: kind.to_string(),
-        annotators: o.sheets.iter().map(|p| p.display().to_string()).collect(),
+        annotators: options
+            .sheets
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
         units: base.len(),
         answered_by_all,
         agreement,
         groups,
         disagreements,
         automatic: key.map(|_| automatic.agreement()),
-        confidence: o.confidence,
+        confidence: options.confidence,
     })
 }
 

@@ -87,12 +87,12 @@ pub const SHARD_PARSE: &str = "shard-parse.conllu.gz";
 /// The directory of reorder sets and files (also the phenomenon name of reorder sets).
 pub const REORDER_DIR: &str = "reorder";
 
-/// The name of a bucket: `ge<d>` (distance at least `d`) or `eq<d>` (exactly `d`).
-pub fn bucket(exact: bool, d: u32) -> String {
+/// The name of a bucket: `ge<distance>` (at least `distance`) or `eq<distance>` (exactly).
+pub fn bucket(exact: bool, distance: u32) -> String {
     if exact {
-        format!("eq{d}")
+        format!("eq{distance}")
     } else {
-        format!("ge{d}")
+        format!("ge{distance}")
     }
 }
 
@@ -195,16 +195,16 @@ pub fn control_prefix(phenomenon: &str, bucket: &str) -> String {
     format!("{phenomenon}/controls/{bucket}")
 }
 
-/// Control `k` (1-based) of the set whose control stem is `prefix`: `<prefix>.<k>`, to
-/// which a file's extension is added ([`with_ext`]).
-pub fn control_stem(prefix: &str, k: usize) -> String {
-    format!("{prefix}.{k}")
+/// Control number `control` (1-based) of the set whose control stem is `prefix`:
+/// `<prefix>.<control>`, to which a file's extension is added ([`with_ext`]).
+pub fn control_stem(prefix: &str, control: usize) -> String {
+    format!("{prefix}.{control}")
 }
 
-/// File `ext` of control `k` (1-based) of the set whose control stem is `prefix`:
-/// `<prefix>.<k>.<ext>`.
-pub fn control_file(prefix: &str, k: usize, ext: &str) -> String {
-    with_ext(&control_stem(prefix, k), ext)
+/// File `ext` of control number `control` (1-based) of the set whose control stem is `prefix`:
+/// `<prefix>.<control>.<ext>`.
+pub fn control_file(prefix: &str, control: usize, ext: &str) -> String {
+    with_ext(&control_stem(prefix, control), ext)
 }
 
 /// `<stem>.<ext>`.

@@ -55,23 +55,23 @@ pub struct Judging {
 }
 
 impl Judging {
-    /// How the loci of `l` are judged: with its aligner (`align_model`, else the model the
+    /// How the loci of `loaded` are judged: with its aligner (`align_model`, else the model the
     /// run loaded or saved; [`aligner`]) and, with `lemma_model`, the lemmas of the target
     /// language.
     pub fn new(
-        l: &Loaded,
+        loaded: &Loaded,
         align_model: Option<&Path>,
         lemma_model: Option<&TargetModel>,
     ) -> Result<Judging> {
-        let target = l.manifest.languages.target();
+        let target = loaded.manifest.languages.target();
         Ok(Judging {
-            aligner: aligner(l, align_model)?,
+            aligner: aligner(loaded, align_model)?,
             tagger: lemma_model.map(|m| m.load(target)).transpose()?,
             langs: (
-                l.manifest.languages.source().to_string(),
+                loaded.manifest.languages.source().to_string(),
                 target.to_string(),
             ),
-            corpus: (l.manifest.corpus.lines, l.manifest_path.clone()),
+            corpus: (loaded.manifest.corpus.lines, loaded.manifest_path.clone()),
         })
     }
 
@@ -247,12 +247,12 @@ impl Context<'_> {
 /// The aligner that aligns the reference and the outputs to their sources: the manifest's
 /// alignment options with a saved model — `model` (`--align-model`), else the model the
 /// run loaded, else the one it saved — symmetrised by [`rule::ALIGNMENT`].
-pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
-    let Some(r) = &l.manifest.reorder else {
+pub fn aligner(loaded: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
+    let Some(r) = &loaded.manifest.reorder else {
         return Err(Error::Config(format!(
             "locus judging needs the aligner the sets were made with, and {} records none (the \
              sets were made with --no-reorder); extract again without --no-reorder",
-            ldd_io::error::shown(&l.manifest_path)
+            ldd_io::error::shown(&loaded.manifest_path)
         )));
     };
     let rec = &r.options.align;
@@ -263,11 +263,11 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
         Some(rel) if model.is_none() => {
             for f in crate::layout::model_files(Path::new(rel), hmm) {
                 let name = f.to_string_lossy();
-                if l.manifest.checksums.contains_key(name.as_ref()) {
-                    crate::read::sets::file(&l.manifest, &l.dir, &name)?;
+                if loaded.manifest.checksums.contains_key(name.as_ref()) {
+                    crate::read::sets::file(&loaded.manifest, &loaded.dir, &name)?;
                 }
             }
-            Some(crate::read::sets::resolve(&l.dir, rel)?)
+            Some(crate::read::sets::resolve(&loaded.dir, rel)?)
         }
         _ => None,
     };
@@ -288,7 +288,7 @@ pub fn aligner(l: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
              made with, but {} records no saved aligner ({why}): give --align-model PREFIX (a \
              model of the same type, {}, as `extract --save-align-model PREFIX` or `align` \
              save it), or extract the sets again",
-            ldd_io::error::shown(&l.manifest_path),
+            ldd_io::error::shown(&loaded.manifest_path),
             opts.model_type
         )));
     };
@@ -337,8 +337,9 @@ pub struct SetLoci {
 }
 
 /// A tree's words and their parts of speech, in order: what locus judgements align to.
-pub fn word_columns(s: &ldd_conllu::Sentence<'_>) -> (Vec<String>, Vec<String>) {
-    s.words
+pub fn word_columns(sentence: &ldd_conllu::Sentence<'_>) -> (Vec<String>, Vec<String>) {
+    sentence
+        .words
         .iter()
         .map(|w| (w.form.to_string(), w.upos.to_string()))
         .unzip()
@@ -361,15 +362,15 @@ pub struct Loci {
 /// Every set's locus rows (sets without a locus file are left out), their distinct loci,
 /// and the source words and their parts of speech of every line they hold; each file
 /// checked against the manifest's record.
-pub fn read_loci(l: &Loaded) -> Result<Loci> {
+pub fn read_loci(loaded: &Loaded) -> Result<Loci> {
     let mut sets = Vec::new();
     let mut trees: BTreeMap<u32, (Vec<String>, Vec<String>)> = BTreeMap::new();
-    for k in 0..l.units.len() {
-        let Some(rows) = locus_rows(l, k)? else {
+    for k in 0..loaded.units.len() {
+        let Some(rows) = locus_rows(loaded, k)? else {
             continue;
         };
         if !rows.is_empty() {
-            tree_columns(l, k, |_| true, &mut trees, word_columns)?;
+            tree_columns(loaded, k, |_| true, &mut trees, word_columns)?;
         }
         sets.push(SetLoci { unit: k, rows });
     }
@@ -377,7 +378,7 @@ pub fn read_loci(l: &Loaded) -> Result<Loci> {
         return Err(Error::Config(format!(
             "locus judging: {} names no locus file (the sets were made by an older \
              ldd-sets); extract again",
-            ldd_io::error::shown(&l.manifest_path)
+            ldd_io::error::shown(&loaded.manifest_path)
         )));
     }
     for s in &sets {
@@ -385,8 +386,14 @@ pub fn read_loci(l: &Loaded) -> Result<Loci> {
             return Err(Error::Data(format!(
                 "{}: line {} is not in its set",
                 ldd_io::error::shown(
-                    &l.dir
-                        .join(l.units[s.unit].set.files.locus.as_deref().unwrap_or(""))
+                    &loaded.dir.join(
+                        loaded.units[s.unit]
+                            .set
+                            .files
+                            .locus
+                            .as_deref()
+                            .unwrap_or("")
+                    )
                 ),
                 r.id
             )));
@@ -398,7 +405,7 @@ pub fn read_loci(l: &Loaded) -> Result<Loci> {
         upos.insert(id, p);
     }
     let by_set: Vec<(usize, &[Locus])> = sets.iter().map(|s| (s.unit, s.rows.as_slice())).collect();
-    let distinct = distinct_loci(l, &by_set);
+    let distinct = distinct_loci(loaded, &by_set);
     Ok(Loci {
         sets,
         words,
@@ -525,37 +532,39 @@ pub fn lines_for_lemmas<'a>(
 }
 
 /// Every system's outputs (`hyps`) of the lines `words` holds, aligned with the aligner of
-/// `j` (loaded once), after the reference (`reference`, the corpus target); `f` gets the
+/// `judging` (loaded once), after the reference (`reference`, the corpus target); `each` gets the
 /// judging context, the reference's sides and each system's in turn (one system's lines
 /// held at a time), with lemmas where `loci` need them. An output without the corpus's
-/// line count (of `l`) is an error. Returns the reference's sides.
+/// line count (of `loaded`) is an error. Returns the reference's sides.
 #[allow(clippy::too_many_arguments)]
 pub fn align_each(
-    l: &Loaded,
-    j: &Judging,
+    loaded: &Loaded,
+    judging: &Judging,
     reference: &Path,
     hyps: &[PathBuf],
     (words, upos): (&SourceWords, &words::Upos),
     loci: &[&Locus],
-    mut f: impl FnMut(&Context<'_>, &Sides, Sides) -> Result<()>,
+    mut each: impl FnMut(&Context<'_>, &Sides, Sides) -> Result<()>,
 ) -> Result<Sides> {
-    let trained = j.load()?;
+    let trained = judging.load()?;
     let cx = Context {
         words,
         upos,
         lexicon: &trained,
-        target: j.target(),
+        target: judging.target(),
     };
-    let (mut refs, _) = j.align(&trained, reference, words)?;
+    let (mut refs, _) = judging.align(&trained, reference, words)?;
     for hyp in hyps {
-        let (mut out, n) = j.align(&trained, hyp, words)?;
-        l.manifest.check_translation(&l.manifest_path, hyp, n)?;
-        if j.has_tagger() {
+        let (mut out, n) = judging.align(&trained, hyp, words)?;
+        loaded
+            .manifest
+            .check_translation(&loaded.manifest_path, hyp, n)?;
+        if judging.has_tagger() {
             let ids = lines_for_lemmas(&cx, loci.iter().copied(), &refs, &out);
-            j.tag(&mut refs, &ids)?;
-            j.tag(&mut out, &ids)?;
+            judging.tag(&mut refs, &ids)?;
+            judging.tag(&mut out, &ids)?;
         }
-        f(&cx, &refs, out)?;
+        each(&cx, &refs, out)?;
     }
     Ok(refs)
 }
@@ -570,28 +579,28 @@ pub struct Judged {
 }
 
 /// Judges `loci` (each with its reference line's text) on every system's outputs (`hyps`)
-/// of the sets `l`: both sides aligned to `words` (the words of the loci's trees, by line
+/// of the sets `loaded`: both sides aligned to `words` (the words of the loci's trees, by line
 /// id, with their parts of speech `upos`), one system's lines held at a time. An output
 /// without the corpus's line count is an error.
 pub fn judge_loci(
-    l: &Loaded,
-    j: &Judging,
+    loaded: &Loaded,
+    judging: &Judging,
     hyps: &[PathBuf],
     loci: &[(&Locus, &str)],
     (words, upos): (&SourceWords, &words::Upos),
 ) -> Result<Vec<Judged>> {
-    let trained = j.load()?;
+    let trained = judging.load()?;
     let cx = Context {
         words,
         upos,
         lexicon: &trained,
-        target: j.target(),
+        target: judging.target(),
     };
     let texts: BTreeMap<u32, String> = loci
         .iter()
         .map(|(x, r)| (x.id as u32, r.to_string()))
         .collect();
-    let mut refs = j.align_texts(&trained, &texts, words)?;
+    let mut refs = judging.align_texts(&trained, &texts, words)?;
     let mut out: Vec<Judged> = loci
         .iter()
         .map(|(x, _)| Judged {
@@ -604,12 +613,14 @@ pub fn judge_loci(
         .collect();
     let empty = Side::default();
     for hyp in hyps {
-        let (mut sides, n) = j.align(&trained, hyp, words)?;
-        l.manifest.check_translation(&l.manifest_path, hyp, n)?;
-        if j.has_tagger() {
+        let (mut sides, n) = judging.align(&trained, hyp, words)?;
+        loaded
+            .manifest
+            .check_translation(&loaded.manifest_path, hyp, n)?;
+        if judging.has_tagger() {
             let ids = lines_for_lemmas(&cx, loci.iter().map(|x| x.0), &refs, &sides);
-            j.tag(&mut refs, &ids)?;
-            j.tag(&mut sides, &ids)?;
+            judging.tag(&mut refs, &ids)?;
+            judging.tag(&mut sides, &ids)?;
         }
         for ((x, _), o) in loci.iter().zip(out.iter_mut()) {
             let id = x.id as u32;

@@ -76,12 +76,12 @@ pub struct Side {
 }
 
 impl Side {
-    /// Tokens (0-based positions, ascending) linked to source word `w` (0-based).
-    pub fn linked(&self, w: usize) -> Vec<usize> {
+    /// Tokens (0-based positions, ascending) linked to `source_word` (0-based).
+    pub fn linked(&self, source_word: usize) -> Vec<usize> {
         let mut v: Vec<usize> = self
             .links
             .iter()
-            .filter(|l| l.0 == w)
+            .filter(|l| l.0 == source_word)
             .map(|l| l.1)
             .collect();
         v.sort_unstable();
@@ -100,9 +100,9 @@ impl Side {
         (0..self.tokens.len()).filter(|&t| !placed[t]).collect()
     }
 
-    /// The lemma of token `i`, when tagged and known.
-    fn lemma(&self, i: usize) -> Option<&str> {
-        let l = self.lemmas.as_ref()?.get(i)?;
+    /// The lemma of `token`, when tagged and known.
+    fn lemma(&self, token: usize) -> Option<&str> {
+        let l = self.lemmas.as_ref()?.get(token)?;
         (!l.is_empty() && l != "_").then_some(l.as_str())
     }
 }
@@ -159,10 +159,10 @@ pub struct Line<'a> {
 }
 
 impl Line<'_> {
-    /// Whether source word `w` is a content word (or its part of speech is unknown).
-    fn content(&self, w: usize) -> bool {
+    /// Whether `source_word` is a content word (or its part of speech is unknown).
+    fn content(&self, source_word: usize) -> bool {
         self.upos
-            .get(w)
+            .get(source_word)
             .is_none_or(|u| CONTENT.contains(&u.as_str()))
     }
 }
@@ -253,53 +253,53 @@ impl Word {
     }
 }
 
-/// Whether output token `h` renders reference token `r` of source word `w` by another
-/// form of the word: the same lemma, or (content words) a morphological variant.
+/// Whether output token `out_token` renders reference token `ref_token` of `source_word`
+/// by another form of the word: the same lemma, or (content words) a morphological variant.
 fn another_form(
     line: &Line<'_>,
-    w: usize,
-    (reference, r): (&Side, usize),
-    (output, h): (&Side, usize),
+    source_word: usize,
+    (reference, ref_token): (&Side, usize),
+    (output, out_token): (&Side, usize),
 ) -> Option<Evidence> {
     let (a, b) = (
-        output.tokens.get(h)?.to_lowercase(),
-        reference.tokens.get(r)?.to_lowercase(),
+        output.tokens.get(out_token)?.to_lowercase(),
+        reference.tokens.get(ref_token)?.to_lowercase(),
     );
     if a == b {
         return None;
     }
-    if let (Some(x), Some(y)) = (output.lemma(h), reference.lemma(r)) {
+    if let (Some(x), Some(y)) = (output.lemma(out_token), reference.lemma(ref_token)) {
         if x == y {
             return Some(Evidence::Lemma);
         }
     }
-    (line.content(w) && variant(&a, &b, line.target)).then_some(Evidence::Variant)
+    (line.content(source_word) && variant(&a, &b, line.target)).then_some(Evidence::Variant)
 }
 
 /// The best evidence other than the same word that one of the output tokens `tokens`
-/// renders source word `w`, whose reference tokens are `refs`: the same lemma, a variant,
+/// renders `source_word`, whose reference tokens are `refs`: the same lemma, a variant,
 /// else (content words) the best lexical score of the tokens, a translation when it
 /// reaches [`LEXICON`]; `None` for a word that is not a content word and no token.
 fn paraphrase(
     line: &Line<'_>,
-    w: usize,
+    source_word: usize,
     (reference, refs): (&Side, &[usize]),
     (output, tokens): (&Side, &[usize]),
 ) -> Option<Evidence> {
     let mut found: Option<Evidence> = None;
     for &h in tokens {
         for &r in refs {
-            match another_form(line, w, (reference, r), (output, h)) {
+            match another_form(line, source_word, (reference, r), (output, h)) {
                 Some(Evidence::Lemma) => return Some(Evidence::Lemma),
                 Some(e) => found = Some(e),
                 None => {}
             }
         }
     }
-    if found.is_some() || !line.content(w) || tokens.is_empty() {
+    if found.is_some() || !line.content(source_word) || tokens.is_empty() {
         return found;
     }
-    let source = line.source.get(w)?;
+    let source = line.source.get(source_word)?;
     let score = tokens
         .iter()
         .filter_map(|&h| output.tokens.get(h))
@@ -312,14 +312,14 @@ fn paraphrase(
     })
 }
 
-/// Judges source word `w` (0-based) of a line: `reference` and `output` aligned to the
+/// Judges `source_word` (0-based) of a line: `reference` and `output` aligned to the
 /// line's source words.
-pub fn word(line: &Line<'_>, reference: &Side, output: &Side, w: usize) -> Word {
-    let (r, h) = (reference.linked(w), output.linked(w));
+pub fn word(line: &Line<'_>, reference: &Side, output: &Side, source_word: usize) -> Word {
+    let (r, h) = (reference.linked(source_word), output.linked(source_word));
     let (evidence, found) = if r.is_empty() {
         (Evidence::NoReference, Vec::new())
     } else {
-        decide(line, w, (reference, &r), (output, &h))
+        decide(line, source_word, (reference, &r), (output, &h))
     };
     Word {
         judgement: evidence.judgement(),
@@ -330,30 +330,38 @@ pub fn word(line: &Line<'_>, reference: &Side, output: &Side, w: usize) -> Word 
     }
 }
 
-/// The evidence for source word `w` with reference tokens `r` and output tokens `h` (both
-/// not empty: `r`), and the output tokens found to render it elsewhere.
+/// The evidence for `source_word` with reference tokens `ref_tokens` and output tokens
+/// `out_tokens` (both not empty: `ref_tokens`), and the output tokens found to render it
+/// elsewhere.
 fn decide(
     line: &Line<'_>,
-    w: usize,
-    (reference, r): (&Side, &[usize]),
-    (output, h): (&Side, &[usize]),
+    source_word: usize,
+    (reference, ref_tokens): (&Side, &[usize]),
+    (output, out_tokens): (&Side, &[usize]),
 ) -> (Evidence, Vec<usize>) {
-    let kept: Vec<usize> = r
+    let kept: Vec<usize> = ref_tokens
         .iter()
         .filter_map(|&t| occurrence(reference, t, output))
         .collect();
-    if kept.iter().any(|t| h.contains(t)) || same_word(w, (reference, r), (output, h)) {
+    if kept.iter().any(|t| out_tokens.contains(t))
+        || same_word(source_word, (reference, ref_tokens), (output, out_tokens))
+    {
         return (Evidence::Same, Vec::new());
     }
     if !kept.is_empty() {
         return (Evidence::Present, kept);
     }
-    let at = paraphrase(line, w, (reference, r), (output, h));
+    let at = paraphrase(
+        line,
+        source_word,
+        (reference, ref_tokens),
+        (output, out_tokens),
+    );
     if let Some(e) = at.filter(|e| e.judgement() == Judgement::Correct) {
         return (e, Vec::new());
     }
     let renders = |t: usize| {
-        paraphrase(line, w, (reference, r), (output, &[t]))
+        paraphrase(line, source_word, (reference, ref_tokens), (output, &[t]))
             .is_some_and(|e| e.judgement() == Judgement::Correct)
     };
     let found: Vec<usize> = output
@@ -363,22 +371,26 @@ fn decide(
         .collect();
     if !found.is_empty() {
         (Evidence::Unplaced, found)
-    } else if h.is_empty() {
+    } else if out_tokens.is_empty() {
         (Evidence::Omitted, Vec::new())
     } else {
         (at.unwrap_or(Evidence::Other(0.0)), Vec::new())
     }
 }
 
-/// Whether one of the output tokens `h` the aligner links to source word `w` is the word
-/// of one of its reference tokens `r` (case-folded) and renders no other source word that
-/// the reference renders by that word: the output has the word at the locus, whichever
-/// occurrence of a repeated word the order of the lines would pair it with — but not
-/// another word's occurrence that the aligner links to the locus too (*me* of *for me*
+/// Whether one of the output tokens `out_tokens` the aligner links to `source_word` is the
+/// word of one of its reference tokens `ref_tokens` (case-folded) and renders no other
+/// source word that the reference renders by that word: the output has the word at the
+/// locus, whichever occurrence of a repeated word the order of the lines would pair it with
+/// — but not another word's occurrence that the aligner links to the locus too (*me* of *for me*
 /// taken for the dropped *me* of *offering me*).
-fn same_word(w: usize, (reference, r): (&Side, &[usize]), (output, h): (&Side, &[usize])) -> bool {
+fn same_word(
+    source_word: usize,
+    (reference, ref_tokens): (&Side, &[usize]),
+    (output, out_tokens): (&Side, &[usize]),
+) -> bool {
     let lower = |side: &Side, t: usize| side.tokens.get(t).map(|x| x.to_lowercase());
-    h.iter().any(|&x| {
+    out_tokens.iter().any(|&x| {
         let Some(o) = lower(output, x) else {
             return false;
         };
@@ -388,29 +400,31 @@ fn same_word(w: usize, (reference, r): (&Side, &[usize]), (output, h): (&Side, &
                 .iter()
                 .any(|&t| lower(reference, t) == Some(o.clone()))
         };
-        r.iter().any(|&t| lower(reference, t) == Some(o.clone()))
+        ref_tokens
+            .iter()
+            .any(|&t| lower(reference, t) == Some(o.clone()))
             && !output
                 .links
                 .iter()
-                .any(|&(v, y)| y == x && v != w && theirs(v))
+                .any(|&(v, y)| y == x && v != source_word && theirs(v))
     })
 }
 
-/// The output token that is the occurrence of reference token `t`'s word (case-folded),
+/// The output token that is the occurrence of reference `token`'s word (case-folded),
 /// if the output has it: the occurrences of the word on both sides matched in order —
 /// each to its own when the output has as many as the reference (or more), else the
 /// output's to the reference's of the nearest relative positions (an order-keeping
 /// matching of least total distance, [`match_in_order`]), so that the one left out is the
 /// one the output lacks.
-fn occurrence(reference: &Side, t: usize, output: &Side) -> Option<usize> {
-    let word = reference.tokens[t].to_lowercase();
+fn occurrence(reference: &Side, token: usize, output: &Side) -> Option<usize> {
+    let word = reference.tokens[token].to_lowercase();
     let at = |side: &Side| -> Vec<usize> {
         (0..side.tokens.len())
             .filter(|&k| side.tokens[k].to_lowercase() == word)
             .collect()
     };
     let (o, p) = (at(reference), at(output));
-    let k = o.iter().position(|&x| x == t)?;
+    let k = o.iter().position(|&x| x == token)?;
     if p.len() >= o.len() {
         // The same word as often as the reference (or more): its k-th occurrence.
         return p.get(k).copied();
@@ -424,17 +438,17 @@ fn occurrence(reference: &Side, t: usize, output: &Side) -> Option<usize> {
         .map(|i| p[i])
 }
 
-/// The order-keeping matching of `a` (fewer) into `b` of least total distance
-/// `Σ |a[i] − b[j(i)]|`: for each of `a`, its index in `b` (increasing). Ties keep the
-/// earlier of `b`.
-fn match_in_order(a: &[f64], b: &[f64]) -> Vec<usize> {
-    let (m, n) = (a.len(), b.len());
-    // cost[i][j]: the least cost of matching a[..i] into b[..j].
+/// The order-keeping matching of `fewer` into `more` of least total distance
+/// `Σ |fewer[i] − more[j(i)]|`: for each of `fewer`, its index in `more` (increasing). Ties
+/// keep the earlier of `more`.
+fn match_in_order(fewer: &[f64], more: &[f64]) -> Vec<usize> {
+    let (m, n) = (fewer.len(), more.len());
+    // cost[i][j]: the least cost of matching fewer[..i] into more[..j].
     let mut cost = vec![vec![f64::INFINITY; n + 1]; m + 1];
     cost[0].iter_mut().for_each(|c| *c = 0.0);
     for i in 1..=m {
         for j in i..=n {
-            let take = cost[i - 1][j - 1] + (a[i - 1] - b[j - 1]).abs();
+            let take = cost[i - 1][j - 1] + (fewer[i - 1] - more[j - 1]).abs();
             cost[i][j] = take.min(cost[i][j - 1]);
         }
     }
@@ -469,12 +483,12 @@ pub fn locus(words: &[&Word]) -> Judgement {
 /// Whether the output keeps the reference's relative order of two words (`None`: a side
 /// has no token for one of them): the mean positions of their tokens compared (the
 /// output's: [`Word::tokens`]).
-pub fn order_kept(a: &Word, b: &Word) -> Option<bool> {
+pub fn order_kept(first: &Word, second: &Word) -> Option<bool> {
     let mean = |v: &[usize]| -> Option<f64> {
         (!v.is_empty()).then(|| v.iter().sum::<usize>() as f64 / v.len() as f64)
     };
-    let r = mean(&a.reference)?.partial_cmp(&mean(&b.reference)?)?;
-    let h = mean(&a.tokens())?.partial_cmp(&mean(&b.tokens())?)?;
+    let r = mean(&first.reference)?.partial_cmp(&mean(&second.reference)?)?;
+    let h = mean(&first.tokens())?.partial_cmp(&mean(&second.tokens())?)?;
     Some(r == h)
 }
 
@@ -499,8 +513,8 @@ fn endings(lang: &str) -> Option<&'static [&'static str]> {
 /// inflectional ending of `lang` (`endings`; a doubled last letter of the stem before it
 /// allowed: *stopped* / *stop*). German participles may add `ge-` (*gemeldet* /
 /// *meldete*).
-pub fn variant(a: &str, b: &str, lang: &str) -> bool {
-    if a == b {
+pub fn variant(left: &str, right: &str, lang: &str) -> bool {
+    if left == right {
         return true;
     }
     let participle = |w: &str| -> Option<String> {
@@ -508,18 +522,18 @@ pub fn variant(a: &str, b: &str, lang: &str) -> bool {
             .filter(|r| lang == "de" && r.chars().count() >= 4)
             .map(String::from)
     };
-    stem_variant(a, b, lang)
-        || participle(a).is_some_and(|x| stem_variant(&x, b, lang))
-        || participle(b).is_some_and(|y| stem_variant(a, &y, lang))
+    stem_variant(left, right, lang)
+        || participle(left).is_some_and(|x| stem_variant(&x, right, lang))
+        || participle(right).is_some_and(|y| stem_variant(left, &y, lang))
 }
 
-fn stem_variant(a: &str, b: &str, lang: &str) -> bool {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let stem = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    if stem < 4 || !a[..stem].iter().all(|c| c.is_alphabetic()) {
+fn stem_variant(left: &str, right: &str, lang: &str) -> bool {
+    let (left, right): (Vec<char>, Vec<char>) = (left.chars().collect(), right.chars().collect());
+    let stem = left.iter().zip(&right).take_while(|(x, y)| x == y).count();
+    if stem < 4 || !left[..stem].iter().all(|c| c.is_alphabetic()) {
         return false;
     }
-    let last = a[stem - 1];
+    let last = left[stem - 1];
     let ending = |rest: &[char]| -> bool {
         let s: String = rest.iter().collect();
         let ok = |e: &str| match endings(lang) {
@@ -528,7 +542,7 @@ fn stem_variant(a: &str, b: &str, lang: &str) -> bool {
         };
         ok(&s) || (rest.first() == Some(&last) && rest.len() > 1 && ok(&s[last.len_utf8()..]))
     };
-    ending(&a[stem..]) && ending(&b[stem..])
+    ending(&left[stem..]) && ending(&right[stem..])
 }
 
 #[cfg(test)]

@@ -33,8 +33,8 @@ pub struct Counts {
 
 impl Counts {
     /// Counts one outcome.
-    pub fn add(&mut self, j: Judgement) {
-        match j {
+    pub fn add(&mut self, judgement: Judgement) {
+        match judgement {
             Judgement::Correct => self.correct += 1,
             Judgement::Incorrect => self.incorrect += 1,
             Judgement::Unaligned => self.unaligned += 1,
@@ -42,12 +42,12 @@ impl Counts {
         }
     }
 
-    /// Adds `o`'s counts.
-    pub fn merge(&mut self, o: &Counts) {
-        self.correct += o.correct;
-        self.incorrect += o.incorrect;
-        self.unaligned += o.unaligned;
-        self.no_reference += o.no_reference;
+    /// Adds `other`'s counts.
+    pub fn merge(&mut self, other: &Counts) {
+        self.correct += other.correct;
+        self.incorrect += other.incorrect;
+        self.unaligned += other.unaligned;
+        self.no_reference += other.no_reference;
     }
 
     /// Words judged.
@@ -153,7 +153,7 @@ mod tests {
         };
         let locus = Locus {
             id: 1,
-            n: 1,
+            number: 1,
             distance: 0,
             dep: Word {
                 id: 3,

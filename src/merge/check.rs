@@ -101,19 +101,19 @@ fn check_same_run(part: &Part, first: &Part) -> Result<()> {
 }
 
 /// The shards `1/n` … `n/n` not among `indices`, as `i/n`.
-fn missing_shards(indices: &[u32], n: u32) -> Vec<String> {
-    (1..=n)
+fn missing_shards(indices: &[u32], shard_count: u32) -> Vec<String> {
+    (1..=shard_count)
         .filter(|i| !indices.contains(i))
-        .map(|i| format!("{i}/{n}"))
+        .map(|i| format!("{i}/{shard_count}"))
         .collect()
 }
 
-/// Checks that the parts, sorted by shard, are the `n` shards each once.
-fn check_each_once(parts: &[Part], n: u32) -> Result<()> {
+/// Checks that the parts, sorted by shard, are the `shard_count` shards each once.
+fn check_each_once(parts: &[Part], shard_count: u32) -> Result<()> {
     for w in parts.windows(2) {
         if w[0].shard.index == w[1].shard.index {
             return Err(Error::Config(format!(
-                "merge: shard {}/{n} is given twice: {} and {}",
+                "merge: shard {}/{shard_count} is given twice: {} and {}",
                 w[0].shard.index,
                 ldd_io::error::shown(&w[0].dir),
                 ldd_io::error::shown(&w[1].dir)
@@ -121,11 +121,17 @@ fn check_each_once(parts: &[Part], n: u32) -> Result<()> {
         }
     }
     let indices: Vec<u32> = parts.iter().map(|p| p.shard.index).collect();
-    let missing = missing_shards(&indices, n);
+    let missing = missing_shards(&indices, shard_count);
     if !missing.is_empty() {
         let given: Vec<String> = parts
             .iter()
-            .map(|p| format!("{}/{n} {}", p.shard.index, ldd_io::error::shown(&p.dir)))
+            .map(|p| {
+                format!(
+                    "{}/{shard_count} {}",
+                    p.shard.index,
+                    ldd_io::error::shown(&p.dir)
+                )
+            })
             .collect();
         return Err(Error::Config(format!(
             "merge: shard{} {} missing (given: {})",

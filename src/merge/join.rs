@@ -40,8 +40,8 @@ fn merged_distances(parts: &[Part]) -> Vec<Distances> {
 
 /// A file of a shard's output, opened for copying: a regular file named by its manifest,
 /// inside its directory, as the shard wrote it ([`crate::read::sets::file`]).
-fn open_part_file(p: &Part, rel: &str) -> Result<(PathBuf, File)> {
-    let path = file(&p.manifest, &p.dir, rel)?;
+fn open_part_file(part: &Part, rel: &str) -> Result<(PathBuf, File)> {
+    let path = file(&part.manifest, &part.dir, rel)?;
     if ldd_io::fs::kind(&path) != Some(ldd_io::fs::Kind::File) {
         return Err(Error::Data(format!(
             "{}: not a regular file (the shard's output was changed)",
@@ -329,12 +329,17 @@ pub fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifes
     Ok(manifest)
 }
 
-/// The manifest entry of set `k` over all shards: its ids must lie in their shard's lines;
+/// The manifest entry of set `set_index` over all shards: its ids must lie in their shard's lines;
 /// the mean length is computed from the lengths of the lines, as an unsharded run does.
-fn merge_entry(k: usize, set: &SetEntry, parts: &[Part], lengths: &[u32]) -> Result<SetEntry> {
+fn merge_entry(
+    set_index: usize,
+    set: &SetEntry,
+    parts: &[Part],
+    lengths: &[u32],
+) -> Result<SetEntry> {
     let (mut sentences, mut pairs, mut words) = (0u64, 0u64, 0u64);
     for p in parts {
-        let Some(own) = p.manifest.sets.get(k) else {
+        let Some(own) = p.manifest.sets.get(set_index) else {
             return Err(Error::Data("set list differs".into()));
         };
         let path = file(&p.manifest, &p.dir, &own.files.ids)?;

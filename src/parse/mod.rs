@@ -90,8 +90,8 @@ pub const MODELS_URL_ENV: &str = "LDD_SETS_MODELS_URL";
 /// URL (`Pair::model_source` fills it in from the registry), verified
 /// before it is kept (SHA-256 where the config or the registry knows it; it must load as
 /// a UDPipe model).
-pub fn find_model(spec: Option<&ModelSpec>, s: &ParseSettings) -> Result<PathBuf> {
-    Ok(noted(locate_model(spec, s, "or pass --model FILE")?))
+pub fn find_model(spec: Option<&ModelSpec>, settings: &ParseSettings) -> Result<PathBuf> {
+    Ok(noted(locate_model(spec, settings, "or pass --model FILE")?))
 }
 
 /// `model`, noted as an input of the command.
@@ -135,8 +135,8 @@ impl Tagger {
 
 impl TargetModel {
     /// Parses `FILE` or `auto` (a command-line value).
-    pub fn parse(s: &str) -> std::result::Result<TargetModel, String> {
-        match s {
+    pub fn parse(value: &str) -> std::result::Result<TargetModel, String> {
+        match value {
             "" => Err("expected a model file or `auto`".into()),
             "auto" => Ok(TargetModel::Auto),
             f => Ok(TargetModel::File(PathBuf::from(f))),
@@ -215,8 +215,12 @@ pub fn registry_model(lang: &str, base: Option<&str>) -> Result<Option<(String, 
 }
 
 /// [`find_model`]'s search; `advice` says how the command names a model file instead.
-fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings, advice: &str) -> Result<PathBuf> {
-    if let Some(m) = &s.model {
+fn locate_model(
+    spec: Option<&ModelSpec>,
+    settings: &ParseSettings,
+    advice: &str,
+) -> Result<PathBuf> {
+    if let Some(m) = &settings.model {
         if m.is_file() {
             return Ok(m.clone());
         }
@@ -233,7 +237,7 @@ fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings, advice: &str) -> Re
                 .into(),
         ));
     };
-    let dir = match &s.models_dir {
+    let dir = match &settings.models_dir {
         Some(d) => d.clone(),
         None => ldd_parse::default_models_dir()?,
     };
@@ -241,7 +245,7 @@ fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings, advice: &str) -> Re
         for alt in &spec.alternatives {
             let p = dir.join(alt);
             if p.is_file() {
-                if !s.quiet {
+                if !settings.quiet {
                     ldd_io::message::say(&format!(
                         "ldd-sets: note: using {} ({} not found there); it is weaker than the official model",
                         p.display(),
@@ -262,7 +266,7 @@ fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings, advice: &str) -> Re
         &spec.name,
         &dir,
         &source,
-        !s.offline,
+        !settings.offline,
         &ldd_io::message::say,
     )
     .map_err(|e| {
@@ -283,8 +287,8 @@ fn locate_model(spec: Option<&ModelSpec>, s: &ParseSettings, advice: &str) -> Re
 
 /// Parses `source` with `model`, or reuses the cached parse of the same corpus bytes
 /// and model bytes.
-pub fn parse_cached(source: &Path, model: &Path, s: &ParseSettings) -> Result<Parsed> {
-    parse_cached_lines(source, model, None, s)
+pub fn parse_cached(source: &Path, model: &Path, settings: &ParseSettings) -> Result<Parsed> {
+    parse_cached_lines(source, model, None, settings)
 }
 
 /// [`parse_cached`] of the corpus lines in `range` only (`None`: all), for a shard.
@@ -292,15 +296,15 @@ pub fn parse_cached_lines(
     source: &Path,
     model: &Path,
     range: Option<LineRange>,
-    s: &ParseSettings,
+    settings: &ParseSettings,
 ) -> Result<Parsed> {
     let start = Instant::now();
-    let dir = cache_dir(s.cache_dir.as_deref())?;
+    let dir = cache_dir(settings.cache_dir.as_deref())?;
     let unwritable = |e: ldd_parse::ParseError| not_writable(e.into(), &dir, source);
     let cache = ParseCache::new(&dir).map_err(unwritable)?;
     let opts = ParseOptions {
-        threads: s.threads,
-        progress: crate::progress::bar("parsing", "sentences", None, s.quiet),
+        threads: settings.threads,
+        progress: crate::progress::bar("parsing", "sentences", None, settings.quiet),
         ..ParseOptions::default()
     };
     let got = cache
@@ -321,21 +325,21 @@ pub fn parse_cached_lines(
     })
 }
 
-/// `e`, said as the parse cache `dir` refusing to be written when it is that (a cache
+/// `error`, said as the parse cache `dir` refusing to be written when it is that (a cache
 /// shared read-only, another user's): `source` is not parsed in it, and how to go on.
-fn not_writable(e: Error, dir: &Path, source: &Path) -> Error {
+fn not_writable(error: Error, dir: &Path, source: &Path) -> Error {
     // Only a refusal on the cache itself (reading the corpus may be refused too).
     let in_cache =
-        matches!(&e, Error::Io { path, .. } if path.starts_with(dir) || dir.starts_with(path));
-    if !e.is_not_writable() || !in_cache {
-        return e;
+        matches!(&error, Error::Io { path, .. } if path.starts_with(dir) || dir.starts_with(path));
+    if !error.is_not_writable() || !in_cache {
+        return error;
     }
     Error::Io {
         path: dir.to_path_buf(),
         source: std::io::Error::new(
             std::io::ErrorKind::PermissionDenied,
             format!(
-                "the parse cache cannot be written ({e}): the parse of {} is not in it, and \
+                "the parse cache cannot be written ({error}): the parse of {} is not in it, and \
                  ldd-sets parses only into its cache; give --cache DIR of a directory you can \
                  write (or set {CACHE_ENV}), or give the parse with --conllu FILE",
                 ldd_io::error::shown(source)
@@ -345,20 +349,20 @@ fn not_writable(e: Error, dir: &Path, source: &Path) -> Error {
 }
 
 /// A one-line description of what the parse stage did.
-pub fn describe(p: &Parsed, source: &Path) -> String {
-    let what = match p.outcome {
+pub fn describe(parsed: &Parsed, source: &Path) -> String {
+    let what = match parsed.outcome {
         CacheOutcome::Hit => "cache hit, not parsed again".to_string(),
         CacheOutcome::Parsed => "parsed".to_string(),
         CacheOutcome::Resumed { from_line } => {
             format!("resumed an interrupted parse at line {from_line}")
         }
     };
-    let lines = match p.entry.range {
+    let lines = match parsed.entry.range {
         Some(r) if r.count > 0 => format!(" lines {}-{}", r.first, r.end() - 1),
         Some(_) => " no lines (empty shard)".to_string(),
         None => String::new(),
     };
-    let waited = p.waited.map_or_else(String::new, |w| {
+    let waited = parsed.waited.map_or_else(String::new, |w| {
         format!(
             ", after waiting {:.1} s for process {}, which parsed the same lines",
             w.time.as_secs_f64(),
@@ -368,9 +372,9 @@ pub fn describe(p: &Parsed, source: &Path) -> String {
     format!(
         "parse: {}{lines} with {}: {what} ({:.2} s{waited}; {})",
         source.display(),
-        p.model.display(),
-        p.seconds,
-        p.conllu.display()
+        parsed.model.display(),
+        parsed.seconds,
+        parsed.conllu.display()
     )
 }
 

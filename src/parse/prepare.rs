@@ -73,14 +73,14 @@ pub fn prepare_corpus(
 
 /// The record of a shard's own parse (its `file` is set when the shard's output is
 /// written).
-fn shard_parse(p: &Parsed) -> ShardParse {
+fn shard_parse(parsed: &Parsed) -> ShardParse {
     ShardParse {
         file: String::new(),
-        corpus: p.entry.corpus.clone(),
-        corpus_sha256: p.entry.corpus_sha256.clone(),
-        model: p.entry.model.clone(),
-        model_sha256: p.entry.model_sha256.clone(),
+        corpus: parsed.entry.corpus.clone(),
+        corpus_sha256: parsed.entry.corpus_sha256.clone(),
+        model: parsed.entry.model.clone(),
+        model_sha256: parsed.entry.model_sha256.clone(),
         chunk_lines: ldd_parse::ParseOptions::default().chunk_lines as u64,
-        chunks: p.entry.chunks.clone(),
+        chunks: parsed.entry.chunks.clone(),
     }
 }

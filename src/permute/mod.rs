@@ -61,11 +61,11 @@ pub struct PermuteOptions {
     pub out: PathBuf,
 }
 
-/// σ for `o`, checked: a permutation of 0..N.
-pub fn sigma(o: &PermuteOptions) -> Result<Vec<usize>> {
-    let n = o.length;
-    let s = match &o.sigma {
-        Sigma::Seeded => return Ok(drawn(n, o.seed)),
+/// σ for `options`, checked: a permutation of 0..N.
+pub fn sigma(options: &PermuteOptions) -> Result<Vec<usize>> {
+    let n = options.length;
+    let s = match &options.sigma {
+        Sigma::Seeded => return Ok(drawn(n, options.seed)),
         Sigma::Paper if n != PAPER.len() => {
             return Err(Error::Config(format!(
                 "--permutation paper: the method's permutation is of 18 tokens, not --length {n}"
@@ -94,19 +94,19 @@ pub fn sigma(o: &PermuteOptions) -> Result<Vec<usize>> {
     Ok(s)
 }
 
-/// A permutation of 0..n drawn from `seed` (Fisher–Yates over a SplitMix64 stream),
-/// drawn again while it is the identity (n > 1).
-pub fn drawn(n: usize, seed: u64) -> Vec<usize> {
+/// A permutation of 0..`length` drawn from `seed` (Fisher–Yates over a SplitMix64 stream),
+/// drawn again while it is the identity (`length` > 1).
+pub fn drawn(length: usize, seed: u64) -> Vec<usize> {
     let mut state = seed;
     loop {
-        let mut p: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
+        let mut p: Vec<usize> = (0..length).collect();
+        for i in (1..length).rev() {
             state = splitmix64(state);
             // Lemire's multiply-shift: uniform enough for n ≤ 1000.
             let j = ((u128::from(state) * (i as u128 + 1)) >> 64) as usize;
             p.swap(i, j);
         }
-        if n < 2 || p.iter().enumerate().any(|(i, &x)| i != x) {
+        if length < 2 || p.iter().enumerate().any(|(i, &x)| i != x) {
             return p;
         }
     }
@@ -146,13 +146,13 @@ pub fn is_permute_dir(dir: &Path) -> bool {
     crate::format::is_record::<PermuteRecord>(&dir.join(layout::PERMUTE_RECORD))
 }
 
-/// Reads both sides in lockstep, calling `f` with each line number (1-based) and the two
+/// Reads both sides in lockstep, calling `each` with each line number (1-based) and the two
 /// lines; the sides must have the same number of lines.
 fn pairs(
-    o: &PermuteOptions,
-    mut f: impl FnMut(u64, &str, &str) -> Result<()>,
+    options: &PermuteOptions,
+    mut each: impl FnMut(u64, &str, &str) -> Result<()>,
 ) -> Result<(FileInfo, FileInfo)> {
-    let (mut src, mut tgt) = (Input::open(&o.source)?, Input::open(&o.target)?);
+    let (mut src, mut tgt) = (Input::open(&options.source)?, Input::open(&options.target)?);
     let mut n = 0u64;
     loop {
         let s = src.next_line()?.map(str::to_owned);
@@ -160,13 +160,13 @@ fn pairs(
         match (s, t) {
             (Some(s), Some(t)) => {
                 n += 1;
-                f(n, &s, t)?;
+                each(n, &s, t)?;
             }
             (None, None) => break,
             (s, _) => {
                 let (short, long) = match s {
-                    Some(_) => (&o.target, &o.source),
-                    None => (&o.source, &o.target),
+                    Some(_) => (&options.target, &options.source),
+                    None => (&options.source, &options.target),
                 };
                 return Err(Error::input(
                     short,

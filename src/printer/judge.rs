@@ -149,8 +149,8 @@ pub fn render_tally(report: &TallyReport, show: usize) -> String {
         let _ = writeln!(
             t,
             "  Cohen's kappa, {} and {}: {} ({} units, agreement {})",
-            annotator(report, p.a),
-            annotator(report, p.b),
+            annotator(report, p.first),
+            annotator(report, p.second),
             num(p.kappa),
             p.units,
             num(p.agreement)

@@ -318,8 +318,8 @@ pub fn reading_notes(
             "ldd-sets: warning: systems {} and {} have the same output on all {} segments \
              both were rated on: each of their judgements counts twice in every correlation; \
              leave one of them out of `mqm` with --exclude",
-            escape(&x.a),
-            escape(&x.b),
+            escape(&x.first),
+            escape(&x.second),
             x.segments,
         ));
     }

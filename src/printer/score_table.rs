@@ -406,7 +406,7 @@ fn star_test(context: &Ctx) -> String {
     }
     let sig = &context.r.significance;
     let m = sig.method.as_deref().unwrap_or("bs");
-    let n = sig.n.unwrap_or(0);
+    let n = sig.resamples.unwrap_or(0);
     let what = if m == Method::Bootstrap.name() {
         "resamples"
     } else {

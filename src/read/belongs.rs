@@ -59,24 +59,24 @@ pub const SYNC: usize = 3;
 /// is shared (see the module documentation); `None` otherwise. Both keys are walked
 /// together; at a character where they part, the smallest skip (at most [`MAX_LOCAL`] on
 /// either side) after which they agree again is one place.
-fn small_differences(a: &str, b: &str) -> Option<u32> {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+fn small_differences(left: &str, right: &str) -> Option<u32> {
+    let (left, right): (Vec<char>, Vec<char>) = (left.chars().collect(), right.chars().collect());
     let (mut i, mut j, mut shared, mut places) = (0, 0, 0usize, 0u32);
-    while i < a.len() || j < b.len() {
-        if i < a.len() && j < b.len() && a[i] == b[j] {
+    while i < left.len() || j < right.len() {
+        if i < left.len() && j < right.len() && left[i] == right[j] {
             (i, j, shared) = (i + 1, j + 1, shared + 1);
             continue;
         }
-        let (di, dj) = resync(&a[i..], &b[j..])?;
+        let (di, dj) = resync(&left[i..], &right[j..])?;
         (i, j, places) = (i + di, j + dj, places + 1);
     }
-    let longer = a.len().max(b.len());
+    let longer = left.len().max(right.len());
     (places > 0 && shared >= MIN_SHARED && 4 * shared >= 3 * longer).then_some(places)
 }
 
-/// The smallest skip `(on a, on b)`, at most [`MAX_LOCAL`] each, after which `a` and `b`
-/// agree again: their next [`SYNC`] characters, or all that is left of both.
-fn resync(a: &[char], b: &[char]) -> Option<(usize, usize)> {
+/// The smallest skip `(on left, on right)`, at most [`MAX_LOCAL`] each, after which `left`
+/// and `right` agree again: their next [`SYNC`] characters, or all that is left of both.
+fn resync(left: &[char], right: &[char]) -> Option<(usize, usize)> {
     let agree = |x: &[char], y: &[char]| match x.len().min(y.len()) >= SYNC {
         true => x[..SYNC] == y[..SYNC],
         false => x == y,
@@ -84,20 +84,20 @@ fn resync(a: &[char], b: &[char]) -> Option<(usize, usize)> {
     (1..=2 * MAX_LOCAL).find_map(|total| {
         (0..=total.min(MAX_LOCAL))
             .map(|di| (di, total - di))
-            .filter(|&(di, dj)| dj <= MAX_LOCAL && di <= a.len() && dj <= b.len())
-            .find(|&(di, dj)| agree(&a[di..], &b[dj..]))
+            .filter(|&(di, dj)| dj <= MAX_LOCAL && di <= left.len() && dj <= right.len())
+            .find(|&(di, dj)| agree(&left[di..], &right[dj..]))
     })
 }
 
-/// `s` around its `k`-th letter or digit (0-based; the end if it has fewer): up to 30
+/// `text` around its `nth` letter or digit (0-based; the end if it has fewer): up to 30
 /// characters before and 50 from there, `…` where cut.
-fn around(s: &str, k: usize) -> String {
-    let chars: Vec<char> = s.chars().collect();
+fn around(text: &str, nth: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
     let at = chars
         .iter()
         .enumerate()
         .filter(|(_, c)| c.is_alphanumeric())
-        .nth(k)
+        .nth(nth)
         .map_or(chars.len(), |(i, _)| i);
     let start = at.saturating_sub(30);
     let end = (at + 50).min(chars.len());
@@ -166,8 +166,10 @@ fn drop_ascii_ci(text: &str, needles: &[&str]) -> String {
 /// Whether a character is kept when texts are compared exactly: not white space, a control
 /// character or a line or paragraph separator (which a tokenizer or parser may add, drop or
 /// replace).
-fn kept(c: &char) -> bool {
-    !(c.is_whitespace() || c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+fn kept(character: &char) -> bool {
+    !(character.is_whitespace()
+        || character.is_control()
+        || matches!(character, '\u{2028}' | '\u{2029}'))
 }
 
 /// The tree's text as compared: its `# text` comment, or else its surface tokens.

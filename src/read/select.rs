@@ -37,14 +37,14 @@ pub fn read_ids_hashed(path: &Path) -> Result<(Result<Vec<u32>>, String)> {
     Ok((ids, r.finish()?.sha256))
 }
 
-/// Line `line` of the ids file `path`, `l`, as an id: a number above `last` (the id
+/// Line `line` of the ids file `path`, `text`, as an id: a number above `last` (the id
 /// before it) and above 0.
-fn parse_id(path: &Path, line: u64, l: &str, last: Option<u32>) -> Result<u32> {
-    let id: u32 = l.trim().parse().map_err(|_| {
+fn parse_id(path: &Path, line: u64, text: &str, last: Option<u32>) -> Result<u32> {
+    let id: u32 = text.trim().parse().map_err(|_| {
         Error::input(
             path,
             line,
-            format!("not a line id: `{}`", ldd_io::error::quote(l, 40)),
+            format!("not a line id: `{}`", ldd_io::error::quote(text, 40)),
         )
     })?;
     if id == 0 || last.is_some_and(|p| p >= id) {
@@ -73,26 +73,26 @@ pub fn corpus_long(lines: u64, manifest: &Path) -> String {
     )
 }
 
-/// Reads `r` to its end and returns the lines with the given 1-based `ids` (strictly
+/// Reads `input` to its end and returns the lines with the given 1-based `ids` (strictly
 /// ascending), in that order, and the file's line count. If the file is shorter than the
 /// largest id, fewer lines than ids are returned: check the count.
-pub fn read_selected(mut r: Input, ids: &[u32]) -> Result<(Vec<String>, u64)> {
-    select(&mut r, ids)
+pub fn read_selected(mut input: Input, ids: &[u32]) -> Result<(Vec<String>, u64)> {
+    select(&mut input, ids)
 }
 
 /// [`read_selected`] and the SHA-256 of the file's bytes as stored (as a manifest records
 /// its inputs), from one read to the end.
-pub fn read_selected_hashed(mut r: Input, ids: &[u32]) -> Result<(Vec<String>, u64, String)> {
-    let (lines, n) = select(&mut r, ids)?;
-    Ok((lines, n, r.finish()?.sha256))
+pub fn read_selected_hashed(mut input: Input, ids: &[u32]) -> Result<(Vec<String>, u64, String)> {
+    let (lines, n) = select(&mut input, ids)?;
+    Ok((lines, n, input.finish()?.sha256))
 }
 
-/// The lines of `r` with the given 1-based `ids`, reading to its end, and its line count.
-fn select(r: &mut Input, ids: &[u32]) -> Result<(Vec<String>, u64)> {
+/// The lines of `input` with the given 1-based `ids`, reading to its end, and its line count.
+fn select(input: &mut Input, ids: &[u32]) -> Result<(Vec<String>, u64)> {
     let mut out = Vec::with_capacity(ids.len());
     let mut next = ids.iter().peekable();
     let mut no = 0u64;
-    while let Some(line) = r.next_line()? {
+    while let Some(line) = input.next_line()? {
         no += 1;
         if next.peek().is_some_and(|&&id| u64::from(id) == no) {
             out.push(line.to_string());
@@ -116,11 +116,11 @@ pub fn read_needed_hashed(path: &Path, ids: &[u32]) -> Result<(Result<Vec<String
     Ok((needed(path, ids, lines, n), r.finish()?.sha256))
 }
 
-/// `lines`, the lines of `ids` found in `path` of `n` lines, unless some are missing.
-fn needed(path: &Path, ids: &[u32], lines: Vec<String>, n: u64) -> Result<Vec<String>> {
+/// `lines`, the lines of `ids` found in `path` of `total_lines` lines, unless some are missing.
+fn needed(path: &Path, ids: &[u32], lines: Vec<String>, total_lines: u64) -> Result<Vec<String>> {
     if lines.len() < ids.len() {
         return Err(Error::Data(format!(
-            "{}: has {n} lines but line {} is needed (did the file change during the run?)",
+            "{}: has {total_lines} lines but line {} is needed (did the file change during the run?)",
             ldd_io::error::shown(path),
             ids[lines.len()]
         )));

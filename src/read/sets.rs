@@ -17,25 +17,29 @@ use crate::format::reorder::Measure;
 use crate::format::sets::{ControlStatus, SetControls, SetEntry};
 use crate::read::select::read_ids_hashed;
 
-/// The path of `rel`, a file the manifest `m` names, in its directory `dir`, checked: it
+/// The path of `rel`, a file the `manifest` names, in its directory `dir`, checked: it
 /// stays inside `dir` and is reached through no symbolic link ([`resolve`]), and its
 /// content is what the run wrote (its SHA-256 in [`Manifest::checksums`]). A file
 /// changed since, or a name the run did not record, is an error naming both.
-pub fn file(m: &Manifest, dir: &Path, rel: &str) -> Result<PathBuf> {
-    let (path, want) = recorded(m, dir, rel)?;
+pub fn file(manifest: &Manifest, dir: &Path, rel: &str) -> Result<PathBuf> {
+    let (path, want) = recorded(manifest, dir, rel)?;
     unchanged_on_disk(dir, &path, want)?;
     Ok(path)
 }
 
-/// The path of `rel`, a file the manifest `m` names, resolved inside `dir` ([`resolve`]),
+/// The path of `rel`, a file the `manifest` names, resolved inside `dir` ([`resolve`]),
 /// and the SHA-256 the run recorded for it (`None` for a manifest without checksums).
 /// A name the run did not record is an error.
-fn recorded<'m>(m: &'m Manifest, dir: &Path, rel: &str) -> Result<(PathBuf, Option<&'m str>)> {
+fn recorded<'m>(
+    manifest: &'m Manifest,
+    dir: &Path,
+    rel: &str,
+) -> Result<(PathBuf, Option<&'m str>)> {
     let path = resolve(dir, rel)?;
-    if m.checksums.is_empty() {
+    if manifest.checksums.is_empty() {
         return Ok((path, None));
     }
-    match m.checksums.get(rel) {
+    match manifest.checksums.get(rel) {
         Some(want) => Ok((path, Some(want.as_str()))),
         None => Err(SetFileError::Unrecorded {
             manifest: dir.join(MANIFEST),
@@ -45,17 +49,17 @@ fn recorded<'m>(m: &'m Manifest, dir: &Path, rel: &str) -> Result<(PathBuf, Opti
     }
 }
 
-/// Reads `rel`, a file the manifest `m` names, resolved inside `dir`, once and checked:
+/// Reads `rel`, a file the `manifest` names, resolved inside `dir`, once and checked:
 /// `read` returns what it made of the file (or why that cannot be used) and the SHA-256
 /// of the bytes it read, which is compared with the record first, so a changed file is
 /// reported as changed before its content is judged. Returns the path and what was read.
 pub fn read_recorded<T>(
-    m: &Manifest,
+    manifest: &Manifest,
     dir: &Path,
     rel: &str,
     read: impl FnOnce(&Path) -> Result<(Result<T>, String)>,
 ) -> Result<(PathBuf, T)> {
-    let (path, want) = recorded(m, dir, rel)?;
+    let (path, want) = recorded(manifest, dir, rel)?;
     let (value, got) = match read(&path) {
         Ok(read) => read,
         // A file that cannot be read as text may be a changed one: that is said first.
@@ -149,13 +153,13 @@ pub struct Loaded {
     pub control_seed: Option<u64>,
 }
 
-/// The locus rows of set `unit` of `l` (`None`: the set has no locus file), read once
+/// The locus rows of set `unit` of `loaded` (`None`: the set has no locus file), read once
 /// and checked against the recorded SHA-256.
-pub fn locus_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
-    let Some(rel) = &l.units[unit].set.files.locus else {
+pub fn locus_rows(loaded: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
+    let Some(rel) = &loaded.units[unit].set.files.locus else {
         return Ok(None);
     };
-    let (_, rows) = read_recorded(&l.manifest, &l.dir, rel, |p| {
+    let (_, rows) = read_recorded(&loaded.manifest, &loaded.dir, rel, |p| {
         let mut r = ldd_io::Input::open(p)?;
         let mut rows = Vec::new();
         let read = crate::format::locus::for_each_row(&mut r, p, |x| {
@@ -167,54 +171,54 @@ pub fn locus_rows(l: &Loaded, unit: usize) -> Result<Option<Vec<Locus>>> {
     Ok(Some(rows))
 }
 
-/// The reordering measures of every line of `l`'s corpus, from the per-line file its
+/// The reordering measures of every line of `loaded`'s corpus, from the per-line file its
 /// manifest records (`reorder.tsv`: one row per corpus line, one column per measure; older
 /// runs' `max_distance.tsv`: rows only for lines with a link), read once and checked
 /// against the recorded SHA-256, with its path; none when the run has no reordering sets
 /// or the file is missing. Memory: one counter per distinct value (rounded to 0.01),
 /// whatever the corpus size.
-pub fn reorder_measures(l: &Loaded) -> Result<Option<(PathBuf, Vec<Measure>)>> {
-    let Some(info) = &l.manifest.reorder else {
+pub fn reorder_measures(loaded: &Loaded) -> Result<Option<(PathBuf, Vec<Measure>)>> {
+    let Some(info) = &loaded.manifest.reorder else {
         return Ok(None);
     };
-    if !resolve(&l.dir, &info.files.measures)?.is_file() {
+    if !resolve(&loaded.dir, &info.files.measures)?.is_file() {
         return Ok(None);
     }
-    let read = read_recorded(&l.manifest, &l.dir, &info.files.measures, |p| {
+    let read = read_recorded(&loaded.manifest, &loaded.dir, &info.files.measures, |p| {
         let mut r = ldd_io::Input::open(p)?;
-        let measures = crate::format::reorder::measures(&mut r, p, l.manifest.corpus.lines);
+        let measures = crate::format::reorder::measures(&mut r, p, loaded.manifest.corpus.lines);
         Ok((measures, r.finish()?.sha256))
     })?;
     Ok(Some(read))
 }
 
 /// Adds to `words` the source words (the UD words of its tree) of every line of the set
-/// `unit` of `l` that `wanted` accepts and `words` does not hold yet; the trees file is
+/// `unit` of `loaded` that `wanted` accepts and `words` does not hold yet; the trees file is
 /// checked against the manifest's record first ([`file()`]).
 pub fn tree_words(
-    l: &Loaded,
+    loaded: &Loaded,
     unit: usize,
     wanted: impl Fn(u32) -> bool,
     words: &mut std::collections::BTreeMap<u32, Vec<String>>,
 ) -> Result<()> {
-    tree_columns(l, unit, wanted, words, |s| {
+    tree_columns(loaded, unit, wanted, words, |s| {
         s.words.iter().map(|w| w.form.to_string()).collect()
     })
 }
 
-/// Adds to `out` what `f` takes from the tree of every line of the set `unit` of `l` that
+/// Adds to `out` what `take` takes from the tree of every line of the set `unit` of `loaded` that
 /// `wanted` accepts and `out` does not hold yet (e.g. its words' forms, or forms and
 /// parts of speech); the trees file is checked against the manifest's record first
 /// ([`file()`]).
 pub fn tree_columns<T>(
-    l: &Loaded,
+    loaded: &Loaded,
     unit: usize,
     wanted: impl Fn(u32) -> bool,
     out: &mut std::collections::BTreeMap<u32, T>,
-    f: impl Fn(&ldd_conllu::Sentence<'_>) -> T,
+    take: impl Fn(&ldd_conllu::Sentence<'_>) -> T,
 ) -> Result<()> {
-    let u = &l.units[unit];
-    let trees = file(&l.manifest, &l.dir, &u.set.files.conllu)?;
+    let u = &loaded.units[unit];
+    let trees = file(&loaded.manifest, &loaded.dir, &u.set.files.conllu)?;
     let mut n = 0usize;
     ldd_conllu::for_each_sentence(&trees, |_, s| -> Result<()> {
         let id = u.ids.get(n).copied().ok_or_else(|| SetFileError::Trees {
@@ -222,7 +226,7 @@ pub fn tree_columns<T>(
         })?;
         n += 1;
         if wanted(id) && !out.contains_key(&id) {
-            out.insert(id, f(s));
+            out.insert(id, take(s));
         }
         Ok(())
     })?;
@@ -241,14 +245,14 @@ pub struct Distinct {
     pub buckets: Vec<String>,
 }
 
-/// The distinct loci of `sets` (each a unit of `l` and its locus rows), in the order of
+/// The distinct loci of `sets` (each a unit of `loaded` and its locus rows), in the order of
 /// the phenomena in the manifest, then of line, dependent and head.
-pub fn distinct_loci(l: &Loaded, sets: &[(usize, &[Locus])]) -> Vec<Distinct> {
+pub fn distinct_loci(loaded: &Loaded, sets: &[(usize, &[Locus])]) -> Vec<Distinct> {
     let mut phenomena: Vec<&str> = Vec::new();
     let mut loci: std::collections::BTreeMap<(usize, u64, u32, Option<u32>), Distinct> =
         std::collections::BTreeMap::new();
     for (si, (unit, rows)) in sets.iter().enumerate() {
-        let set = &l.units[*unit].set;
+        let set = &loaded.units[*unit].set;
         let ph = phenomena
             .iter()
             .position(|p| *p == set.phenomenon)
@@ -310,29 +314,39 @@ pub fn load(dir: &Path) -> Result<Loaded> {
 }
 
 /// A set's unit: its ids and, when its controls were written, theirs.
-fn read_unit(m: &Manifest, dir: &Path, set: &SetEntry, c: Option<&SetControls>) -> Result<Unit> {
-    let ids = read_recorded_ids(m, dir, &set.files.ids, Some(set.sentences))?;
+fn read_unit(
+    manifest: &Manifest,
+    dir: &Path,
+    set: &SetEntry,
+    set_controls: Option<&SetControls>,
+) -> Result<Unit> {
+    let ids = read_recorded_ids(manifest, dir, &set.files.ids, Some(set.sentences))?;
     let mut controls = Vec::new();
-    if let Some(c) = c.filter(|c| c.status == ControlStatus::Written) {
+    if let Some(c) = set_controls.filter(|c| c.status == ControlStatus::Written) {
         for k in 1..=c.count {
-            controls.push(read_recorded_ids(m, dir, &c.ids_file(k), None)?);
+            controls.push(read_recorded_ids(manifest, dir, &c.ids_file(k), None)?);
         }
     }
     Ok(Unit {
         set: set.clone(),
         ids,
-        status: c.map(|c| c.status),
-        prefix: c.map(|c| c.prefix.clone()).unwrap_or_default(),
+        status: set_controls.map(|c| c.status),
+        prefix: set_controls.map(|c| c.prefix.clone()).unwrap_or_default(),
         controls,
     })
 }
 
 /// The ids file `rel` of the sets directory `dir`, read once and checked: against the
-/// SHA-256 `m` records of it (a changed file is reported as changed before anything
-/// else), the corpus's line count and, for a set, the `count` of sentences `m` records.
-fn read_recorded_ids(m: &Manifest, dir: &Path, rel: &str, count: Option<u64>) -> Result<Vec<u32>> {
-    let (path, ids) = read_recorded(m, dir, rel, read_ids_hashed)?;
-    let lines = m.corpus.lines;
+/// SHA-256 `manifest` records of it (a changed file is reported as changed before anything
+/// else), the corpus's line count and, for a set, the `count` of sentences `manifest` records.
+fn read_recorded_ids(
+    manifest: &Manifest,
+    dir: &Path,
+    rel: &str,
+    count: Option<u64>,
+) -> Result<Vec<u32>> {
+    let (path, ids) = read_recorded(manifest, dir, rel, read_ids_hashed)?;
+    let lines = manifest.corpus.lines;
     if let Some(&id) = ids.last().filter(|&&last| u64::from(last) > lines) {
         return Err(SetFileError::IdBeyond { path, id, lines }.into());
     }
@@ -361,11 +375,11 @@ pub enum RunInput {
 
 impl RunInput {
     /// What the manifest records of it.
-    fn record(self, l: &Loaded) -> &ldd_io::FileInfo {
+    fn record(self, loaded: &Loaded) -> &ldd_io::FileInfo {
         match self {
-            RunInput::Source => &l.manifest.inputs.source,
-            RunInput::Target => &l.manifest.inputs.target,
-            RunInput::Parse => &l.manifest.inputs.conllu,
+            RunInput::Source => &loaded.manifest.inputs.source,
+            RunInput::Target => &loaded.manifest.inputs.target,
+            RunInput::Parse => &loaded.manifest.inputs.conllu,
         }
     }
 
@@ -381,8 +395,8 @@ impl RunInput {
     /// The file to read (`given`, else the path the manifest records) and the check that
     /// what was read is what extract read: its SHA-256, or an error naming both and the
     /// option that gives the file.
-    fn check(self, l: &Loaded, path: &Path, sha256: &str, flag: &str) -> Result<()> {
-        let want = self.record(l);
+    fn check(self, loaded: &Loaded, path: &Path, sha256: &str, flag: &str) -> Result<()> {
+        let want = self.record(loaded);
         if sha256 == want.sha256 {
             return Ok(());
         }
@@ -391,7 +405,7 @@ impl RunInput {
              extract read with {flag}",
             ldd_io::error::shown(path),
             self.name(),
-            ldd_io::error::shown(&l.manifest_path),
+            ldd_io::error::shown(&loaded.manifest_path),
             want.sha256
         )))
     }
@@ -401,7 +415,7 @@ impl RunInput {
 /// which is as given to extract, relative to the directory it ran in: when it is not
 /// there, the error says so and names `flag`, the option that gives the file.
 pub fn input_path(
-    l: &Loaded,
+    loaded: &Loaded,
     which: RunInput,
     given: Option<&Path>,
     flag: &str,
@@ -409,7 +423,7 @@ pub fn input_path(
     if let Some(p) = given {
         return Ok(p.to_path_buf());
     }
-    let path = which.record(l).path.clone();
+    let path = which.record(loaded).path.clone();
     if ldd_io::fs::kind(&path).is_some() {
         return Ok(path);
     }
@@ -420,7 +434,7 @@ pub fn input_path(
                 "the {} {} records is not there (paths are as given to extract, relative to \
                  the directory it ran in): run from there, or give the file with {flag}",
                 which.name(),
-                ldd_io::error::shown(&l.manifest_path)
+                ldd_io::error::shown(&loaded.manifest_path)
             ),
         ),
         path,
@@ -432,17 +446,17 @@ pub fn input_path(
 /// (its SHA-256; `flag` is the option that gives it, named in the error). Reading stops at
 /// the first line past the corpus's line count (an endless input is refused there).
 pub fn input_lines(
-    l: &Loaded,
+    loaded: &Loaded,
     which: RunInput,
     given: Option<&Path>,
     flag: &str,
     ids: &[u32],
 ) -> Result<Vec<String>> {
-    let path = input_path(l, which, given, flag)?;
-    let max = l.manifest.corpus.lines;
+    let path = input_path(loaded, which, given, flag)?;
+    let max = loaded.manifest.corpus.lines;
     let why = format!(
         "the corpus {} records has {max}; give the {} extract read with {flag}",
-        ldd_io::error::shown(&l.manifest_path),
+        ldd_io::error::shown(&loaded.manifest_path),
         which.name()
     );
     let mut r = ldd_io::Input::open(&path)?.limit_lines(max, why);
@@ -456,7 +470,7 @@ pub fn input_lines(
         }
     }
     let sha = r.finish()?.sha256;
-    which.check(l, &path, &sha, flag)?;
+    which.check(loaded, &path, &sha, flag)?;
     if let Some(id) = next.next() {
         return Err(crate::error::Error::Data(format!(
             "{}: has {n} lines but line {id} is needed (did the file change during the run?)",
@@ -466,38 +480,38 @@ pub fn input_lines(
     Ok(lines)
 }
 
-/// Calls `f` with the trees of the lines `ids` (1-based, ascending) of the run's parse —
+/// Calls `each` with the trees of the lines `ids` (1-based, ascending) of the run's parse —
 /// the file `given`, else the one the manifest records — read to its end and checked to
 /// be the parse extract read (its SHA-256; `flag` names the option that gives it).
 pub fn input_trees(
-    l: &Loaded,
+    loaded: &Loaded,
     given: Option<&Path>,
     flag: &str,
     ids: &[u32],
-    mut f: impl FnMut(u32, &ldd_conllu::Sentence<'_>) -> Result<()>,
+    mut each: impl FnMut(u32, &ldd_conllu::Sentence<'_>) -> Result<()>,
 ) -> Result<()> {
-    let path = input_path(l, RunInput::Parse, given, flag)?;
+    let path = input_path(loaded, RunInput::Parse, given, flag)?;
     let mut r = ldd_conllu::Reader::open(&path)?;
     let mut block = ldd_conllu::Block::default();
     let mut next = ids.iter().peekable();
     let mut n = 0u32;
     while r.next_block(&mut block)? {
         n += 1;
-        if u64::from(n) > l.manifest.corpus.lines {
+        if u64::from(n) > loaded.manifest.corpus.lines {
             return Err(crate::error::Error::Data(format!(
                 "{}: more trees than the {} lines of the corpus {} records; give the parse \
                  extract read with {flag}",
                 ldd_io::error::shown(&path),
-                l.manifest.corpus.lines,
-                ldd_io::error::shown(&l.manifest_path)
+                loaded.manifest.corpus.lines,
+                ldd_io::error::shown(&loaded.manifest_path)
             )));
         }
         if next.peek() == Some(&&n) {
             next.next();
             let s = ldd_conllu::parse_block(&block, &path)?;
-            f(n, &s)?;
+            each(n, &s)?;
         }
     }
     let info = r.finish()?;
-    RunInput::Parse.check(l, &path, &info.sha256, flag)
+    RunInput::Parse.check(loaded, &path, &info.sha256, flag)
 }

@@ -40,8 +40,8 @@ impl Shard {
 }
 
 impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(formatter, "{}/{}", self.index, self.count)
     }
 }
 
@@ -49,14 +49,14 @@ impl FromStr for Shard {
     type Err = String;
 
     /// `I/N` with `1 <= I <= N <= MAX_SHARDS`.
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
+    fn from_str(text: &str) -> std::result::Result<Self, String> {
         let bad = || {
             format!(
                 "`{}`: expected I/N, shard I of N with 1 <= I <= N <= {MAX_SHARDS} (e.g. 2/8)",
-                ldd_io::error::quote(s, 40)
+                ldd_io::error::quote(text, 40)
             )
         };
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let num = |t: &str| -> Option<u32> {
             (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| t.parse().ok())

@@ -51,17 +51,18 @@ pub struct Shown {
     pub outputs: Vec<OutputLines>,
 }
 
-/// Reads the reordering measures of `l`, the lines of every pick's set files, and each
+/// Reads the reordering measures of `loaded`, the lines of every pick's set files, and each
 /// output's lines at the corpus ids `ids` (sorted).
-pub fn read(l: &Loaded, picks: &[Pick], ids: &[u32], outputs: &[Output]) -> Result<Shown> {
-    let measures = reorder_measures(l)?;
+pub fn read(loaded: &Loaded, picks: &[Pick], ids: &[u32], outputs: &[Output]) -> Result<Shown> {
+    let measures = reorder_measures(loaded)?;
     let mut lines = Vec::with_capacity(picks.len());
     for pick in picks {
-        let set = &l.units[pick.unit].set;
+        let set = &loaded.units[pick.unit].set;
         let sorted = &pick.positions;
         let read = |rel: &str| -> Result<BTreeMap<u32, String>> {
-            let (_, lines) =
-                read_recorded(&l.manifest, &l.dir, rel, |p| read_needed_hashed(p, sorted))?;
+            let (_, lines) = read_recorded(&loaded.manifest, &loaded.dir, rel, |p| {
+                read_needed_hashed(p, sorted)
+            })?;
             Ok(sorted.iter().copied().zip(lines).collect())
         };
         let source = read(&set.files.marked)?;
@@ -85,7 +86,7 @@ pub fn read(l: &Loaded, picks: &[Pick], ids: &[u32], outputs: &[Output]) -> Resu
             read_outputs.push(OutputLines::Changed);
             continue;
         }
-        let input = open_corpus_long(o.path, l.manifest.corpus.lines, &l.manifest_path)?;
+        let input = open_corpus_long(o.path, loaded.manifest.corpus.lines, &loaded.manifest_path)?;
         let (lines, n) = read_selected(input, ids)?;
         read_outputs.push(OutputLines::Lines(lines, n));
     }

@@ -56,36 +56,36 @@ pub const IDS_PER_PASS: usize = 1 << 20;
 
 /// The manifest's record of how controls are drawn.
 impl From<ControlOptions> for options::Controls {
-    fn from(o: ControlOptions) -> Self {
+    fn from(controls: ControlOptions) -> Self {
         options::Controls {
-            count: o.count,
-            seed: o.seed,
-            tolerance: o.tolerance,
-            allow_set_members: o.allow_set_members,
+            count: controls.count,
+            seed: controls.seed,
+            tolerance: controls.tolerance,
+            allow_set_members: controls.allow_set_members,
         }
     }
 }
 
 impl From<options::Controls> for ControlOptions {
-    fn from(o: options::Controls) -> Self {
+    fn from(record: options::Controls) -> Self {
         ControlOptions {
-            count: o.count,
-            seed: o.seed,
-            tolerance: o.tolerance,
-            allow_set_members: o.allow_set_members,
+            count: record.count,
+            seed: record.seed,
+            tolerance: record.tolerance,
+            allow_set_members: record.allow_set_members,
         }
     }
 }
 
 /// Formats a `(length, count)` histogram compactly: `"3:1 5:2"`.
-pub fn compact_histogram(h: &[(u32, u32)]) -> String {
-    let parts: Vec<String> = h.iter().map(|(l, c)| format!("{l}:{c}")).collect();
+pub fn compact_histogram(histogram: &[(u32, u32)]) -> String {
+    let parts: Vec<String> = histogram.iter().map(|(l, c)| format!("{l}:{c}")).collect();
     parts.join(" ")
 }
 
 /// Parses a histogram written by [`compact_histogram`].
-pub fn parse_histogram(s: &str) -> Option<Vec<(u32, u32)>> {
-    s.split_whitespace()
+pub fn parse_histogram(text: &str) -> Option<Vec<(u32, u32)>> {
+    text.split_whitespace()
         .map(|p| {
             let (l, c) = p.split_once(':')?;
             Some((l.parse().ok()?, c.parse().ok()?))
@@ -94,8 +94,8 @@ pub fn parse_histogram(s: &str) -> Option<Vec<(u32, u32)>> {
 }
 
 /// FNV-1a 64 of a string (stable across platforms and versions).
-fn fnv1a64(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+fn fnv1a64(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
@@ -105,7 +105,7 @@ pub fn stream_seed(seed: u64, phenomenon: &str, bucket: &str) -> u64 {
     ldd_eval::rng::mix64(seed ^ fnv1a64(&format!("{phenomenon}/{bucket}")))
 }
 
-/// The `n` items whose `key`s hash lowest in the stream `phenomenon/bucket` of `seed`
+/// The `count` items whose `key`s hash lowest in the stream `phenomenon/bucket` of `seed`
 /// (`splitmix64(stream_seed ^ key)`, [`stream_seed`]), in that order, ties in the order
 /// given: the same sample every time, a shorter sample the start of a longer one, and
 /// much the same lines for two sets that share most of theirs (the report's examples, the
@@ -115,7 +115,7 @@ pub fn first_by_hash<T>(
     seed: u64,
     (phenomenon, bucket): (&str, &str),
     key: impl Fn(&T) -> u64,
-    n: usize,
+    count: usize,
 ) -> Vec<T> {
     let seed = stream_seed(seed, phenomenon, bucket);
     let mut keyed: Vec<(u64, T)> = items
@@ -123,7 +123,7 @@ pub fn first_by_hash<T>(
         .map(|t| (ldd_eval::rng::splitmix64(seed ^ key(&t)), t))
         .collect();
     keyed.sort_by_key(|(h, _)| *h);
-    keyed.truncate(n);
+    keyed.truncate(count);
     keyed.into_iter().map(|(_, t)| t).collect()
 }
 

@@ -36,8 +36,8 @@ pub struct ContrastiveOptions {
 const MAX_ITEMS_BYTES: u64 = 1 << 30;
 
 /// The items of `dir` and the SHA-256 of `items.jsonl`, checked: made from the sets of
-/// `l` (the record names their manifest's SHA-256).
-pub fn items(dir: &Path, l: &Loaded) -> Result<(Vec<ContrastItem>, String)> {
+/// `loaded` (the record names their manifest's SHA-256).
+pub fn items(dir: &Path, loaded: &Loaded) -> Result<(Vec<ContrastItem>, String)> {
     let rec_path = dir.join(layout::CONTRAST_RECORD);
     let rec: ContrastRecord = serde_json::from_str(&ldd_io::read_text(&rec_path, 1 << 20)?)
         .map_err(|e| {
@@ -47,12 +47,12 @@ pub fn items(dir: &Path, l: &Loaded) -> Result<(Vec<ContrastItem>, String)> {
                 format!("not contrast's record: {e}"),
             )
         })?;
-    if rec.manifest_sha256 != l.manifest_sha256 {
+    if rec.manifest_sha256 != loaded.manifest_sha256 {
         return Err(Error::Config(format!(
             "--contrast {}: made from other sets than {} (another manifest SHA-256); run \
              `ldd-sets contrast` on these sets",
             ldd_io::error::shown(dir),
-            ldd_io::error::shown(&l.manifest_path)
+            ldd_io::error::shown(&loaded.manifest_path)
         )));
     }
     let path = dir.join(layout::CONTRAST_ITEMS);
@@ -123,16 +123,17 @@ pub fn keys(items: &[ContrastItem]) -> Vec<String> {
 
 /// Each system's scores, checked: one finite number per line of `contrast.TGT`.
 pub fn read_scores(
-    o: &ContrastiveOptions,
+    options: &ContrastiveOptions,
     items: &[ContrastItem],
     tgt: &str,
 ) -> Result<Vec<Vec<f64>>> {
     let lines: u64 = items.iter().map(|i| 1 + i.variants.len() as u64).sum();
     let expected = format!(
         "{} has {lines} lines (one score per line of it)",
-        ldd_io::error::shown(&o.dir.join(layout::contrast_side(tgt)))
+        ldd_io::error::shown(&options.dir.join(layout::contrast_side(tgt)))
     );
-    o.files
+    options
+        .files
         .iter()
         .map(|f| read_numbers(f, lines, &expected))
         .collect()
@@ -165,7 +166,7 @@ fn passed(it: &ContrastItem, scores: &[f64], kind: Option<&str>, higher: bool) -
 /// (`scores[system]`, higher better when `higher`), `confidence` the level of the Wilson
 /// intervals. A row's `loci` counts the items judged; `sentences` is the scope's.
 pub fn evaluate(
-    l: &Loaded,
+    loaded: &Loaded,
     items: &[ContrastItem],
     scores: &[Vec<f64>],
     systems: &[String],
@@ -209,9 +210,9 @@ pub fn evaluate(
             };
         scope("corpus", &|_| true, &|r| {
             r.bucket = "corpus".into();
-            r.sentences = l.manifest.corpus.lines;
+            r.sentences = loaded.manifest.corpus.lines;
         });
-        for u in &l.units {
+        for u in &loaded.units {
             let set = &u.set;
             let held = |it: &ContrastItem| {
                 it.phenomenon == set.phenomenon && it.sets.contains(&set.bucket)

@@ -23,7 +23,7 @@ pub const TREND_STREAM: u64 = 1 << 40;
 /// What one metric is computed with.
 pub struct Evaluator<'a> {
     /// The sets.
-    pub l: &'a Loaded,
+    pub loaded: &'a Loaded,
     /// System names, in `--hyp` order (the first is the baseline).
     pub systems: &'a [String],
     /// Resampling settings.
@@ -35,7 +35,7 @@ pub struct Evaluator<'a> {
 /// [`Evaluator::metric`] on the columns as typed slices.
 struct Typed<'e, 'a> {
     ev: &'e Evaluator<'a>,
-    m: &'e Metric,
+    metric: &'e Metric,
     scale: f64,
 }
 
@@ -47,7 +47,8 @@ impl OnColumns for Typed<'_, '_> {
         columns: &[&[T]],
         params: &T::Params,
     ) -> Self::Out {
-        self.ev.metric_typed(self.m, columns, params, self.scale)
+        self.ev
+            .metric_typed(self.metric, columns, params, self.scale)
     }
 }
 
@@ -75,8 +76,11 @@ fn control_summary(
 }
 
 impl Evaluator<'_> {
-    fn eval_err(&self, e: EvalError) -> Error {
-        Error::Data(format!("{}: {e}", ldd_io::error::shown(&self.l.dir)))
+    fn eval_err(&self, error: EvalError) -> Error {
+        Error::Data(format!(
+            "{}: {error}",
+            ldd_io::error::shown(&self.loaded.dir)
+        ))
     }
 
     fn sampled<T: SufficientStats + Sync>(
@@ -141,8 +145,8 @@ impl Evaluator<'_> {
         Ok(out)
     }
 
-    fn interval(&self, v: &[f64]) -> (Option<f64>, Option<f64>) {
-        match sig::interval(v, self.sig.confidence) {
+    fn interval(&self, values: &[f64]) -> (Option<f64>, Option<f64>) {
+        match sig::interval(values, self.sig.confidence) {
             Some(i) => (Some(i.low), Some(i.high)),
             None => (None, None),
         }
@@ -152,23 +156,30 @@ impl Evaluator<'_> {
     /// system (`columns`, one per system). `scale` multiplies every score (100 for RIBES).
     pub fn metric(
         &self,
-        m: &Metric,
+        metric: &Metric,
         columns: &[&PerLine],
         scale: f64,
     ) -> Result<(Vec<Vec<Row>>, Vec<Trend>)> {
-        with_columns(columns, Typed { ev: self, m, scale })
+        with_columns(
+            columns,
+            Typed {
+                ev: self,
+                metric,
+                scale,
+            },
+        )
     }
 
     fn metric_typed<T: SufficientStats + Sync + PartialEq>(
         &self,
-        m: &Metric,
+        metric: &Metric,
         stats: &[&[T]],
         params: &T::Params,
         scale: f64,
     ) -> Result<(Vec<Vec<Row>>, Vec<Trend>)> {
         let n_sys = stats.len();
         let mut rows: Vec<Vec<Row>> = vec![Vec::new(); n_sys];
-        let lines = self.l.manifest.corpus.lines;
+        let lines = self.loaded.manifest.corpus.lines;
         let all: Vec<u32> = (1..=lines as u32).collect();
         let corpus = self.sampled(stats, params, &all, 0, scale)?;
         let p = self.p_values(stats, params, &all, &corpus)?;
@@ -176,7 +187,7 @@ impl Evaluator<'_> {
             let (ci_low, ci_high) = self.interval(&corpus.res[s]);
             rows[s].push(Row {
                 system: self.systems[s].clone(),
-                metric: m.key.clone(),
+                metric: metric.key.clone(),
                 scope: "corpus".into(),
                 kind: String::new(),
                 phenomenon: String::new(),
@@ -200,43 +211,46 @@ impl Evaluator<'_> {
                 control_diff_ci_high: None,
                 control_p_value: None,
                 small_set: lines < SMALL_SET,
-                signature: m.signature.clone(),
+                signature: metric.signature.clone(),
                 ..Row::default()
             });
         }
         let units: Vec<&Unit> = self
-            .l
+            .loaded
             .units
             .iter()
-            .filter(|u| !m.reorder_only || u.set.kind == SetKind::Reorder)
+            .filter(|u| !metric.reorder_only || u.set.kind == SetKind::Reorder)
             .collect();
         for u in &units {
-            let set_rows = self.set_rows(m, stats, params, scale, u)?;
+            let set_rows = self.set_rows(metric, stats, params, scale, u)?;
             for (s, r) in set_rows.into_iter().enumerate() {
                 rows[s].push(r);
             }
         }
-        let trends = self.trends(m, stats, params, scale, &units, &rows)?;
+        let trends = self.trends(metric, stats, params, scale, &units, &rows)?;
         Ok((rows, trends))
     }
 
     fn set_rows<T: SufficientStats + Sync + PartialEq>(
         &self,
-        m: &Metric,
+        metric: &Metric,
         stats: &[&[T]],
         params: &T::Params,
         scale: f64,
-        u: &Unit,
+        unit: &Unit,
     ) -> Result<Vec<Row>> {
         let n_sys = stats.len();
-        let mut out: Vec<Row> = (0..n_sys).map(|s| self.empty_row(m, u, s)).collect();
-        if u.ids.is_empty() {
+        let mut out: Vec<Row> = (0..n_sys)
+            .map(|s| self.empty_row(metric, unit, s))
+            .collect();
+        if unit.ids.is_empty() {
             return Ok(out);
         }
-        let set = self.sampled(stats, params, &u.ids, 0, scale)?;
-        let p = self.p_values(stats, params, &u.ids, &set)?;
-        let (mut ctl_scores, ctl_mean_res) = self.control_samples(stats, params, u, &set, scale)?;
-        let k = u.controls.len();
+        let set = self.sampled(stats, params, &unit.ids, 0, scale)?;
+        let p = self.p_values(stats, params, &unit.ids, &set)?;
+        let (mut ctl_scores, ctl_mean_res) =
+            self.control_samples(stats, params, unit, &set, scale)?;
+        let k = unit.controls.len();
         for (s, r) in out.iter_mut().enumerate() {
             let score = set.score[s];
             r.score = Some(score);
@@ -244,28 +258,35 @@ impl Evaluator<'_> {
             r.p_value = p[s];
             r.controls = k;
             if k > 0 {
-                self.against_controls(r, m, score, &ctl_scores[s], &set.res[s], &ctl_mean_res[s]);
+                self.against_controls(
+                    r,
+                    metric,
+                    score,
+                    &ctl_scores[s],
+                    &set.res[s],
+                    &ctl_mean_res[s],
+                );
             }
             r.control_scores = std::mem::take(&mut ctl_scores[s]);
         }
         Ok(out)
     }
 
-    /// System `s`'s row of metric `m` on set `u`, before any score.
-    fn empty_row(&self, m: &Metric, u: &Unit, s: usize) -> Row {
+    /// `system`'s row of `metric` on set `unit`, before any score.
+    fn empty_row(&self, metric: &Metric, unit: &Unit, system: usize) -> Row {
         Row {
-            system: self.systems[s].clone(),
-            metric: m.key.clone(),
+            system: self.systems[system].clone(),
+            metric: metric.key.clone(),
             scope: "set".into(),
-            kind: u.set.kind.name().into(),
-            phenomenon: u.set.phenomenon.clone(),
-            bucket: u.set.bucket.clone(),
-            min_distance: Some(u.set.min_distance),
-            exact: Some(u.set.exact),
-            sentences: u.ids.len() as u64,
+            kind: unit.set.kind.name().into(),
+            phenomenon: unit.set.phenomenon.clone(),
+            bucket: unit.set.bucket.clone(),
+            min_distance: Some(unit.set.min_distance),
+            exact: Some(unit.set.exact),
+            sentences: unit.ids.len() as u64,
             score: None,
             controls: 0,
-            control_status: u.status.map_or("none", ControlStatus::name).into(),
+            control_status: unit.status.map_or("none", ControlStatus::name).into(),
             control_mean: None,
             control_sd: None,
             rank: None,
@@ -278,27 +299,27 @@ impl Evaluator<'_> {
             control_diff_ci_low: None,
             control_diff_ci_high: None,
             control_p_value: None,
-            small_set: (u.ids.len() as u64) < SMALL_SET,
-            signature: m.signature.clone(),
+            small_set: (unit.ids.len() as u64) < SMALL_SET,
+            signature: metric.signature.clone(),
             ..Row::default()
         }
     }
 
-    /// Per system, the scores of set `u`'s controls and the mean of their resamples per
+    /// Per system, the scores of set `unit`'s controls and the mean of their resamples per
     /// resample (resampled like `set`).
     #[allow(clippy::type_complexity)]
     fn control_samples<T: SufficientStats + Sync + PartialEq>(
         &self,
         stats: &[&[T]],
         params: &T::Params,
-        u: &Unit,
+        unit: &Unit,
         set: &Sampled,
         scale: f64,
     ) -> Result<(Vec<Vec<f64>>, Vec<Vec<f64>>)> {
-        let k = u.controls.len();
+        let k = unit.controls.len();
         let mut ctl_scores: Vec<Vec<f64>> = vec![Vec::with_capacity(k); stats.len()];
         let mut ctl_mean_res: Vec<Vec<f64>> = set.res.iter().map(|r| vec![0.0; r.len()]).collect();
-        for (c, ids) in u.controls.iter().enumerate() {
+        for (c, ids) in unit.controls.iter().enumerate() {
             let smp = self.sampled(stats, params, ids, c as u64 + 1, scale)?;
             for s in 0..stats.len() {
                 ctl_scores[s].push(smp.score[s]);
@@ -315,24 +336,24 @@ impl Evaluator<'_> {
     /// resamples `res` and the controls' mean resamples `ctl_mean_res`).
     fn against_controls(
         &self,
-        r: &mut Row,
-        m: &Metric,
+        row: &mut Row,
+        metric: &Metric,
         score: f64,
         ctl_scores: &[f64],
         res: &[f64],
         ctl_mean_res: &[f64],
     ) {
-        let (rank, ties, mean, sd) = control_summary(score, ctl_scores, m.higher_is_better);
-        r.rank = Some(rank);
-        r.ties = Some(ties);
-        r.control_mean = mean;
-        r.control_sd = sd;
+        let (rank, ties, mean, sd) = control_summary(score, ctl_scores, metric.higher_is_better);
+        row.rank = Some(rank);
+        row.ties = Some(ties);
+        row.control_mean = mean;
+        row.control_sd = sd;
         let Some(mean) = mean else { return };
         let observed = score - mean;
-        r.control_diff = Some(observed);
+        row.control_diff = Some(observed);
         let d: Vec<f64> = res.iter().zip(ctl_mean_res).map(|(a, b)| a - b).collect();
-        (r.control_diff_ci_low, r.control_diff_ci_high) = self.interval(&d);
-        r.control_p_value = if m.higher_is_better {
+        (row.control_diff_ci_low, row.control_diff_ci_high) = self.interval(&d);
+        row.control_p_value = if metric.higher_is_better {
             sig::one_sided_p(&d, observed)
         } else {
             let neg: Vec<f64> = d.iter().map(|x| -x).collect();
@@ -344,7 +365,7 @@ impl Evaluator<'_> {
     /// non-empty `ge` sets, with bootstrap intervals.
     fn trends<T: SufficientStats + Sync>(
         &self,
-        m: &Metric,
+        metric: &Metric,
         stats: &[&[T]],
         params: &T::Params,
         scale: f64,
@@ -405,7 +426,7 @@ impl Evaluator<'_> {
                 let (pearson_ci_low, pearson_ci_high) = self.interval(&pe);
                 out.push(Trend {
                     system: self.systems[s].clone(),
-                    metric: m.key.clone(),
+                    metric: metric.key.clone(),
                     phenomenon: ph.to_string(),
                     spearman: spearman(&x, &y),
                     pearson: pearson(&x, &y),
@@ -414,7 +435,7 @@ impl Evaluator<'_> {
                     spearman_ci_high,
                     pearson_ci_low,
                     pearson_ci_high,
-                    signature: m.signature.clone(),
+                    signature: metric.signature.clone(),
                 });
             }
         }

@@ -49,23 +49,23 @@ struct SystemLoci {
     outputs: BTreeMap<u32, Vec<String>>,
 }
 
-/// Locus rows and trends of every system (`hyps`, named `systems`), judged with `j`,
+/// Locus rows and trends of every system (`hyps`, named `systems`), judged with `judging`,
 /// `confidence` the level of the intervals, and the judgement of every locus
 /// ([`Evaluated`]); `reference` is the corpus's target side.
 pub fn evaluate(
-    l: &Loaded,
+    loaded: &Loaded,
     hyps: &[PathBuf],
     systems: &[String],
-    j: &Judging,
-    m: &Metric,
+    judging: &Judging,
+    metric: &Metric,
     confidence: f64,
     reference: &Path,
 ) -> Result<Evaluated> {
-    let loci = read_loci(l)?;
-    let (per_system, refs) = judge_systems(l, j, reference, hyps, &loci)?;
+    let loci = read_loci(loaded)?;
+    let (per_system, refs) = judge_systems(loaded, judging, reference, hyps, &loci)?;
     let builder = RowBuilder {
         systems,
-        metric: m,
+        metric,
         confidence,
     };
     let mut rows: Vec<Vec<Row>> = vec![Vec::new(); hyps.len()];
@@ -80,11 +80,11 @@ pub fn evaluate(
             &own.corpus,
         );
         r.bucket = "corpus".into();
-        r.sentences = l.manifest.corpus.lines;
+        r.sentences = loaded.manifest.corpus.lines;
         sys_rows.push(r);
     }
     for (si, set) in loci.sets.iter().enumerate() {
-        let u = &l.units[set.unit];
+        let u = &loaded.units[set.unit];
         for (s, sys_rows) in rows.iter_mut().enumerate() {
             let (own, b) = &per_system[s].sets[si];
             let mut r = builder.row(s, "set", own, &per_system[0].sets[si].0, b);
@@ -98,7 +98,7 @@ pub fn evaluate(
         }
     }
     let (judgements, judged_rows) = judgements(
-        l,
+        loaded,
         &loci.sets,
         &loci.distinct,
         &loci.words,
@@ -107,7 +107,7 @@ pub fn evaluate(
         systems,
     );
     Ok(Evaluated {
-        trends: share::trends(m, systems, &rows),
+        trends: share::trends(metric, systems, &rows),
         rows,
         judgements,
         judged_rows,
@@ -117,8 +117,8 @@ pub fn evaluate(
 /// Every system's output aligned to the source and every locus judged ([`SystemLoci`]),
 /// with the reference's sides.
 fn judge_systems(
-    l: &Loaded,
-    j: &Judging,
+    loaded: &Loaded,
+    judging: &Judging,
     reference: &Path,
     hyps: &[PathBuf],
     loci: &Loci,
@@ -131,24 +131,32 @@ fn judge_systems(
         .collect();
     let mut per_system: Vec<SystemLoci> = Vec::new();
     let trees = (&loci.words, &loci.upos);
-    let refs = crate::locus::align_each(l, j, reference, hyps, trees, &all, |cx, refs, out| {
-        per_system.push(SystemLoci {
-            sets: loci
-                .sets
-                .iter()
-                .map(|s| {
-                    (
-                        judge_rows(cx, refs, &out, &s.rows),
-                        words::baseline(&s.rows, cx, refs, &out),
-                    )
-                })
-                .collect(),
-            distinct: judge_rows(cx, refs, &out, &distinct_rows),
-            corpus: words::baseline(&distinct_rows, cx, refs, &out),
-            outputs: out.into_iter().map(|(id, s)| (id, s.tokens)).collect(),
-        });
-        Ok(())
-    })?;
+    let refs = crate::locus::align_each(
+        loaded,
+        judging,
+        reference,
+        hyps,
+        trees,
+        &all,
+        |cx, refs, out| {
+            per_system.push(SystemLoci {
+                sets: loci
+                    .sets
+                    .iter()
+                    .map(|s| {
+                        (
+                            judge_rows(cx, refs, &out, &s.rows),
+                            words::baseline(&s.rows, cx, refs, &out),
+                        )
+                    })
+                    .collect(),
+                distinct: judge_rows(cx, refs, &out, &distinct_rows),
+                corpus: words::baseline(&distinct_rows, cx, refs, &out),
+                outputs: out.into_iter().map(|(id, s)| (id, s.tokens)).collect(),
+            });
+            Ok(())
+        },
+    )?;
     Ok((per_system, refs))
 }
 
@@ -173,51 +181,51 @@ struct RowBuilder<'a> {
 }
 
 impl RowBuilder<'_> {
-    /// System `s`'s row of `scope` from its renderings `own` (the first system's `base`
-    /// for the paired test) with the baseline of its comparable words `b`.
+    /// `system`'s row of `scope` from its renderings `own` (the first system's `base`
+    /// for the paired test) with the baseline of its comparable words `baseline`.
     fn row(
         &self,
-        s: usize,
+        system: usize,
         scope: &str,
         own: &[Rendering],
         base: &[Rendering],
-        b: &words::Baseline,
+        baseline: &words::Baseline,
     ) -> Row {
         let outcomes = |r: &[Rendering]| -> Vec<Option<bool>> {
             r.iter().map(|x| x.judgement.judged()).collect()
         };
         let mut r = share::row(
-            &self.systems[s],
+            &self.systems[system],
             self.metric,
             scope,
             &outcomes(own),
-            (s > 0).then_some(outcomes(base).as_slice()),
+            (system > 0).then_some(outcomes(base).as_slice()),
             self.confidence,
         );
         let count = |j: Judgement| own.iter().filter(|x| x.judgement == j).count() as u64;
         r.no_reference = Some(count(Judgement::NoReference));
         r.unaligned = Some(count(Judgement::Unaligned));
-        r.baseline = Some(baseline_row(b, self.confidence));
+        r.baseline = Some(baseline_row(baseline, self.confidence));
         r
     }
 }
 
 /// The baseline record of a row: the locus words' accuracy against the comparable words'.
-fn baseline_row(b: &words::Baseline, confidence: f64) -> Baseline {
+fn baseline_row(baseline: &words::Baseline, confidence: f64) -> Baseline {
     let score = |c: &Counts| (c.judged() > 0).then(|| 100.0 * c.correct as f64 / c.judged() as f64);
     let test = two_proportions(
-        b.locus.correct,
-        b.locus.judged(),
-        b.comparable.correct,
-        b.comparable.judged(),
+        baseline.locus.correct,
+        baseline.locus.judged(),
+        baseline.comparable.correct,
+        baseline.comparable.judged(),
         confidence,
     );
     Baseline {
-        words: b.locus.judged(),
-        unaligned: b.locus.unaligned,
-        word_score: score(&b.locus),
-        comparable: b.comparable.judged(),
-        comparable_score: score(&b.comparable),
+        words: baseline.locus.judged(),
+        unaligned: baseline.locus.unaligned,
+        word_score: score(&baseline.locus),
+        comparable: baseline.comparable.judged(),
+        comparable_score: score(&baseline.comparable),
         diff: test.map(|t| 100.0 * t.0),
         diff_ci_low: test.map(|t| 100.0 * t.1 .0),
         diff_ci_high: test.map(|t| 100.0 * t.1 .1),
@@ -227,7 +235,7 @@ fn baseline_row(b: &words::Baseline, confidence: f64) -> Baseline {
 
 /// `scores.loci.tsv`: every distinct locus, one row per system, and its row count.
 fn judgements(
-    l: &Loaded,
+    loaded: &Loaded,
     sets: &[SetLoci],
     distinct: &[Distinct],
     words: &SourceWords,
@@ -247,7 +255,7 @@ fn judgements(
         for (s, system) in systems.iter().enumerate() {
             let x = &per_system[s].distinct[k];
             let j = Judged {
-                phenomenon: l.units[sets[d.set].unit].set.phenomenon.clone(),
+                phenomenon: loaded.units[sets[d.set].unit].set.phenomenon.clone(),
                 sets: d.buckets.clone(),
                 id: r.id,
                 distance: r.distance,

@@ -156,12 +156,12 @@ fn earlier_loci(dir: &Path, path: &Path, old: &Scores, new: &Scores) -> Result<O
     Ok(Some(text))
 }
 
-fn names(s: &Scores) -> Vec<String> {
-    s.systems.iter().map(|x| x.name.clone()).collect()
+fn names(scores: &Scores) -> Vec<String> {
+    scores.systems.iter().map(|x| x.name.clone()).collect()
 }
 
-fn keys(s: &Scores) -> Vec<String> {
-    s.metrics.iter().map(|m| m.key.clone()).collect()
+fn keys(scores: &Scores) -> Vec<String> {
+    scores.metrics.iter().map(|m| m.key.clone()).collect()
 }
 
 /// Whether the numbers of `system` on `metric` come from the earlier scores: this run
@@ -187,7 +187,7 @@ fn incomparable(old: &Scores, new: &Scores) -> Option<String> {
     // A run of the baseline alone has no paired test: only its resampling must agree.
     let sig = |s: &Scores, test: bool| {
         let g = &s.significance;
-        let t = test.then(|| (g.method.clone(), g.n));
+        let t = test.then(|| (g.method.clone(), g.resamples));
         (t, g.seed, g.confidence.map(f64::to_bits), g.bootstrap)
     };
     let test = new.significance.method.is_some() && old.significance.method.is_some();

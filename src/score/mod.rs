@@ -211,11 +211,11 @@ pub struct Scored {
 }
 
 /// Why the reference has no line past the target side's: the manifest records its count.
-fn target_lines(l: &Loaded) -> String {
+fn target_lines(loaded: &Loaded) -> String {
     format!(
         "{} records {} lines for the target side extract read",
-        ldd_io::error::shown(&l.manifest_path),
-        l.manifest.inputs.target.lines
+        ldd_io::error::shown(&loaded.manifest_path),
+        loaded.manifest.inputs.target.lines
     )
 }
 
@@ -229,31 +229,32 @@ type Contrast = (
     Vec<Vec<f64>>,
 );
 
-/// Scores every set of `l`, its controls and the corpus for each system (no output
+/// Scores every set of `loaded`, its controls and the corpus for each system (no output
 /// files); `args` checked by [`check_options`] first. The steps: the references checked,
 /// the metrics chosen, the systems read (their per-line statistics), every metric
 /// evaluated on every set, and the scores assembled.
-pub fn score_sets(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
-    let reference = checked_reference(l, args)?;
-    let (references, extra_references) = further_references(l, args, &reference)?;
-    let (defs, metrics) = metric_defs(l, args)?;
+pub fn score_sets(loaded: &Loaded, args: &ScoreOptions) -> Result<Scored> {
+    let reference = checked_reference(loaded, args)?;
+    let (references, extra_references) = further_references(loaded, args, &reference)?;
+    let (defs, metrics) = metric_defs(loaded, args)?;
     // Locus accuracy's aligner and matching rule, checked before any system is read.
     let judging = match args.metrics.iter().any(|k| k == locus::KEY) {
         true => Some(crate::locus::Judging::new(
-            l,
+            loaded,
             args.align_model.as_deref(),
             args.lemma_model.as_ref(),
         )?),
         false => None,
     };
     let mut systems: Vec<System> = Vec::new();
-    let contrast = read_contrast(l, args, &mut systems)?;
+    let contrast = read_contrast(loaded, args, &mut systems)?;
     // `--hyp -`: standard input read once, then read as a file by every step.
     let _stdin = match args.hyps.iter().any(|h| ldd_io::is_stdin(h)) {
-        true => Some(ldd_io::StdinCopy::read(l.manifest.corpus.lines)?),
+        true => Some(ldd_io::StdinCopy::read(loaded.manifest.corpus.lines)?),
         false => None,
     };
-    let (stats, tokenized) = read_systems(l, args, &references, &defs, &metrics, &mut systems)?;
+    let (stats, tokenized) =
+        read_systems(loaded, args, &references, &defs, &metrics, &mut systems)?;
     let read = ReadInputs {
         reference,
         references: references.len(),
@@ -265,7 +266,7 @@ pub fn score_sets(l: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         systems,
         stats,
     };
-    let (scores, judgements) = evaluate_all(l, args, read)?;
+    let (scores, judgements) = evaluate_all(loaded, args, read)?;
     Ok(Scored {
         scores,
         judgements,
@@ -292,31 +293,31 @@ struct ReadInputs {
 /// accuracy), and the scores assembled, with the text of `scores.loci.tsv` when locus
 /// accuracy was asked for.
 fn evaluate_all(
-    l: &Loaded,
+    loaded: &Loaded,
     args: &ScoreOptions,
     read: ReadInputs,
 ) -> Result<(Scores, Option<String>)> {
     let sig = &args.significance;
     let method = (read.systems.len() > 1).then_some(sig.method.unwrap_or(Method::Bootstrap));
-    let ctx = signature::Context::new(l, sig, method, read.references);
+    let ctx = signature::Context::new(loaded, sig, method, read.references);
     let settings = settings_text(args, &read.metrics, read.references);
     let names: Vec<String> = read.systems.iter().map(|s| s.name.clone()).collect();
     let ev = evaluate::Evaluator {
-        l,
+        loaded,
         systems: &names,
         sig,
         method,
     };
     let (mut metrics, mut per_metric, locus_metric) = evaluate_columns(args, &read, &ev, &ctx)?;
     if let Some(contrast) = &read.contrast {
-        let (ms, evaluated) = evaluate_contrast(l, args, contrast, &names, &ctx)?;
+        let (ms, evaluated) = evaluate_contrast(loaded, args, contrast, &names, &ctx)?;
         per_metric.extend(evaluated);
         metrics.extend(ms);
     }
     let mut judgements = None;
     if let (Some(m), Some(j)) = (locus_metric, &read.judging) {
         let e = locus::evaluate(
-            l,
+            loaded,
             &args.hyps,
             &names,
             j,
@@ -335,10 +336,10 @@ fn evaluate_all(
     });
     let (rows, trends) = rows_by_system(per_metric, &names);
     let scores = Scores {
-        sets: l.dir.clone(),
+        sets: loaded.dir.clone(),
         reference: Some(read.reference),
         extra_references: read.extra_references,
-        corpus_lines: l.manifest.corpus.lines,
+        corpus_lines: loaded.manifest.corpus.lines,
         systems: read.systems,
         settings: Some(settings),
         signatures: metrics
@@ -394,10 +395,10 @@ fn evaluate_columns(
 
 /// The first reference (`--ref`, else the target side the manifest records), checked to
 /// be the file extract read.
-fn checked_reference(l: &Loaded, args: &ScoreOptions) -> Result<PathBuf> {
+fn checked_reference(loaded: &Loaded, args: &ScoreOptions) -> Result<PathBuf> {
     let reference = match args.references.first() {
         Some(r) => r.clone(),
-        None => l.manifest.inputs.target.path.clone(),
+        None => loaded.manifest.inputs.target.path.clone(),
     };
     let info = Input::open(&reference)
         .map_err(|e| match e {
@@ -408,26 +409,26 @@ fn checked_reference(l: &Loaded, args: &ScoreOptions) -> Result<PathBuf> {
                         source.kind(),
                         format!(
                             "{source} (the reference recorded in {}; pass --ref FILE)",
-                            ldd_io::error::shown(&l.manifest_path)
+                            ldd_io::error::shown(&loaded.manifest_path)
                         ),
                     ),
                 }
             }
             e => e.into(),
         })?
-        .limit_lines(l.manifest.inputs.target.lines, target_lines(l))
+        .limit_lines(loaded.manifest.inputs.target.lines, target_lines(loaded))
         .finish()?;
-    if info.sha256 != l.manifest.inputs.target.sha256
-        || info.lines != l.manifest.inputs.target.lines
+    if info.sha256 != loaded.manifest.inputs.target.sha256
+        || info.lines != loaded.manifest.inputs.target.lines
     {
         return Err(Error::Data(format!(
             "{}: not the target file extract read ({} lines, sha256 {}; {} records {} lines, sha256 {})",
             ldd_io::error::shown(&reference),
             info.lines,
             info.sha256,
-            ldd_io::error::shown(&l.manifest_path),
-            l.manifest.inputs.target.lines,
-            l.manifest.inputs.target.sha256
+            ldd_io::error::shown(&loaded.manifest_path),
+            loaded.manifest.inputs.target.lines,
+            loaded.manifest.inputs.target.sha256
         )));
     }
     Ok(reference)
@@ -436,7 +437,7 @@ fn checked_reference(l: &Loaded, args: &ScoreOptions) -> Result<PathBuf> {
 /// Every reference (`reference` first), and the record of the further ones: the whole
 /// corpus each, one line per corpus line.
 fn further_references(
-    l: &Loaded,
+    loaded: &Loaded,
     args: &ScoreOptions,
     reference: &Path,
 ) -> Result<(Vec<PathBuf>, Vec<crate::format::scores::ReferenceFile>)> {
@@ -445,8 +446,8 @@ fn further_references(
     for extra in args.references.iter().skip(1) {
         let info = crate::read::select::open_corpus_long(
             extra,
-            l.manifest.corpus.lines,
-            &l.manifest_path,
+            loaded.manifest.corpus.lines,
+            &loaded.manifest_path,
         )?
         .finish()?;
         let lines = info.lines;
@@ -454,13 +455,13 @@ fn further_references(
             path: extra.clone(),
             sha256: info.sha256,
         });
-        if lines != l.manifest.corpus.lines {
+        if lines != loaded.manifest.corpus.lines {
             return Err(Error::Data(format!(
                 "{}: has {lines} lines but the corpus has {} lines ({}); a further --ref \
                  translates the whole corpus, one line per corpus line",
                 ldd_io::error::shown(extra),
-                l.manifest.corpus.lines,
-                ldd_io::error::shown(&l.manifest_path)
+                loaded.manifest.corpus.lines,
+                ldd_io::error::shown(&loaded.manifest_path)
             )));
         }
         references.push(extra.clone());
@@ -471,8 +472,8 @@ fn further_references(
 /// The registry's metrics to compute (those on by default unless --metrics names them,
 /// RIBES only when there are reorder sets, none without outputs) and sacreBLEU's metric
 /// objects for the target language (MeCab loaded for ja/ko).
-fn metric_defs(l: &Loaded, args: &ScoreOptions) -> Result<(Vec<&'static MetricDef>, Metrics)> {
-    let has_reorder = l.units.iter().any(|u| u.set.kind == SetKind::Reorder);
+fn metric_defs(loaded: &Loaded, args: &ScoreOptions) -> Result<(Vec<&'static MetricDef>, Metrics)> {
+    let has_reorder = loaded.units.iter().any(|u| u.set.kind == SetKind::Reorder);
     let wanted = |d: &MetricDef| {
         (args.metrics.is_empty() && d.by_default) || args.metrics.iter().any(|k| k == d.key)
     };
@@ -483,7 +484,7 @@ fn metric_defs(l: &Loaded, args: &ScoreOptions) -> Result<(Vec<&'static MetricDe
         .collect();
     let metrics = args
         .settings
-        .metrics(l.manifest.languages.target())
+        .metrics(loaded.manifest.languages.target())
         .map_err(|e| match e {
             ldd_eval::EvalError::Resource(m) => Error::Resource(m),
             e => Error::Config(e.to_string()),
@@ -492,7 +493,7 @@ fn metric_defs(l: &Loaded, args: &ScoreOptions) -> Result<(Vec<&'static MetricDe
         return Err(Error::Config(format!(
             "--metrics ribes: RIBES scores the reorder sets, and {} has none (extracted with \
              --no-reorder)",
-            ldd_io::error::shown(&l.manifest_path)
+            ldd_io::error::shown(&loaded.manifest_path)
         )));
     }
     Ok((defs, metrics))
@@ -501,15 +502,15 @@ fn metric_defs(l: &Loaded, args: &ScoreOptions) -> Result<(Vec<&'static MetricDe
 /// Contrastive items and scores, read (and checked) before the outputs; with contrastive
 /// scores only, the systems are named after their score files (added to `systems`).
 fn read_contrast(
-    l: &Loaded,
+    loaded: &Loaded,
     args: &ScoreOptions,
     systems: &mut Vec<System>,
 ) -> Result<Option<Contrast>> {
     let Some(c) = &args.contrastive else {
         return Ok(None);
     };
-    let (items, items_sha) = contrastive::items(&c.dir, l)?;
-    let scores = contrastive::read_scores(c, &items, l.manifest.languages.target())?;
+    let (items, items_sha) = contrastive::items(&c.dir, loaded)?;
+    let scores = contrastive::read_scores(c, &items, loaded.manifest.languages.target())?;
     if args.hyps.is_empty() {
         for name in &args.names {
             systems.push(System {
@@ -526,7 +527,7 @@ fn read_contrast(
 /// scores as one more column each), the systems added to `systems`; and the files that
 /// look tokenized when BLEU is scored.
 fn read_systems(
-    l: &Loaded,
+    loaded: &Loaded,
     args: &ScoreOptions,
     references: &[PathBuf],
     defs: &[&MetricDef],
@@ -537,9 +538,11 @@ fn read_systems(
     let mut tokenized: Vec<PathBuf> = Vec::new();
     let bleu = defs.iter().any(|d| d.key == "bleu");
     for (hyp, name) in args.hyps.iter().zip(&args.names) {
-        let corpus = (l.manifest.corpus.lines, l.manifest_path.as_path());
+        let corpus = (loaded.manifest.corpus.lines, loaded.manifest_path.as_path());
         let (st, hn, _, sha256) = line_stats(hyp, references, defs, metrics, corpus)?;
-        l.manifest.check_translation(&l.manifest_path, hyp, hn)?;
+        loaded
+            .manifest
+            .check_translation(&loaded.manifest_path, hyp, hn)?;
         let files = std::iter::once(hyp).chain(references);
         for (f, &n) in files.zip(&st.tokenized) {
             if bleu && stats::looks_tokenized(n) && !tokenized.contains(f) {
@@ -556,7 +559,7 @@ fn read_systems(
     // Segment-level metrics: one more column per system, after the registry's.
     for s in &args.seg_scores {
         for (f, st) in s.files.iter().zip(stats.iter_mut()) {
-            let values = read_seg_scores(f, l.manifest.corpus.lines, &l.manifest_path)?;
+            let values = read_seg_scores(f, loaded.manifest.corpus.lines, &loaded.manifest_path)?;
             st.columns.push(PerLine::Mean(values));
         }
     }
@@ -565,7 +568,7 @@ fn read_systems(
 
 /// The contrastive metrics (one per variant kind, and all) and their rows and trends.
 fn evaluate_contrast(
-    l: &Loaded,
+    loaded: &Loaded,
     args: &ScoreOptions,
     (items, items_sha, scores): &Contrast,
     names: &[String],
@@ -584,7 +587,7 @@ fn evaluate_contrast(
         })
         .collect::<Result<_>>()?;
     let confidence = args.significance.confidence;
-    let evaluated = contrastive::evaluate(l, items, scores, names, &ms, confidence, c_higher);
+    let evaluated = contrastive::evaluate(loaded, items, scores, names, &ms, confidence, c_higher);
     Ok((ms, evaluated))
 }
 
@@ -611,7 +614,7 @@ fn rows_by_system(mut per_metric: PerMetric, names: &[String]) -> (Vec<Row>, Vec
 fn significance_record(sig: &SignificanceOptions, method: Option<Method>) -> Significance {
     Significance {
         method: method.map(|m| m.name().to_string()),
-        n: Some(match method {
+        resamples: Some(match method {
             Some(Method::Randomization) => sig.trials,
             _ => sig.bootstrap,
         }),

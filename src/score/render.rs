@@ -51,18 +51,18 @@ pub fn render_json(report: &Scores) -> Result<String> {
 
 /// Whether an existing `scores.json`, `scores.csv` or `scores.loci.tsv` is a previous
 /// output of `score` (the tables by their header line alone).
-fn written_by_us(p: &Path) -> bool {
+fn written_by_us(path: &Path) -> bool {
     let header = || -> Option<String> {
-        let mut r = ldd_io::Input::open(p).ok()?;
+        let mut r = ldd_io::Input::open(path).ok()?;
         r.next_line().ok()?.map(String::from)
     };
-    match p.extension().and_then(|e| e.to_str()) {
+    match path.extension().and_then(|e| e.to_str()) {
         Some("csv") => header().is_some_and(|h| h.starts_with(CSV_HEADER)),
         Some("tsv") => header().is_some_and(|h| {
             use crate::format::judged::{HEADER, HEADER_1, HEADER_2};
             h == HEADER || h == HEADER_2 || h == HEADER_1
         }),
-        _ => ldd_io::read_text(p, 1 << 30).is_ok_and(|text| {
+        _ => ldd_io::read_text(path, 1 << 30).is_ok_and(|text| {
             serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| {
                 v.get("rows").is_some_and(|r| r.is_array()) && v.get("corpus_lines").is_some()
             })
@@ -70,8 +70,8 @@ fn written_by_us(p: &Path) -> bool {
     }
 }
 
-fn opt<T: ToString>(v: Option<T>) -> String {
-    v.map(|x| x.to_string()).unwrap_or_default()
+fn opt<T: ToString>(value: Option<T>) -> String {
+    value.map(|x| x.to_string()).unwrap_or_default()
 }
 
 /// The columns of `scores.csv`, in order.
@@ -85,8 +85,8 @@ comparable_words,comparable_score,pos_diff,pos_diff_ci_low,pos_diff_ci_high,pos_
 /// `scores.csv`: the score tables ([`ScoreView`]) as one row per system × metric ×
 /// (corpus, set), then one per trend; written by the one CSV writer
 /// ([`crate::format::csv_text`]).
-pub fn render_csv(r: &Scores) -> String {
-    let view = ScoreView::of(r);
+pub fn render_csv(scores: &Scores) -> String {
+    let view = ScoreView::of(scores);
     let header: Vec<&str> = CSV_COLUMNS.split(',').collect();
     let rows = view.by_system().map(row_cells);
     let mut trends = Vec::new();
@@ -97,33 +97,33 @@ pub fn render_csv(r: &Scores) -> String {
 }
 
 /// The cells of a trend's row, in [`CSV_COLUMNS`]' order (`header`).
-fn trend_cells(header: &[&str], t: &crate::format::scores::Trend) -> Vec<String> {
+fn trend_cells(header: &[&str], trend: &crate::format::scores::Trend) -> Vec<String> {
     let mut c = vec![String::new(); header.len()];
     let mut set = |col: &str, v: String| {
         if let Some(k) = header.iter().position(|h| *h == col) {
             c[k] = v;
         }
     };
-    set("system", text(&t.system));
-    set("metric", text(&t.metric));
+    set("system", text(&trend.system));
+    set("metric", text(&trend.metric));
     set("scope", "trend".into());
-    set("phenomenon", text(&t.phenomenon));
+    set("phenomenon", text(&trend.phenomenon));
     set("bucket", "ge*".into());
-    set("points", t.points.len().to_string());
-    set("spearman", opt(t.spearman));
-    set("pearson", opt(t.pearson));
-    set("spearman_ci_low", opt(t.spearman_ci_low));
-    set("spearman_ci_high", opt(t.spearman_ci_high));
-    set("pearson_ci_low", opt(t.pearson_ci_low));
-    set("pearson_ci_high", opt(t.pearson_ci_high));
-    set("signature", text(&t.signature));
+    set("points", trend.points.len().to_string());
+    set("spearman", opt(trend.spearman));
+    set("pearson", opt(trend.pearson));
+    set("spearman_ci_low", opt(trend.spearman_ci_low));
+    set("spearman_ci_high", opt(trend.spearman_ci_high));
+    set("pearson_ci_low", opt(trend.pearson_ci_low));
+    set("pearson_ci_high", opt(trend.pearson_ci_high));
+    set("signature", text(&trend.signature));
     c
 }
 
 /// Text from the inputs (names from the manifest, the scores read back) with its control
 /// characters escaped ([`ldd_io::error::escape`]).
-fn text(s: &str) -> String {
-    ldd_io::error::escape(s).into_owned()
+fn text(text: &str) -> String {
+    ldd_io::error::escape(text).into_owned()
 }
 
 /// The cells of a score row, in [`CSV_COLUMNS`]' order.
@@ -170,18 +170,18 @@ fn row_cells(row: &super::Row) -> Vec<String> {
 }
 
 /// The nine cells of locus accuracy's baseline (empty for other metrics).
-fn baseline_cells(b: Option<&crate::format::scores::Baseline>) -> Vec<String> {
-    match b {
-        Some(b) => vec![
-            b.words.to_string(),
-            b.unaligned.to_string(),
-            opt(b.word_score),
-            b.comparable.to_string(),
-            opt(b.comparable_score),
-            opt(b.diff),
-            opt(b.diff_ci_low),
-            opt(b.diff_ci_high),
-            opt(b.p_value),
+fn baseline_cells(baseline: Option<&crate::format::scores::Baseline>) -> Vec<String> {
+    match baseline {
+        Some(baseline) => vec![
+            baseline.words.to_string(),
+            baseline.unaligned.to_string(),
+            opt(baseline.word_score),
+            baseline.comparable.to_string(),
+            opt(baseline.comparable_score),
+            opt(baseline.diff),
+            opt(baseline.diff_ci_low),
+            opt(baseline.diff_ci_high),
+            opt(baseline.p_value),
         ],
         None => vec![String::new(); 9],
     }

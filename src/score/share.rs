@@ -13,7 +13,7 @@ use super::{Metric, Row, Trend, SMALL_SET};
 /// `base` (the first system's outcomes on the same items) McNemar's exact p-value.
 pub fn row(
     system: &str,
-    m: &Metric,
+    metric: &Metric,
     scope: &str,
     outcomes: &[Option<bool>],
     base: Option<&[Option<bool>]>,
@@ -35,7 +35,7 @@ pub fn row(
     });
     Row {
         system: system.to_string(),
-        metric: m.key.clone(),
+        metric: metric.key.clone(),
         scope: scope.into(),
         score: (n > 0).then(|| 100.0 * correct as f64 / n as f64),
         ci_low: ci.map(|c| 100.0 * c.0),
@@ -44,7 +44,7 @@ pub fn row(
         loci: Some(n),
         no_reference: Some(outcomes.iter().filter(|o| o.is_none()).count() as u64),
         small_set: n < SMALL_SET,
-        signature: m.signature.clone(),
+        signature: metric.signature.clone(),
         control_status: "none".into(),
         ..Row::default()
     }
@@ -52,7 +52,7 @@ pub fn row(
 
 /// Spearman and Pearson of accuracy against minimum distance over each phenomenon's `ge`
 /// sets with a score.
-pub fn trends(m: &Metric, systems: &[String], rows: &[Vec<Row>]) -> Vec<Trend> {
+pub fn trends(metric: &Metric, systems: &[String], rows: &[Vec<Row>]) -> Vec<Trend> {
     let mut out = Vec::new();
     for (s, sys_rows) in rows.iter().enumerate() {
         let mut phenomena: Vec<&str> = Vec::new();
@@ -74,7 +74,7 @@ pub fn trends(m: &Metric, systems: &[String], rows: &[Vec<Row>]) -> Vec<Trend> {
             let y: Vec<f64> = points.iter().map(|p| p.1).collect();
             out.push(Trend {
                 system: systems[s].clone(),
-                metric: m.key.clone(),
+                metric: metric.key.clone(),
                 phenomenon: ph.to_string(),
                 spearman: spearman(&x, &y),
                 pearson: pearson(&x, &y),
@@ -83,7 +83,7 @@ pub fn trends(m: &Metric, systems: &[String], rows: &[Vec<Row>]) -> Vec<Trend> {
                 spearman_ci_high: None,
                 pearson_ci_low: None,
                 pearson_ci_high: None,
-                signature: m.signature.clone(),
+                signature: metric.signature.clone(),
             });
         }
     }

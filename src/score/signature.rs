@@ -27,7 +27,7 @@ impl Context {
     /// From the loaded sets (their manifest's SHA-256 and controls), the resampling
     /// options, the paired test and the number of references.
     pub fn new(
-        l: &Loaded,
+        loaded: &Loaded,
         sig: &SignificanceOptions,
         method: Option<Method>,
         nrefs: usize,
@@ -37,14 +37,14 @@ impl Context {
             _ if sig.bootstrap == 0 => String::new(),
             _ => format!("bs:{}|seed:{}", sig.bootstrap, sig.seed),
         };
-        let count = l.control_count;
-        let control_seed = l
+        let count = loaded.control_count;
+        let control_seed = loaded
             .control_seed
             .map_or_else(|| "none".to_string(), |s| s.to_string());
         let ldd = format!(
             "ldd-sets:{}|manifest:{}|controls:{count}|control-seed:{control_seed}|ci-bs:{}|confidence:{}",
             env!("CARGO_PKG_VERSION"),
-            l.manifest_sha256,
+            loaded.manifest_sha256,
             sig.bootstrap,
             sig.confidence
         );

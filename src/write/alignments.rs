@@ -12,8 +12,8 @@ use crate::align::{AlignOptions, ModelType};
 use crate::error::{Error, Result};
 
 /// The posteriors of one pair's links as a line: 4 decimals, space-separated.
-pub fn posterior_line(p: &[f64]) -> String {
-    let v: Vec<String> = p.iter().map(|x| format!("{x:.4}")).collect();
+pub fn posterior_line(posteriors: &[f64]) -> String {
+    let v: Vec<String> = posteriors.iter().map(|x| format!("{x:.4}")).collect();
     v.join(" ")
 }
 

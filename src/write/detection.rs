@@ -9,16 +9,16 @@ use crate::config::MAX_CONFIG_BYTES;
 use crate::error::{Error, Result};
 use crate::format::detection::{DetectionReport, Measured, Recorded};
 
-/// The file name of `p`, as the recorded entry names its files.
-fn file_name(p: &str) -> String {
-    Path::new(p)
+/// The file name of `path`, as the recorded entry names its files.
+fn file_name(path: &str) -> String {
+    Path::new(path)
         .file_name()
-        .map_or_else(|| p.to_string(), |n| n.to_string_lossy().into_owned())
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// Records `r` in `file` (created when absent; an existing file must read as a figures
+/// Records `report` in `file` (created when absent; an existing file must read as a figures
 /// file, else it is left as it is and refused).
-pub fn record(r: &DetectionReport, file: &Path) -> Result<()> {
+pub fn record(report: &DetectionReport, file: &Path) -> Result<()> {
     let before = match ldd_io::fs::kind(file) {
         None => Recorded::default(),
         Some(_) => {
@@ -26,8 +26,8 @@ pub fn record(r: &DetectionReport, file: &Path) -> Result<()> {
             Recorded::parse(&text, &file.display().to_string())?
         }
     };
-    let model = r.model.as_deref().map(file_name).unwrap_or_default();
-    let Some(m) = Measured::of(r, &file_name(&r.gold), &model) else {
+    let model = report.model.as_deref().map(file_name).unwrap_or_default();
+    let Some(m) = Measured::of(report, &file_name(&report.gold), &model) else {
         return Err(Error::Config(
             "--record: a given parse (--parsed) names no model to record figures for".into(),
         ));

@@ -66,19 +66,19 @@ pub fn carry_over(dir: &Path, new: &Manifest, staging: &Path, replace: bool) -> 
     )))
 }
 
-/// The files below `dir/rel` that the manifest `m` does not record (nor is it), by path
+/// The files below `dir/rel` that the `manifest` does not record (nor is it), by path
 /// relative to `dir`; hidden entries (locks, staging) are not files of the output.
-fn walk(dir: &Path, rel: PathBuf, m: &Manifest, out: &mut Vec<String>) -> Result<()> {
+fn walk(dir: &Path, rel: PathBuf, manifest: &Manifest, out: &mut Vec<String>) -> Result<()> {
     for e in ldd_io::fs::list_dir(&dir.join(&rel))? {
         if e.name.starts_with('.') {
             continue;
         }
         let r = rel.join(&e.name);
         match e.kind {
-            ldd_io::fs::Kind::Dir => walk(dir, r, m, out)?,
+            ldd_io::fs::Kind::Dir => walk(dir, r, manifest, out)?,
             ldd_io::fs::Kind::File => {
                 let name = r.to_string_lossy().into_owned();
-                if name != MANIFEST && !m.checksums.contains_key(&name) {
+                if name != MANIFEST && !manifest.checksums.contains_key(&name) {
                     out.push(name);
                 }
             }

@@ -70,25 +70,32 @@ pub fn write_aligned(
     Ok((Some(info), own.map(|a| a.summary())))
 }
 
-/// Writes under `root` what the reordering sets of `r` leave once the corpus `c` is
+/// Writes under `root` what the reordering sets of `options` leave once `aligned_corpus` is
 /// aligned: the reference words aligned to the loci of the lexical `sets` (already
 /// written), the corpus-wide reordering files, the reorder sets (appended to `sets`) and
 /// the `aligner`, when this run obtained one. Returns the manifest's record of them.
 pub fn write_reorder(
     root: &Path,
-    r: &ReorderOptions,
-    c: &AlignedCorpus<'_>,
+    options: &ReorderOptions,
+    aligned_corpus: &AlignedCorpus<'_>,
     aligner: Option<&Obtained>,
     sets: &mut Vec<SetEntry>,
 ) -> Result<ReorderInfo> {
-    let first = c.corpus.first_line();
-    let post = c.aligned.posteriors.as_deref();
+    let first = aligned_corpus.corpus.first_line();
+    let post = aligned_corpus.aligned.posteriors.as_deref();
     for set in sets.iter() {
         if let Some(rel) = &set.files.locus {
-            add_reference(root, rel, first, c.pairs, &c.aligned.alignments, post)?;
+            add_reference(
+                root,
+                rel,
+                first,
+                aligned_corpus.pairs,
+                &aligned_corpus.aligned.alignments,
+                post,
+            )?;
         }
     }
-    let (rsets, mut info) = reorder_sets(root, r, c)?;
+    let (rsets, mut info) = reorder_sets(root, options, aligned_corpus)?;
     sets.extend(rsets);
     // The aligner travels with the sets: every later command aligns with it.
     if let Some(a) = aligner {
@@ -99,17 +106,17 @@ pub fn write_reorder(
     Ok(info)
 }
 
-/// Writes the corpus-wide files of the measured lines and then the reorder sets of the
-/// chosen measure by a second pass over the inputs.
+/// Writes the corpus-wide files of the measured lines of `given` (the aligned corpus) and
+/// then the reorder sets of the chosen measure by a second pass over the inputs.
 fn reorder_sets(
     root: &Path,
-    r: &ReorderOptions,
-    c: &AlignedCorpus<'_>,
+    options: &ReorderOptions,
+    given: &AlignedCorpus<'_>,
 ) -> Result<(Vec<SetEntry>, ReorderInfo)> {
-    let (corpus, langs, pairs, lengths) = (c.corpus, c.langs, c.pairs, c.lengths);
-    let (alignments, posteriors) = (&c.aligned.alignments, &c.aligned.posteriors);
-    let (trained_pairs, too_long) = (c.aligned.trained_pairs, c.aligned.too_long);
-    let measures = c.measures;
+    let (corpus, langs, pairs, lengths) = (given.corpus, given.langs, given.pairs, given.lengths);
+    let (alignments, posteriors) = (&given.aligned.alignments, &given.aligned.posteriors);
+    let (trained_pairs, too_long) = (given.aligned.trained_pairs, given.aligned.too_long);
+    let measures = given.measures;
     let files = ReorderFiles {
         posteriors: posteriors.is_some().then(layout::reorder_posteriors),
         ..ReorderFiles::standard()
@@ -118,7 +125,7 @@ fn reorder_sets(
     let post = posteriors.as_deref();
     write_corpus_files(root, &files, first, pairs, alignments, post, measures)?;
 
-    let thresholds = r.thresholds();
+    let thresholds = options.thresholds();
     let mut writers = set_writers(root, &thresholds, langs)?;
     let mut input = corpus.open()?;
     let mut line = Line::default();
@@ -126,14 +133,14 @@ fn reorder_sets(
     while input.next(&mut line)? {
         let m = measures.get(k);
         let nonempty = lengths.get(k).is_some_and(|&l| l > 0);
-        let member = r.membership(m.filter(|_| nonempty), &thresholds);
+        let member = options.membership(m.filter(|_| nonempty), &thresholds);
         if let (Some(m), true) = (m, member.contains(&true)) {
             let tree = parse_block(&line.block, &corpus.conllu)?;
             let text = tree.to_conllu();
-            let links = r.marked_links(m);
+            let links = options.marked_links(m);
             let id = first + k as u64;
             let loci = AlignedLine::new(pairs, k, alignments, post)
-                .map(|a| locus::reorder(id, r.locus_distance(m), &links, &a))
+                .map(|a| locus::reorder(id, options.locus_distance(m), &links, &a))
                 .unwrap_or_default();
             let (marked, marked_t) = mark_links(
                 &tree.owned_tokens(),
@@ -162,9 +169,9 @@ fn reorder_sets(
         sets.push(w.finish(SetKind::Reorder, reorder::NAME, Bucket::AtLeast(*b))?);
     }
     let info = ReorderInfo {
-        options: r.into(),
+        options: options.into(),
         source_tokens: "UD words of the source tree".into(),
-        target_tokens: if r.align.pretokenized {
+        target_tokens: if options.align.pretokenized {
             "whitespace".into()
         } else {
             "ldd-align tokenizer".into()
@@ -172,7 +179,7 @@ fn reorder_sets(
         trained_pairs,
         too_long,
         lines_with_links: measures.iter().filter(|m| m.word_links > 0).count() as u64,
-        sizes: r.sizes(measures),
+        sizes: options.sizes(measures),
         files,
     };
     Ok((sets, info))

@@ -92,14 +92,14 @@ impl SetWriter {
     }
 
     /// Appends one sentence to every file of the set.
-    pub fn write(&mut self, e: &Entry<'_>) -> Result<()> {
+    pub fn write(&mut self, entry: &Entry<'_>) -> Result<()> {
         let mut itoa = itoa::Buffer::new();
         let fields: [&[u8]; 5] = [
-            e.source.as_bytes(),
-            e.target.as_bytes(),
-            itoa.format(e.id).as_bytes(),
-            e.conllu.as_bytes(),
-            e.marked.as_bytes(),
+            entry.source.as_bytes(),
+            entry.target.as_bytes(),
+            itoa.format(entry.id).as_bytes(),
+            entry.conllu.as_bytes(),
+            entry.marked.as_bytes(),
         ];
         for (k, f) in fields.iter().enumerate() {
             self.pending[k].extend_from_slice(f);
@@ -107,19 +107,19 @@ impl SetWriter {
                 self.pending[k].push(b'\n');
             }
         }
-        if let (Some(buf), Some(m)) = (self.pending.get_mut(5), e.marked_target) {
+        if let (Some(buf), Some(m)) = (self.pending.get_mut(5), entry.marked_target) {
             buf.extend_from_slice(m.as_bytes());
             buf.push(b'\n');
         }
         if self.files.locus.is_some() {
-            for l in e.loci {
+            for l in entry.loci {
                 self.locus_pending.extend_from_slice(l.row().as_bytes());
                 self.locus_pending.push(b'\n');
             }
         }
         self.sentences += 1;
-        self.pairs += e.pairs;
-        self.source_words += e.words;
+        self.pairs += entry.pairs;
+        self.source_words += entry.words;
         if self.locus_pending.len() >= FLUSH_BYTES
             || self.pending.iter().any(|b| b.len() >= FLUSH_BYTES)
         {
@@ -192,28 +192,28 @@ impl SetWriters {
         Ok(SetWriters { buckets, rows })
     }
 
-    /// Writes corpus line `id` (`line`, with what detection found in it, `d`) to every set
+    /// Writes corpus line `id` (`line`, with what detection found in it, `detected`) to every set
     /// it qualifies for.
-    pub fn write(&mut self, line: &Line, id: u64, d: &Detected) -> Result<()> {
+    pub fn write(&mut self, line: &Line, id: u64, detected: &Detected) -> Result<()> {
         for (pi, (_, row)) in self.rows.iter_mut().enumerate() {
             for (b, w) in self.buckets.iter().zip(row.iter_mut()) {
-                let q = b.qualifying(&d.matches, pi);
+                let q = b.qualifying(&detected.matches, pi);
                 if q.is_empty() {
                     continue;
                 }
                 let pairs: Vec<(u32, u32)> = q.iter().map(|m| (m.dependent, m.head)).collect();
-                let marked = mark_pairs(&d.tokens, d.words as usize, &pairs);
-                let loci = crate::detect::locus::lexical(id, &q, &d.forms, None);
+                let marked = mark_pairs(&detected.tokens, detected.words as usize, &pairs);
+                let loci = crate::detect::locus::lexical(id, &q, &detected.forms, None);
                 w.write(&Entry {
                     id,
                     source: &line.source,
                     target: &line.target,
-                    conllu: &d.conllu,
+                    conllu: &detected.conllu,
                     marked: &marked,
                     marked_target: None,
                     pairs: q.len() as u64,
                     loci: &loci,
-                    words: u64::from(d.words),
+                    words: u64::from(detected.words),
                 })?;
             }
         }

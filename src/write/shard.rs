@@ -33,21 +33,21 @@ pub fn write_files(root: &Path, lengths: &[u32], parse: Option<&Path>) -> Result
 /// `conllu`); `merge` draws the controls of `controls` over the whole corpus.
 pub fn shard_record(
     root: &Path,
-    s: &ShardRun,
+    run: &ShardRun,
     lengths: &[u32],
     conllu: &Path,
     controls: &ControlOptions,
 ) -> Result<ShardRecord> {
-    write_files(root, lengths, s.parse.as_ref().map(|_| conllu))?;
-    let parse = s.parse.as_ref().map(|p| ShardParse {
+    write_files(root, lengths, run.parse.as_ref().map(|_| conllu))?;
+    let parse = run.parse.as_ref().map(|p| ShardParse {
         file: PARSE.to_string(),
         ..p.clone()
     });
     Ok(ShardRecord::Part(ShardPart {
-        index: s.shard.index,
-        count: s.shard.count,
-        lines: s.lines,
-        corpus_lines: s.corpus_lines,
+        index: run.shard.index,
+        count: run.shard.count,
+        lines: run.lines,
+        corpus_lines: run.corpus_lines,
         lengths: LENGTHS.to_string(),
         controls: (*controls).into(),
         parse,

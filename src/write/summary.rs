@@ -10,9 +10,9 @@ use crate::view::Sizes;
 
 /// Writes `summary.csv` of the manifest's sets into `root` (the staged output, complete
 /// but for these two files), then the manifest with the checksums of every file there.
-pub fn finish(root: &Path, m: &mut Manifest) -> Result<()> {
-    write_summary(&root.join(layout::SUMMARY), &Sizes::of(&m.sets))?;
-    m.write_into(root)
+pub fn finish(root: &Path, manifest: &mut Manifest) -> Result<()> {
+    write_summary(&root.join(layout::SUMMARY), &Sizes::of(&manifest.sets))?;
+    manifest.write_into(root)
 }
 
 /// Writes `summary.csv`: one row per set, a phenomenon's `ge` sets then its `eq` sets

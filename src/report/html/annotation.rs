@@ -52,8 +52,8 @@ fn agreement(out: &mut String, tally: &TallyReport) {
         let _ = write!(
             out,
             "<li>Cohen's κ of {} and {}: {} ({} items, agreement {})</li>",
-            name(pair.a),
-            name(pair.b),
+            name(pair.first),
+            name(pair.second),
             f2(pair.kappa),
             pair.units,
             f2(pair.agreement)

@@ -251,7 +251,7 @@ fn scores_rows(out: &mut String, report: &Report, scores: &Scores, views: &Views
                 } else {
                     "approximate randomisation"
                 },
-                sig.n.map_or_else(|| "–".into(), |n| n.to_string()),
+                sig.resamples.map_or_else(|| "–".into(), |n| n.to_string()),
                 sig.seed.map_or_else(|| "–".into(), |n| n.to_string()),
                 sig.confidence
                     .map_or_else(|| "–".into(), |c| format!("{c}"))
