@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 /// The cells of one row being read, and where it is (for errors).
 pub(super) struct Cells<'a> {
     /// The cells, in column order.
-    pub(super) c: Vec<&'a str>,
+    pub(super) cells: Vec<&'a str>,
     /// The file the row is in.
     pub(super) path: &'a Path,
     /// Its line (1-based).
@@ -23,12 +23,12 @@ impl Cells<'_> {
 
     /// The cell in `column` (named `what`) as a whole number.
     pub(super) fn number(&self, column: usize, what: &str) -> Result<u64> {
-        self.c[column].parse().map_err(|_| {
+        self.cells[column].parse().map_err(|_| {
             self.bad(
                 what,
                 format!(
                     "not a whole number: `{}`",
-                    ldd_io::error::quote(self.c[column], 40)
+                    ldd_io::error::quote(self.cells[column], 40)
                 ),
             )
         })

@@ -245,24 +245,28 @@ impl Judged {
                 ),
             ));
         }
-        let row = Cells { c, path, line };
+        let row = Cells {
+            cells: c,
+            path,
+            line,
+        };
         let (source, reference, output) = (row.tokens(18), row.tokens(19), row.tokens(20));
         // Checked in this order: the first error is the one reported.
         let judgement = row.judgement(9)?;
         let p_error = row.p_error(21)?;
         let order = row.order(22)?;
         Ok(Judged {
-            phenomenon: row.c[0].to_string(),
-            sets: row.c[1].split_whitespace().map(String::from).collect(),
+            phenomenon: row.cells[0].to_string(),
+            sets: row.cells[1].split_whitespace().map(String::from).collect(),
             id: row.number(2, "id")?,
             distance: row.small(3, "distance")?,
             dep: row.word(4, "dep", &source)?,
-            head: if row.c[6].is_empty() {
+            head: if row.cells[6].is_empty() {
                 None
             } else {
                 Some(row.word(6, "head", &source)?)
             },
-            system: row.c[8].to_string(),
+            system: row.cells[8].to_string(),
             judgement,
             ref_dep: row.positions(10, "ref_dep", &reference)?,
             ref_head: row.positions(12, "ref_head", &reference)?,
@@ -270,8 +274,8 @@ impl Judged {
             hyp_head: row.positions(16, "hyp_head", &output)?,
             p_error,
             order,
-            evidence: row.c[23].to_string(),
-            rule: row.c[24].to_string(),
+            evidence: row.cells[23].to_string(),
+            rule: row.cells[24].to_string(),
             source,
             reference,
             output,
@@ -281,7 +285,7 @@ impl Judged {
 
 impl Cells<'_> {
     fn tokens(&self, column: usize) -> Vec<String> {
-        match self.c[column] {
+        match self.cells[column] {
             "" => Vec::new(),
             t => t.split(' ').map(String::from).collect(),
         }
@@ -289,7 +293,7 @@ impl Cells<'_> {
 
     /// 1-based positions among the tokens `within`.
     fn positions(&self, column: usize, what: &str, within: &[String]) -> Result<Vec<u32>> {
-        self.c[column]
+        self.cells[column]
             .split_whitespace()
             .map(|p| {
                 p.parse()
@@ -312,13 +316,13 @@ impl Cells<'_> {
     fn judgement(&self, column: usize) -> Result<Judgement> {
         Judgement::ALL
             .into_iter()
-            .find(|j| j.name() == self.c[column])
+            .find(|j| j.name() == self.cells[column])
             .ok_or_else(|| {
                 self.bad(
                     "judgement",
                     format!(
                         "`{}` is not correct, incorrect, unaligned or no_reference",
-                        ldd_io::error::quote(self.c[column], 40)
+                        ldd_io::error::quote(self.cells[column], 40)
                     ),
                 )
             })
@@ -335,12 +339,12 @@ impl Cells<'_> {
         }
         Ok(Word {
             id,
-            form: self.c[column + 1].to_string(),
+            form: self.cells[column + 1].to_string(),
         })
     }
 
     fn p_error(&self, column: usize) -> Result<Option<f64>> {
-        match self.c[column] {
+        match self.cells[column] {
             "" => Ok(None),
             p => p
                 .parse::<f64>()
@@ -357,7 +361,7 @@ impl Cells<'_> {
     }
 
     fn order(&self, column: usize) -> Result<Option<bool>> {
-        match self.c[column] {
+        match self.cells[column] {
             "" => Ok(None),
             "kept" => Ok(Some(true)),
             "changed" => Ok(Some(false)),

@@ -133,14 +133,18 @@ impl Locus {
                 ),
             ));
         }
-        let row = Cells { c, path, line };
+        let row = Cells {
+            cells: c,
+            path,
+            line,
+        };
         // Checked in this order: the first error is the one reported.
-        let head = if row.c[5].is_empty() {
+        let head = if row.cells[5].is_empty() {
             None
         } else {
             Some(Word {
                 id: row.small(5, "head")?,
-                form: row.c[6].to_string(),
+                form: row.cells[6].to_string(),
             })
         };
         Ok(Locus {
@@ -149,7 +153,7 @@ impl Locus {
             distance: row.small(2, "distance")?,
             dep: Word {
                 id: row.small(3, "dep")?,
-                form: row.c[4].to_string(),
+                form: row.cells[4].to_string(),
             },
             head,
             ref_dep: row.ref_tokens(7, "ref_dep")?,
@@ -161,12 +165,12 @@ impl Locus {
 impl Cells<'_> {
     /// Reference tokens from three columns from `column`: positions, words, confidences.
     fn ref_tokens(&self, column: usize, what: &str) -> Result<Vec<RefToken>> {
-        let pos: Vec<&str> = self.c[column].split_whitespace().collect();
-        let words: Vec<&str> = self.c[column + 1]
+        let pos: Vec<&str> = self.cells[column].split_whitespace().collect();
+        let words: Vec<&str> = self.cells[column + 1]
             .split(' ')
             .filter(|w| !w.is_empty())
             .collect();
-        let conf: Vec<&str> = self.c[column + 2].split_whitespace().collect();
+        let conf: Vec<&str> = self.cells[column + 2].split_whitespace().collect();
         if words.len() != pos.len() || !(conf.is_empty() || conf.len() == pos.len()) {
             return Err(self.bad(
                 what,
