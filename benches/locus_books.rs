@@ -37,10 +37,7 @@ fn main() {
     let sets = load(&out).expect("load");
     let opts = |metrics: &[&str], lemma_model: Option<TargetModel>| ScoreOptions {
         hyps: hyps.clone(),
-        names: hyps
-            .iter()
-            .map(|h| ldd_sets::score::system_name(h))
-            .collect(),
+        names: common::system_names(&hyps),
         references: vec![tgt.clone()],
         settings: Default::default(),
         seg_scores: Vec::new(),

@@ -69,10 +69,7 @@ fn main() {
         .collect();
     let opts = |bootstrap: usize| ScoreOptions {
         hyps: hyps.clone(),
-        names: hyps
-            .iter()
-            .map(|h| ldd_sets::score::system_name(h))
-            .collect(),
+        names: common::system_names(&hyps),
         references: vec![tgt.clone()],
         settings: Default::default(),
         seg_scores: Vec::new(),

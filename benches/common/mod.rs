@@ -121,3 +121,15 @@ pub fn systems(tgt: &Path, dir: &Path) -> Vec<PathBuf> {
     }
     hyps
 }
+
+/// The names of the systems of [`systems`]: their files' stems (`sys0`, `sys1`).
+pub fn system_names(hyps: &[PathBuf]) -> Vec<String> {
+    hyps.iter()
+        .map(|hyp| {
+            hyp.file_stem()
+                .expect("a file")
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect()
+}

@@ -128,20 +128,6 @@ impl Default for SignificanceOptions {
     }
 }
 
-/// The system name of a hypothesis file: its file name without `.gz` and without its last
-/// extension.
-pub fn system_name(hyp: &Path) -> String {
-    let name = hyp
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let name = name.strip_suffix(".gz").unwrap_or(&name);
-    match name.rsplit_once('.') {
-        Some((stem, _)) if !stem.is_empty() => stem.to_string(),
-        _ => name.to_string(),
-    }
-}
-
 /// The one check of a system name, wherever it comes from (`--hyp NAME=FILE`, `--name`,
 /// a file name, a `scores.json` read back): a name that can be part of a file name
 /// (`<bucket>.hyp.NAME`) — letters, digits, `.`, `_`, `-`, starting with a letter or digit

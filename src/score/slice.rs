@@ -20,7 +20,7 @@ use crate::read::select::{open_corpus_long, read_selected};
 use crate::read::sets::load;
 
 /// Cuts the hypothesis `hyp` of system `name` (checked by [`super::check_name`]; the
-/// CLI's default is [`super::system_name`]) into per-set and per-control files of the
+/// command line names a system after its file unless told) into per-set and per-control files of the
 /// sets directory `sets`.
 pub fn slice_sets(sets: &Path, hyp: &Path, name: &str) -> Result<()> {
     // Keep an `extract` from replacing the sets while they are sliced.

@@ -49,9 +49,23 @@ pub use score::{compare, score, slice};
 /// The name of the system read from standard input (`--hyp -`) unless named.
 pub const STDIN_SYSTEM: &str = "stdin";
 
+/// The name of the system in file `hyp` when none is given: the file's name without `.gz`
+/// and without its last extension (`out/books.hyp.gz` → `books`).
+fn named_after_file(hyp: &std::path::Path) -> String {
+    let name = hyp
+        .file_name()
+        .map(|file| file.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    match name.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem.to_string(),
+        _ => name.to_string(),
+    }
+}
+
 /// The systems of `flag` (`--hyp`, `--contrastive`) named: by `NAME=FILE`, else by the
 /// `--name` in the same place (`names`: none, or one per system, in order), else after
-/// the file ([`ldd_sets::score::system_name`]; standard input: [`STDIN_SYSTEM`]). Every
+/// the file ([`named_after_file`]; standard input: [`STDIN_SYSTEM`]). Every
 /// name passes the one check of system names ([`ldd_sets::score::check_name`]), each
 /// system is named once, and at most one reads standard input.
 fn systems(flag: &str, given: &[SystemArg], names: &[String]) -> Result<Vec<String>> {
@@ -75,7 +89,7 @@ fn systems(flag: &str, given: &[SystemArg], names: &[String]) -> Result<Vec<Stri
             }
             (Some(n), None) | (None, Some(n)) => n.clone(),
             (None, None) if g.path.as_os_str() == "-" => STDIN_SYSTEM.to_string(),
-            (None, None) => ldd_sets::score::system_name(&g.path),
+            (None, None) => named_after_file(&g.path),
         };
         ldd_sets::score::check_name(&name).map_err(|e| {
             Error::Config(format!(
@@ -196,5 +210,26 @@ fn align_options(
         } else {
             Progress::default()
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::named_after_file;
+
+    #[test]
+    fn a_system_is_named_after_its_file() {
+        for (file, name) in [
+            ("out/books.hyp.gz", "books"),
+            ("sys0.en", "sys0"),
+            ("run.1.de", "run.1"),
+            ("plain", "plain"),
+            ("plain.gz", "plain"),
+            (".hidden", ".hidden"),
+        ] {
+            assert_eq!(named_after_file(Path::new(file)), name, "{file}");
+        }
     }
 }
