@@ -1,6 +1,6 @@
 //! `make bench-core` (benches/extract_throughput.sh): throughput of lexical extraction on a
-//! CoNLL-U of at least 1,000,000 words built from the shared UD files, `ldd-sets extract`
-//! run as a child process: today's binary with its built-in rules and with `--paper-compat` (the
+//! >= 1,000,000-word CoNLL-U built from the shared UD files, `ldd-sets extract` run as a
+//! child process: today's binary with its built-in rules and with `--paper-compat` (the
 //! paper's rules), and the binary of an earlier commit (`LDD_SETS_BEFORE`; the script
 //! builds the code before issue 54, whose default rules were the paper's), alternating,
 //! best of `ROUNDS` (3); against the paper's approach (one phenomenon at one distance per
