@@ -82,12 +82,12 @@ impl CompiledCondition {
 
     fn matches_word(&self, w: &Word<'_>, capitalized: impl Fn() -> bool) -> bool {
         let c = &self.cond;
-        (c.deprel.is_empty() || c.deprel.iter().any(|p| deprel_is(p, w.deprel)))
-            && !c.not_deprel.iter().any(|p| deprel_is(p, w.deprel))
-            && (c.upos.is_empty() || c.upos.iter().any(|u| same(u, w.upos)))
-            && !c.not_upos.iter().any(|u| same(u, w.upos))
-            && (c.xpos.is_empty() || c.xpos.iter().any(|x| same(x, w.xpos)))
-            && !c.not_xpos.iter().any(|x| same(x, w.xpos))
+        (c.deprel.is_empty() || c.deprel.iter().any(|p| deprel_matches(p, w.deprel)))
+            && !c.not_deprel.iter().any(|p| deprel_matches(p, w.deprel))
+            && (c.upos.is_empty() || c.upos.iter().any(|u| u == w.upos))
+            && !c.not_upos.iter().any(|u| u == w.upos)
+            && (c.xpos.is_empty() || c.xpos.iter().any(|x| x == w.xpos))
+            && !c.not_xpos.iter().any(|x| x == w.xpos)
             && c.feats.iter().all(|f| w.has_feat(f))
             && !c.not_feats.iter().any(|f| w.has_feat(f))
             && (self.lemma.is_empty() || self.lemma.contains(w.lemma))
@@ -96,18 +96,6 @@ impl CompiledCondition {
             && !self.not_form.contains(w.form)
             && c.capitalized.is_none_or(|want| capitalized() == want)
     }
-}
-
-/// `a == b`, their first bytes compared before the rest: most of a sentence's words differ
-/// from a rule's value there, and the call to `memcmp` of the whole comparison is saved.
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
-}
-
-/// [`deprel_matches`], the first bytes compared first (as [`same`] does).
-fn deprel_is(pattern: &str, deprel: &str) -> bool {
-    (pattern.is_empty() || pattern.as_bytes().first() == deprel.as_bytes().first())
-        && deprel_matches(pattern, deprel)
 }
 
 /// Whether word `id` of `s` is capitalized inside its sentence: its form begins with an
@@ -425,26 +413,5 @@ capitalized = false
             "up ADP RP 2 compound:prt",
         ];
         assert_eq!(matches(rules, "en", &quoted), [(4, 2)]);
-    }
-}
-
-#[cfg(test)]
-mod compare {
-    use super::super::rules::deprel_matches;
-    use super::{deprel_is, same};
-
-    /// The first-byte shortcuts answer as the plain comparisons do, empty strings and
-    /// subtypes included.
-    #[test]
-    fn shortcuts_answer_as_the_plain_comparisons() {
-        let values = [
-            "", ":", "a", "ab", "b", "obl", "obl:tmod", "oblx", "nmod", "VERB", "VERX",
-        ];
-        for a in values {
-            for b in values {
-                assert_eq!(same(a, b), a == b, "{a:?} {b:?}");
-                assert_eq!(deprel_is(a, b), deprel_matches(a, b), "{a:?} {b:?}");
-            }
-        }
     }
 }
