@@ -6,6 +6,8 @@
 #                                  the other targets build it only when a source is newer
 #   make test                      installs what the tests need, then runs them all (CI runs it)
 #   make bench                     all benchmarks (figures recorded in README.md)
+#   make bench-core                extraction throughput on gold CoNLL-U, today's binary
+#                                  against the one before issue 54 (built once, minutes)
 #   make bench-significance        bootstrap on the Books sets vs sacreBLEU --paired-bs
 #   make bench-align-scale         the aligner on 57k, 228k and 1M pairs beside eflomal
 #   make bench-shard               N shards under GNU parallel vs one process, and the merge
@@ -149,8 +151,12 @@ lint:
 
 bench: bench-core bench-parse bench-align bench-align-scale bench-eval bench-score bench-significance bench-locus bench-report bench-shard bench-profile
 
+# Extraction throughput on gold CoNLL-U: today's binary (built-in rules, --paper-compat)
+# beside the binary of the code before issue 54 (BEFORE=d2da789^, built once with today's
+# release profile into the target directory's bench-core/, minutes), alternating in the
+# same run.
 bench-core:
-	cargo bench --bench extract_throughput
+	benches/extract_throughput.sh
 
 bench-parse:
 	cargo bench -p ldd-parse --bench parse_throughput

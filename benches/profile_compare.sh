@@ -27,23 +27,12 @@ mkdir -p "$W"
 W=$(cd "$W" && pwd)
 TIMEFORMAT='%R %U %S'
 
-build() { # name debug strip
-  local t="$W/target-$1"
-  rm -rf "$t"
-  local r
-  r=$( { time CARGO_TARGET_DIR="$t" CARGO_PROFILE_RELEASE_DEBUG=$2 CARGO_PROFILE_RELEASE_STRIP=$3 \
-    cargo build -q --release --bin ldd-sets >&2; } 2>&1 | tail -1)
-  local size tsize
-  size=$(stat -c %s "$t/release/ldd-sets")
-  tsize=$(du -sb "$t" | cut -f1)
-  echo "$r $size $tsize" > "$W/build-$1.txt"
-  cp "$t/release/ldd-sets" "$W/ldd-sets-$1"
-}
+. benches/common/build.sh
 
 if [ -z "${BIN_BEFORE:-}" ] || [ -z "${BIN_NOW:-}" ]; then
   echo "building the release binary twice (minutes each)..." >&2
-  build before 1 none
-  build now false debuginfo
+  build before . 1 none
+  build now . false debuginfo
   BIN_BEFORE=$W/ldd-sets-before
   BIN_NOW=$W/ldd-sets-now
 fi
