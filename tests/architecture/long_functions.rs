@@ -18,7 +18,7 @@ const ALLOWED: [(&str, &str, &str); 1] = [(
 
 /// `text` with comments, strings and character literals blanked (newlines kept), so that
 /// braces can be counted.
-pub(super) fn blank_code(text: &str) -> String {
+fn blank_code(text: &str) -> String {
     let c: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -71,7 +71,7 @@ pub(super) fn blank_code(text: &str) -> String {
 }
 
 /// The name of the function a line of blanked code starts, if it starts one.
-pub(super) fn fn_name(line: &str) -> Option<&str> {
+fn fn_name(line: &str) -> Option<&str> {
     let mut rest = line.trim_start();
     if let Some(r) = rest.strip_prefix("pub") {
         rest = r.trim_start();

@@ -1,62 +1,14 @@
 //! Full names (issue 56): no public function of `src/` or `crates/*/src` takes a
 //! one-letter parameter, and no public field has a one-letter name, so that a reader of a
-//! signature knows what it takes without looking up its type.
+//! signature knows what it takes without looking up its type. Read with `syn`, as the
+//! walk reads the code ([`is_cfg_test`], [`pat_names`], [`type_name`]).
 
-use super::long_functions::{blank_code, fn_name};
+use super::walk::{is_cfg_test, pat_names, type_name};
 use super::{root, rust_files};
 
-/// The parameter names of the function whose `fn` line starts `code` (blanked code: no
-/// comments or strings): from the `(` after its name and generics to the matching `)`;
-/// `self` left out.
-fn parameters(code: &str) -> Vec<String> {
-    let Some(start) = code.find("fn ") else {
-        return Vec::new();
-    };
-    let mut chars = code[start..].chars().peekable();
-    let (mut angle, mut depth, mut last) = (0i32, 0i32, ' ');
-    // Past the name and the generics: the first `(` outside `<...>`.
-    for ch in chars.by_ref() {
-        match ch {
-            '<' => angle += 1,
-            '>' if last != '-' => angle -= 1,
-            '(' if angle == 0 => break,
-            _ => {}
-        }
-        last = ch;
-    }
-    let mut params = Vec::new();
-    let mut current = String::new();
-    for ch in chars {
-        match ch {
-            '(' | '[' => depth += 1,
-            ')' | ']' if depth == 0 => break,
-            ')' | ']' => depth -= 1,
-            '<' => angle += 1,
-            '>' if last != '-' => angle -= 1,
-            ',' if depth == 0 && angle == 0 => {
-                params.push(std::mem::take(&mut current));
-                last = ch;
-                continue;
-            }
-            _ => {}
-        }
-        current.push(ch);
-        last = ch;
-    }
-    params.push(current);
-    params
-        .iter()
-        .filter_map(|p| {
-            let name = p.trim().split(':').next()?.trim();
-            let name = name.strip_prefix("mut ").unwrap_or(name).trim();
-            (!name.is_empty() && !name.ends_with("self")).then(|| name.to_string())
-        })
-        .collect()
-}
-
-/// Whether a (blanked) `fn` line is public: `pub`, `pub(crate)`, `pub(super)`.
-fn is_public(line: &str) -> bool {
-    line.trim_start().starts_with("pub")
+/// Whether an item is visible outside its module: `pub`, `pub(crate)`, `pub(super)`.
+fn is_public(visibility: &syn::Visibility) -> bool {
+    !matches!(visibility, syn::Visibility::Inherited)
 }
 
 /// A name of one lower-case letter (`_` and `_x` are allowed: unused).
@@ -64,39 +16,58 @@ fn one_letter(name: &str) -> bool {
     name.len() == 1 && name.chars().all(|c| c.is_ascii_lowercase())
 }
 
-/// `(line, function, parameter)` of every public function in `text` with a one-letter
-/// parameter, and `(line, "field", name)` of every public one-letter field, up to the
-/// file's `#[cfg(test)]` part.
-fn short_names(text: &str) -> Vec<(usize, String, String)> {
-    let code = blank_code(text);
-    let lines: Vec<&str> = code.lines().collect();
-    let mut out = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        if line.trim_start().starts_with("#[cfg(test)]") {
-            break;
-        }
-        if let Some(name) = fn_name(line).filter(|_| is_public(line)) {
-            let signature = lines[i..lines.len().min(i + 30)].join("\n");
-            for p in parameters(&signature).into_iter().filter(|p| one_letter(p)) {
-                out.push((i + 1, name.to_string(), p));
-            }
-            continue;
-        }
-        let field = line
-            .trim_start()
-            .strip_prefix("pub")
-            .map(|rest| match rest.strip_prefix('(') {
-                Some(scoped) => scoped.split_once(')').map_or("", |(_, r)| r),
-                None => rest,
-            })
-            .filter(|rest| rest.starts_with(' '))
-            .map(str::trim_start);
-        if let Some((name, _)) = field.and_then(|f| f.split_once(':')) {
-            if one_letter(name.trim()) && !name.contains(' ') {
-                out.push((i + 1, "pub field".to_string(), name.trim().to_string()));
+/// `function(parameter)` for each one-letter parameter of a public function `sig`.
+fn short_parameters(owner: &str, sig: &syn::Signature, out: &mut Vec<String>) {
+    for input in &sig.inputs {
+        if let syn::FnArg::Typed(typed) = input {
+            for name in pat_names(&typed.pat).into_iter().filter(|n| one_letter(n)) {
+                out.push(format!("{owner}{}({name})", sig.ident));
             }
         }
     }
+}
+
+/// The one-letter names of `items` and the modules inside them, but `#[cfg(test)]` ones:
+/// `function(parameter)`, `Type::method(parameter)` and `pub field Type.field`.
+fn short_names(items: &[syn::Item], out: &mut Vec<String>) {
+    for item in items {
+        match item {
+            syn::Item::Fn(f) if is_public(&f.vis) && !is_cfg_test(&f.attrs) => {
+                short_parameters("", &f.sig, out);
+            }
+            syn::Item::Impl(block) if block.trait_.is_none() && !is_cfg_test(&block.attrs) => {
+                let owner = format!("{}::", type_name(&block.self_ty).unwrap_or_default());
+                for inner in &block.items {
+                    if let syn::ImplItem::Fn(f) = inner {
+                        if is_public(&f.vis) {
+                            short_parameters(&owner, &f.sig, out);
+                        }
+                    }
+                }
+            }
+            syn::Item::Struct(s) => {
+                for field in s.fields.iter().filter(|f| is_public(&f.vis)) {
+                    let name = field.ident.as_ref().map(ToString::to_string);
+                    if let Some(name) = name.filter(|n| one_letter(n)) {
+                        out.push(format!("pub field {}.{name}", s.ident));
+                    }
+                }
+            }
+            syn::Item::Mod(m) if !is_cfg_test(&m.attrs) => {
+                if let Some((_, inner)) = &m.content {
+                    short_names(inner, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The one-letter names of a file's text ([`short_names`]).
+fn short_names_of(text: &str) -> Vec<String> {
+    let file = syn::parse_file(text).expect("Rust source");
+    let mut out = Vec::new();
+    short_names(&file.items, &mut out);
     out
 }
 
@@ -108,17 +79,13 @@ fn short_names_finds_one_letter_parameters_and_fields() {
                 fn private(x: u8) {}\n\
                 pub struct P {\n    pub d: f64,\n    pub count: u32,\n    e: u8,\n}\n\
                 impl P {\n    pub fn c(&self, (x, name): (u8, u8)) {}\n    \
-                pub fn e(&mut self, mut n: u8) {}\n}\n\
+                pub fn e(&mut self, mut n: u8) {}\n    fn g(&self, y: u8) {}\n}\n\
+                impl std::fmt::Display for P {\n    \
+                fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { Ok(()) }\n}\n\
                 #[cfg(test)]\nmod tests {\n    pub fn z(q: u8) {}\n}\n";
-    let found: Vec<String> = short_names(text)
-        .into_iter()
-        .map(|(l, f, p)| format!("{l} {f} {p}"))
-        .collect();
     assert_eq!(
-        found,
-        ["1 a s", "4 b f", "11 pub field d", "17 e n"],
-        "{}",
-        blank_code(text)
+        short_names_of(text),
+        ["a(s)", "b(f)", "pub field P.d", "P::c(x)", "P::e(n)"]
     );
 }
 
@@ -131,8 +98,8 @@ fn no_public_function_takes_a_one_letter_parameter() {
     let mut short = Vec::new();
     for f in dirs.iter().flat_map(|d| rust_files(d)) {
         let rel = f.strip_prefix(root()).unwrap().display().to_string();
-        for (line, function, name) in short_names(&std::fs::read_to_string(&f).unwrap()) {
-            short.push(format!("{rel}:{line} {function}({name})"));
+        for name in short_names_of(&std::fs::read_to_string(&f).unwrap()) {
+            short.push(format!("{rel}: {name}"));
         }
     }
     assert!(
