@@ -173,8 +173,8 @@ fn kept(character: &char) -> bool {
 }
 
 /// [`kept`] of an ASCII character: neither a space nor a control character.
-fn kept_ascii(b: &u8) -> bool {
-    *b > b' ' && *b != 0x7f
+fn kept_ascii(byte: &u8) -> bool {
+    *byte > b' ' && *byte != 0x7f
 }
 
 /// The tree's text as compared: its `# text` comment, or else its surface tokens.
@@ -316,11 +316,6 @@ mod tests {
         // An escape-looking word that is not an escape stays.
         assert_eq!(key("-LRBX-"), "lrbx");
     }
-}
-
-#[cfg(test)]
-mod squeezed {
-    use super::*;
 
     #[test]
     fn the_ascii_path_keeps_what_the_char_path_keeps() {
