@@ -7,7 +7,11 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-const SOURCES: [&str; 3] = ["crates/align/src", "src/align/mod.rs", "src/detect/line.rs"];
+const SOURCES: [&str; 3] = [
+    "crates/align/src",
+    "src/pipeline/align/mod.rs",
+    "src/pipeline/detect/line.rs",
+];
 
 fn files(p: &Path, out: &mut Vec<PathBuf>) {
     if p.is_dir() {

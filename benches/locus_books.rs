@@ -15,9 +15,9 @@ use std::time::Instant;
 
 mod common;
 
-use ldd_sets::detect::reorder::ReorderOptions;
-use ldd_sets::parse::TargetModel;
-use ldd_sets::sample::ControlOptions;
+use ldd_sets::pipeline::detect::reorder::ReorderOptions;
+use ldd_sets::pipeline::parse::TargetModel;
+use ldd_sets::pipeline::sample::ControlOptions;
 use ldd_sets::score::{load, score_sets, ScoreOptions, SignificanceOptions};
 
 fn main() {

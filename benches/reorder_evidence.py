@@ -22,7 +22,7 @@ import statistics
 import sys
 from pathlib import Path
 
-# Default thresholds of each measure (src/detect/reorder.rs, Measure::default_buckets);
+# Default thresholds of each measure (src/pipeline/detect/reorder.rs, Measure::default_buckets);
 # kendall and fuzzy are in percent, the tsv holds fractions.
 MEASURES = {
     "position": ([5, 10, 15, 20], 1),

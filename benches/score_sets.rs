@@ -9,10 +9,10 @@ use std::time::Instant;
 
 use ldd_io::read_lines;
 use ldd_sets::config::Languages;
-use ldd_sets::detect::reorder::ReorderOptions;
-use ldd_sets::detect::rules::RuleSet;
+use ldd_sets::pipeline::detect::reorder::ReorderOptions;
+use ldd_sets::pipeline::detect::rules::RuleSet;
+use ldd_sets::pipeline::sample::ControlOptions;
 use ldd_sets::pipeline::{extract, CorpusFiles, Output, SetOptions};
-use ldd_sets::sample::ControlOptions;
 use ldd_sets::score::{load, score_sets, ScoreOptions, SignificanceOptions};
 
 fn shared(rel: &str) -> PathBuf {

@@ -25,8 +25,8 @@ use std::time::Instant;
 mod common;
 
 use ldd_io::read_lines;
-use ldd_sets::detect::reorder::ReorderOptions;
-use ldd_sets::sample::ControlOptions;
+use ldd_sets::pipeline::detect::reorder::ReorderOptions;
+use ldd_sets::pipeline::sample::ControlOptions;
 use ldd_sets::score::{load, score_sets, ScoreOptions, SignificanceOptions};
 
 /// sacreBLEU runs on every STEP-th file triple.

@@ -209,7 +209,7 @@ fn shipped_pair_configs_load() {
             assert!(c.members.contains_key(&pair.source) && c.members.contains_key(&pair.target));
         }
         // the shared corpora are discovered by the naming convention
-        let found = ldd_sets::read::discover::discover(&pair, &data("parallel")).unwrap();
+        let found = ldd_sets::pipeline::read::discover::discover(&pair, &data("parallel")).unwrap();
         let names: Vec<&str> = found.iter().map(|c| c.name.as_str()).collect();
         match p {
             "en-ru" => assert_eq!(names, ["books-tok"]),

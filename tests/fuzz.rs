@@ -13,9 +13,9 @@ use std::path::Path;
 use proptest::prelude::*;
 
 use ldd_conllu::{for_each_sentence, Extra};
-use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::format::manifest::Manifest;
-use ldd_sets::read::sets::resolve;
+use ldd_sets::pipeline::detect::rules::RuleSet;
+use ldd_sets::pipeline::read::sets::resolve;
 
 fn config() -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")

@@ -146,7 +146,7 @@ fn registry_has_every_udpipe_2_5_model() {
 /// (no copy to keep in step), in rule order.
 #[test]
 fn registry_phenomena_are_the_builtin_rules() {
-    let rules = ldd_sets::detect::rules::RuleSet::builtin().unwrap();
+    let rules = ldd_sets::pipeline::detect::rules::RuleSet::builtin().unwrap();
     let names: Vec<String> = rules.phenomena.iter().map(|p| p.name.clone()).collect();
     assert_eq!(ldd_sets::config::registry::builtin_phenomena(), names);
     assert_eq!(names, ["reflexive", "particle", "preposition_stranding"]);

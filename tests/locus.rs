@@ -950,7 +950,7 @@ fn check_lemma_match(sets: &Path, surface: &Path, hyps: &[&Path], tmp: &Path) {
 fn lemmas_match_what_the_surface_rule_misses() {
     use ldd_sets::format::judged::Judgement;
     use ldd_sets::locus::rule::{word, Evidence, Lexical, Line, Side};
-    use ldd_sets::parse::TargetModel;
+    use ldd_sets::pipeline::parse::TargetModel;
     let tagger = TargetModel::File(shared().join("models/english-small.udpipe"))
         .load("en")
         .unwrap();

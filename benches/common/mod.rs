@@ -10,11 +10,11 @@ use std::time::Instant;
 
 use ldd_io::read_lines;
 use ldd_sets::config::Languages;
-use ldd_sets::detect::reorder::ReorderOptions;
-use ldd_sets::detect::rules::RuleSet;
-use ldd_sets::parse::{parse_cached, ParseSettings};
+use ldd_sets::pipeline::detect::reorder::ReorderOptions;
+use ldd_sets::pipeline::detect::rules::RuleSet;
+use ldd_sets::pipeline::parse::{parse_cached, ParseSettings};
+use ldd_sets::pipeline::sample::ControlOptions;
 use ldd_sets::pipeline::{extract, CorpusFiles, Output, SetOptions};
-use ldd_sets::sample::ControlOptions;
 
 /// The repository root.
 pub fn root() -> PathBuf {

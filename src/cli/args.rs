@@ -23,10 +23,10 @@ use std::path::{Path, PathBuf};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
-use ldd_sets::align::{Direction, ModelType, DEFAULT_MAX_TOKENS};
-use ldd_sets::detect::reorder::Measure;
 use ldd_sets::error::{Error, Result};
-use ldd_sets::read::shard::Shard;
+use ldd_sets::pipeline::align::{Direction, ModelType, DEFAULT_MAX_TOKENS};
+use ldd_sets::pipeline::detect::reorder::Measure;
+use ldd_sets::pipeline::read::shard::Shard;
 
 /// What every command shares, done once in `cli::main` before the command runs: its worker
 /// threads, and the files it reads, noted so that no output of the run can replace one.

@@ -2,9 +2,9 @@
 
 use ldd_sets::contrast::contrast_sets;
 use ldd_sets::error::Result;
+use ldd_sets::pipeline::read::sets::load;
 use ldd_sets::printer;
 use ldd_sets::printer::contrast::contrast_summary;
-use ldd_sets::read::sets::load;
 
 use super::args::contrast::ContrastArgs;
 use super::plan;

@@ -2,12 +2,12 @@
 
 use super::args::detection::CheckDetectionArgs;
 use super::plan;
-use ldd_sets::detect::check::{check, Parse};
 use ldd_sets::error::Result;
-use ldd_sets::parse::find_model;
-use ldd_sets::parse::gold::parse_gold_text;
+use ldd_sets::pipeline::detect::check::{check, Parse};
+use ldd_sets::pipeline::parse::find_model;
+use ldd_sets::pipeline::parse::gold::parse_gold_text;
+use ldd_sets::pipeline::write::detection::record;
 use ldd_sets::printer;
-use ldd_sets::write::detection::record;
 
 pub fn check_detection(args: CheckDetectionArgs) -> Result<()> {
     let p = plan::check_detection(&args)?;

@@ -1,7 +1,7 @@
 //! The handler of `parse`: the plan, then the library, then the printer.
 
 use ldd_sets::error::Result;
-use ldd_sets::parse::{find_model, write_parse};
+use ldd_sets::pipeline::parse::{find_model, write_parse};
 use ldd_sets::pipeline::{prepare_corpus, Trees};
 
 use super::args::parse::ParseArgs;

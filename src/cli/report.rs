@@ -1,8 +1,8 @@
 //! The handler of `report`: the plan, then the library, then the printer.
 
 use ldd_sets::error::Result;
+use ldd_sets::pipeline::read::sets::load;
 use ldd_sets::printer;
-use ldd_sets::read::sets::load;
 use ldd_sets::report::{gather, render};
 
 use super::args::report::ReportArgs;

@@ -35,9 +35,9 @@ use crate::format::contrast::{
 use crate::format::locus::Locus;
 use crate::format::spreadsheet_tsv_cell;
 use crate::layout;
-use crate::parse::Tagger;
-use crate::read::select::{open_corpus_long, read_selected_hashed};
-use crate::read::sets::{distinct_loci, locus_rows, Loaded};
+use crate::pipeline::parse::Tagger;
+use crate::pipeline::read::select::{open_corpus_long, read_selected_hashed};
+use crate::pipeline::read::sets::{distinct_loci, locus_rows, Loaded};
 
 /// What `contrast` makes.
 #[derive(Debug)]

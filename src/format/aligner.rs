@@ -1,5 +1,5 @@
 //! The aligner cache's record of one entry, `<key>.json` beside the model it describes
-//! (`crate::align::cache`): written last, after the model, so that an entry
+//! (`crate::pipeline::align::cache`): written last, after the model, so that an entry
 //! whose record reads, names its key and matches its model's checksums is whole.
 
 use std::collections::BTreeMap;

@@ -56,8 +56,9 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub distances: Vec<Distances>,
     /// SHA-256 of every file of the output but `manifest.json`, by path relative to the
-    /// output directory: what [`crate::read::sets::file`] checks before a file is read. Empty in
-    /// manifests written before checksums were recorded (their files are read unchecked).
+    /// output directory: what [`crate::pipeline::read::sets::file`] checks before a file is
+    /// read. Empty in manifests written before checksums were recorded (their files are
+    /// read unchecked).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub checksums: BTreeMap<String, String>,
     /// The output of one shard of a sharded run, or merged from shards (`None`: a run over
@@ -378,7 +379,7 @@ impl Manifest {
 
     /// Writes the manifest with the checksums of every file under `root` (the staged
     /// output, complete but for it) into `root`; `summary.csv` is written before it
-    /// ([`crate::write::summary`]).
+    /// ([`crate::pipeline::write::summary`]).
     pub fn write_into(&mut self, root: &Path) -> Result<()> {
         self.record_checksums(root)?;
         self.write(&root.join(MANIFEST))

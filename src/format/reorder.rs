@@ -1,5 +1,5 @@
 //! `reorder.tsv`, every line's reordering measures: written by `extract`
-//! ([`crate::write::reorder_files`]), its measures counted by `report` ([`measures`]).
+//! ([`crate::pipeline::write::reorder_files`]), its measures counted by `report` ([`measures`]).
 //!
 //! `reorder.tsv` has a header row and one row per corpus line:
 //!

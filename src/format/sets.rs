@@ -63,8 +63,9 @@ impl SetFiles {
         }
     }
 
-    /// Every line-aligned file name (one line per set line), in the order [`crate::write::set::SetWriter`]
-    /// writes them; the locus file, with its header and a row per locus, is apart.
+    /// Every line-aligned file name (one line per set line), in the order
+    /// [`crate::pipeline::write::set::SetWriter`] writes them; the locus file, with its
+    /// header and a row per locus, is apart.
     pub fn all(&self) -> Vec<&str> {
         let mut v = vec![
             self.source.as_str(),

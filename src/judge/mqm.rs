@@ -42,8 +42,8 @@ use crate::format::sets::SetKind;
 use crate::judge::agreement;
 use crate::locus::rule::Side;
 use crate::locus::{judge_line, Judging, LineJudgements, Rendering, SourceWords};
-use crate::parse::TargetModel;
-use crate::read::sets::{input_lines, input_path, input_trees, load, Loaded, RunInput};
+use crate::pipeline::parse::TargetModel;
+use crate::pipeline::read::sets::{input_lines, input_path, input_trees, load, Loaded, RunInput};
 
 use super::campaign::{self, Campaign, ErrorSpan, Identical, LeftOut, Rated};
 pub use super::campaign::{export, Exported, MAX_BYTES, MAX_ROWS};
@@ -595,7 +595,7 @@ struct RatedLoci {
 
 impl RatedLoci {
     fn new(
-        loaded: &crate::read::sets::Loaded,
+        loaded: &crate::pipeline::read::sets::Loaded,
         loci: &crate::locus::Loci,
         lines: &BTreeMap<u32, Line>,
     ) -> RatedLoci {
@@ -643,7 +643,7 @@ impl RatedLoci {
 /// references (aligned and as text), their loci, and which raters' errors count.
 struct Judge<'a> {
     j: &'a Judging,
-    trained: &'a crate::align::Trained,
+    trained: &'a crate::pipeline::align::Trained,
     words: &'a SourceWords,
     lines: &'a BTreeMap<u32, Line>,
     refs: &'a BTreeMap<u32, Side>,

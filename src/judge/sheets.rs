@@ -30,8 +30,8 @@ use crate::format::sheet::{
 };
 use crate::locus::words::Upos;
 use crate::locus::{self, SourceWords};
-use crate::read::select::read_needed_hashed;
-use crate::read::sets::Loaded;
+use crate::pipeline::read::select::read_needed_hashed;
+use crate::pipeline::read::sets::Loaded;
 
 /// What `sheets` samples and from which systems.
 #[derive(Debug, Clone)]
@@ -50,7 +50,7 @@ pub struct SheetsOptions {
     pub align_model: Option<PathBuf>,
     /// The target language's UDPipe model for locus accuracy's lemma match in the key
     /// (`--lemma-model`, as `score`'s) [default: none].
-    pub lemma_model: Option<crate::parse::TargetModel>,
+    pub lemma_model: Option<crate::pipeline::parse::TargetModel>,
 }
 
 /// The sheets, built.
@@ -256,11 +256,12 @@ fn sample_cell(
     trees: &mut TreeColumns,
 ) -> Result<Vec<Item>> {
     let u = &loaded.units[unit_index];
-    let mut rows = crate::read::sets::locus_rows(loaded, unit_index)?.unwrap_or_default();
+    let mut rows = crate::pipeline::read::sets::locus_rows(loaded, unit_index)?.unwrap_or_default();
     rows.sort_by_key(|r| (r.id, r.number));
     let key = |r: &Locus| r.id << 16 | u64::from(r.number);
     let stream = (phenomenon, u.set.bucket.as_str());
-    let keyed = crate::sample::first_by_hash(rows, options.seed, stream, key, options.per_cell);
+    let keyed =
+        crate::pipeline::sample::first_by_hash(rows, options.seed, stream, key, options.per_cell);
     // Each item's systems in an order drawn for it from the secret.
     let orders: Vec<Vec<usize>> = keyed
         .iter()
@@ -288,7 +289,13 @@ fn sample_cell(
     if !options.hyps.is_empty() {
         let ids: std::collections::BTreeSet<u32> = keyed.iter().map(|r| r.id as u32).collect();
         let wanted = |id| ids.contains(&id);
-        crate::read::sets::tree_columns(loaded, unit_index, wanted, trees, locus::word_columns)?;
+        crate::pipeline::read::sets::tree_columns(
+            loaded,
+            unit_index,
+            wanted,
+            trees,
+            locus::word_columns,
+        )?;
     }
     let items = keyed.into_iter().zip(orders).map(|(r, order)| {
         let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
@@ -305,9 +312,10 @@ fn sample_cell(
 
 /// The lines `wanted` (1-based, sorted) of the set file `rel`, checked against the manifest.
 fn read_wanted(loaded: &Loaded, rel: &str, wanted: &[u32]) -> Result<BTreeMap<u32, String>> {
-    let (_, lines) = crate::read::sets::read_recorded(&loaded.manifest, &loaded.dir, rel, |p| {
-        read_needed_hashed(p, wanted)
-    })?;
+    let (_, lines) =
+        crate::pipeline::read::sets::read_recorded(&loaded.manifest, &loaded.dir, rel, |p| {
+            read_needed_hashed(p, wanted)
+        })?;
     Ok(wanted.iter().copied().zip(lines).collect())
 }
 

@@ -3,8 +3,9 @@
 //! behind locus accuracy (`score --metrics locus`), the sheets' automatic key (`sheets`)
 //! and the agreement with people (`tally`, `mqm`).
 //!
-//! What enters: a sets directory ([`crate::read::sets::Loaded`]; its aligner's saved model
-//! and the source words of the lines to judge), the reference and the systems' outputs.
+//! What enters: a sets directory ([`crate::pipeline::read::sets::Loaded`]; its aligner's
+//! saved model and the source words of the lines to judge), the reference and the systems'
+//! outputs.
 //! What leaves: per line, each side tokenized and aligned to the source words
 //! ([`rule::Side`]); per source word or locus, its judgement ([`rule`], `locus:3`: correct,
 //! incorrect, unaligned, no reference, with the evidence that decided it, from the output's
@@ -20,12 +21,12 @@ pub mod words;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use crate::align::{self, AlignOptions, ModelType, Trained};
 use crate::error::{Error, Result};
 use crate::format::judged::Judgement;
 use crate::format::locus::Locus;
-use crate::parse::{Tagger, TargetModel};
-use crate::read::sets::{distinct_loci, locus_rows, tree_columns, Distinct, Loaded};
+use crate::pipeline::align::{self, AlignOptions, ModelType, Trained};
+use crate::pipeline::parse::{Tagger, TargetModel};
+use crate::pipeline::read::sets::{distinct_loci, locus_rows, tree_columns, Distinct, Loaded};
 use rule::Side;
 
 /// The metric's key in `--metrics`, `scores.json` and `scores.csv`.
@@ -117,8 +118,9 @@ impl Judging {
         words: &SourceWords,
     ) -> Result<(Sides, u64)> {
         let ids: Vec<u32> = words.keys().copied().collect();
-        let input = crate::read::select::open_corpus_long(path, self.corpus.0, &self.corpus.1)?;
-        let (lines, n) = crate::read::select::read_selected(input, &ids)?;
+        let input =
+            crate::pipeline::read::select::open_corpus_long(path, self.corpus.0, &self.corpus.1)?;
+        let (lines, n) = crate::pipeline::read::select::read_selected(input, &ids)?;
         let texts: BTreeMap<u32, String> = ids.into_iter().zip(lines).collect();
         Ok((self.align_texts(trained, &texts, words)?, n))
     }
@@ -264,10 +266,10 @@ pub fn aligner(loaded: &Loaded, model: Option<&Path>) -> Result<AlignOptions> {
             for f in crate::layout::model_files(Path::new(rel), hmm) {
                 let name = f.to_string_lossy();
                 if loaded.manifest.checksums.contains_key(name.as_ref()) {
-                    crate::read::sets::file(&loaded.manifest, &loaded.dir, &name)?;
+                    crate::pipeline::read::sets::file(&loaded.manifest, &loaded.dir, &name)?;
                 }
             }
-            Some(crate::read::sets::resolve(&loaded.dir, rel)?)
+            Some(crate::pipeline::read::sets::resolve(&loaded.dir, rel)?)
         }
         _ => None,
     };

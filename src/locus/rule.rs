@@ -36,8 +36,8 @@
 //! annotations** and is never chosen on the data it is reported on: `make validate-mqm`
 //! reports the rule on talks 3, 5 and 6 (docs/evaluation.md).
 
-use crate::align::Direction;
 use crate::format::judged::Judgement;
+use crate::pipeline::align::Direction;
 
 /// The symmetrisation both sides are aligned with: denser than the intersection, so
 /// fewer words are left without a rendering.

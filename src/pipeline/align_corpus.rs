@@ -1,7 +1,7 @@
 //! `align`: a parallel corpus word-aligned and written in Pharaoh format, and scored
 //! against gold alignments (alignment error rate, precision, recall): its pairs read
-//! ([`crate::align::read_corpus_pairs`]), aligned, written
-//! ([`crate::write::alignments`]) and scored (`ldd_align`).
+//! ([`crate::pipeline::align::read_corpus_pairs`]), aligned, written
+//! ([`crate::pipeline::write::alignments`]) and scored (`ldd_align`).
 //!
 //! With a parse, the source tokens are the UD words of its trees and the pairs are built
 //! exactly as `extract` builds them, so `align --conllu` output fed to
@@ -12,12 +12,12 @@ use std::path::PathBuf;
 
 use ldd_align::{alignment_error_rate, read_gold, AerScores, Gold, GoldOptions, PairStoreBuilder};
 
-use crate::align::{
-    align_stored, read_corpus_pairs, AlignOptions, CorpusSides, ModelType, TooLong,
-};
 use crate::config::Languages;
 use crate::error::{Error, Result};
-use crate::write::alignments::{create_model_dirs, AlignFiles};
+use crate::pipeline::align::{
+    align_stored, read_corpus_pairs, AlignOptions, CorpusSides, ModelType, TooLong,
+};
+use crate::pipeline::write::alignments::{create_model_dirs, AlignFiles};
 
 /// What `align` aligns.
 #[derive(Debug, Clone)]

@@ -1,36 +1,35 @@
 //! `extract`: one corpus through read → detect → bucket → sample → write, each step the
-//! stage's own: the lines detected a chunk at a time in parallel
-//! ([`crate::detect::line::detect_lines`]) and written to every lexical set they qualify
-//! for ([`SetWriters`]), the corpus aligned ([`crate::detect::reorder::align_pairs`]), the
-//! reordering of its lines measured ([`measure`]) and its reordering sets written
-//! ([`write_aligned`]), then the controls drawn or, for a
-//! shard, its record written ([`controls_or_record`]), and the manifest.
+//! stage's own: the lines detected a chunk at a time in parallel ([`detect_lines`]) and
+//! written to every lexical set they qualify for ([`SetWriters`]), the corpus aligned
+//! ([`align_pairs`]), the reordering of its lines measured ([`measure`]) and its reordering
+//! sets written ([`write_aligned`]), then the controls drawn or, for a shard, its record
+//! written ([`controls_or_record`]), and the manifest.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use ldd_io::Staging;
 
-use crate::align::cache::AlignerSummary;
-use crate::align::ModelType;
 use crate::config::Languages;
-use crate::detect::line::detect_lines;
-use crate::detect::reorder::{align_pairs, measure, AlignedPairs, ReorderOptions};
-use crate::detect::rules::RuleSet;
 use crate::error::Result;
 use crate::format::manifest::{is_output, CorpusStats, Manifest, Tool, FORMAT_VERSION};
 use crate::format::marked::MARKER;
 use crate::format::options::ReorderInfo;
 use crate::format::sets::SetEntry;
 use crate::layout;
-use crate::read::lockstep::CorpusFiles;
-use crate::read::shard::ShardRun;
-use crate::sample::ControlOptions;
-use crate::write::alignments::create_model_dirs;
-use crate::write::controls::controls_or_record;
-use crate::write::later::{carry_over, Later};
-use crate::write::reorder_sets::write_aligned;
-use crate::write::set::SetWriters;
+use crate::pipeline::align::cache::AlignerSummary;
+use crate::pipeline::align::ModelType;
+use crate::pipeline::detect::line::detect_lines;
+use crate::pipeline::detect::reorder::{align_pairs, measure, AlignedPairs, ReorderOptions};
+use crate::pipeline::detect::rules::RuleSet;
+use crate::pipeline::read::lockstep::CorpusFiles;
+use crate::pipeline::read::shard::ShardRun;
+use crate::pipeline::sample::ControlOptions;
+use crate::pipeline::write::alignments::create_model_dirs;
+use crate::pipeline::write::controls::controls_or_record;
+use crate::pipeline::write::later::{carry_over, Later};
+use crate::pipeline::write::reorder_sets::write_aligned;
+use crate::pipeline::write::set::SetWriters;
 
 /// Which sets to build.
 #[derive(Debug, Clone)]
@@ -50,7 +49,7 @@ pub struct Output {
     /// inputs, never inside the output directory.
     pub protect: Vec<PathBuf>,
     /// Replace a previous output even when later commands added files to it and the new
-    /// sets differ (`--replace`; see [`crate::write::later`]).
+    /// sets differ (`--replace`; see [`crate::pipeline::write::later`]).
     pub replace: bool,
 }
 
@@ -67,11 +66,9 @@ fn inputs(corpus: &CorpusFiles, sets: &SetOptions, out: &Output) -> Vec<PathBuf>
     if let Some(r) = &sets.reorder {
         v.extend(r.alignments.iter().cloned());
         v.extend(r.align.train.iter().cloned());
+        let hmm = r.align.model_type == ModelType::Hmm;
         for prefix in r.align.model.iter().chain(&r.align.save_model) {
-            v.extend(layout::model_files(
-                prefix,
-                r.align.model_type == ModelType::Hmm,
-            ));
+            v.extend(layout::model_files(prefix, hmm));
         }
     }
     v
@@ -152,7 +149,7 @@ pub fn extract(
         shard,
         checksums: Default::default(),
     };
-    crate::write::summary::finish(root, &mut m)?;
+    crate::pipeline::write::summary::finish(root, &mut m)?;
     let later = carry_over(&out.dir, &m, root, out.replace)?;
     staging.commit(&is_output)?;
     Ok(ExtractReport {

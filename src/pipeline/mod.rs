@@ -1,35 +1,38 @@
-//! The pipeline: the stages glued together for one corpus ([`extract_corpus`]: its trees
-//! given or parsed, then [`extract`](fn@extract)), for every corpus of a language pair
-//! ([`run_corpora`]), and for `align` ([`align_corpus`]). Each step is
-//! the stage's own; the pipeline only hands each stage what it needs, in order.
-//!
-//! This is the only module that imports every stage; no stage imports it. What `extract`,
-//! `run` and `parse` resolve first — the rules that run, a corpus's trees, the corpora of a
-//! pair — and the merge of a sharded run's outputs are their stages' own, re-exported here
-//! for the commands: [`select_rules`] and [`check_phenomena`] (detect), [`prepare_corpus`]
-//! (parse), [`corpus_jobs`] (read), [`merge`](mod@merge) (its own stage).
+//! The pipeline: the stages that make the sets, a folder each ([`read`] → [`parse`] →
+//! [`align`] → [`detect`] → [`bucket`] → [`sample`] → [`write`]; [`merge`] joins a sharded
+//! run's outputs), glued by its own files for one corpus ([`extract_corpus`]: trees given
+//! or parsed, then [`extract`](fn@extract)), every corpus of a pair ([`run_corpora`]) and
+//! `align` ([`align_corpus`]). The glue only hands each stage what it needs, in order; no
+//! stage imports it. Re-exported for the commands: [`select_rules`], [`check_phenomena`],
+//! [`check_shard_reorder`] (detect), [`prepare_corpus`] (parse).
 
+pub mod align;
 pub mod align_corpus;
+pub mod bucket;
+pub mod detect;
 pub mod extract;
+pub mod merge;
+pub mod parse;
+pub mod read;
+pub mod sample;
+pub mod write;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::align::cache::{self, AlignerSummary};
 use crate::config::{Languages, ModelSpec};
 use crate::error::Result;
-use crate::parse::{find_model, ParseSettings};
-use crate::read::discover::LocalCorpus;
-use crate::read::shard::Shard;
-use crate::sample::ControlOptions;
+use crate::pipeline::align::cache::{self, AlignerSummary};
+use crate::pipeline::parse::{find_model, ParseSettings};
+use crate::pipeline::read::discover::{CorpusJob, LocalCorpus};
+use crate::pipeline::read::shard::Shard;
+use crate::pipeline::sample::ControlOptions;
 
-pub use crate::detect::reorder::check_shard_reorder;
-pub use crate::detect::select::{check_phenomena, select_rules};
-pub use crate::merge;
-pub use crate::parse::prepare::{prepare_corpus, Prepared, Trees};
-pub use crate::read::discover::{corpus_jobs, CorpusJob};
-pub use crate::read::lockstep::CorpusFiles;
-pub use crate::read::shard::ShardRun;
+pub use crate::pipeline::detect::reorder::check_shard_reorder;
+pub use crate::pipeline::detect::select::{check_phenomena, select_rules};
+pub use crate::pipeline::parse::prepare::{prepare_corpus, Trees};
+pub use crate::pipeline::read::discover::corpus_jobs;
+pub use crate::pipeline::read::lockstep::CorpusFiles;
 pub use extract::{extract, ExtractReport, Output, SetOptions};
 
 /// How `extract` and `run` parse a corpus.
@@ -143,7 +146,7 @@ pub fn run_corpora(
         // or found in the aligner cache when they are unchanged.
         r.align.train.extend(first.align_train.iter().cloned());
         let langs = (languages.source(), languages.target());
-        crate::write::alignments::create_model_dirs(&r.align)?;
+        crate::pipeline::write::alignments::create_model_dirs(&r.align)?;
         let obtained = cache::obtain(&r.align, langs, None, r.cache.as_deref())?;
         aligner = Some(obtained.summary());
         r.trained = Some(Arc::new(obtained));

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use ldd_align::{AerScores, Gold, Stage};
 
-use crate::align::{AlignOptions, Event, ModelType};
+use crate::pipeline::align::{AlignOptions, Event, ModelType};
 
 /// The warnings about `gold`, read from `path`, one a line: links outside their sentence
 /// pair (left out), and sentence pairs without a gold link.
@@ -333,7 +333,7 @@ fn describe(event: &Event<'_>) -> Option<String> {
              trained for this run and not kept — to keep it, give the parse cache a directory \
              you can write: --cache DIR (or {})",
             ldd_io::error::shown(dir),
-            crate::parse::CACHE_ENV
+            crate::pipeline::parse::CACHE_ENV
         ),
         Event::Unlabelled { path } => format!(
             "ldd-sets: note: {} was saved by an older ldd-sets and does not record its \

@@ -149,7 +149,11 @@ fn instance(instance: &Instance, this: &str, other: &str) -> String {
 
 /// The note of the parse: how many sentences of the gold file, parsed or found in the
 /// cache, by which model.
-pub fn parsed(gold: &std::path::Path, sentences: u64, parsed: &crate::parse::Parsed) -> String {
+pub fn parsed(
+    gold: &std::path::Path,
+    sentences: u64,
+    parsed: &crate::pipeline::parse::Parsed,
+) -> String {
     let what = match parsed.outcome {
         ldd_parse::CacheOutcome::Hit => "found in the parse cache".to_string(),
         ldd_parse::CacheOutcome::Parsed => format!("parsed in {:.1} s", parsed.seconds),

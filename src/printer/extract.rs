@@ -4,16 +4,16 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::align::cache::{AlignerSummary, Origin};
-use crate::detect::reorder::Measure;
 use crate::format::manifest::{CorpusStats, ShardRecord};
 use crate::layout;
+use crate::pipeline::align::cache::{AlignerSummary, Origin};
+use crate::pipeline::detect::reorder::Measure;
 use crate::pipeline::extract::ExtractReport;
 use crate::pipeline::merge::Merged;
+use crate::pipeline::read::discover::LocalCorpus;
+use crate::pipeline::write::later::Later;
 use crate::pipeline::RunReport;
-use crate::read::discover::LocalCorpus;
 use crate::view::Sizes;
-use crate::write::later::Later;
 
 /// The summary table of one extraction.
 pub fn extract_summary(report: &ExtractReport, secs: f64) -> String {

@@ -66,7 +66,7 @@ pub struct SetExamples {
 pub fn sample_positions(set: &SetEntry, ids: &[u32], count: usize) -> Vec<u32> {
     let positions = (1u32..).zip(ids.iter().copied());
     let stream = (set.phenomenon.as_str(), "examples");
-    crate::sample::first_by_hash(positions, 1, stream, |&(_, id)| u64::from(id), count)
+    crate::pipeline::sample::first_by_hash(positions, 1, stream, |&(_, id)| u64::from(id), count)
         .into_iter()
         .map(|(p, _)| p)
         .collect()

@@ -23,8 +23,8 @@ use crate::format::manifest::Manifest;
 use crate::format::mqm::MqmReport;
 use crate::format::scores::LociFile;
 use crate::format::sheet::TallyReport;
-use crate::read::sets::Loaded;
-use crate::read::shown::{Output, OutputLines, Pick};
+use crate::pipeline::read::sets::Loaded;
+use crate::pipeline::read::shown::{Output, OutputLines, Pick};
 
 /// What the report reads.
 #[derive(Debug)]
@@ -137,7 +137,7 @@ pub fn read(
             _ => None,
         })
         .collect();
-    let shown = crate::read::shown::read(&loaded, &picks(&samples), &ids, &wanted)?;
+    let shown = crate::pipeline::read::shown::read(&loaded, &picks(&samples), &ids, &wanted)?;
     let measures = shown.measures;
     let sampled = samples
         .into_iter()

@@ -48,14 +48,14 @@ use std::path::{Path, PathBuf};
 use crate::error::Result;
 use crate::format::manifest::Manifest;
 use crate::format::sheet::TallyReport;
-use crate::read::sets::Loaded;
+use crate::pipeline::read::sets::Loaded;
 use data::{Distances, Measure, SetExamples};
 pub use out::out_path;
 pub use render::{render, Format};
 use scores::Scores;
 
 /// What `report` reads and writes (the CLI glues the steps: [`out_path`],
-/// [`crate::read::sets::load`], [`gather`], [`render()`], then writes all-or-nothing).
+/// [`crate::pipeline::read::sets::load`], [`gather`], [`render()`], then writes all-or-nothing).
 #[derive(Debug, Clone)]
 pub struct ReportOptions {
     /// Output directory of `ldd-sets extract`.

@@ -2,7 +2,7 @@
 //! [`Report`].
 
 use super::Report;
-use crate::detect::reorder::ReorderOptions;
+use crate::pipeline::detect::reorder::ReorderOptions;
 use crate::view::distances::{measure_counts, pair_distances, MeasureCounts, PairDistances};
 use crate::view::{ScoreView, Sizes};
 

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::format::manifest::Manifest;
-use crate::read::select::read_ids_hashed;
-use crate::read::sets::read_recorded;
+use crate::pipeline::read::select::read_ids_hashed;
+use crate::pipeline::read::sets::read_recorded;
 
 /// Agreement of one set.
 #[derive(Debug, Clone, PartialEq)]

@@ -23,7 +23,7 @@ use crate::format::scores::Baseline;
 use crate::locus::rule::{self, Side};
 use crate::locus::words::{self, Counts};
 use crate::locus::{read_loci, Context, Judging, Loci, Rendering, SetLoci, Sides, SourceWords};
-use crate::read::sets::Distinct;
+use crate::pipeline::read::sets::Distinct;
 
 pub use crate::locus::{KEY, LABEL};
 

@@ -52,7 +52,7 @@ pub use crate::format::scores::{
 
 use crate::error::{Error, Result};
 use crate::format::sets::SetKind;
-pub use crate::read::sets::{load, Loaded, Unit};
+pub use crate::pipeline::read::sets::{load, Loaded, Unit};
 use metrics::Source;
 use stats::{line_stats, read_seg_scores, LineStats};
 
@@ -82,7 +82,7 @@ pub struct ScoreOptions {
     pub align_model: Option<PathBuf>,
     /// A UDPipe model of the target language whose lemmas locus accuracy also matches
     /// (`--lemma-model`) [default: none, the surface rule alone].
-    pub lemma_model: Option<crate::parse::TargetModel>,
+    pub lemma_model: Option<crate::pipeline::parse::TargetModel>,
     /// Contrastive accuracy: `contrast`'s directory and one file of scores per system
     /// (`--contrast`, `--contrastive`); with `hyps`, one per `hyps` file, in order.
     pub contrastive: Option<contrastive::ContrastiveOptions>,
@@ -430,7 +430,7 @@ fn further_references(
     let mut references = vec![reference.to_path_buf()];
     let mut extra_references = Vec::new();
     for extra in args.references.iter().skip(1) {
-        let info = crate::read::select::open_corpus_long(
+        let info = crate::pipeline::read::select::open_corpus_long(
             extra,
             loaded.manifest.corpus.lines,
             &loaded.manifest_path,

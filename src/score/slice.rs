@@ -16,8 +16,8 @@ use std::path::Path;
 
 use crate::error::Result;
 use crate::layout;
-use crate::read::select::{open_corpus_long, read_selected};
-use crate::read::sets::load;
+use crate::pipeline::read::select::{open_corpus_long, read_selected};
+use crate::pipeline::read::sets::load;
 
 /// Cuts the hypothesis `hyp` of system `name` (checked by [`super::check_name`]; the
 /// command line names a system after its file unless told) into per-set and per-control files of the

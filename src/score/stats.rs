@@ -46,7 +46,7 @@ pub fn line_stats(
     corpus: (u64, &Path),
 ) -> Result<(LineStats, u64, u64, String)> {
     let (lines, manifest) = corpus;
-    let why = crate::read::select::corpus_long(lines, manifest);
+    let why = crate::pipeline::read::select::corpus_long(lines, manifest);
     let mut h = Input::open_once(hyp)?.limit_lines(lines, why.clone());
     let mut refs: Vec<Input> = references
         .iter()

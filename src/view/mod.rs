@@ -1,7 +1,7 @@
 //! Tables as what they show, before any format: the set-size, score, trend and distance
 //! tables built once — from the manifest's sets, the scores and the recorded distances —
 //! and rendered as text by [`crate::printer`], as HTML and LaTeX by [`crate::report`], and
-//! as CSV by the files that hold them (`summary.csv` by [`crate::write`], `scores.csv` by
+//! as CSV by the files that hold them (`summary.csv` by [`crate::pipeline::write`], `scores.csv` by
 //! [`crate::score`]).
 //!
 //! What enters: [`crate::format`]'s records (a run's sets, its scores, the recorded pair

@@ -8,8 +8,8 @@
 //! does: start in a command's handler with its parameter `a` and follow every call that
 //! passes on a name carrying it, depth-first in the order the code is written. Each
 //! function entered is a step into its ROOM: the top-level module of `src/` it lives in
-//! (`cli`, `report`, `read`, ...; a file directly in `src/`, such as `error.rs`, is its own
-//! room), or, for a call into a workspace crate (`ldd_io::...`), that LIBRARY (not
+//! (`cli`, `report`, `pipeline` with its stages, ...; a file directly in `src/`, such as
+//! `error.rs`, is its own room), or, for a call into a workspace crate (`ldd_io::...`), that LIBRARY (not
 //! followed inside).
 //!
 //! - Carrying names: the parameter, and the names bound by `let` (any pattern), `for`,
@@ -40,7 +40,7 @@
 //! listed as "beneath", not counted. The trip is the rooms the glue enters, in order,
 //! consecutive repeats collapsed. ROOMS = its distinct rooms: cli, the hub and the other
 //! stages (`printer` included). The SHARED rooms (the ranks of `ORDER` below `fetch`:
-//! error, progress, config, layout, format — the vocabulary every stage uses) and the
+//! error, config, layout, format, view — the vocabulary every stage uses) and the
 //! libraries the glue calls are listed beside the trip but neither counted nor on it: a
 //! command touches `error` and `ldd_io` wherever it builds an error or a path, and that is
 //! no stage of its data's journey. A RETURN is the trip coming back to a stage (not cli,
@@ -460,11 +460,11 @@ impl Index {
             return Target::Unknown;
         }
         let rank = |r: &str| ORDER.iter().position(|o| *o == r);
-        let caller = rank(&room_of(m));
+        let caller = rank(&unit_of(m));
         let of: Vec<usize> = self
             .named(name)
             .filter(|&f| self.funcs[f].has_receiver() && self.funcs[f].params.len() == args + 1)
-            .filter(|&f| match (caller, rank(&room_of(&self.funcs[f].module))) {
+            .filter(|&f| match (caller, rank(&unit_of(&self.funcs[f].module))) {
                 (Some(c), Some(r)) => r <= c,
                 _ => true,
             })
@@ -561,8 +561,23 @@ pub(crate) fn flatten_use(
     }
 }
 
-/// The room of a module: the top-level module of `src/` (`lib::report::html` → `report`;
-/// the binary's `cli`); the crate roots are `lib` and `main`.
+/// The unit of `ORDER` a module belongs to: its room, but a stage of the pipeline is a
+/// unit of its own (`lib::pipeline::read::shard` → `pipeline/read`).
+pub(crate) fn unit_of(module: &str) -> String {
+    let room = room_of(module);
+    match module.split("::").nth(2) {
+        Some(stage)
+            if room == "pipeline" && ORDER.contains(&format!("pipeline/{stage}").as_str()) =>
+        {
+            format!("pipeline/{stage}")
+        }
+        _ => room,
+    }
+}
+
+/// The room of a module: the top-level module of `src/` (`lib::report::html` → `report`,
+/// `lib::pipeline::read` → `pipeline`; the binary's `cli`); the crate roots are `lib` and
+/// `main`.
 pub(crate) fn room_of(module: &str) -> String {
     let mut segs = module.split("::");
     let krate = segs.next().unwrap_or_default();
@@ -1012,13 +1027,14 @@ pub(crate) fn source_index_of(files: &[(String, String)]) -> Index {
 
 /// The walk on a small hand-checked house: a parameter passed on through a `use` rename,
 /// a let-binding, an associated function and a method of a typed value, a `for` binding
-/// and a library; a call that does not carry it is not followed; a return to `read`.
+/// and a library; a call that does not carry it is not followed; a return to `pipeline`
+/// (whose stages, such as `read`, are one room).
 #[test]
 fn the_walk_follows_one_parameter_through_a_small_house() {
     let files = [
         (
             "src/cli/x.rs",
-            "use ldd_sets::read::load as fetch_sets;\n\
+            "use ldd_sets::pipeline::read::load as fetch_sets;\n\
              use ldd_sets::judge;\n\
              pub fn go(a: Args) -> Result<()> {\n\
                  let sets = fetch_sets(&a.dir)?;\n\
@@ -1026,13 +1042,13 @@ fn the_walk_follows_one_parameter_through_a_small_house() {
                  let n = count(3);\n\
                  let out = judge::Builder::new(&sets);\n\
                  out.run(&a, n);\n\
-                 println!(\"{}\", ldd_sets::read::again(&a.more));\n\
+                 println!(\"{}\", ldd_sets::pipeline::read::again(&a.more));\n\
                  Ok(())\n\
              }\n\
-             fn count(n: usize) -> usize { ldd_sets::read::never(n) }\n",
+             fn count(n: usize) -> usize { ldd_sets::pipeline::read::never(n) }\n",
         ),
         (
-            "src/read/mod.rs",
+            "src/pipeline/read/mod.rs",
             "pub fn load(dir: &Path) -> Result<Sets> { let p = dir.join(\"x\"); crate::format::parse(&p) }\n\
              pub fn again(x: &X) -> u8 { ldd_io::touch(x) }\n\
              pub fn never(n: usize) -> usize { n }\n",
@@ -1060,15 +1076,16 @@ fn the_walk_follows_one_parameter_through_a_small_house() {
     let go = ix.modules["bin::cli::x"].fns["go"];
     let t = trip(&ix, go, "judge");
     let rooms: Vec<&str> = t.rooms.iter().map(|(r, _)| r.as_str()).collect();
-    assert_eq!(rooms, ["cli", "read", "judge", "score", "read"]);
-    assert_eq!(t.distinct, ["cli", "read", "judge", "score"]);
+    assert_eq!(rooms, ["cli", "pipeline", "judge", "score", "pipeline"]);
+    assert_eq!(t.distinct, ["cli", "pipeline", "judge", "score"]);
     assert_eq!(t.uses, ["ldd_io"]);
     assert_eq!(t.beneath, ["format"]);
     let returns: Vec<&str> = t.returns.iter().map(|(r, _)| r.as_str()).collect();
-    assert_eq!(returns, ["read"]);
+    assert_eq!(returns, ["pipeline"]);
     assert_eq!(
         t.line(&ix),
-        "cli → read → judge → score → read (4 rooms: cli, hub and 2 stages; 1 returns: read) \
+        "cli → pipeline → judge → score → pipeline (4 rooms: cli, hub and 2 stages; 1 returns: \
+         pipeline) \
          + shared: -; libraries: ldd_io; beneath: format"
     );
     // `out.run(&a, n)`: one step into `Builder::run`, walked as `self` and as `a` (the
@@ -1084,6 +1101,6 @@ fn the_walk_follows_one_parameter_through_a_small_house() {
         .is_none_or(|f| !["never", "count", "helper"].contains(&ix.funcs[f].name.as_str()))));
     assert_eq!(
         t.door(&ix, t.returns[0].1),
-        "go (src/cli/x.rs) → again (src/read/mod.rs)"
+        "go (src/cli/x.rs) → again (src/pipeline/read/mod.rs)"
     );
 }

@@ -20,6 +20,8 @@
 //! - [`message`]: the one channel of what the libraries tell the user ([`message::say`]),
 //!   written by the sink the binary sets; the libraries print nothing themselves (the one
 //!   exception: [`cleanup`]'s line when a signal stops the process).
+//! - [`progress`]: the one style of every progress bar ldd-sets shows on stderr (a line
+//!   every 30 s instead when stderr is not a terminal).
 //! - [`stdin`]: standard input (`--hyp -`) read once into a temporary copy that `-` then
 //!   names for every reader.
 //! - [`download`]: downloads streamed to a temporary file, verified (HTML pages, size,
@@ -36,6 +38,7 @@ pub mod input;
 pub mod message;
 pub mod name;
 pub mod output;
+pub mod progress;
 pub mod shell;
 pub mod stdin;
 

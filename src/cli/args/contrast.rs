@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use ldd_sets::parse::TargetModel;
+use ldd_sets::pipeline::parse::TargetModel;
 
 use super::{given, Common, QuietArgs};
 

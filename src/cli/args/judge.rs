@@ -51,8 +51,8 @@ pub struct SheetsArgs {
     pub align_model: Option<PathBuf>,
     /// The target language's UDPipe model (or `auto`) for locus accuracy's lemma match in
     /// the key's automatic judgements, as `score --lemma-model` [default: none].
-    #[arg(long, value_name = "FILE|auto", value_parser = ldd_sets::parse::TargetModel::parse)]
-    pub lemma_model: Option<ldd_sets::parse::TargetModel>,
+    #[arg(long, value_name = "FILE|auto", value_parser = ldd_sets::pipeline::parse::TargetModel::parse)]
+    pub lemma_model: Option<ldd_sets::pipeline::parse::TargetModel>,
     #[command(flatten)]
     pub quiet: QuietArgs,
 }

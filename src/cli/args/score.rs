@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use ldd_eval::tokenize::TokenizerName;
 use ldd_eval::Smooth;
 
-use ldd_sets::parse::TargetModel;
+use ldd_sets::pipeline::parse::TargetModel;
 
 use super::{system_parser, Common, QuietArgs, SystemArg, ThreadArgs};
 

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use ldd_align::GoldOptions;
-use ldd_sets::align::{Direction, ModelType};
 use ldd_sets::config::Languages;
 use ldd_sets::error::Result;
+use ldd_sets::pipeline::align::{Direction, ModelType};
 use ldd_sets::pipeline::align_corpus::AlignRun;
 
 use super::super::args::align::AlignCmdArgs;

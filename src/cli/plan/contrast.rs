@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use ldd_sets::config::contrast::ContrastConfig;
 use ldd_sets::contrast::ContrastOptions;
 use ldd_sets::error::Result;
-use ldd_sets::parse::TargetModel;
-use ldd_sets::read::sets::Loaded;
+use ldd_sets::pipeline::parse::TargetModel;
+use ldd_sets::pipeline::read::sets::Loaded;
 
 use super::super::args::contrast::ContrastArgs;
 

@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use ldd_sets::config::ModelSpec;
-use ldd_sets::detect::check::CheckOptions;
-use ldd_sets::detect::rules::RuleSet;
 use ldd_sets::error::{Error, Result};
-use ldd_sets::parse::{registry_model, ParseSettings, MODELS_URL_ENV};
+use ldd_sets::pipeline::detect::check::CheckOptions;
+use ldd_sets::pipeline::detect::rules::RuleSet;
+use ldd_sets::pipeline::parse::{registry_model, ParseSettings, MODELS_URL_ENV};
 use ldd_sets::pipeline::select_rules;
 
 use super::super::args::detection::CheckDetectionArgs;

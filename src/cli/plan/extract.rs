@@ -3,16 +3,16 @@
 
 use std::path::PathBuf;
 
-use ldd_sets::align::{Direction, ModelType};
 use ldd_sets::config::{Languages, Pair};
-use ldd_sets::detect::reorder::{Measure, ReorderOptions};
 use ldd_sets::error::{Error, Result};
 use ldd_sets::layout::aligner_cache_dir;
-use ldd_sets::parse::{cache_dir, ParseSettings};
+use ldd_sets::pipeline::align::{Direction, ModelType};
+use ldd_sets::pipeline::detect::reorder::{Measure, ReorderOptions};
+use ldd_sets::pipeline::parse::{cache_dir, ParseSettings};
+use ldd_sets::pipeline::read::shard::Shard;
+use ldd_sets::pipeline::sample::ControlOptions;
 use ldd_sets::pipeline::{check_phenomena, check_shard_reorder, select_rules, Output, SetOptions};
 use ldd_sets::printer;
-use ldd_sets::read::shard::Shard;
-use ldd_sets::sample::ControlOptions;
 
 use super::super::args::extract::{ExtractArgs, RunArgs};
 use super::super::args::{AlignArgs, ControlArgs, PlanArgs, SetArgs};

@@ -24,10 +24,10 @@ mod permute;
 mod report;
 mod score;
 
-use ldd_sets::align::{AlignOptions, Direction, ModelType, Progress};
 use ldd_sets::config::{Languages, Pair, PairOrigin, PairSpec};
 use ldd_sets::error::Result;
-use ldd_sets::parse::{ParseSettings, MODELS_URL_ENV};
+use ldd_sets::pipeline::align::{AlignOptions, Direction, ModelType, Progress};
+use ldd_sets::pipeline::parse::{ParseSettings, MODELS_URL_ENV};
 use ldd_sets::printer;
 
 use super::args::{AlignArgs, ConfigArgs, ModelArgs, SystemArg, ThreadArgs};

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use ldd_sets::config::Pair;
 use ldd_sets::error::Result;
-use ldd_sets::parse::ParseSettings;
-use ldd_sets::read::shard::Shard;
+use ldd_sets::pipeline::parse::ParseSettings;
+use ldd_sets::pipeline::read::shard::Shard;
 
 use super::super::args::parse::ParseArgs;
 use super::{pair, parse_settings, with_model_source};

@@ -4,12 +4,12 @@
 use std::fmt::Write as _;
 
 use super::esc;
-use crate::align::Direction;
-use crate::detect::rules::Order;
 use crate::format::command::shell_line;
 use crate::format::manifest::{Manifest, ShardRecord};
 use crate::format::options::ModelType;
 use crate::format::sets::ControlStatus;
+use crate::pipeline::align::Direction;
+use crate::pipeline::detect::rules::Order;
 use crate::report::scores::metric_label;
 use crate::report::views::Views;
 use crate::report::Report;

@@ -19,10 +19,10 @@ use crate::format::manifest::{
 use crate::format::options::{ModelType, ReorderInfo};
 use crate::format::reorder::TSV_HEADER;
 use crate::format::sets::{SetControls, SetEntry};
-use crate::read::select::read_ids;
-use crate::read::sets::{file, resolve};
-use crate::write::controls::draw_controls;
-use crate::write::shard::read_lengths;
+use crate::pipeline::read::select::read_ids;
+use crate::pipeline::read::sets::{file, resolve};
+use crate::pipeline::write::controls::draw_controls;
+use crate::pipeline::write::shard::read_lengths;
 
 /// The shards' pair counts per distance, summed (empty when a shard recorded none).
 fn merged_distances(parts: &[Part]) -> Vec<Distances> {
@@ -39,7 +39,7 @@ fn merged_distances(parts: &[Part]) -> Vec<Distances> {
 }
 
 /// A file of a shard's output, opened for copying: a regular file named by its manifest,
-/// inside its directory, as the shard wrote it ([`crate::read::sets::file`]).
+/// inside its directory, as the shard wrote it ([`crate::pipeline::read::sets::file`]).
 fn open_part_file(part: &Part, rel: &str) -> Result<(PathBuf, File)> {
     let path = file(&part.manifest, &part.dir, rel)?;
     if ldd_io::fs::kind(&path) != Some(ldd_io::fs::Kind::File) {
@@ -324,7 +324,7 @@ pub fn write(parts: &[Part], out: &Path, cache: Option<&Path>) -> Result<Manifes
         shard: Some(merged_record(parts)),
         checksums: Default::default(),
     };
-    crate::write::summary::finish(&root, &mut manifest)?;
+    crate::pipeline::write::summary::finish(&root, &mut manifest)?;
     staging.commit(&is_output)?;
     Ok(manifest)
 }

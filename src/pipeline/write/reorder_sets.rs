@@ -12,17 +12,17 @@ use ldd_conllu::parse_block;
 use super::locus::add_reference;
 use super::reorder_files::write_corpus_files;
 use super::set::{Entry, SetWriter};
-use crate::align::cache::{AlignerSummary, Obtained};
-use crate::align::Aligned;
-use crate::bucket::Bucket;
-use crate::detect::locus::{self, AlignedLine};
-use crate::detect::reorder::{self, AlignedPairs, ReorderOptions};
 use crate::error::Result;
 use crate::format::marked::mark_links;
 use crate::format::options::{ReorderFiles, ReorderInfo};
 use crate::format::sets::{SetEntry, SetFiles, SetKind};
 use crate::layout;
-use crate::read::lockstep::{CorpusFiles, Line};
+use crate::pipeline::align::cache::{AlignerSummary, Obtained};
+use crate::pipeline::align::Aligned;
+use crate::pipeline::bucket::Bucket;
+use crate::pipeline::detect::locus::{self, AlignedLine};
+use crate::pipeline::detect::reorder::{self, AlignedPairs, ReorderOptions};
+use crate::pipeline::read::lockstep::{CorpusFiles, Line};
 
 /// A corpus once aligned.
 pub struct AlignedCorpus<'a> {

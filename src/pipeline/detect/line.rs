@@ -18,11 +18,11 @@ use rayon::prelude::*;
 use super::matcher::Matcher;
 use super::reorder::{check_shard_reorder, ReorderOptions};
 use super::rules::{Match, RuleSet};
-use crate::align::pair_tokens;
 use crate::error::{Error, Result};
 use crate::format::manifest::{CorpusStats, Distances, Inputs};
-use crate::read::belongs::{check_belongs, where_they_differ, Belongs};
-use crate::read::lockstep::{CorpusFiles, Line};
+use crate::pipeline::align::pair_tokens;
+use crate::pipeline::read::belongs::{check_belongs, where_they_differ, Belongs};
+use crate::pipeline::read::lockstep::{CorpusFiles, Line};
 
 /// Lines per parallel chunk.
 pub const CHUNK_LINES: usize = 2048;

@@ -13,7 +13,7 @@
 //! sets are concatenated in corpus order (their ids are corpus line numbers already), the
 //! shards' sentence lengths are joined, the length-matched controls are drawn over the
 //! whole corpus exactly as an unsharded run draws them
-//! ([`crate::write::controls::draw_controls`]), and, when the shards parsed their lines
+//! ([`crate::pipeline::write::controls::draw_controls`]), and, when the shards parsed their lines
 //! themselves, the whole corpus's parse is assembled in the parse cache from theirs
 //! (`ldd_parse::ParseCache::assemble`). The result is byte-identical to an unsharded run
 //! with the same inputs and seed, except for the manifest's `shard` record, which says what

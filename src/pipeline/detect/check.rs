@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::format::detection::{
     Analysis, DetectionReport, Estimate, Instance, PhenomenonResult, WordInfo,
 };
-use crate::read::belongs::{check_belongs, tree_text, where_they_differ};
+use crate::pipeline::read::belongs::{check_belongs, tree_text, where_they_differ};
 
 /// Bootstrap resamples of the F1 interval.
 pub const BOOTSTRAP: usize = 1000;

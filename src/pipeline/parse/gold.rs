@@ -12,7 +12,7 @@ use ldd_io::output::AtomicFile;
 use super::{cache_dir, parse_cached, ParseSettings, Parsed};
 use crate::error::{Error, Result};
 use crate::layout;
-use crate::read::belongs::tree_text;
+use crate::pipeline::read::belongs::tree_text;
 
 /// Parses the text of every sentence of the gold CoNLL-U `gold` with `model` (through the
 /// parse cache of `settings`): the parse has one tree per gold sentence, in order. Returns

@@ -18,6 +18,11 @@
 //! [`Event`]s to [`AlignOptions::progress`], which the binary's printer shows.
 //! The aligner is obtained once — loaded, found in the aligner cache, or trained and
 //! cached — by [`cache`].
+//!
+//! What enters: a corpus's lines in lockstep with their trees, extra training data, or a
+//! Pharaoh file; for `locus`, a saved aligner and systems' outputs.
+//! What leaves: the aligner ([`cache`]: loaded, cached or trained) and every line's
+//! alignment links.
 
 pub mod cache;
 
@@ -37,7 +42,7 @@ use ldd_io::Input;
 
 use crate::error::{Error, Result};
 use crate::format::options;
-use crate::read::lockstep::{Line, Lockstep};
+use crate::pipeline::read::lockstep::{Line, Lockstep};
 
 /// Which alignment model aligns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

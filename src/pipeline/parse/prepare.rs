@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::{describe, parse_cached_lines, ParseSettings, Parsed};
 use crate::error::Result;
 use crate::format::manifest::ShardParse;
-use crate::read::shard::{count_lines, shard_range, Shard, ShardRun};
+use crate::pipeline::read::shard::{count_lines, shard_range, Shard, ShardRun};
 
 /// Where a corpus's trees come from.
 pub enum Trees {

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::detect::rules::Match;
+use crate::pipeline::detect::rules::Match;
 
 /// A distance bucket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::format::manifest::{Manifest, ShardPart, ShardRecord, Tool, MANIFEST};
-use crate::read::shard::Shard;
+use crate::pipeline::read::shard::Shard;
 
 /// One shard's output, read and checked.
 pub struct Part {

@@ -1,7 +1,7 @@
 //! Reordering LDD: sentence pairs whose word alignment reorders words far apart
 //! (Choshen & Abend 2019, §4.1; Birch 2011).
 //!
-//! The alignment comes from [`crate::align`]. Every line gets the four measures of
+//! The alignment comes from [`crate::pipeline::align`]. Every line gets the four measures of
 //! [`ldd_align::Reordering`] — `position`, `crossing`, `kendall`, `fuzzy` — and the
 //! [`Measure`] chosen by `--reorder-measure` builds the `geK` sets: a pair is in
 //! `reorder/geK` when its measure is at least K (K in words for `position` and
@@ -15,12 +15,12 @@ use std::sync::Arc;
 
 use ldd_align::{paper_position, Alignment, Corpus, Link, Reordering};
 
-use crate::align::cache::{Obtained, OwnCorpus};
-use crate::align::{self, AlignOptions, Aligned, CorpusSides};
 use crate::error::{Error, Result};
 use crate::format::options::{self, MeasureSizes};
-use crate::read::lockstep::CorpusFiles;
-use crate::read::shard::Shard;
+use crate::pipeline::align::cache::{Obtained, OwnCorpus};
+use crate::pipeline::align::{self, AlignOptions, Aligned, CorpusSides};
+use crate::pipeline::read::lockstep::CorpusFiles;
+use crate::pipeline::read::shard::Shard;
 
 /// The phenomenon name (output directory) of reordering sets.
 pub const NAME: &str = crate::layout::REORDER_DIR;
@@ -130,7 +130,7 @@ impl FromStr for Measure {
     type Err = String;
 
     fn from_str(name: &str) -> std::result::Result<Self, String> {
-        crate::align::by_name(&Measure::ALL, Measure::name, name)
+        crate::pipeline::align::by_name(&Measure::ALL, Measure::name, name)
     }
 }
 

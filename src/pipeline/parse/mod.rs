@@ -304,7 +304,7 @@ pub fn parse_cached_lines(
     let cache = ParseCache::new(&dir).map_err(unwritable)?;
     let opts = ParseOptions {
         threads: settings.threads,
-        progress: crate::progress::bar("parsing", "sentences", None, settings.quiet),
+        progress: ldd_io::progress::bar("parsing", "sentences", None, settings.quiet),
         ..ParseOptions::default()
     };
     let got = cache

@@ -4,7 +4,7 @@
 //! line's tree) and the token sequences of sentence pairs (reordering LDD). What leaves:
 //! [`rules::Match`]es — a dependent, its head and the distance between them — for every
 //! phenomenon of the [`rules::RuleSet`], and per pair the largest reordering found by word
-//! alignment (the alignments are [`crate::align`]'s; the measures [`reorder`]'s). Which
+//! alignment (the alignments are [`crate::pipeline::align`]'s; the measures [`reorder`]'s). Which
 //! rules run is resolved once, for every command ([`select`]); rules are data ([`rules`]),
 //! matched by [`matcher`]. [`check`] measures detection on a parser's trees against gold
 //! trees (`check-detection`).
@@ -18,7 +18,7 @@
 //! (`rules`: the rule language, data; `matcher`: patterns tried in order, the parser's head
 //! or the one a pattern's repair finds); a gold treebank and the parse of its text → per
 //! phenomenon the instances of both trees, precision, recall and F1 with intervals, misses
-//! and false hits (`check`, `check-detection`); alignments (`crate::align`;
+//! and false hits (`check`, `check-detection`); alignments (`crate::pipeline::align`;
 //! `reorder::align_pairs` aligns a run's corpus, or reads its `--alignments`) → per-line
 //! reordering measures and the measure that builds the sets (`reorder`)
 

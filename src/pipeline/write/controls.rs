@@ -11,9 +11,9 @@ use crate::config::Languages;
 use crate::error::{Error, Result};
 use crate::format::manifest::ShardRecord;
 use crate::format::sets::{ControlFiles, SetControls, SetEntry};
-use crate::read::lockstep::CorpusFiles;
-use crate::read::select::{read_ids, read_needed};
-use crate::sample::{self, ControlOptions};
+use crate::pipeline::read::lockstep::CorpusFiles;
+use crate::pipeline::read::select::{read_ids, read_needed};
+use crate::pipeline::sample::{self, ControlOptions};
 
 /// The corpus lines of a group of controls: `ids` (ascending, no repeats) with their
 /// source and target lines.

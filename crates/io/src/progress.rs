@@ -190,7 +190,7 @@ impl indicatif::TermLike for Log {
         if now.duration_since(last) >= self.every && !line.trim().is_empty() {
             st.1 = Some(now);
             match &self.to {
-                None => ldd_io::message::say(line.trim_end()),
+                None => crate::message::say(line.trim_end()),
                 Some(buf) => {
                     let mut b = buf.lock().unwrap_or_else(|e| e.into_inner());
                     b.push_str(line.trim_end());

@@ -8,8 +8,8 @@ use ldd_io::Input;
 
 use crate::error::{Error, Result};
 use crate::format::manifest::{ShardParse, ShardPart, ShardRecord};
-use crate::read::shard::ShardRun;
-use crate::sample::ControlOptions;
+use crate::pipeline::read::shard::ShardRun;
+use crate::pipeline::sample::ControlOptions;
 
 /// The lengths file of a shard's output.
 pub use crate::layout::SHARD_LENGTHS as LENGTHS;

@@ -8,8 +8,8 @@ use std::path::Path;
 use ldd_align::Link;
 use ldd_io::AtomicFile;
 
-use crate::align::{AlignOptions, ModelType};
 use crate::error::{Error, Result};
+use crate::pipeline::align::{AlignOptions, ModelType};
 
 /// The posteriors of one pair's links as a line: 4 decimals, space-separated.
 pub fn posterior_line(posteriors: &[f64]) -> String {

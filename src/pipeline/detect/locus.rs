@@ -7,8 +7,8 @@
 
 use ldd_align::{Alignment, Corpus, Link};
 
-use crate::detect::rules::Match;
 use crate::format::locus::{Locus, RefToken, Word};
+use crate::pipeline::detect::rules::Match;
 
 /// The alignment of one line with its confidences and tokens.
 pub struct AlignedLine<'a> {

@@ -9,9 +9,9 @@ use std::path::Path;
 use ldd_align::{Alignment, Corpus};
 use ldd_io::{AtomicFile, Input};
 
-use crate::detect::locus::AlignedLine;
 use crate::error::{Error, Result};
 use crate::format::locus::{for_each_row, HEADER};
+use crate::pipeline::detect::locus::AlignedLine;
 
 /// Rewrites `root/rel`, a locus file this run wrote, with the reference tokens aligned to
 /// every locus: pair `k` of `pairs` (with `alignments[k]`, `posteriors[k]`) is corpus line

@@ -5,7 +5,7 @@
 //! from, the aligned corpus, and the run's description. What leaves: the set files
 //! ([`set`]) with their marked lines ([`crate::format::marked`]) and loci ([`locus`]),
 //! control files ([`controls`]: each group of sets' controls drawn by
-//! [`crate::sample`], then their corpus lines read once and written), the reordering sets
+//! [`crate::pipeline::sample`], then their corpus lines read once and written), the reordering sets
 //! once the corpus is aligned ([`reorder_sets`]: a second pass over the corpus) with the
 //! corpus-wide reordering files ([`reorder_files`]), `summary.csv` and `manifest.json`
 //! ([`summary`]: the set-size table of [`crate::view`], the manifest of

@@ -15,7 +15,7 @@ use crate::format::locus::Locus;
 use crate::format::manifest::{Manifest, MANIFEST};
 use crate::format::reorder::Measure;
 use crate::format::sets::{ControlStatus, SetControls, SetEntry};
-use crate::read::select::read_ids_hashed;
+use crate::pipeline::read::select::read_ids_hashed;
 
 /// The path of `rel`, a file the `manifest` names, in its directory `dir`, checked: it
 /// stays inside `dir` and is reached through no symbolic link ([`resolve`]), and its

@@ -109,7 +109,7 @@ pub fn read_needed(path: &Path, ids: &[u32]) -> Result<Vec<String>> {
 }
 
 /// [`read_needed`] and the SHA-256 of the file's bytes as stored, from one read to the
-/// end (for [`crate::read::sets::read_recorded`]).
+/// end (for [`crate::pipeline::read::sets::read_recorded`]).
 pub fn read_needed_hashed(path: &Path, ids: &[u32]) -> Result<(Result<Vec<String>>, String)> {
     let mut r = Input::open(path)?;
     let (lines, n) = select(&mut r, ids)?;

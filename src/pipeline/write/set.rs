@@ -14,14 +14,14 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bucket::Bucket;
-use crate::detect::line::Detected;
-use crate::detect::rules::RuleSet;
 use crate::error::Result;
 use crate::format::locus::{self, Locus};
 use crate::format::marked::mark_pairs;
 use crate::format::sets::{SetEntry, SetFiles, SetKind};
-use crate::read::lockstep::Line;
+use crate::pipeline::bucket::Bucket;
+use crate::pipeline::detect::line::Detected;
+use crate::pipeline::detect::rules::RuleSet;
+use crate::pipeline::read::lockstep::Line;
 
 /// Bytes buffered per file before they are appended to it.
 const FLUSH_BYTES: usize = 1 << 16;
@@ -203,7 +203,7 @@ impl SetWriters {
                 }
                 let pairs: Vec<(u32, u32)> = q.iter().map(|m| (m.dependent, m.head)).collect();
                 let marked = mark_pairs(&detected.tokens, detected.words as usize, &pairs);
-                let loci = crate::detect::locus::lexical(id, &q, &detected.forms, None);
+                let loci = crate::pipeline::detect::locus::lexical(id, &q, &detected.forms, None);
                 w.write(&Entry {
                     id,
                     source: &line.source,
