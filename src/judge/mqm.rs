@@ -204,7 +204,7 @@ fn counts(options: &MqmOptions, span: &ErrorSpan) -> bool {
 /// of its manifest names the sets in the report. Everything is read first (the sets, the
 /// corpus, the campaign, the matched lines' trees and references), then judged, one
 /// system at a time, then compared with the raters.
-pub fn judge_mqm(sets: &Path, asked: &MqmOptions) -> Result<MqmResult> {
+pub fn judge_mqm(sets: &Path, options: &MqmOptions) -> Result<MqmResult> {
     // Read first: the sets, the campaign, the corpus's source lines (segments are matched
     // to them), then the trees and references of the matched lines.
     let l = &load(sets)?;
@@ -219,11 +219,12 @@ pub fn judge_mqm(sets: &Path, asked: &MqmOptions) -> Result<MqmResult> {
         systems,
         excluded,
         identical,
-    } = read_all(l, asked)?;
-    let counts = |e: &ErrorSpan| counts(asked, e);
+    } = read_all(l, options)?;
+    let counts = |e: &ErrorSpan| counts(options, e);
     // Then the locus judgement: the aligner, the references aligned, the sets' loci on
     // these lines; each system judged and compared with its raters.
-    let j = Judging::new(l, asked.align_model.as_deref(), asked.lemma_model.as_ref())?;
+    let (align_model, lemma_model) = (options.align_model.as_deref(), &options.lemma_model);
+    let j = Judging::new(l, align_model, lemma_model.as_ref())?;
     let judgement = j.settings()?;
     let trained = j.load()?;
     let texts: BTreeMap<u32, String> = ids.iter().copied().zip(references).collect();
@@ -240,7 +241,7 @@ pub fn judge_mqm(sets: &Path, asked: &MqmOptions) -> Result<MqmResult> {
         references: &texts,
         loci: &loci,
         counts: &counts,
-        confidence: asked.confidence,
+        confidence: options.confidence,
     };
     let mut g = Gathered::default();
     for system in &systems {
@@ -252,19 +253,19 @@ pub fn judge_mqm(sets: &Path, asked: &MqmOptions) -> Result<MqmResult> {
     }
     let (words, words_baseline, loci_all, loci_baseline, kinds) =
         g.agreements(agreement::Permutations {
-            shuffles: asked.permutations,
-            seed: asked.seed,
+            shuffles: options.permutations,
+            seed: options.seed,
         });
     let report = MqmReport {
         tool: format!("ldd-sets {}", env!("CARGO_PKG_VERSION")),
         manifest_sha256: l.manifest_sha256.clone(),
-        files: asked.files.clone(),
-        docs: asked.docs.clone(),
-        severities: asked.severities.clone(),
-        categories: asked.categories.clone(),
+        files: options.files.clone(),
+        docs: options.docs.clone(),
+        severities: options.severities.clone(),
+        categories: options.categories.clone(),
         excluded,
         judgement,
-        segments: segments_read(&c, asked, matched.len(), unmatched, ids.len()),
+        segments: segments_read(&c, options, matched.len(), unmatched, ids.len()),
         words,
         loci: loci_all,
         words_baseline,
@@ -684,8 +685,13 @@ struct Output<'a> {
 
 impl Judge<'_> {
     /// Judges `system`'s outputs of the lines it was rated on (`rated`), compares them with
-    /// its raters, and adds its items and rows to `g`.
-    fn system(&self, system: &str, rated: &BTreeMap<u32, &Rated>, g: &mut Gathered) -> Result<()> {
+    /// its raters, and adds its items and rows to `gathered`.
+    fn system(
+        &self,
+        system: &str,
+        rated: &BTreeMap<u32, &Rated>,
+        gathered: &mut Gathered,
+    ) -> Result<()> {
         let texts: BTreeMap<u32, String> = rated
             .iter()
             .map(|(id, r)| (*id, r.output.text.clone()))
@@ -723,25 +729,39 @@ impl Judge<'_> {
                 }
             })
             .collect();
+        self.add_row(system, rated, &outputs, gathered);
+        Ok(())
+    }
+
+    /// Adds `system`'s items and its row (BLEU, MQM score, and the accuracies, automatic
+    /// and human, on words, loci and each kind of locus) to `gathered`, from its judged `outputs`
+    /// of the lines it was rated on (`rated`).
+    fn add_row(
+        &self,
+        system: &str,
+        rated: &BTreeMap<u32, &Rated>,
+        outputs: &[Output],
+        gathered: &mut Gathered,
+    ) {
         let mut row = SystemRow {
             system: system.to_string(),
             segments: rated.len() as u64,
             mqm: (!rated.is_empty())
                 .then(|| rated.values().map(|r| mqm_score(r)).sum::<f64>() / rated.len() as f64),
-            bleu: self.bleu(&outputs),
+            bleu: self.bleu(outputs),
             ..SystemRow::default()
         };
-        let first = g.words.len();
-        self.word_items(system, &outputs, g);
-        let (acc, human) = agreement::accuracies(&g.words[first..]);
-        row.words = g.words[first..]
+        let first = gathered.words.len();
+        self.word_items(system, outputs, gathered);
+        let (acc, human) = agreement::accuracies(&gathered.words[first..]);
+        row.words = gathered.words[first..]
             .iter()
             .filter(|x| x.judgement.judged().is_some())
             .count() as u64;
         (row.word_accuracy, row.human_word_accuracy) = (acc, human);
-        let first = g.loci.len();
-        self.locus_items(system, &outputs, g);
-        let mine: Vec<(usize, agreement::Item)> = g.loci[first..].to_vec();
+        let first = gathered.loci.len();
+        self.locus_items(system, outputs, gathered);
+        let mine: Vec<(usize, agreement::Item)> = gathered.loci[first..].to_vec();
         let all: Vec<agreement::Item> = mine.iter().map(|x| x.1).collect();
         row.loci = all
             .iter()
@@ -759,9 +779,8 @@ impl Judge<'_> {
                 human_accuracy: kinds[k].1,
             });
         }
-        g.kind_accuracies.push(kinds);
-        g.systems.push(row);
-        Ok(())
+        gathered.kind_accuracies.push(kinds);
+        gathered.systems.push(row);
     }
 
     /// Corpus BLEU (sacreBLEU's defaults) of the outputs against the references.

@@ -5,7 +5,7 @@
 //! Each command's trip in stage rooms (issue 46: printed, not gated).
 //!
 //! A small static walk that follows one parameter, as a designer's "be the parameter" walk
-//! does: start in a command's handler with its parameter `a` and follow every call that
+//! does: start in a command's handler with its parameter `args` and follow every call that
 //! passes on a name carrying it, depth-first in the order the code is written. Each
 //! function entered is a step into its ROOM: the top-level module of `src/` it lives in
 //! (`cli`, `report`, `pipeline` with its stages, ...; a file directly in `src/`, such as

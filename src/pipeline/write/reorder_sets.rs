@@ -106,17 +106,22 @@ pub fn write_reorder(
     Ok(info)
 }
 
-/// Writes the corpus-wide files of the measured lines of `given` (the aligned corpus) and
-/// then the reorder sets of the chosen measure by a second pass over the inputs.
+/// Writes the corpus-wide files of the measured lines of `aligned_corpus` and then the
+/// reorder sets of the chosen measure by a second pass over the inputs.
 fn reorder_sets(
     root: &Path,
     options: &ReorderOptions,
-    given: &AlignedCorpus<'_>,
+    aligned_corpus: &AlignedCorpus<'_>,
 ) -> Result<(Vec<SetEntry>, ReorderInfo)> {
-    let (corpus, langs, pairs, lengths) = (given.corpus, given.langs, given.pairs, given.lengths);
-    let (alignments, posteriors) = (&given.aligned.alignments, &given.aligned.posteriors);
-    let (trained_pairs, too_long) = (given.aligned.trained_pairs, given.aligned.too_long);
-    let measures = given.measures;
+    let &AlignedCorpus {
+        corpus,
+        langs,
+        pairs,
+        aligned,
+        measures,
+        lengths,
+    } = aligned_corpus;
+    let (alignments, posteriors) = (&aligned.alignments, &aligned.posteriors);
     let files = ReorderFiles {
         posteriors: posteriors.is_some().then(layout::reorder_posteriors),
         ..ReorderFiles::standard()
@@ -168,7 +173,18 @@ fn reorder_sets(
     for (b, w) in thresholds.iter().zip(writers) {
         sets.push(w.finish(SetKind::Reorder, reorder::NAME, Bucket::AtLeast(*b))?);
     }
-    let info = ReorderInfo {
+    Ok((sets, reorder_info(options, aligned, measures, files)))
+}
+
+/// The record of the reordering sets built with `options` from the lines `aligned` and
+/// their `measures`, written to `files`.
+fn reorder_info(
+    options: &ReorderOptions,
+    aligned: &Aligned,
+    measures: &[Reordering],
+    files: ReorderFiles,
+) -> ReorderInfo {
+    ReorderInfo {
         options: options.into(),
         source_tokens: "UD words of the source tree".into(),
         target_tokens: if options.align.pretokenized {
@@ -176,13 +192,12 @@ fn reorder_sets(
         } else {
             "ldd-align tokenizer".into()
         },
-        trained_pairs,
-        too_long,
+        trained_pairs: aligned.trained_pairs,
+        too_long: aligned.too_long,
         lines_with_links: measures.iter().filter(|m| m.word_links > 0).count() as u64,
         sizes: options.sizes(measures),
         files,
-    };
-    Ok((sets, info))
+    }
 }
 
 /// A writer of each reorder set `reorder/geK` (K in `thresholds`), with its marked target
