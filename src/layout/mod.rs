@@ -1,6 +1,10 @@
 //! Where every file of ldd-sets lives: the one module that names output files, used by the
 //! writers that create them and the readers that find them again.
 //!
+//! What enters: a phenomenon, a bucket, a language, a system's name.
+//! What leaves: the name of its file (a path relative to the output directory, or one
+//! beside a given file or directory).
+//!
 //! An output directory `OUT` (paths relative to it):
 //!
 //! ```text

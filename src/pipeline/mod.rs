@@ -1,10 +1,10 @@
 //! The pipeline: the stages that make the sets, a folder each ([`read`] → [`parse`] →
 //! [`align`] → [`detect`] → [`bucket`] → [`sample`] → [`write`](mod@write); [`merge`]
-//! joins a sharded run's outputs), glued by its own files for one corpus
-//! ([`extract_corpus`]: trees given or parsed, then [`extract`](fn@extract)), every corpus
-//! of a pair ([`run_corpora`]) and `align` ([`align_corpus`]). The glue only hands each
-//! stage what it needs, in order; no stage imports it. Re-exported for the commands:
-//! [`select_rules`], [`check_phenomena`], [`check_shard_reorder`], [`prepare_corpus`].
+//! joins a sharded run's outputs), and the glue, its own files, which hands each stage what
+//! it needs, in order (no stage imports it). What enters: a corpus or a pair's corpora, and
+//! the sets' options. What leaves: sets directories ([`extract_corpus`], [`run_corpora`]) or
+//! alignments ([`align_corpus`]). For the commands: [`select_rules`], [`check_phenomena`],
+//! [`check_shard_reorder`], [`prepare_corpus`].
 
 pub mod align;
 pub mod align_corpus;

@@ -10,6 +10,9 @@
 //! messages reach [`say`] through `ldd_io::message::say` (the binary sets the sink
 //! with `ldd_io::message::set_sink`); no other module prints (`tests/architecture.rs`).
 //!
+//! What enters: what a command did (its report). What leaves: its text on stdout and the
+//! notes on stderr.
+//!
 //! In short (what enters → what leaves): the one sink of stdout and stderr (`out`, `say`;
 //! the libraries' messages reach `say` through `ldd_io::message`, and no other module
 //! prints: `tests/architecture.rs`), and everything the commands print, as text:
