@@ -223,8 +223,8 @@ pub fn judge_mqm(sets: &Path, options: &MqmOptions) -> Result<MqmResult> {
     let counts = |e: &ErrorSpan| counts(options, e);
     // Then the locus judgement: the aligner, the references aligned, the sets' loci on
     // these lines; each system judged and compared with its raters.
-    let (align_model, lemma_model) = (options.align_model.as_deref(), &options.lemma_model);
-    let j = Judging::new(l, align_model, lemma_model.as_ref())?;
+    let align_model = options.align_model.as_deref();
+    let j = Judging::new(l, align_model, options.lemma_model.as_ref())?;
     let judgement = j.settings()?;
     let trained = j.load()?;
     let texts: BTreeMap<u32, String> = ids.iter().copied().zip(references).collect();
@@ -734,8 +734,8 @@ impl Judge<'_> {
     }
 
     /// Adds `system`'s items and its row (BLEU, MQM score, and the accuracies, automatic
-    /// and human, on words, loci and each kind of locus) to `gathered`, from its judged `outputs`
-    /// of the lines it was rated on (`rated`).
+    /// and human, on words, loci and each kind of locus) to `gathered`, from its judged
+    /// `outputs` of the lines it was rated on (`rated`).
     fn add_row(
         &self,
         system: &str,

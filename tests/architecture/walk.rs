@@ -53,7 +53,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 
-use super::{root, rust_files, ORDER};
+use super::{root, rust_files, unit, ORDER};
 
 /// The most steps a walk takes (today's longest: under 500).
 pub(crate) const EVENTS: usize = 2000;
@@ -562,17 +562,9 @@ pub(crate) fn flatten_use(
 }
 
 /// The unit of `ORDER` a module belongs to: its room, but a stage of the pipeline is a
-/// unit of its own (`lib::pipeline::read::shard` → `pipeline/read`).
+/// unit of its own (`lib::pipeline::read::shard` → `pipeline/read`), as [`unit`] says.
 pub(crate) fn unit_of(module: &str) -> String {
-    let room = room_of(module);
-    match module.split("::").nth(2) {
-        Some(stage)
-            if room == "pipeline" && ORDER.contains(&format!("pipeline/{stage}").as_str()) =>
-        {
-            format!("pipeline/{stage}")
-        }
-        _ => room,
-    }
+    unit(&room_of(module), module.split("::").nth(2))
 }
 
 /// The room of a module: the top-level module of `src/` (`lib::report::html` → `report`,
