@@ -24,7 +24,9 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
 use ldd_sets::error::{Error, Result};
+use ldd_sets::locus::Parsing;
 use ldd_sets::pipeline::align::{Direction, ModelType, DEFAULT_MAX_TOKENS};
+use ldd_sets::pipeline::parse::TargetChoice;
 use ldd_sets::pipeline::detect::reorder::Measure;
 use ldd_sets::pipeline::read::shard::Shard;
 
@@ -48,6 +50,36 @@ pub fn given<'a>(paths: impl IntoIterator<Item = Option<&'a PathBuf>>) -> Vec<&'
 
 /// The most worker threads accepted.
 pub const MAX_THREADS: usize = 256;
+
+/// How locus accuracy parses the reference and the outputs: `score`, `mqm` and `sheets`
+/// take the same options.
+#[derive(Args, Debug, Clone)]
+pub struct TargetParseArgs {
+    /// For locus accuracy: the target language's UDPipe 1 model, which parses the reference
+    /// and every output (the lines of the sets only; cached), so that another form of a
+    /// word counts by its lemma and each locus's relation is checked in the output (a
+    /// particle attached to its verb and in its place, a reflexive in its person;
+    /// docs/evaluation.md). FILE, `auto` (the registry's model in the models directory:
+    /// $LDD_SETS_MODELS, else ~/.cache/ldd-sets/models; never downloaded) or `none`
+    /// [default: the registry's model when it is there, else none, said once].
+    #[arg(long, value_name = "FILE|auto|none", value_parser = TargetChoice::parse, alias = "lemma-model")]
+    pub tgt_model: Option<TargetChoice>,
+    /// Where the parses of the judged lines are kept [default: $LDD_SETS_CACHE, else
+    /// ~/.cache/ldd-sets/parses].
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+}
+
+impl TargetParseArgs {
+    /// The library's options (`quiet`: no note about a missing model).
+    pub fn parsing(&self, quiet: bool) -> Parsing {
+        Parsing {
+            model: self.tgt_model.clone().unwrap_or_default(),
+            cache: self.cache.clone(),
+            quiet,
+        }
+    }
+}
 
 /// `--threads`.
 #[derive(Args, Debug, Clone)]

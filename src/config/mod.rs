@@ -390,6 +390,11 @@ pub const BUILTIN_RULES: &str = include_str!("../../config/phenomena.toml");
 /// of [`BUILTIN_RULES`].
 pub const BUILTIN_PAPER_RULES: &str = include_str!("../../config/phenomena-paper.toml");
 
+/// How each phenomenon's dependency is rendered in each target language
+/// (`config/relations.toml`): what locus accuracy checks in the parses of the reference and
+/// the outputs.
+pub const BUILTIN_RELATIONS: &str = include_str!("../../config/relations.toml");
+
 /// Detection measured against gold trees (`config/detection.toml`, written by
 /// `check-detection --record`, schema in `format::detection`), shown by `languages`.
 pub const BUILTIN_DETECTION: &str = include_str!("../../config/detection.toml");

@@ -55,24 +55,32 @@ hyp_dep\thyp_dep_words\thyp_head\thyp_head_words\tsource\treference\toutput";
 /// first 21).
 const COLUMNS: usize = 25;
 
-/// Locus accuracy's judgement of one locus.
+/// Locus accuracy's judgement of one locus (or word).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Judgement {
-    /// Every judged word of the locus is rendered.
+    /// Rendered as the reference renders it, in the relation (and order) it has.
     Correct,
-    /// A judged word is not rendered.
+    /// Positive evidence of an error in the dependency: a word omitted, the relation
+    /// broken, a reordering locus in the source's order.
     Incorrect,
-    /// The output has no token aligned to a word the reference has one for: not judged.
+    /// Rendered by other words, which the tool cannot vouch for: not judged (`locus:4`).
+    Differs,
+    /// Judged on one of its two words only (the other has no reference rendering): not
+    /// judged (`locus:4`).
+    Partial,
+    /// The output has the word where the aligner cannot place it: not judged.
     Unaligned,
-    /// The reference has no token aligned to either word: not judged.
+    /// The reference has no rendering of the locus: not judged.
     NoReference,
 }
 
 impl Judgement {
     /// Every judgement, in the order reports list them.
-    pub const ALL: [Judgement; 4] = [
+    pub const ALL: [Judgement; 6] = [
         Judgement::Correct,
         Judgement::Incorrect,
+        Judgement::Differs,
+        Judgement::Partial,
         Judgement::Unaligned,
         Judgement::NoReference,
     ];
@@ -82,7 +90,10 @@ impl Judgement {
         match self {
             Judgement::Correct => Some(true),
             Judgement::Incorrect => Some(false),
-            Judgement::Unaligned | Judgement::NoReference => None,
+            Judgement::Differs
+            | Judgement::Partial
+            | Judgement::Unaligned
+            | Judgement::NoReference => None,
         }
     }
 
@@ -91,6 +102,8 @@ impl Judgement {
         match self {
             Judgement::Correct => "correct",
             Judgement::Incorrect => "incorrect",
+            Judgement::Differs => "differs",
+            Judgement::Partial => "partial",
             Judgement::Unaligned => "unaligned",
             Judgement::NoReference => "no_reference",
         }

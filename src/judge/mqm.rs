@@ -41,8 +41,7 @@ use crate::format::mqm::{
 use crate::format::sets::SetKind;
 use crate::judge::agreement;
 use crate::locus::rule::Side;
-use crate::locus::{judge_line, Judging, LineJudgements, Rendering, SourceWords};
-use crate::pipeline::parse::TargetModel;
+use crate::locus::{judge_line, Judging, Kind, LineJudgements, Rendering, SourceWords};
 use crate::pipeline::read::sets::{input_lines, input_path, input_trees, load, Loaded, RunInput};
 
 use super::campaign::{self, Campaign, ErrorSpan, Identical, LeftOut, Rated};
@@ -83,8 +82,8 @@ pub struct MqmOptions {
     pub confidence: f64,
     /// The locus judgement's aligner model [default: the one the manifest records].
     pub align_model: Option<PathBuf>,
-    /// A UDPipe model of the target language for the lemma rule (none: surface forms).
-    pub lemma_model: Option<TargetModel>,
+    /// How the reference and the outputs are parsed (`--tgt-model`).
+    pub parsing: crate::locus::Parsing,
 }
 
 /// Byte ranges of the tokens of `text` as the aligner tokenizes it.
@@ -224,13 +223,11 @@ pub fn judge_mqm(sets: &Path, options: &MqmOptions) -> Result<MqmResult> {
     // Then the locus judgement: the aligner, the references aligned, the sets' loci on
     // these lines; each system judged and compared with its raters.
     let align_model = options.align_model.as_deref();
-    let j = Judging::new(l, align_model, options.lemma_model.as_ref())?;
+    let j = Judging::new(l, align_model, &options.parsing)?;
     let judgement = j.settings()?;
     let trained = j.load()?;
     let texts: BTreeMap<u32, String> = ids.iter().copied().zip(references).collect();
-    let mut refs = j.align_texts(&trained, &texts, &words)?;
-    // With a tagger, every line's lemmas (each side tagged once).
-    j.tag(&mut refs, &ids.iter().copied().collect())?;
+    let refs = j.align_texts(&trained, &texts, &words)?;
     let loci = RatedLoci::new(l, &crate::locus::read_loci(l)?, &lines);
     let cx = Judge {
         j: &j,
@@ -696,25 +693,32 @@ impl Judge<'_> {
             .iter()
             .map(|(id, r)| (*id, r.output.text.clone()))
             .collect();
-        let mut outs = self.j.align_texts(self.trained, &texts, self.words)?;
-        self.j.tag(&mut outs, &rated.keys().copied().collect())?;
+        let outs = self.j.align_texts(self.trained, &texts, self.words)?;
         let empty = Side::default();
         let outputs: Vec<Output> = rated
             .iter()
             .map(|(&id, r)| {
-                let on: Vec<&Locus> = self
+                let on: Vec<(&Locus, Kind<'_>)> = self
                     .loci
                     .on
                     .get(&id)
                     .map_or(&[][..], Vec::as_slice)
                     .iter()
-                    .map(|&k| &self.loci.list[k].locus)
+                    .map(|&k| {
+                        let x = &self.loci.list[k];
+                        let kind = Kind {
+                            phenomenon: &x.phenomenon,
+                            reorder: KINDS[x.kind] == SetKind::Reorder,
+                        };
+                        (&x.locus, kind)
+                    })
                     .collect();
                 let line = crate::locus::rule::Line {
                     source: self.words.get(&id).map_or(&[][..], Vec::as_slice),
                     upos: &self.lines[&id].upos,
                     lexicon: self.trained,
                     target: self.j.target(),
+                    relations: &self.j.relations,
                 };
                 let (side, reference) = (
                     outs.get(&id).unwrap_or(&empty),

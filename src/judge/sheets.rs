@@ -48,9 +48,9 @@ pub struct SheetsOptions {
     pub seed: u64,
     /// Aligner model for the outputs (`--align-model`) [default: the manifest's].
     pub align_model: Option<PathBuf>,
-    /// The target language's UDPipe model for locus accuracy's lemma match in the key
-    /// (`--lemma-model`, as `score`'s) [default: none].
-    pub lemma_model: Option<crate::pipeline::parse::TargetModel>,
+    /// How the key's locus judgements parse the reference and the outputs (`--tgt-model`,
+    /// as `score`'s).
+    pub parsing: locus::Parsing,
 }
 
 /// The sheets, built.
@@ -71,6 +71,8 @@ pub struct Sheets {
 /// A sampled locus with the texts shown.
 struct Item {
     phenomenon: String,
+    /// A reordering locus (its set's kind is `reorder`).
+    reorder: bool,
     locus: Locus,
     /// The line of the set's marked file (every locus of the line tagged).
     marked: String,
@@ -301,6 +303,7 @@ fn sample_cell(
         let pos = position.get(&(r.id as u32)).copied().unwrap_or(0);
         Item {
             phenomenon: phenomenon.to_string(),
+            reorder: u.set.kind == crate::format::sets::SetKind::Reorder,
             marked: marked_lines.get(&pos).cloned().unwrap_or_default(),
             reference: targets.get(&pos).cloned().unwrap_or_default(),
             locus: r,
@@ -368,9 +371,7 @@ fn translation_rows(
             system: options.names[s].clone(),
             automatic: match r.judgement {
                 Judgement::NoReference => "no reference",
-                Judgement::Unaligned => "unaligned",
-                Judgement::Correct => "correct",
-                Judgement::Incorrect => "incorrect",
+                j => j.name(),
             }
             .into(),
             run: run.into(),
@@ -444,11 +445,17 @@ fn judge_items(
     let j = locus::Judging::new(
         loaded,
         options.align_model.as_deref(),
-        options.lemma_model.as_ref(),
+        &options.parsing,
     )?;
-    let loci: Vec<(&Locus, &str)> = items
+    let loci: Vec<locus::ToJudge<'_>> = items
         .iter()
-        .map(|it| (&it.locus, it.reference.as_str()))
+        .map(|it| {
+            let kind = locus::Kind {
+                phenomenon: &it.phenomenon,
+                reorder: it.reorder,
+            };
+            (&it.locus, kind, it.reference.as_str())
+        })
         .collect();
     locus::judge_loci(loaded, &j, &options.hyps, &loci, trees)
 }

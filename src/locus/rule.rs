@@ -1,36 +1,35 @@
-//! The judgement rule (`locus:3`): whether a system's output renders a source word as the
-//! reference does, decided by the output's words at that word alone — never by the rest
-//! of the sentence — and when a locus (the two words of a long-distance relation) is
-//! rendered.
+//! The judgement rule of one source word (`locus:4`): whether a system's output renders it
+//! as the reference does, decided by the output's words at that word alone — never by the
+//! rest of the sentence. [`super::verdict`] judges a locus (the two words of a long-distance
+//! relation) from its two words, the relation between them and, for reordering loci, their
+//! order.
 //!
 //! Both sides are aligned to the source words with the sets' aligner, symmetrised by
 //! grow-diag-final-and ([`ALIGNMENT`]): the reference (the corpus target) and each output.
-//! For a source word *w*, with *R* the reference tokens linked to it and *H* the output
-//! tokens linked to it:
+//! For a source word *w*, with *R* its **checked** reference tokens (those the aligner links
+//! to it that plausibly render it, [`super::reference`]) and *H* the output tokens linked to
+//! it:
 //!
 //! 1. *R* empty: **no reference** — nothing to compare with (not judged);
-//! 2. a token of *H* is the word of a token of *R* (case-folded), or the output has that
-//!    word at the reference token's occurrence — the occurrences of the word on both sides
-//!    matched in order: each to its own when the output has as many as the reference, else
-//!    by their relative positions in the lines, so that the occurrence left unmatched is
-//!    the one the output lacks: **correct** (evidence `same` when the aligner links it to
-//!    *w*, `present` when not);
+//! 2. a token of *H* is the word of a token of *R* (case-folded), or — for a content word —
+//!    the output has that word at the reference token's occurrence (the occurrences of the
+//!    word on both sides matched in order: each to its own when the output has as many as
+//!    the reference, else by their relative positions in the lines, so that the occurrence
+//!    left unmatched is the one the output lacks): **correct** (evidence `same` when the
+//!    aligner links it to *w*, `present` when not);
 //! 3. a token of *H* renders a token of *R* by another form of the word — the same lemma
-//!    (with a tagger, `--lemma-model`), or, when *w* is a content word, a morphological
-//!    variant ([`variant`]) — **correct**;
+//!    (with the target language's model on both sides), or, without one, for a content word,
+//!    a morphological variant ([`variant`]) — **correct**;
 //! 4. *w* is a content word and a token of *H* is a likely translation of it: the aligner's
 //!    lexical translation probabilities of the pair reach [`LEXICON`] ([`Lexical::score`])
 //!    — **correct** (a paraphrase);
 //! 5. otherwise, when a token the aligner links to no source word would render *w* as in
-//!    3 or 4, the output has the word but the aligner cannot place it: **unaligned** (not
-//!    judged, counted apart);
-//! 6. otherwise **incorrect**: the output's words at *w* are other words, or the output has
-//!    none (an omission).
-//!
-//! A **locus** is incorrect when one of its words is; else *unaligned* when one is; else
-//! correct when one is, else *no reference*. For a locus of two words (a reordering
-//! locus's crossing links, a lexical pair) the output's **order** of the two is also
-//! recorded — whether it keeps the reference's relative order — apart from the judgement.
+//!    3 or 4 — or, for a function word, the output has its word elsewhere — the output has
+//!    the word but the aligner cannot place it: **unaligned** (not judged, counted apart);
+//! 6. otherwise, when the output has no token at *w*: **incorrect** (an omission);
+//! 7. otherwise **differs**: the output's words at *w* are other words, which the tool
+//!    cannot vouch for — a synonym or an error (not judged, counted apart). An output word
+//!    that is merely not the reference's is not evidence of an error.
 //!
 //! [`LEXICON`] was chosen once on **TED talks 1 and 4 of the WMT21 English→German MQM
 //! annotations** and is never chosen on the data it is reported on: `make validate-mqm`
@@ -45,11 +44,12 @@ pub const ALIGNMENT: Direction = Direction::GrowDiagFinalAnd;
 
 /// The rule's version, as every record that names the rule gives it (`locus:1` matched
 /// surface forms on the intersection alignment; `locus:2` combined word and sentence
-/// chrF).
-pub const VERSION: &str = "locus:3";
+/// chrF; `locus:3` called every word other than the reference's an error and judged a
+/// locus on either of its words).
+pub const VERSION: &str = "locus:4";
 
 /// The rule as the signature names it.
-pub const NAME: &str = "word+variant+lexicon";
+pub const NAME: &str = "checked-reference+word+lemma+lexicon+relation+order";
 
 /// The data [`LEXICON`] was chosen on, as the signature names it.
 pub const FIT: &str = "wmt21-ted-ende-mqm-talks-1-4";
@@ -71,8 +71,12 @@ pub struct Side {
     pub tokens: Vec<String>,
     /// Links: (0-based source word, 0-based token), sorted.
     pub links: Vec<(usize, usize)>,
-    /// Lowercased lemmas of the tokens, when a tagger gave them (`--lemma-model`).
-    pub lemmas: Option<Vec<String>>,
+    /// The aligner's confidence in each link (its posterior probability), in the order of
+    /// `links` (`None`: the aligner gives none, fast_align's model).
+    pub posteriors: Option<Vec<f64>>,
+    /// The target language's model's analysis of each token (lemma, tags, head and
+    /// relation), when it was parsed (`--tgt-model`).
+    pub analyses: Option<Vec<ldd_parse::Tag>>,
 }
 
 impl Side {
@@ -89,6 +93,13 @@ impl Side {
         v
     }
 
+    /// The aligner's confidence in the link of `source_word` and `token` (`None`: no such
+    /// link, or no posteriors).
+    pub fn confidence(&self, source_word: usize, token: usize) -> Option<f64> {
+        let k = self.links.binary_search(&(source_word, token)).ok()?;
+        self.posteriors.as_ref()?.get(k).copied()
+    }
+
     /// Tokens (0-based positions, ascending) linked to no source word.
     pub fn unplaced(&self) -> Vec<usize> {
         let mut placed = vec![false; self.tokens.len()];
@@ -100,10 +111,42 @@ impl Side {
         (0..self.tokens.len()).filter(|&t| !placed[t]).collect()
     }
 
-    /// The lemma of `token`, when tagged and known.
-    fn lemma(&self, token: usize) -> Option<&str> {
-        let l = self.lemmas.as_ref()?.get(token)?;
-        (!l.is_empty() && l != "_").then_some(l.as_str())
+    /// The lowercased lemma of `token`, when parsed and known.
+    pub fn lemma(&self, token: usize) -> Option<String> {
+        let l = &self.analyses.as_ref()?.get(token)?.lemma;
+        (!l.is_empty() && l != "_").then(|| l.to_lowercase())
+    }
+
+    /// The analysis of `token`, when parsed.
+    pub fn analysis(&self, token: usize) -> Option<&ldd_parse::Tag> {
+        self.analyses.as_ref()?.get(token)
+    }
+
+    /// `token` as a word of the parse (its form and analysis), when parsed.
+    pub fn word(&self, token: usize) -> Option<ldd_conllu::Word<'_>> {
+        let a = self.analysis(token)?;
+        Some(ldd_conllu::Word {
+            form: self.tokens.get(token)?,
+            lemma: &a.lemma,
+            upos: &a.upos,
+            xpos: &a.xpos,
+            feats: &a.feats,
+            head: Some(a.head),
+            deprel: &a.deprel,
+            deps: "_",
+            misc: "_",
+        })
+    }
+
+    /// The 0-based head of `token` in the parse (`None`: the root, or not parsed).
+    pub fn head_of(&self, token: usize) -> Option<usize> {
+        let h = self.analysis(token)?.head as usize;
+        (h > 0).then(|| h - 1)
+    }
+
+    /// The lowercased form of `token`.
+    pub fn lower(&self, token: usize) -> Option<String> {
+        self.tokens.get(token).map(|t| t.to_lowercase())
     }
 }
 
@@ -113,6 +156,11 @@ pub trait Lexicon {
     /// `p(target | source)` and `p(source | target)` (`None`: the model has no such
     /// direction).
     fn probabilities(&self, source: &str, target: &str) -> Lexical;
+
+    /// Whether the model knows both words (its probabilities of the pair are evidence).
+    fn knows(&self, _source: &str, _target: &str) -> bool {
+        true
+    }
 }
 
 /// A function of the two words is a lexicon (for tests and examples).
@@ -156,11 +204,13 @@ pub struct Line<'a> {
     pub lexicon: &'a dyn Lexicon,
     /// The target language (ISO code): whose inflectional endings make a variant.
     pub target: &'a str,
+    /// How each phenomenon's dependency is rendered in the target language.
+    pub relations: &'a super::relation::Relations,
 }
 
 impl Line<'_> {
     /// Whether `source_word` is a content word (or its part of speech is unknown).
-    fn content(&self, source_word: usize) -> bool {
+    pub fn content(&self, source_word: usize) -> bool {
         self.upos
             .get(source_word)
             .is_none_or(|u| CONTENT.contains(&u.as_str()))
@@ -181,12 +231,14 @@ pub enum Evidence {
     /// An output token at the word is a likely translation of the source word (its
     /// [`Lexical::score`]).
     Translation(f64),
-    /// The output has a reference token's word as many times as the reference, though not
-    /// where the aligner links the source word.
+    /// The output has a reference token's word at its occurrence, though not where the
+    /// aligner links the (content) source word.
     Present,
-    /// No output token at the word renders it, but a token linked to no source word would.
+    /// No output token at the word renders it, but a token linked to no source word would
+    /// (or, for a function word, the output has its word elsewhere).
     Unplaced,
-    /// The output's tokens at the word are other words (the best [`Lexical::score`]).
+    /// The output's tokens at the word are other words (the best [`Lexical::score`]): not
+    /// judged.
     Other(f64),
     /// The output has no token at the word, and no unplaced token renders it.
     Omitted,
@@ -203,7 +255,8 @@ impl Evidence {
             | Evidence::Translation(_)
             | Evidence::Present => Judgement::Correct,
             Evidence::Unplaced => Judgement::Unaligned,
-            Evidence::Other(_) | Evidence::Omitted => Judgement::Incorrect,
+            Evidence::Other(_) => Judgement::Differs,
+            Evidence::Omitted => Judgement::Incorrect,
         }
     }
 
@@ -254,7 +307,8 @@ impl Word {
 }
 
 /// Whether output token `out_token` renders reference token `ref_token` of `source_word`
-/// by another form of the word: the same lemma, or (content words) a morphological variant.
+/// by another form of the word: the same lemma (both sides parsed), or, without parses,
+/// (content words) a morphological variant.
 fn another_form(
     line: &Line<'_>,
     source_word: usize,
@@ -268,10 +322,9 @@ fn another_form(
     if a == b {
         return None;
     }
-    if let (Some(x), Some(y)) = (output.lemma(out_token), reference.lemma(ref_token)) {
-        if x == y {
-            return Some(Evidence::Lemma);
-        }
+    if output.analyses.is_some() && reference.analyses.is_some() {
+        let (x, y) = (output.lemma(out_token), reference.lemma(ref_token));
+        return (x.is_some() && x == y).then_some(Evidence::Lemma);
     }
     (line.content(source_word) && variant(&a, &b, line.target)).then_some(Evidence::Variant)
 }
@@ -313,9 +366,23 @@ fn paraphrase(
 }
 
 /// Judges `source_word` (0-based) of a line: `reference` and `output` aligned to the
-/// line's source words.
+/// line's source words; its reference tokens those the aligner links to it that plausibly
+/// render it ([`super::reference::checked`]).
 pub fn word(line: &Line<'_>, reference: &Side, output: &Side, source_word: usize) -> Word {
-    let (r, h) = (reference.linked(source_word), output.linked(source_word));
+    let r = super::reference::checked(line, reference, source_word);
+    word_with(line, reference, output, source_word, r)
+}
+
+/// Judges `source_word` (0-based) of a line against the reference tokens `r` (its
+/// rendering in the reference).
+pub fn word_with(
+    line: &Line<'_>,
+    reference: &Side,
+    output: &Side,
+    source_word: usize,
+    r: Vec<usize>,
+) -> Word {
+    let h = output.linked(source_word);
     let (evidence, found) = if r.is_empty() {
         (Evidence::NoReference, Vec::new())
     } else {
@@ -349,7 +416,14 @@ fn decide(
         return (Evidence::Same, Vec::new());
     }
     if !kept.is_empty() {
-        return (Evidence::Present, kept);
+        // A function word (`to`, `of`, a particle) found elsewhere is no evidence that it
+        // renders the locus: the output has it, the aligner does not place it there.
+        let evidence = if line.content(source_word) {
+            Evidence::Present
+        } else {
+            Evidence::Unplaced
+        };
+        return (evidence, kept);
     }
     let at = paraphrase(
         line,
@@ -416,7 +490,7 @@ fn same_word(
 /// output's to the reference's of the nearest relative positions (an order-keeping
 /// matching of least total distance, [`match_in_order`]), so that the one left out is the
 /// one the output lacks.
-fn occurrence(reference: &Side, token: usize, output: &Side) -> Option<usize> {
+pub fn occurrence(reference: &Side, token: usize, output: &Side) -> Option<usize> {
     let word = reference.tokens[token].to_lowercase();
     let at = |side: &Side| -> Vec<usize> {
         (0..side.tokens.len())
@@ -464,20 +538,6 @@ fn match_in_order(fewer: &[f64], more: &[f64]) -> Vec<usize> {
         }
     }
     out
-}
-
-/// The judgement of a locus from its words' (`words`: the dependent, then the head if
-/// any): incorrect when one is, else unaligned when one is, else correct when one is, else
-/// no reference.
-pub fn locus(words: &[&Word]) -> Judgement {
-    [
-        Judgement::Incorrect,
-        Judgement::Unaligned,
-        Judgement::Correct,
-    ]
-    .into_iter()
-    .find(|j| words.iter().any(|w| w.judgement == *j))
-    .unwrap_or(Judgement::NoReference)
 }
 
 /// Whether the output keeps the reference's relative order of two words (`None`: a side
@@ -553,7 +613,8 @@ mod tests {
         Side {
             tokens: tokens.split(' ').map(String::from).collect(),
             links: links.to_vec(),
-            lemmas: None,
+            posteriors: None,
+            analyses: None,
         }
     }
 

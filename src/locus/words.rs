@@ -25,6 +25,8 @@ pub struct Counts {
     pub correct: u64,
     /// Judged incorrect.
     pub incorrect: u64,
+    /// Rendered by other words (not judged).
+    pub differs: u64,
     /// No output token (not judged).
     pub unaligned: u64,
     /// No reference token (not judged).
@@ -37,6 +39,7 @@ impl Counts {
         match judgement {
             Judgement::Correct => self.correct += 1,
             Judgement::Incorrect => self.incorrect += 1,
+            Judgement::Differs | Judgement::Partial => self.differs += 1,
             Judgement::Unaligned => self.unaligned += 1,
             Judgement::NoReference => self.no_reference += 1,
         }
@@ -46,6 +49,7 @@ impl Counts {
     pub fn merge(&mut self, other: &Counts) {
         self.correct += other.correct;
         self.incorrect += other.incorrect;
+        self.differs += other.differs;
         self.unaligned += other.unaligned;
         self.no_reference += other.no_reference;
     }
@@ -131,7 +135,8 @@ mod tests {
         let side = |t: &str| Side {
             tokens: t.split(' ').map(String::from).collect(),
             links: (0..6).map(|i| (i, i)).collect(),
-            lemmas: None,
+            posteriors: None,
+            analyses: None,
         };
         let reference: Sides = [(1, side("Er sah auf und lief hinaus"))].into();
         let output: Sides = [(1, side("Er sah auf und lief hinaus"))].into();

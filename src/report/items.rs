@@ -30,7 +30,7 @@ li.locus dd { margin: 0; }
 .j { font-size: .75rem; font-weight: bold; padding: 0 .3rem; border-radius: 3px; margin-left: .3rem; }
 .j-c { background: #d3f0e3; color: #00553f; }
 .j-i { background: #fde0c5; color: #8a3300; }
-.j-n, .j-u { background: #eee; color: #444; }
+.j-n, .j-u, .j-d, .j-p { background: #eee; color: #444; }
 p.count::before { content: counter(shown) " of " attr(data-total) " loci shown"; font-weight: bold; }
 "#;
 
@@ -39,6 +39,8 @@ fn judgement(judgement: Judgement) -> (&'static str, &'static str) {
     match judgement {
         Judgement::Correct => ("c", "correct"),
         Judgement::Incorrect => ("i", "incorrect"),
+        Judgement::Differs => ("d", "differs"),
+        Judgement::Partial => ("p", "partial"),
         Judgement::Unaligned => ("u", "unaligned"),
         Judgement::NoReference => ("n", "no reference locus"),
     }

@@ -22,7 +22,7 @@ use crate::format::locus::Locus;
 use crate::format::scores::Baseline;
 use crate::locus::rule::{self, Side};
 use crate::locus::words::{self, Counts};
-use crate::locus::{read_loci, Context, Judging, Loci, Rendering, SetLoci, Sides, SourceWords};
+use crate::locus::{read_loci, Context, Judging, Kind, Loci, Rendering, SetLoci, Sides, SourceWords};
 use crate::pipeline::read::sets::Distinct;
 
 pub use crate::locus::{KEY, LABEL};
@@ -123,11 +123,15 @@ fn judge_systems(
     hyps: &[PathBuf],
     loci: &Loci,
 ) -> Result<(Vec<SystemLoci>, Sides)> {
-    let all: Vec<&Locus> = loci.sets.iter().flat_map(|s| s.rows.iter()).collect();
     let distinct_rows: Vec<Locus> = loci
         .distinct
         .iter()
         .map(|d| loci.sets[d.set].rows[d.row].clone())
+        .collect();
+    let distinct_kinds: Vec<Kind<'_>> = loci
+        .distinct
+        .iter()
+        .map(|d| loci.sets[d.set].kind(loaded))
         .collect();
     let mut per_system: Vec<SystemLoci> = Vec::new();
     let trees = (&loci.words, &loci.upos);
@@ -137,20 +141,20 @@ fn judge_systems(
         reference,
         hyps,
         trees,
-        &all,
         |cx, refs, out| {
             per_system.push(SystemLoci {
                 sets: loci
                     .sets
                     .iter()
                     .map(|s| {
+                        let kind = s.kind(loaded);
                         (
-                            judge_rows(cx, refs, &out, &s.rows),
+                            judge_rows(cx, (refs, &out), &s.rows, |_| kind),
                             words::baseline(&s.rows, cx, refs, &out),
                         )
                     })
                     .collect(),
-                distinct: judge_rows(cx, refs, &out, &distinct_rows),
+                distinct: judge_rows(cx, (refs, &out), &distinct_rows, |k| distinct_kinds[k]),
                 corpus: words::baseline(&distinct_rows, cx, refs, &out),
                 outputs: out.into_iter().map(|(id, s)| (id, s.tokens)).collect(),
             });
@@ -160,15 +164,22 @@ fn judge_systems(
     Ok((per_system, refs))
 }
 
-/// Every locus of `rows` judged: the reference's side against the output's.
-fn judge_rows(cx: &Context<'_>, refs: &Sides, out: &Sides, rows: &[Locus]) -> Vec<Rendering> {
+/// Every locus of `rows` (the k-th of kind `kind(k)`) judged: the reference's side
+/// against the output's.
+fn judge_rows<'a>(
+    cx: &Context<'_>,
+    (refs, out): (&Sides, &Sides),
+    rows: &[Locus],
+    kind: impl Fn(usize) -> Kind<'a>,
+) -> Vec<Rendering> {
     let empty = Side::default();
     rows.iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(k, r)| {
             let id = r.id as u32;
             let (x, y) = (refs.get(&id), out.get(&id));
             let (x, y) = (x.unwrap_or(&empty), y.unwrap_or(&empty));
-            crate::locus::judge(&cx.line(id), r, x, y)
+            crate::locus::judge(&cx.line(id), r, kind(k), x, y)
         })
         .collect()
 }

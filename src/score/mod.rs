@@ -80,9 +80,8 @@ pub struct ScoreOptions {
     /// The aligner model for locus accuracy (`--align-model`) [default: the one the
     /// manifest records].
     pub align_model: Option<PathBuf>,
-    /// A UDPipe model of the target language whose lemmas locus accuracy also matches
-    /// (`--lemma-model`) [default: none, the surface rule alone].
-    pub lemma_model: Option<crate::pipeline::parse::TargetModel>,
+    /// How locus accuracy parses the reference and the outputs (`--tgt-model`, `--cache`).
+    pub parsing: crate::locus::Parsing,
     /// Contrastive accuracy: `contrast`'s directory and one file of scores per system
     /// (`--contrast`, `--contrastive`); with `hyps`, one per `hyps` file, in order.
     pub contrastive: Option<contrastive::ContrastiveOptions>,
@@ -228,7 +227,7 @@ pub fn score_sets(loaded: &Loaded, args: &ScoreOptions) -> Result<Scored> {
         true => Some(crate::locus::Judging::new(
             loaded,
             args.align_model.as_deref(),
-            args.lemma_model.as_ref(),
+            &args.parsing,
         )?),
         false => None,
     };
@@ -635,9 +634,11 @@ pub fn check_options(args: &ScoreOptions) -> Result<()> {
             "--seg-scores and --metrics locus score outputs: give the systems' --hyp files".into(),
         ));
     }
-    if args.lemma_model.is_some() && !args.metrics.iter().any(|k| k == locus::KEY) {
+    let given = args.parsing.model != crate::pipeline::parse::TargetChoice::AtHand;
+    if given && !args.metrics.iter().any(|k| k == locus::KEY) {
         return Err(Error::Config(
-            "--lemma-model: lemmas are matched by locus accuracy only; add --metrics ...,locus"
+            "--tgt-model: the target language's model parses the outputs for locus accuracy \
+             only; add --metrics ...,locus"
                 .into(),
         ));
     }

@@ -341,11 +341,7 @@ impl Aligner {
             // A word of the vocabulary that no trained pair holds is unknown (as in
             // `HmmModel::align_each`).
             Kind::Hmm(m) => match (m.src_vocab.get(source), m.tgt_vocab.get(target)) {
-                (Some(s), Some(t))
-                    if (s as usize) + 1 < m.table.row_off.len()
-                        && m.table.p_null_rev(s) != crate::UNSEEN_PROB
-                        && m.table.p_null_fwd(t) != crate::UNSEEN_PROB =>
-                {
+                (Some(s), Some(t)) if self.knows(source, target) => {
                     let (f, r) = m.table.pair(s, t);
                     (Some(f), Some(r))
                 }
@@ -355,6 +351,23 @@ impl Aligner {
                 models[0].as_ref().map(|f| f.prob(Some(source), target)),
                 models[1].as_ref().map(|r| r.prob(Some(target), source)),
             ),
+        }
+    }
+
+    /// Whether the model knows both words, so that [`Aligner::lexical`] of the pair is
+    /// evidence (a pair of known words that never met has a low probability; an unknown
+    /// word has [`crate::UNSEEN_PROB`], which says nothing). fast_align's model: always.
+    pub fn knows(&self, source: &str, target: &str) -> bool {
+        match &self.kind {
+            Kind::Hmm(m) => match (m.src_vocab.get(source), m.tgt_vocab.get(target)) {
+                (Some(s), Some(t)) => {
+                    (s as usize) + 1 < m.table.row_off.len()
+                        && m.table.p_null_rev(s) != crate::UNSEEN_PROB
+                        && m.table.p_null_fwd(t) != crate::UNSEEN_PROB
+                }
+                _ => false,
+            },
+            Kind::FastAlign(_) => true,
         }
     }
 

@@ -114,12 +114,13 @@ char *ldd_udpipe_parse(const void *handle, const char *text, size_t len, size_t 
 
 // Tags `len` bytes of UTF-8 `tokens`, one token per line ('\n'-separated, already
 // tokenized: UDPipe's tokenizer is not run), as one sentence with the model's default
-// tagger, and returns their tags, one line per token in token order, each
-// `lemma TAB upostag TAB feats` (feats empty when there are none), in a string of
-// `*out_len` bytes. On failure returns null and sets *error. Const model methods only, as
-// above.
-char *ldd_udpipe_tag(const void *handle, const char *tokens, size_t len, size_t *out_len,
-                        char **error) {
+// tagger and, when `parse` is not 0, its default parser too, and returns the analysis of
+// every token, one line per token in token order, each
+// `lemma TAB upostag TAB xpostag TAB feats TAB head TAB deprel` (feats empty when there are
+// none; head 0 and deprel empty without the parser), in a string of `*out_len` bytes. On
+// failure returns null and sets *error. Const model methods only, as above.
+char *ldd_udpipe_tag(const void *handle, const char *tokens, size_t len, int parse,
+                     size_t *out_len, char **error) {
   *error = nullptr;
   *out_len = 0;
   try {
@@ -138,6 +139,10 @@ char *ldd_udpipe_tag(const void *handle, const char *tokens, size_t len, size_t 
       set_error(error, err.empty() ? std::string("tagging failed") : err);
       return nullptr;
     }
+    if (!s.empty() && parse != 0 && !m->parse(s, model::DEFAULT, err)) {
+      set_error(error, err.empty() ? std::string("parsing failed") : err);
+      return nullptr;
+    }
     std::string out;
     // words[0] is the technical root.
     for (size_t i = 1; i < s.words.size(); ++i) {
@@ -146,7 +151,13 @@ char *ldd_udpipe_tag(const void *handle, const char *tokens, size_t len, size_t 
       out.push_back('\t');
       out += s.words[i].upostag;
       out.push_back('\t');
+      out += s.words[i].xpostag;
+      out.push_back('\t');
       out += s.words[i].feats;
+      out.push_back('\t');
+      out += std::to_string(parse != 0 && s.words[i].head > 0 ? s.words[i].head : 0);
+      out.push_back('\t');
+      if (parse != 0) out += s.words[i].deprel;
     }
     char *result = copy_out(out, out_len);
     if (result == nullptr) set_error(error, "out of memory");

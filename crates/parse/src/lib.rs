@@ -7,6 +7,7 @@
 //! ([`Parser::parse_stream`]) and results are cached, resumably, by corpus and model content
 //! ([`ParseCache`]). See README.md for the design decisions.
 
+mod analyses;
 mod cache;
 mod error;
 mod input;
@@ -15,6 +16,7 @@ mod parser;
 mod stream;
 mod udpipe;
 
+pub use analyses::{AnalysisCache, ANALYSES_FORMAT};
 pub use cache::{
     CacheManifest, CacheOutcome, ChunkRecord, Got, ParseCache, Piece, Waited, WholeCorpus,
     CACHE_FORMAT,
@@ -29,15 +31,23 @@ pub use model::{
 pub use parser::{ParsedLine, Parser};
 pub use stream::{ParseOptions, ParseStats};
 
-/// One token's tags from the model's tagger ([`Parser::tags`]).
+/// One token's analysis by the model: its tags from the tagger ([`Parser::tags`]), and
+/// with the parser its head and relation ([`Parser::analyse`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tag {
     /// LEMMA.
     pub lemma: String,
     /// UPOS.
     pub upos: String,
+    /// XPOS (the model's language-specific tag, e.g. STTS `PTKVZ`).
+    pub xpos: String,
     /// FEATS as UDPipe writes them (`Case=Acc|Person=3`), empty when there are none.
     pub feats: String,
+    /// HEAD: the 1-based position of the token's head in its sentence, 0 for the root (and
+    /// for every token when only tagged).
+    pub head: u32,
+    /// DEPREL (empty when only tagged).
+    pub deprel: String,
 }
 
 impl Tag {

@@ -77,7 +77,16 @@ impl Parser {
     pub fn tags(&self, tokens: &[&str]) -> Result<Vec<crate::Tag>, String> {
         let clean: Vec<String> = tokens.iter().map(|t| sanitize(t).into_owned()).collect();
         let refs: Vec<&str> = clean.iter().map(String::as_str).collect();
-        self.model.tag(&refs)
+        self.model.tag(&refs, false)
+    }
+
+    /// The analyses of `tokens`, one tokenized sentence: tagged and parsed by the model
+    /// (no tokenizer), each with its head and relation. Tabs, line breaks and other control
+    /// characters in a token are replaced by spaces first.
+    pub fn analyse(&self, tokens: &[&str]) -> Result<Vec<crate::Tag>, String> {
+        let clean: Vec<String> = tokens.iter().map(|t| sanitize(t).into_owned()).collect();
+        let refs: Vec<&str> = clean.iter().map(String::as_str).collect();
+        self.model.tag(&refs, true)
     }
 
     /// The lemmas of `tokens` ([`Parser::tags`]' lemmas).

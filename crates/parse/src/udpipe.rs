@@ -24,6 +24,7 @@ extern "C" {
         model: *const c_void,
         tokens: *const c_char,
         len: usize,
+        parse: std::ffi::c_int,
         out_len: *mut usize,
         error: *mut *mut c_char,
     ) -> *mut c_char;
@@ -124,8 +125,10 @@ impl Model {
 
 impl Model {
     /// Tags `tokens` (one sentence, already tokenized; none may contain a line break or a
-    /// tab) with the model's default tagger and returns their tags, in order.
-    pub fn tag(&self, tokens: &[&str]) -> Result<Vec<crate::Tag>, String> {
+    /// tab) with the model's default tagger and, with `parse`, its default parser, and
+    /// returns their analyses, in order (without the parser, every head is 0 and every
+    /// relation empty).
+    pub fn tag(&self, tokens: &[&str], parse: bool) -> Result<Vec<crate::Tag>, String> {
         if tokens.is_empty() {
             return Ok(Vec::new());
         }
@@ -138,6 +141,7 @@ impl Model {
                 self.0.as_ptr(),
                 text.as_ptr().cast(),
                 text.len(),
+                std::ffi::c_int::from(parse),
                 &mut len,
                 &mut error,
             )
@@ -146,17 +150,7 @@ impl Model {
         let text = unsafe { take_output(out, len, error) }?;
         let tags = text
             .split('\n')
-            .map(|l| {
-                let mut f = l.splitn(3, '\t');
-                match (f.next(), f.next(), f.next()) {
-                    (Some(lemma), Some(upos), Some(feats)) => Ok(crate::Tag {
-                        lemma: lemma.to_string(),
-                        upos: upos.to_string(),
-                        feats: feats.to_string(),
-                    }),
-                    _ => Err(format!("UDPipe gave a malformed tag line `{l}`")),
-                }
-            })
+            .map(analysis)
             .collect::<Result<Vec<_>, String>>()?;
         if tags.len() != tokens.len() {
             return Err(format!(
@@ -165,8 +159,30 @@ impl Model {
                 tokens.len()
             ));
         }
+        if let Some(t) = tags.iter().find(|t| t.head as usize > tags.len()) {
+            return Err(format!("UDPipe gave head {} in a sentence of {} tokens", t.head, tags.len()));
+        }
         Ok(tags)
     }
+}
+
+/// One line of the shim's analyses: `lemma TAB upos TAB xpos TAB feats TAB head TAB deprel`.
+fn analysis(line: &str) -> Result<crate::Tag, String> {
+    let f: Vec<&str> = line.split('\t').collect();
+    let [lemma, upos, xpos, feats, head, deprel] = f[..] else {
+        return Err(format!("UDPipe gave a malformed tag line `{line}`"));
+    };
+    let head = head
+        .parse::<u32>()
+        .map_err(|_| format!("UDPipe gave a malformed head in `{line}`"))?;
+    Ok(crate::Tag {
+        lemma: lemma.to_string(),
+        upos: upos.to_string(),
+        xpos: xpos.to_string(),
+        feats: feats.to_string(),
+        head,
+        deprel: deprel.to_string(),
+    })
 }
 
 impl Drop for Model {

@@ -1,5 +1,6 @@
-//! Tags of already tokenized text (`Parser::tags` and `Parser::lemmas`, the tagger without
-//! the tokenizer): by hand on two sentences, and equal to the LEMMA, UPOS and FEATS of
+//! Tags and parses of already tokenized text (`Parser::tags` and `Parser::lemmas`, the
+//! tagger without the tokenizer; `Parser::analyse`, the tagger and the parser): by hand on
+//! a few sentences, and equal to the LEMMA, UPOS and FEATS (and XPOS, HEAD and DEPREL) of
 //! UDPipe's own pipeline on the same tokens for the first 300 PUD lines, English and German.
 
 mod common;
@@ -42,6 +43,15 @@ fn tags_by_hand_and_as_udpipe_gives_them() {
         ["they", "be", "find", "and", "take", "away", "."]
     );
     assert!(en.lemmas(&[]).unwrap().is_empty());
+    assert!(en.analyse(&[]).unwrap().is_empty());
+    // By hand: the tagger alone gives no tree; the parser attaches the separated particle
+    // `an` to its verb (`meldete`, token 2) and the reflexive `sich` to it too.
+    let toks = ["Osborne", "meldete", "sich", "bei", "einer", "Agentur", "an", "."];
+    assert!(de.tags(&toks).unwrap().iter().all(|t| t.head == 0 && t.deprel.is_empty()));
+    let a = de.analyse(&toks).unwrap();
+    assert_eq!((a[6].head, a[6].deprel.as_str(), a[6].xpos.as_str()), (2, "compound:prt", "PTKVZ"));
+    assert_eq!(a[2].head, 2);
+    assert_eq!(a.iter().filter(|t| t.head == 0).count(), 1);
     // A token with a line break inside is one token still.
     assert_eq!(en.lemmas(&["a\nb", "is"]).unwrap().len(), 2);
     // The same tokens as UDPipe's tokenizer found them: the same lemmas, UPOS and FEATS as
@@ -84,6 +94,18 @@ fn compare_with_pipeline(parser: &Parser, lang: &str) -> usize {
                 .map(|c| format!("{}\t{}\t{}", c[2], c[3], c[5]))
                 .collect();
             assert_eq!(got, want, "{line}");
+            let parsed: Vec<String> = parser
+                .analyse(&forms)
+                .unwrap()
+                .into_iter()
+                .map(|t| {
+                    let feats = if t.feats.is_empty() { "_" } else { &t.feats };
+                    let [l, u, x, d] = [t.lemma, t.upos, t.xpos, t.deprel];
+                    format!("{l}\t{u}\t{x}\t{feats}\t{}\t{d}", t.head)
+                })
+                .collect();
+            let want: Vec<String> = rows.iter().map(|c| c[2..8].join("\t")).collect();
+            assert_eq!(parsed, want, "{line}");
             compared += forms.len();
         }
     }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{system_parser, Common, QuietArgs, SystemArg};
+use super::{system_parser, Common, QuietArgs, SystemArg, TargetParseArgs};
 
 #[derive(Args)]
 pub struct SheetsArgs {
@@ -49,10 +49,8 @@ pub struct SheetsArgs {
     /// Aligner model for the outputs' marked words [default: the model the manifest records].
     #[arg(long, value_name = "PREFIX")]
     pub align_model: Option<PathBuf>,
-    /// The target language's UDPipe model (or `auto`) for locus accuracy's lemma match in
-    /// the key's automatic judgements, as `score --lemma-model` [default: none].
-    #[arg(long, value_name = "FILE|auto", value_parser = ldd_sets::pipeline::parse::TargetModel::parse)]
-    pub lemma_model: Option<ldd_sets::pipeline::parse::TargetModel>,
+    #[command(flatten)]
+    pub parsing: TargetParseArgs,
     #[command(flatten)]
     pub quiet: QuietArgs,
 }

@@ -4,9 +4,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use ldd_sets::pipeline::parse::TargetModel;
 
-use super::{given, Common, QuietArgs, ThreadArgs};
+use super::{given, Common, QuietArgs, TargetParseArgs, ThreadArgs};
 
 #[derive(Args)]
 pub struct MqmArgs {
@@ -70,10 +69,8 @@ pub struct MqmArgs {
     /// manifest records as loaded or saved)].
     #[arg(long, value_name = "PREFIX")]
     pub align_model: Option<PathBuf>,
-    /// The target language's UDPipe model (or `auto`) whose lemmas count as an exact
-    /// rendering, as `score --lemma-model` [default: none].
-    #[arg(long, value_name = "FILE|auto", value_parser = TargetModel::parse)]
-    pub lemma_model: Option<TargetModel>,
+    #[command(flatten)]
+    pub parsing: TargetParseArgs,
     /// The corpus's parse, for the words of every line [default: the parse the manifest
     /// records]. Must be the file extract read (same SHA-256).
     #[arg(long, value_name = "FILE")]

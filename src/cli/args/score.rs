@@ -8,9 +8,8 @@ use clap::{Args, ValueEnum};
 use ldd_eval::tokenize::TokenizerName;
 use ldd_eval::Smooth;
 
-use ldd_sets::pipeline::parse::TargetModel;
 
-use super::{system_parser, Common, QuietArgs, SystemArg, ThreadArgs};
+use super::{system_parser, Common, QuietArgs, SystemArg, TargetParseArgs, ThreadArgs};
 
 #[derive(Args)]
 pub struct SliceArgs {
@@ -79,13 +78,8 @@ pub struct ScoreArgs {
     /// loaded or saved].
     #[arg(long, value_name = "PREFIX")]
     pub align_model: Option<PathBuf>,
-    /// For --metrics locus: a UDPipe 1 model of the target language, so that an output
-    /// token also renders a reference token with the same lemma (`is` / `was`, `found` /
-    /// `find`), or `auto`: the registry's model of the target language in the models
-    /// directory ($LDD_SETS_MODELS, else ~/.cache/ldd-sets/models; not downloaded)
-    /// [default: none, the surface rule alone].
-    #[arg(long, value_name = "FILE|auto", value_parser = TargetModel::parse)]
-    pub lemma_model: Option<TargetModel>,
+    #[command(flatten)]
+    pub parsing: TargetParseArgs,
     /// Output directory of `ldd-sets contrast` on these sets, for --contrastive.
     #[arg(long, value_name = "DIR", requires = "contrastive")]
     pub contrast: Option<PathBuf>,

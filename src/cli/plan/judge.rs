@@ -49,7 +49,7 @@ pub fn sheets(args: &SheetsArgs) -> Result<SheetsPlan> {
             distances: args.distances.clone(),
             seed: args.seed,
             align_model: args.align_model.clone(),
-            lemma_model: args.lemma_model.clone(),
+            parsing: args.parsing.parsing(args.quiet.quiet),
         },
         quiet: args.quiet.quiet,
     })

@@ -105,7 +105,7 @@ pub fn mqm(args: &MqmArgs) -> Result<MqmPlan> {
             seed: args.seed,
             confidence: args.confidence,
             align_model: args.align_model.clone(),
-            lemma_model: args.lemma_model.clone(),
+            parsing: args.parsing.parsing(args.quiet.quiet),
         },
         out: args.out.clone().unwrap_or_else(|| sets.clone()),
         items: args.items.clone(),

@@ -129,7 +129,7 @@ pub fn score(args: &ScoreArgs) -> Result<ScorePlan> {
         significance: significance(&args.significance),
         metrics: args.metrics.clone(),
         align_model: args.align_model.clone(),
-        lemma_model: args.lemma_model.clone(),
+        parsing: args.parsing.parsing(args.quiet.quiet),
         contrastive: args.contrast.clone().map(|dir| ContrastiveOptions {
             dir,
             files: args.contrastive.iter().map(|c| c.path.clone()).collect(),

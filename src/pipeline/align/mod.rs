@@ -564,6 +564,17 @@ impl Trained {
         }
     }
 
+    /// Whether the model knows both words ([`ldd_align::Aligner::knows`]; lowercased as
+    /// [`Trained::lexical`] looks them up).
+    pub fn knows(&self, source: &str, target: &str) -> bool {
+        if self.opts.lowercase {
+            self.aligner
+                .knows(&source.to_lowercase(), &target.to_lowercase())
+        } else {
+            self.aligner.knows(source, target)
+        }
+    }
+
     /// Saves the model under `prefix` (the files of [`crate::layout::model_files`] that it
     /// has: fast_align's model only in the directions it was trained in), moved into place
     /// together once all are written.

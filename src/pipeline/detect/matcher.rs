@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use ldd_conllu::{Sentence, Word};
 
-use super::rules::{deprel_matches, Condition, Match, Order, Pattern, Repair, RuleSet, Search};
+use super::rules::{Condition, Match, Order, Pattern, Repair, RuleSet, Search};
 
 /// Compiled rules, ready to match sentences.
 #[derive(Debug, Clone)]
@@ -82,20 +82,11 @@ impl CompiledCondition {
     }
 
     fn matches_word(&self, word: &Word<'_>, capitalized: impl Fn() -> bool) -> bool {
-        let c = &self.cond;
-        (c.deprel.is_empty() || c.deprel.iter().any(|p| deprel_matches(p, word.deprel)))
-            && !c.not_deprel.iter().any(|p| deprel_matches(p, word.deprel))
-            && (c.upos.is_empty() || c.upos.iter().any(|u| u == word.upos))
-            && !c.not_upos.iter().any(|u| u == word.upos)
-            && (c.xpos.is_empty() || c.xpos.iter().any(|x| x == word.xpos))
-            && !c.not_xpos.iter().any(|x| x == word.xpos)
-            && c.feats.iter().all(|f| word.has_feat(f))
-            && !c.not_feats.iter().any(|f| word.has_feat(f))
+        self.cond.matches_tags(word, capitalized)
             && (self.lemma.is_empty() || self.lemma.contains(word.lemma))
             && !self.not_lemma.contains(word.lemma)
             && (self.form.is_empty() || self.form.contains(word.form))
             && !self.not_form.contains(word.form)
-            && c.capitalized.is_none_or(|want| capitalized() == want)
     }
 }
 

@@ -101,6 +101,20 @@ struct RepairToml {
     nearest: bool,
 }
 
+/// A condition on one word as written in a TOML file of the rule language: read by
+/// [`ConditionTable::read`] in other config files written in it (`config/relations.toml`).
+#[derive(Deserialize, Default)]
+#[serde(transparent)]
+pub struct ConditionTable(ConditionToml);
+
+impl ConditionTable {
+    /// The condition, its values checked as in a rules file (`text`, read from `path`;
+    /// `key` names it in errors).
+    pub fn read(self, path: &Path, text: &str, key: &str) -> Result<Condition> {
+        Ctx { path, text }.condition(key, self.0)
+    }
+}
+
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct ConditionToml {
@@ -164,6 +178,33 @@ pub struct Condition {
     /// upper-case letter and a word other than punctuation comes before it (a name or a
     /// title, not a sentence's first word); `None`: either.
     pub capitalized: Option<bool>,
+}
+
+impl Condition {
+    /// Whether `word` meets the condition; `capitalized`: whether it is capitalized inside
+    /// its sentence (what `capitalized` asks).
+    pub fn matches(&self, word: &ldd_conllu::Word<'_>, capitalized: bool) -> bool {
+        let any = |list: &[String], value: &str| list.iter().any(|x| x == value);
+        self.matches_tags(word, || capitalized)
+            && (self.lemma.is_empty() || any(&self.lemma, word.lemma))
+            && !any(&self.not_lemma, word.lemma)
+            && (self.form.is_empty() || any(&self.form, word.form))
+            && !any(&self.not_form, word.form)
+    }
+
+    /// Whether `word` meets the condition's relations, tags, features and capitalization
+    /// (everything but its lemma and form lists).
+    pub fn matches_tags(&self, word: &ldd_conllu::Word<'_>, capitalized: impl Fn() -> bool) -> bool {
+        (self.deprel.is_empty() || self.deprel.iter().any(|p| deprel_matches(p, word.deprel)))
+            && !self.not_deprel.iter().any(|p| deprel_matches(p, word.deprel))
+            && (self.upos.is_empty() || self.upos.iter().any(|u| u == word.upos))
+            && !self.not_upos.iter().any(|u| u == word.upos)
+            && (self.xpos.is_empty() || self.xpos.iter().any(|x| x == word.xpos))
+            && !self.not_xpos.iter().any(|x| x == word.xpos)
+            && self.feats.iter().all(|f| word.has_feat(f))
+            && !self.not_feats.iter().any(|f| word.has_feat(f))
+            && self.capitalized.is_none_or(|want| capitalized() == want)
+    }
 }
 
 /// Relative order of dependent and head a phenomenon requires.

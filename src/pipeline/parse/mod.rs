@@ -160,6 +160,58 @@ impl TargetModel {
     }
 }
 
+/// The target language's model that locus accuracy parses the reference and the outputs
+/// with (`--tgt-model FILE|auto|none`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum TargetChoice {
+    /// The flag absent: the registry's model of the target language when the models
+    /// directory has it, else none.
+    #[default]
+    AtHand,
+    /// A model file, or `auto` (the registry's, which must then be there).
+    Given(TargetModel),
+    /// `none`: no model (the relation is not checked; variants instead of lemmas).
+    Off,
+}
+
+impl TargetChoice {
+    /// Parses `FILE`, `auto` or `none` (a command-line value).
+    pub fn parse(value: &str) -> std::result::Result<TargetChoice, String> {
+        match value {
+            "none" => Ok(TargetChoice::Off),
+            v => TargetModel::parse(v).map(TargetChoice::Given),
+        }
+    }
+
+    /// The model of language `lang` chosen (`None`: none; [`TargetChoice::AtHand`] without
+    /// the registry's model in the models directory, or a language the registry lacks).
+    pub fn load(&self, lang: &str) -> Result<Option<Tagger>> {
+        match self {
+            TargetChoice::Off => Ok(None),
+            TargetChoice::Given(m) => m.load(lang).map(Some),
+            TargetChoice::AtHand => match at_hand(lang)? {
+                Some(path) => TargetModel::File(path).load(lang).map(Some),
+                None => Ok(None),
+            },
+        }
+    }
+}
+
+/// The registry's model of `lang` (or a shipped pair's offline alternative of it) if the
+/// models directory has it; never downloaded.
+fn at_hand(lang: &str) -> Result<Option<PathBuf>> {
+    let Some((_, spec)) = registry_model(lang, None)? else {
+        return Ok(None);
+    };
+    let Ok(dir) = ldd_parse::default_models_dir() else {
+        return Ok(None);
+    };
+    Ok(std::iter::once(&spec.name)
+        .chain(&spec.alternatives)
+        .map(|name| dir.join(name))
+        .find(|p| p.is_file()))
+}
+
 /// The registry's default UDPipe model of language `lang` (for tagging the target side),
 /// in the models directory (`$LDD_SETS_MODELS`, else the user cache); never downloaded
 /// here: a missing model is an error naming the file and its URL.

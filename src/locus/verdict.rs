@@ -1,0 +1,236 @@
+//! The verdict on a locus (`locus:4`): its two words judged by the rule
+//! ([`super::rule::word`], against their checked reference renderings,
+//! [`super::reference`]), the relation between them checked in the output's parse
+//! ([`super::dependency`]), and a reordering locus judged by the order of its words.
+//!
+//! - **incorrect** — positive evidence of an error in the dependency: the relation broken
+//!   (the dependent dropped, a particle misplaced or glued, a reflexive in another person),
+//!   a reordering locus in the source's order, the head omitted, or the dependent omitted
+//!   where the output's verb is the reference's (a phenomenon without a relation: wherever
+//!   it is omitted);
+//! - else **differs** — a word rendered by other words the tool cannot vouch for (a
+//!   dependent missing where the verb differs is no evidence either);
+//! - else **unaligned** — a word the output has where the aligner cannot place it;
+//! - else **correct** — both words rendered as the reference renders them, in the
+//!   relation (and, reordering loci, the order) it has; a locus whose reference does not
+//!   render its dependent is judged on the head alone when the phenomenon's dependent has
+//!   by design often no rendering in the target language (`optional`, German *sich* in
+//!   English);
+//! - else **partial** — judged on one of its two words only: counted apart;
+//! - else **no reference**.
+
+use super::dependency::{self, Check};
+use super::relation::Relation;
+use super::rule::{self, Line, Side, Word};
+use crate::format::judged::Judgement;
+use crate::format::locus::Locus;
+
+/// What a locus is: its phenomenon (whose relation in the target language is checked),
+/// and whether it is a reordering locus (judged by order).
+#[derive(Debug, Clone, Copy)]
+pub struct Kind<'a> {
+    /// The phenomenon's name.
+    pub phenomenon: &'a str,
+    /// A reordering locus (its set's kind is `reorder`).
+    pub reorder: bool,
+}
+
+/// A locus as one output renders it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendering {
+    /// The dependent (reorder loci: the first link's source word).
+    pub dep: rule::Word,
+    /// The head (`None`: a locus of one word).
+    pub head: Option<rule::Word>,
+    /// The relation's check, or a reordering locus's order (`None`: not checked).
+    pub check: Option<Check>,
+    /// The locus's judgement ([`combine`]).
+    pub judgement: Judgement,
+    /// For two words, whether the output keeps the reference's order of their tokens.
+    pub order: Option<bool>,
+}
+
+impl Rendering {
+    /// The evidence, as `scores.loci.tsv` writes it: the dependent's, then the head's,
+    /// then the relation's check or the order, comma-separated.
+    pub fn evidence(&self) -> String {
+        let mut s = self.dep.evidence.name();
+        if let Some(h) = &self.head {
+            s.push(',');
+            s.push_str(&h.evidence.name());
+        }
+        if let Some(c) = self.check {
+            s.push(',');
+            s.push_str(c.name());
+        }
+        s
+    }
+}
+
+/// One output line judged against its reference ([`judge_line`]).
+#[derive(Debug, Clone)]
+pub struct LineJudgements {
+    /// The sentence chrF of the output against the reference (0–1): not part of any
+    /// judgement, reported beside it and the baseline of the agreement with people.
+    pub sentence_chrf: f64,
+    /// Each content word's judgement ([`rule::CONTENT`]), by 0-based word index, in order.
+    pub words: Vec<(usize, rule::Word)>,
+    /// The judgement of each locus given, in order.
+    pub loci: Vec<Rendering>,
+}
+
+/// chrF (sacreBLEU's defaults) of an output line against its reference line, 0–1 (chrF
+/// removes whitespace, so the tokens joined by spaces give the raw lines' chrF).
+pub fn sentence_chrf(output: &Side, reference: &Side) -> f64 {
+    use ldd_eval::chrf::ChrfScoring;
+    use ldd_eval::{ChrfStats, SufficientStats};
+    let (h, r) = (output.tokens.join(" "), reference.tokens.join(" "));
+    ChrfStats::from_pair(&h, &r).score(&ChrfScoring::default()) / 100.0
+}
+
+/// Judges one line: its content words (by the parts of speech of `line`) and `loci` (each
+/// with its kind), with `reference` and `output` aligned to its source words.
+pub fn judge_line(
+    line: &Line<'_>,
+    reference: &Side,
+    output: &Side,
+    loci: &[(&Locus, Kind<'_>)],
+) -> LineJudgements {
+    let words = line
+        .upos
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| rule::CONTENT.contains(&u.as_str()))
+        .map(|(w, _)| (w, rule::word(line, reference, output, w)))
+        .collect();
+    LineJudgements {
+        sentence_chrf: sentence_chrf(output, reference),
+        words,
+        loci: loci
+            .iter()
+            .map(|(l, kind)| judge(line, l, *kind, reference, output))
+            .collect(),
+    }
+}
+
+/// Judges `loc`, a locus of `kind`, on one line: `reference` and `output` aligned to its
+/// source words (and parsed, for the relation).
+pub fn judge(
+    line: &Line<'_>,
+    loc: &Locus,
+    kind: Kind<'_>,
+    reference: &Side,
+    output: &Side,
+) -> Rendering {
+    let dep_word = loc.dep.id as usize - 1;
+    let head_word = loc.head.as_ref().map(|h| h.id as usize - 1);
+    let relation = (!kind.reorder)
+        .then(|| line.relations.get(line.target, kind.phenomenon))
+        .flatten();
+    let mut ref_head = head_word.map(|h| super::reference::checked(line, reference, h));
+    let mut ref_dep = super::reference::checked(line, reference, dep_word);
+    if let Some(r) = relation {
+        let head = ref_head.as_deref().unwrap_or(&[]);
+        ref_dep = dependency::reference_dependent(r, reference, &ref_dep, head);
+        if let (Some(h), Some(w)) = (ref_head.as_mut(), head_word) {
+            if h.is_empty() {
+                let pos = line.upos.get(w).map_or("", String::as_str);
+                *h = dependency::reference_head(reference, &ref_dep, pos);
+            }
+        }
+    }
+    let head = head_word
+        .zip(ref_head)
+        .map(|(h, r)| rule::word_with(line, reference, output, h, r));
+    let mut dep = rule::word_with(line, reference, output, dep_word, ref_dep);
+    // A particle the reference writes with its verb (`aufgeben`) is rendered as the verb is.
+    if let Some(h) = &head {
+        if !dep.reference.is_empty() && dep.reference.iter().all(|t| h.reference.contains(t)) {
+            dep.judgement = h.judgement;
+        }
+    }
+    let check = match (&head, relation) {
+        (Some(h), Some(r)) if !dep.reference.is_empty() && !h.reference.is_empty() => {
+            dependency::check(&dependency::Locus {
+                relation: r,
+                reference,
+                output,
+                ref_head: &h.reference,
+                ref_dep: &dep.reference,
+                head: h,
+                source: (dep_word, head_word.unwrap_or(dep_word)),
+                target: line.target,
+            })
+        }
+        (Some(h), None) if kind.reorder => reordered(&dep, h, dep_word < head_word.unwrap_or(0)),
+        _ => None,
+    };
+    let order = head.as_ref().and_then(|h| rule::order_kept(&dep, h));
+    let judgement = combine(&dep, head.as_ref(), check, relation);
+    Rendering {
+        dep,
+        head,
+        check,
+        judgement,
+        order,
+    }
+}
+
+/// A reordering locus's order when both its words are rendered (`source_first`: whether
+/// the dependent comes first in the source): the reference's or the source's; `None` when a
+/// word is not rendered, or when the reference keeps the source's order (the aligner
+/// does not find the two words crossed there: nothing to judge by).
+fn reordered(dep: &Word, head: &Word, source_first: bool) -> Option<Check> {
+    if dep.judgement != Judgement::Correct || head.judgement != Judgement::Correct {
+        return None;
+    }
+    let mean = |v: &[usize]| v.iter().sum::<usize>() as f64 / v.len().max(1) as f64;
+    let reference_first = mean(&dep.reference) < mean(&head.reference);
+    if reference_first == source_first {
+        return None;
+    }
+    let output_first = mean(&dep.tokens()) < mean(&head.tokens());
+    Some(if output_first == reference_first {
+        Check::ReferenceOrder
+    } else {
+        Check::SourceOrder
+    })
+}
+
+/// The judgement of a locus from its words (`dep`, `head`), its check and its relation in
+/// the target language (the module's order of outcomes).
+pub fn combine(
+    dep: &Word,
+    head: Option<&Word>,
+    check: Option<Check>,
+    relation: Option<&Relation>,
+) -> Judgement {
+    use Judgement::*;
+    if check.is_some_and(Check::broken) {
+        return Incorrect;
+    }
+    let head_j = head.map(|h| h.judgement);
+    // The relation, checked, decides the dependent.
+    let dep_j = match check {
+        Some(Check::Intact | Check::ReferenceOrder) => Correct,
+        _ => dep.judgement,
+    };
+    // A dependent missing where the verb is not the reference's is no evidence: the
+    // output's verb may render it (`registered` for `signed up`).
+    let dep_j = match (dep_j, head_j, relation) {
+        (Incorrect, Some(h), Some(_)) if h != Correct => Differs,
+        (j, ..) => j,
+    };
+    let both = [Some(dep_j), head_j];
+    for j in [Incorrect, Differs, Unaligned] {
+        if both.contains(&Some(j)) {
+            return j;
+        }
+    }
+    match (dep_j, head_j) {
+        (Correct, Some(Correct) | None) => Correct,
+        (NoReference, Some(Correct)) if relation.is_some_and(|r| r.optional) => Correct,
+        (NoReference, Some(Correct)) | (Correct, Some(NoReference)) => Partial,
+        _ => NoReference,
+    }
+}
