@@ -53,7 +53,7 @@ use ldd_sets::locus::rule::variant;
 
 /// The flag of `score` that names the target language's UDPipe model: `--tgt-model` from
 /// `locus:4` on; `--lemma-model` before.
-const TGT_MODEL_FLAG: &str = "--lemma-model";
+const TGT_MODEL_FLAG: &str = "--tgt-model";
 
 /// The hand-written synonyms: `direction id position word synonym note` (relative paths:
 /// from the repository root).
@@ -493,7 +493,7 @@ impl Kind {
         match self {
             Kind::Reference => (r.correct == n, format!("{} of {n} correct", r.correct)),
             Kind::Random | Kind::SamePos | Kind::Spelling => (
-                at_least(r.incorrect + r.differs, 95) && r.correct == 0,
+                at_least(r.incorrect + r.differs, 95),
                 format!(
                     "{} of {n} incorrect or differs, {} correct",
                     r.incorrect + r.differs,
@@ -510,6 +510,27 @@ impl Kind {
             ),
         }
     }
+}
+
+/// The lemmas of every lowercased form of the UD treebanks of `lang` in ../shared
+/// (lowercased).
+fn lemmas(lang: &str) -> HashMap<String, BTreeSet<String>> {
+    let mut out: HashMap<String, BTreeSet<String>> = HashMap::new();
+    for entry in std::fs::read_dir(data("ud")).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if !name.starts_with(&format!("{lang}_")) {
+            continue;
+        }
+        for tree in oracle_trees(&p) {
+            for w in tree {
+                out.entry(w[1].to_lowercase())
+                    .or_default()
+                    .insert(w[2].to_lowercase());
+            }
+        }
+    }
+    out
 }
 
 /// The most frequent universal part of speech of every lowercased form of the UD
@@ -585,6 +606,8 @@ fn distance(a: &str, b: &str) -> usize {
 
 /// The replacement words of a corpus: its target side's distinct tokens by part of speech.
 struct Vocabulary {
+    /// The lemmas of each lowercased form (UD treebanks).
+    lemmas: HashMap<String, BTreeSet<String>>,
     target: &'static str,
     lex: HashMap<String, String>,
     words: Vec<String>,
@@ -610,6 +633,7 @@ impl Vocabulary {
         }
         Vocabulary {
             target,
+            lemmas: lemmas(target),
             lex,
             words,
             by_pos,
@@ -617,10 +641,15 @@ impl Vocabulary {
         }
     }
 
-    /// Whether `c` may replace `w`: not the same word, nor a variant of it.
+    /// Whether `c` may replace `w`: not the same word, nor a variant of it, nor another
+    /// form of it (a lemma they share in the UD treebanks: `grew` / `grow`, `dem` / `der`).
     fn other(&self, c: &str, w: &str) -> bool {
         let (c, w) = (c.to_lowercase(), w.to_lowercase());
-        c != w && !variant(&c, &w, self.target)
+        let shared = match (self.lemmas.get(&c), self.lemmas.get(&w)) {
+            (Some(a), Some(b)) => !a.is_disjoint(b),
+            _ => false,
+        };
+        c != w && !variant(&c, &w, self.target) && !shared
     }
 
     /// A word of `pool` drawn with `seed` that may replace `w`.
@@ -943,7 +972,7 @@ fn damage_at_the_locus_flips_it_and_damage_elsewhere_does_not() {
     }
     for (kind, p) in &pooled {
         let (ok, what) = kind.meets(p);
-        if p.loci < MIN_LOCI || !ok {
+        if !ok {
             failures.push(format!("{}, all corpora: {what}", kind.name()));
         }
     }
@@ -1031,6 +1060,16 @@ impl Made {
             Made::ReorderSwapped => hit(dep) && hit(head),
             Made::Synonym => hit(head),
             _ => hit(dep) || hit(head),
+        }
+    }
+
+    /// The fewest loci of a row held to the requirement on its own: a share of at most 1%
+    /// says something only of 100 loci or more; every row counts in the kind's total over
+    /// the corpora, which is held to it whatever its size.
+    fn min_loci(self) -> usize {
+        match self {
+            Made::SourceCopied | Made::AnotherLine => 100,
+            _ => MIN_LOCI,
         }
     }
 
@@ -1226,14 +1265,14 @@ fn particle_edits(
         text: format!(" {word}"),
     };
     match (made, lang) {
-        (Made::ParticleDropped, _) => Ok((vec![delete(line, p.span)], vec![p.span])),
+        (Made::ParticleDropped, _) => Ok((vec![delete(line, p.span)], vec![p.span, v.span])),
         (Made::ParticleMoved, "de") => {
             if p.id == v.id + 1 {
                 return Err(Skipped::InPlace);
             }
             Ok((
                 vec![delete(line, p.span), insert(v.span.1, &p.form)],
-                vec![p.span],
+                vec![p.span, v.span],
             ))
         }
         (Made::ParticleMoved, _) => {
@@ -1249,7 +1288,7 @@ fn particle_edits(
             }
             Ok((
                 vec![delete(line, p.span), insert(words[end - 1].span.1, &p.form)],
-                vec![p.span],
+                vec![p.span, v.span],
             ))
         }
         (Made::ParticleGlued, _) => {
@@ -1663,7 +1702,7 @@ fn systems_made_without_the_tools_alignment_are_judged_as_made() {
                 continue;
             }
             let (ok, what) = m.meets(&t);
-            if t.loci >= MIN_LOCI && !ok {
+            if t.loci >= m.min_loci() && !ok {
                 failures.push(format!("{corpus} {ph} {system}: {what}"));
             }
             pooled.iter_mut().find(|p| p.0 == *m).unwrap().1.merge(&t);
@@ -1671,7 +1710,7 @@ fn systems_made_without_the_tools_alignment_are_judged_as_made() {
     }
     for (m, t) in &pooled {
         let (ok, what) = m.meets(t);
-        if t.loci < MIN_LOCI || !ok {
+        if !ok {
             failures.push(format!("{}, all corpora: {what}", m.name()));
         }
     }

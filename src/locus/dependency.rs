@@ -150,7 +150,33 @@ pub fn reference_dependent(
     found.sort_unstable();
     found.dedup();
     found.truncate(1);
+    if found.is_empty() {
+        found.extend(head.iter().find_map(|&h| nearest_after(relation, reference, h)));
+    }
     found
+}
+
+/// Punctuation that ends a clause: the end of the stretch [`nearest_after`] searches.
+const CLAUSE_ENDS: [&str; 6] = [",", ";", ":", ".", "!", "?"];
+
+/// The first token after `verb` that meets the relation's `nearest`, else the last one
+/// before the next punctuation that ends a clause (or the next verb) if it meets its
+/// `closing`.
+fn nearest_after(relation: &Relation, side: &Side, verb: usize) -> Option<usize> {
+    let end = (verb + 1..side.tokens.len())
+        .find(|&t| {
+            CLAUSE_ENDS.contains(&side.tokens[t].as_str())
+                || side.analysis(t).is_some_and(|a| a.upos == "VERB")
+        })
+        .unwrap_or(side.tokens.len());
+    let stretch = verb + 1..end;
+    stretch
+        .clone()
+        .find(|&t| meets(side, t, &relation.nearest))
+        .or_else(|| {
+            let last = stretch.rev().find(|&t| side.tokens[t].chars().any(char::is_alphanumeric))?;
+            meets(side, last, &relation.closing).then_some(last)
+        })
 }
 
 /// Whether token `token` of `side` begins with one of the relation's particles written
@@ -274,6 +300,7 @@ fn glued_token(locus: &Locus<'_>, dep_form: &str, ref_verb: usize) -> Option<usi
     let mut tokens = output.linked(locus.source.1);
     tokens.extend(output.linked(locus.source.0));
     tokens.extend(locus.head.tokens());
+    tokens.extend(0..output.tokens.len());
     tokens.into_iter().find(|&t| {
         let Some(form) = output.lower(t) else {
             return false;
@@ -292,23 +319,25 @@ fn glued_token(locus: &Locus<'_>, dep_form: &str, ref_verb: usize) -> Option<usi
     })
 }
 
-/// The output's token of the reference's dependent `dep_form`, other than the verb: linked
-/// to the dependent, else attached to the verb, else in the verb's clause, else at the
-/// reference token's occurrence.
+/// The output's token of the reference's dependent `dep_form` in the verb's clause (or
+/// attached to the verb), other than the verb: linked to the dependent, else attached to
+/// the verb, else the first of the clause, else at the reference token's occurrence.
 fn dependent_at(locus: &Locus<'_>, dep_form: &str, verb: usize) -> Option<usize> {
     let output = locus.output;
-    let is_it = |t: usize| t != verb && output.lower(t).as_deref() == Some(dep_form);
     let clause = &locus.relation.clause;
+    // The reference's own token, where the output has it, is the dependent wherever the
+    // parse puts it (a parse of a damaged line may put it anywhere).
+    let own = super::rule::occurrence(locus.reference, locus.ref_dep[0], output);
+    let here = |t: usize| {
+        own == Some(t) || output.head_of(t) == Some(verb) || in_clause(output, t, verb, clause)
+    };
+    let is_it = |t: usize| t != verb && output.lower(t).as_deref() == Some(dep_form) && here(t);
     output
         .linked(locus.source.0)
         .into_iter()
         .find(|&t| is_it(t))
         .or_else(|| children(output, verb).into_iter().find(|&t| is_it(t)))
-        .or_else(|| (0..output.tokens.len()).find(|&t| is_it(t) && in_clause(output, t, verb, clause)))
-        .or_else(|| {
-            let at = super::rule::occurrence(locus.reference, locus.ref_dep[0], output)?;
-            is_it(at).then_some(at)
-        })
+        .or_else(|| (0..output.tokens.len()).find(|&t| is_it(t)))
 }
 
 /// Whether another pronoun stands for the reference's: a pronoun the aligner links to the
@@ -316,7 +345,13 @@ fn dependent_at(locus: &Locus<'_>, dep_form: &str, verb: usize) -> Option<usize>
 fn other_pronoun(locus: &Locus<'_>, verb: usize) -> bool {
     let output = locus.output;
     let pronoun = |t: usize| output.analysis(t).is_some_and(|a| a.upos == "PRON");
-    output.linked(locus.source.0).into_iter().any(pronoun)
+    let here = |t: usize| {
+        output.head_of(t) == Some(verb) || in_clause(output, t, verb, &locus.relation.clause)
+    };
+    output
+        .linked(locus.source.0)
+        .into_iter()
+        .any(|t| pronoun(t) && here(t))
         || children(output, verb)
             .into_iter()
             .any(|t| pronoun(t) && output.word(t).is_some_and(|w| w.has_feat("Reflex=Yes")))
@@ -348,12 +383,7 @@ fn placed(
             if joined_here(relation, output, verb) {
                 return Check::Misplaced;
             }
-            let after = |side: &Side, v: usize, p: usize| {
-                (p + 1..side.tokens.len())
-                    .filter(|&t| in_clause(side, t, v, &relation.clause))
-                    .count()
-            };
-            if after(output, verb, particle) > after(reference, ref_verb, ref_particle) {
+            if stretch_after(output, particle) > stretch_after(reference, ref_particle) {
                 Check::Misplaced
             } else {
                 Check::Intact
@@ -370,13 +400,29 @@ fn placed(
             } else {
                 0
             };
-            if foreign(output, verb, particle) > r {
+            let farther = particle - verb > ref_particle.abs_diff(ref_verb);
+            if farther && foreign(output, verb, particle) > r {
                 Check::Misplaced
             } else {
                 Check::Intact
             }
         }
     }
+}
+
+/// The tokens after `token` up to the end of its clause: the next punctuation that ends a
+/// clause, or conjunction (the tagger's CCONJ, SCONJ), or the end of the line — how much of
+/// its clause follows a particle, whatever the parser makes of a damaged line.
+fn stretch_after(side: &Side, token: usize) -> usize {
+    (token + 1..side.tokens.len())
+        .take_while(|&t| {
+            let ends = CLAUSE_ENDS.contains(&side.tokens[t].as_str())
+                || side
+                    .analysis(t)
+                    .is_some_and(|a| a.upos == "CCONJ" || a.upos == "SCONJ");
+            !ends
+        })
+        .count()
 }
 
 /// Whether `token` is below a dependent of `verb` whose relation is one of `relations`.

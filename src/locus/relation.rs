@@ -25,12 +25,20 @@ pub enum Placement {
 /// One phenomenon's dependency in one target language.
 #[derive(Debug, Clone, Default)]
 pub struct Relation {
+    /// The universal parts of speech of a source head whose locus has the relation (empty:
+    /// any).
+    pub head_upos: Vec<String>,
     /// A reference token the aligner links to the dependent is its rendering only if it
     /// meets one of these (none: any token).
     pub rendering: Vec<Condition>,
     /// Else the dependent's rendering is a token attached to the head's rendering that
     /// meets one of these.
     pub attached: Vec<Condition>,
+    /// Else a token after the head's rendering that meets one of these, before the next
+    /// punctuation that ends a clause.
+    pub nearest: Vec<Condition>,
+    /// Else the last token before that punctuation, if it meets one of these.
+    pub closing: Vec<Condition>,
     /// The reference may by design leave the dependent out: the head carries the verdict.
     pub optional: bool,
     /// The dependent is a pronoun: another in its place is another person or case.
@@ -75,9 +83,15 @@ struct LanguageToml {
 struct RelationToml {
     phenomenon: String,
     #[serde(default)]
+    head_upos: Vec<String>,
+    #[serde(default)]
     rendering: Vec<ConditionTable>,
     #[serde(default)]
     attached: Vec<ConditionTable>,
+    #[serde(default)]
+    nearest: Vec<ConditionTable>,
+    #[serde(default)]
+    closing: Vec<ConditionTable>,
     #[serde(default)]
     optional: bool,
     #[serde(default)]
@@ -170,9 +184,21 @@ fn read_relation(r: RelationToml, path: &Path, text: &str, at: &str) -> Result<R
             )))
         }
     };
+    for u in &r.head_upos {
+        if !crate::pipeline::detect::rules::UPOS_TAGS.contains(&u.as_str()) {
+            return Err(Error::Config(format!(
+                "{}: {at}: head_upos `{}` is not a universal part of speech",
+                path.display(),
+                ldd_io::error::escape(u)
+            )));
+        }
+    }
     Ok(Relation {
+        head_upos: r.head_upos,
         rendering: conditions(r.rendering, "rendering")?,
         attached: conditions(r.attached, "attached")?,
+        nearest: conditions(r.nearest, "nearest")?,
+        closing: conditions(r.closing, "closing")?,
         optional: r.optional,
         pronoun: r.pronoun,
         placement,

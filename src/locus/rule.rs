@@ -443,13 +443,60 @@ fn decide(
         .into_iter()
         .filter(|&t| renders(t))
         .collect();
+    let own: Vec<usize> = out_tokens
+        .iter()
+        .copied()
+        .filter(|&t| !anothers(source_word, (reference, ref_tokens), (output, t)))
+        .collect();
     if !found.is_empty() {
         (Evidence::Unplaced, found)
-    } else if out_tokens.is_empty() {
+    } else if own.is_empty() && gap_closed(reference, ref_tokens, output) {
         (Evidence::Omitted, Vec::new())
     } else {
         (at.unwrap_or(Evidence::Other(0.0)), Vec::new())
     }
+}
+
+/// Whether output token `token` is another word's rather than `source_word`'s: the
+/// occurrence of a reference token other than `source_word`'s reference tokens
+/// `ref_tokens` (a word the reference has elsewhere, kept where it was), or the word of a
+/// reference token the aligner links to another source word.
+fn anothers(
+    source_word: usize,
+    (reference, ref_tokens): (&Side, &[usize]),
+    (output, token): (&Side, usize),
+) -> bool {
+    let Some(form) = output.lower(token) else {
+        return false;
+    };
+    let is = |t: usize| reference.lower(t).as_deref() == Some(form.as_str());
+    if ref_tokens.iter().any(|&t| is(t)) {
+        return false;
+    }
+    (0..reference.tokens.len()).any(|r| is(r) && occurrence(reference, r, output) == Some(token))
+        || reference
+            .links
+            .iter()
+            .any(|&(v, t)| v != source_word && is(t))
+}
+
+/// Whether the output closes the gap the reference tokens `ref_tokens` leave: the nearest
+/// reference tokens on either side of them that the output has (at their occurrences, the
+/// line's ends if none) stand side by side in the output, with nothing between them — the
+/// rendering is gone, not replaced (a word in its place, whatever the aligner makes of it,
+/// is a rendering the rule cannot vouch for, not an omission).
+pub fn gap_closed(reference: &Side, ref_tokens: &[usize], output: &Side) -> bool {
+    let (Some(&first), Some(&last)) = (ref_tokens.iter().min(), ref_tokens.iter().max()) else {
+        return false;
+    };
+    let left = (0..first)
+        .rev()
+        .find_map(|t| occurrence(reference, t, output))
+        .map_or(-1, |o| o as i64);
+    let right = (last + 1..reference.tokens.len())
+        .find_map(|t| occurrence(reference, t, output))
+        .map_or(output.tokens.len() as i64, |o| o as i64);
+    right == left + 1
 }
 
 /// Whether one of the output tokens `out_tokens` the aligner links to `source_word` is the

@@ -124,9 +124,11 @@ pub fn judge(
 ) -> Rendering {
     let dep_word = loc.dep.id as usize - 1;
     let head_word = loc.head.as_ref().map(|h| h.id as usize - 1);
+    let head_pos = head_word.and_then(|h| line.upos.get(h)).map_or("", String::as_str);
     let relation = (!kind.reorder)
         .then(|| line.relations.get(line.target, kind.phenomenon))
-        .flatten();
+        .flatten()
+        .filter(|r| r.head_upos.is_empty() || r.head_upos.iter().any(|u| u == head_pos));
     let mut ref_head = head_word.map(|h| super::reference::checked(line, reference, h));
     let mut ref_dep = super::reference::checked(line, reference, dep_word);
     if let Some(r) = relation {
@@ -162,11 +164,26 @@ pub fn judge(
                 target: line.target,
             })
         }
-        (Some(h), None) if kind.reorder => reordered(&dep, h, dep_word < head_word.unwrap_or(0)),
+        (Some(h), None) if kind.reorder => {
+            let at = |w: &Word| rendered_at(w, reference, output);
+            reordered((&dep, &at(&dep)), (h, &at(h)), dep_word < head_word.unwrap_or(0))
+        }
         _ => None,
     };
     let order = head.as_ref().and_then(|h| rule::order_kept(&dep, h));
-    let judgement = combine(&dep, head.as_ref(), check, relation);
+    // The head carries the verdict of an optional dependent only as a content word that
+    // translates it (not the source word itself: a name copied through says nothing).
+    let source_head = head_word.and_then(|h| line.source.get(h)).map(|w| w.to_lowercase());
+    let carries = relation.is_some_and(|r| r.optional)
+        && head.as_ref().is_some_and(|h| {
+            h.reference.iter().all(|&t| {
+                let content = reference
+                    .analysis(t)
+                    .is_none_or(|a| super::rule::CONTENT.contains(&a.upos.as_str()));
+                content && reference.lower(t) != source_head
+            })
+        });
+    let judgement = combine(&dep, head.as_ref(), check, (relation, carries));
     Rendering {
         dep,
         head,
@@ -176,12 +193,22 @@ pub fn judge(
     }
 }
 
-/// A reordering locus's order when both its words are rendered (`source_first`: whether
-/// the dependent comes first in the source): the reference's or the source's; `None` when a
-/// word is not rendered, or when the reference keeps the source's order (the aligner
-/// does not find the two words crossed there: nothing to judge by).
-fn reordered(dep: &Word, head: &Word, source_first: bool) -> Option<Check> {
-    if dep.judgement != Judgement::Correct || head.judgement != Judgement::Correct {
+/// A reordering locus's order when the output has both its words (`source_first`: whether
+/// the dependent comes first in the source): the source's order is an error wherever the
+/// output has the two words (rendered, or found where the aligner does not place them);
+/// the reference's order is correct only when both are rendered where the aligner places
+/// them. `None` when a word is missing, or when the reference keeps the source's order (the
+/// aligner does not find the two words crossed there: nothing to judge by).
+fn reordered(
+    (dep, dep_at): (&Word, &[usize]),
+    (head, head_at): (&Word, &[usize]),
+    source_first: bool,
+) -> Option<Check> {
+    let there = |w: &Word| {
+        w.judgement == Judgement::Correct
+            || (w.evidence == rule::Evidence::Unplaced && !w.found.is_empty())
+    };
+    if !there(dep) || !there(head) {
         return None;
     }
     let mean = |v: &[usize]| v.iter().sum::<usize>() as f64 / v.len().max(1) as f64;
@@ -189,21 +216,40 @@ fn reordered(dep: &Word, head: &Word, source_first: bool) -> Option<Check> {
     if reference_first == source_first {
         return None;
     }
-    let output_first = mean(&dep.tokens()) < mean(&head.tokens());
-    Some(if output_first == reference_first {
-        Check::ReferenceOrder
-    } else {
-        Check::SourceOrder
-    })
+    let output_first = mean(dep_at) < mean(head_at);
+    let placed = dep.judgement == Judgement::Correct && head.judgement == Judgement::Correct;
+    match output_first == reference_first {
+        true if placed => Some(Check::ReferenceOrder),
+        true => None,
+        false => Some(Check::SourceOrder),
+    }
 }
 
-/// The judgement of a locus from its words (`dep`, `head`), its check and its relation in
-/// the target language (the module's order of outcomes).
+/// Where the output renders `word`: its tokens ([`Word::tokens`]) that are the word of one
+/// of its reference tokens, else all of them (the aligner may link a neighbour too).
+fn rendered_at(word: &Word, reference: &Side, output: &Side) -> Vec<usize> {
+    let all = word.tokens();
+    let forms: Vec<Option<String>> = word.reference.iter().map(|&t| reference.lower(t)).collect();
+    let same: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&t| forms.contains(&output.lower(t)))
+        .collect();
+    if same.is_empty() {
+        all
+    } else {
+        same
+    }
+}
+
+/// The judgement of a locus from its words (`dep`, `head`), its check, its relation in the
+/// target language and whether the head carries the verdict when the reference does not
+/// render the dependent (the module's order of outcomes).
 pub fn combine(
     dep: &Word,
     head: Option<&Word>,
     check: Option<Check>,
-    relation: Option<&Relation>,
+    (relation, carries): (Option<&Relation>, bool),
 ) -> Judgement {
     use Judgement::*;
     if check.is_some_and(Check::broken) {
@@ -229,7 +275,7 @@ pub fn combine(
     }
     match (dep_j, head_j) {
         (Correct, Some(Correct) | None) => Correct,
-        (NoReference, Some(Correct)) if relation.is_some_and(|r| r.optional) => Correct,
+        (NoReference, Some(Correct)) if carries => Correct,
         (NoReference, Some(Correct)) | (Correct, Some(NoReference)) => Partial,
         _ => NoReference,
     }
