@@ -949,7 +949,8 @@ fn check_lemma_match(sets: &Path, surface: &Path, hyps: &[&Path], tmp: &Path) {
 #[test]
 fn lemmas_match_what_the_surface_rule_misses() {
     use ldd_sets::format::judged::Judgement;
-    use ldd_sets::locus::rule::{word, Evidence, Lexical, Line, Side};
+    use ldd_sets::locus::rule::{Evidence, Lexical, Line, Side};
+    use ldd_sets::locus::verdict::word;
     use ldd_sets::pipeline::parse::TargetModel;
     let tagger = TargetModel::File(shared().join("models/english-small.udpipe"))
         .load("en")

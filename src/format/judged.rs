@@ -334,7 +334,8 @@ impl Cells<'_> {
                 self.bad(
                     "judgement",
                     format!(
-                        "`{}` is not correct, incorrect, unaligned or no_reference",
+                        "`{}` is not correct, incorrect, differs, partial, unaligned or \
+                         no_reference",
                         ldd_io::error::quote(self.cells[column], 40)
                     ),
                 )

@@ -511,6 +511,13 @@ pub struct Agreement {
     pub unaligned: Counted,
     /// Items left unjudged because the reference has no token for them.
     pub no_reference: Counted,
+    /// Items left unjudged because the output renders them by other words than the
+    /// reference's, which the rule cannot vouch for (`locus:4`).
+    #[serde(default)]
+    pub differs: Counted,
+    /// Loci left unjudged because only one of their two words could be judged (`locus:4`).
+    #[serde(default)]
+    pub partial: Counted,
     /// Systems in the system-level correlations.
     pub systems: usize,
     /// Spearman's ρ of the systems' automatic accuracy with their MQM score.

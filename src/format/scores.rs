@@ -215,6 +215,14 @@ pub struct Row {
     /// has one for (not judged; absent in scores written before it existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unaligned: Option<u64>,
+    /// Locus accuracy only: the loci rendered by other words than the reference's, which
+    /// the rule cannot vouch for (not judged; `locus:4`, absent before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub differs: Option<u64>,
+    /// Locus accuracy only: the loci judged on one of their two words only (not judged;
+    /// `locus:4`, absent before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<u64>,
     /// Locus accuracy only: the loci's words judged one by one against comparable words
     /// (docs/evaluation.md, "A baseline for every locus accuracy").
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -40,24 +40,28 @@ pub struct Permutations {
 /// The item-level agreement of `items`' judgements with the raters (the system-level
 /// fields left empty: [`with_systems`]).
 pub fn agreement(items: &[Item], permutations: Permutations) -> Agreement {
-    let (mut unaligned, mut no_reference) = (Counted::default(), Counted::default());
+    let mut not_judged = [Counted::default(); 4];
     let mut judged = Vec::new();
     for x in items {
         match x.judgement.judged() {
             Some(correct) => judged.push((x.group, !correct, x.error)),
             None => {
-                let c = if x.judgement == Judgement::Unaligned {
-                    &mut unaligned
-                } else {
-                    &mut no_reference
+                let k = match x.judgement {
+                    Judgement::Unaligned => 0,
+                    Judgement::Differs => 2,
+                    Judgement::Partial => 3,
+                    _ => 1,
                 };
-                c.add(x.error == Some(true));
+                not_judged[k].add(x.error == Some(true));
             }
         }
     }
+    let [unaligned, no_reference, differs, partial] = not_judged;
     Agreement {
         unaligned,
         no_reference,
+        differs,
+        partial,
         ..table(items.len() as u64, &judged, permutations)
     }
 }

@@ -365,33 +365,26 @@ fn paraphrase(
     })
 }
 
-/// Judges `source_word` (0-based) of a line: `reference` and `output` aligned to the
-/// line's source words; its reference tokens those the aligner links to it that plausibly
-/// render it ([`super::reference::checked`]).
-pub fn word(line: &Line<'_>, reference: &Side, output: &Side, source_word: usize) -> Word {
-    let r = super::reference::checked(line, reference, source_word);
-    word_with(line, reference, output, source_word, r)
-}
-
-/// Judges `source_word` (0-based) of a line against the reference tokens `r` (its
-/// rendering in the reference).
+/// Judges `source_word` (0-based) of a line against the reference tokens `rendering` (its
+/// rendering in the reference: [`super::verdict::word`] gives the checked one), with
+/// `reference` and `output` aligned to the line's source words.
 pub fn word_with(
     line: &Line<'_>,
     reference: &Side,
     output: &Side,
     source_word: usize,
-    r: Vec<usize>,
+    rendering: Vec<usize>,
 ) -> Word {
     let h = output.linked(source_word);
-    let (evidence, found) = if r.is_empty() {
+    let (evidence, found) = if rendering.is_empty() {
         (Evidence::NoReference, Vec::new())
     } else {
-        decide(line, source_word, (reference, &r), (output, &h))
+        decide(line, source_word, (reference, &rendering), (output, &h))
     };
     Word {
         judgement: evidence.judgement(),
         evidence,
-        reference: r,
+        reference: rendering,
         output: h,
         found,
     }
@@ -448,8 +441,20 @@ fn decide(
         .copied()
         .filter(|&t| !anothers(source_word, (reference, ref_tokens), (output, t)))
         .collect();
+    // A function word whose word the output still has elsewhere: which occurrence renders
+    // which is not known — not an omission.
+    let elsewhere: Vec<usize> = if line.content(source_word) {
+        Vec::new()
+    } else {
+        let forms: Vec<Option<String>> = ref_tokens.iter().map(|&t| reference.lower(t)).collect();
+        (0..output.tokens.len())
+            .filter(|&t| forms.contains(&output.lower(t)))
+            .collect()
+    };
     if !found.is_empty() {
         (Evidence::Unplaced, found)
+    } else if own.is_empty() && !elsewhere.is_empty() {
+        (Evidence::Unplaced, elsewhere)
     } else if own.is_empty() && gap_closed(reference, ref_tokens, output) {
         (Evidence::Omitted, Vec::new())
     } else {
@@ -698,7 +703,7 @@ mod tests {
             target: "de",
             relations: &relations,
         };
-        word(&line, reference, output, w)
+        word_with(&line, reference, output, w, reference.linked(w))
     }
 
     const ALL: [(usize, usize); 4] = [(0, 0), (1, 1), (2, 2), (3, 3)];

@@ -1,5 +1,5 @@
 //! The verdict on a locus (`locus:4`): its two words judged by the rule
-//! ([`super::rule::word`], against their checked reference renderings,
+//! ([`word`], against their checked reference renderings,
 //! [`super::reference`]), the relation between them checked in the output's parse
 //! ([`super::dependency`]), and a reordering locus judged by the order of its words.
 //!
@@ -101,7 +101,7 @@ pub fn judge_line(
         .iter()
         .enumerate()
         .filter(|(_, u)| rule::CONTENT.contains(&u.as_str()))
-        .map(|(w, _)| (w, rule::word(line, reference, output, w)))
+        .map(|(w, _)| (w, word(line, reference, output, w)))
         .collect();
     LineJudgements {
         sentence_chrf: sentence_chrf(output, reference),
@@ -111,6 +111,14 @@ pub fn judge_line(
             .map(|(l, kind)| judge(line, l, *kind, reference, output))
             .collect(),
     }
+}
+
+/// Judges `source_word` (0-based) of a line: `reference` and `output` aligned to the
+/// line's source words; its reference tokens those the aligner links to it that plausibly
+/// render it ([`super::reference::checked`]).
+pub fn word(line: &Line<'_>, reference: &Side, output: &Side, source_word: usize) -> Word {
+    let rendering = super::reference::checked(line, reference, source_word);
+    rule::word_with(line, reference, output, source_word, rendering)
 }
 
 /// Judges `loc`, a locus of `kind`, on one line: `reference` and `output` aligned to its
@@ -166,7 +174,15 @@ pub fn judge(
         }
         (Some(h), None) if kind.reorder => {
             let at = |w: &Word| rendered_at(w, reference, output);
-            reordered((&dep, &at(&dep)), (h, &at(h)), dep_word < head_word.unwrap_or(0))
+            let forms = |w: &Word| -> Vec<Option<String>> {
+                w.reference.iter().map(|&t| reference.lower(t)).collect()
+            };
+            // Two words rendered alike (`and … and`): their order says nothing.
+            let alike = forms(&dep) == forms(h);
+            let source_first = dep_word < head_word.unwrap_or(0);
+            (!alike)
+                .then(|| reordered((&dep, &at(&dep)), (h, &at(h)), source_first))
+                .flatten()
         }
         _ => None,
     };
@@ -213,7 +229,7 @@ fn reordered(
     }
     let mean = |v: &[usize]| v.iter().sum::<usize>() as f64 / v.len().max(1) as f64;
     let reference_first = mean(&dep.reference) < mean(&head.reference);
-    if reference_first == source_first {
+    if reference_first == source_first || dep_at.iter().any(|t| head_at.contains(t)) {
         return None;
     }
     let output_first = mean(dep_at) < mean(head_at);

@@ -1,4 +1,4 @@
-//! Words judged one by one with the locus rule ([`super::rule::word`]): every word of a
+//! Words judged one by one with the locus rule ([`super::verdict::word`]): every word of a
 //! line, and the **baseline** of a set — its loci's words against comparable words,
 //! the other words of the same sentences with the same part of speech, so that "62% of
 //! particles rendered at d ≥ 5" comes with "against 81% of the other adpositions of the
@@ -72,7 +72,7 @@ pub fn judge_line(
         .iter()
         .enumerate()
         .filter(|(w, p)| keep(*w, p))
-        .map(|(w, _)| (w, rule::word(line, reference, output, w)))
+        .map(|(w, _)| (w, super::verdict::word(line, reference, output, w)))
         .collect()
 }
 

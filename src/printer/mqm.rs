@@ -34,7 +34,7 @@ fn counted(counted: &Counted) -> String {
 fn agreement_line(out: &mut String, name: &str, agreement: &Agreement) {
     let _ = writeln!(
         out,
-        "{name:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {:<18} {}",
+        "{name:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {:<18} {:<18} {:<18} {}",
         agreement.items,
         agreement.judged,
         f3(agreement.coverage),
@@ -45,6 +45,8 @@ fn agreement_line(out: &mut String, name: &str, agreement: &Agreement) {
         f3(agreement.mcc),
         f3(agreement.kappa),
         p(agreement.permutation_p),
+        counted(&agreement.differs),
+        counted(&agreement.partial),
         counted(&agreement.unaligned),
         counted(&agreement.no_reference),
         silent(&agreement.silent),
@@ -88,7 +90,7 @@ fn with_baseline(out: &mut String, name: &str, agreement: &Agreement, baseline: 
 fn agreements(out: &mut String, report: &MqmReport) {
     let _ = writeln!(
         out,
-        "\n{:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {:<18} raters silent",
+        "\n{:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {:<18} {:<18} {:<18} raters silent",
         "level",
         "items",
         "judged",
@@ -100,6 +102,8 @@ fn agreements(out: &mut String, report: &MqmReport) {
         "MCC",
         "kappa",
         "perm-p",
+        "differs",
+        "partial",
         "unaligned",
         "no reference",
     );

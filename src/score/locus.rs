@@ -216,6 +216,8 @@ impl RowBuilder<'_> {
         let count = |j: Judgement| own.iter().filter(|x| x.judgement == j).count() as u64;
         r.no_reference = Some(count(Judgement::NoReference));
         r.unaligned = Some(count(Judgement::Unaligned));
+        r.differs = Some(count(Judgement::Differs));
+        r.partial = Some(count(Judgement::Partial));
         r.baseline = Some(baseline_row(baseline, self.confidence));
         r
     }

@@ -80,7 +80,8 @@ sentences,score,controls,control_status,control_mean,control_sd,rank,ties,points
 pearson,ci_low,ci_high,p_value,control_diff,control_diff_ci_low,control_diff_ci_high,\
 control_p_value,small_set,spearman_ci_low,spearman_ci_high,pearson_ci_low,pearson_ci_high,\
 loci,no_reference,signature,unaligned,locus_words,locus_words_unaligned,locus_word_score,\
-comparable_words,comparable_score,pos_diff,pos_diff_ci_low,pos_diff_ci_high,pos_p_value";
+comparable_words,comparable_score,pos_diff,pos_diff_ci_low,pos_diff_ci_high,pos_p_value,\
+differs,partial";
 
 /// `scores.csv`: the score tables ([`ScoreView`]) as one row per system × metric ×
 /// (corpus, set), then one per trend; written by the one CSV writer
@@ -166,6 +167,8 @@ fn row_cells(row: &super::Row) -> Vec<String> {
         opt(row.unaligned),
     ];
     c.extend(baseline_cells(row.baseline.as_ref()));
+    c.push(opt(row.differs));
+    c.push(opt(row.partial));
     c
 }
 

@@ -11,7 +11,7 @@
 //! analyses (another count of lines or tokens, a malformed row) is analysed again and
 //! replaced, never used.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -139,9 +139,11 @@ impl AnalysisCache {
 
 /// The analyses an entry holds, when it reads back as those of `lines`.
 fn read_entry(path: &Path, lines: &[Vec<String>]) -> Option<Vec<Vec<Tag>>> {
-    let file = std::fs::File::open(path).ok()?;
-    let reader = std::io::BufReader::new(flate2::read::MultiGzDecoder::new(file));
-    let mut rows = reader.lines();
+    if !path.is_file() {
+        return None;
+    }
+    let rows = ldd_io::input::read_lines(path).ok()?;
+    let mut rows = rows.into_iter().map(Ok::<String, ()>);
     let first = rows.next()?.ok()?;
     let count: usize = first.strip_prefix("# ldd-analyses ")?.parse().ok()?;
     if count != lines.len() {
