@@ -957,19 +957,13 @@ fn lemmas_match_what_the_surface_rule_misses() {
     let side = |s: &str, lemmas: bool| -> Side {
         let tokens: Vec<String> = s.split(' ').map(String::from).collect();
         let t: Vec<&str> = tokens.iter().map(String::as_str).collect();
-        let lemmas = lemmas.then(|| {
-            tagger
-                .tags(1, &t)
-                .unwrap()
-                .into_iter()
-                .map(|x| x.lemma.to_lowercase())
-                .collect()
-        });
+        let analyses = lemmas.then(|| tagger.tags(1, &t).unwrap());
         // Source words 0 and 1 (the dependent and the head) linked to tokens 1 and 2.
         Side {
             tokens,
             links: vec![(0, 1), (1, 2)],
-            lemmas,
+            posteriors: None,
+            analyses,
         }
     };
     let none = |_: &str, _: &str| Lexical::default();
@@ -977,11 +971,13 @@ fn lemmas_match_what_the_surface_rule_misses() {
         ["wurde".to_string(), "gefunden".to_string()],
         ["AUX".to_string(), "VERB".to_string()],
     );
+    let relations = ldd_sets::locus::relation::Relations::builtin().unwrap();
     let line = Line {
         source: &source,
         upos: &upos,
         lexicon: &none,
         target: "en",
+        relations: &relations,
     };
     let correct = |w: ldd_sets::locus::rule::Word| w.judgement == Judgement::Correct;
     for (output, dep, head) in [

@@ -61,7 +61,11 @@ pub fn plausible(line: &Line<'_>, reference: &Side, source_word: usize, token: u
     if !tok.chars().any(char::is_alphanumeric) {
         return false;
     }
-    let score = line.lexicon.probabilities(src, tok).score();
+    let lexical = line.lexicon.probabilities(src, tok);
+    let score = lexical.score();
+    // A lexicon without the pair's probabilities (no direction) gives no evidence.
+    let evidence = (lexical.forward.is_some() || lexical.reverse.is_some())
+        && line.lexicon.knows(src, tok);
     let kind = line.upos.get(source_word).map_or("", String::as_str);
     let named = matches!(kind, "PROPN" | "NUM" | "X" | "SYM");
     let looks_named = is_number(tok) || is_name(reference, token, line.target);
@@ -75,7 +79,7 @@ pub fn plausible(line: &Line<'_>, reference: &Side, source_word: usize, token: u
     }
     match reference.confidence(source_word, token) {
         Some(c) => c >= CONFIDENCE || score >= FLOOR,
-        None => !(line.lexicon.knows(src, tok) && score < FLOOR),
+        None => !(evidence && score < FLOOR),
     }
 }
 
@@ -176,11 +180,13 @@ mod tests {
         let upos: Vec<String> = ["PROPN", "VERB", "PRON", "ADP", "NOUN", "ADP", "NUM"]
             .map(String::from)
             .to_vec();
+        let relations = crate::locus::relation::Relations::default();
         let line = Line {
             source: &source,
             upos: &upos,
             lexicon: &Toy,
             target: "en",
+            relations: &relations,
         };
         let reference = side(
             "Osborne signed up , himself Brazil agency 1961 in",

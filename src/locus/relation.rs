@@ -240,6 +240,6 @@ mod tests {
             .contains("defined twice"));
         let tag = "[[language]]\ncode = \"de\"\n[[language.relation]]\nphenomenon = \"x\"\nattached = [{ upos = [\"VRB\"] }]\n";
         let e = Relations::parse(tag, p).unwrap_err().to_string();
-        assert!(e.contains("rel.toml:6") && e.contains("VRB"), "{e}");
+        assert!(e.contains("rel.toml:5") && e.contains("VRB"), "{e}");
     }
 }

@@ -280,3 +280,6 @@ pub fn combine(
         _ => NoReference,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -150,11 +150,13 @@ mod tests {
         )]
         .into();
         let none = |_: &str, _: &str| rule::Lexical::default();
+        let relations = crate::locus::relation::Relations::default();
         let cx = Context {
             words: &words,
             upos: &upos,
             lexicon: &none,
             target: "de",
+            relations: &relations,
         };
         let locus = Locus {
             id: 1,
