@@ -5,7 +5,7 @@
 //! [`read`](pipeline::read) → [`parse`](pipeline::parse) → [`align`](pipeline::align) →
 //! [`detect`](pipeline::detect) → [`bucket`](pipeline::bucket) →
 //! [`sample`](pipeline::sample) → [`write`](pipeline::write) → [`merge`](pipeline::merge) →
-//! [`contrast`] → [`locus`] → [`score`] → [`judge`] → [`report`]
+//! [`locus`] → [`contrast`] → [`score`] → [`judge`] → [`report`]
 //!
 //! The stages that make the sets, from `read` to `merge`, are the folders of [`pipeline`],
 //! whose own files glue them together for `extract`, `run` and `align`. A side path,

@@ -648,9 +648,10 @@ fn light_sheets(sets: &Path, hyps: &[PathBuf], out: &Path, extra: &[&str]) -> st
     c.args(extra).ok()
 }
 
-/// Issue 42, point 9: a sampled locus with no reference word aligned to it is in the
-/// detection sheet only — the translation sheet would ask about marks the reference does
-/// not show; `sheets.json` and the summary say how many were left out.
+/// Issue 42, point 9: a sampled locus with no reference rendering (none aligned to it, or
+/// none that plausibly renders it: `locus:4`) is in the detection sheet only — the
+/// translation sheet would ask about marks the reference does not show; `sheets.json` and
+/// the summary say how many were left out.
 #[test]
 fn translation_sheets_leave_out_loci_without_reference_words() {
     let (t, sets, hyps) = light();
@@ -658,27 +659,15 @@ fn translation_sheets_leave_out_loci_without_reference_words() {
     let o = light_sheets(&sets, &hyps[..2], &out, &["--per-cell", "8"]);
     let det = csv_rows(&out.join("detection.csv"));
     let tr = csv_rows(&out.join("translation.csv"));
-    // Which sampled loci have reference words, from the sets' locus files.
+    // The sheet marks the reference by the judgement's checked renderings (`locus:4`:
+    // the tokens the judging alignment links to the locus that plausibly render it), so a
+    // locus whose file gives reference words may still be left out (its words were a
+    // comma, a name for a verb, ...); every sampled locus is shown or counted as left out.
     let mut without = 0;
     for r in &det {
-        let file = sets.join(format!("{}/eq{}.locus.tsv", r["phenomenon"], r["distance"]));
-        let row = lines(&file)
-            .into_iter()
-            .map(|l| l.split('\t').map(String::from).collect::<Vec<_>>())
-            .find(|c| {
-                c[0] == r["line"]
-                    && r["source"].contains(&format!("[[{}]]", c[4]))
-                    && r["source"].contains(&format!("{{{{{}}}}}", c[6]))
-            })
-            .unwrap_or_else(|| panic!("{r:?}: no locus row"));
-        // The sheet marks the reference by the judging alignment (grow-diag-final-and),
-        // which holds every link of the sets' own (the intersection): a locus with
-        // reference words in its file is shown; one left out has none there either.
-        let has_ref = !row[7].is_empty() || !row[10].is_empty();
         let shown = tr
             .iter()
             .any(|x| x["line"] == r["line"] && x["source"] == r["source"]);
-        assert!(shown || !has_ref, "{r:?}");
         without += usize::from(!shown);
     }
     assert!(without > 0, "PUD has loci without reference words");

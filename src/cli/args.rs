@@ -26,8 +26,8 @@ use clap::Args;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::locus::Parsing;
 use ldd_sets::pipeline::align::{Direction, ModelType, DEFAULT_MAX_TOKENS};
-use ldd_sets::pipeline::parse::TargetChoice;
 use ldd_sets::pipeline::detect::reorder::Measure;
+use ldd_sets::pipeline::parse::TargetChoice;
 use ldd_sets::pipeline::read::shard::Shard;
 
 /// What every command shares, done once in `cli::main` before the command runs: its worker

@@ -49,6 +49,9 @@ pub struct ContrastOptions {
     /// A tagger of the target language: `replaced` then goes by its UD features
     /// ([`crate::config::contrast::ByFeatures`]) instead of the word list.
     pub tagger: Option<Tagger>,
+    /// How the references are parsed for the judgement's checked renderings of the loci
+    /// ([`crate::locus::verdict::renderings`]): the words the variants change.
+    pub parsing: crate::locus::Parsing,
 }
 
 /// A token's byte span in its line.
@@ -434,6 +437,7 @@ pub fn items(
     loaded: &Loaded,
     config: &ContrastConfig,
     tagger: Option<&Tagger>,
+    parsing: &crate::locus::Parsing,
 ) -> Result<(Vec<ContrastItem>, u64)> {
     let target_lang = loaded.manifest.languages.target();
     check_tagger(config, tagger, target_lang)?;
@@ -452,11 +456,17 @@ pub fn items(
         .copied()
         .zip(sources.iter().zip(&references))
         .collect();
+    let checked = Checked::new(loaded, parsing, &line)?;
     let (mut items, mut skipped, mut next) = (Vec::new(), 0u64, 1u64);
     for d in distinct {
         let (unit, rows) = &sets[d.set];
-        let (loc, phenomenon) = (&rows[d.row], &loaded.units[*unit].set.phenomenon);
-        let Some((source, reference)) = line.get(&(loc.id as u32)) else {
+        let phenomenon = &loaded.units[*unit].set.phenomenon;
+        let Some((source, reference)) = line.get(&(rows[d.row].id as u32)) else {
+            continue;
+        };
+        let kind = crate::locus::kind_of(loaded, *unit);
+        let Some(loc) = checked.locus(&rows[d.row], kind) else {
+            skipped += 1;
             continue;
         };
         let toks = ldd_align::line_tokens(reference, pretokenized);
@@ -472,7 +482,7 @@ pub fn items(
             toks: &toks,
             tags: tags.as_deref(),
         };
-        let v = variants(phenomenon, &r, loc, config, target_lang);
+        let v = variants(phenomenon, &r, &loc, config, target_lang);
         if v.is_empty() {
             skipped += 1;
             continue;
@@ -482,10 +492,83 @@ pub fn items(
         let lines = (source.as_str(), reference.as_str());
         let number = items.len() + 1;
         items.push(contrast_item(
-            number, phenomenon, d.buckets, loc, lines, v, first_line,
+            number, phenomenon, d.buckets, &loc, lines, v, first_line,
         ));
     }
     Ok((items, skipped))
+}
+
+/// The references of the loci's lines as the locus judgement sees them — aligned to their
+/// source words by the sets' aligner and parsed by the target model — so that every
+/// variant changes the renderings the judgement compares against, checked
+/// ([`crate::locus::verdict::renderings`]): not a comma, a name or an unlikely word the
+/// aligner linked to a reflexive.
+struct Checked {
+    loci: crate::locus::Loci,
+    sides: crate::locus::Sides,
+    trained: crate::pipeline::align::Trained,
+    judging: crate::locus::Judging,
+}
+
+impl Checked {
+    /// The reference lines `line` (by id: source and reference) of `loaded`'s loci.
+    fn new(
+        loaded: &Loaded,
+        parsing: &crate::locus::Parsing,
+        line: &BTreeMap<u32, (&String, &String)>,
+    ) -> Result<Checked> {
+        let loci = crate::locus::read_loci(loaded)?;
+        let judging = crate::locus::Judging::new(loaded, None, parsing)?;
+        let trained = judging.load()?;
+        let texts: BTreeMap<u32, String> = line.iter().map(|(id, l)| (*id, l.1.clone())).collect();
+        let sides = judging.align_texts(&trained, &texts, &loci.words)?;
+        Ok(Checked {
+            loci,
+            sides,
+            trained,
+            judging,
+        })
+    }
+
+    /// `loc` with its reference tokens the checked renderings of its words (`kind`: its
+    /// set's); `None` for a locus whose phenomenon has a relation in the target language
+    /// that does not apply to it (a parser's false hit: a head that is no verb).
+    fn locus(&self, loc: &Locus, kind: crate::locus::Kind<'_>) -> Option<Locus> {
+        let id = loc.id as u32;
+        let side = self.sides.get(&id)?;
+        let cx = crate::locus::Context {
+            words: &self.loci.words,
+            upos: &self.loci.upos,
+            lexicon: &self.trained,
+            target: self.judging.target(),
+            relations: &self.judging.relations,
+        };
+        let line = cx.line(id);
+        let found = crate::locus::verdict::renderings(&line, loc, kind, side);
+        let has_relation = self
+            .judging
+            .relations
+            .get(line.target, kind.phenomenon)
+            .is_some();
+        if has_relation && found.relation.is_none() {
+            return None;
+        }
+        let tokens = |positions: &[usize]| -> Vec<crate::format::locus::RefToken> {
+            positions
+                .iter()
+                .map(|&p| crate::format::locus::RefToken {
+                    position: p as u32 + 1,
+                    form: side.tokens[p].clone(),
+                    conf: None,
+                })
+                .collect()
+        };
+        Some(Locus {
+            ref_dep: tokens(&found.dep),
+            ref_head: tokens(found.head.as_deref().unwrap_or(&[])),
+            ..loc.clone()
+        })
+    }
 }
 
 /// The corpus's name: the source file's name without `.gz`, its language and its pair
@@ -733,7 +816,12 @@ fn pretty<T: serde::Serialize>(value: &T) -> Result<String> {
 
 /// Writes the items of `loaded` into `options.out` (all or nothing) and returns the record.
 pub fn contrast_sets(loaded: &Loaded, options: &ContrastOptions) -> Result<ContrastRecord> {
-    let (items, skipped) = items(loaded, &options.config, options.tagger.as_ref())?;
+    let (items, skipped) = items(
+        loaded,
+        &options.config,
+        options.tagger.as_ref(),
+        &options.parsing,
+    )?;
     let (sl, tl) = (
         loaded.manifest.languages.source(),
         loaded.manifest.languages.target(),

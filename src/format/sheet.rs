@@ -94,14 +94,22 @@ pub struct KeyRow {
     pub slot: String,
     /// System name.
     pub system: String,
-    /// `correct`, `incorrect`, `unaligned` or `no reference` (locus accuracy's judgement).
+    /// `correct`, `incorrect`, `differs`, `partial`, `unaligned` or `no reference` (locus
+    /// accuracy's judgement; the middle two since `locus:4`).
     pub automatic: String,
     /// The id of the `sheets` run.
     pub run: String,
 }
 
 /// The automatic judgements a key may hold.
-pub const AUTOMATIC: [&str; 4] = ["correct", "incorrect", "unaligned", "no reference"];
+pub const AUTOMATIC: [&str; 6] = [
+    "correct",
+    "incorrect",
+    "differs",
+    "partial",
+    "unaligned",
+    "no reference",
+];
 
 /// The columns of the key.
 pub const KEY_COLUMNS: [&str; 5] = ["item", "slot", "system", "automatic", "run"];

@@ -442,11 +442,7 @@ fn judge_items(
     if options.hyps.is_empty() {
         return Ok(Vec::new());
     }
-    let j = locus::Judging::new(
-        loaded,
-        options.align_model.as_deref(),
-        &options.parsing,
-    )?;
+    let j = locus::Judging::new(loaded, options.align_model.as_deref(), &options.parsing)?;
     let loci: Vec<locus::ToJudge<'_>> = items
         .iter()
         .map(|it| {

@@ -151,7 +151,10 @@ pub fn reference_dependent(
     found.dedup();
     found.truncate(1);
     if found.is_empty() {
-        found.extend(head.iter().find_map(|&h| nearest_after(relation, reference, h)));
+        found.extend(
+            head.iter()
+                .find_map(|&h| nearest_after(relation, reference, h)),
+        );
     }
     found
 }
@@ -174,7 +177,9 @@ fn nearest_after(relation: &Relation, side: &Side, verb: usize) -> Option<usize>
         .clone()
         .find(|&t| meets(side, t, &relation.nearest))
         .or_else(|| {
-            let last = stretch.rev().find(|&t| side.tokens[t].chars().any(char::is_alphanumeric))?;
+            let last = stretch
+                .rev()
+                .find(|&t| side.tokens[t].chars().any(char::is_alphanumeric))?;
             meets(side, last, &relation.closing).then_some(last)
         })
 }
@@ -218,7 +223,10 @@ fn verb_of(side: &Side, tokens: &[usize]) -> Option<usize> {
     tokens
         .iter()
         .copied()
-        .find(|&t| side.analysis(t).is_some_and(|a| a.upos == "VERB" || a.upos == "AUX"))
+        .find(|&t| {
+            side.analysis(t)
+                .is_some_and(|a| a.upos == "VERB" || a.upos == "AUX")
+        })
         .or_else(|| tokens.first().copied())
 }
 
@@ -278,7 +286,11 @@ pub fn check(locus: &Locus<'_>) -> Option<Check> {
         });
     }
     let Some(placement) = locus.relation.placement else {
-        return Some(if found.is_some() { Check::Intact } else { Check::Dropped });
+        return Some(if found.is_some() {
+            Check::Intact
+        } else {
+            Check::Dropped
+        });
     };
     Some(match (found, glued) {
         (Some(p), _) => placed(locus, placement, (verb, p), (ref_verb, locus.ref_dep[0])),
@@ -432,7 +444,9 @@ fn under(side: &Side, token: usize, verb: usize, relations: &[String]) -> bool {
         match side.head_of(t) {
             Some(h) if h == verb => {
                 let rel = side.analysis(t).map_or("", |a| a.deprel.as_str());
-                return relations.iter().any(|r| r == rel || rel.split(':').next() == Some(r));
+                return relations
+                    .iter()
+                    .any(|r| r == rel || rel.split(':').next() == Some(r));
             }
             Some(h) => t = h,
             None => return false,
@@ -440,4 +454,3 @@ fn under(side: &Side, token: usize, verb: usize, relations: &[String]) -> bool {
     }
     false
 }
-

@@ -10,7 +10,7 @@ use super::rule::{self, Side};
 use super::{Sides, SourceWords};
 use crate::error::{Error, Result};
 use crate::pipeline::align::{self, AlignOptions, ModelType, Trained};
-use crate::pipeline::parse::{TargetChoice, Tagger};
+use crate::pipeline::parse::{Tagger, TargetChoice};
 use crate::pipeline::read::sets::Loaded;
 
 /// How the reference and the outputs are parsed: the target language's model
@@ -71,7 +71,10 @@ impl Judging {
             model,
             relations,
             cache,
-            langs: (loaded.manifest.languages.source().to_string(), tgt.to_string()),
+            langs: (
+                loaded.manifest.languages.source().to_string(),
+                tgt.to_string(),
+            ),
             corpus: (loaded.manifest.corpus.lines, loaded.manifest_path.clone()),
         })
     }
@@ -150,7 +153,9 @@ impl Judging {
             None,
             Some(trained),
         )?;
-        let posteriors = a.posteriors.map(|p| p.into_iter().map(Some).collect::<Vec<_>>());
+        let posteriors = a
+            .posteriors
+            .map(|p| p.into_iter().map(Some).collect::<Vec<_>>());
         let mut posteriors = posteriors.unwrap_or_else(|| vec![None; a.alignments.len()]);
         let mut sides: Sides = tokens
             .into_iter()
@@ -159,15 +164,26 @@ impl Judging {
             .map(|(((id, tokens), links), post)| {
                 let side = match post.take() {
                     Some(p) => {
-                        let mut both: Vec<((usize, usize), f64)> = links.into_iter().zip(p).collect();
+                        let mut both: Vec<((usize, usize), f64)> =
+                            links.into_iter().zip(p).collect();
                         both.sort_unstable_by(|x, y| x.0.cmp(&y.0));
                         let (links, p): (Vec<_>, Vec<_>) = both.into_iter().unzip();
-                        Side { tokens, links, posteriors: Some(p), analyses: None }
+                        Side {
+                            tokens,
+                            links,
+                            posteriors: Some(p),
+                            analyses: None,
+                        }
                     }
                     None => {
                         let mut links = links;
                         links.sort_unstable();
-                        Side { tokens, links, posteriors: None, analyses: None }
+                        Side {
+                            tokens,
+                            links,
+                            posteriors: None,
+                            analyses: None,
+                        }
                     }
                 };
                 (id, side)

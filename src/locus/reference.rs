@@ -64,8 +64,8 @@ pub fn plausible(line: &Line<'_>, reference: &Side, source_word: usize, token: u
     let lexical = line.lexicon.probabilities(src, tok);
     let score = lexical.score();
     // A lexicon without the pair's probabilities (no direction) gives no evidence.
-    let evidence = (lexical.forward.is_some() || lexical.reverse.is_some())
-        && line.lexicon.knows(src, tok);
+    let evidence =
+        (lexical.forward.is_some() || lexical.reverse.is_some()) && line.lexicon.knows(src, tok);
     let kind = line.upos.get(source_word).map_or("", String::as_str);
     let named = matches!(kind, "PROPN" | "NUM" | "X" | "SYM");
     let looks_named = is_number(tok) || is_name(reference, token, line.target);

@@ -782,7 +782,10 @@ mod tests {
         // ... unless the aligner links the locus word to it: the word is where the aligner
         // places the locus (a line whose other words are gone pairs occurrences badly).
         let linked = side("nach Er schlug es", &[(3, 0)]);
-        assert_eq!(judge_as(&reference, &linked, 3, "ADV").evidence, Evidence::Same);
+        assert_eq!(
+            judge_as(&reference, &linked, 3, "ADV").evidence,
+            Evidence::Same
+        );
         // ... but not when that token is another source word's rendering by the same word
         // (here source word 2's, linked to the first `nach` in the reference too).
         let reference2 = side("nach Er schlug es nach", &[(2, 0), (0, 1), (1, 2), (3, 4)]);

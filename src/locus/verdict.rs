@@ -121,6 +121,52 @@ pub fn word(line: &Line<'_>, reference: &Side, output: &Side, source_word: usize
     rule::word_with(line, reference, output, source_word, rendering)
 }
 
+/// A locus's renderings in the reference: its words' checked tokens ([`super::reference`]),
+/// the dependent's found through the relation of its phenomenon in the target language
+/// where it has one ([`dependency::reference_dependent`]), the head's through the
+/// dependent's where the head has none ([`dependency::reference_head`]).
+#[derive(Debug, Clone)]
+pub struct Renderings<'a> {
+    /// The dependent's tokens (0-based).
+    pub dep: Vec<usize>,
+    /// The head's (`None`: a locus of one word).
+    pub head: Option<Vec<usize>>,
+    /// The phenomenon's relation in the target language, when it applies to this locus
+    /// (its source head is of a part of speech the relation names).
+    pub relation: Option<&'a Relation>,
+}
+
+/// The renderings in `reference` of `loc`, a locus of `kind` on `line`.
+pub fn renderings<'a>(
+    line: &Line<'a>,
+    loc: &Locus,
+    kind: Kind<'_>,
+    reference: &Side,
+) -> Renderings<'a> {
+    let dep_word = loc.dep.id as usize - 1;
+    let head_word = loc.head.as_ref().map(|h| h.id as usize - 1);
+    let head_pos = head_word
+        .and_then(|h| line.upos.get(h))
+        .map_or("", String::as_str);
+    let relation = (!kind.reorder)
+        .then(|| line.relations.get(line.target, kind.phenomenon))
+        .flatten()
+        .filter(|r| r.head_upos.is_empty() || r.head_upos.iter().any(|u| u == head_pos));
+    let mut head = head_word.map(|h| super::reference::checked(line, reference, h));
+    let mut dep = super::reference::checked(line, reference, dep_word);
+    if let Some(r) = relation {
+        dep = dependency::reference_dependent(r, reference, &dep, head.as_deref().unwrap_or(&[]));
+        if let Some(h) = head.as_mut().filter(|h| h.is_empty()) {
+            *h = dependency::reference_head(reference, &dep, head_pos);
+        }
+    }
+    Renderings {
+        dep,
+        head,
+        relation,
+    }
+}
+
 /// Judges `loc`, a locus of `kind`, on one line: `reference` and `output` aligned to its
 /// source words (and parsed, for the relation).
 pub fn judge(
@@ -132,73 +178,27 @@ pub fn judge(
 ) -> Rendering {
     let dep_word = loc.dep.id as usize - 1;
     let head_word = loc.head.as_ref().map(|h| h.id as usize - 1);
-    let head_pos = head_word.and_then(|h| line.upos.get(h)).map_or("", String::as_str);
-    let relation = (!kind.reorder)
-        .then(|| line.relations.get(line.target, kind.phenomenon))
-        .flatten()
-        .filter(|r| r.head_upos.is_empty() || r.head_upos.iter().any(|u| u == head_pos));
-    let mut ref_head = head_word.map(|h| super::reference::checked(line, reference, h));
-    let mut ref_dep = super::reference::checked(line, reference, dep_word);
-    if let Some(r) = relation {
-        let head = ref_head.as_deref().unwrap_or(&[]);
-        ref_dep = dependency::reference_dependent(r, reference, &ref_dep, head);
-        if let (Some(h), Some(w)) = (ref_head.as_mut(), head_word) {
-            if h.is_empty() {
-                let pos = line.upos.get(w).map_or("", String::as_str);
-                *h = dependency::reference_head(reference, &ref_dep, pos);
-            }
-        }
-    }
+    let found = renderings(line, loc, kind, reference);
+    let relation = found.relation;
     let head = head_word
-        .zip(ref_head)
+        .zip(found.head)
         .map(|(h, r)| rule::word_with(line, reference, output, h, r));
-    let mut dep = rule::word_with(line, reference, output, dep_word, ref_dep);
+    let mut dep = rule::word_with(line, reference, output, dep_word, found.dep);
     // A particle the reference writes with its verb (`aufgeben`) is rendered as the verb is.
     if let Some(h) = &head {
         if !dep.reference.is_empty() && dep.reference.iter().all(|t| h.reference.contains(t)) {
             dep.judgement = h.judgement;
         }
     }
-    let check = match (&head, relation) {
-        (Some(h), Some(r)) if !dep.reference.is_empty() && !h.reference.is_empty() => {
-            dependency::check(&dependency::Locus {
-                relation: r,
-                reference,
-                output,
-                ref_head: &h.reference,
-                ref_dep: &dep.reference,
-                head: h,
-                source: (dep_word, head_word.unwrap_or(dep_word)),
-                target: line.target,
-            })
-        }
-        (Some(h), None) if kind.reorder => {
-            let at = |w: &Word| rendered_at(w, reference, output);
-            let forms = |w: &Word| -> Vec<Option<String>> {
-                w.reference.iter().map(|&t| reference.lower(t)).collect()
-            };
-            // Two words rendered alike (`and … and`): their order says nothing.
-            let alike = forms(&dep) == forms(h);
-            let source_first = dep_word < head_word.unwrap_or(0);
-            (!alike)
-                .then(|| reordered((&dep, &at(&dep)), (h, &at(h)), source_first))
-                .flatten()
-        }
-        _ => None,
-    };
+    let sides = (reference, output);
+    let check = head.as_ref().and_then(|h| {
+        let words = ((&dep, dep_word), (h, head_word.unwrap_or(dep_word)));
+        checked(line, kind, relation, words, sides)
+    });
     let order = head.as_ref().and_then(|h| rule::order_kept(&dep, h));
-    // The head carries the verdict of an optional dependent only as a content word that
-    // translates it (not the source word itself: a name copied through says nothing).
-    let source_head = head_word.and_then(|h| line.source.get(h)).map(|w| w.to_lowercase());
-    let carries = relation.is_some_and(|r| r.optional)
-        && head.as_ref().is_some_and(|h| {
-            h.reference.iter().all(|&t| {
-                let content = reference
-                    .analysis(t)
-                    .is_none_or(|a| super::rule::CONTENT.contains(&a.upos.as_str()));
-                content && reference.lower(t) != source_head
-            })
-        });
+    let carries = head
+        .as_ref()
+        .is_some_and(|h| carries(line, relation, (h, head_word), reference));
     let judgement = combine(&dep, head.as_ref(), check, (relation, carries));
     Rendering {
         dep,
@@ -207,6 +207,66 @@ pub fn judge(
         judgement,
         order,
     }
+}
+
+/// The check of a locus of two words (`dep` and `head`, each with its source word): its
+/// relation where it has one and both words a reference rendering, a reordering locus's
+/// order.
+fn checked(
+    line: &Line<'_>,
+    kind: Kind<'_>,
+    relation: Option<&Relation>,
+    ((dep, dep_word), (head, head_word)): ((&Word, usize), (&Word, usize)),
+    (reference, output): (&Side, &Side),
+) -> Option<Check> {
+    match relation {
+        Some(r) if !dep.reference.is_empty() && !head.reference.is_empty() => {
+            dependency::check(&dependency::Locus {
+                relation: r,
+                reference,
+                output,
+                ref_head: &head.reference,
+                ref_dep: &dep.reference,
+                head,
+                source: (dep_word, head_word),
+                target: line.target,
+            })
+        }
+        None if kind.reorder => {
+            let at = |w: &Word| rendered_at(w, reference, output);
+            let forms = |w: &Word| -> Vec<Option<String>> {
+                w.reference.iter().map(|&t| reference.lower(t)).collect()
+            };
+            // Two words rendered alike (`and … and`): their order says nothing.
+            let alike = forms(dep) == forms(head);
+            let source_first = dep_word < head_word;
+            (!alike)
+                .then(|| reordered((dep, &at(dep)), (head, &at(head)), source_first))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+/// Whether the head (`head`, of source word `head_word`) carries the verdict of an
+/// optional dependent the reference does not render: only as a content word that
+/// translates it (not the source word itself: a name copied through says nothing).
+fn carries(
+    line: &Line<'_>,
+    relation: Option<&Relation>,
+    (head, head_word): (&Word, Option<usize>),
+    reference: &Side,
+) -> bool {
+    let source_head = head_word
+        .and_then(|h| line.source.get(h))
+        .map(|w| w.to_lowercase());
+    relation.is_some_and(|r| r.optional)
+        && head.reference.iter().all(|&t| {
+            let content = reference
+                .analysis(t)
+                .is_none_or(|a| super::rule::CONTENT.contains(&a.upos.as_str()));
+            content && reference.lower(t) != source_head
+        })
 }
 
 /// A reordering locus's order when the output has both its words (`source_first`: whether

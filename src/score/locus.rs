@@ -22,7 +22,9 @@ use crate::format::locus::Locus;
 use crate::format::scores::Baseline;
 use crate::locus::rule::{self, Side};
 use crate::locus::words::{self, Counts};
-use crate::locus::{read_loci, Context, Judging, Kind, Loci, Rendering, SetLoci, Sides, SourceWords};
+use crate::locus::{
+    read_loci, Context, Judging, Kind, Loci, Rendering, SetLoci, Sides, SourceWords,
+};
 use crate::pipeline::read::sets::Distinct;
 
 pub use crate::locus::{KEY, LABEL};
@@ -135,13 +137,8 @@ fn judge_systems(
         .collect();
     let mut per_system: Vec<SystemLoci> = Vec::new();
     let trees = (&loci.words, &loci.upos);
-    let refs = crate::locus::align_each(
-        loaded,
-        judging,
-        reference,
-        hyps,
-        trees,
-        |cx, refs, out| {
+    let refs =
+        crate::locus::align_each(loaded, judging, reference, hyps, trees, |cx, refs, out| {
             per_system.push(SystemLoci {
                 sets: loci
                     .sets
@@ -159,8 +156,7 @@ fn judge_systems(
                 outputs: out.into_iter().map(|(id, s)| (id, s.tokens)).collect(),
             });
             Ok(())
-        },
-    )?;
+        })?;
     Ok((per_system, refs))
 }
 

@@ -87,7 +87,11 @@ impl AnalysisCache {
 
     /// The analyses of every line of `lines` by `parser`, in parallel (rayon's pool),
     /// without the cache; `line_ids` name the lines in errors.
-    pub fn analyse(parser: &Parser, lines: &[Vec<String>], line_ids: &[u64]) -> Result<Vec<Vec<Tag>>> {
+    pub fn analyse(
+        parser: &Parser,
+        lines: &[Vec<String>],
+        line_ids: &[u64],
+    ) -> Result<Vec<Vec<Tag>>> {
         lines
             .par_iter()
             .enumerate()

@@ -160,7 +160,11 @@ impl Model {
             ));
         }
         if let Some(t) = tags.iter().find(|t| t.head as usize > tags.len()) {
-            return Err(format!("UDPipe gave head {} in a sentence of {} tokens", t.head, tags.len()));
+            return Err(format!(
+                "UDPipe gave head {} in a sentence of {} tokens",
+                t.head,
+                tags.len()
+            ));
         }
         Ok(tags)
     }

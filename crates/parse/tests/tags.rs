@@ -46,10 +46,19 @@ fn tags_by_hand_and_as_udpipe_gives_them() {
     assert!(en.analyse(&[]).unwrap().is_empty());
     // By hand: the tagger alone gives no tree; the parser attaches the separated particle
     // `an` to its verb (`meldete`, token 2) and the reflexive `sich` to it too.
-    let toks = ["Osborne", "meldete", "sich", "bei", "einer", "Agentur", "an", "."];
-    assert!(de.tags(&toks).unwrap().iter().all(|t| t.head == 0 && t.deprel.is_empty()));
+    let toks = [
+        "Osborne", "meldete", "sich", "bei", "einer", "Agentur", "an", ".",
+    ];
+    assert!(de
+        .tags(&toks)
+        .unwrap()
+        .iter()
+        .all(|t| t.head == 0 && t.deprel.is_empty()));
     let a = de.analyse(&toks).unwrap();
-    assert_eq!((a[6].head, a[6].deprel.as_str(), a[6].xpos.as_str()), (2, "compound:prt", "PTKVZ"));
+    assert_eq!(
+        (a[6].head, a[6].deprel.as_str(), a[6].xpos.as_str()),
+        (2, "compound:prt", "PTKVZ")
+    );
     assert_eq!(a[2].head, 2);
     assert_eq!(a.iter().filter(|t| t.head == 0).count(), 1);
     // A token with a line break inside is one token still.

@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-
 use super::{given, Common, QuietArgs, TargetParseArgs, ThreadArgs};
 
 #[derive(Args)]

@@ -8,7 +8,6 @@ use clap::{Args, ValueEnum};
 use ldd_eval::tokenize::TokenizerName;
 use ldd_eval::Smooth;
 
-
 use super::{system_parser, Common, QuietArgs, SystemArg, TargetParseArgs, ThreadArgs};
 
 #[derive(Args)]

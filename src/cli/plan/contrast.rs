@@ -47,10 +47,21 @@ impl ContrastPlan {
             Some(m) => Some(m.load(loaded.manifest.languages.target())?),
             None => None,
         };
+        // The references are parsed by the same model (else the registry's, when at
+        // hand), as locus accuracy parses them: the variants change the words it judges.
+        let model = match self.target_model {
+            Some(m) => ldd_sets::pipeline::parse::TargetChoice::Given(m),
+            None => ldd_sets::pipeline::parse::TargetChoice::AtHand,
+        };
         Ok(ContrastOptions {
             out: self.out,
             config: self.config,
             tagger,
+            parsing: ldd_sets::locus::Parsing {
+                model,
+                cache: None,
+                quiet: self.quiet,
+            },
         })
     }
 }

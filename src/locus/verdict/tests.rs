@@ -120,10 +120,7 @@ fn a_german_particle_dropped_moved_glued_or_joined() {
         (r.judgement, r.check)
     };
     // The reference itself.
-    assert_eq!(
-        de(&reference),
-        (Judgement::Correct, Some(Check::Intact))
-    );
+    assert_eq!(de(&reference), (Judgement::Correct, Some(Check::Intact)));
     // Moved next to its verb: the rest of the clause follows it.
     let moved = parsed(
         &[
@@ -308,7 +305,10 @@ fn an_english_particle_may_follow_the_object() {
         &[(0, 0), (1, 1), (2, 2), (3, 3)],
     );
     let r = verdict(source, (5, 2), PARTICLE, "en", (&reference, &output));
-    assert_eq!((r.judgement, r.check), (Judgement::Correct, Some(Check::Intact)));
+    assert_eq!(
+        (r.judgement, r.check),
+        (Judgement::Correct, Some(Check::Intact))
+    );
 }
 
 #[test]

@@ -194,9 +194,16 @@ impl Condition {
 
     /// Whether `word` meets the condition's relations, tags, features and capitalization
     /// (everything but its lemma and form lists).
-    pub fn matches_tags(&self, word: &ldd_conllu::Word<'_>, capitalized: impl Fn() -> bool) -> bool {
+    pub fn matches_tags(
+        &self,
+        word: &ldd_conllu::Word<'_>,
+        capitalized: impl Fn() -> bool,
+    ) -> bool {
         (self.deprel.is_empty() || self.deprel.iter().any(|p| deprel_matches(p, word.deprel)))
-            && !self.not_deprel.iter().any(|p| deprel_matches(p, word.deprel))
+            && !self
+                .not_deprel
+                .iter()
+                .any(|p| deprel_matches(p, word.deprel))
             && (self.upos.is_empty() || self.upos.iter().any(|u| u == word.upos))
             && !self.not_upos.iter().any(|u| u == word.upos)
             && (self.xpos.is_empty() || self.xpos.iter().any(|x| x == word.xpos))
