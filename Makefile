@@ -251,8 +251,8 @@ validate-locus:
 # (docs/evaluation.md, "Locus judgements against MQM"): the campaign as a corpus, its sets
 # (the shared small English model; the aligner trained on the campaign — its source with
 # the reference and with every system's output, which the aligner then aligns — and the
-# shared de-en corpora; the paper's detection rules), then `mqm` with the lemma match (the
-# shared German model) on the tuning talks (1, 4; where the rule's one constant was chosen,
+# shared de-en corpora; the paper's detection rules), then `mqm` with both sides parsed (the
+# shared German model, --tgt-model) on the tuning talks (1, 4; where the rule's one constant was chosen,
 # chosen again by benches/locus_fit.py) and on the held-out talks (3, 5, 6); then the
 # held-out talks on the sets of the built-in detection rules (the same aligner, loaded).
 # tests/mqm.rs makes the same sets and pins the held-out figures docs/evaluation.md gives.
@@ -274,17 +274,17 @@ validate-mqm: build
 		--align-train $(VALIDATE)/outputs.en-de --save-align-model $(VALIDATE)/model/ted \
 		--rules config/phenomena-paper.toml --out $(VALIDATE)/sets
 	@echo; echo "== tuning talks 1 and 4 (the rule's constant was chosen here)"
-	$(BIN) mqm --sets $(VALIDATE)/sets --mqm $(MQM_FILE) --docs talk.1,talk.4 --lemma-model $(MQM_LEMMA) \
+	$(BIN) mqm --sets $(VALIDATE)/sets --mqm $(MQM_FILE) --docs talk.1,talk.4 --tgt-model $(MQM_LEMMA) \
 		--out $(VALIDATE)/tune --items $(VALIDATE)/tune/items.tsv
 	python3 benches/locus_fit.py $(VALIDATE)/tune/items.tsv src/locus/rule.rs
 	@echo; echo "== held-out talks 3, 5 and 6"
-	$(BIN) mqm --sets $(VALIDATE)/sets --mqm $(MQM_FILE) --docs talk.3,talk.5,talk.6 --lemma-model $(MQM_LEMMA) \
+	$(BIN) mqm --sets $(VALIDATE)/sets --mqm $(MQM_FILE) --docs talk.3,talk.5,talk.6 --tgt-model $(MQM_LEMMA) \
 		--out $(VALIDATE)/held-out --items $(VALIDATE)/held-out/items.tsv
 	@echo; echo "== held-out talks 3, 5 and 6, the loci of the built-in detection rules"
 	$(BIN) extract -q --offline --src $(VALIDATE)/ted/mqm.en-de.en --tgt $(VALIDATE)/ted/mqm.en-de.de \
 		--src-lang en --tgt-lang de --model ../shared/models/english-small.udpipe --cache $(VALIDATE)/cache \
 		--align-model $(VALIDATE)/model/ted --out $(VALIDATE)/sets-builtin
 	$(BIN) mqm --sets $(VALIDATE)/sets-builtin --mqm $(MQM_FILE) --docs talk.3,talk.5,talk.6 \
-		--lemma-model $(MQM_LEMMA) --out $(VALIDATE)/held-out-builtin
+		--tgt-model $(MQM_LEMMA) --out $(VALIDATE)/held-out-builtin
 	@echo; echo "== all talks: human LDD accuracy of the 13 systems"
-	$(BIN) mqm --sets $(VALIDATE)/sets --mqm $(MQM_FILE) --lemma-model $(MQM_LEMMA) --out $(VALIDATE)/all
+	$(BIN) mqm --sets $(VALIDATE)/sets --mqm $(MQM_FILE) --tgt-model $(MQM_LEMMA) --out $(VALIDATE)/all

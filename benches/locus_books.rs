@@ -8,15 +8,16 @@
 //! `~/.cache/ldd-sets/parses`; the first run parses for about 7 minutes on 2 cores), then
 //! extracted without controls, its aligner (the default HMM, trained on the sample) saved.
 //! Two systems: the reference with every 3rd word dropped on the even / the odd lines.
-//! Then locus accuracy again with the lemma match (`--lemma-model`, the small English
-//! model of ../shared).
+//! Then locus accuracy again with the outputs parsed (`--tgt-model`, the small English
+//! model of ../shared: lemmas and the relation).
 
 use std::time::Instant;
 
 mod common;
 
+use ldd_sets::locus::Parsing;
 use ldd_sets::pipeline::detect::reorder::ReorderOptions;
-use ldd_sets::pipeline::parse::TargetModel;
+use ldd_sets::pipeline::parse::{TargetChoice, TargetModel};
 use ldd_sets::pipeline::sample::ControlOptions;
 use ldd_sets::score::{load, score_sets, ScoreOptions, SignificanceOptions};
 
@@ -35,7 +36,7 @@ fn main() {
     println!("extract (aligner trained and saved): {secs:.1} s");
     let hyps = common::systems(&tgt, tmp.path());
     let sets = load(&out).expect("load");
-    let opts = |metrics: &[&str], lemma_model: Option<TargetModel>| ScoreOptions {
+    let opts = |metrics: &[&str], model: TargetChoice| ScoreOptions {
         hyps: hyps.clone(),
         names: common::system_names(&hyps),
         references: vec![tgt.clone()],
@@ -47,24 +48,31 @@ fn main() {
         },
         metrics: metrics.iter().map(|m| m.to_string()).collect(),
         align_model: None,
-        lemma_model,
+        parsing: Parsing {
+            model,
+            cache: None,
+            quiet: true,
+        },
         contrastive: None,
     };
     let t = Instant::now();
-    let bleu = score_sets(&sets, &opts(&["bleu"], None))
+    let bleu = score_sets(&sets, &opts(&["bleu"], TargetChoice::Off))
         .expect("score bleu")
         .scores;
     let bleu_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let locus = score_sets(&sets, &opts(&["locus"], None))
+    let locus = score_sets(&sets, &opts(&["locus"], TargetChoice::Off))
         .expect("score locus")
         .scores;
     let locus_s = t.elapsed().as_secs_f64();
     let english = common::shared("models/english-small.udpipe");
     let t = Instant::now();
-    let lemma = score_sets(&sets, &opts(&["locus"], Some(TargetModel::File(english))))
-        .expect("score locus with lemmas")
-        .scores;
+    let lemma = score_sets(
+        &sets,
+        &opts(&["locus"], TargetChoice::Given(TargetModel::File(english))),
+    )
+    .expect("score locus with the target model")
+    .scores;
     let lemma_s = t.elapsed().as_secs_f64();
     let corpus = |s: &ldd_sets::score::Scores| -> Vec<Option<f64>> {
         s.rows
@@ -107,8 +115,8 @@ fn main() {
         loci / 2
     );
     println!(
-        "score --metrics locus --lemma-model english-small: {lemma_s:.2} s ({:.1}x BLEU's \
-         time; the lines a locus is not rendered on by the surface rule tagged); corpus locus accuracy {:?} -> {:?}",
+        "score --metrics locus --tgt-model english-small: {lemma_s:.2} s ({:.1}x BLEU's \
+         time; the judged lines of the outputs and reference parsed); corpus locus accuracy {:?} -> {:?}",
         lemma_s / bleu_s,
         corpus(&locus),
         corpus(&lemma)

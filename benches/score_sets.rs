@@ -86,7 +86,7 @@ fn main() {
         seg_scores: Vec::new(),
         metrics: Vec::new(),
         align_model: None,
-        lemma_model: None,
+        parsing: Default::default(),
         contrastive: None,
         // Scores only (no resampling): `make bench-significance` times the intervals.
         significance: SignificanceOptions {

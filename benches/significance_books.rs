@@ -75,7 +75,7 @@ fn main() {
         seg_scores: Vec::new(),
         metrics: Vec::new(),
         align_model: None,
-        lemma_model: None,
+        parsing: Default::default(),
         contrastive: None,
         significance: SignificanceOptions {
             bootstrap,

@@ -39,21 +39,22 @@ fn pud_contrast(src: &str, tmp: &Path, extra: &[&str]) -> (PathBuf, PathBuf) {
 #[test]
 fn variants_differ_from_the_reference_only_at_the_locus() {
     let t = tempfile::tempdir().unwrap();
-    // The paper's rules: the items checked by hand below (line 865's `aus sich`, a
-    // reflexive the built-in English rules leave out: not a reflexive verb's) are theirs.
+    // The paper's rules: the items checked by hand below are theirs (and line 865's `aus
+    // sich`, not a reflexive verb's, which `contrast` now leaves out).
     let (sets, out) = pud_contrast("en", t.path(), &["--rules", PAPER_RULES]);
     let items = check_items(&out, false, ("en", "de"));
     check_by_hand(&items);
     check_contrastive(&sets, &out, &items, t.path());
     let tagged = check_by_features(&sets, &items, t.path());
-    // Line 865: dative `sich`; the word list's `aus mich` is a case error as well.
-    assert_eq!(replacements(&tagged, 865), ["dir", "euch", "mir", "uns"]);
-    assert_eq!(replacements(&items, 865), ["mich", "uns"]);
-    let it = tagged.iter().find(|i| i["line"] == 865).unwrap();
-    assert!(it["variants"].as_array().unwrap().iter().any(|v| v["text"]
-        .as_str()
-        .unwrap()
-        .contains("das Beste aus mir herausholen")));
+    // Line 865, "… bring out the best of himself" / "… das Beste aus sich herausholen": the
+    // paper's rules find a reflexive whose head is `best`, no verb — the reflexive
+    // relation does not apply (a false hit), so neither run makes an item of it (a dative
+    // `sich` by features: newstest2013's `mir`, [`newstest_stranding_and_features`]).
+    for run in [&items, &tagged] {
+        assert!(!run
+            .iter()
+            .any(|i| i["line"] == 865 && i["phenomenon"] == "reflexive"));
+    }
     check_feature_refusals(&sets, t.path());
     check_tools(&sets, &out, &items, t.path());
 }
@@ -811,21 +812,33 @@ fn check_by_features(
     assert_eq!(rec["replaced_by"], format!("features|model:{}", &sha[..16]));
     // By hand: the case decides between mich/dich and mir/dir; the plural forms serve
     // both cases; a pronoun is not replaced by itself.
-    let by_hand: BTreeMap<(&str, &str), [&str; 4]> = [
+    let by_hand: BTreeMap<(&str, &str), &[&str]> = [
         (
             ("sich", "Case=Acc|Person=3|PronType=Prs|Reflex=Yes"),
-            ["dich", "euch", "mich", "uns"],
+            &["dich", "euch", "mich", "uns"][..],
         ),
         (
             ("sich", "Case=Dat|Person=3|PronType=Prs|Reflex=Yes"),
-            ["dir", "euch", "mir", "uns"],
+            &["dir", "euch", "mir", "uns"][..],
         ),
         (
             (
                 "uns",
                 "Case=Acc|Number=Plur|Person=1|PronType=Prs|Reflex=Yes",
             ),
-            ["dich", "euch", "mich", "sich"],
+            &["dich", "euch", "mich", "sich"][..],
+        ),
+        (
+            (
+                "mir",
+                "Case=Dat|Number=Sing|Person=1|PronType=Prs|Reflex=Yes",
+            ),
+            &["dir", "euch", "sich", "uns"][..],
+        ),
+        // No case tagged: every pronoun of another person.
+        (
+            ("sich", "Person=3|PronType=Prs|Reflex=Yes"),
+            &["dich", "dir", "euch", "mich", "mir", "uns"][..],
         ),
     ]
     .into();
@@ -839,12 +852,29 @@ fn check_by_features(
             .cloned()
             .collect()
     };
-    assert_eq!(items.len(), plain.len());
+    // The model also parses the references (as locus accuracy does) and tells the
+    // reflexive pronouns by their tags: the loci whose relation does not hold in the
+    // reference's parse (a parser's false hit) are left out, and a reflexive rendered by
+    // a pronoun the word list lacks comes in. Most items are the word-list run's, each
+    // with the same other variants.
+    let key = |i: &serde_json::Value| {
+        (
+            i["phenomenon"].to_string(),
+            i["line"].to_string(),
+            i["locus"]["dep"].to_string(),
+            i["locus"]["head"].to_string(),
+        )
+    };
+    let plain_by: BTreeMap<_, &serde_json::Value> = plain.iter().map(|p| (key(p), p)).collect();
     let mut replaced = 0;
-    for (it, p) in items.iter().zip(plain) {
-        assert_eq!(it["line"], p["line"]);
-        assert_eq!(it["locus"], p["locus"]);
-        assert_eq!(others(it), others(p), "{}", it["item"]);
+    let mut shared = 0;
+    for it in &items {
+        if let Some(p) = plain_by.get(&key(it)) {
+            shared += 1;
+            if it["locus"] == p["locus"] {
+                assert_eq!(others(it), others(p), "{}", it["item"]);
+            }
+        }
         let reference = it["reference"].as_str().unwrap();
         let r = toks(reference);
         let refs: Vec<&str> = r.iter().map(String::as_str).collect();
@@ -867,10 +897,17 @@ fn check_by_features(
             let want = by_hand
                 .get(&(form.as_str(), feats.as_str()))
                 .unwrap_or_else(|| panic!("{}: {form} {feats} not worked out by hand", it["item"]));
-            assert_eq!(subs, want, "{}", it["item"]);
+            assert_eq!(subs, *want, "{}", it["item"]);
         }
     }
     assert!(replaced >= 20, "{replaced}");
+    let most = items.len().max(plain.len());
+    assert!(
+        10 * shared >= 8 * most,
+        "{shared} of {} and {}",
+        items.len(),
+        plain.len()
+    );
     items
 }
 
@@ -1099,11 +1136,12 @@ fn check_by_hand(items: &[serde_json::Value]) {
             ),
         ]
     );
-    // A token glued to its neighbour goes alone: the aligner linked `out` of "pointed
-    // out" to the comma of "darauf hin, dass" (an alignment error the variant inherits).
-    assert!(texts(find("particle", 114))[0]
-        .1
-        .starts_with("Er wies außerdem darauf hin dass Rogers"));
+    // A rendering must pass its check before a variant is made of it: the aligner linked
+    // `out` of "pointed out" to the comma of "darauf hin, dass" (punctuation renders no
+    // word), so line 114's particle makes no item (locus:3 dropped the comma).
+    assert!(!items
+        .iter()
+        .any(|i| i["phenomenon"] == "particle" && i["line"] == 114));
     // A reorder line: the two words of the crossing links change places.
     assert_eq!(
         texts(find("reorder", 305)),

@@ -420,7 +420,9 @@ fn locus_accuracy_judges_the_locus_not_the_sentence() {
             "{k}: {incorrect} of {with_dep}"
         );
         assert!(bleu[k]["score"].as_f64().unwrap() > 80.0, "{k}");
-        assert_eq!(rb[k]["unaligned"].as_u64(), Some(0), "{k}");
+        // One dropped `of` the output still has elsewhere (line 919, `winner of` beside
+        // `goal of`): which occurrence renders it is not known — `unaligned`.
+        assert!(rb[k]["unaligned"].as_u64() <= Some(1), "{k}");
         assert_eq!(ra[k]["baseline"]["unaligned"].as_u64(), Some(0), "{k}");
     }
     for k in ["reflexive/ge0", "reflexive/ge1", "reflexive/ge3"] {
@@ -429,22 +431,43 @@ fn locus_accuracy_judges_the_locus_not_the_sentence() {
     }
     // Shuffling the words: BLEU falls far, the loci are still rendered.
     let bleu = score_rows(&s, "bleu", "shuffled");
-    for k in ["particle/ge1", "reflexive/ge1", "particle/ge5"] {
-        assert!(bleu[k]["score"].as_f64().unwrap() < 5.0, "{k}");
-        assert!(score(&rc, k) > 70.0, "{k}: {}", score(&rc, k));
+    let shuffled: Vec<(&str, f64, f64)> = ["particle/ge1", "reflexive/ge1", "particle/ge5"]
+        .into_iter()
+        .map(|k| (k, bleu[k]["score"].as_f64().unwrap(), score(&rc, k)))
+        .collect();
+    println!("shuffled (set, BLEU, locus accuracy): {shuffled:?}");
+    for (k, b, l) in shuffled {
+        assert!(b < 5.0, "{k}");
+        assert!(l > 70.0, "{k}: {l}");
     }
 
-    // Intervals and paired tests against statsmodels, on every set of both systems (the
-    // reference, the baseline, renders every locus: the discordant loci are the system's
-    // errors).
+    // Intervals and paired tests against statsmodels, on every set of both systems. The
+    // paired test counts the loci both the system and the reference (the baseline) judged:
+    // the reference is never `incorrect`, so the discordant loci are the system's errors
+    // there — not all its errors: a locus the reference leaves `partial` (one word
+    // judged) may be `incorrect` in an output that omits the other word.
+    let judged = judged_rows(&scored.join("scores.loci.tsv"));
+    let decided = |j: &str| j == "correct" || j == "incorrect";
+    let discordant = |sys: usize, key: &str| -> u64 {
+        judged
+            .chunks(3)
+            .filter(|c| {
+                key == "/corpus"
+                    || c[0][1]
+                        .split(' ')
+                        .any(|b| format!("{}/{b}", c[0][0]) == key)
+            })
+            .filter(|c| decided(&c[0][9]) && c[sys][9] == "incorrect")
+            .count() as u64
+    };
     let mut items = Vec::new();
     let mut got = Vec::new();
-    for r in [&rb, &rc] {
-        for row in r.values().filter(|row| row["loci"].as_u64() > Some(0)) {
+    for (sys, r) in [(1, &rb), (2, &rc)] {
+        for (key, row) in r.iter().filter(|(_, row)| row["loci"].as_u64() > Some(0)) {
             let n = row["loci"].as_u64().unwrap();
             let correct = (row["score"].as_f64().unwrap() * n as f64 / 100.0).round() as u64;
             items.push(serde_json::json!({
-                "n": n, "correct": correct, "only_base": n - correct, "only_sys": 0,
+                "n": n, "correct": correct, "only_base": discordant(sys, key), "only_sys": 0,
                 "confidence": 0.95
             }));
             got.push(
@@ -555,8 +578,8 @@ fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: 
     let rec = &s["loci"];
     assert_eq!(rec["file"], "scores.loci.tsv");
     assert_eq!(rec["rows"].as_u64(), Some(got.len() as u64));
-    let mut counts: BTreeMap<&str, [u64; 4]> = BTreeMap::new();
-    for (chunk, (key, (buckets, locus))) in got.chunks(systems.len()).zip(&want) {
+    let mut counts: BTreeMap<&str, [u64; 6]> = BTreeMap::new();
+    for (chunk, (key, (buckets, _))) in got.chunks(systems.len()).zip(&want) {
         for (r, sys) in chunk.iter().zip(systems) {
             let k: Key = (
                 r[0].clone(),
@@ -571,11 +594,14 @@ fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: 
             );
             assert_eq!(&r[8], sys);
             assert_eq!(r[1], buckets.join(" "), "{k:?}");
-            // The reference cells are the reference's alignment as judged (the same for
-            // every system); where the locus file has reference tokens, so does it.
+            // The reference cells are the reference's checked renderings as judged (the
+            // same for every system): never punctuation (the locus file's alignment may
+            // link `sich` to a comma; the check leaves such a word without a rendering).
             assert_eq!((&r[10], &r[12]), (&chunk[0][10], &chunk[0][12]), "{k:?}");
-            if !locus[7].is_empty() {
-                assert!(!r[10].is_empty(), "{k:?}");
+            let reference: Vec<&str> = r[19].split(' ').collect();
+            for p in r[10].split_whitespace().chain(r[12].split_whitespace()) {
+                let tok = reference[p.parse::<usize>().unwrap() - 1];
+                assert!(tok.chars().any(char::is_alphanumeric), "{k:?} {tok}");
             }
             // The words given are the tokens at the positions given.
             let at = |pos: &str, line: &str| -> String {
@@ -596,18 +622,39 @@ fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: 
                 "incorrect" => c[1] += 1,
                 "no_reference" => c[2] += 1,
                 "unaligned" => c[3] += 1,
+                "differs" => c[4] += 1,
+                "partial" => c[5] += 1,
                 other => panic!("{other}"),
             }
-            // Every row names the rule and gives each word's evidence; no p_error.
-            assert_eq!(r[24], "locus:3", "{k:?}");
+            // Every row names the rule and gives each word's evidence, then the checks of
+            // the relation or the order, if any; no p_error.
+            assert_eq!(r[24], "locus:4", "{k:?}");
             assert_eq!(r[21], "", "{k:?}");
-            let evidence: Vec<&str> = r[23].split(',').collect();
-            assert_eq!(evidence.len(), 1 + usize::from(k.3.is_some()), "{k:?}");
+            let (words, checks): (Vec<&str>, Vec<&str>) = r[23]
+                .split(',')
+                .partition(|e| !e.starts_with("relation:") && !e.starts_with("order:"));
+            assert_eq!(
+                words.len(),
+                1 + usize::from(k.3.is_some()),
+                "{k:?} {}",
+                r[23]
+            );
+            assert!(checks.len() <= 1, "{k:?} {}", r[23]);
             if *sys == "ref" {
-                assert!(r[9] == "correct" || r[9] == "no_reference", "{k:?}");
+                // The reference renders itself: never an error, never other words.
+                assert!(
+                    ["correct", "no_reference", "partial"].contains(&r[9].as_str()),
+                    "{k:?} {}",
+                    r[9]
+                );
                 assert_eq!(r[19], r[20]);
-                // The same text aligned by the same model: the same links.
-                assert_eq!((&r[14], &r[16]), (&r[10], &r[12]), "{k:?}");
+                // The same text aligned by the same model: the same links, of which the
+                // reference's cells keep the checked renderings only.
+                let within = |a: &str, b: &str| {
+                    let b: Vec<&str> = b.split_whitespace().collect();
+                    a.split_whitespace().all(|p| b.contains(&p))
+                };
+                assert!(within(&r[10], &r[14]) && within(&r[12], &r[16]), "{k:?}");
             }
         }
     }
@@ -618,17 +665,20 @@ fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: 
             .iter()
             .find(|r| r["metric"] == "locus" && r["system"] == *sys && r["scope"] == "corpus")
             .unwrap();
-        let [c, i, n, u] = counts[sys];
+        let [c, i, n, u, d, p] = counts[sys];
         assert_eq!(corpus["loci"].as_u64(), Some(c + i), "{sys}");
         assert_eq!(corpus["no_reference"].as_u64(), Some(n), "{sys}");
         assert_eq!(corpus["unaligned"].as_u64(), Some(u), "{sys}");
+        assert_eq!(corpus["differs"].as_u64(), Some(d), "{sys}");
+        assert_eq!(corpus["partial"].as_u64(), Some(p), "{sys}");
         let score = corpus["score"].as_f64().unwrap();
         assert!((score - 100.0 * c as f64 / (c + i) as f64).abs() < 1e-9);
     }
-    // Without the particles' words, every particle locus whose particle has a reference
-    // word is judged incorrect, its particle omitted (or another word where the aligner
-    // links one): an omission is an error, not an abstention; the others are judged as
-    // the reference's.
+    // Without the particles' words, a particle locus whose particle has a reference
+    // rendering is judged incorrect, its particle omitted (or another word where the
+    // aligner links one): an omission is an error, not an abstention — unless the verb has
+    // no rendering the tool accepts (then `differs`: no evidence); the others are judged
+    // as the reference's.
     let of = |sys: &str, ph: &str| -> Vec<&Vec<String>> {
         got.iter().filter(|r| r[8] == sys && r[0] == ph).collect()
     };
@@ -637,7 +687,7 @@ fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: 
     // words, those are still in the line and the locus is not an omission: left out.
     let gone = ref_dep_positions(&sets.join("particle/ge0.locus.tsv"));
     let refs = of("ref", "particle");
-    let (mut dropped, mut omitted, mut elsewhere) = (0, 0, 0);
+    let (mut dropped, mut omitted, mut elsewhere, mut unjudged) = (0, 0, 0, 0);
     for (r, x) in of("noparticle", "particle").into_iter().zip(refs) {
         if x[10].is_empty() {
             assert_eq!(r[9], x[9], "{r:?}");
@@ -655,10 +705,27 @@ fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: 
         }
         dropped += 1;
         let dep = r[23].split(',').next().unwrap();
+        let head = r[23].split(',').nth(1).unwrap_or("");
+        if r[9] == "differs" {
+            // The particle omitted where the verb has no rendering the tool accepts: no
+            // evidence (the output's verb may render both), `differs`.
+            assert_eq!(dep, "omitted", "{r:?}");
+            assert!(
+                head == "no_reference" || head.starts_with("other:"),
+                "{r:?}"
+            );
+            unjudged += 1;
+            continue;
+        }
         if r[9] != "incorrect" {
             // The aligner links the particle to another occurrence of its reference word
-            // (`of` … `price of bread`): `same`, a miss the perturbation suite allows.
-            assert_eq!((r[9].as_str(), dep), ("correct", "same"), "{r:?}");
+            // (`of` … `price of bread`): `same`, a miss the perturbation suite allows; or
+            // the output still has the function word elsewhere (`winner of` beside the
+            // dropped `goal of`): which occurrence renders it is not known, `unplaced`.
+            assert!(
+                [("correct", "same"), ("unaligned", "unplaced")].contains(&(r[9].as_str(), dep)),
+                "{r:?}"
+            );
             elsewhere += 1;
             continue;
         }
@@ -667,11 +734,12 @@ fn check_judgements(sets: &Path, scored: &Path, s: &serde_json::Value, systems: 
     }
     assert!(dropped > 20, "{dropped}");
     assert!(
-        20 * elsewhere <= dropped,
+        10 * elsewhere <= dropped,
         "{elsewhere} of {dropped} not incorrect"
     );
+    assert!(5 * unjudged <= dropped, "{unjudged} of {dropped} differs");
     assert!(
-        5 * omitted >= 4 * (dropped - elsewhere),
+        5 * omitted >= 4 * (dropped - elsewhere - unjudged),
         "{omitted} of {dropped}"
     );
     let judgements =
@@ -883,9 +951,11 @@ fn check_judgements_file_is_checked(sets: &Path, scored: &Path, tmp: &Path) {
     );
 }
 
-/// `--lemma-model` on the same sets and systems: the signature names the rule and the
-/// model's SHA-256, and the lemmas only add matches: every locus correct by the surface rule
-/// stays correct, and the reference still scores 100.
+/// `--tgt-model` on the same sets and systems (the first run had no model for English at
+/// hand): the signature names the rule and the model's SHA-256 (`tgt-model:none` without
+/// one); the loci are the same, the reference still scores 100, and only with the model is
+/// the relation checked — `relation:unparsed` without it, a check with it (English
+/// particles are placed after their verb: the shuffled system misplaces some).
 fn check_lemma_match(sets: &Path, surface: &Path, hyps: &[&Path], tmp: &Path) {
     let model = shared().join("models/english-small.udpipe");
     let scored = tmp.join("scores-lemma");
@@ -894,7 +964,7 @@ fn check_lemma_match(sets: &Path, surface: &Path, hyps: &[&Path], tmp: &Path) {
         cmd = cmd.path("--hyp", h);
     }
     cmd.args(&["--metrics", "locus", "--quiet"])
-        .path("--lemma-model", &model)
+        .path("--tgt-model", &model)
         .path("--out", &scored)
         .ok();
     let read = |dir: &Path| -> serde_json::Value {
@@ -902,32 +972,20 @@ fn check_lemma_match(sets: &Path, surface: &Path, hyps: &[&Path], tmp: &Path) {
     };
     let (before, after) = (read(surface), read(&scored));
     let sha = ldd_io::sha256_file(&model).unwrap().0;
-    let sig = after["signatures"]["locus"].as_str().unwrap();
-    assert!(
-        sig.starts_with(&format!(
-            "nrefs:1|locus:3|rule:word+variant+lexicon,lemma|lexicon:{}|\
-             fit:wmt21-ted-ende-mqm-talks-1-4|lemma-model:{}|",
-            ldd_sets::locus::rule::LEXICON,
-            &sha[..16]
-        )),
-        "{sig}"
+    let head = format!(
+        "nrefs:1|locus:4|rule:{}|lexicon:{}|floor:{}|fit:wmt21-ted-ende-mqm-talks-1-4|",
+        ldd_sets::locus::rule::NAME,
+        ldd_sets::locus::rule::LEXICON,
+        ldd_sets::locus::reference::FLOOR,
     );
-    for sys in ["ref", "noparticle", "shuffled"] {
-        let (b, a) = (
-            score_rows(&before, "locus", sys),
-            score_rows(&after, "locus", sys),
-        );
-        assert_eq!(b.len(), a.len());
-        // Lemmas turn words judged incorrect into correct ones, or into abstentions (a
-        // lemma among the tokens the aligner placed nowhere): the correct loci only grow.
-        let correct = |r: &serde_json::Value| {
-            (r["score"].as_f64().unwrap_or(0.0) * r["loci"].as_f64().unwrap() / 100.0).round()
-        };
-        for (k, row) in &a {
-            assert!(correct(row) >= correct(&b[k]), "{sys} {k}");
-            if sys == "ref" && row["loci"].as_u64() > Some(0) {
-                assert_eq!(row["score"].as_f64(), Some(100.0));
-            }
+    for (s, m) in [(&after, &sha[..16]), (&before, "none")] {
+        let sig = s["signatures"]["locus"].as_str().unwrap();
+        assert!(sig.starts_with(&head), "{sig}");
+        assert!(sig.contains(&format!("|tgt-model:{m}|")), "{sig}");
+    }
+    for (k, row) in score_rows(&after, "locus", "ref") {
+        if row["loci"].as_u64() > Some(0) {
+            assert_eq!(row["score"].as_f64(), Some(100.0), "{k}");
         }
     }
     let (b, a) = (
@@ -935,12 +993,31 @@ fn check_lemma_match(sets: &Path, surface: &Path, hyps: &[&Path], tmp: &Path) {
         judged_rows(&scored.join("scores.loci.tsv")),
     );
     assert_eq!(a.len(), b.len());
+    // Without the model the relation is `unparsed` wherever it would be checked; with
+    // it, never.
+    let relation = |r: &Vec<String>| r[23].contains("relation:");
+    let unparsed = |r: &Vec<String>| r[23].ends_with("relation:unparsed");
+    assert!(b.iter().filter(|r| relation(r)).all(unparsed));
+    assert!(b.iter().any(unparsed));
+    assert!(!a.iter().any(unparsed));
+    for x in a.iter().filter(|x| relation(x)) {
+        assert!(x[0] == "particle" || x[0] == "reflexive", "{x:?}");
+    }
     for (x, y) in a.iter().zip(&b) {
-        if y[9] == "correct" {
-            assert_eq!(x[9], "correct", "{x:?}");
-        }
         assert_eq!(x[..9], y[..9]);
     }
+    let count = |sys: &str, ev: &str| {
+        a.iter()
+            .filter(|r| r[8] == sys && r[23].ends_with(ev))
+            .count()
+    };
+    assert!(
+        count("ref", "relation:intact") > 20,
+        "{}",
+        count("ref", "relation:intact")
+    );
+    assert_eq!(count("ref", "relation:misplaced"), 0);
+    assert!(count("shuffled", "relation:misplaced") > 0);
 }
 
 /// The lemma match by hand: an output token with a reference token's lemma renders it

@@ -37,6 +37,10 @@
 //!   token replaced by a hand-written synonym (at most 10% `incorrect`). The loci present
 //!   in the hand-checked renderings are counted again by those hand positions.
 //!
+//! - **by hand** ([`by_hand`], [`a_misplaced_particle_is_an_error_and_a_synonym_is_not`]):
+//!   one particle moved next to its verb, one head replaced by a synonym, each judged as
+//!   a reader would and shown with its evidence in the report's browser.
+//!
 //! Outcomes (`locus:4`): `correct`, `incorrect`, `differs` (rendered by other words the tool
 //! cannot vouch for: not judged), `partial` (one of the two words judged: not judged),
 //! `unaligned`, `no_reference`; files of `locus:3` have the first two and the last two.
@@ -49,6 +53,8 @@
 //! with `LDD_VALIDATE_REUSE=1` too, sets directories already extracted there are used as
 //! they are.
 
+#[path = "locus_validation/by_hand.rs"]
+mod by_hand;
 mod common;
 #[path = "locus_validation/fixture.rs"]
 mod fixture;
@@ -149,4 +155,16 @@ fn reference_renderings_against_hand_written_ones() {
     assert!(kept.precision() > all.precision(), "{gold}");
     assert_documented(&table);
     assert_documented(&gold);
+}
+
+#[test]
+fn a_misplaced_particle_is_an_error_and_a_synonym_is_not() {
+    let f = fixture();
+    let c = f
+        .corpora
+        .iter()
+        .find(|c| c.direction == "en-de")
+        .expect("PUD en→de");
+    let t = tempfile::tempdir().unwrap();
+    by_hand::check(c, t.path());
 }

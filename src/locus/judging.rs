@@ -166,7 +166,7 @@ impl Judging {
                     Some(p) => {
                         let mut both: Vec<((usize, usize), f64)> =
                             links.into_iter().zip(p).collect();
-                        both.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+                        both.sort_unstable_by_key(|x| x.0);
                         let (links, p): (Vec<_>, Vec<_>) = both.into_iter().unzip();
                         Side {
                             tokens,

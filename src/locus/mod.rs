@@ -8,7 +8,7 @@
 //! outputs, the target language's model and the relations of `config/relations.toml`.
 //! What leaves: per line, each side tokenized, aligned to the source words and parsed
 //! ([`rule::Side`], [`judging`]); per source word its judgement against its checked
-//! reference rendering ([`rule`], [`reference`]); per locus its verdict (`locus:4`:
+//! reference rendering ([`rule`], [`mod@reference`]); per locus its verdict (`locus:4`:
 //! correct, incorrect, differs, partial, unaligned, no reference, [`verdict`]) with the
 //! evidence that decided it — the output's words at the locus, the relation in its parse
 //! ([`dependency`], [`relation`]) and, for reordering loci, their order; per set, the

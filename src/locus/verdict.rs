@@ -337,10 +337,12 @@ pub fn combine(
         Some(Check::Intact | Check::ReferenceOrder) => Correct,
         _ => dep.judgement,
     };
-    // A dependent missing where the verb is not the reference's is no evidence: the
-    // output's verb may render it (`registered` for `signed up`).
+    // A dependent missing where the output's verb is another than the reference's is no
+    // evidence: that verb may render it (`registered` for `signed up`). Where the
+    // reference's verb has no checked rendering, nothing says the output's differs: the
+    // dependent's omission stands.
     let dep_j = match (dep_j, head_j, relation) {
-        (Incorrect, Some(h), Some(_)) if h != Correct => Differs,
+        (Incorrect, Some(Differs | Unaligned), Some(_)) => Differs,
         (j, ..) => j,
     };
     let both = [Some(dep_j), head_j];

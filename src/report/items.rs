@@ -31,6 +31,7 @@ li.locus dd { margin: 0; }
 .j-c { background: #d3f0e3; color: #00553f; }
 .j-i { background: #fde0c5; color: #8a3300; }
 .j-n, .j-u, .j-d, .j-p { background: #eee; color: #444; }
+li.locus .ev { display: block; font-size: .7rem; color: #555; font-family: monospace; }
 p.count::before { content: counter(shown) " of " attr(data-total) " loci shown"; font-weight: bold; }
 "#;
 
@@ -146,16 +147,26 @@ pub fn section(out: &mut String, report: &Report) {
          source with the <mark class=\"m-d\">dependent<sub>dep</sub></mark> and the \
          <mark class=\"m-h\">head<sub>head</sub></mark>, the reference and each output with \
          the tokens aligned to them. Pick a phenomenon, a set and, per system, a judgement: \
-         the list keeps the loci that match every choice. The judgement (<code>locus:3</code>) \
-         looks at the output's words at the locus only: a word of the locus is correct when \
-         the output has the reference's word for it where the aligner links the word or at \
-         that occurrence of the reference's word, another form of it (same lemma, or an inflection of a content word), or, for \
-         a content word, a likely translation of it in the aligner's lexicon; unaligned when \
-         such a word is there but the aligner links it to no source word; incorrect \
-         otherwise, an omission included. A locus is incorrect when one of its words is, \
-         else unaligned when one is, else correct; one whose reference has no word aligned \
-         to it is not judged (docs/evaluation.md).</p>\n<div class=\"browser\"><form \
-         class=\"filters\" aria-label=\"Filter the loci\">",
+         the list keeps the loci that match every choice. The judgement \
+         (<code>locus:4</code>) looks at the output's words at the locus, the relation \
+         between them in the output's parse and, for a reordering locus, their order: \
+         <b>correct</b> — rendered as the reference renders it (the same word, another form \
+         of it, or a likely translation), in its relation and order; <b>incorrect</b> — \
+         positive evidence of an error in the dependency: a word omitted, a particle \
+         dropped, misplaced or glued, a reflexive dropped or in another person, a \
+         reordering locus in the source's order; <b>differs</b> — other words than the \
+         reference's, which the tool cannot vouch for (a synonym or an error: not judged); \
+         <b>partial</b> — only one of the two words could be judged; <b>unaligned</b> — \
+         the output has the word where the aligner cannot place it; <b>no reference \
+         locus</b> — the reference renders neither word. Beside each judgement, the \
+         evidence: each word's (<code>same</code>, <code>lemma</code>, \
+         <code>translation</code>, <code>present</code>, <code>omitted</code>, \
+         <code>other</code>, …), then the relation's check or the order \
+         (<code>relation:misplaced</code>, <code>order:source</code>, …). Locus accuracy \
+         counts the correct and incorrect loci only; read the others beside it \
+         (docs/evaluation.md, \"Locus accuracy\"). Files of earlier rules \
+         (<code>locus:3</code>) called every other word an error.</p>\n<div \
+         class=\"browser\"><form class=\"filters\" aria-label=\"Filter the loci\">",
         items.len(),
         esc(crate::layout::SCORES_LOCI)
     );
@@ -264,9 +275,13 @@ fn locus_item(
     );
     for j in &item.rows {
         let (c, label) = judgement(j.judgement);
+        let evidence = match j.evidence.is_empty() {
+            true => String::new(),
+            false => format!(" <small class=\"ev\">{}</small>", esc(&j.evidence)),
+        };
         let _ = write!(
             out,
-            "<dt>{}<span class=\"j j-{c}\">{label}</span></dt><dd lang=\"{tgt_lang}\">{}</dd>",
+            "<dt>{}<span class=\"j j-{c}\">{label}</span>{evidence}</dt><dd lang=\"{tgt_lang}\">{}</dd>",
             esc(&j.system),
             marked_html(&pieces(&j.output, &j.hyp_dep, &j.hyp_head)),
         );
