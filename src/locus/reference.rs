@@ -162,12 +162,7 @@ mod tests {
     }
 
     fn side(tokens: &str, links: &[(usize, usize)]) -> Side {
-        Side {
-            tokens: tokens.split(' ').map(String::from).collect(),
-            links: links.to_vec(),
-            posteriors: None,
-            analyses: None,
-        }
+        Side::by_hand(tokens, links)
     }
 
     #[test]

@@ -80,6 +80,18 @@ pub struct Side {
 }
 
 impl Side {
+    /// A hand-made side for tests: `tokens` split at spaces, `links` as given, neither
+    /// posteriors nor parses.
+    #[cfg(test)]
+    pub(crate) fn by_hand(tokens: &str, links: &[(usize, usize)]) -> Side {
+        Side {
+            tokens: tokens.split(' ').map(String::from).collect(),
+            links: links.to_vec(),
+            posteriors: None,
+            analyses: None,
+        }
+    }
+
     /// Tokens (0-based positions, ascending) linked to `source_word` (0-based).
     pub fn linked(&self, source_word: usize) -> Vec<usize> {
         let mut v: Vec<usize> = self

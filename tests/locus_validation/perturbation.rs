@@ -113,6 +113,17 @@ impl Kind {
 /// (lowercased).
 fn lemmas(lang: &str) -> HashMap<String, BTreeSet<String>> {
     let mut out: HashMap<String, BTreeSet<String>> = HashMap::new();
+    treebank_words(lang, |w| {
+        out.entry(w[1].to_lowercase())
+            .or_default()
+            .insert(w[2].to_lowercase());
+    });
+    out
+}
+
+/// Calls `f` with every word (its CoNLL-U columns) of the UD treebanks of `lang` in
+/// ../shared.
+fn treebank_words(lang: &str, mut f: impl FnMut(&[String])) {
     for entry in std::fs::read_dir(data("ud")).unwrap() {
         let p = entry.unwrap().path();
         let name = p.file_name().unwrap().to_string_lossy().to_string();
@@ -121,35 +132,23 @@ fn lemmas(lang: &str) -> HashMap<String, BTreeSet<String>> {
         }
         for tree in oracle_trees(&p) {
             for w in tree {
-                out.entry(w[1].to_lowercase())
-                    .or_default()
-                    .insert(w[2].to_lowercase());
+                f(&w);
             }
         }
     }
-    out
 }
 
 /// The most frequent universal part of speech of every lowercased form of the UD
 /// treebanks of `lang` in ../shared.
 fn lexicon(lang: &str) -> HashMap<String, String> {
     let mut counts: HashMap<String, HashMap<String, u32>> = HashMap::new();
-    for entry in std::fs::read_dir(data("ud")).unwrap() {
-        let p = entry.unwrap().path();
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        if !name.starts_with(&format!("{lang}_")) {
-            continue;
-        }
-        for tree in oracle_trees(&p) {
-            for w in tree {
-                *counts
-                    .entry(w[1].to_lowercase())
-                    .or_default()
-                    .entry(w[3].clone())
-                    .or_default() += 1;
-            }
-        }
-    }
+    treebank_words(lang, |w| {
+        *counts
+            .entry(w[1].to_lowercase())
+            .or_default()
+            .entry(w[3].clone())
+            .or_default() += 1;
+    });
     counts
         .into_iter()
         .map(|(form, c)| {

@@ -18,10 +18,21 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::common::*;
-use crate::fixture::Corpus;
+use crate::fixture::{Corpus, Locus};
 
 /// A locus's key: direction, line, phenomenon, dependent, head.
 type Key = (String, usize, String, String, String);
+
+/// A locus's key: direction, line, phenomenon, dependent, head.
+fn key_of(c: &Corpus, l: &Locus) -> Key {
+    (
+        c.direction.to_string(),
+        l.id,
+        l.phenomenon.clone(),
+        l.dep.clone(),
+        l.head.clone(),
+    )
+}
 
 /// Counts of tokens: right (in the hand-written rendering), proposed, hand-written.
 #[derive(Debug, Default, Clone, Copy)]
@@ -143,13 +154,7 @@ fn judging_links(c: &Corpus) -> BTreeMap<Key, (BTreeSet<usize>, BTreeSet<usize>)
                     Err(_) => BTreeSet::new(),
                 }
             };
-            let key = (
-                c.direction.to_string(),
-                l.id,
-                l.phenomenon.clone(),
-                l.dep.clone(),
-                l.head.clone(),
-            );
+            let key = key_of(c, l);
             (key, (of(&l.dep), of(&l.head)))
         })
         .collect()
@@ -182,13 +187,7 @@ pub(crate) fn table(corpora: &[Corpus]) -> (String, Totals) {
             .loci
             .iter()
             .map(|l| {
-                let key = (
-                    c.direction.to_string(),
-                    l.id,
-                    l.phenomenon.clone(),
-                    l.dep.clone(),
-                    l.head.clone(),
-                );
+                let key = key_of(c, l);
                 let one = |v: &[usize]| v.iter().map(|p| p + 1).collect();
                 (key, (one(&l.ref_dep), one(&l.ref_head)))
             })

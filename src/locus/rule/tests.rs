@@ -3,12 +3,7 @@
 use super::*;
 
 fn side(tokens: &str, links: &[(usize, usize)]) -> Side {
-    Side {
-        tokens: tokens.split(' ').map(String::from).collect(),
-        links: links.to_vec(),
-        posteriors: None,
-        analyses: None,
-    }
+    Side::by_hand(tokens, links)
 }
 
 /// "He looked it up": 0 He PRON, 1 looked VERB, 2 it PRON, 3 up ADP; the lexicon knows
