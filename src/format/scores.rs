@@ -199,6 +199,11 @@ pub struct Row {
     /// length-matched controls.
     #[serde(default)]
     pub control_p_value: Option<f64>,
+    /// `control_p_value` adjusted for the many tests (Benjamini–Hochberg over every set
+    /// row of this system and metric that has one, nested sets counted): the false
+    /// discovery rate at which the row would be called worse than its controls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_q_value: Option<f64>,
     /// Fewer than [`SMALL_SET`] sentences: the score is unreliable.
     #[serde(default)]
     pub small_set: bool,
@@ -253,6 +258,24 @@ pub struct Baseline {
     pub diff_ci_high: Option<f64>,
     /// Two-sided p-value of the pooled z-test of `diff`.
     pub p_value: Option<f64>,
+    /// `p_value` adjusted for the many tests (Benjamini–Hochberg over every set row of
+    /// this system that has one, nested sets counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub q_value: Option<f64>,
+    /// The difference-in-differences against the baseline system (the first `--hyp`):
+    /// this system's `diff` minus the first system's on the same set; `None` for the first
+    /// system or where either is undefined.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub did: Option<f64>,
+    /// Interval of `did` at the run's level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub did_ci_low: Option<f64>,
+    /// Its upper bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub did_ci_high: Option<f64>,
+    /// Two-sided p-value of `did`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub did_p_value: Option<f64>,
 }
 
 impl Row {
@@ -278,7 +301,7 @@ impl Row {
 
 /// Distance trend of one phenomenon: correlation between minimum distance and score over
 /// its non-empty `ge` sets.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Trend {
     /// System name.
     pub system: String,
@@ -308,6 +331,21 @@ pub struct Trend {
     /// Upper bound.
     #[serde(default)]
     pub pearson_ci_high: Option<f64>,
+    /// The trend net of length: `(min distance, difference)` points, the difference being
+    /// the set's score minus its length-matched controls' mean (BLEU, chrF, …) or, for
+    /// locus accuracy, the within-sentence difference (locus words minus comparable
+    /// words, [`Baseline::diff`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diff_points: Vec<(u32, f64)>,
+    /// Spearman's rho of `diff_points` (`None` when undefined).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff_spearman: Option<f64>,
+    /// Interval of `diff_spearman` at the run's level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff_spearman_ci_low: Option<f64>,
+    /// Upper bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff_spearman_ci_high: Option<f64>,
     /// The metric's signature (empty in scores written before it existed).
     #[serde(default)]
     pub signature: String,

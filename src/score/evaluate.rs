@@ -436,6 +436,7 @@ impl Evaluator<'_> {
                     pearson_ci_low,
                     pearson_ci_high,
                     signature: metric.signature.clone(),
+                    ..Trend::default()
                 });
             }
         }

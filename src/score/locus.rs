@@ -239,6 +239,7 @@ fn baseline_row(baseline: &words::Baseline, confidence: f64) -> Baseline {
         diff_ci_low: test.map(|t| 100.0 * t.1 .0),
         diff_ci_high: test.map(|t| 100.0 * t.1 .1),
         p_value: test.map(|t| t.2),
+        ..Baseline::default()
     }
 }
 

@@ -84,6 +84,7 @@ pub fn trends(metric: &Metric, systems: &[String], rows: &[Vec<Row>]) -> Vec<Tre
                 pearson_ci_low: None,
                 pearson_ci_high: None,
                 signature: metric.signature.clone(),
+                ..Trend::default()
             });
         }
     }

@@ -99,9 +99,68 @@ pub fn summarize(set_score: f64, control_scores: &[f64]) -> ControlSummary {
     }
 }
 
+/// Benjamini–Hochberg adjusted p-values (q-values) of a family of tests, in the order
+/// given; `None` entries (no test) stay `None` and are not counted in the family.
+/// `q_(i) = min_{j ≥ i} min(1, m · p_(j) / j)` over the `m` p-values sorted ascending
+/// (statsmodels' `multipletests(method="fdr_bh")`). Rejecting every test with `q ≤ α`
+/// controls the false discovery rate at `α` for independent or positively dependent
+/// tests (nested sets of one phenomenon are positively dependent).
+pub fn benjamini_hochberg(p_values: &[Option<f64>]) -> Vec<Option<f64>> {
+    let mut order: Vec<usize> = (0..p_values.len())
+        .filter(|&i| p_values[i].is_some_and(|p| !p.is_nan()))
+        .collect();
+    let m = order.len() as f64;
+    order.sort_by(|&a, &b| {
+        p_values[a]
+            .unwrap_or(1.0)
+            .total_cmp(&p_values[b].unwrap_or(1.0))
+            .then(a.cmp(&b))
+    });
+    let mut out = vec![None; p_values.len()];
+    let mut running = 1.0f64;
+    for (rank, &i) in order.iter().enumerate().rev() {
+        let p = p_values[i].unwrap_or(1.0);
+        running = running.min((m * p / (rank + 1) as f64).min(1.0));
+        out[i] = Some(running);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Values from statsmodels 0.14 `multipletests(p, method="fdr_bh")[1]` for
+    /// p = [0.01, 0.04, 0.03, 0.2, 0.005] (None skipped).
+    #[test]
+    fn benjamini_hochberg_matches_statsmodels() {
+        let p = [
+            Some(0.01),
+            Some(0.04),
+            None,
+            Some(0.03),
+            Some(0.2),
+            Some(0.005),
+        ];
+        let q = benjamini_hochberg(&p);
+        let want = [
+            Some(0.025),
+            Some(0.05),
+            None,
+            Some(0.05),
+            Some(0.2),
+            Some(0.025),
+        ];
+        for (a, b) in q.iter().zip(want) {
+            match (a, b) {
+                (Some(a), Some(b)) => assert!((a - b).abs() < 1e-12, "{q:?}"),
+                (None, None) => {}
+                _ => panic!("{q:?}"),
+            }
+        }
+        assert_eq!(benjamini_hochberg(&[]), Vec::<Option<f64>>::new());
+        assert_eq!(benjamini_hochberg(&[Some(0.9)]), vec![Some(0.9)]);
+    }
 
     #[test]
     fn average_ranks_ties() {
