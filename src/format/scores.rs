@@ -120,9 +120,16 @@ pub struct Significance {
     /// Level of every interval (e.g. 0.95).
     #[serde(default)]
     pub confidence: Option<f64>,
-    /// Bootstrap resamples behind every interval and set-vs-control test.
+    /// Bootstrap resamples behind every interval, and null samples behind every
+    /// set-vs-control test.
     #[serde(default)]
     pub bootstrap: Option<usize>,
+    /// How a set is tested against its controls: `permutation within length strata` (the
+    /// set's lines exchanged with corpus lines of the same source length), or `rank among
+    /// the written controls (…why)`; absent in scores written before (a bootstrap of the
+    /// set's own lines).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controls_test: Option<String>,
 }
 
 /// One score row: a system × metric × (corpus or set).

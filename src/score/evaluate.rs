@@ -1,15 +1,30 @@
 //! One metric on the corpus, every set, its controls and the distance trends, with
-//! bootstrap intervals and p-values ([`ldd_eval::significance`]).
+//! bootstrap intervals and p-values ([`ldd_eval::significance`]), and each set against
+//! samples of its size ([`ldd_eval::strata`]).
 //!
 //! Resampling streams (all from `--seed`): the corpus and each set use stream 0 (the same
 //! draws for every system: paired, as sacreBLEU), control `k` stream `k`, so a set and its
 //! controls are resampled independently; the trend of a phenomenon resamples the union
 //! of its `ge` sets' lines with stream [`TREND_STREAM`], each `geK` set scored on the drawn
 //! lines it contains (the sets are nested, so their scores move together, as they do).
+//! The null samples of set `phenomenon/bucket` (its lines exchanged with corpus lines of
+//! the same source length) use stream [`null_stream`]`(phenomenon, bucket)`, the same
+//! draws for every system.
+//!
+//! **Set against controls.** `control_diff` = the set's score − the mean of its K written
+//! controls; `control_p_value` = `(1 + #{null ≤ set}) / (B + 1)` over the set's `B` null
+//! samples (`≥` for a lower-is-better metric), never below `1/(B + 1)`; the interval of
+//! `control_diff` is the set's score less the null's central range
+//! ([`ldd_eval::strata::diff_interval`]: the set against samples of its size, so it
+//! excludes 0 when the p-value is below `(1 − confidence)/2`, about). Without the corpus's source lengths
+//! ([`super::lengths`]) the K written controls are the null (`p ≥ 1/(K + 1)`).
+//! `control_q_value`: Benjamini–Hochberg over every set row of one system and metric with
+//! a `control_p_value`.
 
 use ldd_eval::metric::{with_columns, OnColumns};
 use ldd_eval::significance::{self as sig, Method};
-use ldd_eval::stats::{pearson, spearman, summarize};
+use ldd_eval::stats::{benjamini_hochberg, pearson, spearman, summarize};
+use ldd_eval::strata::{self, Strata};
 use ldd_eval::{EvalError, PerLine, SufficientStats};
 
 use super::{Loaded, Metric, Row, SignificanceOptions, Trend, Unit, SMALL_SET};
@@ -19,6 +34,16 @@ use crate::format::sets::SetKind;
 
 /// Stream label of the trend bootstrap.
 pub const TREND_STREAM: u64 = 1 << 40;
+
+/// The stream label of set `phenomenon/bucket`'s null samples: `2^41` xor the FNV-1a 64 of
+/// `phenomenon/bucket` (distinct from the bootstrap's and the trends' streams).
+pub fn null_stream(phenomenon: &str, bucket: &str) -> u64 {
+    let name = format!("{phenomenon}/{bucket}");
+    let fnv = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    (1 << 41) ^ fnv
+}
 
 /// What one metric is computed with.
 pub struct Evaluator<'a> {
@@ -30,6 +55,9 @@ pub struct Evaluator<'a> {
     pub sig: &'a SignificanceOptions,
     /// The paired test, `None` for a single system.
     pub method: Option<Method>,
+    /// The corpus lines by source length, for the null samples of every set; `None`: the
+    /// written controls are the null.
+    pub strata: Option<&'a Strata>,
 }
 
 /// [`Evaluator::metric`] on the columns as typed slices.
@@ -221,16 +249,25 @@ impl Evaluator<'_> {
             .iter()
             .filter(|u| !metric.reorder_only || u.set.kind == SetKind::Reorder)
             .collect();
+        // Per unit, every system's controls' mean resamples (empty without controls).
+        let mut ctl_res: Vec<Vec<Vec<f64>>> = Vec::with_capacity(units.len());
         for u in &units {
-            let set_rows = self.set_rows(metric, stats, params, scale, u)?;
+            let (set_rows, res) = self.set_rows(metric, stats, params, scale, u)?;
             for (s, r) in set_rows.into_iter().enumerate() {
                 rows[s].push(r);
             }
+            ctl_res.push(res);
         }
-        let trends = self.trends(metric, stats, params, scale, &units, &rows)?;
+        let trends = self.trends(metric, stats, params, scale, &units, &rows, &ctl_res)?;
+        for sys_rows in &mut rows {
+            adjust(sys_rows);
+        }
         Ok((rows, trends))
     }
 
+    /// Every system's row of set `unit`, and every system's controls' mean resamples
+    /// (empty without controls).
+    #[allow(clippy::type_complexity)]
     fn set_rows<T: SufficientStats + Sync + PartialEq>(
         &self,
         metric: &Metric,
@@ -238,19 +275,23 @@ impl Evaluator<'_> {
         params: &T::Params,
         scale: f64,
         unit: &Unit,
-    ) -> Result<Vec<Row>> {
+    ) -> Result<(Vec<Row>, Vec<Vec<f64>>)> {
         let n_sys = stats.len();
         let mut out: Vec<Row> = (0..n_sys)
             .map(|s| self.empty_row(metric, unit, s))
             .collect();
         if unit.ids.is_empty() {
-            return Ok(out);
+            return Ok((out, Vec::new()));
         }
         let set = self.sampled(stats, params, &unit.ids, 0, scale)?;
         let p = self.p_values(stats, params, &unit.ids, &set)?;
         let (mut ctl_scores, ctl_mean_res) =
             self.control_samples(stats, params, unit, &set, scale)?;
         let k = unit.controls.len();
+        let null = match k {
+            0 => Vec::new(),
+            _ => self.null_samples(stats, params, scale, unit)?,
+        };
         for (s, r) in out.iter_mut().enumerate() {
             let score = set.score[s];
             r.score = Some(score);
@@ -258,18 +299,45 @@ impl Evaluator<'_> {
             r.p_value = p[s];
             r.controls = k;
             if k > 0 {
-                self.against_controls(
-                    r,
-                    metric,
-                    score,
-                    &ctl_scores[s],
-                    &set.res[s],
-                    &ctl_mean_res[s],
-                );
+                let null = match self.strata {
+                    Some(_) => null.get(s).map_or(&[][..], Vec::as_slice),
+                    None => ctl_scores[s].as_slice(),
+                };
+                self.against_controls(r, metric, score, &ctl_scores[s], null);
             }
             r.control_scores = std::mem::take(&mut ctl_scores[s]);
         }
-        Ok(out)
+        let ctl_mean_res = if k > 0 { ctl_mean_res } else { Vec::new() };
+        Ok((out, ctl_mean_res))
+    }
+
+    /// Every system's scores on the null samples of set `unit` (`[system][sample]`, the
+    /// run's bootstrap count of them; none without resampling or strata).
+    fn null_samples<T: SufficientStats + Sync>(
+        &self,
+        stats: &[&[T]],
+        params: &T::Params,
+        scale: f64,
+        unit: &Unit,
+    ) -> Result<Vec<Vec<f64>>> {
+        let Some(strata) = self.strata.filter(|_| self.sig.bootstrap > 0) else {
+            return Ok(vec![Vec::new(); stats.len()]);
+        };
+        let stream = null_stream(&unit.set.phenomenon, &unit.set.bucket);
+        let mut null = strata::null_scores(
+            stats,
+            params,
+            strata,
+            &unit.ids,
+            self.sig.bootstrap,
+            self.sig.seed,
+            stream,
+        )
+        .map_err(|e| self.eval_err(e))?;
+        if scale != 1.0 {
+            null.iter_mut().flatten().for_each(|x| *x *= scale);
+        }
+        Ok(null)
     }
 
     /// `system`'s row of `metric` on set `unit`, before any score.
@@ -332,16 +400,16 @@ impl Evaluator<'_> {
     }
 
     /// A set row's figures against its controls: rank, ties, their mean and spread, the
-    /// difference from their mean with its interval and one-sided p-value (from the set's
-    /// resamples `res` and the controls' mean resamples `ctl_mean_res`).
+    /// difference from their mean, its interval (the set's score less the central range
+    /// of `null`) and the one-sided p-value of the set's score among
+    /// the `null` scores (samples of the set's size; none without resampling).
     fn against_controls(
         &self,
         row: &mut Row,
         metric: &Metric,
         score: f64,
         ctl_scores: &[f64],
-        res: &[f64],
-        ctl_mean_res: &[f64],
+        null: &[f64],
     ) {
         let (rank, ties, mean, sd) = control_summary(score, ctl_scores, metric.higher_is_better);
         row.rank = Some(rank);
@@ -351,18 +419,20 @@ impl Evaluator<'_> {
         let Some(mean) = mean else { return };
         let observed = score - mean;
         row.control_diff = Some(observed);
-        let d: Vec<f64> = res.iter().zip(ctl_mean_res).map(|(a, b)| a - b).collect();
-        (row.control_diff_ci_low, row.control_diff_ci_high) = self.interval(&d);
-        row.control_p_value = if metric.higher_is_better {
-            sig::one_sided_p(&d, observed)
-        } else {
-            let neg: Vec<f64> = d.iter().map(|x| -x).collect();
-            sig::one_sided_p(&neg, -observed)
-        };
+        if self.sig.bootstrap == 0 {
+            return;
+        }
+        if let Some((low, high)) = strata::diff_interval(null, score, self.sig.confidence) {
+            (row.control_diff_ci_low, row.control_diff_ci_high) = (Some(low), Some(high));
+        }
+        row.control_p_value = strata::permutation_p(null, score, metric.higher_is_better);
     }
 
     /// Spearman and Pearson of score against minimum distance over each phenomenon's
-    /// non-empty `ge` sets, with bootstrap intervals.
+    /// non-empty `ge` sets, with bootstrap intervals; and Spearman of the difference from
+    /// the controls' mean against distance (the trend net of length), its interval from
+    /// the same resamples minus each set's controls' mean resamples (`ctl_res[unit]`).
+    #[allow(clippy::too_many_arguments)]
     fn trends<T: SufficientStats + Sync>(
         &self,
         metric: &Metric,
@@ -371,6 +441,7 @@ impl Evaluator<'_> {
         scale: f64,
         units: &[&Unit],
         rows: &[Vec<Row>],
+        ctl_res: &[Vec<Vec<f64>>],
     ) -> Result<Vec<Trend>> {
         let mut phenomena: Vec<&str> = Vec::new();
         for u in units {
@@ -380,66 +451,142 @@ impl Evaluator<'_> {
         }
         let mut out = Vec::new();
         for ph in phenomena {
-            let sets: Vec<&Unit> = units
-                .iter()
-                .copied()
-                .filter(|u| !u.set.exact && u.set.phenomenon == ph && !u.ids.is_empty())
+            // The phenomenon's non-empty `ge` sets, by their index in `units`.
+            let sets: Vec<usize> = (0..units.len())
+                .filter(|&k| {
+                    let u = units[k];
+                    !u.set.exact && u.set.phenomenon == ph && !u.ids.is_empty()
+                })
                 .collect();
-            let dist: Vec<f64> = sets.iter().map(|u| f64::from(u.set.min_distance)).collect();
-            let mut universe: Vec<u32> = sets.iter().flat_map(|u| u.ids.iter().copied()).collect();
-            universe.sort_unstable();
-            universe.dedup();
-            let groups: Vec<&[u32]> = sets.iter().map(|u| u.ids.as_slice()).collect();
-            let res = if self.sig.bootstrap > 0 && sets.len() >= 2 {
-                sig::bootstrap_groups(
-                    stats,
-                    params,
-                    &universe,
-                    &groups,
-                    self.sig.bootstrap,
-                    self.sig.seed,
-                    TREND_STREAM,
-                )
-                .map_err(|e| self.eval_err(e))?
-            } else {
-                vec![Vec::new(); stats.len()]
-            };
+            let res = self.trend_resamples(stats, params, units, &sets)?;
             for (s, sys_rows) in rows.iter().enumerate() {
-                let points: Vec<(u32, f64)> = sys_rows
+                let dist: Vec<f64> = sets
                     .iter()
-                    .filter(|r| r.scope == "set" && r.exact == Some(false) && r.phenomenon == ph)
-                    .filter_map(|r| Some((r.min_distance?, r.score?)))
+                    .map(|&k| f64::from(units[k].set.min_distance))
                     .collect();
-                let x: Vec<f64> = points.iter().map(|p| f64::from(p.0)).collect();
-                let y: Vec<f64> = points.iter().map(|p| p.1).collect();
-                let (mut sp, mut pe) = (Vec::new(), Vec::new());
-                for b in &res[s] {
-                    let (bx, by): (Vec<f64>, Vec<f64>) = b
-                        .iter()
-                        .zip(&dist)
-                        .filter_map(|(v, d)| v.map(|v| (*d, v * scale)))
-                        .unzip();
-                    sp.extend(spearman(&bx, &by));
-                    pe.extend(pearson(&bx, &by));
-                }
-                let (spearman_ci_low, spearman_ci_high) = self.interval(&sp);
-                let (pearson_ci_low, pearson_ci_high) = self.interval(&pe);
-                out.push(Trend {
-                    system: self.systems[s].clone(),
-                    metric: metric.key.clone(),
-                    phenomenon: ph.to_string(),
-                    spearman: spearman(&x, &y),
-                    pearson: pearson(&x, &y),
-                    points,
-                    spearman_ci_low,
-                    spearman_ci_high,
-                    pearson_ci_low,
-                    pearson_ci_high,
-                    signature: metric.signature.clone(),
-                    ..Trend::default()
-                });
+                let ctl: Vec<Option<&[f64]>> = sets
+                    .iter()
+                    .map(|&k| ctl_res[k].get(s).map(Vec::as_slice))
+                    .collect();
+                let mut t = trend_of(sys_rows, ph, &dist, &res[s], scale, &ctl, self);
+                t.system = self.systems[s].clone();
+                t.metric = metric.key.clone();
+                t.signature = metric.signature.clone();
+                out.push(t);
             }
         }
         Ok(out)
+    }
+
+    /// The joint bootstrap of the `ge` sets `sets` (indices into `units`): their union
+    /// resampled with [`TREND_STREAM`], each set scored on the drawn lines it contains;
+    /// `[system][resample][set]`.
+    #[allow(clippy::type_complexity)]
+    fn trend_resamples<T: SufficientStats + Sync>(
+        &self,
+        stats: &[&[T]],
+        params: &T::Params,
+        units: &[&Unit],
+        sets: &[usize],
+    ) -> Result<Vec<Vec<Vec<Option<f64>>>>> {
+        if self.sig.bootstrap == 0 || sets.len() < 2 {
+            return Ok(vec![Vec::new(); stats.len()]);
+        }
+        let mut universe: Vec<u32> = sets
+            .iter()
+            .flat_map(|&k| units[k].ids.iter().copied())
+            .collect();
+        universe.sort_unstable();
+        universe.dedup();
+        let groups: Vec<&[u32]> = sets.iter().map(|&k| units[k].ids.as_slice()).collect();
+        sig::bootstrap_groups(
+            stats,
+            params,
+            &universe,
+            &groups,
+            self.sig.bootstrap,
+            self.sig.seed,
+            TREND_STREAM,
+        )
+        .map_err(|e| self.eval_err(e))
+    }
+}
+
+/// Adds each set row's `control_q_value`: Benjamini–Hochberg over the `control_p_value`s of
+/// `rows` (one system's rows of one metric), every set that has one counted.
+fn adjust(rows: &mut [Row]) {
+    let p: Vec<Option<f64>> = rows
+        .iter()
+        .map(|r| r.control_p_value.filter(|_| r.is_set()))
+        .collect();
+    for (r, q) in rows.iter_mut().zip(benjamini_hochberg(&p)) {
+        r.control_q_value = q;
+    }
+}
+
+/// One system's trend of phenomenon `ph` from its rows: the raw score's and the
+/// difference's points and correlations, with intervals from the joint resamples `res`
+/// (`[resample][set]`, unscaled) of the sets at distances `dist`, less each set's controls'
+/// mean resamples `ctl` (`None`: a set without controls, left out of the difference).
+fn trend_of(
+    sys_rows: &[Row],
+    ph: &str,
+    dist: &[f64],
+    res: &[Vec<Option<f64>>],
+    scale: f64,
+    ctl: &[Option<&[f64]>],
+    ev: &Evaluator<'_>,
+) -> Trend {
+    let of_ph = || {
+        sys_rows
+            .iter()
+            .filter(move |r| r.scope == "set" && r.exact == Some(false) && r.phenomenon == ph)
+    };
+    let points: Vec<(u32, f64)> = of_ph()
+        .filter_map(|r| Some((r.min_distance?, r.score?)))
+        .collect();
+    let diff_points: Vec<(u32, f64)> = of_ph()
+        .filter_map(|r| Some((r.min_distance?, r.control_diff?)))
+        .collect();
+    let (mut sp, mut pe, mut dsp) = (Vec::new(), Vec::new(), Vec::new());
+    for b in res {
+        let (bx, by): (Vec<f64>, Vec<f64>) = b
+            .iter()
+            .zip(dist)
+            .filter_map(|(v, d)| v.map(|v| (*d, v * scale)))
+            .unzip();
+        sp.extend(spearman(&bx, &by));
+        pe.extend(pearson(&bx, &by));
+    }
+    for (k, b) in res.iter().enumerate() {
+        let (dx, dy): (Vec<f64>, Vec<f64>) = b
+            .iter()
+            .zip(dist)
+            .zip(ctl)
+            .filter_map(|((v, d), c)| Some((*d, v.as_ref()? * scale - (*c)?.get(k)?)))
+            .unzip();
+        dsp.extend(spearman(&dx, &dy));
+    }
+    let xy = |p: &[(u32, f64)]| -> (Vec<f64>, Vec<f64>) {
+        p.iter().map(|&(d, v)| (f64::from(d), v)).unzip()
+    };
+    let ((x, y), (dx, dy)) = (xy(&points), xy(&diff_points));
+    let (spearman_ci_low, spearman_ci_high) = ev.interval(&sp);
+    let (pearson_ci_low, pearson_ci_high) = ev.interval(&pe);
+    let (diff_spearman_ci_low, diff_spearman_ci_high) = ev.interval(&dsp);
+    Trend {
+        phenomenon: ph.to_string(),
+        spearman: spearman(&x, &y),
+        pearson: pearson(&x, &y),
+        points,
+        spearman_ci_low,
+        spearman_ci_high,
+        pearson_ci_low,
+        pearson_ci_high,
+        diff_spearman: spearman(&dx, &dy),
+        diff_points,
+        diff_spearman_ci_low,
+        diff_spearman_ci_high,
+        ..Trend::default()
     }
 }

@@ -171,6 +171,20 @@ fn cell_from_old(old: &Scores, new: &Scores, system: &str, metric: &str) -> bool
     !computed && keys(old).iter().any(|k| k == metric)
 }
 
+/// How `scores` tested sets against their controls: as recorded, else (scores written
+/// before the record) a bootstrap of the set's own lines when a row has such a test;
+/// `None` when no row has one.
+fn controls_test(scores: &Scores) -> Option<&str> {
+    match &scores.significance.controls_test {
+        Some(t) => Some(t.as_str()),
+        None => scores
+            .rows
+            .iter()
+            .any(|r| r.control_p_value.is_some())
+            .then_some("a bootstrap of the set's own lines"),
+    }
+}
+
 /// Why `old` and `new` cannot be merged, or `None` when they can.
 fn incomparable(old: &Scores, new: &Scores) -> Option<String> {
     match (old.systems.first(), new.systems.first()) {
@@ -196,6 +210,13 @@ fn incomparable(old: &Scores, new: &Scores) -> Option<String> {
             "they were resampled or tested otherwise (seed, resamples, test or confidence level)"
                 .into(),
         );
+    }
+    if let (Some(o), Some(n)) = (controls_test(old), controls_test(new)) {
+        if o != n {
+            return Some(format!(
+                "their sets were tested against their controls otherwise ({o}; this run: {n})"
+            ));
+        }
     }
     let manifest = |s: &Scores| -> Vec<String> {
         s.signatures
@@ -284,10 +305,16 @@ fn merge(
         .iter()
         .map(|m| (m.key.clone(), m.signature.clone()))
         .collect();
-    let significance = match new.significance.method {
+    let mut significance = match new.significance.method {
         Some(_) => new.significance.clone(),
         None => old.significance.clone(),
     };
+    // The one test of both (they agree where both have one).
+    significance.controls_test = new
+        .significance
+        .controls_test
+        .clone()
+        .or_else(|| old.significance.controls_test.clone());
     let commands = old.commands.iter().chain(&new.commands).cloned().collect();
     Ok((
         Scores {

@@ -29,6 +29,7 @@
 pub mod compare;
 pub mod contrastive;
 mod evaluate;
+pub mod lengths;
 pub mod locus;
 pub mod merge;
 pub mod metrics;
@@ -287,11 +288,13 @@ fn evaluate_all(
     let ctx = signature::Context::new(loaded, sig, method, read.references);
     let settings = settings_text(args, &read.metrics, read.references);
     let names: Vec<String> = read.systems.iter().map(|s| s.name.clone()).collect();
+    let (strata, controls_test) = strata_of(loaded, args, &read)?;
     let ev = evaluate::Evaluator {
         loaded,
         systems: &names,
         sig,
         method,
+        strata: strata.as_ref(),
     };
     let (mut metrics, mut per_metric, locus_metric) = evaluate_columns(args, &read, &ev, &ctx)?;
     if let Some(contrast) = &read.contrast {
@@ -332,7 +335,10 @@ fn evaluate_all(
             .map(|m| (m.key.clone(), m.signature.clone()))
             .collect(),
         metrics,
-        significance: significance_record(sig, method),
+        significance: Significance {
+            controls_test,
+            ..significance_record(sig, method)
+        },
         rows,
         trends,
         loci,
@@ -343,6 +349,39 @@ fn evaluate_all(
     };
     Ok((scores, judgements.map(|(text, _)| text)))
 }
+
+/// The length strata of the set-vs-controls test and how the test is recorded
+/// (`controls_test`): the corpus's source lengths measured again ([`lengths`]) when some
+/// set has controls and a metric of per-line statistics is computed; else the written
+/// controls are the null, and the record says why.
+fn strata_of(
+    loaded: &Loaded,
+    args: &ScoreOptions,
+    read: &ReadInputs,
+) -> Result<(Option<ldd_eval::strata::Strata>, Option<String>)> {
+    let has_controls = loaded.units.iter().any(|u| !u.controls.is_empty());
+    let has_lines = !read.defs.is_empty() || !args.seg_scores.is_empty();
+    if !has_controls || !has_lines || args.significance.bootstrap == 0 {
+        return Ok((None, None));
+    }
+    Ok(match lengths::source_lengths(loaded, &read.reference) {
+        lengths::Lengths::Measured(l) => (
+            Some(ldd_eval::strata::Strata::new(&l)),
+            Some(CONTROLS_TEST.to_string()),
+        ),
+        lengths::Lengths::Unavailable(why) => (
+            None,
+            Some(format!(
+                "rank among the written controls (the corpus's source lengths are \
+                 unavailable: {why})"
+            )),
+        ),
+    })
+}
+
+/// `controls_test` in `scores.json` when the set-vs-controls test draws its null samples
+/// within length strata.
+pub const CONTROLS_TEST: &str = "permutation within length strata";
 
 /// The metrics of the per-line statistics (the registry's, then the segment-level ones)
 /// evaluated: their records and `per_metric[m] = ([system][rows], trends)` in their
@@ -606,6 +645,7 @@ fn significance_record(sig: &SignificanceOptions, method: Option<Method>) -> Sig
         seed: Some(sig.seed),
         confidence: Some(sig.confidence),
         bootstrap: Some(sig.bootstrap),
+        controls_test: None,
     }
 }
 

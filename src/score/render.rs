@@ -81,7 +81,8 @@ pearson,ci_low,ci_high,p_value,control_diff,control_diff_ci_low,control_diff_ci_
 control_p_value,small_set,spearman_ci_low,spearman_ci_high,pearson_ci_low,pearson_ci_high,\
 loci,no_reference,signature,unaligned,locus_words,locus_words_unaligned,locus_word_score,\
 comparable_words,comparable_score,pos_diff,pos_diff_ci_low,pos_diff_ci_high,pos_p_value,\
-differs,partial";
+differs,partial,control_q_value,pos_q_value,pos_did,pos_did_ci_low,pos_did_ci_high,\
+pos_did_p_value,diff_points,diff_spearman,diff_spearman_ci_low,diff_spearman_ci_high";
 
 /// `scores.csv`: the score tables ([`ScoreView`]) as one row per system × metric ×
 /// (corpus, set), then one per trend; written by the one CSV writer
@@ -118,6 +119,12 @@ fn trend_cells(header: &[&str], trend: &crate::format::scores::Trend) -> Vec<Str
     set("pearson_ci_low", opt(trend.pearson_ci_low));
     set("pearson_ci_high", opt(trend.pearson_ci_high));
     set("signature", text(&trend.signature));
+    if !trend.diff_points.is_empty() {
+        set("diff_points", trend.diff_points.len().to_string());
+    }
+    set("diff_spearman", opt(trend.diff_spearman));
+    set("diff_spearman_ci_low", opt(trend.diff_spearman_ci_low));
+    set("diff_spearman_ci_high", opt(trend.diff_spearman_ci_high));
     c
 }
 
@@ -169,7 +176,25 @@ fn row_cells(row: &super::Row) -> Vec<String> {
     c.extend(baseline_cells(row.baseline.as_ref()));
     c.push(opt(row.differs));
     c.push(opt(row.partial));
+    c.push(opt(row.control_q_value));
+    c.extend(did_cells(row.baseline.as_ref()));
+    c.extend(std::iter::repeat_n(String::new(), 4)); // the trends' net of length
     c
+}
+
+/// The five cells of the baseline's q-value and difference-in-differences (empty for
+/// other metrics).
+fn did_cells(baseline: Option<&crate::format::scores::Baseline>) -> Vec<String> {
+    match baseline {
+        Some(b) => vec![
+            opt(b.q_value),
+            opt(b.did),
+            opt(b.did_ci_low),
+            opt(b.did_ci_high),
+            opt(b.did_p_value),
+        ],
+        None => vec![String::new(); 5],
+    }
 }
 
 /// The nine cells of locus accuracy's baseline (empty for other metrics).
@@ -204,6 +229,11 @@ mod tests {
     #[test]
     fn rows_have_every_column() {
         let row = super::super::Row::default();
+        assert_eq!(row_cells(&row).len(), CSV_COLUMNS.split(',').count());
+        let row = super::super::Row {
+            baseline: Some(Default::default()),
+            ..Default::default()
+        };
         assert_eq!(row_cells(&row).len(), CSV_COLUMNS.split(',').count());
     }
 

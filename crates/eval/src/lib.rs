@@ -16,6 +16,9 @@
 //! * [`significance`]: bootstrap intervals, paired bootstrap and approximate randomization
 //!   (sacreBLEU 2.x semantics) on per-line statistics; [`MeanStats`] makes any
 //!   segment-level metric (COMET, MetricX, …) a corpus metric: the mean.
+//! * [`strata`]: a set against samples of its size — the null distribution of its score
+//!   when its lines are exchanged with corpus lines of the same source length, and the
+//!   one-sided permutation p-value.
 //!
 //! Every metric is computed from per-line *sufficient statistics* ([`SufficientStats`]):
 //! compute them once per corpus line, then score any subset of lines by summing its lines'
@@ -33,6 +36,7 @@ pub mod ribes;
 pub mod rng;
 pub mod significance;
 pub mod stats;
+pub mod strata;
 pub mod ter;
 pub mod tokenize;
 pub mod tokenize13a;
