@@ -236,7 +236,10 @@ mod tests {
             // the swaps are undone
             assert_eq!(scratch[0], strata.stratum(1));
         }
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
         let a = null_scores(&[&values], &(), &strata, &ids, 300, 7, 1).unwrap();
         let b = one.install(|| null_scores(&[&values], &(), &strata, &ids, 300, 7, 1).unwrap());
         assert_eq!(a, b);
@@ -251,7 +254,10 @@ mod tests {
         assert_eq!(permutation_p(&[], 1.0, true), None);
         assert_eq!(permutation_p(&[f64::NAN, 2.0], 1.0, true), Some(1.0 / 2.0));
         // central range of 3 values at 95%: [1, 6]
-        assert_eq!(diff_interval(&[6.0, 1.0, 2.0], 1.5, 0.95), Some((-4.5, 0.5)));
+        assert_eq!(
+            diff_interval(&[6.0, 1.0, 2.0], 1.5, 0.95),
+            Some((-4.5, 0.5))
+        );
         assert_eq!(diff_interval(&[], 1.5, 0.95), None);
     }
 }
