@@ -514,9 +514,20 @@ fn deterministic_and_consistent() {
             );
             assert!(dl <= dh);
             let p = r["control_p_value"].as_f64().unwrap();
-            assert!(p > 0.0 && p <= 1.0);
+            // the permutation floor: never below 1/(B + 1)
+            assert!((1.0 / 1001.0..=1.0).contains(&p), "{r}");
+            let q = r["control_q_value"].as_f64().unwrap();
+            assert!(q >= p - 1e-12 && q <= 1.0, "{r}");
+            // the interval excludes 0 only with a small p-value (the same null)
+            if dh < 0.0 {
+                assert!(p <= 0.05, "{r}");
+            }
         }
     }
+    assert_eq!(
+        j["significance"]["controls_test"],
+        "permutation within length strata"
+    );
     assert_eq!(
         row(&j, "ref", "bleu", "corpus")["p_value"].as_f64(),
         Some(1.0 / 1001.0)

@@ -26,6 +26,10 @@ use crate::{line_index, EvalError, SufficientStats};
 /// Samples drawn per parallel task.
 const CHUNK: usize = 8;
 
+/// What one set's null samples draw: `(stratum, m)` per length of the set (`m` of its lines
+/// in that stratum), ascending by length; and the set lines without a stratum.
+type Plan<'a> = (Vec<(&'a [u32], usize)>, Vec<u32>);
+
 /// The corpus lines by source length: `pools[L]` holds the 1-based ids of the non-empty
 /// lines of length `L`, ascending.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -66,7 +70,7 @@ impl Strata {
 
     /// `(pool, m)` per length of the set `ids`, ascending by length, and the set lines
     /// without a stratum (kept as they are).
-    fn plan(&self, ids: &[u32]) -> Result<(Vec<(&[u32], usize)>, Vec<u32>), EvalError> {
+    fn plan(&self, ids: &[u32]) -> Result<Plan<'_>, EvalError> {
         let mut counts: std::collections::BTreeMap<u32, usize> = Default::default();
         let mut fixed = Vec::new();
         for &id in ids {
