@@ -253,46 +253,63 @@ fn randomly_damaged_systems_are_flagged_at_about_the_nominal_rate() {
     assert!(tests >= 8 * 2 * 20, "{tests}");
 }
 
-/// The demo's two-sentence set `particle/eq4`: `ref-swap` scores 4.76 BLEU against 10
-/// controls scoring 4.9–12.8, and is not called worse than its controls at 1%.
-#[test]
-fn the_demos_two_sentence_set_is_not_flagged() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("demo");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let demo = |f: &str| root.join("demo").join(f).to_str().unwrap().to_string();
-    let (src, tgt, conllu) = (
-        demo("pud.de-en.de"),
-        demo("pud.de-en.en"),
-        demo("de_pud-300.conllu"),
-    );
-    run_ok(&[
-        "extract",
-        "--offline",
-        "--src",
-        &src,
-        "--tgt",
-        &tgt,
-        "--src-lang",
-        "de",
-        "--tgt-lang",
-        "en",
-        "--conllu",
-        &conllu,
-        "--no-reorder",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let swap = demo("systems/ref-swap.en");
-    run_ok(&["score", "--sets", out.to_str().unwrap(), "--hyp", &swap]);
+/// `particle/eq4`'s BLEU row of `scores.json` in `dir`, and the whole file.
+fn eq4_row(dir: &Path) -> (serde_json::Value, serde_json::Value) {
     let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("scores.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(dir.join("scores.json")).unwrap()).unwrap();
     let row = s["rows"]
         .as_array()
         .unwrap()
         .iter()
         .find(|r| r["metric"] == "bleu" && r["phenomenon"] == "particle" && r["bucket"] == "eq4")
-        .unwrap();
+        .unwrap()
+        .clone();
+    (row, s)
+}
+
+/// The demo's two-sentence set `particle/eq4`: `ref-swap` scores 4.76 BLEU against 10
+/// controls scoring 4.9–12.8, and is not called worse than its controls at 1%. Extracted
+/// with the demo's files named relative to a directory: scored from there, the source
+/// lengths are measured again; scored from elsewhere, the files are not found and the 10
+/// written controls are the null — every p at least 1/11, no interval, and the record
+/// says why.
+#[test]
+fn the_demos_two_sentence_set_is_not_flagged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    for f in ["pud.de-en.de", "pud.de-en.en", "de_pud-300.conllu"] {
+        std::fs::copy(root.join(f), tmp.path().join(f)).unwrap();
+    }
+    Ldd::cmd("extract")
+        .args(&[
+            "--offline",
+            "--src",
+            "pud.de-en.de",
+            "--tgt",
+            "pud.de-en.en",
+        ])
+        .args(&[
+            "--src-lang",
+            "de",
+            "--tgt-lang",
+            "en",
+            "--conllu",
+            "de_pud-300.conllu",
+        ])
+        .args(&["--no-reorder", "--out", "demo"])
+        .current_dir(tmp.path())
+        .ok();
+    let swap = root.join("systems/ref-swap.en");
+    let swap = swap.to_str().unwrap();
+    Ldd::cmd("score")
+        .args(&["--sets", "demo", "--hyp", swap])
+        .current_dir(tmp.path())
+        .ok();
+    let (row, s) = eq4_row(&tmp.path().join("demo"));
+    assert_eq!(
+        s["significance"]["controls_test"],
+        "permutation within length strata"
+    );
     assert_eq!(row["sentences"], 2);
     assert!(
         (row["score"].as_f64().unwrap() - 4.763).abs() < 1e-3,
@@ -301,4 +318,35 @@ fn the_demos_two_sentence_set_is_not_flagged() {
     let p = row["control_p_value"].as_f64().unwrap();
     eprintln!("demo particle/eq4, ref-swap, BLEU: p {p}");
     assert!(p >= 0.01, "{row}");
+    // From elsewhere: the manifest's relative paths lead nowhere.
+    let sets = tmp.path().join("demo");
+    let reference = tmp.path().join("pud.de-en.en");
+    let elsewhere = tmp.path().join("elsewhere");
+    run_ok(&[
+        "score",
+        "--sets",
+        sets.to_str().unwrap(),
+        "--ref",
+        reference.to_str().unwrap(),
+        "--hyp",
+        swap,
+        "--out",
+        elsewhere.to_str().unwrap(),
+    ]);
+    let (row, s) = eq4_row(&elsewhere);
+    let test = s["significance"]["controls_test"].as_str().unwrap();
+    assert!(
+        test.starts_with("rank among the written controls ("),
+        "{test}"
+    );
+    // below all 10 controls: the smallest p 10 controls can give
+    assert_eq!(
+        (row["rank"].as_u64(), row["control_p_value"].as_f64()),
+        (Some(10), Some(1.0 / 11.0))
+    );
+    for r in s["rows"].as_array().unwrap() {
+        if let Some(p) = r["control_p_value"].as_f64() {
+            assert!(p >= 1.0 / 11.0 && r["control_diff_ci_low"].is_null(), "{r}");
+        }
+    }
 }

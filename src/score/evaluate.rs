@@ -17,7 +17,8 @@
 //! `control_diff` is the set's score less the null's central range
 //! ([`ldd_eval::strata::diff_interval`]: the set against samples of its size, so it
 //! excludes 0 when the p-value is below `(1 − confidence)/2`, about). Without the corpus's source lengths
-//! ([`super::lengths`]) the K written controls are the null (`p ≥ 1/(K + 1)`).
+//! ([`super::lengths`]) the K written controls are the null (`p ≥ 1/(K + 1)`) and the
+//! difference has no interval (K scores have no central 95%).
 //! `control_q_value`: Benjamini–Hochberg over every set row of one system and metric with
 //! a `control_p_value`.
 
@@ -422,7 +423,11 @@ impl Evaluator<'_> {
         if self.sig.bootstrap == 0 {
             return;
         }
-        if let Some((low, high)) = strata::diff_interval(null, score, self.sig.confidence) {
+        // K written controls (no strata) are too few for a central range: no interval.
+        let interval = self
+            .strata
+            .and_then(|_| strata::diff_interval(null, score, self.sig.confidence));
+        if let Some((low, high)) = interval {
             (row.control_diff_ci_low, row.control_diff_ci_high) = (Some(low), Some(high));
         }
         row.control_p_value = strata::permutation_p(null, score, metric.higher_is_better);
