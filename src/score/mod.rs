@@ -5,8 +5,10 @@
 //! and optional segment-level score files. What leaves: a [`Scores`] — per system,
 //! metric and set: the score with its bootstrap interval, a paired p-value against the
 //! first system, the controls' mean, sd, the set's rank among them and the set-minus-
-//! controls difference with its interval and one-sided p-value, a small-set flag and the
-//! metric's [`signature`]; per phenomenon the trend over distance with intervals —
+//! controls difference with its interval and one-sided p-value (samples of the set's size
+//! drawn within length strata, [`lengths`]) and its Benjamini–Hochberg q-value, a small-set
+//! flag and the metric's [`signature`]; per phenomenon the trend over distance, raw and net
+//! of length, with intervals —
 //! rendered as `scores.json`, `scores.csv` and a table ([`render`]); per-set hypothesis
 //! files ([`slice`](mod@slice)); set agreement between two runs ([`compare`]).
 //!
