@@ -61,6 +61,19 @@ fn esc(text: &str) -> String {
     ldd_io::error::escape(text).into_owned()
 }
 
+/// The mark of "lower than its length-matched controls" (the report's
+/// `report::scores::CONTROLS`: one symbol per meaning in the terminal, HTML and LaTeX).
+const CONTROLS: &str = "!";
+
+/// The mark of the within-sentence flag (the report's `report::scores::WITHIN`).
+const WITHIN: &str = "<";
+
+/// The set-vs-controls figure a row is flagged by: its Benjamini–Hochberg q-value, or in
+/// scores written before it existed the unadjusted p-value.
+fn control_q(row: &Row) -> Option<f64> {
+    row.control_q_value.or(row.control_p_value)
+}
+
 /// Whether a p-value is below the significance level `1 − confidence`.
 fn significant(p_value: Option<f64>, confidence: f64) -> bool {
     p_value.is_some_and(|p_value| p_value < 1.0 - confidence)
@@ -329,8 +342,8 @@ fn control_cells(context: &Ctx, row: &Row, is_set: bool) -> [Cell; 3] {
         Some(d) => Cell::new(format!(
             "{}{}",
             signed(context, d),
-            if significant(row.control_p_value, context.conf) {
-                "!"
+            if d < 0.0 && significant(control_q(row), context.conf) {
+                CONTROLS
             } else {
                 " "
             }
@@ -358,8 +371,8 @@ fn locus_cells(context: &Ctx, row: &Row) -> [Cell; 3] {
         Some(d) => Cell::new(format!(
             "{}{}",
             signed(context, d),
-            if d < 0.0 && significant(b.p_value, context.conf) {
-                "!"
+            if d < 0.0 && significant(b.q_value.or(b.p_value), context.conf) {
+                WITHIN
             } else {
                 " "
             }
@@ -415,6 +428,16 @@ fn star_test(context: &Ctx) -> String {
     format!("paired {m}, {n} {what}")
 }
 
+/// Whether any row of the context's metric has the q-value `q` picks.
+fn any_q(context: &Ctx, q: impl Fn(&Row) -> Option<f64>) -> bool {
+    context
+        .r
+        .rows
+        .iter()
+        .filter(|r| r.metric == context.metric.key)
+        .any(|r| q(r).is_some())
+}
+
 /// The legend of a metric's table: the marks it shows, its columns, every `-`.
 fn legend(context: &Ctx, grid: &Grid, cut_any: bool) -> Legend {
     let mut l = Legend::default();
@@ -456,18 +479,35 @@ fn legend(context: &Ctx, grid: &Grid, cut_any: bool) -> Legend {
         };
         l.add(&level, &how);
     }
-    let (columns, worse) = match context.locus {
-        true => (LOCUS_COLUMNS, "lower (two-sided p < {})"),
+    let adjusted = |q: bool| match q {
+        true => "Benjamini-Hochberg q",
+        false => "unadjusted p: scores without q-values",
+    };
+    let (columns, mark, worse) = match context.locus {
+        true => (
+            LOCUS_COLUMNS,
+            WITHIN,
+            format!(
+                "locus words less often right than comparable words of the same sentences ({} < {})",
+                adjusted(any_q(context, |r| r.baseline.as_ref().and_then(|b| b.q_value))),
+                context.alpha
+            ),
+        ),
         false => (
             CONTROL_COLUMNS,
-            "worse than its controls (one-sided p < {})",
+            CONTROLS,
+            format!(
+                "lower than its length-matched controls ({} < {}; other sentence properties differ too)",
+                adjusted(any_q(context, |r| r.control_q_value)),
+                context.alpha
+            ),
         ),
     };
     for (head, text) in columns.iter().filter(|(h, _)| grid.has(h)) {
         l.add(head, text);
     }
-    if shows('!') {
-        l.add("!", &worse.replace("{}", &context.alpha));
+    if shows(mark.chars().next().unwrap_or('!')) {
+        l.add(mark, &worse);
     }
     if cut_any {
         l.add(
@@ -685,14 +725,17 @@ pub fn render_summary(scores: &Scores, options: &TableOptions) -> String {
     }
     if g.has("worse") {
         let locus = match scores.metrics.iter().any(|m| m.key == crate::locus::KEY) {
-            true => "; Locus: locus words lower than the same-POS words",
+            true => {
+                "; Locus: locus words less often right than comparable words of the same sentences"
+            }
             false => "",
         };
         l.add(
             "worse",
             &format!(
-                "sets significantly worse than their controls (p < {alpha}{locus}), of the sets \
-                 compared"
+                "sets lower than their length-matched controls (Benjamini-Hochberg q < {alpha}, or \
+                 the unadjusted p in scores without q-values; other sentence properties differ \
+                 too{locus}), of the sets compared"
             ),
         );
     }
@@ -713,14 +756,13 @@ fn worse_cell(context: &Ctx, view: &ScoreView, system: usize) -> Cell {
         .filter(|l| l.key.is_set())
         .filter_map(|l| l.cells[system])
     {
-        let (d, p) = match (&x.baseline, context.locus) {
-            (Some(b), true) => (b.diff, b.p_value),
-            _ => (x.control_diff, x.control_p_value),
+        let (d, q) = match (&x.baseline, context.locus) {
+            (Some(b), true) => (b.diff, b.q_value.or(b.p_value)),
+            _ => (x.control_diff, control_q(x)),
         };
         if let Some(d) = d {
             compared += 1;
-            let worse_here = if context.locus { d < 0.0 } else { true };
-            if worse_here && significant(p, context.conf) {
+            if d < 0.0 && significant(q, context.conf) {
                 worse += 1;
             }
         }

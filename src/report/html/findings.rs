@@ -12,7 +12,7 @@ use super::{anchor, ci, esc, f2, p3};
 use crate::format::scores::Trend;
 use crate::report::scores::{
     control_q, is_small, mark, metric_label, n_of, within_mark, within_q, Row, ALL_CONTROLS,
-    ALPHA, CONTROLS, WITHIN,
+    ALPHA, CONTROLS,
 };
 use crate::report::views::Views;
 use crate::view::scores::{ScoreTable, ScoreView};
@@ -38,7 +38,7 @@ pub(super) fn findings(out: &mut String, views: &Views) {
          of the <code>ge</code> sets), the raw score's trend only as context, and the sets that score \
          lower than <em>length-matched sentences</em>: the controls match the set's sentence lengths, \
          not its other properties (topic, vocabulary, structure), so such a difference is not by \
-         itself a failure on the phenomenon. Marks: <strong>{WITHIN}</strong> within-sentence flag, \
+         itself a failure on the phenomenon. Marks: <strong>&lt;</strong> within-sentence flag, \
          <strong>{CONTROLS}</strong> lower than length-matched controls, each at a Benjamini–Hochberg \
          q &lt; {ALPHA} (the false discovery rate over every set test of the system and metric, nested \
          sets counted; the q shown is the adjusted figure); <strong>{ALL_CONTROLS}</strong> (scores \
@@ -89,7 +89,7 @@ fn within_lead(out: &mut String, views: &Views, sc: &ScoreView, col: usize) {
     }
     let _ = write!(
         out,
-        "<p class=\"within\"><strong>{WITHIN} Locus words less often right than comparable words of \
+        "<p class=\"within\"><strong>&lt; Locus words less often right than comparable words of \
          the same sentences</strong> ({figure} &lt; {ALPHA}, over the {tests} sets tested) on {} \
          set{}:</p><ul class=\"within\">",
         flagged.len(),
@@ -109,8 +109,8 @@ fn within_lead(out: &mut String, views: &Views, sc: &ScoreView, col: usize) {
         };
         let _ = write!(
             out,
-            "<li>{}/{}: locus words {}% right (n {}) against comparable words {}% (n {}), \
-             difference {}{}, q {}{}{}</li>",
+            "<li>{}/{}: locus words {}% right (n {} words) against comparable words {}% (n {}), \
+             difference {}{}, {} {}{}{}</li>",
             esc(&r.phenomenon),
             esc(&r.bucket),
             f2(b.word_score),
@@ -119,6 +119,7 @@ fn within_lead(out: &mut String, views: &Views, sc: &ScoreView, col: usize) {
             b.comparable,
             b.diff.map_or_else(|| "–".into(), |d| format!("{d:+.2}")),
             ci(b.diff_ci_low, b.diff_ci_high),
+            if within_q(r).is_some_and(|q| q.1) { "q" } else { "unadjusted p" },
             p3(within_q(r).map(|q| q.0)),
             did,
             small(b.words)
