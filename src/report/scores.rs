@@ -87,7 +87,11 @@ pub fn within_q(row: &Row) -> Option<(f64, bool)> {
 /// The within-sentence mark of a locus row: [`WITHIN`] when its locus words are less
 /// often right than the comparable words of the same sentences at q < [`ALPHA`].
 pub fn within_mark(row: &Row) -> &'static str {
-    let lower = row.baseline.as_ref().and_then(|b| b.diff).is_some_and(|d| d < 0.0);
+    let lower = row
+        .baseline
+        .as_ref()
+        .and_then(|b| b.diff)
+        .is_some_and(|d| d < 0.0);
     match within_q(row) {
         Some((q, _)) if q < ALPHA && lower => WITHIN,
         _ => "",

@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 use super::{anchor, ci, esc, f2, p3};
 use crate::format::scores::Trend;
 use crate::report::scores::{
-    control_q, is_small, mark, metric_label, n_of, within_mark, within_q, Row, ALL_CONTROLS,
-    ALPHA, CONTROLS,
+    control_q, is_small, mark, metric_label, n_of, within_mark, within_q, Row, ALL_CONTROLS, ALPHA,
+    CONTROLS,
 };
 use crate::report::views::Views;
 use crate::view::scores::{ScoreTable, ScoreView};
@@ -107,7 +107,8 @@ fn within_lead(out: &mut String, views: &Views, sc: &ScoreView, col: usize) {
                 p3(b.did_p_value)
             ),
         };
-        let _ = write!(
+        let _ =
+            write!(
             out,
             "<li>{}/{}: locus words {}% right (n {} words) against comparable words {}% (n {}), \
              difference {}{}, {} {}{}{}</li>",
@@ -183,12 +184,26 @@ fn trend_table(out: &mut String, views: &Views, sc: &ScoreView, col: usize) {
                 esc(metric_label(m)),
                 at(first),
                 at(last),
-                trend.map_or_else(|| "–".into(), |t| {
-                    format!("{}{}", f2(t.diff_spearman), ci(t.diff_spearman_ci_low, t.diff_spearman_ci_high))
-                }),
-                trend.map_or_else(|| "–".into(), |t| {
-                    format!("{}{}", f2(t.spearman), ci(t.spearman_ci_low, t.spearman_ci_high))
-                }),
+                trend.map_or_else(
+                    || "–".into(),
+                    |t| {
+                        format!(
+                            "{}{}",
+                            f2(t.diff_spearman),
+                            ci(t.diff_spearman_ci_low, t.diff_spearman_ci_high)
+                        )
+                    }
+                ),
+                trend.map_or_else(
+                    || "–".into(),
+                    |t| {
+                        format!(
+                            "{}{}",
+                            f2(t.spearman),
+                            ci(t.spearman_ci_low, t.spearman_ci_high)
+                        )
+                    }
+                ),
                 trend.map_or_else(|| "–".into(), |t| reading(t, locus)),
                 flagged(table, views, p, col, locus)
             );
@@ -206,10 +221,17 @@ pub(super) fn reading(t: &Trend, locus: bool) -> String {
             "so does that of the comparable words of the same sentences",
         )
     } else {
-        ("its length-matched controls", "so do its length-matched controls")
+        (
+            "its length-matched controls",
+            "so do its length-matched controls",
+        )
     };
     let raw_falls = t.spearman.is_some_and(|r| r < 0.0);
-    match (t.diff_spearman, t.diff_spearman_ci_low, t.diff_spearman_ci_high) {
+    match (
+        t.diff_spearman,
+        t.diff_spearman_ci_low,
+        t.diff_spearman_ci_high,
+    ) {
         (Some(_), Some(_), Some(hi)) if hi < 0.0 => {
             format!("falls with distance net of length (against {against})")
         }

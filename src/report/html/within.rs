@@ -62,7 +62,11 @@ const COLUMNS: [Column; 9] = [
         head: "DiD vs first system [CI]",
         cell: |r| {
             let b = r.baseline.as_ref()?;
-            Some(format!("{}{}", signed(b.did)?, ci(b.did_ci_low, b.did_ci_high)))
+            Some(format!(
+                "{}{}",
+                signed(b.did)?,
+                ci(b.did_ci_low, b.did_ci_high)
+            ))
         },
     },
     Column {
