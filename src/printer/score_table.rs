@@ -531,13 +531,13 @@ fn trend_table(scores: &Scores, view: &ScoreView, options: &TableOptions) -> Str
     }
     let conf = scores.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
     let level = format!("{}% CI", conf * 100.0);
+    let net = view.trends.iter().any(|t| t.diff_spearman.is_some());
     let mut g = Grid::default();
     for (h, right) in [
         ("metric", false),
         ("phenomenon", false),
         ("system", false),
         ("points", true),
-        ("spearman", true),
     ] {
         g.cols.push(Col {
             head: h.into(),
@@ -545,6 +545,13 @@ fn trend_table(scores: &Scores, view: &ScoreView, options: &TableOptions) -> Str
             sep: " ",
         });
     }
+    if net {
+        g.cols.push(Col::right(NET, " "));
+        if options.wide {
+            g.cols.push(Col::right(&level, " "));
+        }
+    }
+    g.cols.push(Col::right("spearman", " "));
     if options.wide {
         g.cols.push(Col::right(&level, " "));
     }
@@ -553,12 +560,20 @@ fn trend_table(scores: &Scores, view: &ScoreView, options: &TableOptions) -> Str
         g.cols.push(Col::right(&level, " "));
     }
     for t in view.trends {
-        g.body.push(trend_row(scores, view, t, options));
+        g.body.push(trend_row(scores, view, t, options, net));
     }
     let mut l = Legend::default();
+    if net {
+        l.add(
+            NET,
+            "the trend net of length: Spearman of minimum distance and the set's score minus its \
+             controls' mean (locus accuracy: Δpos) over the ge sets; read it first",
+        );
+    }
     l.add(
         "spearman, pearson",
-        "correlation of minimum distance and score over the phenomenon's ge sets",
+        "correlation of minimum distance and the raw score over the phenomenon's ge sets \
+         (context: length changes with distance too)",
     );
     if options.wide {
         l.add(
@@ -587,13 +602,18 @@ fn no_trend(trends: &[crate::format::scores::Trend]) -> String {
     format!("Distance trend over ge sets: none ({})\n", why.join(", "))
 }
 
-/// One trend's cells: metric, phenomenon, system, points, Spearman (with `--wide` its
-/// interval), Pearson (its interval); each `-` with its reason.
+/// The header of the trend net of length.
+const NET: &str = "net rho";
+
+/// One trend's cells: metric, phenomenon, system, points, with `net` the trend net of
+/// length (with `--wide` its interval), Spearman (its interval), Pearson (its interval);
+/// each `-` with its reason.
 fn trend_row(
     scores: &Scores,
     view: &ScoreView,
     trend: &crate::format::scores::Trend,
     options: &TableOptions,
+    net: bool,
 ) -> Vec<Cell> {
     let share = view.table(&trend.metric).is_some_and(|tab| {
         tab.lines
@@ -627,8 +647,25 @@ fn trend_row(
         Cell::new(esc(&trend.phenomenon)),
         Cell::new(esc(&trend.system)),
         Cell::new(trend.points.len().to_string()),
-        num(trend.spearman),
     ];
+    if net {
+        row.push(match trend.diff_spearman {
+            Some(v) => Cell::new(format!("{v:.d$}")),
+            None => Cell::dash(
+                "-",
+                "no trend net of length (no difference, or the same at every distance)",
+            ),
+        });
+        if options.wide {
+            row.push(
+                match (trend.diff_spearman_ci_low, trend.diff_spearman_ci_high) {
+                    (Some(a), Some(b)) => Cell::new(format!("[{a:.d$}, {b:.d$}]")),
+                    _ => Cell::dash("-", "no interval of the trend net of length"),
+                },
+            );
+        }
+    }
+    row.push(num(trend.spearman));
     if options.wide {
         row.push(ci(trend.spearman_ci_low, trend.spearman_ci_high));
     }

@@ -282,11 +282,11 @@ fn flagged(table: &ScoreTable, views: &Views, phenomenon: &str, col: usize, locu
         (true, _) => "–".into(),
         (false, true) => format!(
             "locus words less often right than comparable words: {}",
-            sets.join(", ")
+            sets.join("; ")
         ),
         (false, false) => format!(
             "lower than length-matched sentences (other sentence properties differ too): {}",
-            sets.join(", ")
+            sets.join("; ")
         ),
     }
 }

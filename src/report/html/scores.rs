@@ -317,18 +317,23 @@ fn trend_table(out: &mut String, sc: &ScoreView) {
     if sc.trends.is_empty() {
         return;
     }
-    out.push_str("<h3>Distance trends</h3><p>Correlation of the minimum distance of the ge sets with the score \
-        (negative: the system does worse as dependencies get longer).</p><div class=\"wide\"><table><thead><tr>\
-        <th>metric</th><th>phenomenon</th><th>system</th><th class=\"n\">points</th><th class=\"n\">Spearman ρ [CI]</th>\
-        <th class=\"n\">Pearson r [CI]</th></tr></thead><tbody>");
+    out.push_str("<h3>Distance trends</h3><p>Correlation of the minimum distance of the ge sets with, first, the \
+        set's score minus its length-matched controls' mean (for locus accuracy: the locus words' accuracy minus the \
+        comparable words') — the trend net of length, negative when the system does worse as dependencies get longer \
+        for more than their sentences' length — then with the raw score, as context (length grows with distance \
+        too).</p><div class=\"wide\"><table><thead><tr>\
+        <th>metric</th><th>phenomenon</th><th>system</th><th class=\"n\">points</th><th class=\"n\">ρ net of length [CI]</th>\
+        <th class=\"n\">Spearman ρ [CI]</th><th class=\"n\">Pearson r [CI]</th></tr></thead><tbody>");
     for t in sc.trends {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td></tr>",
             esc(metric_label(&t.metric)),
             esc(&t.phenomenon),
             esc(&t.system),
             t.points.len(),
+            f2(t.diff_spearman),
+            ci(t.diff_spearman_ci_low, t.diff_spearman_ci_high),
             f2(t.spearman),
             ci(t.spearman_ci_low, t.spearman_ci_high),
             f2(t.pearson),
