@@ -10,6 +10,9 @@ use std::fmt::Write as _;
 use super::grid::{cut, width, Cell, Col, Grid, Legend, COLUMNS};
 use crate::score::{Method, Metric, Row, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
 use crate::view::ScoreView;
+use trends::{trend_table, Shape};
+
+mod trends;
 
 /// How the table is laid out (`--wide`, `-w`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,7 +176,14 @@ pub fn render_table(scores: &Scores, options: &TableOptions) -> String {
     }
     if !view.trends.is_empty() {
         s.push('\n');
-        s.push_str(&trend_table(scores, &view, options));
+        s.push_str(&trend_table(
+            scores,
+            &view,
+            Shape {
+                wide: options.wide,
+                decimals: options.decimals,
+            },
+        ));
     }
     if !scores.metrics.is_empty() {
         s.push_str("\nSignatures\n");
@@ -264,7 +274,7 @@ fn metric_table(context: &Ctx, view: &ScoreView) -> String {
     };
     s.push_str(&text);
     let cut_any = names.iter().any(|n| width(n) > name_max) || longest(&labels) > label_max;
-    s.push_str(&legend(context, &grid, cut_any).render());
+    s.push_str(&legend(context, table, &grid, cut_any).render());
     s
 }
 
@@ -428,18 +438,17 @@ fn star_test(context: &Ctx) -> String {
     format!("paired {m}, {n} {what}")
 }
 
-/// Whether any row of the context's metric has the q-value `q` picks.
-fn any_q(context: &Ctx, q: impl Fn(&Row) -> Option<f64>) -> bool {
-    context
-        .r
-        .rows
+/// Whether any row of the metric's `table` has the q-value `q` picks.
+fn any_q(table: &crate::view::ScoreTable, q: impl Fn(&Row) -> Option<f64>) -> bool {
+    table
+        .lines
         .iter()
-        .filter(|r| r.metric == context.metric.key)
+        .flat_map(|l| l.cells.iter().flatten())
         .any(|r| q(r).is_some())
 }
 
 /// The legend of a metric's table: the marks it shows, its columns, every `-`.
-fn legend(context: &Ctx, grid: &Grid, cut_any: bool) -> Legend {
+fn legend(context: &Ctx, table: &crate::view::ScoreTable, grid: &Grid, cut_any: bool) -> Legend {
     let mut l = Legend::default();
     let shows = |mark: char| {
         grid.body
@@ -489,7 +498,7 @@ fn legend(context: &Ctx, grid: &Grid, cut_any: bool) -> Legend {
             WITHIN,
             format!(
                 "locus words less often right than comparable words of the same sentences ({} < {})",
-                adjusted(any_q(context, |r| r.baseline.as_ref().and_then(|b| b.q_value))),
+                adjusted(any_q(table, |r| r.baseline.as_ref().and_then(|b| b.q_value))),
                 context.alpha
             ),
         ),
@@ -498,7 +507,7 @@ fn legend(context: &Ctx, grid: &Grid, cut_any: bool) -> Legend {
             CONTROLS,
             format!(
                 "lower than its length-matched controls ({} < {}; other sentence properties differ too)",
-                adjusted(any_q(context, |r| r.control_q_value)),
+                adjusted(any_q(table, |r| r.control_q_value)),
                 context.alpha
             ),
         ),
@@ -517,163 +526,6 @@ fn legend(context: &Ctx, grid: &Grid, cut_any: bool) -> Legend {
     }
     grid.dashes(&mut l);
     l
-}
-
-/// The distance trends: per metric, phenomenon and system, the correlation of minimum
-/// distance and score over the `ge` sets (with `--wide`, its interval), and the legend.
-fn trend_table(scores: &Scores, view: &ScoreView, options: &TableOptions) -> String {
-    if view
-        .trends
-        .iter()
-        .all(|t| t.spearman.is_none() && t.pearson.is_none())
-    {
-        return no_trend(view.trends);
-    }
-    let conf = scores.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
-    let level = format!("{}% CI", conf * 100.0);
-    let net = view.trends.iter().any(|t| t.diff_spearman.is_some());
-    let mut g = Grid::default();
-    for (h, right) in [
-        ("metric", false),
-        ("phenomenon", false),
-        ("system", false),
-        ("points", true),
-    ] {
-        g.cols.push(Col {
-            head: h.into(),
-            right,
-            sep: " ",
-        });
-    }
-    if net {
-        g.cols.push(Col::right(NET, " "));
-        if options.wide {
-            g.cols.push(Col::right(&level, " "));
-        }
-    }
-    g.cols.push(Col::right("spearman", " "));
-    if options.wide {
-        g.cols.push(Col::right(&level, " "));
-    }
-    g.cols.push(Col::right("pearson", " "));
-    if options.wide {
-        g.cols.push(Col::right(&level, " "));
-    }
-    for t in view.trends {
-        g.body.push(trend_row(scores, view, t, options, net));
-    }
-    let mut l = Legend::default();
-    if net {
-        l.add(
-            NET,
-            "the trend net of length: Spearman of minimum distance and the set's score minus its \
-             controls' mean (locus accuracy: Δpos) over the ge sets; read it first",
-        );
-    }
-    l.add(
-        "spearman, pearson",
-        "correlation of minimum distance and the raw score over the phenomenon's ge sets \
-         (context: length changes with distance too)",
-    );
-    if options.wide {
-        l.add(
-            &level,
-            "bootstrap interval, the ge sets' lines resampled together",
-        );
-    }
-    g.dashes(&mut l);
-    format!("Distance trend over ge sets\n{}{}", g.render(), l.render())
-}
-
-/// The line that stands for the trend table when no trend has a correlation: how many
-/// have fewer than two `ge` sets with a score, how many the same score at every distance.
-fn no_trend(trends: &[crate::format::scores::Trend]) -> String {
-    let few = trends.iter().filter(|t| t.points.len() < 2).count();
-    let mut why = Vec::new();
-    if few > 0 {
-        why.push(format!("{few} with fewer than two ge sets with a score"));
-    }
-    if few < trends.len() {
-        why.push(format!(
-            "{} with the same score at every distance",
-            trends.len() - few
-        ));
-    }
-    format!("Distance trend over ge sets: none ({})\n", why.join(", "))
-}
-
-/// The header of the trend net of length.
-const NET: &str = "net rho";
-
-/// One trend's cells: metric, phenomenon, system, points, with `net` the trend net of
-/// length (with `--wide` its interval), Spearman (its interval), Pearson (its interval);
-/// each `-` with its reason.
-fn trend_row(
-    scores: &Scores,
-    view: &ScoreView,
-    trend: &crate::format::scores::Trend,
-    options: &TableOptions,
-    net: bool,
-) -> Vec<Cell> {
-    let share = view.table(&trend.metric).is_some_and(|tab| {
-        tab.lines
-            .iter()
-            .flat_map(|l| l.cells.iter().flatten())
-            .any(|x| x.loci.is_some())
-    });
-    let undefined = if trend.points.len() < 2 {
-        "fewer than two ge sets with a score"
-    } else {
-        "the same score at every distance: no correlation"
-    };
-    let no_ci = if share {
-        "trends of accuracies have no interval (their items are not resampled)"
-    } else if trend.spearman.is_none() {
-        undefined
-    } else {
-        "no interval (--paired-bs-n 0, or no resample with a correlation)"
-    };
-    let d = options.decimals;
-    let num = |v: Option<f64>| match v {
-        Some(v) => Cell::new(format!("{v:.d$}")),
-        None => Cell::dash("-", undefined),
-    };
-    let ci = |lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
-        (Some(a), Some(b)) => Cell::new(format!("[{a:.d$}, {b:.d$}]")),
-        _ => Cell::dash("-", no_ci),
-    };
-    let mut row = vec![
-        Cell::new(esc(scores.label(&trend.metric))),
-        Cell::new(esc(&trend.phenomenon)),
-        Cell::new(esc(&trend.system)),
-        Cell::new(trend.points.len().to_string()),
-    ];
-    if net {
-        row.push(match trend.diff_spearman {
-            Some(v) => Cell::new(format!("{v:.d$}")),
-            None => Cell::dash(
-                "-",
-                "no trend net of length (no difference, or the same at every distance)",
-            ),
-        });
-        if options.wide {
-            row.push(
-                match (trend.diff_spearman_ci_low, trend.diff_spearman_ci_high) {
-                    (Some(a), Some(b)) => Cell::new(format!("[{a:.d$}, {b:.d$}]")),
-                    _ => Cell::dash("-", "no interval of the trend net of length"),
-                },
-            );
-        }
-    }
-    row.push(num(trend.spearman));
-    if options.wide {
-        row.push(ci(trend.spearman_ci_low, trend.spearman_ci_high));
-    }
-    row.push(num(trend.pearson));
-    if options.wide {
-        row.push(ci(trend.pearson_ci_low, trend.pearson_ci_high));
-    }
-    row
 }
 
 /// A metric's signature line; without `--wide` broken after a `|` to fit [`COLUMNS`].

@@ -214,7 +214,7 @@ fn trend_table(out: &mut String, views: &Views, sc: &ScoreView, col: usize) {
 
 /// What a trend says: net of length when its interval excludes 0; else the raw trend as
 /// context only, said as such.
-pub(super) fn reading(t: &Trend, locus: bool) -> String {
+fn reading(trend: &Trend, locus: bool) -> String {
     let (against, so) = if locus {
         (
             "the comparable words of the same sentences",
