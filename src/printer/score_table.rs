@@ -8,11 +8,9 @@
 use std::fmt::Write as _;
 
 use super::grid::{cut, width, Cell, Col, Grid, Legend, COLUMNS};
+use super::trends::{trend_table, Shape};
 use crate::score::{Method, Metric, Row, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
 use crate::view::ScoreView;
-use trends::{trend_table, Shape};
-
-mod trends;
 
 /// How the table is laid out (`--wide`, `-w`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -27,7 +27,7 @@ pub(super) fn findings(out: &mut String, views: &Views) {
         );
         return;
     };
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<p>For every system, first the <strong>within-sentence comparison</strong> (locus accuracy): \
          the sets on which the words at the loci are less often right than comparable words (other \
@@ -43,15 +43,10 @@ pub(super) fn findings(out: &mut String, views: &Views) {
          q &lt; {ALPHA} (the false discovery rate over every set test of the system and metric, nested \
          sets counted; the q shown is the adjusted figure); <strong>{ALL_CONTROLS}</strong> (scores \
          without p-values): every control scored higher. ⚠: fewer than 100 of what the score counts \
-         (sentences, judged loci or items).</p>\n"
+         (sentences, judged loci or items).</p>"
     );
     for (col, sys) in sc.systems.iter().enumerate() {
-        let _ = write!(
-            out,
-            "<h3 id=\"findings-{}\">{}</h3>\n",
-            anchor(sys),
-            esc(sys)
-        );
+        let _ = writeln!(out, "<h3 id=\"findings-{}\">{}</h3>", anchor(sys), esc(sys));
         within_lead(out, views, sc, col);
         trend_table(out, views, sc, col);
     }
@@ -226,11 +221,11 @@ fn reading(trend: &Trend, locus: bool) -> String {
             "so do its length-matched controls",
         )
     };
-    let raw_falls = t.spearman.is_some_and(|r| r < 0.0);
+    let raw_falls = trend.spearman.is_some_and(|r| r < 0.0);
     match (
-        t.diff_spearman,
-        t.diff_spearman_ci_low,
-        t.diff_spearman_ci_high,
+        trend.diff_spearman,
+        trend.diff_spearman_ci_low,
+        trend.diff_spearman_ci_high,
     ) {
         (Some(_), Some(_), Some(hi)) if hi < 0.0 => {
             format!("falls with distance net of length (against {against})")

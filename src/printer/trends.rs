@@ -8,20 +8,20 @@ use crate::view::ScoreView;
 
 /// What the trend table is printed with: `--wide` (the intervals) and the decimals.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Shape {
+pub(crate) struct Shape {
     /// Whether the intervals are shown.
     pub wide: bool,
     /// Decimals of every number.
     pub decimals: usize,
 }
 
-fn esc(text: &str) -> String {
+fn escaped(text: &str) -> String {
     ldd_io::error::escape(text).into_owned()
 }
 
 /// The distance trends: per metric, phenomenon and system, the correlation of minimum
 /// distance and score over the `ge` sets (with `--wide`, its interval), and the legend.
-pub(super) fn trend_table(scores: &Scores, view: &ScoreView, options: Shape) -> String {
+pub(crate) fn trend_table(scores: &Scores, view: &ScoreView, options: Shape) -> String {
     if view
         .trends
         .iter()
@@ -147,9 +147,9 @@ fn trend_row(
         _ => Cell::dash("-", no_ci),
     };
     let mut row = vec![
-        Cell::new(esc(scores.label(&trend.metric))),
-        Cell::new(esc(&trend.phenomenon)),
-        Cell::new(esc(&trend.system)),
+        Cell::new(escaped(scores.label(&trend.metric))),
+        Cell::new(escaped(&trend.phenomenon)),
+        Cell::new(escaped(&trend.system)),
         Cell::new(trend.points.len().to_string()),
     ];
     if net {
