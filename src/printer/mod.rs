@@ -33,6 +33,7 @@ pub mod mqm;
 pub mod permute;
 pub mod score_table;
 pub mod scores;
+mod trends;
 
 /// The line saying a command wrote its file: `report written to PATH`.
 pub fn written(what: &str, path: &std::path::Path) -> String {

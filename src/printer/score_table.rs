@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 
 use super::grid::{cut, width, Cell, Col, Grid, Legend, COLUMNS};
+use super::trends::{trend_table, Shape};
 use crate::score::{Method, Metric, Row, Scores, DEFAULT_CONFIDENCE, SMALL_SET};
 use crate::view::ScoreView;
 
@@ -59,6 +60,19 @@ pub fn render_scores(scores: &Scores, shown: &Shown) -> crate::error::Result<Str
 /// Input text (names from the manifest and the command line) as printed.
 fn esc(text: &str) -> String {
     ldd_io::error::escape(text).into_owned()
+}
+
+/// The mark of "lower than its length-matched controls" (the report's
+/// `report::scores::CONTROLS`: one symbol per meaning in the terminal, HTML and LaTeX).
+const CONTROLS: &str = "!";
+
+/// The mark of the within-sentence flag (the report's `report::scores::WITHIN`).
+const WITHIN: &str = "<";
+
+/// The set-vs-controls figure a row is flagged by: its Benjamini–Hochberg q-value, or in
+/// scores written before it existed the unadjusted p-value.
+fn control_q(row: &Row) -> Option<f64> {
+    row.control_q_value.or(row.control_p_value)
 }
 
 /// Whether a p-value is below the significance level `1 − confidence`.
@@ -160,7 +174,14 @@ pub fn render_table(scores: &Scores, options: &TableOptions) -> String {
     }
     if !view.trends.is_empty() {
         s.push('\n');
-        s.push_str(&trend_table(scores, &view, options));
+        s.push_str(&trend_table(
+            scores,
+            &view,
+            Shape {
+                wide: options.wide,
+                decimals: options.decimals,
+            },
+        ));
     }
     if !scores.metrics.is_empty() {
         s.push_str("\nSignatures\n");
@@ -251,7 +272,7 @@ fn metric_table(context: &Ctx, view: &ScoreView) -> String {
     };
     s.push_str(&text);
     let cut_any = names.iter().any(|n| width(n) > name_max) || longest(&labels) > label_max;
-    s.push_str(&legend(context, &grid, cut_any).render());
+    s.push_str(&legend(context, table, &grid, cut_any).render());
     s
 }
 
@@ -329,8 +350,8 @@ fn control_cells(context: &Ctx, row: &Row, is_set: bool) -> [Cell; 3] {
         Some(d) => Cell::new(format!(
             "{}{}",
             signed(context, d),
-            if significant(row.control_p_value, context.conf) {
-                "!"
+            if d < 0.0 && significant(control_q(row), context.conf) {
+                CONTROLS
             } else {
                 " "
             }
@@ -358,8 +379,8 @@ fn locus_cells(context: &Ctx, row: &Row) -> [Cell; 3] {
         Some(d) => Cell::new(format!(
             "{}{}",
             signed(context, d),
-            if d < 0.0 && significant(b.p_value, context.conf) {
-                "!"
+            if d < 0.0 && significant(b.q_value.or(b.p_value), context.conf) {
+                WITHIN
             } else {
                 " "
             }
@@ -415,8 +436,17 @@ fn star_test(context: &Ctx) -> String {
     format!("paired {m}, {n} {what}")
 }
 
+/// Whether any row of the metric's `table` has the q-value `q` picks.
+fn any_q(table: &crate::view::ScoreTable, q: impl Fn(&Row) -> Option<f64>) -> bool {
+    table
+        .lines
+        .iter()
+        .flat_map(|l| l.cells.iter().flatten())
+        .any(|r| q(r).is_some())
+}
+
 /// The legend of a metric's table: the marks it shows, its columns, every `-`.
-fn legend(context: &Ctx, grid: &Grid, cut_any: bool) -> Legend {
+fn legend(context: &Ctx, table: &crate::view::ScoreTable, grid: &Grid, cut_any: bool) -> Legend {
     let mut l = Legend::default();
     let shows = |mark: char| {
         grid.body
@@ -456,18 +486,35 @@ fn legend(context: &Ctx, grid: &Grid, cut_any: bool) -> Legend {
         };
         l.add(&level, &how);
     }
-    let (columns, worse) = match context.locus {
-        true => (LOCUS_COLUMNS, "lower (two-sided p < {})"),
+    let adjusted = |q: bool| match q {
+        true => "Benjamini-Hochberg q",
+        false => "unadjusted p: scores without q-values",
+    };
+    let (columns, mark, worse) = match context.locus {
+        true => (
+            LOCUS_COLUMNS,
+            WITHIN,
+            format!(
+                "locus words less often right than comparable words of the same sentences ({} < {})",
+                adjusted(any_q(table, |r| r.baseline.as_ref().and_then(|b| b.q_value))),
+                context.alpha
+            ),
+        ),
         false => (
             CONTROL_COLUMNS,
-            "worse than its controls (one-sided p < {})",
+            CONTROLS,
+            format!(
+                "lower than its length-matched controls ({} < {}; other sentence properties differ too)",
+                adjusted(any_q(table, |r| r.control_q_value)),
+                context.alpha
+            ),
         ),
     };
     for (head, text) in columns.iter().filter(|(h, _)| grid.has(h)) {
         l.add(head, text);
     }
-    if shows('!') {
-        l.add("!", &worse.replace("{}", &context.alpha));
+    if shows(mark.chars().next().unwrap_or('!')) {
+        l.add(mark, &worse);
     }
     if cut_any {
         l.add(
@@ -477,126 +524,6 @@ fn legend(context: &Ctx, grid: &Grid, cut_any: bool) -> Legend {
     }
     grid.dashes(&mut l);
     l
-}
-
-/// The distance trends: per metric, phenomenon and system, the correlation of minimum
-/// distance and score over the `ge` sets (with `--wide`, its interval), and the legend.
-fn trend_table(scores: &Scores, view: &ScoreView, options: &TableOptions) -> String {
-    if view
-        .trends
-        .iter()
-        .all(|t| t.spearman.is_none() && t.pearson.is_none())
-    {
-        return no_trend(view.trends);
-    }
-    let conf = scores.significance.confidence.unwrap_or(DEFAULT_CONFIDENCE);
-    let level = format!("{}% CI", conf * 100.0);
-    let mut g = Grid::default();
-    for (h, right) in [
-        ("metric", false),
-        ("phenomenon", false),
-        ("system", false),
-        ("points", true),
-        ("spearman", true),
-    ] {
-        g.cols.push(Col {
-            head: h.into(),
-            right,
-            sep: " ",
-        });
-    }
-    if options.wide {
-        g.cols.push(Col::right(&level, " "));
-    }
-    g.cols.push(Col::right("pearson", " "));
-    if options.wide {
-        g.cols.push(Col::right(&level, " "));
-    }
-    for t in view.trends {
-        g.body.push(trend_row(scores, view, t, options));
-    }
-    let mut l = Legend::default();
-    l.add(
-        "spearman, pearson",
-        "correlation of minimum distance and score over the phenomenon's ge sets",
-    );
-    if options.wide {
-        l.add(
-            &level,
-            "bootstrap interval, the ge sets' lines resampled together",
-        );
-    }
-    g.dashes(&mut l);
-    format!("Distance trend over ge sets\n{}{}", g.render(), l.render())
-}
-
-/// The line that stands for the trend table when no trend has a correlation: how many
-/// have fewer than two `ge` sets with a score, how many the same score at every distance.
-fn no_trend(trends: &[crate::format::scores::Trend]) -> String {
-    let few = trends.iter().filter(|t| t.points.len() < 2).count();
-    let mut why = Vec::new();
-    if few > 0 {
-        why.push(format!("{few} with fewer than two ge sets with a score"));
-    }
-    if few < trends.len() {
-        why.push(format!(
-            "{} with the same score at every distance",
-            trends.len() - few
-        ));
-    }
-    format!("Distance trend over ge sets: none ({})\n", why.join(", "))
-}
-
-/// One trend's cells: metric, phenomenon, system, points, Spearman (with `--wide` its
-/// interval), Pearson (its interval); each `-` with its reason.
-fn trend_row(
-    scores: &Scores,
-    view: &ScoreView,
-    trend: &crate::format::scores::Trend,
-    options: &TableOptions,
-) -> Vec<Cell> {
-    let share = view.table(&trend.metric).is_some_and(|tab| {
-        tab.lines
-            .iter()
-            .flat_map(|l| l.cells.iter().flatten())
-            .any(|x| x.loci.is_some())
-    });
-    let undefined = if trend.points.len() < 2 {
-        "fewer than two ge sets with a score"
-    } else {
-        "the same score at every distance: no correlation"
-    };
-    let no_ci = if share {
-        "trends of accuracies have no interval (their items are not resampled)"
-    } else if trend.spearman.is_none() {
-        undefined
-    } else {
-        "no interval (--paired-bs-n 0, or no resample with a correlation)"
-    };
-    let d = options.decimals;
-    let num = |v: Option<f64>| match v {
-        Some(v) => Cell::new(format!("{v:.d$}")),
-        None => Cell::dash("-", undefined),
-    };
-    let ci = |lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
-        (Some(a), Some(b)) => Cell::new(format!("[{a:.d$}, {b:.d$}]")),
-        _ => Cell::dash("-", no_ci),
-    };
-    let mut row = vec![
-        Cell::new(esc(scores.label(&trend.metric))),
-        Cell::new(esc(&trend.phenomenon)),
-        Cell::new(esc(&trend.system)),
-        Cell::new(trend.points.len().to_string()),
-        num(trend.spearman),
-    ];
-    if options.wide {
-        row.push(ci(trend.spearman_ci_low, trend.spearman_ci_high));
-    }
-    row.push(num(trend.pearson));
-    if options.wide {
-        row.push(ci(trend.pearson_ci_low, trend.pearson_ci_high));
-    }
-    row
 }
 
 /// A metric's signature line; without `--wide` broken after a `|` to fit [`COLUMNS`].
@@ -685,14 +612,17 @@ pub fn render_summary(scores: &Scores, options: &TableOptions) -> String {
     }
     if g.has("worse") {
         let locus = match scores.metrics.iter().any(|m| m.key == crate::locus::KEY) {
-            true => "; Locus: locus words lower than the same-POS words",
+            true => {
+                "; Locus: locus words less often right than comparable words of the same sentences"
+            }
             false => "",
         };
         l.add(
             "worse",
             &format!(
-                "sets significantly worse than their controls (p < {alpha}{locus}), of the sets \
-                 compared"
+                "sets lower than their length-matched controls (Benjamini-Hochberg q < {alpha}, or \
+                 the unadjusted p in scores without q-values; other sentence properties differ \
+                 too{locus}), of the sets compared"
             ),
         );
     }
@@ -713,14 +643,13 @@ fn worse_cell(context: &Ctx, view: &ScoreView, system: usize) -> Cell {
         .filter(|l| l.key.is_set())
         .filter_map(|l| l.cells[system])
     {
-        let (d, p) = match (&x.baseline, context.locus) {
-            (Some(b), true) => (b.diff, b.p_value),
-            _ => (x.control_diff, x.control_p_value),
+        let (d, q) = match (&x.baseline, context.locus) {
+            (Some(b), true) => (b.diff, b.q_value.or(b.p_value)),
+            _ => (x.control_diff, control_q(x)),
         };
         if let Some(d) = d {
             compared += 1;
-            let worse_here = if context.locus { d < 0.0 } else { true };
-            if worse_here && significant(p, context.conf) {
+            if d < 0.0 && significant(q, context.conf) {
                 worse += 1;
             }
         }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::scores::{mark, metric_label, SMALL_SET};
+use super::scores::{is_small, mark, metric_label, n_of, paired_mark, within_mark, SMALL_SET};
 use super::views::Views;
 use super::Report;
 use crate::format::scores::Row as ScoreRow;
@@ -90,23 +90,36 @@ fn size_table(out: &mut String, buckets: &[&str], rows: &[Row]) {
     out.push_str("\\bottomrule\n\\end{tabular}\n");
 }
 
-/// A system's three cells of a score table: set score with its mark, controls' mean,
-/// difference.
+/// A mark as LaTeX: a superscript, `\textdagger{}` for `†`, nothing for none.
+fn tex_mark(mark: &str) -> String {
+    match mark {
+        "" => String::new(),
+        "†" => "\\textdagger{}".to_string(),
+        "<" => "$^{<}$".to_string(),
+        other => format!("$^{{{other}}}$"),
+    }
+}
+
+/// A system's three cells of a score table: the score with its paired mark (`*`: differs
+/// from the first system), then the controls' mean and the difference with its mark (`!`:
+/// lower than length-matched controls, BH q); for locus accuracy the comparable words'
+/// accuracy and the within-sentence difference with its mark (`<`).
 fn score_cells(row: Option<&ScoreRow>) -> String {
     let Some(row) = row else {
         return " & -- & -- & --".into();
     };
-    let mark = match mark(row) {
-        "†" => "\\textdagger{}".to_string(),
-        "" => String::new(),
-        other => format!("$^{{{other}}}$"),
+    let (base, diff, second) = match &row.baseline {
+        Some(b) if row.metric == crate::score::locus::KEY => {
+            (b.comparable_score, b.diff, tex_mark(within_mark(row)))
+        }
+        _ => (row.control_mean, row.diff(), tex_mark(mark(row))),
     };
     format!(
-        " & {}{mark} & {} & {}",
+        " & {}{} & {} & {}{second}",
         num(row.score),
-        num(row.control_mean),
-        row.diff()
-            .map_or_else(|| "--".into(), |d| format!("{d:+.2}"))
+        tex_mark(paired_mark(row)),
+        num(base),
+        diff.map_or_else(|| "--".into(), |d| format!("{d:+.2}"))
     )
 }
 
@@ -114,11 +127,20 @@ fn score_cells(row: Option<&ScoreRow>) -> String {
 /// and difference.
 fn score_table(out: &mut String, table: &ScoreTable, systems: &[&str], sizes: &Sizes) {
     let label = tex(metric_label(table.metric));
+    let locus = table.metric == crate::score::locus::KEY;
+    let legend = if locus {
+        "locus accuracy, the comparable words' accuracy in the same sentences, the \
+         within-sentence difference; $n$ judged loci (the first system's); $^{<}$ locus words \
+         less often right than comparable words (Benjamini-Hochberg q < 0.05)"
+    } else {
+        "set score, controls' mean, difference; $^{!}$ lower than its length-matched controls \
+         (Benjamini-Hochberg q < 0.05; other sentence properties differ too), \\textdagger{} (no \
+         p-values) every control higher"
+    };
     let _ = writeln!(
         out,
-        "\n% {label} on the ge sets against distance, with the length-matched controls: set score, \
-         controls' mean, difference; * / ** one-sided p < 0.05 / 0.01 (set worse than controls), \
-         \\textdagger{{}} (no p-values) every control higher.\n\\begin{{tabular}}{{llr{}}}\n\\toprule",
+        "\n% {label} on the ge sets against distance: {legend}; $^{{*}}$ differs from the first \
+         system (paired test, p < 0.05).\n\\begin{{tabular}}{{llr{}}}\n\\toprule",
         "rrr".repeat(systems.len())
     );
     let _ = write!(out, "phenomenon & set & $n$");
@@ -128,7 +150,10 @@ fn score_table(out: &mut String, table: &ScoreTable, systems: &[&str], sizes: &S
     out.push_str(" \\\\\n");
     let _ = write!(out, " & & ");
     for _ in systems {
-        out.push_str(" & set & controls & $\\Delta$");
+        out.push_str(match locus {
+            true => " & acc. & same-POS & $\\Delta$pos",
+            false => " & set & controls & $\\Delta$",
+        });
     }
     out.push_str(" \\\\\n\\midrule\n");
     let mut any = false;
@@ -140,13 +165,15 @@ fn score_table(out: &mut String, table: &ScoreTable, systems: &[&str], sizes: &S
             continue;
         }
         any = true;
+        let (n, small) = match line.first() {
+            Some(r) if locus => (n_of(r).0, if is_small(r) { "$^\\ddagger$" } else { "" }),
+            _ => (set.sentences, small_mark(set.sentences)),
+        };
         let _ = write!(
             out,
-            "{} & {} & {}{}",
+            "{} & {} & {n}{small}",
             tex(&set.phenomenon),
             tex(&set.bucket),
-            set.sentences,
-            small_mark(set.sentences)
         );
         for row in line.cells.iter().copied() {
             out.push_str(&score_cells(row));
@@ -209,7 +236,13 @@ mod tests {
             control_p_value: Some(0.001),
             ..Default::default()
         };
-        assert_eq!(score_cells(Some(&row)), " & 20.00$^{**}$ & 25.50 & -5.50");
+        assert_eq!(score_cells(Some(&row)), " & 20.00 & 25.50 & -5.50$^{!}$");
+        let paired = ScoreRow {
+            p_value: Some(0.01),
+            control_q_value: Some(0.2),
+            ..row.clone()
+        };
+        assert_eq!(score_cells(Some(&paired)), " & 20.00$^{*}$ & 25.50 & -5.50");
         let row = ScoreRow {
             control_p_value: None,
             rank: Some(10),
@@ -217,7 +250,7 @@ mod tests {
         };
         assert_eq!(
             score_cells(Some(&row)),
-            " & 20.00\\textdagger{} & 25.50 & -5.50"
+            " & 20.00 & 25.50 & -5.50\\textdagger{}"
         );
         assert_eq!(small_mark(0), "");
         assert_eq!(small_mark(SMALL_SET - 1), "$^\\ddagger$");

@@ -7,7 +7,8 @@
 //! judged (no reference, unaligned), and the baseline — the set's locus words judged one
 //! by one against the comparable words of the same sentences, with Newcombe's interval of
 //! the difference and the pooled z-test; per phenomenon, Spearman and Pearson of accuracy
-//! against the sets' minimum distance. Memory: the locus rows, source words and parts of
+//! against the sets' minimum distance, and of the within-sentence difference (the trend
+//! net of length). Memory: the locus rows, source words and parts of
 //! speech of the sets' lines, the reference's aligned lines, and one system's at a time.
 
 use std::collections::BTreeMap;
@@ -108,8 +109,11 @@ pub fn evaluate(
         &per_system,
         systems,
     );
+    within_sentence(&mut rows);
+    let mut trends = share::trends(metric, systems, &rows);
+    within_trends(&mut trends, systems, &rows);
     Ok(Evaluated {
-        trends: share::trends(metric, systems, &rows),
+        trends,
         rows,
         judgements,
         judged_rows,
@@ -243,6 +247,94 @@ fn baseline_row(baseline: &words::Baseline, confidence: f64) -> Baseline {
     }
 }
 
+/// The within-sentence comparison across rows: each system's baseline p-values adjusted
+/// for the many tests (Benjamini–Hochberg over its set rows with a p-value, nested sets
+/// counted: [`Baseline::q_value`]) and, for every system after the first, the
+/// difference-in-differences against the first on the same row ([`did`]).
+fn within_sentence(rows: &mut [Vec<Row>]) {
+    for sys_rows in rows.iter_mut() {
+        let p: Vec<Option<f64>> = sys_rows
+            .iter()
+            .map(|r| match (r.is_set(), &r.baseline) {
+                (true, Some(b)) => b.p_value,
+                _ => None,
+            })
+            .collect();
+        let q = ldd_eval::stats::benjamini_hochberg(&p);
+        for (r, q) in sys_rows.iter_mut().zip(q) {
+            if let Some(b) = r.baseline.as_mut() {
+                b.q_value = q;
+            }
+        }
+    }
+    let Some((first, others)) = rows.split_first_mut() else {
+        return;
+    };
+    for sys_rows in others {
+        for (r, f) in sys_rows.iter_mut().zip(first.iter()) {
+            let (Some(b), Some(fb)) = (r.baseline.as_mut(), f.baseline.as_ref()) else {
+                continue;
+            };
+            if let Some((d, lo, hi, p)) = did(b, fb) {
+                (b.did, b.did_ci_low, b.did_ci_high, b.did_p_value) =
+                    (Some(d), Some(lo), Some(hi), Some(p));
+            }
+        }
+    }
+}
+
+/// The difference-in-differences of a system's within-sentence difference `own` against
+/// the first system's `first` on the same set (×100): `own.diff − first.diff`, its interval
+/// by MOVER (Zou & Donner 2008: the two Newcombe intervals combined, as Newcombe's combines
+/// two Wilson intervals) and a two-sided p-value of `z = did / √(v₁ + v₂)`, each `v` the
+/// variance of one difference with Agresti–Caffo's adjusted shares (`(c + 1) / (n + 2)`, so
+/// that no variance is 0). Both treat the two systems' differences as independent; they
+/// are measured on the same words, usually positively correlated, so the interval and the
+/// p-value are conservative. `None` where either difference or interval is undefined.
+pub fn did(own: &Baseline, first: &Baseline) -> Option<(f64, f64, f64, f64)> {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    let (d1, l1, u1) = (own.diff?, own.diff_ci_low?, own.diff_ci_high?);
+    let (d2, l2, u2) = (first.diff?, first.diff_ci_low?, first.diff_ci_high?);
+    let d = d1 - d2;
+    let low = d - ((d1 - l1).powi(2) + (u2 - d2).powi(2)).sqrt();
+    let high = d + ((u1 - d1).powi(2) + (d2 - l2).powi(2)).sqrt();
+    let se = (variance(own)? + variance(first)?).sqrt();
+    let p = 2.0 * (1.0 - Normal::standard().cdf((d / 100.0 / se).abs()));
+    Some((d, low, high, p.clamp(0.0, 1.0)))
+}
+
+/// The variance of a baseline's difference of two shares, with Agresti–Caffo's adjusted
+/// shares (one success and one failure added to each).
+fn variance(b: &Baseline) -> Option<f64> {
+    let part = |score: Option<f64>, n: u64| -> Option<f64> {
+        let n = n as f64;
+        let correct = (score? * n / 100.0).round();
+        let share = (correct + 1.0) / (n + 2.0);
+        Some(share * (1.0 - share) / (n + 2.0))
+    };
+    Some(part(b.word_score, b.words)? + part(b.comparable_score, b.comparable)?)
+}
+
+/// Locus trends net of length: each trend's `(d, within-sentence difference)` points over
+/// the same `ge` sets and their Spearman ρ. No interval: the points are few and the nested
+/// sets share their words, so an honest interval needs the words resampled together,
+/// which is not done here.
+fn within_trends(trends: &mut [Trend], systems: &[String], rows: &[Vec<Row>]) {
+    for t in trends.iter_mut() {
+        let Some(s) = systems.iter().position(|n| *n == t.system) else {
+            continue;
+        };
+        t.diff_points = rows[s]
+            .iter()
+            .filter(|r| r.is_set() && r.exact == Some(false) && r.phenomenon == t.phenomenon)
+            .filter_map(|r| Some((r.min_distance?, r.baseline.as_ref()?.diff?)))
+            .collect();
+        let x: Vec<f64> = t.diff_points.iter().map(|p| f64::from(p.0)).collect();
+        let y: Vec<f64> = t.diff_points.iter().map(|p| p.1).collect();
+        t.diff_spearman = ldd_eval::stats::spearman(&x, &y);
+    }
+}
+
 /// `scores.loci.tsv`: every distinct locus, one row per system, and its row count.
 fn judgements(
     loaded: &Loaded,
@@ -297,4 +389,91 @@ fn judgements(
         }
     }
     (out, n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A baseline record of `c1` of `n1` locus words right against `c2` of `n2`
+    /// comparable words, as [`baseline_row`] writes it.
+    fn record(c1: u64, n1: u64, c2: u64, n2: u64) -> Baseline {
+        let counts = |correct, n| Counts {
+            correct,
+            incorrect: n - correct,
+            ..Counts::default()
+        };
+        baseline_row(
+            &words::Baseline {
+                locus: counts(c1, n1),
+                comparable: counts(c2, n2),
+            },
+            0.95,
+        )
+    }
+
+    #[test]
+    fn did_by_hand() {
+        // own: 50/100 − 70/100 = −20; first: 90/100 − 88/100 = +2; DiD −22.
+        // p by hand (scipy): z = −0.22 / √Σ (c+1)/(n+2)·(1 − ·)/(n+2) over the four
+        // shares; 2·(1 − Φ(|z|)) = 0.006596546283861082.
+        let (own, first) = (record(50, 100, 70, 100), record(90, 100, 88, 100));
+        let (d, lo, hi, p) = did(&own, &first).unwrap();
+        assert!((d + 22.0).abs() < 1e-9, "{d}");
+        assert!((p - 0.006596546283861082).abs() < 1e-9, "{p}");
+        // MOVER: the interval holds the point and is wider than either Newcombe interval.
+        let (l1, u1) = (own.diff_ci_low.unwrap(), own.diff_ci_high.unwrap());
+        assert!(lo < d && d < hi && hi - lo > u1 - l1, "{lo} {hi}");
+        // A system against itself: no difference, p 1, an interval symmetric about 0.
+        let (d, lo, hi, p) = did(&first, &first).unwrap();
+        assert_eq!((d, p), (0.0, 1.0));
+        assert!((lo + hi).abs() < 1e-9);
+        // Undefined where a difference is.
+        assert_eq!(did(&record(0, 0, 3, 4), &first), None);
+    }
+
+    #[test]
+    fn within_sentence_fills_q_values_and_did() {
+        let row = |system: &str, scope: &str, b: Baseline| Row {
+            system: system.into(),
+            scope: scope.into(),
+            baseline: Some(b),
+            ..Row::default()
+        };
+        let mut rows = vec![
+            vec![
+                row("a", "corpus", record(9, 10, 9, 10)),
+                row("a", "set", record(9, 10, 9, 10)),
+                row("a", "set", record(45, 50, 44, 50)),
+            ],
+            vec![
+                row("b", "corpus", record(5, 10, 9, 10)),
+                row("b", "set", record(5, 10, 9, 10)),
+                row("b", "set", record(20, 50, 44, 50)),
+            ],
+        ];
+        within_sentence(&mut rows);
+        for sys in &rows {
+            // The corpus row is no test of the family; BH over the two set rows:
+            // q of the smaller p = 2p, of the larger = max(p, that).
+            assert_eq!(sys[0].baseline.as_ref().unwrap().q_value, None);
+            let p: Vec<f64> = sys[1..]
+                .iter()
+                .map(|r| r.baseline.as_ref().unwrap().p_value.unwrap())
+                .collect();
+            let q: Vec<f64> = sys[1..]
+                .iter()
+                .map(|r| r.baseline.as_ref().unwrap().q_value.unwrap())
+                .collect();
+            let (lo, hi) = (p[0].min(p[1]), p[0].max(p[1]));
+            let q_lo = (2.0 * lo).min(hi).min(1.0);
+            assert!((q[0].min(q[1]) - q_lo).abs() < 1e-12, "{p:?} {q:?}");
+            assert!((q[0].max(q[1]) - hi).abs() < 1e-12, "{p:?} {q:?}");
+        }
+        assert_eq!(rows[0][1].baseline.as_ref().unwrap().did, None);
+        let b = rows[1][2].baseline.as_ref().unwrap();
+        let d = b.diff.unwrap() - rows[0][2].baseline.as_ref().unwrap().diff.unwrap();
+        assert!((b.did.unwrap() - d).abs() < 1e-12);
+        assert!(b.did_p_value.unwrap() < 0.05 && b.did_ci_high.unwrap() < 0.0);
+    }
 }

@@ -16,7 +16,7 @@ use plotters::prelude::*;
 use crate::error::{Error, Result};
 pub use bars::{histogram, Bar};
 pub use line::{lines, Series};
-pub use score::{scores, Panel, ScorePoint};
+pub use score::{scores, y_range, Panel, ScorePoint};
 
 /// An SVG chart ready to inline.
 #[derive(Debug, Clone)]

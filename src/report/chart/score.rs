@@ -93,6 +93,13 @@ fn axes(panels: &[Panel], max: Option<f64>) -> Axes {
     }
 }
 
+/// The y axis the chart of `panels` is drawn with: scaled to the data (scores, controls'
+/// means and bands) with head room for the legend, never past `max`; for the caption.
+pub fn y_range(panels: &[Panel], max: Option<f64>) -> (f64, f64) {
+    let y = axes(panels, max).y;
+    (y.start, y.end)
+}
+
 /// The controls' band: a grey area, or an error bar for a single point.
 fn draw_band<'a, 'b: 'a>(
     chart: &mut PanelChart<'a, 'b>,

@@ -1,18 +1,23 @@
-//! The page's "Findings" section: per system, how each score changes from the shortest to
-//! the longest dependencies, and the sets worse than their controls.
+//! The page's "Findings" section: per system, first the within-sentence comparison (the
+//! sets whose locus words are less often right than comparable words of the same
+//! sentences), then per phenomenon and metric the trend over distance net of length with
+//! the raw score's trend as context, and the sets that score lower than length-matched
+//! sentences, said with the caution that other properties of the sentences differ. Every
+//! flag is a Benjamini–Hochberg q-value below [`ALPHA`] (scores written before q-values
+//! existed: the unadjusted p-value, said so).
 
 use std::fmt::Write as _;
 
-use super::{ci, esc, f2, small_mark};
-use crate::report::scores::{mark, metric_label, Row};
+use super::{anchor, ci, esc, f2, p3};
+use crate::format::scores::Trend;
+use crate::report::scores::{
+    control_q, is_small, mark, metric_label, n_of, within_mark, within_q, Row, ALL_CONTROLS, ALPHA,
+    CONTROLS,
+};
 use crate::report::views::Views;
-use crate::view::scores::ScoreTable;
+use crate::view::scores::{ScoreTable, ScoreView};
 
-/// What changes with distance, per system: for every phenomenon and metric, the score of
-/// the shortest and the longest `ge` set with a score, the change, the trend's Spearman ρ
-/// with its interval, and the sets worse than their controls — read from the same score
-/// tables ([`crate::view::scores::ScoreView`]) and marked as the tables mark them (`*`,
-/// `**`, `†`), small sets with the tables' ⚠.
+/// The Findings section.
 pub(super) fn findings(out: &mut String, views: &Views) {
     out.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
     let Some(sc) = &views.scores else {
@@ -22,113 +27,270 @@ pub(super) fn findings(out: &mut String, views: &Views) {
         );
         return;
     };
-    out.push_str("<p>For every system, how each score changes from the shortest to the longest \
-        dependencies (<code>ge</code> sets: distance at least <i>d</i>), with the rank correlation of \
-        score and <i>d</i> (negative: worse on longer dependencies; its 95% interval in brackets), \
-        and every set on which the system is worse than on length-matched controls, as the tables \
-        below mark it (<strong>*</strong> / <strong>**</strong>: one-sided p &lt; 0.05 / 0.01; \
-        <strong>†</strong>: every control scored higher). ⚠: fewer than 100 sentences (or judged loci, \
-        or items), a score that varies a lot with the sample.</p>\n");
+    let _ = writeln!(
+        out,
+        "<p>For every system, first the <strong>within-sentence comparison</strong> (locus accuracy): \
+         the sets on which the words at the loci are less often right than comparable words (other \
+         words of the same parts of speech) of the same sentences — the signal of the phenomenon \
+         itself, since both kinds of word share their sentences. Then per phenomenon and metric the \
+         trend over distance <em>net of length</em> (Spearman ρ of set − length-matched controls, or \
+         for locus accuracy of the within-sentence difference, against the minimum distance <i>d</i> \
+         of the <code>ge</code> sets), the raw score's trend only as context, and the sets that score \
+         lower than <em>length-matched sentences</em>: the controls match the set's sentence lengths, \
+         not its other properties (topic, vocabulary, structure), so such a difference is not by \
+         itself a failure on the phenomenon. Marks: <strong>&lt;</strong> within-sentence flag, \
+         <strong>{CONTROLS}</strong> lower than length-matched controls, each at a Benjamini–Hochberg \
+         q &lt; {ALPHA} (the false discovery rate over every set test of the system and metric, nested \
+         sets counted; the q shown is the adjusted figure); <strong>{ALL_CONTROLS}</strong> (scores \
+         without p-values): every control scored higher. ⚠: fewer than 100 of what the score counts \
+         (sentences, judged loci or items).</p>"
+    );
     for (col, sys) in sc.systems.iter().enumerate() {
-        let _ = write!(
-            out,
-            "<h3>{}</h3><div class=\"wide\"><table class=\"findings\"><thead><tr><th>phenomenon</th>\
-             <th>metric</th><th class=\"n\">shortest</th><th class=\"n\">longest</th>\
-             <th class=\"n\">change</th><th class=\"n\">Spearman ρ</th><th>worse than controls</th>\
-             </tr></thead><tbody>",
-            esc(sys)
-        );
-        for size in &views.sizes.phenomena {
-            let p = size.phenomenon;
-            for table in &sc.tables {
-                let m = table.metric;
-                let row = |bucket: &str| table.set(p, bucket).and_then(|l| l.cells[col]);
-                let rows: Vec<&Row> = size
-                    .ge
-                    .iter()
-                    .filter_map(|set| row(&set.bucket))
-                    .filter(|row| row.score.is_some())
-                    .collect();
-                let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
-                    continue;
-                };
-                let at = |row: &Row| {
-                    format!(
-                        "{} <small>(d ≥ {})</small>{}",
-                        f2(row.score),
-                        row.min_distance.unwrap_or(0),
-                        small(size.set(&row.bucket).map_or(0, |x| x.sentences), row)
-                    )
-                };
-                let change = match (first.score, last.score) {
-                    (Some(a), Some(b)) if rows.len() > 1 => format!("{:+.2}", b - a),
-                    _ => "–".into(),
-                };
-                let trend = sc.trend(col, m, p);
-                let worse = worse_than_controls(table, views, p, col);
-                let _ = write!(
-                    out,
-                    "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-                     <td class=\"n\">{}</td><td class=\"n\">{}{}</td><td>{}</td></tr>",
-                    esc(p),
-                    esc(metric_label(m)),
-                    at(first),
-                    at(last),
-                    change,
-                    f2(trend.and_then(|t| t.spearman)),
-                    trend.map_or_else(String::new, |t| ci(t.spearman_ci_low, t.spearman_ci_high)),
-                    if worse.is_empty() {
-                        "–".to_string()
-                    } else {
-                        worse.join(", ")
-                    }
-                );
-            }
-        }
-        out.push_str("</tbody></table></div>\n");
+        let _ = writeln!(out, "<h3 id=\"findings-{}\">{}</h3>", anchor(sys), esc(sys));
+        within_lead(out, views, sc, col);
+        trend_table(out, views, sc, col);
     }
     out.push_str("</section>\n");
 }
 
-/// The sets of `phenomenon` that system `col` does worse on than on their controls, as
-/// the page's `table` marks them (its set lines, of the sets the manifest lists, in
-/// table order): each as HTML, its bucket, its mark and the small-set ⚠.
-fn worse_than_controls(
-    table: &ScoreTable,
-    views: &Views,
-    phenomenon: &str,
+/// The within-sentence comparison of system `col`: its flagged sets, with the locus words'
+/// and the comparable words' accuracy, the difference with its interval, q, n and the
+/// difference-in-differences against the first system; or that none is flagged.
+fn within_lead(out: &mut String, views: &Views, sc: &ScoreView, col: usize) {
+    let Some(table) = sc.table(crate::score::locus::KEY) else {
+        out.push_str(
+            "<p class=\"within\">Within-sentence comparison: not measured (score with \
+             <code>--metrics locus</code>).</p>\n",
+        );
+        return;
+    };
+    let rows: Vec<&Row> = set_rows(table, views, col).collect();
+    let tests = rows.iter().filter(|r| within_q(r).is_some()).count();
+    let adjusted = rows.iter().any(|r| within_q(r).is_some_and(|q| q.1));
+    let figure = if adjusted {
+        "BH q"
+    } else {
+        "unadjusted p (scores written before q-values)"
+    };
+    let flagged: Vec<&&Row> = rows.iter().filter(|r| !within_mark(r).is_empty()).collect();
+    if flagged.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"within\">Within-sentence comparison: on none of the {tests} sets tested are \
+             the locus words less often right than comparable words of the same sentences \
+             ({figure} &lt; {ALPHA}).</p>"
+        );
+        return;
+    }
+    let _ = write!(
+        out,
+        "<p class=\"within\"><strong>&lt; Locus words less often right than comparable words of \
+         the same sentences</strong> ({figure} &lt; {ALPHA}, over the {tests} sets tested) on {} \
+         set{}:</p><ul class=\"within\">",
+        flagged.len(),
+        if flagged.len() == 1 { "" } else { "s" }
+    );
+    let first = sc.systems.first().map_or("", |s| s);
+    for r in flagged {
+        let Some(b) = &r.baseline else { continue };
+        let did = match (col, b.did) {
+            (0, _) | (_, None) => String::new(),
+            (_, Some(d)) => format!(
+                "; against {}: difference-in-differences {d:+.2}{}, p {}",
+                esc(first),
+                ci(b.did_ci_low, b.did_ci_high),
+                p3(b.did_p_value)
+            ),
+        };
+        let _ =
+            write!(
+            out,
+            "<li>{}/{}: locus words {}% right (n {} words) against comparable words {}% (n {}), \
+             difference {}{}, {} {}{}{}</li>",
+            esc(&r.phenomenon),
+            esc(&r.bucket),
+            f2(b.word_score),
+            b.words,
+            f2(b.comparable_score),
+            b.comparable,
+            b.diff.map_or_else(|| "–".into(), |d| format!("{d:+.2}")),
+            ci(b.diff_ci_low, b.diff_ci_high),
+            if within_q(r).is_some_and(|q| q.1) { "q" } else { "unadjusted p" },
+            p3(within_q(r).map(|q| q.0)),
+            did,
+            small(b.words)
+        );
+    }
+    out.push_str("</ul>\n");
+}
+
+/// The rows of system `col` on the sets the manifest lists, in table order.
+fn set_rows<'a>(
+    table: &'a ScoreTable<'a>,
+    views: &'a Views,
     col: usize,
-) -> Vec<String> {
+) -> impl Iterator<Item = &'a Row> + 'a {
     table
         .lines
         .iter()
-        .filter(|l| l.key.is_set() && l.key.phenomenon == phenomenon)
-        .filter_map(|l| {
-            Some((
-                views.sizes.set(phenomenon, l.key.bucket)?,
-                l.cells.get(col).copied()??,
-            ))
-        })
-        .filter(|(_, row)| !mark(row).is_empty())
-        .map(|(set, row)| {
-            format!(
-                "{} <strong>{}</strong>{}",
-                esc(&set.bucket),
-                mark(row),
-                small(set.sentences, row)
-            )
-        })
-        .collect()
+        .filter(|l| l.key.is_set())
+        .filter(move |l| views.sizes.set(l.key.phenomenon, l.key.bucket).is_some())
+        .filter_map(move |l| l.cells.get(col).copied().flatten())
 }
 
-/// The small-set ⚠ of a set of `sentences` sentences whose score is `row`: the tables'
-/// mark of a set of fewer than 100 sentences, and the same mark when the score rests on
-/// fewer than 100 of what its metric counts (judged loci, contrastive items).
-fn small(sentences: u64, row: &Row) -> &'static str {
-    match small_mark(sentences) {
-        "" if row.small_set => {
-            "<abbr title=\"fewer than 100 judged loci or items: the score is noisy\">⚠</abbr>"
+/// Per phenomenon and metric: the scores at the shortest and longest `ge` set, the trend
+/// net of length, the raw trend as context, what the trends say, and the flagged sets.
+fn trend_table(out: &mut String, views: &Views, sc: &ScoreView, col: usize) {
+    out.push_str(
+        "<div class=\"wide\"><table class=\"findings\"><thead><tr><th>phenomenon</th>\
+         <th>metric</th><th class=\"n\">shortest</th><th class=\"n\">longest</th>\
+         <th class=\"n\">ρ net of length</th><th class=\"n\">ρ of the raw score (context)</th>\
+         <th>reading</th><th>flagged sets</th></tr></thead><tbody>",
+    );
+    for size in &views.sizes.phenomena {
+        let p = size.phenomenon;
+        for table in &sc.tables {
+            let m = table.metric;
+            let rows: Vec<&Row> = size
+                .ge
+                .iter()
+                .filter_map(|set| table.set(p, &set.bucket)?.cells[col])
+                .filter(|row| row.score.is_some())
+                .collect();
+            let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
+                continue;
+            };
+            let at = |row: &Row| {
+                let (n, what) = n_of(row);
+                format!(
+                    "{} <small>(d ≥ {}, n {n} {what})</small>{}",
+                    f2(row.score),
+                    row.min_distance.unwrap_or(0),
+                    if is_small(row) { small(1) } else { "" }
+                )
+            };
+            let trend = sc.trend(col, m, p);
+            let locus = m == crate::score::locus::KEY;
+            let _ = write!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+                 <td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
+                esc(p),
+                esc(metric_label(m)),
+                at(first),
+                at(last),
+                trend.map_or_else(
+                    || "–".into(),
+                    |t| {
+                        format!(
+                            "{}{}",
+                            f2(t.diff_spearman),
+                            ci(t.diff_spearman_ci_low, t.diff_spearman_ci_high)
+                        )
+                    }
+                ),
+                trend.map_or_else(
+                    || "–".into(),
+                    |t| {
+                        format!(
+                            "{}{}",
+                            f2(t.spearman),
+                            ci(t.spearman_ci_low, t.spearman_ci_high)
+                        )
+                    }
+                ),
+                trend.map_or_else(|| "–".into(), |t| reading(t, locus)),
+                flagged(table, views, p, col, locus)
+            );
         }
-        m => m,
+    }
+    out.push_str("</tbody></table></div>\n");
+}
+
+/// What a trend says: net of length when its interval excludes 0; else the raw trend as
+/// context only, said as such.
+fn reading(trend: &Trend, locus: bool) -> String {
+    let (against, so) = if locus {
+        (
+            "the comparable words of the same sentences",
+            "so does that of the comparable words of the same sentences",
+        )
+    } else {
+        (
+            "its length-matched controls",
+            "so do its length-matched controls",
+        )
+    };
+    let raw_falls = trend.spearman.is_some_and(|r| r < 0.0);
+    match (
+        trend.diff_spearman,
+        trend.diff_spearman_ci_low,
+        trend.diff_spearman_ci_high,
+    ) {
+        (Some(_), Some(_), Some(hi)) if hi < 0.0 => {
+            format!("falls with distance net of length (against {against})")
+        }
+        (Some(_), Some(lo), Some(_)) if lo > 0.0 => {
+            format!("rises with distance net of length (against {against})")
+        }
+        (Some(_), Some(_), Some(_)) if raw_falls => {
+            format!("the raw score falls with distance, but {so}: no trend net of length")
+        }
+        (Some(_), Some(_), Some(_)) => "no trend net of length".into(),
+        (Some(_), _, _) => {
+            "ρ net of length without an interval: no claim (its points share words)".into()
+        }
+        (None, _, _) => {
+            "no trend net of length in these scores: the raw trend is context, not a finding".into()
+        }
+    }
+}
+
+/// The sets of `phenomenon` flagged for system `col` in `table`: for locus accuracy by the
+/// within-sentence comparison, else as lower than length-matched sentences, each with its
+/// mark, q (or unadjusted p, said) and the small-n ⚠.
+fn flagged(table: &ScoreTable, views: &Views, phenomenon: &str, col: usize, locus: bool) -> String {
+    let sets: Vec<String> = set_rows(table, views, col)
+        .filter(|r| r.phenomenon == phenomenon)
+        .filter_map(|r| {
+            let (m, q) = if locus {
+                (within_mark(r), within_q(r))
+            } else {
+                (mark(r), control_q(r))
+            };
+            (!m.is_empty()).then(|| {
+                let figure = match q {
+                    Some((q, true)) => format!(" (q {})", p3(Some(q))),
+                    Some((p, false)) => format!(" (p {}, unadjusted)", p3(Some(p))),
+                    None => String::new(),
+                };
+                format!(
+                    "{} <strong>{}</strong>{figure}{}",
+                    esc(&r.bucket),
+                    esc(m),
+                    if is_small(r) { small(1) } else { "" }
+                )
+            })
+        })
+        .collect();
+    match (sets.is_empty(), locus) {
+        (true, _) => "–".into(),
+        (false, true) => format!(
+            "locus words less often right than comparable words: {}",
+            sets.join("; ")
+        ),
+        (false, false) => format!(
+            "lower than length-matched sentences (other sentence properties differ too): {}",
+            sets.join("; ")
+        ),
+    }
+}
+
+/// The small-n ⚠ when `n` is below 100 (and above 0).
+fn small(n: u64) -> &'static str {
+    if n > 0 && n < crate::report::scores::SMALL_SET {
+        "<abbr title=\"fewer than 100 of what the score counts: the score is noisy\">⚠</abbr>"
+    } else {
+        ""
     }
 }

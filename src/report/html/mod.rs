@@ -15,6 +15,7 @@ mod mqm;
 mod scores;
 mod settings;
 mod sizes;
+mod within;
 
 use std::fmt::Write as _;
 

@@ -5,8 +5,11 @@ use std::fmt::Write as _;
 
 use super::{anchor, ci, esc, f2, figure, p3, small_mark};
 use crate::format::sets::SetKind;
-use crate::report::chart::{Chart, Panel, Plot, ScorePoint, Spec};
-use crate::report::scores::{mark, metric_label, metric_max, Row, SMALL_SET};
+use crate::report::chart::{y_range, Chart, Panel, Plot, ScorePoint, Spec};
+use crate::report::scores::{
+    control_q, mark, metric_label, metric_max, paired_mark, Row, ALL_CONTROLS, ALPHA, CONTROLS,
+    PAIRED, SMALL_SET,
+};
 use crate::report::views::Views;
 use crate::report::Report;
 use crate::view::{ScoreTable, ScoreView};
@@ -103,10 +106,16 @@ pub(super) fn score_figures(views: &Views) -> Vec<Vec<(Spec, String)>> {
             } else {
                 "minimum distance d"
             };
+            let (lo, hi) = y_range(&panels, metric_max(m));
             let caption = format!(
-                "{label} of each system on the {} sets against their minimum distance (the paper's Table 5 as a figure), \
-                 with the length-matched controls' mean (dashed) and 95% band (grey).",
-                p
+                "{label} of each system on the {p} sets against their minimum distance (the paper's Table 5 as a figure), \
+                 with the length-matched controls' mean (dashed) and 95% band (grey). The y axis is scaled to the \
+                 data: {lo:.1} to {hi:.1}{}.",
+                if m == crate::score::locus::KEY {
+                    "; locus accuracy has no controls: its baseline is the within-sentence comparison in the table below"
+                } else {
+                    ""
+                }
             );
             metric.push((
                 Spec {
@@ -147,10 +156,18 @@ pub(super) fn scores(
     };
     corpus_table(out, sc);
     small_sets_note(out, views);
-    out.push_str("<p>Marks: <strong>**</strong> / <strong>*</strong> — the system is worse on the set than on its \
-        length-matched controls (one-sided p &lt; 0.01 / 0.05); <strong>†</strong> (when scores.json has no \
-        p-values) — every control scored higher than the set. Band: the middle 95% of the control scores; \
-        dashed line: their mean.</p>\n");
+    let _ = writeln!(
+        out,
+        "<p>Marks, one meaning each: <strong>{PAIRED}</strong> — differs from the first system (the run's \
+         paired test; McNemar's exact test for locus accuracy; p &lt; {ALPHA}, as sacreBLEU marks it); \
+         <strong>{CONTROLS}</strong> — lower on the set than on its length-matched controls at a \
+         Benjamini–Hochberg q &lt; {ALPHA} over the system's sets of the metric (the q shown; scores written \
+         before q-values: the unadjusted one-sided p, said so) — the controls match length, not the \
+         sentences' other properties; <strong>&lt;</strong> — locus words less often right than comparable \
+         words of the same sentences (q &lt; {ALPHA}, locus accuracy); <strong>{ALL_CONTROLS}</strong> (scores \
+         without p-values) — every control scored higher than the set. Band: the middle 95% of the control \
+         scores; dashed line: their mean.</p>"
+    );
     let signatures = report.scores.as_ref();
     for (mi, t) in sc.tables.iter().enumerate() {
         let m = t.metric;
@@ -164,7 +181,11 @@ pub(super) fn scores(
             figure(out, c, caption);
         }
         out.push_str("</div>\n");
-        set_table(out, views, sc, t);
+        if m == crate::score::locus::KEY {
+            super::within::within_table(out, views, sc, t);
+        } else {
+            set_table(out, views, sc, t);
+        }
     }
     trend_table(out, sc);
     out.push_str("</section>\n");
@@ -228,15 +249,15 @@ fn set_table(out: &mut String, views: &Views, sc: &ScoreView, table: &ScoreTable
     let _ = write!(
         out,
         "<details open><summary>{} on every set, against its controls</summary><div class=\"wide\"><table>\
-         <caption>{}: set score [CI], controls mean ± sd, Δ = set − controls [CI], one-sided p (or rank: \
-         controls scoring higher / controls), mark</caption><thead><tr><th>set</th><th class=\"n\">n</th>",
+         <caption>{}: set score [CI], controls mean ± sd, Δ = set − controls [CI], BH q (or, in scores \
+         without q-values, the unadjusted one-sided p, marked p; or rank: controls scoring higher / controls), mark</caption><thead><tr><th>set</th><th class=\"n\">n</th>",
         esc(label),
         esc(label)
     );
     for sys in &sc.systems {
         let _ = write!(
             out,
-            "<th class=\"n\">{n}</th><th class=\"n\">controls</th><th class=\"n\">Δ</th><th class=\"n\">p / rank</th>",
+            "<th class=\"n\">{n}</th><th class=\"n\">controls</th><th class=\"n\">Δ</th><th class=\"n\">q / rank</th>",
             n = esc(sys)
         );
     }
@@ -266,16 +287,18 @@ fn set_table(out: &mut String, views: &Views, sc: &ScoreView, table: &ScoreTable
                         (Some(mn), None) => format!("{mn:.2}"),
                         _ => "–".into(),
                     };
-                    let p = match (x.control_p_value, x.rank) {
-                        (Some(_), _) => p3(x.control_p_value),
+                    let p = match (control_q(x), x.rank) {
+                        (Some((q, true)), _) => p3(Some(q)),
+                        (Some((p, false)), _) => format!("p {}", p3(Some(p))),
                         (None, Some(k)) => format!("{k}/{}", x.controls),
                         _ => "–".into(),
                     };
                     let _ = write!(
                         out,
-                        "<td class=\"n\">{}{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{} <strong>{}</strong></td>",
+                        "<td class=\"n\">{}{} <strong>{}</strong></td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{} <strong>{}</strong></td>",
                         f2(x.score),
                         ci(x.ci_low, x.ci_high),
+                        paired_mark(x),
                         ctl,
                         x.diff().map_or_else(|| "–".into(), |d| format!("{d:+.2}")),
                         ci(x.control_diff_ci_low, x.control_diff_ci_high),
@@ -294,18 +317,23 @@ fn trend_table(out: &mut String, sc: &ScoreView) {
     if sc.trends.is_empty() {
         return;
     }
-    out.push_str("<h3>Distance trends</h3><p>Correlation of the minimum distance of the ge sets with the score \
-        (negative: the system does worse as dependencies get longer).</p><div class=\"wide\"><table><thead><tr>\
-        <th>metric</th><th>phenomenon</th><th>system</th><th class=\"n\">points</th><th class=\"n\">Spearman ρ [CI]</th>\
-        <th class=\"n\">Pearson r [CI]</th></tr></thead><tbody>");
+    out.push_str("<h3>Distance trends</h3><p>Correlation of the minimum distance of the ge sets with, first, the \
+        set's score minus its length-matched controls' mean (for locus accuracy: the locus words' accuracy minus the \
+        comparable words') — the trend net of length, negative when the system does worse as dependencies get longer \
+        for more than their sentences' length — then with the raw score, as context (length grows with distance \
+        too).</p><div class=\"wide\"><table><thead><tr>\
+        <th>metric</th><th>phenomenon</th><th>system</th><th class=\"n\">points</th><th class=\"n\">ρ net of length [CI]</th>\
+        <th class=\"n\">Spearman ρ [CI]</th><th class=\"n\">Pearson r [CI]</th></tr></thead><tbody>");
     for t in sc.trends {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td></tr>",
             esc(metric_label(&t.metric)),
             esc(&t.phenomenon),
             esc(&t.system),
             t.points.len(),
+            f2(t.diff_spearman),
+            ci(t.diff_spearman_ci_low, t.diff_spearman_ci_high),
             f2(t.spearman),
             ci(t.spearman_ci_low, t.spearman_ci_high),
             f2(t.pearson),
