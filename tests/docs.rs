@@ -331,9 +331,11 @@ fn score_only_labels_each_system_when_there_are_several() {
         })
         .collect();
     let corpus = |system: &str, key: &str| -> String {
-        let row = j["rows"].as_array().unwrap().iter().find(|r| {
-            r["system"] == system && r["metric"] == *key && r["scope"] == "corpus"
-        });
+        let row = j["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["system"] == system && r["metric"] == *key && r["scope"] == "corpus");
         row.and_then(|r| r["score"].as_f64())
             .map_or("-".into(), |v| format!("{v:.2}"))
     };
@@ -405,4 +407,82 @@ fn a_bare_model_name_is_found_in_the_models_directory() {
     let o = parse("here.conllu").env("LDD_SETS_MODELS", &models).run();
     assert!(!o.status.success());
     assert!(!t.path().join("here.conllu").exists());
+}
+
+/// Shell blocks the walk (`tests/walk_docs.rs`, which runs `sh` blocks and `$ ` lines)
+/// does not run: (page, the block's first line, why). Every entry must still be there.
+const SHELL_BLOCKS_NOT_RUN: [(&str, &str, &str); 1] = [(
+    "docs/performance.md",
+    "for p in \"thin 1 1 none\" \"thin 1 0 debuginfo\" \"thin 16 0 debuginfo\"; do set -- $p",
+    "three clean release builds of the binary into empty target directories (20 minutes \
+     and more): the recipe of a measurement, not an example",
+)];
+
+/// Every command the pages show is where the walk runs it — a line of a `sh` block, or a
+/// `$ ` line of another block — so none escapes it unseen: a block in another shell
+/// language is listed in [`SHELL_BLOCKS_NOT_RUN`] with why, and no output block has a line
+/// that reads as a command of ldd-sets, make or cargo, unindented (`ldd-sets score --sets
+/// …`; output lines such as `ldd-sets: note: …`, `ldd-sets extract, today, …` or the
+/// indented `  ldd-sets report …` that `extract` suggests are no commands).
+#[test]
+fn every_command_shown_is_where_the_walk_runs_it() {
+    let command = |l: &str| {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        matches!(w.first().copied(), Some("ldd-sets" | "make" | "cargo"))
+            && w.get(1).is_some_and(|s| {
+                s.chars().all(|c| c.is_ascii_lowercase() || c == '-') && !s.starts_with('-')
+            })
+            && w.get(2)
+                .is_none_or(|s| s.starts_with('-') || s.contains('='))
+    };
+    let (mut bad, mut listed) = (Vec::new(), Vec::new());
+    for page in pages() {
+        let name = page.strip_prefix(root()).unwrap().display().to_string();
+        for (lang, lines) in blocks(&read(&page)) {
+            let shell = matches!(lang.as_str(), "bash" | "shell" | "console" | "zsh");
+            let first = lines.first().copied().unwrap_or_default();
+            if lang == "sh" {
+                continue;
+            } else if shell {
+                match SHELL_BLOCKS_NOT_RUN
+                    .iter()
+                    .find(|(p, f, _)| *p == name && *f == first)
+                {
+                    Some(e) => listed.push(e.1),
+                    None => bad.push(format!("{name}: a `{lang}` block the walk skips: {first}")),
+                }
+            } else if let Some(l) = lines
+                .iter()
+                .find(|l| !l.starts_with("$ ") && !l.starts_with(' ') && command(l))
+            {
+                bad.push(format!(
+                    "{name}: a command in a `{lang}` block the walk skips: {l}"
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "mark them `sh` (or `$ `):\n{}",
+        bad.join("\n")
+    );
+    assert_eq!(listed.len(), SHELL_BLOCKS_NOT_RUN.len(), "{listed:?}");
+}
+
+/// The fenced blocks of a page: each one's language and lines.
+fn blocks(text: &str) -> Vec<(String, Vec<&str>)> {
+    let mut out: Vec<(String, Vec<&str>)> = Vec::new();
+    let mut open = false;
+    for l in text.lines() {
+        match l.strip_prefix("```") {
+            Some(rest) if !open => {
+                out.push((rest.trim().to_string(), Vec::new()));
+                open = true;
+            }
+            Some(_) => open = false,
+            None if open => out.last_mut().unwrap().1.push(l),
+            None => {}
+        }
+    }
+    out
 }
