@@ -204,7 +204,7 @@ pub fn main() -> ExitCode {
         .try_get_matches_from_mut(argv.clone())
         .unwrap_or_else(|e| match args::score::sacrebleu_habit(&argv) {
             Some(hint) if e.use_stderr() => {
-                eprintln!("error: {hint}\n\nFor more information, try 'ldd-sets score --help'.");
+                printer::say(&printer::scores::sacrebleu_habit(&hint));
                 std::process::exit(2)
             }
             _ => e.exit(),

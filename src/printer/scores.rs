@@ -222,6 +222,12 @@ pub fn score_only_labelled(scores: &Scores, decimals: usize) -> Option<String> {
     Some(s)
 }
 
+/// The error for a sacreBLEU habit `score` spells otherwise (`hint`: what it means here),
+/// laid out as clap's errors are.
+pub fn sacrebleu_habit(hint: &str) -> String {
+    format!("error: {hint}\n\nFor more information, try 'ldd-sets score --help'.")
+}
+
 /// `compare`'s table: per set, the lines of each run, of both, and precision, recall
 /// and F1 of the evaluated run against the reference run.
 pub fn compare_table(rows: &[SetAgreement]) -> String {
