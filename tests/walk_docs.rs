@@ -178,7 +178,8 @@ const EXPECTED: [(&str, &str, Check); 10] = [
     ),
     (
         "make extract LANG=de-en CORPORA=../shared/data/parallel MODELS=../shared/models",
-        "the sets of the run, with their aligner, and what to type next",
+        "the sets of the run, with their aligner, what it would process said first, and \
+         what to type next",
         |d, o| {
             let sets = d.join("out/de-en/newstest2013");
             files(&sets, &["manifest.json", "reorder/aligner.hmm.ldda"])?;
@@ -187,9 +188,15 @@ const EXPECTED: [(&str, &str, Check); 10] = [
             // The corpus the README scores next.
             let next = "ldd-sets score --sets ";
             let readme = "/out/de-en/newstest2013 --hyp ";
-            match so.contains("\nnext: ") && so.contains(next) && so.contains(readme) {
+            if !(so.contains("\nnext: ") && so.contains(next) && so.contains(readme)) {
+                return Err(format!("no next step: {so}"));
+            }
+            // Said before it starts: the corpora, their lines, roughly how long.
+            let plan = "make extract: 1 de-en corpus in ";
+            let lines = "1000 lines (lines: newstest2013 1000)";
+            match so.starts_with(plan) && so.contains(lines) && so.contains("min on two cores") {
                 true => Ok(()),
-                false => Err(format!("no next step: {so}")),
+                false => Err(format!("no word of what it will process: {so}")),
             }
         },
     ),
