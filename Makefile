@@ -12,7 +12,8 @@
 #   make bench-align-scale         the aligner on 57k, 228k and 1M pairs beside eflomal
 #   make bench-shard               N shards under GNU parallel vs one process, and the merge
 #   make extract LANG=de-en        the whole pipeline on corpora/de-en (or CORPORA=DIR); any
-#                                  pair SRC-TGT works without a config (`ldd-sets languages`)
+#                                  pair SRC-TGT works without a config (`ldd-sets languages`);
+#                                  says first which corpora, how many lines, roughly how long
 #   make corpora LANG=de-en        download the paper's corpora into corpora/de-en (pairs
 #                                  without a config: OPUS Books, where OPUS has the pair)
 #   make score LANG=de-en CORPUS=newstest2013 HYP=system.en
@@ -199,10 +200,22 @@ bench-profile:
 bench-shard: $(BIN)
 	benches/shard_books.sh
 
+# Before the run, what it will process: every corpus of the pair in CORPORA (files
+# <name>.<pair>.<src>[.gz]) with its lines, and roughly how long that takes — parsing the
+# source with UDPipe and training the aligner on every pair, about 5,000 lines a minute
+# on two cores (the four shared de-en corpora, 61,030 lines: about 12 minutes).
 extract: $(BIN)
 	@if [ "$(CORPORA)" = "corpora/$(PAIR)" ] && [ ! -d "$(CORPORA)" ]; then \
 	  echo "corpora/$(PAIR) is missing: downloading it first (make corpora LANG=$(PAIR))"; \
 	  $(BIN) corpora --pair $(PAIR) --dir $(CORPORA) || exit $$?; fi
+	@src=$$(echo $(PAIR) | cut -d- -f1); total=0; k=0; list=""; \
+	for f in $(CORPORA)/*.$(PAIR).$$src $(CORPORA)/*.$(PAIR).$$src.gz; do \
+	  [ -f "$$f" ] || continue; n=$$(gzip -cdf "$$f" | wc -l); total=$$((total + n)); k=$$((k + 1)); \
+	  name=$$(basename "$$f"); list="$$list $${name%%.$(PAIR).*} $$n,"; done; \
+	word=corpora; [ $$k -ne 1 ] || word=corpus; \
+	[ $$k -eq 0 ] || { echo "make extract: $$k $(PAIR) $$word in $(CORPORA), $$total lines (lines:$${list%,})"; \
+	echo "  parsing their source side and training the aligner on them takes about $$(( (total + 4999) / 5000 )) min on two cores"; \
+	echo "  (about 5,000 lines a minute; parses and the aligner are cached, so a second run is quicker)"; }
 	$(BIN) run --pair $(PAIR) --corpora $(CORPORA) $(MODELS_ARG) --out $(OUT) \
 		--controls $(CONTROLS) --seed $(SEED) $(THREADS_ARG) $(SHARD_ARG) $(REPLACE_ARG)
 

@@ -229,3 +229,260 @@ fn every_command_shown_still_parses() {
         "only {ldd} ldd-sets and {make} make commands found"
     );
 }
+
+/// What a sacreBLEU user types out of habit gets the ldd-sets spelling (docs/scoring.md
+/// lists each), exit 2 as any refused command line; a command line clap accepts is never
+/// second-guessed, and one refused for another reason keeps clap's error.
+#[test]
+fn sacrebleu_habits_get_the_ldd_sets_spelling() {
+    let scoring = read(&root().join("docs/scoring.md"));
+    let score = |args: &[&str]| {
+        Ldd::cmd("score")
+            .args(&["--sets", "nowhere"])
+            .args(args)
+            .run()
+    };
+    for (args, want, documented) in [
+        (
+            &["--hyp", "a.en", "-m", "bleu", "chrf"][..],
+            "-m bleu chrf: metrics are comma-separated here, not space-separated as in \
+             sacreBLEU: --metrics bleu,chrf",
+            "`-m bleu chrf`",
+        ),
+        (
+            &["--metrics", "bleu", "ter", "--hyp", "a.en"][..],
+            "--metrics bleu ter: metrics are comma-separated here",
+            "`--metrics bleu,chrf`",
+        ),
+        (
+            &["-i", "a.en", "b.en"][..],
+            "-i is sacreBLEU's input flag; ldd-sets reads each system from its own --hyp",
+            "`-i FILE…`",
+        ),
+        (
+            &["--hyp", "a.en", "--format", "text"][..],
+            "--format text is sacreBLEU's; here: --format table (the default), summary, json or csv",
+            "`--format text`",
+        ),
+        (
+            &["--hyp", "a.en", "-f", "latex"][..],
+            "-f latex is sacreBLEU's; here: `ldd-sets report --sets DIR --format latex`",
+            "`--format latex`",
+        ),
+    ] {
+        let o = score(args);
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(e.starts_with(&format!("error: {want}")), "{args:?}: {e}");
+        assert!(scoring.contains(documented), "docs/scoring.md lacks {documented}");
+    }
+    // Accepted by clap: the command runs (and fails on the missing sets, exit 5).
+    let o = score(&["--hyp", "a.en", "-m", "bleu,chrf", "-f", "json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(5),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // Refused for another reason: clap's own error.
+    let o = score(&["--hyp", "a.en", "--bogus"]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("unexpected argument '--bogus'"), "{e}");
+}
+
+/// `-b`: one system's scores bare, one a line, as sacreBLEU's `-b`; several systems'
+/// labelled `SYSTEM<TAB>METRIC<TAB>SCORE`, the same numbers as the JSON's corpus rows —
+/// on the demo's 300 PUD lines and its two systems.
+#[test]
+fn score_only_labels_each_system_when_there_are_several() {
+    let t = tempfile::tempdir().unwrap();
+    let sets = t.path().join("sets");
+    let demo = root().join("demo");
+    Ldd::cmd("extract")
+        .corpus(
+            &demo.join("pud.de-en.de"),
+            &demo.join("pud.de-en.en"),
+            ("de", "en"),
+        )
+        .path("--conllu", &demo.join("de_pud-300.conllu"))
+        .args(&["--controls", "2", "--quiet"])
+        .out(&sets)
+        .ok();
+    let score = |systems: &[&str], out: &str| {
+        let mut c = Ldd::cmd("score").path("--sets", &sets);
+        for s in systems {
+            c = c.path("--hyp", &demo.join("systems").join(s));
+        }
+        let o = c.path("--out", &t.path().join(out)).args(&["-b"]).ok();
+        let j: serde_json::Value =
+            serde_json::from_str(&read(&t.path().join(out).join("scores.json"))).unwrap();
+        (String::from_utf8(o.stdout).unwrap(), j)
+    };
+    let (two, j) = score(&["ref-drop3.en", "ref-swap.en"], "two");
+    let metrics: Vec<(String, String)> = j["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["key"].as_str().unwrap().to_string(),
+                m["label"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let corpus = |system: &str, key: &str| -> String {
+        let row = j["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["system"] == system && r["metric"] == *key && r["scope"] == "corpus");
+        row.and_then(|r| r["score"].as_f64())
+            .map_or("-".into(), |v| format!("{v:.2}"))
+    };
+    let mut want = String::new();
+    for system in ["ref-drop3", "ref-swap"] {
+        for (key, label) in &metrics {
+            want.push_str(&format!("{system}\t{label}\t{}\n", corpus(system, key)));
+        }
+    }
+    assert_eq!(two, want);
+    assert_eq!(two.lines().count(), 2 * metrics.len());
+    let (one, _) = score(&["ref-swap.en"], "one");
+    let bare: Vec<&str> = two
+        .lines()
+        .filter(|l| l.starts_with("ref-swap\t"))
+        .map(|l| l.rsplit('\t').next().unwrap())
+        .collect();
+    assert_eq!(one.lines().collect::<Vec<_>>(), bare);
+}
+
+/// A bare `--model NAME` is looked up in the models directory (`--models`, else
+/// `$LDD_SETS_MODELS`) when no such file is in the current directory; a file of that name
+/// there wins; a name found nowhere is an error (exit 6) naming every place looked at.
+#[test]
+fn a_bare_model_name_is_found_in_the_models_directory() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("three.de");
+    let pud = read(&common::data("parallel/pud.de-en.de"));
+    std::fs::write(
+        &src,
+        pud.lines().take(3).collect::<Vec<_>>().join("\n") + "\n",
+    )
+    .unwrap();
+    let models = common::shared().join("models");
+    let parse = |out: &str| {
+        Ldd::cmd("parse")
+            .current_dir(t.path())
+            .path("--src", &src)
+            .args(&["--model", "german-small.udpipe", "--offline", "-q"])
+            .path("--cache", &t.path().join("cache"))
+            .path("--out", &t.path().join(out))
+    };
+    parse("env.conllu").env("LDD_SETS_MODELS", &models).ok();
+    parse("flag.conllu")
+        .env_remove("LDD_SETS_MODELS")
+        .path("--models", &models)
+        .ok();
+    let trees = |f: &str| read(&t.path().join(f)).matches("# sent_id").count();
+    assert_eq!((trees("env.conllu"), trees("flag.conllu")), (3, 3));
+    assert_eq!(
+        read(&t.path().join("env.conllu")),
+        read(&t.path().join("flag.conllu"))
+    );
+    // Nowhere: the error names the current directory's file and the models directory's.
+    let empty = t.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = parse("none.conllu").env("LDD_SETS_MODELS", &empty).run();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(6), "{e}");
+    let want = format!(
+        "UDPipe model german-small.udpipe not found (--model): looked at german-small.udpipe \
+         and {}",
+        empty.join("german-small.udpipe").display()
+    );
+    assert!(e.contains(&want), "{e}");
+    // A file of that name in the current directory wins over the models directory's (this
+    // one is no model, so UDPipe refuses it).
+    std::fs::write(t.path().join("german-small.udpipe"), "not a model").unwrap();
+    let o = parse("here.conllu").env("LDD_SETS_MODELS", &models).run();
+    assert!(!o.status.success());
+    assert!(!t.path().join("here.conllu").exists());
+}
+
+/// Shell blocks the walk (`tests/walk_docs.rs`, which runs `sh` blocks and `$ ` lines)
+/// does not run: (page, the block's first line, why). Every entry must still be there.
+const SHELL_BLOCKS_NOT_RUN: [(&str, &str, &str); 1] = [(
+    "docs/performance.md",
+    "for p in \"thin 1 1 none\" \"thin 1 0 debuginfo\" \"thin 16 0 debuginfo\"; do set -- $p",
+    "three clean release builds of the binary into empty target directories (20 minutes \
+     and more): the recipe of a measurement, not an example",
+)];
+
+/// Every command the pages show is where the walk runs it — a line of a `sh` block, or a
+/// `$ ` line of another block — so none escapes it unseen: a block in another shell
+/// language is listed in [`SHELL_BLOCKS_NOT_RUN`] with why, and no output block has a line
+/// that reads as a command of ldd-sets, make or cargo, unindented (`ldd-sets score --sets
+/// …`; output lines such as `ldd-sets: note: …`, `ldd-sets extract, today, …` or the
+/// indented `  ldd-sets report …` that `extract` suggests are no commands).
+#[test]
+fn every_command_shown_is_where_the_walk_runs_it() {
+    let command = |l: &str| {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        matches!(w.first().copied(), Some("ldd-sets" | "make" | "cargo"))
+            && w.get(1).is_some_and(|s| {
+                s.chars().all(|c| c.is_ascii_lowercase() || c == '-') && !s.starts_with('-')
+            })
+            && w.get(2)
+                .is_none_or(|s| s.starts_with('-') || s.contains('='))
+    };
+    let (mut bad, mut listed) = (Vec::new(), Vec::new());
+    for page in pages() {
+        let name = page.strip_prefix(root()).unwrap().display().to_string();
+        for (lang, lines) in blocks(&read(&page)) {
+            let shell = matches!(lang.as_str(), "bash" | "shell" | "console" | "zsh");
+            let first = lines.first().copied().unwrap_or_default();
+            if lang == "sh" {
+                continue;
+            } else if shell {
+                match SHELL_BLOCKS_NOT_RUN
+                    .iter()
+                    .find(|(p, f, _)| *p == name && *f == first)
+                {
+                    Some(e) => listed.push(e.1),
+                    None => bad.push(format!("{name}: a `{lang}` block the walk skips: {first}")),
+                }
+            } else if let Some(l) = lines
+                .iter()
+                .find(|l| !l.starts_with("$ ") && !l.starts_with(' ') && command(l))
+            {
+                bad.push(format!(
+                    "{name}: a command in a `{lang}` block the walk skips: {l}"
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "mark them `sh` (or `$ `):\n{}",
+        bad.join("\n")
+    );
+    assert_eq!(listed.len(), SHELL_BLOCKS_NOT_RUN.len(), "{listed:?}");
+}
+
+/// The fenced blocks of a page: each one's language and lines.
+fn blocks(text: &str) -> Vec<(String, Vec<&str>)> {
+    let mut out: Vec<(String, Vec<&str>)> = Vec::new();
+    let mut open = false;
+    for l in text.lines() {
+        match l.strip_prefix("```") {
+            Some(rest) if !open => {
+                out.push((rest.trim().to_string(), Vec::new()));
+                open = true;
+            }
+            Some(_) => open = false,
+            None if open => out.last_mut().unwrap().1.push(l),
+            None => {}
+        }
+    }
+    out
+}

@@ -834,3 +834,43 @@ fn agreement_equals_scikit_learn_and_scipy() {
         assert!((a - b).abs() < 1e-9, "{key}: {a} {b}");
     }
 }
+
+/// Every table `mqm` prints fits 100 columns (the agreement table split in two, the
+/// items outside the 2×2 table counted, with a word of `--wide`); `--wide` prints them in
+/// one table, with their rater error rates, however wide.
+#[test]
+fn every_table_fits_100_columns_unless_wide() {
+    let t = tempfile::tempdir().unwrap();
+    let run = |out: &str, wide: &[&str]| {
+        let o = Ldd::cmd("mqm")
+            .path("--sets", &fixture().sets)
+            .path("--mqm", &tsv())
+            .path("--out", &t.path().join(out))
+            .args(&["--docs", "talk.3,talk.5,talk.6", "--permutations", "200"])
+            .args(wide)
+            .ok();
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let narrow = run("narrow", &[]);
+    let widest = |s: &str| s.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    assert!(widest(&narrow) <= 100, "{narrow}");
+    assert!(narrow.contains("--wide: one table"), "{narrow}");
+    let wide = run("wide", &["--wide"]);
+    assert!(widest(&wide) > 100, "{wide}");
+    assert!(
+        wide.contains("% err)") && !wide.contains("--wide: one table"),
+        "{wide}"
+    );
+    // The same figures: every number of the narrow agreement table is in the wide one.
+    let rows = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.starts_with("every locus") || l.starts_with("every content word"))
+            .map(String::from)
+            .collect()
+    };
+    for (n, w) in rows(&narrow).iter().zip(rows(&wide).iter()) {
+        for v in n.split_whitespace().filter(|v| v.contains('.')) {
+            assert!(w.contains(v), "{v} of `{n}` not in `{w}`");
+        }
+    }
+}

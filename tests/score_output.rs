@@ -290,9 +290,11 @@ fn json_csv_and_the_scores_alone() {
     let o = score("fmt", &["--hyp", "x=m1/hyp.en", "--hyp", "y=m2/hyp.en"])
         .args(&["-b", "-w", "3", "--metrics", "bleu,chrf"])
         .ok();
+    // Two systems: each number labelled with its system and metric (issue 64).
+    let label = |key: &str| if key == "bleu" { "BLEU" } else { "chrF" };
     let want: Vec<String> = corpus_scores(&json(&fixture().join("fmt/scores.json")))
         .iter()
-        .map(|(_, _, v)| format!("{v:.3}"))
+        .map(|(sys, key, v)| format!("{sys}\t{}\t{v:.3}", label(key)))
         .collect();
     assert_eq!(String::from_utf8(o.stdout).unwrap(), want.join("\n") + "\n");
     assert_eq!(want.len(), 4);

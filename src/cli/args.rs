@@ -59,7 +59,8 @@ pub struct TargetParseArgs {
     /// and every output (the lines of the sets only; cached), so that another form of a
     /// word counts by its lemma and each locus's relation is checked in the output (a
     /// particle attached to its verb and in its place, a reflexive in its person;
-    /// docs/evaluation.md). FILE, `auto` (the registry's model in the models directory:
+    /// docs/evaluation.md). FILE (a bare file name not in the current directory is looked
+    /// up in the models directory), `auto` (the registry's model in the models directory:
     /// $LDD_SETS_MODELS, else ~/.cache/ldd-sets/models; never downloaded) or `none`
     /// [default: the registry's model when it is there, else none, said once].
     #[arg(long, value_name = "FILE|auto|none", value_parser = TargetChoice::parse, alias = "lemma-model")]
@@ -270,7 +271,9 @@ fn measure_parser() -> impl TypedValueParser<Value = Measure> {
 /// The UDPipe model and the parse cache (used when no --conllu is given).
 #[derive(Args, Debug, Clone)]
 pub struct ModelArgs {
-    /// UDPipe model file [default: the language pair's model, see --pair].
+    /// UDPipe model file; a bare file name (german-small.udpipe) not in the current
+    /// directory is looked up in the models directory (--models, else $LDD_SETS_MODELS,
+    /// else ~/.cache/ldd-sets/models) [default: the language pair's model, see --pair].
     #[arg(long, value_name = "FILE")]
     pub model: Option<PathBuf>,
     /// Directory of UDPipe models [default: $LDD_SETS_MODELS, else ~/.cache/ldd-sets/models].

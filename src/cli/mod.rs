@@ -199,9 +199,16 @@ enum Command {
 /// Parses the command line, runs the command and turns its error into an exit code.
 pub fn main() -> ExitCode {
     let mut parser = Cli::command();
+    let argv = args::score::sacrebleu_flags(std::env::args_os());
     let matches = parser
-        .try_get_matches_from_mut(args::score::sacrebleu_flags(std::env::args_os()))
-        .unwrap_or_else(|e| e.exit());
+        .try_get_matches_from_mut(argv.clone())
+        .unwrap_or_else(|e| match args::score::sacrebleu_habit(&argv) {
+            Some(hint) if e.use_stderr() => {
+                printer::say(&printer::scores::sacrebleu_habit(&hint));
+                std::process::exit(2)
+            }
+            _ => e.exit(),
+        });
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut parser).exit());
     ldd_io::message::set_sink(printer::say);
     if let Some((flag, value)) = record::non_utf8(&parser, &matches) {

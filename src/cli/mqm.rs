@@ -31,7 +31,7 @@ pub fn mqm(args: MqmArgs) -> Result<()> {
                 for line in reading_notes(&r.left_out, &r.identical, true) {
                     printer::say(&line);
                 }
-                printer::out(&render_mqm(&r.report));
+                printer::out(&render_mqm(&r.report, p.wide));
             }
         }
     }

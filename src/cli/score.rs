@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use ldd_sets::error::Result;
 use ldd_sets::layout::{report_file, SCORES_JSON};
 use ldd_sets::printer;
-use ldd_sets::printer::score_table::render_scores;
+use ldd_sets::printer::score_table::{render_scores, Shown};
 use ldd_sets::printer::scores::{
-    compare_table, earlier_note, elsewhere_report_note, small_sets_warning, stale_report_note,
-    tokenized_warning,
+    compare_table, earlier_note, elsewhere_report_note, score_only_labelled, small_sets_warning,
+    stale_report_note, tokenized_warning,
 };
 use ldd_sets::score::compare::compare_sets;
 use ldd_sets::score::merge::with_earlier;
@@ -51,7 +51,14 @@ pub fn score(args: ScoreArgs) -> Result<()> {
                 printer::say(&tokenized_warning(f));
             }
         }
-        printer::out(&render_scores(report, &p.shown)?);
+        let labelled = match p.shown {
+            Shown::ScoreOnly(o) => score_only_labelled(report, o.decimals),
+            _ => None,
+        };
+        match labelled {
+            Some(text) => printer::out(&text),
+            None => printer::out(&render_scores(report, &p.shown)?),
+        }
         if let Some(w) = small_sets_warning(report) {
             printer::say(&w);
         }

@@ -3,6 +3,7 @@
 //! the default model of each language, checksums where known, and the phenomena that run
 //! by default. See the header of the data file for the sources of every choice.
 
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde::Deserialize;
@@ -82,6 +83,56 @@ pub struct RegistryModel {
     /// Size in bytes of the published file, where known.
     #[serde(default)]
     pub size: Option<u64>,
+}
+
+/// A model flag's value (`--model`, `--target-model`, `--tgt-model`) as a file, looked up
+/// in this order: the path as given, when it is a file (a path always wins); else, for a
+/// bare name (no directory part: a file name such as `german-small.udpipe`, or a
+/// registry model's file name), the file of that name in the models directory `dir`
+/// (`--models`, else `$LDD_SETS_MODELS`, else `~/.cache/ldd-sets/models`; `None` when
+/// none could be determined). The error names every place looked at, and a registry
+/// model's language and URL.
+pub fn model_file(given: &Path, dir: Option<&Path>, flag: &str) -> Result<PathBuf> {
+    if given.is_file() {
+        return Ok(given.to_path_buf());
+    }
+    let shown = |p: &Path| ldd_io::error::shown(p).to_string();
+    let bare =
+        given.parent().is_none_or(|p| p.as_os_str().is_empty()) && given.file_name().is_some();
+    let mut looked = vec![shown(given)];
+    if bare {
+        if let Some(dir) = dir {
+            let p = dir.join(given);
+            if p.is_file() {
+                return Ok(p);
+            }
+            looked.push(shown(&p));
+        }
+    }
+    let mut msg = format!(
+        "UDPipe model {} not found ({flag}): looked at {}",
+        shown(given),
+        looked.join(" and ")
+    );
+    if bare {
+        msg.push_str(
+            " (a bare name is looked up in the models directory: --models, else \
+             $LDD_SETS_MODELS, else ~/.cache/ldd-sets/models)",
+        );
+    }
+    let name = given.to_string_lossy();
+    if let Some((lang, _)) = Registry::builtin().ok().and_then(|r| r.model(&name)) {
+        let url = Registry::builtin()
+            .map(|r| r.url(&name, None))
+            .unwrap_or_default();
+        msg.push_str(&format!(
+            "; it is the UDPipe 2.5 registry's model of {}: download it from {url} into the \
+             models directory",
+            lang.name
+        ));
+    }
+    msg.push_str("; give the model file's path, or put it in the models directory");
+    Err(Error::Resource(msg))
 }
 
 /// The phenomena a registry entry may name: the names of the built-in rules

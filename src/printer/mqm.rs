@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use ldd_io::error::escape;
 
+use super::grid::{cut, width, wrap, Cell, Col, Grid, COLUMNS};
 use crate::format::mqm::{Agreement, Counted, MqmReport, Silent};
 
 fn f3(value: Option<f64>) -> String {
@@ -31,26 +32,63 @@ fn counted(counted: &Counted) -> String {
     )
 }
 
-fn agreement_line(out: &mut String, name: &str, agreement: &Agreement) {
-    let _ = writeln!(
-        out,
-        "{name:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {:<18} {:<18} {:<18} {}",
-        agreement.items,
-        agreement.judged,
-        f3(agreement.coverage),
-        f3(agreement.incorrect_share),
-        f3(agreement.rater_error_rate),
-        f3(agreement.error_if_incorrect),
-        f3(agreement.error_if_correct),
-        f3(agreement.mcc),
-        f3(agreement.kappa),
-        p(agreement.permutation_p),
-        counted(&agreement.differs),
-        counted(&agreement.partial),
-        counted(&agreement.unaligned),
-        counted(&agreement.no_reference),
-        silent(&agreement.silent),
-    );
+/// The columns of the agreement table's 2×2 part, and a level's cells in them.
+const AGREEMENT: [&str; 8] = [
+    "judged",
+    "incorrect",
+    "rater-err",
+    "P(err|inc)",
+    "P(err|cor)",
+    "MCC",
+    "kappa",
+    "perm-p",
+];
+
+fn agreement_cells(a: &Agreement) -> Vec<String> {
+    vec![
+        a.judged.to_string(),
+        f3(a.incorrect_share),
+        f3(a.rater_error_rate),
+        f3(a.error_if_incorrect),
+        f3(a.error_if_correct),
+        f3(a.mcc),
+        f3(a.kappa),
+        p(a.permutation_p),
+    ]
+}
+
+/// The items a level judged and did not, as counts (`counts`) or with their rater error
+/// rates (`--wide`).
+const COVERAGE: [&str; 8] = [
+    "items",
+    "judged",
+    "coverage",
+    "differs",
+    "partial",
+    "unaligned",
+    "no ref",
+    "silent",
+];
+
+fn coverage_cells(a: &Agreement, rates: bool) -> Vec<String> {
+    let c = |x: &Counted| match rates {
+        true => counted(x),
+        false => x.items.to_string(),
+    };
+    let silent = match rates {
+        true => silent(&a.silent),
+        false => a.silent.items.to_string(),
+    };
+    vec![
+        a.items.to_string(),
+        a.judged.to_string(),
+        f3(a.coverage),
+        c(&a.differs),
+        c(&a.partial),
+        c(&a.unaligned),
+        c(&a.no_reference),
+        silent,
+    ]
 }
 
 /// Judged items without a located rater verdict, as `n (i% inc)`.
@@ -65,75 +103,99 @@ fn silent(silent: &Silent) -> String {
     )
 }
 
-/// A level's agreement, then its baseline's (segment chrF calling the same share of its
-/// judged items incorrect) on the next line.
-fn with_baseline(out: &mut String, name: &str, agreement: &Agreement, baseline: &Agreement) {
-    agreement_line(out, name, agreement);
-    let _ = writeln!(
-        out,
-        "{:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}",
-        "  segment chrF, same share",
-        "",
-        baseline.judged,
-        "",
-        f3(baseline.incorrect_share),
-        "",
-        f3(baseline.error_if_incorrect),
-        f3(baseline.error_if_correct),
-        f3(baseline.mcc),
-        f3(baseline.kappa),
-        p(baseline.permutation_p),
-    );
+/// A grid of `heads` (after `level`), one row per (name, cells).
+fn grid(heads: &[&str], rows: Vec<(String, Vec<String>)>) -> Grid {
+    let mut cols = vec![Col::left("level", "")];
+    cols.extend(heads.iter().map(|h| Col::right(h, " ")));
+    let body = rows
+        .into_iter()
+        .map(|(name, cells)| {
+            let mut r = vec![Cell::new(name)];
+            r.extend(cells.into_iter().map(Cell::new));
+            r
+        })
+        .collect();
+    Grid { cols, body }
 }
 
-/// The agreement table: every level beside its baseline.
-fn agreements(out: &mut String, report: &MqmReport) {
-    let _ = writeln!(
-        out,
-        "\n{:<30} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6} {:>7}  {:<18} {:<18} {:<18} {:<18} raters silent",
-        "level",
-        "items",
-        "judged",
-        "coverage",
-        "incorrect",
-        "rater-err",
-        "P(err|inc)",
-        "P(err|cor)",
-        "MCC",
-        "kappa",
-        "perm-p",
-        "differs",
-        "partial",
-        "unaligned",
-        "no reference",
-    );
-    with_baseline(
-        out,
-        "every content word",
+/// Every level of the report: its name and agreement, with its baseline's.
+fn levels(report: &MqmReport) -> Vec<(String, &Agreement, &Agreement)> {
+    let mut v = vec![(
+        "every content word".to_string(),
         &report.words,
         &report.words_baseline,
-    );
+    )];
     for k in &report.kinds {
         let name = kind_name(&k.kind);
-        with_baseline(
-            out,
-            &format!("{name} loci: their words"),
+        v.push((
+            format!("{name} loci: their words"),
             &k.words,
             &k.words_baseline,
-        );
-        with_baseline(out, &format!("{name} loci"), &k.loci, &k.loci_baseline);
+        ));
+        v.push((format!("{name} loci"), &k.loci, &k.loci_baseline));
     }
-    with_baseline(out, "every locus", &report.loci, &report.loci_baseline);
-    let _ = writeln!(
-        out,
+    v.push(("every locus".into(), &report.loci, &report.loci_baseline));
+    v
+}
+
+/// The agreement table: every level beside its baseline (segment chrF calling the same
+/// share of its judged items incorrect), then what each level judged. By default two
+/// tables that fit [`COLUMNS`], the items outside the 2×2 table counted; `--wide`: one
+/// table with their rater error rates.
+fn agreements(out: &mut String, report: &MqmReport, wide: bool) {
+    let baseline = "  segment chrF, same share";
+    let mut rows = Vec::new();
+    for (name, a, b) in levels(report) {
+        let (mut row, mut base) = (agreement_cells(a), agreement_cells(b));
+        if wide {
+            let c = coverage_cells(a, true);
+            row.splice(0..1, c[..3].iter().cloned());
+            row.extend(c[3..].iter().cloned());
+            base.splice(0..1, [String::new(), b.judged.to_string(), String::new()]);
+        }
+        rows.push((name, row));
+        rows.push((baseline.to_string(), base));
+    }
+    let table = if wide {
+        let mut heads: Vec<&str> = COVERAGE[..3].to_vec();
+        heads.extend(&AGREEMENT[1..]);
+        heads.extend(&COVERAGE[3..]);
+        grid(&heads, rows)
+    } else {
+        grid(&AGREEMENT, rows)
+    };
+    let _ = write!(out, "\n{}", table.render());
+    let note = format!(
         "(incorrect, rater-err and the 2×2 table: the judged items with a located rater \
-         verdict; raters silent: judged items without one — no output token for the word, \
-         and no rater marked it in the source; perm-p: {} shuffles of the systems' \
-         judgements within each item; segment chrF, same share: those items of lowest \
-         sentence chrF called incorrect, as many as the judgement calls so)",
+         verdict; perm-p: {} shuffles of the systems' judgements within each item; segment \
+         chrF, same share: those items of lowest sentence chrF called incorrect, as many as \
+         the judgement calls so)",
         report.words.permutations
     );
+    out.push_str(&wrap(&note, COLUMNS, "  "));
+    if wide {
+        out.push_str(&wrap(RATERS_SILENT, COLUMNS, "  "));
+        return;
+    }
+    let rows = levels(report)
+        .into_iter()
+        .map(|(name, a, _)| (name, coverage_cells(a, false)))
+        .collect();
+    let _ = write!(out, "\n{}", grid(&COVERAGE, rows).render());
+    out.push_str(&wrap(
+        &format!(
+            "{RATERS_SILENT}; --wide: one table, with the rater error rate of differs, \
+             partial, unaligned and no ref and the share of silent judged incorrect"
+        ),
+        COLUMNS,
+        "  ",
+    ));
 }
+
+/// What the `raters silent` column counts.
+const RATERS_SILENT: &str = "(no ref: no reference; silent: raters silent, judged items \
+     without a located rater verdict — no output token for the word, and no rater marked it \
+     in the source)";
 
 fn kind_name(kind: &str) -> &str {
     match kind {
@@ -144,12 +206,12 @@ fn kind_name(kind: &str) -> &str {
 
 /// The system-level correlations with MQM's score, each beside corpus BLEU's.
 fn systems(out: &mut String, report: &MqmReport) {
-    let _ = writeln!(
-        out,
-        "\nsystems ({}) against MQM's score: Spearman / Kendall (human: the share of items \
+    let head = format!(
+        "systems ({}) against MQM's score: Spearman / Kendall (human: the share of items \
          without a rater error)",
         report.words.systems
     );
+    let _ = write!(out, "\n{}", wrap(&head, COLUMNS, "  "));
     let line = |out: &mut String, name: &str, a: &Agreement| {
         let _ = writeln!(
             out,
@@ -178,41 +240,11 @@ fn systems(out: &mut String, report: &MqmReport) {
     );
 }
 
-/// The table of an `mqm` run.
-pub fn render_mqm(report: &MqmReport) -> String {
-    let mut t = String::new();
-    let s = &report.segments;
-    let _ = writeln!(
-        t,
-        "MQM: {} rows, {} segments ({} found in the corpus, {} not); {} used{}; errors that \
-         count: {}{}",
-        s.rows,
-        s.segments,
-        s.matched,
-        s.unmatched,
-        s.used,
-        if report.docs.is_empty() {
-            String::new()
-        } else {
-            format!(" (documents {})", escape(&report.docs.join(",")))
-        },
-        escape(&report.severities.join(",")),
-        if report.categories.is_empty() {
-            String::new()
-        } else {
-            format!(" in {}", escape(&report.categories.join(",")))
-        },
-    );
-    if s.unclosed_spans > 0 || s.unlocated_errors > 0 {
-        let _ = writeln!(
-            t,
-            "{} spans never closed (run to the end of their text); {} errors without a span \
-             (not located)",
-            s.unclosed_spans, s.unlocated_errors
-        );
-    }
-    let _ = writeln!(t, "judgement: {}", escape(&report.judgement));
-    agreements(&mut t, report);
+/// The table of an `mqm` run: every table fits [`COLUMNS`] (system names cut with `…`),
+/// or with `wide` (`--wide`) the agreement table has every column, however wide.
+pub fn render_mqm(report: &MqmReport, wide: bool) -> String {
+    let mut t = header(report);
+    agreements(&mut t, report, wide);
     systems(&mut t, report);
     let _ = writeln!(
         t,
@@ -220,6 +252,71 @@ pub fn render_mqm(report: &MqmReport) -> String {
         counted(&report.order_kept),
         counted(&report.order_changed)
     );
+    system_table(&mut t, report, wide);
+    t
+}
+
+/// How the campaign was read and matched, and the judgement, wrapped to [`COLUMNS`].
+fn header(report: &MqmReport) -> String {
+    let s = &report.segments;
+    let docs = match report.docs.is_empty() {
+        true => String::new(),
+        false => format!(" (documents {})", escape(&report.docs.join(","))),
+    };
+    let categories = match report.categories.is_empty() {
+        true => String::new(),
+        false => format!(" in {}", escape(&report.categories.join(","))),
+    };
+    let mut t = wrap(
+        &format!(
+            "MQM: {} rows, {} segments ({} found in the corpus, {} not); {} used{docs}; errors \
+             that count: {}{categories}",
+            s.rows,
+            s.segments,
+            s.matched,
+            s.unmatched,
+            s.used,
+            escape(&report.severities.join(",")),
+        ),
+        COLUMNS,
+        "  ",
+    );
+    if s.unclosed_spans > 0 || s.unlocated_errors > 0 {
+        t.push_str(&wrap(
+            &format!(
+                "{} spans never closed (run to the end of their text); {} errors without a \
+                 span (not located)",
+                s.unclosed_spans, s.unlocated_errors
+            ),
+            COLUMNS,
+            "  ",
+        ));
+    }
+    t.push_str(&bars(&format!("judgement: {}", escape(&report.judgement))));
+    t
+}
+
+/// A signature (`a|b|c`) broken after a `|` where it would pass [`COLUMNS`], the lines after
+/// the first indented by two spaces (a part longer than a line stands alone).
+fn bars(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for part in text.split_inclusive('|') {
+        if !line.is_empty() && width(&line) + width(part) > COLUMNS {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = "  ".to_string();
+        }
+        line.push_str(part);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// Each system's accuracies beside its MQM score and BLEU (names cut to fit, unless
+/// `wide`).
+fn system_table(t: &mut String, report: &MqmReport, wide: bool) {
     let _ = writeln!(
         t,
         "\n{:<20} {:>8} {:>8} {:>6} {:>7} {:>9} {:>9} {:>6} {:>9} {:>9}",
@@ -235,10 +332,15 @@ pub fn render_mqm(report: &MqmReport) -> String {
         "human"
     );
     for x in &report.systems {
+        let name = escape(&x.system);
+        let name = if wide {
+            name.into_owned()
+        } else {
+            cut(&name, 20)
+        };
         let _ = writeln!(
             t,
-            "{:<20} {:>8} {:>8} {:>6} {:>7} {:>9} {:>9} {:>6} {:>9} {:>9}",
-            escape(&x.system),
+            "{name:<20} {:>8} {:>8} {:>6} {:>7} {:>9} {:>9} {:>6} {:>9} {:>9}",
             x.segments,
             x.mqm.map_or_else(|| "-".into(), |v| format!("{v:.3}")),
             f1(x.bleu),
@@ -250,13 +352,12 @@ pub fn render_mqm(report: &MqmReport) -> String {
             f1(x.human_locus_accuracy)
         );
     }
-    let _ = writeln!(
-        t,
+    let note = format!(
         "(accuracies ×100; human: the share of all items without a rater error; {} loci where \
          judgement and raters disagree are listed in mqm.disagreements.tsv)",
         report.disagreements.len()
     );
-    t
+    t.push_str(&wrap(&note, COLUMNS, "  "));
 }
 
 /// The summary of `mqm --export`.

@@ -1,4 +1,5 @@
-//! What `score` says besides its table ([`super::score_table`]): the warning about small
+//! What `score` says besides its table ([`super::score_table`]): `-b`'s scores labelled
+//! by system when there are several ([`score_only_labelled`]), the warning about small
 //! sets, the notes on earlier scores and stale reports; and `compare`'s table.
 
 use std::fmt::Write as _;
@@ -197,6 +198,34 @@ pub fn elsewhere_report_note(
         ldd_io::shell::path(out),
         if latex { " --format latex" } else { "" }
     )
+}
+
+/// `-b` with several systems in the scores (several `--hyp`, or systems kept from an
+/// earlier run): one line per system and metric, `SYSTEM<TAB>METRIC<TAB>SCORE` (systems
+/// baseline first, metrics in table order, `-` where there is none), so that no number
+/// is read as another system's — sacreBLEU's `-b` with several systems names each one
+/// too. `None` with one system: its bare numbers, one a line, as sacreBLEU's `-b`
+/// prints them ([`super::score_table::score_only`]).
+pub fn score_only_labelled(scores: &Scores, decimals: usize) -> Option<String> {
+    let view = ScoreView::of(scores);
+    if view.systems.len() < 2 {
+        return None;
+    }
+    let mut s = String::new();
+    for (k, name) in view.systems.iter().enumerate() {
+        for m in &scores.metrics {
+            let v = view.corpus_row(&m.key, k).and_then(|x| x.score);
+            let v = v.map_or("-".to_string(), |v| format!("{v:.decimals$}"));
+            let _ = writeln!(s, "{}\t{}\t{v}", esc(name), esc(&m.label));
+        }
+    }
+    Some(s)
+}
+
+/// The error for a sacreBLEU habit `score` spells otherwise (`hint`: what it means here),
+/// laid out as clap's errors are.
+pub fn sacrebleu_habit(hint: &str) -> String {
+    format!("error: {hint}\n\nFor more information, try 'ldd-sets score --help'.")
 }
 
 /// `compare`'s table: per set, the lines of each run, of both, and precision, recall

@@ -25,8 +25,9 @@ pub struct ContrastArgs {
     /// pronoun's UD features for --target-model).
     #[arg(long, value_name = "FILE")]
     pub variants: Option<PathBuf>,
-    /// A UDPipe model of the target language (or `auto`: the registry's, from the models
-    /// directory; never downloaded). The references are tagged, and `replaced` variants
+    /// A UDPipe model of the target language (a bare file name not in the current
+    /// directory is looked up in the models directory, $LDD_SETS_MODELS), or `auto`: the
+    /// registry's, from the models directory; never downloaded. The references are tagged, and `replaced` variants
     /// go by UD features: only a token tagged as a reflexive pronoun is replaced, by every
     /// pronoun of the same case and another person or number ([by_features] and
     /// [pronouns] in the variant rules) [default: the word list of the variant rules]

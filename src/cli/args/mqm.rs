@@ -99,6 +99,11 @@ pub struct MqmArgs {
     /// (what the judgement's constants are fitted on: benches/locus_fit.py).
     #[arg(long, value_name = "FILE")]
     pub items: Option<PathBuf>,
+    /// The agreement table with every column in one table (each kind of item outside the
+    /// 2×2 table with its rater error rate) and system names whole, however wide; without
+    /// it every table fits 100 columns.
+    #[arg(long)]
+    pub wide: bool,
     #[command(flatten)]
     pub threads: ThreadArgs,
     #[command(flatten)]

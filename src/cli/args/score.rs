@@ -134,8 +134,9 @@ pub struct ShownArgs {
     /// What stdout shows; scores.json and scores.csv are written in any case.
     #[arg(long, short = 'f', value_enum, default_value = "table")]
     pub format: ScoreFormat,
-    /// The scores alone: each system's corpus score of each metric, one a line (the
-    /// systems in --hyp order, each system's metrics in table order).
+    /// The scores alone: each system's corpus score of each metric, one a line, in table
+    /// order. One system: the bare numbers (as sacreBLEU's -b); several (several --hyp,
+    /// or systems kept from earlier runs): each line SYSTEM<TAB>METRIC<TAB>SCORE.
     #[arg(long, short = 'b', conflicts_with = "quiet")]
     pub score_only: bool,
     /// Decimals of the scores, differences and intervals shown (sacreBLEU's --width; the
@@ -239,6 +240,50 @@ pub fn sacrebleu_flags(args: impl IntoIterator<Item = OsString>) -> Vec<OsString
             a
         })
         .collect()
+}
+
+/// What a sacreBLEU user typed that `score` spells otherwise, as the ldd-sets spelling:
+/// `-m bleu chrf` (a space-separated list), `-i`/`--input`, `--format text` or `latex`.
+/// Read only when the command line is refused (after [`sacrebleu_flags`]), so a valid
+/// command is never second-guessed.
+pub fn sacrebleu_habit(args: &[OsString]) -> Option<String> {
+    let args: Vec<&str> = args.iter().map(|a| a.to_str().unwrap_or("")).collect();
+    let start = args.iter().position(|a| *a == "score")? + 1;
+    let args = &args[start..];
+    for (i, a) in args.iter().enumerate() {
+        let next = args.get(i + 1).copied().unwrap_or("");
+        let after = args.get(i + 2).copied().unwrap_or("");
+        let (flag, value) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, v),
+            _ => (*a, next),
+        };
+        match flag {
+            "-i" | "--input" => {
+                return Some(format!(
+                    "{flag} is sacreBLEU's input flag; ldd-sets reads each system from its own \
+                     --hyp: --hyp system-a.en --hyp system-b.en (NAME=FILE names it)"
+                ))
+            }
+            "-m" | "--metrics"
+                if !a.contains('=') && !after.is_empty() && !after.starts_with('-') =>
+            {
+                let list = [next, after].join(",");
+                return Some(format!(
+                    "{flag} {next} {after}: metrics are comma-separated here, not \
+                     space-separated as in sacreBLEU: --metrics {list}"
+                ));
+            }
+            "-f" | "--format" if matches!(value, "text" | "latex") => {
+                let instead = match value {
+                    "text" => "--format table (the default), summary, json or csv".to_string(),
+                    _ => "`ldd-sets report --sets DIR --format latex` writes report.tex".into(),
+                };
+                return Some(format!("{flag} {value} is sacreBLEU's; here: {instead}"));
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Intervals and paired tests, with sacreBLEU's flag names and defaults.

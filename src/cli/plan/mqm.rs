@@ -45,6 +45,8 @@ pub struct JudgePlan {
     pub items: Option<PathBuf>,
     /// Print nothing but errors.
     pub quiet: bool,
+    /// Every column, however wide (`--wide`).
+    pub wide: bool,
 }
 
 /// `mqm`'s plan: the intervals' level, the export's language codes, or the sets and at
@@ -110,6 +112,7 @@ pub fn mqm(args: &MqmArgs) -> Result<MqmPlan> {
         out: args.out.clone().unwrap_or_else(|| sets.clone()),
         items: args.items.clone(),
         quiet: args.quiet.quiet,
+        wide: args.wide,
     })))
 }
 

@@ -147,7 +147,10 @@ impl TargetModel {
     /// models directory, never downloaded).
     pub fn load(&self, lang: &str) -> Result<Tagger> {
         let path = match self {
-            TargetModel::File(p) => p.clone(),
+            TargetModel::File(p) => {
+                let dir = ldd_parse::default_models_dir().ok();
+                crate::config::registry::model_file(p, dir.as_deref(), "the target model")?
+            }
             TargetModel::Auto => language_model(lang)?,
         };
         ldd_io::output::note_input(&path);
@@ -273,13 +276,11 @@ fn locate_model(
     advice: &str,
 ) -> Result<PathBuf> {
     if let Some(m) = &settings.model {
-        if m.is_file() {
-            return Ok(m.clone());
-        }
-        return Err(Error::Resource(format!(
-            "UDPipe model {} does not exist (--model)",
-            m.display()
-        )));
+        let dir = match &settings.models_dir {
+            Some(d) => Some(d.clone()),
+            None => ldd_parse::default_models_dir().ok(),
+        };
+        return crate::config::registry::model_file(m, dir.as_deref(), "--model");
     }
     let Some(spec) = spec else {
         return Err(Error::Resource(
