@@ -263,7 +263,7 @@ pub struct Baseline {
     pub diff_ci_low: Option<f64>,
     /// Its upper bound.
     pub diff_ci_high: Option<f64>,
-    /// Two-sided p-value of the pooled z-test of `diff`.
+    /// Two-sided p-value of Fisher's exact test of `diff` (the pooled z-test before issue 64).
     pub p_value: Option<f64>,
     /// `p_value` adjusted for the many tests (Benjamini–Hochberg over every set row of
     /// this system that has one, nested sets counted).

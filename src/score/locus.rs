@@ -6,7 +6,7 @@
 //! McNemar's exact test of each system against the first on the same loci, the loci not
 //! judged (no reference, unaligned), and the baseline — the set's locus words judged one
 //! by one against the comparable words of the same sentences, with Newcombe's interval of
-//! the difference and the pooled z-test; per phenomenon, Spearman and Pearson of accuracy
+//! the difference and Fisher's exact test; per phenomenon, Spearman and Pearson of accuracy
 //! against the sets' minimum distance, and of the within-sentence difference (the trend
 //! net of length). Memory: the locus rows, source words and parts of
 //! speech of the sets' lines, the reference's aligned lines, and one system's at a time.

@@ -2,9 +2,8 @@
 //! proportions: the 2×2 table with Matthews' correlation and Cohen's κ (scikit-learn's
 //! `matthews_corrcoef`, `cohen_kappa_score`), a permutation test within groups, Kendall's
 //! τ-b (scipy's `kendalltau`), and the difference of two independent proportions with
-//! Newcombe's interval and the pooled z-test (statsmodels' `confint_proportions_2indep(
-//! method="newcomb")`, `test_proportions_2indep(method="score")`'s pooled variant
-//! `proportions_ztest`).
+//! Newcombe's interval (statsmodels' `confint_proportions_2indep(method="newcomb")`) and
+//! Fisher's exact test (scipy's `fisher_exact`).
 
 use crate::rng::Xoshiro256StarStar;
 
@@ -179,7 +178,9 @@ pub fn kendall_tau_b(x_values: &[f64], y_values: &[f64]) -> Option<f64> {
 
 /// The difference `p1 − p2` of two independent proportions (`s1` of `n1`, `s2` of `n2`),
 /// Newcombe's hybrid-score interval at `confidence` (from the two Wilson intervals), and
-/// the two-sided p-value of the pooled z-test; `None` when a sample is empty.
+/// the two-sided p-value of Fisher's exact test ([`fisher_exact`]: exact at any size, so
+/// one word against many cannot be called significant, as a normal approximation would);
+/// `None` when a sample is empty.
 pub fn two_proportions(
     s1: u64,
     n1: u64,
@@ -187,26 +188,66 @@ pub fn two_proportions(
     n2: u64,
     confidence: f64,
 ) -> Option<(f64, (f64, f64), f64)> {
-    use statrs::distribution::{ContinuousCDF, Normal};
     let (l1, u1) = crate::significance::wilson(s1, n1, confidence)?;
     let (l2, u2) = crate::significance::wilson(s2, n2, confidence)?;
     let (p1, p2) = (s1 as f64 / n1 as f64, s2 as f64 / n2 as f64);
     let d = p1 - p2;
     let low = d - ((p1 - l1).powi(2) + (u2 - p2).powi(2)).sqrt();
     let high = d + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt();
-    let pooled = (s1 + s2) as f64 / (n1 + n2) as f64;
-    let se = (pooled * (1.0 - pooled) * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
-    let p = if se == 0.0 {
-        1.0
-    } else {
-        2.0 * (1.0 - Normal::standard().cdf((d / se).abs()))
+    Some((d, (low, high), fisher_exact(s1, n1, s2, n2)))
+}
+
+/// Two-sided p-value of Fisher's exact test of the table `[[s1, n1 − s1], [s2, n2 − s2]]`
+/// (scipy's `fisher_exact`): the hypergeometric probability, given the margins, of every
+/// table as probable as the observed one or less (relative tolerance 1e-7). 1 when a row
+/// or column is empty. Requires `s1 ≤ n1`, `s2 ≤ n2`.
+pub fn fisher_exact(s1: u64, n1: u64, s2: u64, n2: u64) -> f64 {
+    use statrs::function::factorial::ln_binomial;
+    let successes = s1 + s2;
+    let total = n1 + n2;
+    if n1 == 0 || n2 == 0 || successes == 0 || successes == total {
+        return 1.0;
+    }
+    let ln_p = |x: u64| {
+        ln_binomial(n1, x) + ln_binomial(n2, successes - x) - ln_binomial(total, successes)
     };
-    Some((d, (low, high), p))
+    let observed = ln_p(s1);
+    let low = successes.saturating_sub(n2);
+    let high = successes.min(n1);
+    let p: f64 = (low..=high)
+        .map(ln_p)
+        .filter(|&l| l <= observed + 1e-7)
+        .map(f64::exp)
+        .sum();
+    p.min(1.0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// scipy 1.x `fisher_exact([[a, b], [c, d]])[1]`.
+    #[test]
+    fn fisher_exact_matches_scipy() {
+        let cases = [
+            ((0, 1, 300, 400), 0.25187032418952615),
+            ((3, 10, 80, 100), 0.0019093807036154806),
+            ((50, 120, 900, 1000), 2.9691231964000065e-32),
+            ((5, 15, 5, 15), 1.0),
+            ((0, 0, 1, 2), 1.0),
+        ];
+        for ((s1, n1, s2, n2), want) in cases {
+            let p = fisher_exact(s1, n1, s2, n2);
+            assert!(
+                (p - want).abs() <= 1e-9 * want.max(1e-30) + 1e-12,
+                "{p} vs {want}"
+            );
+        }
+        // One locus word wrong against 300 of 400 comparable words right: no finding.
+        let (d, _, p) = two_proportions(0, 1, 300, 400, 0.95).expect("both judged");
+        assert_eq!(d, -0.75);
+        assert!(p > 0.25);
+    }
 
     #[test]
     fn table_by_hand() {

@@ -118,8 +118,8 @@ pub enum ScoreFormat {
     /// Per metric a table of every set (fits 100 columns for up to 4 systems; --wide adds
     /// intervals, controls and ranks), the trends and the signatures.
     Table,
-    /// Each system's corpus score per metric, and how many sets score worse than their
-    /// controls.
+    /// Each system's corpus score per metric, and how many sets score lower than their
+    /// length-matched controls (Benjamini–Hochberg q below the level).
     Summary,
     /// scores.json, as written.
     Json,
@@ -297,8 +297,9 @@ pub struct SignificanceArgs {
     /// Test each system against the first --hyp by paired approximate randomization.
     #[arg(long)]
     pub paired_ar: bool,
-    /// Bootstrap resamples: for every confidence interval, every set-vs-controls test and
-    /// --paired-bs.
+    /// Resamples: the bootstrap behind every confidence interval and --paired-bs, and the
+    /// null samples of every set-vs-controls test (the set's lines exchanged with corpus
+    /// lines of the same length; no p below 1/(N+1)).
     #[arg(long, value_name = "N", default_value_t = 1000,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub paired_bs_n: u32,

@@ -127,7 +127,7 @@ pub(super) fn within_table(out: &mut String, views: &Views, sc: &ScoreView, tabl
         "<details open><summary>Locus accuracy on every set: the within-sentence comparison first\
          </summary><p>The words at the loci against the comparable words (other words of the same \
          parts of speech) of the same sentences, each judged by the locus rule as a word: their \
-         difference with Newcombe's interval, the pooled z-test's two-sided p and its \
+         difference with Newcombe's interval, Fisher's exact two-sided p and its \
          Benjamini–Hochberg q over the system's sets; <strong>{}</strong>: locus words less often \
          right, q &lt; {ALPHA}. DiD: the difference minus the first system's on the same set \
          (MOVER interval; a z-test treating the two systems as independent, conservative). Then \
