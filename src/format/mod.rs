@@ -109,9 +109,11 @@ where
     R: IntoIterator<Item = C>,
     C: AsRef<str>,
 {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    // Writing to memory fails only on a record of another length, which the callers'
-    // fixed columns rule out; such a record is written as it is anyway.
+    // Flexible: a record of another length than the header (which the callers' fixed
+    // columns rule out) is written as it is, never dropped.
+    let mut w = csv::WriterBuilder::new()
+        .flexible(true)
+        .from_writer(Vec::new());
     let _ = w.write_record(header);
     for row in rows {
         let cells: Vec<String> = row

@@ -347,6 +347,12 @@ pub struct Trend {
     /// Spearman's rho of `diff_points` (`None` when undefined).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff_spearman: Option<f64>,
+    /// Two-sided p-value of `diff_spearman` against nested length-matched samples: the
+    /// phenomenon's `ge` sets' lines exchanged with corpus lines of the same length, the
+    /// sets kept nested (`ldd_eval::strata::null_groups`), each less its controls' mean;
+    /// `None` without strata (BLEU, chrF, … only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff_spearman_p: Option<f64>,
     /// Interval of `diff_spearman` at the run's level.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff_spearman_ci_low: Option<f64>,

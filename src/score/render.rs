@@ -82,7 +82,8 @@ control_p_value,small_set,spearman_ci_low,spearman_ci_high,pearson_ci_low,pearso
 loci,no_reference,signature,unaligned,locus_words,locus_words_unaligned,locus_word_score,\
 comparable_words,comparable_score,pos_diff,pos_diff_ci_low,pos_diff_ci_high,pos_p_value,\
 differs,partial,control_q_value,pos_q_value,pos_did,pos_did_ci_low,pos_did_ci_high,\
-pos_did_p_value,diff_points,diff_spearman,diff_spearman_ci_low,diff_spearman_ci_high";
+pos_did_p_value,diff_points,diff_spearman,diff_spearman_ci_low,diff_spearman_ci_high,\
+diff_spearman_p";
 
 /// `scores.csv`: the score tables ([`ScoreView`]) as one row per system × metric ×
 /// (corpus, set), then one per trend; written by the one CSV writer
@@ -125,6 +126,7 @@ fn trend_cells(header: &[&str], trend: &crate::format::scores::Trend) -> Vec<Str
     set("diff_spearman", opt(trend.diff_spearman));
     set("diff_spearman_ci_low", opt(trend.diff_spearman_ci_low));
     set("diff_spearman_ci_high", opt(trend.diff_spearman_ci_high));
+    set("diff_spearman_p", opt(trend.diff_spearman_p));
     c
 }
 
@@ -178,7 +180,7 @@ fn row_cells(row: &super::Row) -> Vec<String> {
     c.push(opt(row.partial));
     c.push(opt(row.control_q_value));
     c.extend(did_cells(row.baseline.as_ref()));
-    c.extend(std::iter::repeat_n(String::new(), 4)); // the trends' net of length
+    c.extend(std::iter::repeat_n(String::new(), 5)); // the trends' net of length
     c
 }
 

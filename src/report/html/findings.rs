@@ -183,9 +183,11 @@ fn trend_table(out: &mut String, views: &Views, sc: &ScoreView, col: usize) {
                     || "–".into(),
                     |t| {
                         format!(
-                            "{}{}",
+                            "{}{}{}",
                             f2(t.diff_spearman),
-                            ci(t.diff_spearman_ci_low, t.diff_spearman_ci_high)
+                            ci(t.diff_spearman_ci_low, t.diff_spearman_ci_high),
+                            t.diff_spearman_p
+                                .map_or_else(String::new, |p| format!(" p {}", p3(Some(p))))
                         )
                     }
                 ),
@@ -207,42 +209,54 @@ fn trend_table(out: &mut String, views: &Views, sc: &ScoreView, col: usize) {
     out.push_str("</tbody></table></div>\n");
 }
 
-/// What a trend says: net of length when its interval excludes 0; else the raw trend as
-/// context only, said as such.
+/// What a trend says: net of length where its test (or, without one, its interval) says
+/// so — against length-matched sentences, which differ from the set's in more than length,
+/// so said; else the raw trend as context only (that the raw score falls only when its own
+/// interval is below 0).
 fn reading(trend: &Trend, locus: bool) -> String {
     let (against, so) = if locus {
         (
-            "the comparable words of the same sentences",
+            "against the comparable words of the same sentences".to_string(),
             "so does that of the comparable words of the same sentences",
         )
     } else {
         (
-            "its length-matched controls",
+            match trend.diff_spearman_p {
+                Some(p) => format!(
+                    "against length-matched sentences, p {}; they differ from the set's in \
+                     more than length, so this is not by itself a failure on the phenomenon",
+                    p3(Some(p))
+                ),
+                None => "against its length-matched controls".to_string(),
+            },
             "so do its length-matched controls",
         )
     };
-    let raw_falls = trend.spearman.is_some_and(|r| r < 0.0);
-    match (
-        trend.diff_spearman,
+    let raw_falls = trend.spearman.is_some() && trend.spearman_ci_high.is_some_and(|h| h < 0.0);
+    let Some(rho) = trend.diff_spearman else {
+        return "no trend net of length in these scores: the raw trend is context, not a finding"
+            .into();
+    };
+    // A test where there is one; else the interval.
+    let (falls, rises, judged) = match (
+        trend.diff_spearman_p,
         trend.diff_spearman_ci_low,
         trend.diff_spearman_ci_high,
     ) {
-        (Some(_), Some(_), Some(hi)) if hi < 0.0 => {
-            format!("falls with distance net of length (against {against})")
-        }
-        (Some(_), Some(lo), Some(_)) if lo > 0.0 => {
-            format!("rises with distance net of length (against {against})")
-        }
-        (Some(_), Some(_), Some(_)) if raw_falls => {
-            format!("the raw score falls with distance, but {so}: no trend net of length")
-        }
-        (Some(_), Some(_), Some(_)) => "no trend net of length".into(),
-        (Some(_), _, _) => {
-            "ρ net of length without an interval: no claim (its points share words)".into()
-        }
-        (None, _, _) => {
-            "no trend net of length in these scores: the raw trend is context, not a finding".into()
-        }
+        (Some(p), _, _) => (p < ALPHA && rho < 0.0, p < ALPHA && rho > 0.0, true),
+        (None, Some(lo), Some(hi)) => (hi < 0.0, lo > 0.0, true),
+        _ => (false, false, false),
+    };
+    if falls {
+        format!("falls with distance net of length ({against})")
+    } else if rises {
+        format!("rises with distance net of length ({against})")
+    } else if !judged {
+        "ρ net of length without an interval: no claim (its points share words)".into()
+    } else if raw_falls {
+        format!("the raw score falls with distance, but {so}: no trend net of length")
+    } else {
+        "no trend net of length".into()
     }
 }
 
@@ -292,5 +306,64 @@ fn small(n: u64) -> &'static str {
         "<abbr title=\"fewer than 100 of what the score counts: the score is noisy\">⚠</abbr>"
     } else {
         ""
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trend(raw: (f64, f64, f64), net: Option<(f64, f64, f64)>) -> Trend {
+        Trend {
+            spearman: Some(raw.0),
+            spearman_ci_low: Some(raw.1),
+            spearman_ci_high: Some(raw.2),
+            diff_spearman: net.map(|n| n.0),
+            diff_spearman_ci_low: net.map(|n| n.1),
+            diff_spearman_ci_high: net.map(|n| n.2),
+            ..Trend::default()
+        }
+    }
+
+    /// Each reading by hand: a claim only where an interval excludes 0.
+    #[test]
+    fn a_trend_is_read_net_of_length() {
+        let net_falls = trend((-0.9, -1.0, -0.5), Some((-0.8, -0.9, -0.2)));
+        assert!(reading(&net_falls, false).starts_with("falls with distance net of length"));
+        // With a test, the test decides, and the finding is worded as one against
+        // length-matched sentences.
+        let tested = Trend {
+            diff_spearman_p: Some(0.012),
+            ..net_falls.clone()
+        };
+        assert_eq!(
+            reading(&tested, false),
+            "falls with distance net of length (against length-matched sentences, p 0.012; \
+             they differ from the set's in more than length, so this is not by itself a \
+             failure on the phenomenon)"
+        );
+        let untested = Trend {
+            diff_spearman_p: Some(0.2),
+            ..net_falls.clone()
+        };
+        assert_eq!(
+            reading(&untested, false),
+            "the raw score falls with distance, but so do its length-matched controls: no \
+             trend net of length"
+        );
+        let net_rises = trend((0.1, -0.5, 0.6), Some((0.7, 0.2, 0.9)));
+        assert!(reading(&net_rises, false).starts_with("rises with distance net of length"));
+        // The every-5th-word system on newstest2013: the raw score falls, the net does not.
+        let raw_only = trend((-0.94, -1.0, -0.37), Some((-0.2, -0.8, 0.6)));
+        assert_eq!(
+            reading(&raw_only, false),
+            "the raw score falls with distance, but so do its length-matched controls: no \
+             trend net of length"
+        );
+        // A raw ρ below 0 whose interval covers 0 is no fall.
+        let neither = trend((-0.26, -0.6, 1.0), Some((-0.26, -0.71, 0.83)));
+        assert_eq!(reading(&neither, false), "no trend net of length");
+        let old = trend((-0.9, -1.0, -0.5), None);
+        assert!(reading(&old, true).contains("the raw trend is context, not a finding"));
     }
 }

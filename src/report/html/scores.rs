@@ -322,18 +322,20 @@ fn trend_table(out: &mut String, sc: &ScoreView) {
         comparable words') — the trend net of length, negative when the system does worse as dependencies get longer \
         for more than their sentences' length — then with the raw score, as context (length grows with distance \
         too).</p><div class=\"wide\"><table><thead><tr>\
-        <th>metric</th><th>phenomenon</th><th>system</th><th class=\"n\">points</th><th class=\"n\">ρ net of length [CI]</th>\
+        <th>metric</th><th>phenomenon</th><th>system</th><th class=\"n\">points</th><th class=\"n\">ρ net of length [CI] p</th>\
         <th class=\"n\">Spearman ρ [CI]</th><th class=\"n\">Pearson r [CI]</th></tr></thead><tbody>");
     for t in sc.trends {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}{}{}</td><td class=\"n\">{}{}</td><td class=\"n\">{}{}</td></tr>",
             esc(metric_label(&t.metric)),
             esc(&t.phenomenon),
             esc(&t.system),
             t.points.len(),
             f2(t.diff_spearman),
             ci(t.diff_spearman_ci_low, t.diff_spearman_ci_high),
+            t.diff_spearman_p
+                .map_or_else(String::new, |p| format!(" p {}", p3(Some(p)))),
             f2(t.spearman),
             ci(t.spearman_ci_low, t.spearman_ci_high),
             f2(t.pearson),
