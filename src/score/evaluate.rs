@@ -503,13 +503,7 @@ impl Evaluator<'_> {
         if self.sig.bootstrap == 0 || sets.len() < 2 {
             return Ok(vec![Vec::new(); stats.len()]);
         }
-        let mut universe: Vec<u32> = sets
-            .iter()
-            .flat_map(|&k| units[k].ids.iter().copied())
-            .collect();
-        universe.sort_unstable();
-        universe.dedup();
-        let groups: Vec<&[u32]> = sets.iter().map(|&k| units[k].ids.as_slice()).collect();
+        let (universe, groups) = nested(units, sets);
         sig::bootstrap_groups(
             stats,
             params,
@@ -542,13 +536,7 @@ impl Evaluator<'_> {
         else {
             return Ok(vec![Vec::new(); stats.len()]);
         };
-        let mut universe: Vec<u32> = sets
-            .iter()
-            .flat_map(|&k| units[k].ids.iter().copied())
-            .collect();
-        universe.sort_unstable();
-        universe.dedup();
-        let groups: Vec<&[u32]> = sets.iter().map(|&k| units[k].ids.as_slice()).collect();
+        let (universe, groups) = nested(units, sets);
         strata::null_groups(
             stats,
             params,
@@ -561,6 +549,19 @@ impl Evaluator<'_> {
         )
         .map_err(|e| self.eval_err(e))
     }
+}
+
+/// The union of the `ge` sets `sets` (indices into `units`; ascending ids) and each set's
+/// ids: what their joint resamples and nested null samples draw from.
+fn nested<'u>(units: &[&'u Unit], sets: &[usize]) -> (Vec<u32>, Vec<&'u [u32]>) {
+    let mut universe: Vec<u32> = sets
+        .iter()
+        .flat_map(|&k| units[k].ids.iter().copied())
+        .collect();
+    universe.sort_unstable();
+    universe.dedup();
+    let groups = sets.iter().map(|&k| units[k].ids.as_slice()).collect();
+    (universe, groups)
 }
 
 /// The controls' mean of set `unit` in one system's rows.
