@@ -267,7 +267,9 @@ pub fn sacrebleu_habit(args: &[OsString]) -> Option<String> {
             "-m" | "--metrics"
                 if !a.contains('=') && !after.is_empty() && !after.starts_with('-') =>
             {
-                let list = [next, after].join(",");
+                // Pasted back, so quoted as the shell reads it (control characters shown).
+                let list = ldd_io::shell::word([next, after].join(","));
+                let (next, after) = (ldd_io::shell::word(next), ldd_io::shell::word(after));
                 return Some(format!(
                     "{flag} {next} {after}: metrics are comma-separated here, not \
                      space-separated as in sacreBLEU: --metrics {list}"
