@@ -13,6 +13,7 @@ pub mod judge;
 pub mod languages;
 pub mod merge;
 pub mod mqm;
+pub mod outputs;
 pub mod parse;
 pub mod permute;
 pub mod report;
@@ -23,12 +24,15 @@ use std::path::{Path, PathBuf};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
+use ldd_io::Output;
 use ldd_sets::error::{Error, Result};
 use ldd_sets::locus::Parsing;
 use ldd_sets::pipeline::align::{Direction, ModelType, DEFAULT_MAX_TOKENS};
 use ldd_sets::pipeline::detect::reorder::Measure;
 use ldd_sets::pipeline::parse::TargetChoice;
 use ldd_sets::pipeline::read::shard::Shard;
+
+use outputs::output;
 
 /// What every command shares, done once in `cli::main` before the command runs: its worker
 /// threads, and the files it reads, noted so that no output of the run can replace one.
@@ -67,8 +71,8 @@ pub struct TargetParseArgs {
     pub tgt_model: Option<TargetChoice>,
     /// Where the parses of the judged lines are kept [default: $LDD_SETS_CACHE, else
     /// ~/.cache/ldd-sets/parses].
-    #[arg(long, value_name = "DIR")]
-    pub cache: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", value_parser = output(&outputs::CACHE))]
+    pub cache: Option<Output>,
 }
 
 impl TargetParseArgs {
@@ -76,7 +80,7 @@ impl TargetParseArgs {
     pub fn parsing(&self, quiet: bool) -> Parsing {
         Parsing {
             model: self.tgt_model.clone().unwrap_or_default(),
-            cache: self.cache.clone(),
+            cache: self.cache.clone().map(std::path::PathBuf::from),
             quiet,
         }
     }
@@ -179,9 +183,10 @@ pub struct AlignArgs {
         long,
         value_name = "PREFIX",
         alias = "save-model",
-        conflicts_with = "align_model"
+        conflicts_with = "align_model",
+        value_parser = output(&outputs::ALIGNER)
     )]
-    pub save_align_model: Option<PathBuf>,
+    pub save_align_model: Option<Output>,
     /// Text is tokenized already: split on whitespace for alignment (the target side, and
     /// the source side when there is no parse) instead of the aligner's tokenizer
     /// (--align-train data is always split by the aligner's tokenizer).
@@ -286,8 +291,8 @@ pub struct ModelArgs {
     /// Parse cache directory; trained aligners are kept in its aligners/ folder (by `run`,
     /// and by `extract` when it parses), reused when their training files are unchanged
     /// [default: $LDD_SETS_CACHE, else ~/.cache/ldd-sets/parses].
-    #[arg(long, value_name = "DIR")]
-    pub cache: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", value_parser = output(&outputs::CACHE))]
+    pub cache: Option<Output>,
     /// Never download a model; fail with advice (the model file and its URL) instead.
     #[arg(long)]
     pub offline: bool,

@@ -38,7 +38,12 @@ pub fn check_detection(args: CheckDetectionArgs) -> Result<()> {
         }
     };
     if let Some(file) = &p.record {
-        record(&report, file)?;
+        let quiet = p.quiet;
+        record(&report, file, &mut |pid| {
+            if !quiet {
+                printer::say(&printer::detection::waiting(file, pid));
+            }
+        })?;
         if !p.quiet {
             printer::say(&printer::detection::recorded(file));
         }

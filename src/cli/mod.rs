@@ -27,6 +27,7 @@ mod contrast;
 mod corpora;
 mod detection;
 mod extract;
+mod guard;
 mod judge;
 mod languages;
 mod merge;
@@ -225,7 +226,9 @@ pub fn main() -> ExitCode {
     if let Err(e) = ldd_io::cleanup::install_signal_handlers() {
         printer::say(&printer::no_interrupt_handling(&e));
     }
-    let res = setup(&cli.command).and_then(|()| run(cli.command));
+    let res = setup(&cli.command)
+        .and_then(|()| guard::check_outputs(&parser, &matches))
+        .and_then(|()| run(cli.command));
     match res {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -5,6 +5,7 @@ use ldd_sets::pipeline::read::sets::load;
 use ldd_sets::printer;
 use ldd_sets::report::{gather, render};
 
+use super::args::outputs;
 use super::args::report::ReportArgs;
 use super::plan;
 
@@ -12,6 +13,8 @@ use super::plan;
 /// all-or-nothing.
 pub fn report(args: ReportArgs) -> Result<()> {
     let p = plan::report(&args)?;
+    // The default page in the sets directory goes through the guard an --out does.
+    ldd_io::Output::new(&p.out, &outputs::REPORT).check(false, &[])?;
     let opts = &p.options;
     let r = gather(
         load(&opts.sets)?,

@@ -342,9 +342,12 @@ pub fn variants(
     out
 }
 
-/// Whether `dir` is an output of `contrast` (it has a readable `contrast.json`).
+/// Whether `dir` is an output of `contrast` that a new run may replace: it has a readable
+/// `contrast.json` and nothing but what `contrast` writes (a file added there is never
+/// deleted).
 pub fn is_contrast_dir(dir: &Path) -> bool {
     crate::format::is_record::<ContrastRecord>(&dir.join(layout::CONTRAST_RECORD))
+        && ldd_io::foreign_entries(dir, &layout::is_contrast_file).is_empty()
 }
 
 /// Refuses a tagger for a target language whose pronouns the rules do not list.

@@ -181,6 +181,15 @@ pub struct Figure {
 }
 
 /// The comment that heads `config/detection.toml`.
+/// Whether the file at `path` is a figures file `check-detection --record` wrote (its
+/// header, and entries that read), which a new record may update; a file of anyone
+/// else's — comment lines, other TOML — is never rewritten.
+pub fn is_recorded_file(path: &std::path::Path) -> bool {
+    let first = RECORDED_HEADER.lines().next().unwrap_or_default();
+    ldd_io::read_text(path, crate::config::MAX_CONFIG_BYTES)
+        .is_ok_and(|t| t.starts_with(first) && Recorded::parse(&t, "").is_ok())
+}
+
 const RECORDED_HEADER: &str = "\
 # Detection measured against gold trees: written by `ldd-sets check-detection --record FILE`
 # (`make check-detection RECORD=1` records the held-out PUD lines of German and English),

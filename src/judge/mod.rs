@@ -33,10 +33,12 @@ use crate::format::sheet::{
 };
 use crate::layout;
 
-/// Whether `dir` is a sheets directory written by `sheets` (it has a readable
-/// `sheets.json`), which a new run may replace.
+/// Whether `dir` is a sheets directory written by `sheets`, which a new run may replace:
+/// it has a readable `sheets.json` and nothing but what `sheets` writes (a file added
+/// there is never deleted).
 pub fn is_sheets_dir(dir: &Path) -> bool {
     crate::format::is_record::<SheetsRecord>(&dir.join(layout::SHEET_RECORD))
+        && ldd_io::foreign_entries(dir, &layout::is_sheets_file).is_empty()
 }
 
 /// Where `sheets` writes, claimed and checked before any work: the sheets directory
@@ -272,7 +274,7 @@ pub fn mqm_items(items: &[crate::format::mqm::Item]) -> String {
 }
 
 /// Whether `path` is one of the files `mqm` writes.
-fn mqm_written_by_us(path: &Path) -> bool {
+pub fn mqm_written_by_us(path: &Path) -> bool {
     let Ok(text) = ldd_io::read_text(path, 1 << 30) else {
         return false;
     };

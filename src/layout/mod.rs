@@ -66,6 +66,22 @@ pub fn contrast_side(lang: &str) -> String {
     format!("contrast.{lang}")
 }
 
+/// Whether `name` is a file `contrast` writes into its output directory.
+pub fn is_contrast_file(name: &str) -> bool {
+    [
+        CONTRAST_ITEMS,
+        CONTRAST_RECORD,
+        CONTRAST_ACES,
+        CONTRAST_ACES_JSONL,
+        CONTRAST_CONTRAPRO,
+        CONTRAST_LINGEVAL97,
+    ]
+    .contains(&name)
+        || name.strip_prefix("contrast.").is_some_and(|lang| {
+            !lang.is_empty() && lang.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
 /// `permute`'s record: `permute.json`.
 pub const PERMUTE_RECORD: &str = "permute.json";
 /// `permute`'s σ, one line of 0-based positions: `permutation.txt`.
@@ -123,6 +139,11 @@ pub const SHEET_TRANSLATION: &str = "translation.csv";
 pub const SHEET_FORM: &str = "form.html";
 /// What `sheets` sampled: `sheets.json`.
 pub const SHEET_RECORD: &str = "sheets.json";
+/// Whether `name` is a file `sheets` writes into its directory.
+pub fn is_sheets_file(name: &str) -> bool {
+    [SHEET_DETECTION, SHEET_TRANSLATION, SHEET_FORM, SHEET_RECORD].contains(&name)
+}
+
 /// `tally`'s result: `tally.json`.
 pub const TALLY_JSON: &str = "tally.json";
 /// `tally`'s groups as CSV: `tally.csv`.

@@ -171,6 +171,14 @@ pub fn parsed(
     )
 }
 
+/// While another process records into the same figures file.
+pub fn waiting(file: &std::path::Path, pid: u32) -> String {
+    format!(
+        "ldd-sets: waiting for process {pid}, which is recording figures in {}",
+        ldd_io::error::shown(file)
+    )
+}
+
 /// The note that the figures were recorded.
 pub fn recorded(file: &std::path::Path) -> String {
     format!(

@@ -170,6 +170,14 @@ pub(crate) struct Reader<'a> {
     pub pos: usize,
 }
 
+/// Whether the file at `path` starts as an ldd-align model file does (its magic header):
+/// what `--save-align-model` may replace.
+pub fn is_model_file(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path).is_ok_and(|mut f| f.read_exact(&mut head).is_ok() && &head == MAGIC)
+}
+
 /// Checks the magic header and the CRC of a model file's bytes: its version and a reader
 /// after the version. Errors are the reason, for [`AlignError::ModelFormat`].
 pub(crate) fn open(bytes: &[u8]) -> std::result::Result<(u32, Reader<'_>), String> {

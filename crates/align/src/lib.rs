@@ -46,6 +46,7 @@ mod tokenize;
 pub use aligner::{
     Aligned, Aligner, AlignerSpec, Direction, Event, ModelFile, Report, Stage, SILENT,
 };
+pub use binfmt::is_model_file;
 pub use corpus::{Corpus, Vocab};
 pub use error::{AlignError, Result};
 pub use gold::{read_gold, Gold, GoldFormat, GoldOptions, GoldSentence, OutsideLink};

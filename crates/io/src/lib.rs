@@ -37,6 +37,7 @@ pub mod fs;
 pub mod input;
 pub mod message;
 pub mod name;
+pub mod named;
 pub mod output;
 pub mod progress;
 pub mod shell;
@@ -49,6 +50,7 @@ pub use input::{
     LineRange, MAX_LINE_BYTES, STDIN,
 };
 pub use name::{Name, NameKind};
+pub use named::{foreign_entries, Output, OutputKind, Shape};
 pub use output::{
     check_replaceable_file, confined, parent_dir, resolved, write_bytes_atomic, write_file_atomic,
     write_together, AtomicFile, FilesInto, Outside, Staging,

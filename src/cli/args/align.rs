@@ -8,6 +8,9 @@ use clap::Args;
 use ldd_align::GoldFormat;
 
 use super::{given, AlignArgs, Common, QuietArgs, ThreadArgs};
+use ldd_io::Output;
+
+use super::outputs::{self, output};
 
 #[derive(Args)]
 pub struct AlignCmdArgs {
@@ -31,14 +34,20 @@ pub struct AlignCmdArgs {
     /// Where to write the alignments (Pharaoh, source index - target index, 0-based).
     /// Optional with --gold or --save-align-model (training a model for the shards of a
     /// sharded run).
-    #[arg(long, value_name = "FILE", required_unless_present_any = ["gold", "save_align_model"])]
-    pub out: Option<PathBuf>,
+    #[arg(long, value_name = "FILE", required_unless_present_any = ["gold", "save_align_model"], value_parser = output(&outputs::ALIGNMENTS))]
+    pub out: Option<Output>,
     /// Also write the confidence of every link (needs --align-model-type hmm): one line per
     /// pair, one probability per link of the --out line in the same order — the link's
     /// posterior in the directional model that chose it, the lower of the two when both did.
     /// Written together with --out (both or neither).
-    #[arg(long, value_name = "FILE", requires = "out")]
-    pub posteriors: Option<PathBuf>,
+    #[arg(long, value_name = "FILE", requires = "out", value_parser = output(&outputs::POSTERIORS))]
+    pub posteriors: Option<Output>,
+    /// Replace an existing --out (and --posteriors) that reads as alignments (link
+    /// probabilities) but that ldd-sets cannot tell it wrote: Pharaoh files have no room to
+    /// say so. Without it an existing file is refused; a file of anything else, a link or an
+    /// input is refused even with it.
+    #[arg(long, requires = "out")]
+    pub replace: bool,
     /// Score the alignments against these gold alignments of the same corpus: prints the
     /// alignment error rate (AER), precision and recall (sure/possible links, Och & Ney
     /// 2003), also with --quiet. Gold indices refer to the aligned tokens (use --pretokenized for a

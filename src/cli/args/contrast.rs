@@ -7,6 +7,9 @@ use clap::Args;
 use ldd_sets::pipeline::parse::TargetModel;
 
 use super::{given, Common, QuietArgs};
+use ldd_io::Output;
+
+use super::outputs::{self, output};
 
 #[derive(Args)]
 pub struct ContrastArgs {
@@ -18,8 +21,8 @@ pub struct ContrastArgs {
     /// evaluate.py), lingeval97.json (LingEval97's evaluate.py and json_to_plaintext.py),
     /// aces.jsonl and aces.tsv (ACES's aces-score / aces-eval), contrast.json. Replaced as a
     /// whole, and only if `contrast` wrote it.
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "DIR", value_parser = output(&outputs::CONTRAST))]
+    pub out: Output,
     /// Variant rules replacing the built-in config/contrast.toml: the variant types of each
     /// phenomenon and the reflexive pronouns of each target language (a word list, and each
     /// pronoun's UD features for --target-model).

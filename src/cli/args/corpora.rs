@@ -1,10 +1,11 @@
 //! The arguments of `corpora`, as typed (the plan reads them).
 
-use std::path::PathBuf;
-
 use clap::Args;
 
 use super::{Common, ConfigArgs, QuietArgs};
+use ldd_io::Output;
+
+use super::outputs::{self, output};
 
 impl Common for CorporaArgs {}
 
@@ -15,8 +16,8 @@ pub struct CorporaArgs {
     #[arg(long, value_name = "PAIR")]
     pub pair: String,
     /// Directory to write the corpora to.
-    #[arg(long, value_name = "DIR")]
-    pub dir: PathBuf,
+    #[arg(long, value_name = "DIR", value_parser = output(&outputs::CORPORA))]
+    pub dir: Output,
     #[command(flatten)]
     pub config: ConfigArgs,
     #[command(flatten)]

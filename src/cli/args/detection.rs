@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{given, Common, ModelArgs, QuietArgs, ThreadArgs};
+use ldd_io::Output;
+
+use super::outputs::{self, output};
 
 #[derive(Args)]
 pub struct CheckDetectionArgs {
@@ -53,8 +56,8 @@ pub struct CheckDetectionArgs {
     /// Record the figures in this file (the registry's are config/detection.toml, which
     /// `ldd-sets languages` shows once built in), replacing an earlier entry of the same
     /// language, model, gold file and lines.
-    #[arg(long, value_name = "FILE")]
-    pub record: Option<PathBuf>,
+    #[arg(long, value_name = "FILE", value_parser = output(&outputs::RECORD))]
+    pub record: Option<Output>,
     #[command(flatten)]
     pub model: ModelArgs,
     #[command(flatten)]

@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{given, Common, PlanArgs, ThreadArgs};
+use ldd_io::Output;
+
+use super::outputs::{self, output};
 
 #[derive(Args)]
 pub struct ExtractArgs {
@@ -39,8 +42,8 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "PAIR")]
     pub pair: Option<String>,
     /// Output directory (created; a previous ldd-sets output there is replaced).
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "DIR", value_parser = output(&outputs::SETS))]
+    pub out: Output,
     #[command(flatten)]
     pub plan: PlanArgs,
 }
@@ -60,8 +63,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub only: Option<Vec<String>>,
     /// Output directory; each corpus gets OUT/<name>/.
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "DIR", value_parser = output(&outputs::RUN))]
+    pub out: Output,
     #[command(flatten)]
     pub plan: PlanArgs,
 }

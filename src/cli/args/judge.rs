@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{system_parser, Common, QuietArgs, SystemArg, TargetParseArgs};
+use ldd_io::Output;
+
+use super::outputs::{self, output};
 
 #[derive(Args)]
 pub struct SheetsArgs {
@@ -23,12 +26,12 @@ pub struct SheetsArgs {
     pub name: Vec<String>,
     /// Directory for the annotators: detection.csv, translation.csv, form.html,
     /// sheets.json (replaced as a whole).
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "DIR", value_parser = output(&outputs::SHEETS))]
+    pub out: Output,
     /// Where the key (which output is which system, and locus accuracy's judgement) goes:
     /// outside --out [default: <out>.key.csv beside it].
-    #[arg(long, value_name = "FILE")]
-    pub key: Option<PathBuf>,
+    #[arg(long, value_name = "FILE", value_parser = output(&outputs::KEY))]
+    pub key: Option<Output>,
     /// Loci sampled per phenomenon and distance.
     #[arg(long, value_name = "N", default_value_t = 20,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
@@ -66,8 +69,8 @@ pub struct TallyArgs {
     #[arg(long, value_name = "FILE")]
     pub key: Option<PathBuf>,
     /// Directory for tally.json and tally.csv [default: print the table only].
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", value_parser = output(&outputs::TALLY))]
+    pub out: Option<Output>,
     /// Level of the Wilson intervals.
     #[arg(long, value_name = "LEVEL", default_value_t = 0.95)]
     pub confidence: f64,

@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{given, Common, QuietArgs, TargetParseArgs, ThreadArgs};
+use ldd_io::Output;
+
+use super::outputs::{self, output};
 
 #[derive(Args)]
 pub struct MqmArgs {
@@ -17,8 +20,8 @@ pub struct MqmArgs {
     /// segment, in segment order), every other system's outputs as systems/NAME.TGT (an
     /// empty line where it was not rated) and segments.tsv (line, segment, doc) — ready
     /// for `extract`, then `mqm --sets` (replaced as a whole).
-    #[arg(long, value_name = "DIR", conflicts_with = "sets", requires_all = ["src_lang", "tgt_lang"])]
-    pub export: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", conflicts_with = "sets", requires_all = ["src_lang", "tgt_lang"], value_parser = output(&outputs::MQM_EXPORT))]
+    pub export: Option<Output>,
     /// With --export: the source language code (names the files).
     #[arg(long, value_name = "LANG")]
     pub src_lang: Option<String>,
@@ -93,12 +96,12 @@ pub struct MqmArgs {
     pub confidence: f64,
     /// Directory for mqm.json, mqm.csv and mqm.disagreements.tsv [default: the --sets
     /// directory, where `report` finds them].
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", value_parser = output(&outputs::MQM))]
+    pub out: Option<Output>,
     /// Also write every content word judged, with the raters' verdict, to this TSV file
     /// (what the judgement's constants are fitted on: benches/locus_fit.py).
-    #[arg(long, value_name = "FILE")]
-    pub items: Option<PathBuf>,
+    #[arg(long, value_name = "FILE", value_parser = output(&outputs::MQM_ITEMS))]
+    pub items: Option<Output>,
     /// The agreement table with every column in one table (each kind of item outside the
     /// 2×2 table with its rater error rate) and system names whole, however wide; without
     /// it every table fits 100 columns.

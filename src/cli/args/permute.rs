@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{Common, QuietArgs};
+use ldd_io::Output;
+
+use super::outputs::{self, output};
 
 #[derive(Args)]
 pub struct PermuteArgs {
@@ -45,8 +48,8 @@ pub struct PermuteArgs {
     /// Output directory: regular/, permuted/, reversed/ (each {train,dev,test}.{SRC,TGT}),
     /// {train,dev,test}.ids, permutation.txt and permute.json. Replaced as a whole, and
     /// only if `permute` wrote it.
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "DIR", value_parser = output(&outputs::PERMUTE))]
+    pub out: Output,
     #[command(flatten)]
     pub quiet: QuietArgs,
 }

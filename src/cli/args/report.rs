@@ -7,6 +7,9 @@ use clap::{Args, ValueEnum};
 use ldd_sets::report::DEFAULT_EXAMPLES;
 
 use super::{system_parser, Common, QuietArgs, SystemArg};
+use ldd_io::Output;
+
+use super::outputs::{self, output};
 
 impl Common for ReportArgs {
     fn inputs(&self) -> Vec<&std::path::Path> {
@@ -32,8 +35,8 @@ pub struct ReportArgs {
     pub sets: PathBuf,
     /// Output file, ending in .html (or .tex with --format latex) [default:
     /// DIR/report.html, DIR/report.tex].
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
+    #[arg(long, value_name = "FILE", value_parser = output(&outputs::REPORT))]
+    pub out: Option<Output>,
     /// Scores written by `ldd-sets score` [default: DIR/scores.json when it exists].
     #[arg(long, value_name = "FILE")]
     pub scores: Option<PathBuf>,

@@ -9,6 +9,9 @@ use ldd_eval::tokenize::TokenizerName;
 use ldd_eval::Smooth;
 
 use super::{system_parser, Common, QuietArgs, SystemArg, TargetParseArgs, ThreadArgs};
+use ldd_io::Output;
+
+use super::outputs::{self, output};
 
 #[derive(Args)]
 pub struct SliceArgs {
@@ -51,8 +54,8 @@ pub struct ScoreArgs {
     #[arg(long = "ref", value_name = "FILE")]
     pub reference: Vec<PathBuf>,
     /// Directory for scores.csv and scores.json [default: the --sets directory].
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", value_parser = output(&outputs::SCORES))]
+    pub out: Option<Output>,
     /// Segment-level scores of another metric (COMET, MetricX, BLEURT, ...): one number per
     /// corpus line, one file per --hyp in the same order (file names without commas).
     /// Aggregated as the mean per set, control and corpus, and tested like BLEU. NAME

@@ -32,7 +32,7 @@ pub fn contrast(args: &ContrastArgs) -> Result<ContrastPlan> {
     };
     Ok(ContrastPlan {
         sets: args.sets.clone(),
-        out: args.out.clone(),
+        out: args.out.to_path_buf(),
         config,
         target_model: args.target_model.clone(),
         quiet: args.quiet.quiet,

@@ -22,7 +22,7 @@ pub struct CorporaPlan {
 pub fn corpora(args: &CorporaArgs) -> Result<CorporaPlan> {
     Ok(CorporaPlan {
         pair: pair(&args.config, &args.pair, args.quiet.quiet)?,
-        dir: args.dir.clone(),
+        dir: args.dir.to_path_buf(),
         quiet: args.quiet.quiet,
     })
 }

@@ -79,7 +79,7 @@ pub fn check_detection(args: &CheckDetectionArgs) -> Result<CheckDetectionPlan> 
         settings: parse_settings(&args.model, &args.threads, quiet),
         show: args.show,
         json: args.json,
-        record: args.record.clone(),
+        record: args.record.clone().map(std::path::PathBuf::from),
         quiet,
     })
 }

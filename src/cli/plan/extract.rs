@@ -96,7 +96,7 @@ pub fn extract(args: &ExtractArgs) -> Result<ExtractPlan> {
         conllu: args.conllu.clone(),
         trust_conllu: args.trust_conllu,
         out: Output {
-            dir: args.out.clone(),
+            dir: args.out.to_path_buf(),
             protect: Vec::new(),
             replace: args.plan.replace.replace,
         },
@@ -115,7 +115,7 @@ pub fn run(args: &RunArgs) -> Result<RunPlan> {
         stages,
         corpora: args.corpora.clone(),
         only: args.only.clone(),
-        out: args.out.clone(),
+        out: args.out.to_path_buf(),
         replace: args.plan.replace.replace,
         quiet,
     })

@@ -40,8 +40,12 @@ pub fn sheets(args: &SheetsArgs) -> Result<SheetsPlan> {
     let names = systems("--hyp", &args.hyp, &args.name)?;
     Ok(SheetsPlan {
         sets: args.sets.clone(),
-        out: args.out.clone(),
-        key: args.key.clone().unwrap_or_else(|| default_key(&args.out)),
+        out: args.out.to_path_buf(),
+        key: args
+            .key
+            .clone()
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| default_key(&args.out)),
         options: SheetsOptions {
             hyps: args.hyp.iter().map(|h| h.path.clone()).collect(),
             names,
@@ -63,7 +67,7 @@ pub fn tally(args: &TallyArgs) -> Result<TallyPlan> {
             key: args.key.clone(),
             confidence: confidence(args.confidence)?,
         },
-        out: args.out.clone(),
+        out: args.out.clone().map(std::path::PathBuf::from),
         show: args.show,
         quiet: args.quiet.quiet,
     })

@@ -18,8 +18,8 @@ pub fn merge(args: &MergeArgs) -> MergePlan {
     MergePlan {
         options: MergeOptions {
             shards: args.shards.clone(),
-            out: args.out.clone(),
-            cache: args.cache.clone(),
+            out: args.out.to_path_buf(),
+            cache: args.cache.clone().map(std::path::PathBuf::from),
         },
         quiet: args.quiet.quiet,
     }

@@ -169,7 +169,7 @@ fn parse_settings(model: &ModelArgs, threads: &ThreadArgs, quiet: bool) -> Parse
     ParseSettings {
         model: model.model.clone(),
         models_dir: model.models.clone(),
-        cache_dir: model.cache.clone(),
+        cache_dir: model.cache.clone().map(std::path::PathBuf::from),
         offline: model.offline,
         threads: threads.count(),
         quiet,
@@ -200,7 +200,10 @@ fn align_options(
         iterations: align_args.align_iterations,
         train: align_args.align_train.clone(),
         model: align_args.align_model.clone(),
-        save_model: align_args.save_align_model.clone(),
+        save_model: align_args
+            .save_align_model
+            .clone()
+            .map(std::path::PathBuf::from),
         pretokenized: align_args.pretokenized,
         max_tokens: align_args.align_max_tokens,
         lowercase: align_args.align_lowercase,

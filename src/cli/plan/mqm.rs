@@ -62,7 +62,7 @@ pub fn mqm(args: &MqmArgs) -> Result<MqmPlan> {
         return Ok(MqmPlan::Export(ExportPlan {
             files: args.mqm.clone(),
             reference_system: args.reference_system.clone(),
-            dir: dir.clone(),
+            dir: dir.to_path_buf(),
             languages: Languages::new(src, tgt)?,
             quiet: args.quiet.quiet,
         }));
@@ -109,8 +109,12 @@ pub fn mqm(args: &MqmArgs) -> Result<MqmPlan> {
             align_model: args.align_model.clone(),
             parsing: args.parsing.parsing(args.quiet.quiet),
         },
-        out: args.out.clone().unwrap_or_else(|| sets.clone()),
-        items: args.items.clone(),
+        out: args
+            .out
+            .clone()
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| sets.clone()),
+        items: args.items.clone().map(std::path::PathBuf::from),
         quiet: args.quiet.quiet,
         wide: args.wide,
     })))

@@ -42,7 +42,7 @@ pub fn parse(args: &ParseArgs) -> Result<ParsePlan> {
     };
     Ok(ParsePlan {
         source: args.src.clone(),
-        out: args.out.clone(),
+        out: args.out.clone().map(std::path::PathBuf::from),
         settings,
         pair,
         shard: args.shard.shard,

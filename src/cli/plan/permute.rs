@@ -26,7 +26,7 @@ pub fn permute(args: &PermuteArgs) -> Result<PermutePlan> {
             seed: args.seed,
             test: args.test as usize,
             dev: args.dev as usize,
-            out: args.out.clone(),
+            out: args.out.to_path_buf(),
         },
         quiet: args.quiet.quiet,
     })

@@ -32,7 +32,7 @@ pub fn report(args: &ReportArgs) -> Result<ReportPlan> {
     let names = systems("--hyp", &args.hyp, &args.name)?;
     let options = ReportOptions {
         sets: args.sets.clone(),
-        out: args.out.clone(),
+        out: args.out.clone().map(std::path::PathBuf::from),
         scores: args.scores.clone(),
         format: match args.format {
             FormatArg::Html => Format::Html,

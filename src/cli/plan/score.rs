@@ -143,7 +143,11 @@ pub fn score(args: &ScoreArgs) -> Result<ScorePlan> {
     Ok(ScorePlan {
         sets: args.sets.clone(),
         options,
-        out: args.out.clone().unwrap_or_else(|| args.sets.clone()),
+        out: args
+            .out
+            .clone()
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| args.sets.clone()),
         replace: args.replace,
         quiet: args.quiet.quiet,
         shown: shown(&args.shown)?,
