@@ -116,16 +116,30 @@ fn incomparable_error(path: &Path, old: &Scores, why: &str) -> Error {
     Error::Config(format!(
         "{}: holds earlier scores (systems {}; metrics {}) that this run would replace, \
          and they cannot be merged with this run's: {why}. Score every system in one run \
-         (the first --hyp is the baseline of the paired tests: --hyp {} ...), or pass \
+         (the first --hyp is the baseline of the paired tests: --hyp {}), or pass \
          --replace to replace them, or --out DIR to write elsewhere",
         ldd_io::error::shown(path),
         names(old).join(", "),
         keys(old).join(", "),
-        old.systems
-            .first()
-            .and_then(|s| s.path.as_deref())
-            .map_or_else(|| "BASELINE".to_string(), ldd_io::shell::path),
+        baseline_advice(old),
     ))
+}
+
+/// The earlier baseline as `--hyp` takes it back, then ` ...`: `NAME=FILE`, one shell
+/// word that reads back as the same system and file ([`ldd_io::shell::system`]); its
+/// output read from standard input (`-`) is said to be read there again.
+fn baseline_advice(old: &Scores) -> String {
+    let Some(base) = old.systems.first() else {
+        return "BASELINE ...".into();
+    };
+    match base.path.as_deref() {
+        None => format!("{}=FILE ...", ldd_io::shell::word(&base.name)),
+        Some(file) if file.as_os_str() == "-" => format!(
+            "{} ..., its output on standard input",
+            ldd_io::shell::system(Some(&base.name), file)
+        ),
+        Some(file) => format!("{} ...", ldd_io::shell::system(Some(&base.name), file)),
+    }
 }
 
 /// The earlier locus judgements, when a kept cell needs them: the file the earlier

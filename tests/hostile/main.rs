@@ -21,6 +21,7 @@ mod mqm;
 mod names;
 mod not_ours;
 mod paper_parse;
+mod paste_back;
 mod printed_commands;
 mod resources;
 mod shared_cache;

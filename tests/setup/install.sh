@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs on a fresh machine (run by `make test`, which CI runs):
 # - Debian packages: Chromium and Node/npm (the report's browser test, tests/report.rs),
-#   GNU parallel, Slurm and munge (the sharding tests, tests/cluster.rs). Installed with
+#   GNU parallel, Slurm and munge (the sharding tests, tests/cluster.rs), zsh (the printed
+#   commands pasted back into zsh, tests/hostile/paste_back.rs). Installed with
 #   apt-get when running as root or when sudo works without a password; otherwise the
 #   missing ones are listed and the script stops with exit code 1.
 # - playwright-core from npm, pinned in tests/browser/package-lock.json (`npm ci`).
@@ -21,6 +22,7 @@ command -v npm >/dev/null || pkgs="$pkgs npm"
 command -v parallel >/dev/null || pkgs="$pkgs parallel"
 { [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null; } || pkgs="$pkgs slurm-wlm"
 [ -x /usr/sbin/munged ] || pkgs="$pkgs munge"
+[ -x /usr/bin/zsh ] || pkgs="$pkgs zsh"
 python3 -c "import venv, ensurepip" 2>/dev/null || pkgs="$pkgs python3-venv"
 if [ -n "$pkgs" ]; then
   if [ "$(id -u)" = 0 ]; then

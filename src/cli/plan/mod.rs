@@ -109,9 +109,10 @@ fn systems(flag: &str, given: &[SystemArg], names: &[String]) -> Result<Vec<Stri
             if whole.is_file() {
                 return Err(Error::Config(format!(
                     "{flag} {0}: read as NAME=FILE (system `{name}`, file {1}), and {1} does \
-                     not exist; for the file {0} write ./{0}",
+                     not exist; for the file {0} write {flag} {2}",
                     ldd_io::error::quote(&g.given, 100),
-                    ldd_io::error::shown(&g.path)
+                    ldd_io::error::shown(&g.path),
+                    ldd_io::shell::system(None, whole)
                 )));
             }
         }
