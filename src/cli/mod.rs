@@ -222,6 +222,7 @@ pub fn main() -> ExitCode {
         return ExitCode::from(e.exit_code() as u8);
     }
     record::note(&parser, &matches);
+    guard::note_inputs(&parser, &matches);
     ldd_align::return_freed_memory();
     if let Err(e) = ldd_io::cleanup::install_signal_handlers() {
         printer::say(&printer::no_interrupt_handling(&e));
@@ -240,7 +241,17 @@ pub fn main() -> ExitCode {
 
 /// Sizes the thread pool and notes the command's inputs ([`args::Common`]).
 fn setup(command: &Command) -> Result<()> {
-    let common: &dyn Common = match command {
+    let common = common(command);
+    if let Some(t) = common.threads() {
+        t.apply()?;
+    }
+    ldd_io::output::note_inputs(common.inputs());
+    Ok(())
+}
+
+/// The command's arguments as every command has them: its inputs and threads.
+fn common(command: &Command) -> &dyn Common {
+    match command {
         Command::Extract(args) => args,
         Command::Run(args) => args,
         Command::Parse(args) => args,
@@ -258,12 +269,7 @@ fn setup(command: &Command) -> Result<()> {
         Command::Languages(args) => args,
         Command::Permute(args) => args,
         Command::Contrast(args) => args,
-    };
-    if let Some(t) = common.threads() {
-        t.apply()?;
     }
-    ldd_io::output::note_inputs(common.inputs());
-    Ok(())
 }
 
 /// Runs the command.

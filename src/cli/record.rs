@@ -109,7 +109,7 @@ fn lossy(value: &OsStr) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     use clap::{Arg, CommandFactory};
 
@@ -123,7 +123,7 @@ mod tests {
     /// The smallest command line of `sub` that parses: its always required arguments,
     /// then those the parser still reports missing (`mqm --sets`, required unless
     /// `--export`).
-    fn base(cli: &Command, sub: &Command) -> Vec<String> {
+    pub(crate) fn base(cli: &Command, sub: &Command) -> Vec<String> {
         let args = fill_missing(cli, sub, strict(cli, sub))
             .unwrap_or_else(|| panic!("{}: no value for a required option", sub.get_name()));
         assert!(parses(cli, &args).is_some(), "{args:?} does not parse");
@@ -132,7 +132,7 @@ mod tests {
 
     /// The values to try for `a`: its possible values (the last first: rarely the
     /// default), then [`CANDIDATES`].
-    fn candidates(a: &Arg) -> Vec<String> {
+    pub(crate) fn candidates(a: &Arg) -> Vec<String> {
         let mut v: Vec<String> = a
             .get_possible_values()
             .iter()
@@ -145,7 +145,7 @@ mod tests {
 
     /// `args` with `a` and the first candidate value the parser takes for it (only
     /// arguments still missing may make the parse fail).
-    fn with_value(cli: &Command, args: &[String], a: &Arg) -> Option<Vec<String>> {
+    pub(crate) fn with_value(cli: &Command, args: &[String], a: &Arg) -> Option<Vec<String>> {
         candidates(a)
             .iter()
             .map(|c| with(args, a, c))
@@ -154,7 +154,7 @@ mod tests {
 
     /// `sub` with only its arguments that are always required (each with the first value
     /// the parser takes), which may not parse yet.
-    fn strict(cli: &Command, sub: &Command) -> Vec<String> {
+    pub(crate) fn strict(cli: &Command, sub: &Command) -> Vec<String> {
         let args = vec!["ldd-sets".to_string(), sub.get_name().to_string()];
         sub.get_arguments()
             .filter(|a| a.is_required_set())
@@ -162,7 +162,7 @@ mod tests {
     }
 
     /// Whether `args` parses but for arguments still missing.
-    fn parses_but_missing(cli: &Command, args: &[String]) -> bool {
+    pub(crate) fn parses_but_missing(cli: &Command, args: &[String]) -> bool {
         match cli.clone().try_get_matches_from(args) {
             Ok(_) => true,
             Err(e) => e.kind() == ErrorKind::MissingRequiredArgument,
@@ -171,13 +171,22 @@ mod tests {
 
     /// `args` with `a` and the first candidate value the parser takes for it, then the
     /// arguments the parser reports missing (those `a` requires), each the same way.
-    fn first_value(cli: &Command, sub: &Command, args: &[String], a: &Arg) -> Option<Vec<String>> {
+    pub(crate) fn first_value(
+        cli: &Command,
+        sub: &Command,
+        args: &[String],
+        a: &Arg,
+    ) -> Option<Vec<String>> {
         fill_missing(cli, sub, with_value(cli, args, a)?)
     }
 
     /// `t` with each argument the parser reports missing added (by its long name), until
     /// it parses or reports one that has none.
-    fn fill_missing(cli: &Command, sub: &Command, mut t: Vec<String>) -> Option<Vec<String>> {
+    pub(crate) fn fill_missing(
+        cli: &Command,
+        sub: &Command,
+        mut t: Vec<String>,
+    ) -> Option<Vec<String>> {
         for _ in 0..4 {
             let Err(e) = cli.clone().try_get_matches_from(&t) else {
                 return Some(t);
@@ -199,7 +208,7 @@ mod tests {
     }
 
     /// `args` with `a` given the value `v` (or as a switch, or positionally).
-    fn with(args: &[String], a: &Arg, v: &str) -> Vec<String> {
+    pub(crate) fn with(args: &[String], a: &Arg, v: &str) -> Vec<String> {
         let mut t = args.to_vec();
         let takes = !matches!(
             a.get_action(),
@@ -213,7 +222,7 @@ mod tests {
         t
     }
 
-    fn parses(cli: &Command, args: &[String]) -> Option<ArgMatches> {
+    pub(crate) fn parses(cli: &Command, args: &[String]) -> Option<ArgMatches> {
         cli.clone().try_get_matches_from(args).ok()
     }
 

@@ -28,6 +28,7 @@ mod shared_cache;
 mod stalled_downloads;
 mod trees;
 mod unclear_cases;
+mod user_outputs;
 mod writes_outside;
 
 // What every class module takes with `use super::*;`.

@@ -419,8 +419,9 @@ impl Lock {
         Self::take(target, None)
     }
 
-    /// Takes the lock of `target`, waiting while another process holds it; `waiting` is
-    /// called once with that process's id before waiting.
+    /// Takes the lock of `target`, waiting while another process holds it (and while each
+    /// next one does, when several wait); `waiting` is called with that process's id before
+    /// each wait.
     pub fn wait(target: &Path, waiting: &mut dyn FnMut(u32)) -> Result<Lock> {
         Self::take(target, Some(waiting))
     }
@@ -521,7 +522,7 @@ fn claim_name(path: &Path) -> Result<Option<(File, Option<Registration>)>, Refus
 }
 
 /// Locks `file` (the lock file `path`): at once, or, while another process holds it, by
-/// waiting if `waiting` is given (it is told that process's id, once) and failing with
+/// waiting if `waiting` is given (it is told that process's id before each wait) and failing with
 /// [`Refusal::InUse`] if not.
 fn lock_file(
     file: &mut File,
@@ -532,7 +533,9 @@ fn lock_file(
         Ok(()) => Ok(()),
         Err(TryLockError::WouldBlock) => {
             let pid = pid_in(file);
-            match waiting.take() {
+            // Not taken: a later turn of the claim (the file was replaced while we waited
+            // and another process holds the new one) waits again rather than failing.
+            match waiting.as_mut() {
                 None => Err(Refusal::InUse(path.to_path_buf(), pid)),
                 Some(w) => {
                     w(pid);
