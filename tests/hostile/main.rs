@@ -18,6 +18,7 @@ mod interrupts;
 mod invalid_input;
 mod messages;
 mod mqm;
+mod mqm_keys;
 mod names;
 mod not_ours;
 mod paper_parse;
