@@ -21,6 +21,7 @@ mod mqm;
 mod mqm_keys;
 mod names;
 mod not_ours;
+mod order;
 mod paper_parse;
 mod printed_commands;
 mod resources;
