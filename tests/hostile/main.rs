@@ -29,6 +29,7 @@ mod shared_cache;
 mod stalled_downloads;
 mod trees;
 mod unclear_cases;
+mod unclear_fifth;
 mod writes_outside;
 
 // What every class module takes with `use super::*;`.
