@@ -204,6 +204,15 @@ pub fn main() -> ExitCode {
     let matches = parser
         .try_get_matches_from_mut(argv.clone())
         .unwrap_or_else(|e| match args::score::sacrebleu_habit(&argv) {
+            // clap's message for a value that is not UTF-8 names no option: this one does.
+            _ if e.kind() == clap::error::ErrorKind::InvalidUtf8 => {
+                let Some((flag, value)) = record::non_utf8_word(&argv) else {
+                    e.exit()
+                };
+                let e = ldd_sets::error::Error::Config(record::non_utf8_message(&flag, &value));
+                printer::say(&printer::error(&e));
+                std::process::exit(2)
+            }
             Some(hint) if e.use_stderr() => {
                 printer::say(&printer::scores::sacrebleu_habit(&hint));
                 std::process::exit(2)

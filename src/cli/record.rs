@@ -104,6 +104,46 @@ pub fn non_utf8(cli: &Command, matches: &ArgMatches) -> Option<(String, String)>
     None
 }
 
+/// The word of a command line (`argv`, the program first) that clap refused as not UTF-8
+/// — an option's value clap reads as text (`--name`, `--seg-scores`, `--width`, …) —
+/// as the option that takes it (`--name`; `an argument` for a positional) and the value
+/// shown escaped: what [`non_utf8_message`] says, where clap's own message names no
+/// option. `None` when every word is UTF-8.
+pub fn non_utf8_word(argv: &[std::ffi::OsString]) -> Option<(String, String)> {
+    use std::os::unix::ffi::OsStrExt;
+    let k = argv.iter().skip(1).position(|a| a.to_str().is_none())? + 1;
+    let word = argv[k].as_bytes();
+    let shown = |b: &[u8]| ldd_io::error::escape(&String::from_utf8_lossy(b)).into_owned();
+    let eq = word.iter().position(|&b| b == b'=');
+    let (flag, value) = match (word.strip_prefix(b"--"), eq) {
+        (Some(_), Some(i)) => (shown(&word[..i]), shown(&word[i + 1..])),
+        (Some(_), None) => ("an option".to_string(), shown(word)),
+        (None, _) if word.len() > 2 && word[0] == b'-' && word[1].is_ascii_alphabetic() => {
+            (shown(&word[..2]), shown(&word[2..]))
+        }
+        (None, _) => {
+            let before = argv[k - 1]
+                .to_str()
+                .filter(|b| b.starts_with('-') && *b != "--");
+            let after_end = argv[1..k].iter().any(|a| a == "--");
+            match before {
+                Some(b) if !after_end && !b.contains('=') => (b.to_string(), shown(word)),
+                _ => ("an argument".to_string(), shown(word)),
+            }
+        }
+    };
+    Some((flag, value))
+}
+
+/// The error for the value `value` of `flag` that is not UTF-8 ([`non_utf8_word`]).
+pub fn non_utf8_message(flag: &str, value: &str) -> String {
+    format!(
+        "{flag} {value}: not UTF-8 text (\u{fffd} marks the bytes that are not); ldd-sets reads \
+         {flag} as text and records its command line in its outputs: give it in UTF-8 (a \
+         file: rename it, or give it through a link with a UTF-8 name)"
+    )
+}
+
 fn lossy(value: &OsStr) -> String {
     value.to_string_lossy().into_owned()
 }

@@ -7,8 +7,8 @@ use ldd_sets::layout::{report_file, SCORES_JSON};
 use ldd_sets::printer;
 use ldd_sets::printer::score_table::{render_scores, Shown};
 use ldd_sets::printer::scores::{
-    compare_table, earlier_note, elsewhere_report_note, score_only_labelled, small_sets_warning,
-    stale_report_note, tokenized_warning,
+    compare_table, earlier_note, elsewhere_report_note, in_run_order, score_only_labelled,
+    small_sets_warning, stale_report_note, tokenized_warning,
 };
 use ldd_sets::score::compare::compare_sets;
 use ldd_sets::score::merge::with_earlier;
@@ -31,6 +31,12 @@ pub fn score(args: ScoreArgs) -> Result<()> {
     let scored = score_sets(&sets, opts)?;
     let tokenized = scored.tokenized;
     let dir = &p.out;
+    let this_run: Vec<String> = scored
+        .scores
+        .systems
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
     let (merged, judgements, earlier) =
         with_earlier(dir, scored.scores, scored.judgements, p.replace)?;
     let report = &merged;
@@ -51,13 +57,19 @@ pub fn score(args: ScoreArgs) -> Result<()> {
                 printer::say(&tokenized_warning(f));
             }
         }
+        // This run's systems first, in its order; those kept from earlier runs after them.
+        let (shown, kept) = in_run_order(report, &this_run);
         let labelled = match p.shown {
-            Shown::ScoreOnly(o) => score_only_labelled(report, o.decimals),
+            Shown::ScoreOnly(o) => score_only_labelled(&shown, o.decimals, &kept),
             _ => None,
         };
         match labelled {
             Some(text) => printer::out(&text),
-            None => printer::out(&render_scores(report, &p.shown)?),
+            // `--format json` and `csv` print the files as written.
+            None if matches!(p.shown, Shown::Json | Shown::Csv) => {
+                printer::out(&render_scores(report, &p.shown, &[])?)
+            }
+            None => printer::out(&render_scores(&shown, &p.shown, &kept)?),
         }
         if let Some(w) = small_sets_warning(report) {
             printer::say(&w);

@@ -5,12 +5,16 @@
 //! category severity metadata`) — `rater`, `source`, `target`, `category`, `severity`, and
 //! `metadata` when there (others, such as `doc_id`, `docSegId` and `comment`, are ignored;
 //! fields starting with `#` at the end of the header are a comment). Every row has as many
-//! fields as the header; a segment is a whole number from 1; a severity is Major, Minor,
-//! Neutral or `No-error` ([`Kind`]), or `HOTW-test` for a rater check. Each error's span
-//! is marked `<v>…</v>` in `target`, or in `source` for an omission; a segment a rater
-//! found no error in has one row of category `No-error`. An unclosed `<v>` runs to the end
-//! of the text (counted, [`Marked::unclosed`]). Fields are not quoted, except in
-//! newstest2020's files, whose quoted fields are unquoted (`unquote`).
+//! fields as the header (empty lines at the end of the file are left out); a segment is a
+//! whole number from 1; a severity is Major, Minor, Neutral or `No-error` ([`Kind`]), or
+//! `HOTW-test` for a rater check. Severities and categories are compared by their keys —
+//! case (Unicode's), whitespace and `No-error`'s spellings aside ([`severity_key`],
+//! [`category_key`]) — and spans by the words they cover ([`solid_spans`]), wherever a row
+//! is read: its kind, its weight, the filters and the check for the same row twice. Each
+//! error's span is marked `<v>…</v>` in `target`, or in `source` for an omission; a
+//! segment a rater found no error in has one row of category `No-error`. An unclosed `<v>`
+//! runs to the end of the text (counted, [`Marked::unclosed`]). Fields are not quoted,
+//! except in newstest2020's files, whose quoted fields are unquoted (`unquote`).
 //!
 //! MQM's segment score ([`weight`]): minus the weighted errors, Major 5, Minor 1, Minor
 //! Fluency/Punctuation 0.1, Non-translation 25, Neutral 0 (Freitag et al. 2021).
@@ -80,23 +84,48 @@ pub enum Kind {
 /// The severities of error rows, as [`severity_key`] spells them.
 pub const ERROR_SEVERITIES: [&str; 3] = ["major", "minor", "neutral"];
 
-/// A severity as compared: trimmed, lowercase, `_` and spaces as `-` (the campaigns'
-/// tools spell `No-error` several ways).
+/// A severity as compared: trimmed, lowercase (Unicode's), whitespace and `_` as `-` (the
+/// campaigns' tools spell `No-error` several ways: `no_error`, `No error`, `NO-ERROR`).
+/// With [`category_key`] and [`solid_spans`], the key every reading of a row matches on:
+/// its kind, its weight, the `--severity` filter and the check for the same row twice.
 pub fn severity_key(severity: &str) -> String {
     severity
         .trim()
         .chars()
-        .map(|c| match c {
-            '_' | ' ' => '-',
-            c => c.to_ascii_lowercase(),
+        .flat_map(|c| match c {
+            c if c == '_' || c.is_whitespace() => '-'.to_lowercase(),
+            c => c.to_lowercase(),
         })
         .collect()
+}
+
+/// A category as compared: trimmed, whitespace collapsed to one space, lowercase
+/// (Unicode's): `Accuracy/Mistranslation`, ` accuracy/mistranslation ` and
+/// `ACCURACY/MISTRANSLATION` are one category — for its weight, the `--categories`
+/// filter and the check for the same row twice alike.
+pub fn category_key(category: &str) -> String {
+    collapse(category).to_lowercase()
+}
+
+/// `spans`, byte ranges of `text`, as ranges of its non-whitespace characters (counted in
+/// bytes): two spans that cover the same words, whatever whitespace they take in at either
+/// end, are the same — how the check for the same row twice compares spans.
+pub fn solid_spans(text: &str, spans: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let before = |p: usize| {
+        text.get(..p.min(text.len()))
+            .unwrap_or(text)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(char::len_utf8)
+            .sum::<usize>()
+    };
+    spans.iter().map(|&(a, b)| (before(a), before(b))).collect()
 }
 
 /// Whether `category` is a problem of the source, not of the translation (`Source issue`
 /// in the campaigns of 2023, `Source error` in newstest2020's).
 pub fn is_source_issue(category: &str) -> bool {
-    let c = category.trim().to_ascii_lowercase();
+    let c = category_key(category);
     c.starts_with("source issue") || c.starts_with("source error")
 }
 
@@ -229,25 +258,35 @@ fn header(path: &Path, text: &str) -> Result<Header> {
 
 /// Calls `each` with every row of the MQM file `path`, in order; the header must name every
 /// column of `COLUMNS` but `doc` and `metadata`, and every row must have as many fields
-/// as the header. Returns the number of rows; a file without any is an error.
+/// as the header. Empty lines (nothing but whitespace) at the end of the file are left
+/// out, as a text editor leaves them; one among the rows is refused, naming its line.
+/// Returns the number of rows; a file without any is an error.
 pub fn read(path: &Path, mut each: impl FnMut(Row) -> Result<()>) -> Result<u64> {
     let mut r = ldd_io::Input::open(path)?;
     let mut h: Option<Header> = None;
     let (mut n, mut line) = (0u64, 0u64);
+    // The first empty line after the header, while no row has followed it.
+    let mut blank: Option<u64> = None;
     while let Some(text) = r.next_line()? {
         line += 1;
-        let got = match h.as_ref() {
-            Some(h) => row(path, line, h, text).and_then(|row| {
+        let got = match (h.as_ref(), blank) {
+            (Some(_), _) if text.trim().is_empty() => {
+                blank.get_or_insert(line);
+                Ok(())
+            }
+            (Some(_), Some(at)) => Err(Error::input(
+                path,
+                at,
+                format!(
+                    "an empty line among the rows (line {line} is a row): empty lines are \
+                     left out only at the end of the file; remove it"
+                ),
+            )),
+            (Some(h), None) => row(path, line, h, text).and_then(|row| {
                 n += 1;
                 each(row)
             }),
-            None => match header(path, text) {
-                Ok(x) => {
-                    h = Some(x);
-                    Ok(())
-                }
-                Err(e) => Err(e),
-            },
+            (None, _) => header(path, text).map(|x| h = Some(x)),
         };
         if let Err(e) = got {
             return Err(damage_first(&mut r, e));
@@ -428,13 +467,14 @@ pub fn first_difference(left: &str, right: &str) -> (String, String) {
 }
 
 /// The weight of one error in MQM's segment score: Major 5, Minor 1 (Minor
-/// Fluency/Punctuation 0.1), Non-translation 25, Neutral and `No-error` 0.
+/// Fluency/Punctuation 0.1), Non-translation 25, Neutral and `No-error` 0; category and
+/// severity compared by their keys ([`category_key`], [`severity_key`]).
 pub fn weight(category: &str, severity: &str) -> f64 {
-    let cat = category.to_ascii_lowercase();
+    let cat = category_key(category);
     if cat.starts_with("non-translation") {
         return 25.0;
     }
-    match severity.to_ascii_lowercase().as_str() {
+    match severity_key(severity).as_str() {
         "major" => 5.0,
         "minor" if cat == "fluency/punctuation" => 0.1,
         "minor" => 1.0,

@@ -8,8 +8,11 @@
 //! naming file and line: another source for a segment, or another output for a system's
 //! segment, than its first row has, beyond whitespace (a whitespace-only difference, such
 //! as the space a span marking a whole segment adds before `</v>`, is tolerated: the row's
-//! spans are moved onto the first row's text); the same row twice (same system, segment,
-//! rater, spans, category and severity, in any of the files), the other place named — unless
+//! spans are moved onto the first row's text); files none of whose rows rates a system;
+//! the same row twice (same system, segment and rater, spans over the same words, category
+//! and severity by their keys — case, whitespace and `No-error`'s spellings aside, as every
+//! reading of a row compares them (`crate::format::mqm`) — in any of the files), the
+//! other place named — unless
 //! the layout records when each mark was made (`metadata`) and the two differ: then the
 //! rater marked the error twice, and it counts once. Memory is bounded: at most
 //! [`MAX_ROWS`] rows and an estimated [`MAX_BYTES`] held.
@@ -21,8 +24,8 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::format::mqm::{
-    self as file, collapse, first_difference, is_reference_name, is_source_issue, remap,
-    severity_key, Kind, Marked, Row,
+    self as file, category_key, collapse, first_difference, is_reference_name, is_source_issue,
+    remap, severity_key, solid_spans, Kind, Marked, Row,
 };
 
 /// Most rows read from MQM files in all (a WMT campaign has 10,000 to 100,000).
@@ -48,9 +51,9 @@ pub struct Place {
 /// One error a rater marked.
 #[derive(Debug, Clone)]
 pub struct ErrorSpan {
-    /// Its category (`Accuracy/Mistranslation`).
+    /// Its category as compared (`accuracy/mistranslation`, [`category_key`]).
     pub category: Arc<str>,
-    /// Its severity (`Major`).
+    /// Its severity as compared (`major`, [`severity_key`]).
     pub severity: Arc<str>,
     /// Its spans in the output (byte ranges of [`Rated::output`]'s text).
     pub target: Vec<(usize, usize)>,
@@ -70,14 +73,19 @@ struct RaterMarks {
 }
 
 impl RaterMarks {
-    /// Adds `span`, unless the same error (category, severity, spans) is there: then where it
-    /// was read, and its metadata's hash.
-    fn add(&mut self, span: ErrorSpan) -> Option<(Place, u64)> {
+    /// Adds `span`, unless the same error is there — the same category and severity (their
+    /// keys) and spans over the same words of `texts`, the output and the source
+    /// ([`solid_spans`]): then where it was read, and its metadata's hash.
+    fn add(&mut self, span: ErrorSpan, texts: (&str, &str)) -> Option<(Place, u64)> {
+        let words = |e: &ErrorSpan| {
+            (
+                solid_spans(texts.0, &e.target),
+                solid_spans(texts.1, &e.source),
+            )
+        };
+        let new = words(&span);
         let same = self.errors.iter().find(|x| {
-            x.category == span.category
-                && x.severity == span.severity
-                && x.target == span.target
-                && x.source == span.source
+            x.category == span.category && x.severity == span.severity && words(x) == new
         });
         if let Some(x) = same {
             return Some((x.at, x.meta));
@@ -211,7 +219,28 @@ pub fn read(files: &[PathBuf], source_issues: bool) -> Result<Campaign> {
         let file = u32::try_from(k).unwrap_or(u32::MAX);
         file::read(path, |row| c.add(file, path, row, source_issues))?;
     }
+    if c.rated.is_empty() {
+        return Err(no_rating(&c));
+    }
     Ok(c)
+}
+
+/// The error for MQM files none of whose rows rates an output: every row a rater check or
+/// metadata only, both left out.
+fn no_rating(c: &Campaign) -> Error {
+    let files: Vec<String> = c.files.iter().map(|f| ldd_io::error::shown(f)).collect();
+    let LeftOut {
+        rater_checks: checks,
+        metadata_rows: metadata,
+        ..
+    } = c.left_out;
+    Error::Data(format!(
+        "{}: no row rates a system: all {} rows are left out, {checks} as rater checks \
+         (severity HOTW-test) and {metadata} as metadata only; an MQM file rates an output \
+         with error rows (severity Major, Minor or Neutral) or a No-error row",
+        files.join(", "),
+        checks + metadata,
+    ))
 }
 
 impl Campaign {
@@ -395,18 +424,23 @@ impl Campaign {
         let left_out = row.kind == Kind::Error && is_source_issue(&row.category) && !source_issues;
         self.left_out.source_issues += u64::from(left_out);
         let error = (row.kind == Kind::Error && !left_out).then(|| ErrorSpan {
-            category: self.intern(&row.category),
-            severity: self.intern(&row.severity),
+            category: self.intern(&category_key(&row.category)),
+            severity: self.intern(&severity_key(&row.severity)),
             target,
             source,
             at,
             meta: hash_of(&row.metadata),
         });
         if let Some(e) = &error {
-            self.severities.insert(severity_key(&e.severity));
-            self.categories.insert(e.category.clone());
+            self.severities.insert(e.severity.to_string());
+            let shown = self.intern(&row.category);
+            self.categories.insert(shown);
         }
         let meta = hash_of(&row.metadata);
+        let source_text = self
+            .segments
+            .get(&row.seg_id)
+            .map_or("", |s| &s.source.text);
         let Some(r) = self
             .rated
             .get_mut(system)
@@ -421,7 +455,7 @@ impl Campaign {
                 marks.no_error.get_or_insert((at, meta));
                 earlier
             }
-            (_, Some(e)) => marks.add(e),
+            (_, Some(e)) => marks.add(e, (&r.output.text, source_text)),
             _ => None,
         };
         match earlier {
@@ -441,8 +475,8 @@ impl Campaign {
             path,
             row.line,
             format!(
-                "the same row as {} (system {}, segment {}, rater {}, spans, category and \
-                 severity): {}",
+                "the same row as {} (system {}, segment {}, rater {}, the same words marked, \
+                 category and severity, case and whitespace aside): {}",
                 self.shown(first),
                 ldd_io::error::quote(&row.system, 40),
                 row.seg_id,

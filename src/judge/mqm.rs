@@ -186,16 +186,18 @@ pub struct MqmResult {
     pub left_out: LeftOut,
 }
 
-/// Whether error `span` counts: of the severities and categories chosen.
+/// Whether error `span` counts: of the severities and categories chosen, compared by their
+/// keys (the span's are keys already: [`ErrorSpan`]).
 fn counts(options: &MqmOptions, span: &ErrorSpan) -> bool {
-    let sev = span.severity.to_ascii_lowercase();
-    let cat = span.category.to_ascii_lowercase();
-    options.severities.contains(&sev)
+    options
+        .severities
+        .iter()
+        .any(|s| file::severity_key(s) == *span.severity)
         && (options.categories.is_empty()
             || options
                 .categories
                 .iter()
-                .any(|p| cat.starts_with(p.as_str())))
+                .any(|p| span.category.starts_with(file::category_key(p).as_str())))
 }
 
 /// Judges every locus of the sets directory `sets` and every content word of its corpus
@@ -393,15 +395,15 @@ fn check_filters(campaign: &Campaign, options: &MqmOptions) -> Result<()> {
             || listed(&mut campaign.severities.iter().cloned()),
         )?;
     }
-    let lower: Vec<String> = campaign
+    let keys: Vec<String> = campaign
         .categories
         .iter()
-        .map(|x| x.to_ascii_lowercase())
+        .map(|x| file::category_key(x))
         .collect();
     super::campaign::check_values(
         "--categories",
         &options.categories,
-        |p| lower.iter().any(|x| x.starts_with(&p.to_ascii_lowercase())),
+        |p| keys.iter().any(|x| x.starts_with(&file::category_key(p))),
         || {
             let top: BTreeSet<String> = campaign
                 .categories

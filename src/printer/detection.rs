@@ -27,11 +27,17 @@ fn estimate(estimate: &Estimate) -> String {
 pub fn table(report: &DetectionReport, show: usize) -> String {
     let mut t = String::new();
     let [first, last] = report.lines;
+    let range = match (first, last) {
+        (0, _) => "no sentence compared".to_string(),
+        _ => format!(
+            "sentences {first}-{last} ({})",
+            last.saturating_sub(first) + 1
+        ),
+    };
     let _ = writeln!(
         t,
-        "detection against gold trees: {}, sentences {first}-{last} ({}), {}",
+        "detection against gold trees: {}, {range}, {}",
         escape(&report.gold),
-        if last >= first { last - first + 1 } else { 0 },
         match &report.model {
             Some(m) => format!("parsed by {}", escape(m)),
             None => format!("parse given: {}", escape(&report.parsed)),

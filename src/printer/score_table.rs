@@ -46,11 +46,16 @@ pub enum Shown {
     Csv,
 }
 
-/// What `score` prints on stdout for `scores`, as `shown` says.
-pub fn render_scores(scores: &Scores, shown: &Shown) -> crate::error::Result<String> {
+/// What `score` prints on stdout for `scores`, as `shown` says; `kept`: the systems kept
+/// from earlier runs (after this run's in `scores`), which the table and the summary name.
+pub fn render_scores(
+    scores: &Scores,
+    shown: &Shown,
+    kept: &[String],
+) -> crate::error::Result<String> {
     Ok(match shown {
-        Shown::Table(o) => render_table(scores, o),
-        Shown::Summary(o) => render_summary(scores, o),
+        Shown::Table(o) => render_table(scores, o, kept),
+        Shown::Summary(o) => render_summary(scores, o, kept),
         Shown::ScoreOnly(o) => score_only(scores, o),
         Shown::Json => crate::score::render::render_json(scores)?,
         Shown::Csv => crate::score::render::render_csv(scores),
@@ -162,8 +167,8 @@ impl<'a> Ctx<'a> {
 /// controls' mean±sd and rank), each with its legend; the distance trends; the
 /// signatures. Without `--wide` every line fits [`COLUMNS`] for up to 4 systems: long
 /// names are cut (`…`), whole in `scores.csv` and `scores.json`.
-pub fn render_table(scores: &Scores, options: &TableOptions) -> String {
-    let mut s = preamble(scores);
+pub fn render_table(scores: &Scores, options: &TableOptions, kept: &[String]) -> String {
+    let mut s = preamble(scores, kept);
     let view = ScoreView::of(scores);
     for metric in &scores.metrics {
         s.push('\n');
@@ -196,16 +201,25 @@ pub fn render_table(scores: &Scores, options: &TableOptions) -> String {
     s
 }
 
-/// `300 corpus lines; reference FILE`.
-fn preamble(scores: &Scores) -> String {
-    format!(
+/// `300 corpus lines; reference FILE`, and the systems `kept` from earlier runs, if any.
+fn preamble(scores: &Scores, kept: &[String]) -> String {
+    let mut s = format!(
         "{} corpus lines; reference {}\n",
         scores.corpus_lines,
         scores
             .reference
             .as_deref()
             .map_or_else(|| "–".to_string(), ldd_io::error::shown)
-    )
+    );
+    if !kept.is_empty() {
+        let names: Vec<String> = kept.iter().map(|n| esc(n)).collect();
+        let _ = writeln!(
+            s,
+            "kept from earlier runs (after this run's systems): {}",
+            names.join(", ")
+        );
+    }
+    s
 }
 
 /// One metric's table and its legend.
@@ -558,8 +572,9 @@ fn signature_line(label: &str, sig: &str, wide: bool) -> String {
 
 /// `--format summary`: each system's corpus score per metric (`*`: differs from the
 /// baseline; `~`: small), and how many sets score significantly worse than their
-/// controls (locus accuracy: lower than the same-POS words), of the sets compared.
-pub fn render_summary(scores: &Scores, options: &TableOptions) -> String {
+/// controls (locus accuracy: lower than the same-POS words), of the sets compared; the
+/// systems `kept` from earlier runs marked `(kept)`.
+pub fn render_summary(scores: &Scores, options: &TableOptions, kept: &[String]) -> String {
     let view = ScoreView::of(scores);
     let mut g = Grid::default();
     g.cols.push(Col::left("system", ""));
@@ -570,7 +585,12 @@ pub fn render_summary(scores: &Scores, options: &TableOptions) -> String {
     }
     let mut stars = Vec::new();
     for (k, name) in view.systems.iter().enumerate() {
-        let mut row = vec![Cell::new(esc(name))];
+        let mark = if kept.iter().any(|x| x == name) {
+            " (kept)"
+        } else {
+            ""
+        };
+        let mut row = vec![Cell::new(format!("{}{mark}", esc(name)))];
         for m in &scores.metrics {
             let c = Ctx::new(scores, m, &view, options);
             let corpus = view.corpus_row(&m.key, k);
@@ -627,7 +647,7 @@ pub fn render_summary(scores: &Scores, options: &TableOptions) -> String {
         );
     }
     g.dashes(&mut l);
-    format!("{}{}{}", preamble(scores), g.render(), l.render())
+    format!("{}{}{}", preamble(scores, kept), g.render(), l.render())
 }
 
 /// How many sets of the system at index `system` are marked worse than their controls
@@ -690,8 +710,8 @@ mod tests {
             ..Default::default()
         };
         let o = TableOptions::default();
-        assert!(render_table(&r, &o).starts_with("0 corpus lines"));
-        assert!(render_summary(&r, &o).starts_with("0 corpus lines"));
+        assert!(render_table(&r, &o, &[]).starts_with("0 corpus lines"));
+        assert!(render_summary(&r, &o, &[]).starts_with("0 corpus lines"));
         assert_eq!(score_only(&r, &o), "");
     }
 

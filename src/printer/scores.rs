@@ -200,23 +200,51 @@ pub fn elsewhere_report_note(
     )
 }
 
+/// `scores` as `score` shows them on stdout: this run's systems first, in its order (`run`:
+/// the baseline, then `--hyp`'s order), then the systems kept from earlier runs, in the
+/// order of the file — with those kept, which `-b`, the summary and the table mark. The
+/// files keep their own order (earlier systems first, new ones after them); stdout follows
+/// the command line, so that a script reading the lines in `--hyp` order never takes a kept
+/// system's scores for one of this run's.
+pub fn in_run_order(scores: &Scores, run: &[String]) -> (Scores, Vec<String>) {
+    let rank = |name: &str| run.iter().position(|n| n == name).unwrap_or(run.len());
+    let mut shown = scores.clone();
+    shown.systems.sort_by_key(|s| rank(&s.name));
+    let order: Vec<&str> = shown.systems.iter().map(|s| s.name.as_str()).collect();
+    let at = |name: &str| order.iter().position(|n| *n == name).unwrap_or(order.len());
+    shown.trends.sort_by_key(|t| at(&t.system));
+    let kept = order
+        .iter()
+        .filter(|n| !run.iter().any(|r| r == *n))
+        .map(|n| n.to_string())
+        .collect();
+    (shown, kept)
+}
+
 /// `-b` with several systems in the scores (several `--hyp`, or systems kept from an
-/// earlier run): one line per system and metric, `SYSTEM<TAB>METRIC<TAB>SCORE` (systems
-/// baseline first, metrics in table order, `-` where there is none), so that no number
-/// is read as another system's — sacreBLEU's `-b` with several systems names each one
-/// too. `None` with one system: its bare numbers, one a line, as sacreBLEU's `-b`
-/// prints them ([`super::score_table::score_only`]).
-pub fn score_only_labelled(scores: &Scores, decimals: usize) -> Option<String> {
+/// earlier run): one line per system and metric, `SYSTEM<TAB>METRIC<TAB>SCORE` (metrics in
+/// table order, `-` where there is none), so that no number is read as another system's —
+/// sacreBLEU's `-b` with several systems names each one too. Systems in the order of
+/// `scores` ([`in_run_order`]: this run's, the baseline first, then those `kept` from
+/// earlier runs, whose lines have a fourth field, `(kept)`). `None` with one system: its
+/// bare numbers, one a line, as sacreBLEU's `-b` prints them
+/// ([`super::score_table::score_only`]).
+pub fn score_only_labelled(scores: &Scores, decimals: usize, kept: &[String]) -> Option<String> {
     let view = ScoreView::of(scores);
     if view.systems.len() < 2 {
         return None;
     }
     let mut s = String::new();
     for (k, name) in view.systems.iter().enumerate() {
+        let mark = if kept.iter().any(|x| x == name) {
+            "\t(kept)"
+        } else {
+            ""
+        };
         for m in &scores.metrics {
             let v = view.corpus_row(&m.key, k).and_then(|x| x.score);
             let v = v.map_or("-".to_string(), |v| format!("{v:.decimals$}"));
-            let _ = writeln!(s, "{}\t{}\t{v}", esc(name), esc(&m.label));
+            let _ = writeln!(s, "{}\t{}\t{v}{mark}", esc(name), esc(&m.label));
         }
     }
     Some(s)

@@ -18,8 +18,10 @@ mod interrupts;
 mod invalid_input;
 mod messages;
 mod mqm;
+mod mqm_keys;
 mod names;
 mod not_ours;
+mod order;
 mod paper_parse;
 mod paste_back;
 mod printed_commands;
@@ -28,6 +30,7 @@ mod shared_cache;
 mod stalled_downloads;
 mod trees;
 mod unclear_cases;
+mod unclear_fifth;
 mod user_outputs;
 mod writes_outside;
 

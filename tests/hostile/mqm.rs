@@ -19,12 +19,12 @@ use super::{code, refused, run_measured};
 /// checks, with an altered output), one `Source issue`, a whole-segment span with a space
 /// before `</v>`, a row of sysX with a double space, Marot's metadata and the header's
 /// trailing comment.
-fn excerpt() -> PathBuf {
+pub(super) fn excerpt() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mqm.three-ratings.en-de.tsv")
 }
 
 /// The excerpt's rows (header first) as cells.
-fn excerpt_rows() -> Vec<Vec<String>> {
+pub(super) fn excerpt_rows() -> Vec<Vec<String>> {
     lines(&excerpt())
         .iter()
         .map(|l| l.split('\t').map(String::from).collect())
@@ -32,7 +32,7 @@ fn excerpt_rows() -> Vec<Vec<String>> {
 }
 
 /// Writes rows of cells as a file.
-fn write_rows(p: &Path, rows: &[Vec<String>]) {
+pub(super) fn write_rows(p: &Path, rows: &[Vec<String>]) {
     let text: String = rows.iter().map(|r| r.join("\t") + "\n").collect();
     std::fs::write(p, text).unwrap();
 }
@@ -87,7 +87,7 @@ fn fixture() -> &'static Fixture {
 }
 
 /// `mqm --sets` on the fixture's sets, from its directory, with `files`, into `out`.
-fn judge(files: &[&Path], out: &Path, extra: &[&str]) -> Output {
+pub(super) fn judge(files: &[&Path], out: &Path, extra: &[&str]) -> Output {
     let f = fixture();
     let mut c = Ldd::cmd("mqm")
         .path("--sets", &f.sets())
@@ -112,12 +112,12 @@ fn export(files: &[&Path], out: &Path, extra: &[&str]) -> Output {
     c.args(extra).run()
 }
 
-fn json(p: &Path) -> serde_json::Value {
+pub(super) fn json(p: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
 /// A system's row of `mqm.json`.
-fn system<'a>(r: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+pub(super) fn system<'a>(r: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
     r["systems"]
         .as_array()
         .unwrap()

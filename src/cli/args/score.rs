@@ -139,7 +139,10 @@ pub struct ShownArgs {
     pub format: ScoreFormat,
     /// The scores alone: each system's corpus score of each metric, one a line, in table
     /// order. One system: the bare numbers (as sacreBLEU's -b); several (several --hyp,
-    /// or systems kept from earlier runs): each line SYSTEM<TAB>METRIC<TAB>SCORE.
+    /// or systems kept from earlier runs): each line SYSTEM<TAB>METRIC<TAB>SCORE, this
+    /// run's systems first in --hyp order (the baseline first), then the systems kept from
+    /// earlier runs, whose lines end in a fourth field, (kept). The table and the summary
+    /// show the systems in that order too, the kept ones named.
     #[arg(long, short = 'b', conflicts_with = "quiet")]
     pub score_only: bool,
     /// Decimals of the scores, differences and intervals shown (sacreBLEU's --width; the

@@ -175,6 +175,11 @@ pub fn check(options: &CheckOptions, parse: &Parse<'_>) -> Result<DetectionRepor
         }
         compared = [if compared[0] == 0 { line } else { compared[0] }, line];
     }
+    if line == 0 {
+        // As parsing the gold file says of it: nothing to measure.
+        let why = "no sentence: not a CoNLL-U treebank (an empty gold file)";
+        return Err(Error::input(&options.gold, 1, why));
+    }
     if parsed.next_block(&mut pb)? {
         let why = format!(
             "has more trees than {} has sentences",
