@@ -62,7 +62,7 @@ pub fn check_outputs(cli: &Command, matches: &ArgMatches) -> Result<()> {
 mod tests {
     use std::path::{Path, PathBuf};
 
-    use clap::{Arg, CommandFactory, FromArgMatches};
+    use clap::{Arg, CommandFactory};
     use ldd_io::Shape;
 
     use super::super::record::tests::{base, fill_missing, parses, strict, with};

@@ -215,6 +215,11 @@ impl AsRef<Path> for Output {
     }
 }
 
+/// A hidden name of ldd-sets' own: a lock, a temporary file or a staging directory.
+fn ours_beside(name: &str) -> bool {
+    name.starts_with('.') && name.contains(".ldd-")
+}
+
 fn is_link(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
@@ -233,7 +238,7 @@ pub fn foreign_entries(dir: &Path, known: &dyn Fn(&str) -> bool) -> Vec<String> 
     let mut v: Vec<String> = entries
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !known(n) && !(n.starts_with('.') && n.contains(".ldd-")))
+        .filter(|n| !(known(n) || ours_beside(n)))
         .collect();
     v.sort();
     v
