@@ -45,6 +45,20 @@ pub trait Common {
     fn threads(&self) -> Option<&ThreadArgs> {
         None
     }
+    /// The files its path options name through a prefix (`--align-model P`: P's model
+    /// files), noted as inputs beside [`Common::inputs`] before any output is checked.
+    fn derived_inputs(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}
+
+/// The model files an aligner model prefix (`--align-model P`) names, of either type.
+pub fn model_prefix_files(prefix: Option<&PathBuf>) -> Vec<PathBuf> {
+    prefix.map_or_else(Vec::new, |p| {
+        let mut v = ldd_sets::layout::model_files(p, true);
+        v.extend(ldd_sets::layout::model_files(p, false));
+        v
+    })
 }
 
 /// The given paths among `paths`, for [`Common::inputs`].

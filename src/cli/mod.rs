@@ -255,6 +255,8 @@ fn setup(command: &Command) -> Result<()> {
         t.apply()?;
     }
     ldd_io::output::note_inputs(common.inputs());
+    let derived = common.derived_inputs();
+    ldd_io::output::note_inputs(derived.iter().map(|p| p.as_path()));
     Ok(())
 }
 

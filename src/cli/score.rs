@@ -24,6 +24,21 @@ pub fn slice(args: SliceArgs) -> Result<()> {
     slice_sets(&p.sets, &p.hyp, &p.name)
 }
 
+/// The lock of the directory `score` writes into, waiting while another process holds it;
+/// none for a directory whose parent does not exist yet (no earlier scores to lose).
+fn lock_scores(dir: &std::path::Path, quiet: bool) -> Result<Option<ldd_io::cleanup::Lock>> {
+    let dir = ldd_io::output::without_trailing_slash(dir);
+    if !ldd_io::parent_dir(&dir).is_dir() {
+        return Ok(None);
+    }
+    let lock = ldd_io::cleanup::Lock::wait(&dir, &mut |pid| {
+        if !quiet {
+            printer::say(&printer::scores::waiting(&dir, pid));
+        }
+    })?;
+    Ok(Some(lock))
+}
+
 pub fn score(args: ScoreArgs) -> Result<()> {
     let p = plan::score(&args)?;
     let opts = &p.options;
@@ -37,6 +52,9 @@ pub fn score(args: ScoreArgs) -> Result<()> {
         .iter()
         .map(|s| s.name.clone())
         .collect();
+    // One writer at a time: the earlier scores are read, merged and written back under the
+    // output directory's lock (a second `score`, `slice` or `extract` there waits or stops).
+    let _lock = lock_scores(dir, p.quiet)?;
     let (merged, judgements, earlier) =
         with_earlier(dir, scored.scores, scored.judgements, p.replace)?;
     let report = &merged;

@@ -250,6 +250,14 @@ pub fn score_only_labelled(scores: &Scores, decimals: usize, kept: &[String]) ->
     Some(s)
 }
 
+/// While another process writes into the directory `score` writes its scores into.
+pub fn waiting(dir: &std::path::Path, pid: u32) -> String {
+    format!(
+        "ldd-sets: waiting for process {pid}, which is writing into {}",
+        ldd_io::error::shown(dir)
+    )
+}
+
 /// The error for a sacreBLEU habit `score` spells otherwise (`hint`: what it means here),
 /// laid out as clap's errors are.
 pub fn sacrebleu_habit(hint: &str) -> String {

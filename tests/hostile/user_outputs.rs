@@ -269,3 +269,59 @@ fn contrast_and_sheets_refuse_to_replace_their_output_holding_a_users_file_and_n
     std::fs::remove_file(contrast.join("scores-of-my-system.txt")).unwrap();
     assert!(run().status.success(), "its own output alone is replaced");
 }
+
+/// Three `score` runs at once into the same sets, each adding a system beside the same
+/// baseline: the scores are read, merged and written back under the directory's lock, so
+/// none is lost (without it, the last to write drops what the others added).
+#[test]
+fn three_scores_at_once_into_the_same_sets_keep_every_system() {
+    let t = tempfile::tempdir().unwrap();
+    let sets = quick_sets(t.path());
+    let [a, b] = two_systems(t.path());
+    let c = t.path().join("sysc.en");
+    let lower = std::fs::read_to_string(&a).unwrap().to_lowercase();
+    std::fs::write(&c, lower).unwrap();
+    let base = format!("sysa={}", s(&a));
+    let runs = [
+        vec![base.clone()],
+        vec![base.clone(), format!("sysb={}", s(&b))],
+        vec![base.clone(), format!("sysc={}", s(&c))],
+    ];
+    let children: Vec<_> = runs
+        .iter()
+        .map(|hyps| {
+            let mut cmd = bin();
+            cmd.args([
+                "score",
+                "-q",
+                "--sets",
+                s(&sets),
+                "-m",
+                "chrf",
+                "--paired-bs-n",
+                "10",
+            ]);
+            for h in hyps {
+                cmd.args(["--hyp", h]);
+            }
+            cmd.stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let scores: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sets.join("scores.json")).unwrap()).unwrap();
+    let mut names: Vec<&str> = scores["systems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["sysa", "sysb", "sysc"]);
+}

@@ -175,8 +175,8 @@ impl Output {
             ));
         }
         Error::Refused(format!(
-            "{}: directory is not empty and is not an output of `{}`; refusing to \
-             replace it — choose another directory or remove it",
+            "{}: directory is not empty and is not an ldd-sets output (of `{}`); refusing \
+             to replace it — choose another directory or remove it",
             shown(dir),
             self.kind.owner
         ))
@@ -188,7 +188,8 @@ impl Output {
             Err(e) => Err(Error::io(&self.path, e)),
             Ok(m) if m.is_dir() => Ok(()),
             Ok(_) => Err(Error::Refused(format!(
-                "{}: exists and is not a directory ({} writes files into it)",
+                "{}: exists and is not a directory — it is a file, not a directory; `{}` \
+                 writes files into a directory: give a directory",
                 shown(&self.path),
                 self.kind.owner
             ))),
@@ -300,7 +301,7 @@ mod tests {
         assert!(Output::new(&d, &DIR).check(false, &[]).is_ok());
         fs::write(d.join("x"), "").unwrap();
         let e = Output::new(&d, &DIR).check(false, &[]).unwrap_err();
-        assert!(e.to_string().contains("not an output of"), "{e}");
+        assert!(e.to_string().contains("not an ldd-sets output"), "{e}");
         assert_eq!(foreign_entries(&d, &|n| n == "y"), ["x"]);
         assert!(foreign_entries(&d, &|n| n == "x").is_empty());
     }

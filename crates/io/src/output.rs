@@ -12,7 +12,9 @@
 //!   temporary file in the same directory and renamed over the target when complete; an
 //!   output that is one of the inputs is refused. A file the user names that replaces only
 //!   an earlier output of its kind goes through [`check_replaceable_file`] (never a link,
-//!   never a file that is not ours), the file counterpart of [`Staging`]'s check.
+//!   never a file that is not ours), the file counterpart of [`Staging`]'s check; every
+//!   option whose value is written to is checked that way before any work
+//!   ([`crate::named`]).
 //!
 //! Temporary names are `.<name>.ldd-tmp-<pid>-<n>`; they are registered for removal on
 //! SIGINT/SIGTERM ([`crate::cleanup`]) and reaped by the next run if their process died.

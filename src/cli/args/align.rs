@@ -78,6 +78,9 @@ pub struct AlignCmdArgs {
 }
 
 impl Common for AlignCmdArgs {
+    fn derived_inputs(&self) -> Vec<PathBuf> {
+        super::model_prefix_files(self.align.align_model.as_ref())
+    }
     fn inputs(&self) -> Vec<&Path> {
         given([
             Some(&self.src),

@@ -70,6 +70,9 @@ pub struct RunArgs {
 }
 
 impl Common for ExtractArgs {
+    fn derived_inputs(&self) -> Vec<PathBuf> {
+        super::model_prefix_files(self.plan.align.align_model.as_ref())
+    }
     fn inputs(&self) -> Vec<&Path> {
         given([
             Some(&self.src),
@@ -84,6 +87,9 @@ impl Common for ExtractArgs {
 }
 
 impl Common for RunArgs {
+    fn derived_inputs(&self) -> Vec<PathBuf> {
+        super::model_prefix_files(self.plan.align.align_model.as_ref())
+    }
     fn threads(&self) -> Option<&ThreadArgs> {
         Some(&self.plan.threads)
     }

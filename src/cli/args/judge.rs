@@ -82,6 +82,9 @@ pub struct TallyArgs {
 }
 
 impl Common for SheetsArgs {
+    fn derived_inputs(&self) -> Vec<PathBuf> {
+        super::model_prefix_files(self.align_model.as_ref())
+    }
     fn inputs(&self) -> Vec<&Path> {
         SystemArg::paths(&self.hyp)
             .filter(|p| !ldd_io::is_stdin(p))

@@ -114,6 +114,9 @@ pub struct MqmArgs {
 }
 
 impl Common for MqmArgs {
+    fn derived_inputs(&self) -> Vec<PathBuf> {
+        super::model_prefix_files(self.align_model.as_ref())
+    }
     fn inputs(&self) -> Vec<&Path> {
         let mut v: Vec<&Path> = self.mqm.iter().map(PathBuf::as_path).collect();
         v.extend(given([

@@ -113,13 +113,16 @@ fn aligner_files(prefix: &Path) -> Vec<PathBuf> {
 /// Whether `path` is a report `report` wrote: HTML naming ldd-sets as its generator, or
 /// LaTeX opening with its comment.
 fn is_report(path: &Path) -> bool {
-    let head = first_lines(path, 8).join("\n");
+    let head = first_lines(path, 8).unwrap_or_default().join("\n");
     head.contains("<meta name=\"generator\" content=\"ldd-sets ") || head.starts_with("% ldd-sets ")
 }
 
 /// Whether every line of `path` (the first 1,000) is Pharaoh alignments (`i-j` links).
 fn is_pharaoh(path: &Path) -> bool {
-    first_lines(path, 1000).iter().all(|l| {
+    let Some(lines) = first_lines(path, 1000) else {
+        return false;
+    };
+    lines.iter().all(|l| {
         l.split_whitespace().all(|link| {
             link.split_once('-').is_some_and(|(a, b)| {
                 [a, b]
@@ -132,15 +135,17 @@ fn is_pharaoh(path: &Path) -> bool {
 
 /// Whether every line of `path` (the first 1,000) is link probabilities.
 fn is_posteriors(path: &Path) -> bool {
-    first_lines(path, 1000)
-        .iter()
-        .all(|l| l.split_whitespace().all(|x| x.parse::<f64>().is_ok()))
+    first_lines(path, 1000).is_some_and(|lines| {
+        lines
+            .iter()
+            .all(|l| l.split_whitespace().all(|x| x.parse::<f64>().is_ok()))
+    })
 }
 
 /// Whether `path` (plain or gzip) reads as CoNLL-U: comments, and at least one word line of
 /// ten columns before the first line that is neither.
 fn is_conllu(path: &Path) -> bool {
-    for l in first_lines(path, 1000) {
+    for l in first_lines(path, 1000).unwrap_or_default() {
         if l.split('\t').count() == 10 {
             return true;
         }
@@ -151,14 +156,13 @@ fn is_conllu(path: &Path) -> bool {
     false
 }
 
-/// The first `n` lines of `path` (plain or gzip; none if it cannot be read).
-fn first_lines(path: &Path, n: usize) -> Vec<String> {
-    let Ok(input) = ldd_io::Input::open(path) else {
-        return Vec::new();
-    };
+/// The first `n` lines of `path` (plain or gzip), or none if it cannot be read as text (a
+/// binary file, another user's): then it is of no text format.
+fn first_lines(path: &Path, n: usize) -> Option<Vec<String>> {
+    let input = ldd_io::Input::open(path).ok()?;
     std::io::BufReader::new(std::io::Read::take(input, 4 << 20))
         .lines()
         .take(n)
-        .map_while(|l| l.ok())
-        .collect()
+        .collect::<std::io::Result<Vec<String>>>()
+        .ok()
 }

@@ -362,6 +362,9 @@ impl Common for SliceArgs {
 }
 
 impl Common for ScoreArgs {
+    fn derived_inputs(&self) -> Vec<PathBuf> {
+        super::model_prefix_files(self.align_model.as_ref())
+    }
     fn inputs(&self) -> Vec<&Path> {
         let segs = self.seg_scores.iter().flat_map(|(_, f)| f);
         SystemArg::paths(&self.hyp)
