@@ -595,6 +595,8 @@ fn parse_with_download(tmp: &Path, pair: &str, base: &str, models: &Path) -> Out
             s(&src),
             "--out",
             s(&tmp.join("three.conllu")),
+            // Parsed again into the same file: a CoNLL-U cannot say who wrote it.
+            "--replace",
             "--pair",
             pair,
             "--models",
