@@ -1190,13 +1190,13 @@ fn io_errors_of_the_parse_stage_exit_5_like_everywhere_else() {
     // ... and it must be the same when the parse stage reads it (currently 6).
     let o = with_model(&missing, &dir.path().join("c2"), &dir.path().join("o2"));
     assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
-    // A --cache that is a regular file cannot be created: an I/O error (currently 3,
-    // "bad input data").
+    // A --cache that is a regular file: refused by the one output guard before any work,
+    // exit 4 as every output named by a file of the wrong kind (was 5, earlier 3).
     let file = dir.path().join("a-file");
     std::fs::write(&file, "x").unwrap();
     let (src, _, _) = small_corpus(dir.path());
     let o = with_model(&src, &file, &dir.path().join("o3"));
-    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
 }
 
 #[test]

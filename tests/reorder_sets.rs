@@ -886,6 +886,8 @@ fn gold_align_args(gold: &Path, out: &Path) -> Vec<String> {
     );
     v.extend(["--gold".into(), gold.display().to_string()]);
     v.extend(["--out".into(), out.display().to_string()]);
+    // Aligned again into the same file: Pharaoh alignments cannot say who wrote them.
+    v.push("--replace".into());
     v
 }
 

@@ -702,7 +702,8 @@ fn bad_scores_and_outputs_are_rejected() {
         "{}",
         stderr(&o)
     );
-    // An output that is not .html is refused (exit 4) and nothing is written.
+    // An output that is not .html — here a file of the sets, not a report — is refused by
+    // the one output guard before any work (exit 4) and nothing is written.
     let o = run(&[
         "report",
         "--sets",
@@ -711,7 +712,11 @@ fn bad_scores_and_outputs_are_rejected() {
         s(&sets.join("manifest.json")),
     ]);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
-    assert!(stderr(&o).contains("must end in .html"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("was not written by `ldd-sets report`"),
+        "{}",
+        stderr(&o)
+    );
     assert!(Manifest::read(&sets).is_ok());
     // A missing sets directory: exit 5 naming the manifest.
     let o = run(&["report", "--sets", s(&sets.join("nope"))]);
@@ -1206,7 +1211,7 @@ fn only_earlier_reports_are_replaced() {
     std::fs::write(&mine, "<html>my notes</html>\n").unwrap();
     let o = run(&["report", "-q", "--sets", s(&sets), "--out", s(&mine)]);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
-    assert!(stderr(&o).contains("is not a report written by ldd-sets"));
+    assert!(stderr(&o).contains("was not written by `ldd-sets report`"));
     assert_eq!(read(&mine), "<html>my notes</html>\n");
     let tex = tmp.path().join("paper.tex");
     std::fs::write(&tex, "\\documentclass{article}\n").unwrap();
