@@ -54,11 +54,7 @@ pub trait Common {
 
 /// The model files an aligner model prefix (`--align-model P`) names, of either type.
 pub fn model_prefix_files(prefix: Option<&PathBuf>) -> Vec<PathBuf> {
-    prefix.map_or_else(Vec::new, |p| {
-        let mut v = ldd_sets::layout::model_files(p, true);
-        v.extend(ldd_sets::layout::model_files(p, false));
-        v
-    })
+    prefix.map_or_else(Vec::new, |p| outputs::aligner_files(p))
 }
 
 /// The given paths among `paths`, for [`Common::inputs`].

@@ -17,16 +17,22 @@ pub fn output_options(cmd: &Command) -> Vec<&str> {
         .collect()
 }
 
+/// The subcommand `matches` (parsed by `cli`) ran, with its matches.
+fn subcommand<'a>(
+    cli: &'a Command,
+    matches: &'a ArgMatches,
+) -> Option<(&'a Command, &'a ArgMatches)> {
+    let (name, m) = matches.subcommand()?;
+    Some((cli.find_subcommand(name)?, m))
+}
+
 /// Notes the value of every option of the command whose value is a path (type `PathBuf`,
 /// from clap's definitions) as an input ([`ldd_io::output::note_input`]), beside what each
 /// command notes itself ([`super::args::Common::inputs`]): every file ldd-sets writes is
 /// checked against the noted inputs, so an option is either an output, through the guard,
 /// or an input that nothing may write.
 pub fn note_inputs(cli: &Command, matches: &ArgMatches) {
-    let Some((name, m)) = matches.subcommand() else {
-        return;
-    };
-    let Some(cmd) = cli.find_subcommand(name) else {
+    let Some((cmd, m)) = subcommand(cli, matches) else {
         return;
     };
     for a in cmd.get_arguments() {
@@ -41,10 +47,7 @@ pub fn note_inputs(cli: &Command, matches: &ArgMatches) {
 
 /// Checks every output named on the command line of `matches` (parsed by `cli`).
 pub fn check_outputs(cli: &Command, matches: &ArgMatches) -> Result<()> {
-    let Some((name, m)) = matches.subcommand() else {
-        return Ok(());
-    };
-    let Some(cmd) = cli.find_subcommand(name) else {
+    let Some((cmd, m)) = subcommand(cli, matches) else {
         return Ok(());
     };
     let replace = matches!(m.try_get_one::<bool>("replace"), Ok(Some(true)));

@@ -152,18 +152,6 @@ fn run_real(t: &Path, script: &str) -> Output {
     o
 }
 
-/// No payload ran in `t`.
-fn no_payload(t: &Path) {
-    let pwned: Vec<String> = entries(t)
-        .into_iter()
-        .filter(|e| e.starts_with("PWNED"))
-        .collect();
-    assert!(
-        pwned.is_empty(),
-        "a printed command ran a payload: {pwned:?}"
-    );
-}
-
 /// `value` as `--hyp` reads it: the split of src/cli/args.rs's `parse_system` (at the
 /// first `=` of a UTF-8 value, when what is before it is a name: a letter or digit, then
 /// letters, digits, `.`, `_`, `-`).

@@ -51,18 +51,6 @@ fn sh_run(dir: &Path, line: &str) -> Output {
         .unwrap()
 }
 
-/// No payload ran in `dir`.
-fn no_payload(dir: &Path) {
-    let pwned: Vec<String> = entries(dir)
-        .into_iter()
-        .filter(|e| e.starts_with("PWNED"))
-        .collect();
-    assert!(
-        pwned.is_empty(),
-        "a printed command ran a payload: {pwned:?}"
-    );
-}
-
 /// The text from `marker` (excluded) to the end of `text`, without the final line break:
 /// a command printed last, which may span lines when a path holds a line feed.
 fn after<'a>(text: &'a str, marker: &str) -> &'a str {

@@ -241,3 +241,15 @@ pub fn sheets_cmd(sets: &Path, hyps: &[&Path], out: &Path, extra: &[&str]) -> Ou
     }
     c.args(extra).output().unwrap()
 }
+
+/// No payload of a pasted command (a `PWNED…` file) appeared in `dir`.
+pub fn no_payload(dir: &Path) {
+    let pwned: Vec<String> = entries(dir)
+        .into_iter()
+        .filter(|e| e.starts_with("PWNED"))
+        .collect();
+    assert!(
+        pwned.is_empty(),
+        "a printed command ran a payload: {pwned:?}"
+    );
+}

@@ -103,8 +103,9 @@ pub static ALIGNMENTS: OutputKind = plain("ldd-sets align", is_pharaoh);
 pub static POSTERIORS: OutputKind = plain("ldd-sets align", is_posteriors);
 pub static PARSE: OutputKind = plain("ldd-sets parse", is_conllu);
 
-/// Every file `--save-align-model PREFIX` may write (both model types').
-fn aligner_files(prefix: &Path) -> Vec<PathBuf> {
+/// Every file an aligner model prefix names (both model types'): what
+/// `--save-align-model PREFIX` may write, and what `--align-model PREFIX` reads.
+pub fn aligner_files(prefix: &Path) -> Vec<PathBuf> {
     let mut v = ldd_sets::layout::model_files(prefix, true);
     v.extend(ldd_sets::layout::model_files(prefix, false));
     v
